@@ -1,0 +1,2 @@
+#pragma once
+#include <sqlite3.h>

@@ -1,0 +1,34 @@
+/// `lanes/manifest.yaml`: the lanes of a tree, where its modules live, and its generated mocks.
+public struct Manifest: Sendable {
+  /// The manifest's path relative to the tree root, as messages name it.
+  public var path: String
+  public var version: Int
+  public var modules: [String]
+  public var mocks: [MockEntry]
+  /// In file order, which is also the order reports list lanes in.
+  public var lanes: [Lane]
+
+  public init(path: String, version: Int = 1, modules: [String] = [], mocks: [MockEntry] = [], lanes: [Lane] = []) {
+    self.path = path
+    self.version = version
+    self.modules = modules
+    self.mocks = mocks
+    self.lanes = lanes
+  }
+
+  /// The standard place of the manifest under a tree root.
+  public static let defaultPath = "lanes/manifest.yaml"
+
+  public func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
+
+  /// The lane graph, with needs resolved to indices in `lanes`.
+  public var graph: LaneGraph {
+    LaneGraph(names: lanes.map(\.name), needs: lanes.map(\.needs))
+  }
+}
+
+/// Everything wrong with a manifest, every problem with its position.
+public struct ManifestError: DiagnosticError {
+  public var diagnostics: [Diagnostic]
+  public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
+/// problem with its `file:line:column` rather than stopping at the first.
+public enum ManifestLoader {
+  public static let topLevelKeys = ["version", "modules", "mocks", "lanes"]
+  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires"]
+  public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
+  public static let newestVersion = 1
+
+  /// Loads the manifest at `path` under `root`. `builtins` maps each built-in
+  /// command to the options it accepts, so `run:` is checked before anything runs.
+  public static func load(root: URL, path: String = Manifest.defaultPath, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
+    } catch {
+      throw ManifestError(diagnostics: error.diagnostics)
+    }
+    return try parse(node, path: path, builtins: builtins)
+  }
+
+  /// Checks an already-parsed document; the pure core of `load`.
+  public static func parse(_ node: YAMLNode, path: String, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
+    var diagnostics = DiagnosticList()
+    var manifest = Manifest(path: path)
+    guard let top = YAMLFields(node, context: "the manifest", allowed: topLevelKeys, diagnostics: &diagnostics) else {
+      throw ManifestError(diagnostics: diagnostics.items)
+    }
+
+    if let version = top.value("version") {
+      if let text = version.scalar, let number = Int(text), number >= 1 {
+        if number > newestVersion {
+          diagnostics.add("manifest version \(number) is newer than this duet understands (\(newestVersion)); upgrade duet", at: version.location)
+        }
+        manifest.version = number
+      } else {
+        diagnostics.add("the manifest: 'version' must be 1, got \(version.summary)", at: version.location)
+      }
+    } else {
+      diagnostics.add("the manifest: missing 'version' (write 'version: 1' at the top)", at: node.location)
+    }
+
+    manifest.modules = top.strings("modules", diagnostics: &diagnostics)?.map(\.value) ?? []
+    manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
+    manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, diagnostics: &diagnostics)
+
+    if let cycle = manifest.graph.findCycle() {
+      let names = cycle.map { manifest.lanes[$0].name }
+      let first = manifest.lanes[cycle[0]]
+      diagnostics.add("lane '\(first.name)': needs form a cycle: \(names.joined(separator: " -> "))", at: first.location)
+    }
+    guard diagnostics.isEmpty else { throw ManifestError(diagnostics: diagnostics.items) }
+    return manifest
+  }
+
+  static func parseLanes(_ node: YAMLNode?, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> [Lane] {
+    guard let node else { return [] }
+    if node.isNull { return [] }
+    guard let items = node.sequence else {
+      diagnostics.add("the manifest: 'lanes' must be a list of lanes, got \(node.summary)", at: node.location)
+      return []
+    }
+    var lanes: [Lane] = []
+    var firstDeclared: [String: SourceLocation] = [:]
+    var needLocations: [[Located<String>]] = []
+    for (index, item) in items.enumerated() {
+      let label = item["name"]?.scalar.map { "lane '\($0)'" } ?? "lane \(index + 1)"
+      guard let fields = YAMLFields(item, context: label, allowed: laneKeys, diagnostics: &diagnostics) else { continue }
+      guard let name = fields.string("name", required: true, diagnostics: &diagnostics) else { continue }
+      let nameLocation = fields.value("name")?.location ?? item.location
+      if !isValidName(name) {
+        diagnostics.add("\(label): a lane name may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit", at: nameLocation)
+      }
+      if let earlier = firstDeclared[name] {
+        diagnostics.add("\(label): duplicate lane name; the first is at line \(earlier.line)", at: nameLocation)
+        continue
+      }
+      firstDeclared[name] = item.location
+
+      let step: Lane.Step?
+      switch (fields.has("run"), fields.has("sh")) {
+      case (true, true):
+        diagnostics.add("\(label): has both 'run' and 'sh'; a lane runs a built-in ('run') or a shell command ('sh'), not both", at: fields.keyLocation("sh"))
+        step = nil
+      case (false, false):
+        diagnostics.add("\(label): needs 'run' (a built-in: \(builtins.keys.sorted().joined(separator: ", ").nonEmpty ?? "none yet")) or 'sh' (a shell command)", at: item.location)
+        step = nil
+      case (true, false):
+        step = fields.string("run", required: true, diagnostics: &diagnostics).flatMap { text in
+          builtinStep(text, label: label, at: fields.value("run")!.location, builtins: builtins, diagnostics: &diagnostics)
+        }
+      case (false, true):
+        step = fields.string("sh", required: true, diagnostics: &diagnostics).map { .shell($0) }
+      }
+
+      var lane = Lane(name: name, step: step ?? .shell(""), location: item.location)
+      let needs = fields.strings("needs", diagnostics: &diagnostics) ?? []
+      lane.needs = needs.map(\.value)
+      lane.inputs = fields.strings("inputs", diagnostics: &diagnostics)?.map(\.value) ?? []
+      lane.covers = fields.strings("covers", diagnostics: &diagnostics)?.map(\.value) ?? []
+      lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
+      lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
+      if let timeout = fields.value("timeout") {
+        if let text = timeout.scalar, let seconds = DurationText.seconds(text) {
+          lane.timeout = seconds
+        } else {
+          diagnostics.add("\(label): 'timeout' must be a duration such as 90s, 10m or 1h, got \(timeout.summary)", at: timeout.location)
+        }
+      }
+      lane.env = (fields.stringMap("env", diagnostics: &diagnostics) ?? []).map { EnvironmentEntry(name: $0.0, value: $0.1) }
+      if let dir = fields.string("dir", diagnostics: &diagnostics) {
+        let parts = dir.split(separator: "/").map(String.init)
+        if dir.hasPrefix("/") || parts.contains("..") {
+          diagnostics.add("\(label): 'dir' must be a folder inside the tree, relative to its root, got \"\(dir)\"", at: fields.value("dir")!.location)
+        } else {
+          lane.dir = dir
+        }
+      }
+      lanes.append(lane)
+      needLocations.append(needs)
+    }
+
+    let names = lanes.map(\.name)
+    for (lane, needs) in zip(lanes, needLocations) {
+      for need in needs where !names.contains(need.value) {
+        diagnostics.add("lane '\(lane.name)': needs unknown lane '\(need.value)'\(Suggestion.hint(for: need.value, in: names))", at: need.location)
+      }
+    }
+    return lanes
+  }
+
+  static func builtinStep(_ text: String, label: String, at location: SourceLocation, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> Lane.Step? {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    guard let command = words.first else { return nil }
+    guard let options = builtins[command] else {
+      let known = builtins.keys.sorted()
+      let list = known.isEmpty ? "none yet; use 'sh' for a shell command" : known.joined(separator: ", ")
+      diagnostics.add("\(label): unknown built-in '\(command)'\(Suggestion.hint(for: command, in: known)) (built-ins: \(list))", at: location)
+      return nil
+    }
+    for word in words.dropFirst() where !options.contains(word) {
+      diagnostics.add("\(label): built-in '\(command)' does not take '\(word)'\(Suggestion.hint(for: word, in: options)) (it takes: \(options.joined(separator: ", ").nonEmpty ?? "no options"))", at: location)
+      return nil
+    }
+    return .builtin(command: command, arguments: Array(words.dropFirst()))
+  }
+
+  static func parseMocks(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [MockEntry] {
+    guard let node, !node.isNull else { return [] }
+    guard let items = node.sequence else {
+      diagnostics.add("the manifest: 'mocks' must be a list of mock entries, got \(node.summary)", at: node.location)
+      return []
+    }
+    var entries: [MockEntry] = []
+    for (index, item) in items.enumerated() {
+      let label = item["output"]?.scalar.map { "mock '\($0)'" } ?? "mock entry \(index + 1)"
+      guard let fields = YAMLFields(item, context: label, allowed: mockKeys, diagnostics: &diagnostics) else { continue }
+      guard let output = fields.string("output", required: true, diagnostics: &diagnostics) else { continue }
+      let sources = fields.strings("sources", diagnostics: &diagnostics)?.map(\.value) ?? []
+      if !fields.has("sources") { diagnostics.add("\(label): missing 'sources' (the source roots the mock is made from)", at: item.location) }
+      var entry = MockEntry(output: output, sources: sources, location: item.location)
+      if let include = fields.strings("include", diagnostics: &diagnostics) { entry.include = include.map(\.value) }
+      entry.generator = fields.string("generator", diagnostics: &diagnostics)
+      entry.bundle = fields.string("bundle", diagnostics: &diagnostics)
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  static func isValidName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, CharacterSet.alphanumerics.contains(first), first.isASCII else { return false }
+    return name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+  }
+}
+
+extension String {
+  /// Nil for an empty string, so `?? "none"` reads naturally.
+  var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A module of the tree: a folder relative to the root, with why duet thinks it is one.
+public struct Module: Sendable, Equatable {
+  public var path: String
+  /// `modules: src-kmp/*`, `src-kmp/settings.gradle.kts`, `Package.swift`.
+  public var foundBy: [String]
+  /// The lanes whose `covers` reach it.
+  public var coveredBy: [String]
+}
+
+/// Finds the modules of a tree as the Duet toolchain does: the manifest's
+/// `modules:` globs, Gradle `include(...)`s and every folder with a `Package.swift`.
+public enum ModuleDiscovery {
+  /// Folders never searched: build products, caches and dependency checkouts.
+  public static let skippedFolders: Set<String> = [".git", ".build", "build", ".swiftpm", ".gradle", "node_modules", "Pods", "DerivedData", ".duet"]
+
+  public static func discover(root: URL, manifest: Manifest) -> [Module] {
+    var found: [String: [String]] = [:]
+    var order: [String] = []
+    func note(_ path: String, _ reason: String) {
+      if found[path] == nil { order.append(path) }
+      if !(found[path]?.contains(reason) ?? false) { found[path, default: []].append(reason) }
+    }
+    for pattern in manifest.modules {
+      for path in Glob(pattern).expand(in: root, kind: .directories) { note(path, "modules: \(pattern)") }
+    }
+    var settings: [String] = []
+    var packages: [String] = []
+    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    for file in settings {
+      let folder = (file as NSString).deletingLastPathComponent
+      guard let text = try? String(contentsOfFile: root.appendingPathComponent(file).path, encoding: .utf8) else { continue }
+      for project in gradleIncludes(in: text) {
+        let relative = project.split(separator: ":").joined(separator: "/")
+        guard !relative.isEmpty else { continue }
+        note(folder.isEmpty ? relative : folder + "/" + relative, file)
+      }
+    }
+    for file in packages {
+      let folder = (file as NSString).deletingLastPathComponent
+      note(folder.isEmpty ? "." : folder, file)
+    }
+    let covers = manifest.lanes.map { lane in (lane.name, lane.covers.map(Glob.init)) }
+    return order.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { path in
+      let lanes = covers.filter { _, globs in globs.contains { covered(path, by: $0) } }.map(\.0)
+      return Module(path: path, foundBy: found[path] ?? [], coveredBy: lanes)
+    }
+  }
+
+  /// A lane covering a folder covers the modules inside it too.
+  static func covered(_ module: String, by glob: Glob) -> Bool {
+    if glob.pattern == "." { return true }
+    var path = module
+    while true {
+      if glob.matches(path) { return true }
+      guard let slash = path.lastIndex(of: "/") else { return false }
+      path = String(path[..<slash])
+    }
+  }
+
+  /// The project paths named by `include(":a", ":b:c")` or `include ':a', ':b'`.
+  public static func gradleIncludes(in text: String) -> [String] {
+    var projects: [String] = []
+    for rawLine in text.split(whereSeparator: \.isNewline) {
+      var line = Substring(rawLine)
+      if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard trimmed.hasPrefix("include"), !trimmed.hasPrefix("includeBuild") else { continue }
+      let arguments = trimmed.dropFirst("include".count)
+      guard let first = arguments.first, first == "(" || first == " " || first == "\t" else { continue }
+      projects.append(contentsOf: quotedStrings(in: String(arguments)))
+    }
+    return projects
+  }
+
+  static func quotedStrings(in text: String) -> [String] {
+    var result: [String] = []
+    var current: String?
+    var quote: Character = "\""
+    for character in text {
+      if var open = current {
+        if character == quote {
+          result.append(open)
+          current = nil
+        } else {
+          open.append(character)
+          current = open
+        }
+      } else if character == "\"" || character == "'" {
+        quote = character
+        current = ""
+      }
+    }
+    return result
+  }
+
+  static func walk(_ directory: String, relative: String, settings: inout [String], packages: inout [String]) {
+    for entry in Glob.entries(of: directory) {
+      let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+      if entry.isDirectory {
+        if skippedFolders.contains(entry.name) || entry.name.hasPrefix(".") { continue }
+        walk(directory + "/" + entry.name, relative: path, settings: &settings, packages: &packages)
+      } else if entry.name == "settings.gradle" || entry.name == "settings.gradle.kts" {
+        settings.append(path)
+      } else if entry.name == "Package.swift" {
+        packages.append(path)
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Lane timeouts as people write them: `90s`, `10m`, `1h`, `1h30m`, or plain seconds.
+public enum DurationText {
+  /// Seconds for `text`, or nil when it is not a duration.
+  public static func seconds(_ text: String) -> Double? {
+    let text = text.trimmingCharacters(in: .whitespaces)
+    if let plain = Double(text), plain > 0, plain.isFinite { return plain }
+    var total = 0.0
+    var number = ""
+    var sawUnit = false
+    for character in text {
+      if character.isNumber || character == "." {
+        number.append(character)
+        continue
+      }
+      let scale: Double
+      switch character {
+      case "s": scale = 1
+      case "m": scale = 60
+      case "h": scale = 3600
+      default: return nil
+      }
+      guard let value = Double(number), value.isFinite else { return nil }
+      total += value * scale
+      number = ""
+      sawUnit = true
+    }
+    guard number.isEmpty, sawUnit, total > 0 else { return nil }
+    return total
+  }
+
+  /// `0.12s`, `4.3s`, `2m05s`, `1h02m`: short, for progress lines and tables.
+  public static func format(_ seconds: Double) -> String {
+    if seconds < 10 { return String(format: "%.2fs", seconds) }
+    if seconds < 60 { return String(format: "%.1fs", seconds) }
+    let whole = Int(seconds.rounded())
+    if whole < 3600 { return String(format: "%dm%02ds", whole / 60, whole % 60) }
+    return String(format: "%dh%02dm", whole / 3600, (whole % 3600) / 60)
+  }
+
+  /// `30m`, `90s`, `1h`: a timeout as the manifest would write it.
+  public static func formatTimeout(_ seconds: Double) -> String {
+    let whole = Int(seconds)
+    if Double(whole) != seconds { return String(format: "%.1fs", seconds) }
+    if whole % 3600 == 0 { return "\(whole / 3600)h" }
+    if whole % 60 == 0 { return "\(whole / 60)m" }
+    return "\(whole)s"
+  }
+}

@@ -1,0 +1,172 @@
+import CYAML
+import Foundation
+
+/// A file that is not YAML, or YAML that duet refuses (duplicate keys, runaway aliases).
+public struct YAMLError: DiagnosticError {
+  public var diagnostics: [Diagnostic]
+}
+
+/// Reads YAML through libyaml's event API into `YAMLNode`s that keep 1-based marks.
+///
+/// Aliases are expanded by copying the anchored node, within a budget of nodes,
+/// so a "billion laughs" file ends in an error naming its line rather than in
+/// exhausted memory.
+public enum YAMLParser {
+  /// The most nodes alias expansion may add to one file.
+  public static let aliasNodeBudget = 10_000
+
+  /// Parses the first document of `text`; `file` is the name used in messages.
+  public static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
+    var bytes = Array(text.utf8)
+    if bytes.isEmpty { bytes = [0x0A] }
+    return try bytes.withUnsafeBufferPointer { buffer throws(YAMLError) -> YAMLNode in
+      var builder = Builder(file: file)
+      return try builder.run(buffer)
+    }
+  }
+
+  /// Reads and parses the file at `url`, naming it `file` in messages.
+  public static func load(_ url: URL, file: String) throws(YAMLError) -> YAMLNode {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw YAMLError(diagnostics: [Diagnostic("cannot read \(file): \(error.localizedDescription)")])
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))])
+    }
+    return try parse(text, file: file)
+  }
+
+  private struct Builder {
+    let file: String
+    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var expandedNodes = 0
+    var problems: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ mark: yaml_mark_t) -> SourceLocation {
+      SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    /// An open collection while its children are read.
+    enum Frame {
+      case sequence(items: [YAMLNode], size: Int, location: SourceLocation, anchor: String?)
+      case mapping(pairs: [YAMLPair], pendingKey: YAMLNode?, size: Int, seen: Set<String>, location: SourceLocation, anchor: String?)
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> YAMLNode {
+      var parser = yaml_parser_t()
+      guard yaml_parser_initialize(&parser) == 1 else {
+        throw YAMLError(diagnostics: [Diagnostic("cannot start the YAML parser (out of memory)")])
+      }
+      defer { yaml_parser_delete(&parser) }
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+
+      var stack: [Frame] = []
+      var root: YAMLNode?
+      var documentEnded = false
+
+      while true {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(&parser, &event) == 1 else {
+          throw YAMLError(diagnostics: [parserProblem(parser)])
+        }
+        defer { yaml_event_delete(&event) }
+        let start = location(event.start_mark)
+
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+          if !problems.isEmpty { throw YAMLError(diagnostics: problems) }
+          return root ?? YAMLNode(.scalar("", plain: true), at: SourceLocation(file: file, line: 1, column: 1))
+        case YAML_DOCUMENT_END_EVENT:
+          documentEnded = true
+        case YAML_DOCUMENT_START_EVENT:
+          if documentEnded {
+            throw YAMLError(diagnostics: [Diagnostic("expected one YAML document, found a second one", at: start)])
+          }
+        case YAML_SCALAR_EVENT:
+          let scalar = event.data.scalar
+          let text = scalar.value.map { pointer in
+            String(decoding: UnsafeBufferPointer(start: pointer, count: Int(scalar.length)), as: UTF8.self)
+          } ?? ""
+          let node = YAMLNode(.scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), at: start)
+          remember(anchor: scalar.anchor, node: node, size: 1)
+          try add(node, size: 1, to: &stack, root: &root)
+        case YAML_ALIAS_EVENT:
+          let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+          guard let anchored = anchors[name] else {
+            throw YAMLError(diagnostics: [Diagnostic("unknown alias '*\(name)'", at: start)])
+          }
+          expandedNodes += anchored.size
+          if expandedNodes > YAMLParser.aliasNodeBudget {
+            throw YAMLError(diagnostics: [Diagnostic(
+              "aliases expand to more than \(YAMLParser.aliasNodeBudget) nodes; refusing to expand '*\(name)'",
+              at: start)])
+          }
+          var copy = anchored.node
+          copy.location = start
+          try add(copy, size: anchored.size, to: &stack, root: &root)
+        case YAML_SEQUENCE_START_EVENT:
+          stack.append(.sequence(items: [], size: 1, location: start, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
+        case YAML_MAPPING_START_EVENT:
+          stack.append(.mapping(pairs: [], pendingKey: nil, size: 1, seen: [], location: start, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+          guard let frame = stack.popLast() else { break }
+          let node: YAMLNode, size: Int, anchor: String?
+          switch frame {
+          case .sequence(let items, let s, let loc, let a):
+            node = YAMLNode(.sequence(items), at: loc); size = s; anchor = a
+          case .mapping(let pairs, _, let s, _, let loc, let a):
+            node = YAMLNode(.mapping(pairs), at: loc); size = s; anchor = a
+          }
+          if let anchor { anchors[anchor] = (node, size) }
+          try add(node, size: size, to: &stack, root: &root)
+        default:
+          break
+        }
+      }
+    }
+
+    mutating func remember(anchor: UnsafeMutablePointer<yaml_char_t>?, node: YAMLNode, size: Int) {
+      guard let anchor else { return }
+      anchors[String(cString: anchor)] = (node, size)
+    }
+
+    mutating func add(_ node: YAMLNode, size: Int, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
+      guard let top = stack.popLast() else {
+        root = node
+        return
+      }
+      switch top {
+      case .sequence(var items, let s, let loc, let a):
+        items.append(node)
+        stack.append(.sequence(items: items, size: s + size, location: loc, anchor: a))
+      case .mapping(var pairs, let pending, let s, var seen, let loc, let a):
+        if let key = pending {
+          pairs.append(YAMLPair(key: key, value: node))
+          stack.append(.mapping(pairs: pairs, pendingKey: nil, size: s + size, seen: seen, location: loc, anchor: a))
+        } else {
+          if let text = node.scalar {
+            if seen.contains(text) {
+              problems.append(Diagnostic("duplicate key '\(text)' in this mapping", at: node.location))
+            }
+            seen.insert(text)
+          } else {
+            problems.append(Diagnostic("a mapping key must be a plain string, got \(node.summary)", at: node.location))
+          }
+          stack.append(.mapping(pairs: pairs, pendingKey: node, size: s + size, seen: seen, location: loc, anchor: a))
+        }
+      }
+    }
+
+    func parserProblem(_ parser: yaml_parser_t) -> Diagnostic {
+      let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+      let context = parser.context.map { String(cString: $0) }
+      let message = "not valid YAML: " + (context.map { "\($0): " } ?? "") + problem
+      return Diagnostic(message, at: location(parser.problem_mark))
+    }
+  }
+}

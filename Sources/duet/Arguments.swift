@@ -1,0 +1,123 @@
+import DuetKit
+
+/// One option a command accepts; `value` names its argument (`N`, `DIR`) or is nil for a flag.
+struct OptionSpec {
+  var name: String
+  var value: String?
+  var help: String
+  var repeatable = false
+}
+
+/// A command's name, one-line summary and options: enough for `--help` and for
+/// "did you mean" on a mistyped option.
+struct CommandSpec {
+  var name: String
+  var summary: String
+  var usage: String
+  var options: [OptionSpec]
+  var details: String = ""
+
+  static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml)")
+  static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 1)")
+
+  var help: String {
+    var lines = ["usage: \(usage)", "", summary]
+    if !details.isEmpty { lines += ["", details] }
+    lines += ["", "options:"]
+    let all = options + [OptionSpec(name: "--help", value: nil, help: "show this help")]
+    let width = all.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+    for option in all {
+      let left = option.name + (option.value.map { " " + $0 } ?? "")
+      lines.append("  " + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// A command line that is not what the command accepts (exit 2).
+struct UsageError: Error, CustomStringConvertible {
+  var message: String
+  var command: String
+  var description: String { message }
+}
+
+/// The options and positional words of one command line, checked against its spec.
+struct ParsedArguments {
+  private(set) var flags: Set<String> = []
+  private(set) var values: [String: [String]] = [:]
+  private(set) var positionals: [String] = []
+  var wantsHelp = false
+
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+  func value(_ name: String) -> String? { values[name]?.last }
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+
+  /// A positive whole number for `name`, or a usage error naming what was given.
+  func positiveInt(_ name: String, command: String) throws -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text), number > 0 else {
+      throw UsageError(message: "\(name) needs a whole number above 0, got '\(text)'", command: command)
+    }
+    return number
+  }
+
+  /// A duration (`90s`, `10m`, `1h`) for `name`.
+  func duration(_ name: String, command: String) throws -> Double? {
+    guard let text = value(name) else { return nil }
+    guard let seconds = DurationText.seconds(text) else {
+      throw UsageError(message: "\(name) needs a duration such as 90s, 10m or 1h, got '\(text)'", command: command)
+    }
+    return seconds
+  }
+
+  static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0) throws -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    let names = spec.options.map(\.name) + ["--help"]
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      if word == "--help" || word == "-h" {
+        parsed.wantsHelp = true
+        continue
+      }
+      if word == "--" {
+        parsed.positionals.append(contentsOf: arguments[index...])
+        break
+      }
+      guard word.hasPrefix("-"), word != "-" else {
+        parsed.positionals.append(word)
+        continue
+      }
+      var name = word
+      var inline: String?
+      if let equals = word.firstIndex(of: "=") {
+        name = String(word[..<equals])
+        inline = String(word[word.index(after: equals)...])
+      }
+      guard let option = spec.options.first(where: { $0.name == name }) else {
+        throw UsageError(message: "unknown option '\(name)'\(Suggestion.hint(for: name, in: names))", command: spec.name)
+      }
+      if let valueName = option.value {
+        let value: String
+        if let inline {
+          value = inline
+        } else if index < arguments.count {
+          value = arguments[index]
+          index += 1
+        } else {
+          throw UsageError(message: "\(name) needs a value (\(valueName))", command: spec.name)
+        }
+        parsed.values[name, default: []].append(value)
+      } else {
+        if inline != nil { throw UsageError(message: "\(name) takes no value", command: spec.name) }
+        parsed.flags.insert(name)
+      }
+    }
+    if parsed.positionals.count > maxPositionals && !parsed.wantsHelp {
+      let extra = parsed.positionals[maxPositionals]
+      throw UsageError(message: "unexpected argument '\(extra)'", command: spec.name)
+    }
+    return parsed
+  }
+}

@@ -1,0 +1,42 @@
+import DuetKit
+import Foundation
+
+/// A subcommand: its spec, and a function from parsed arguments to an exit code.
+protocol Command {
+  static var spec: CommandSpec { get }
+  static var maxPositionals: Int { get }
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32
+}
+
+extension Command {
+  static var maxPositionals: Int { 0 }
+}
+
+/// Exit codes a CI job can trust.
+enum ExitCode {
+  static let pass: Int32 = 0
+  static let failed: Int32 = 1
+  static let usage: Int32 = 2
+  static let interrupted: Int32 = 130
+}
+
+/// The tree root for `--root`, or the nearest one above the working directory.
+func treeRoot(_ arguments: ParsedArguments) throws -> URL {
+  let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+  return try TreeRoot.find(from: cwd, override: arguments.value("--root"))
+}
+
+/// The tree's manifest, with every built-in this duet knows.
+func loadManifest(root: URL) throws -> Manifest {
+  try ManifestLoader.load(root: root, builtins: BuiltinRegistry.vocabulary)
+}
+
+/// Encodes a JSON report with sorted keys, so output is stable for scripts and tests.
+func jsonText(_ object: [String: Any]) -> String {
+  var object = object
+  object["schemaVersion"] = 1
+  guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+    return "{}"
+  }
+  return String(decoding: data, as: UTF8.self)
+}

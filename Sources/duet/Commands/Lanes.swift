@@ -1,0 +1,73 @@
+import DuetKit
+import Foundation
+
+/// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
+enum LanesCommand: Command {
+  static let spec = CommandSpec(
+    name: "lanes",
+    summary: "list the lanes of lanes/manifest.yaml in run order, and the modules no lane covers",
+    usage: "duet lanes [--root DIR] [--json]",
+    options: [CommandSpec.rootOption, CommandSpec.jsonOption]
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let root = try treeRoot(arguments)
+    let manifest = try loadManifest(root: root)
+    let order = manifest.graph.runOrder()
+    let modules = ModuleDiscovery.discover(root: root, manifest: manifest)
+    let outside = modules.filter { $0.coveredBy.isEmpty }
+
+    if arguments.flag("--json") {
+      let lanes: [[String: Any]] = order.map { index in
+        let lane = manifest.lanes[index]
+        var entry: [String: Any] = [
+          "name": lane.name,
+          "kind": lane.isBuiltin ? "builtin" : "sh",
+          "command": lane.commandText,
+          "needs": lane.needs,
+          "inputs": lane.inputs,
+          "covers": lane.covers,
+          "requires": lane.requires,
+          "retries": lane.retries,
+        ]
+        entry["timeoutSeconds"] = lane.timeout ?? NSNull()
+        entry["dir"] = lane.dir ?? NSNull()
+        return entry
+      }
+      let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }
+      console.out(jsonText([
+        "manifest": manifest.path,
+        "lanes": lanes,
+        "modules": moduleList,
+        "outsideManifest": outside.map(\.path),
+      ]))
+      return ExitCode.pass
+    }
+
+    console.out("\(manifest.path): \(manifest.lanes.count) lane(s), in run order")
+    if !order.isEmpty {
+      let rows = order.map { index -> [String] in
+        let lane = manifest.lanes[index]
+        let timeout = lane.timeout.map(DurationText.formatTimeout) ?? "default"
+        return [
+          lane.name,
+          lane.isBuiltin ? "built-in" : "sh",
+          lane.needs.isEmpty ? "-" : lane.needs.joined(separator: ","),
+          timeout,
+          String(lane.retries),
+          lane.commandText,
+        ]
+      }
+      let table = TextTable(header: ["lane", "step", "needs", "timeout", "retries", "command"], rows: rows)
+      for line in table.lines(maxWidth: console.width) { console.out("  " + line) }
+    }
+    if outside.isEmpty {
+      console.out("outside the manifest: none (every module is covered by a lane)")
+    } else {
+      console.out("outside the manifest (\(outside.count) module(s) no lane covers):")
+      let rows = outside.map { [$0.path, $0.foundBy.joined(separator: ", ")] }
+      for line in TextTable(header: nil, rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
+    }
+    return ExitCode.pass
+  }
+}

@@ -1,0 +1,54 @@
+import DuetKit
+import Foundation
+
+/// Where a command's text goes: stdout for results, stderr for diagnostics.
+/// Colour only on a terminal, and never when `NO_COLOR` is set.
+final class Console: @unchecked Sendable {
+  let isTerminal: Bool
+  let useColor: Bool
+  let width: Int
+  private let lock = NSLock()
+
+  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    isTerminal = isatty(STDOUT_FILENO) == 1
+    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    useColor = isTerminal && !noColor && environment["TERM"] != "dumb"
+    var size = winsize()
+    if isTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 20 {
+      width = Int(size.ws_col)
+    } else {
+      width = Int(environment["COLUMNS"] ?? "") ?? 100
+    }
+  }
+
+  func out(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+  func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
+  func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+  /// `file:line:col: error: message`, with `error` in red on a terminal.
+  func diagnostics(_ items: [Diagnostic]) {
+    for item in items {
+      var text = item.description
+      if useColor && isatty(STDERR_FILENO) == 1 { text = text.replacingOccurrences(of: ": error: ", with: ": \u{1B}[31merror:\u{1B}[0m ") }
+      err(text)
+    }
+  }
+
+  func paint(_ text: String, _ code: String) -> String {
+    useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  private func write(_ text: String, to fd: Int32) {
+    lock.lock()
+    defer { lock.unlock() }
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 { if errno == EINTR { continue } else { return } }
+        offset += n
+      }
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+let console = Console()
+exit(Entrypoint.run(Array(CommandLine.arguments.dropFirst()), console: console))
