@@ -28,9 +28,12 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
     ),
+    // C wrappers for process calls Swift cannot see without _GNU_SOURCE.
+    .target(name: "CProcessShim"),
     .target(
       name: "DuetKit",
       dependencies: [
+        "CProcessShim",
         "CSQLite",
         "CYAML",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),

@@ -1,7 +1,224 @@
 import DuetKit
 import Foundation
 
+/// `duet verify`: every lane of the manifest as a parallel DAG, with progress,
+/// a summary and an exit code a CI job can trust.
 enum VerifyCommand: Command {
-  static let spec = CommandSpec(name: "verify", summary: "run every lane as a parallel DAG", usage: "duet verify", options: [CommandSpec.rootOption])
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 { 0 }
+  static let spec = CommandSpec(
+    name: "verify",
+    summary: "run every lane of lanes/manifest.yaml as a parallel DAG and say PASS or FAIL",
+    usage: "duet verify [--jobs N] [--lane NAME]... [--no-deps] [--fail-fast] [--dry-run] [--timeout DURATION] [--strict] [--stream LANE] [--json] [--root DIR]",
+    options: [
+      OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)"),
+      OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
+      OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"),
+      OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
+      OptionSpec(name: "--dry-run", value: nil, help: "print the order lanes would start in, run nothing"),
+      OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
+      OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails instead of being skipped"),
+      OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
+      CommandSpec.jsonOption,
+      CommandSpec.rootOption,
+    ],
+    details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 130 interrupted"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    var options = VerifyOptions()
+    if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
+    if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
+    options.lanes = arguments.all("--lane")
+    options.noDeps = arguments.flag("--no-deps")
+    options.failFast = arguments.flag("--fail-fast")
+    options.strict = arguments.flag("--strict")
+    options.stream = Set(arguments.all("--stream"))
+    if options.noDeps && options.lanes.isEmpty {
+      throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
+    }
+
+    let root = try treeRoot(arguments)
+    let manifest = try loadManifest(root: root)
+    let plan: VerifyPlan
+    do {
+      plan = try VerifyPlan(root: root, manifest: manifest, options: options)
+    } catch {
+      throw UsageError(message: error.message, command: "verify")
+    }
+
+    if arguments.flag("--dry-run") {
+      printDryRun(plan, console: console)
+      return ExitCode.pass
+    }
+    do {
+      try plan.prepareStateFolder()
+    } catch {
+      console.err("duet verify: warning: cannot make .duet/ under \(root.path): \(error); lane logs may be lost")
+    }
+
+    let json = arguments.flag("--json")
+    let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
+    let runner = LaneRunner()
+    let scheduler = Scheduler(
+      graph: manifest.graph, lanes: manifest.lanes, selected: plan.selected, weights: plan.weights,
+      preset: plan.preset, options: .init(jobs: options.jobs, failFast: options.failFast), runner: runner)
+    let interrupts = InterruptHandler { scheduler.interrupt() }
+    let result = scheduler.run(
+      makeRequest: { index, attempt in
+        plan.request(index: index, attempt: attempt) { line in progress.streamed(manifest.lanes[index].name, line) }
+      },
+      onEvent: { progress.handle($0) })
+    interrupts.stop()
+    progress.finish()
+
+    if json {
+      console.out(RunJSON.text(result, plan: plan))
+    } else {
+      printReport(result, console: console)
+    }
+    if result.interrupted { return ExitCode.interrupted }
+    return result.passed ? ExitCode.pass : ExitCode.failed
+  }
+
+  static func printReport(_ result: RunResult, console: Console) {
+    let failures = result.records.filter { $0.outcome.failsRun }
+    if !failures.isEmpty {
+      console.out("")
+      for record in failures {
+        for line in RunReport.failureBlock(record) { console.out(line) }
+        console.out("")
+      }
+    } else {
+      console.out("")
+    }
+    for line in RunReport.summary(result, maxWidth: console.width) { console.out(line) }
+    console.out("")
+    if let flaky = RunReport.flakyLine(result) { console.out(console.paint(flaky, "33")) }
+    let verdict = RunReport.verdict(result)
+    console.out(console.paint(verdict, result.passed ? "32;1" : "31;1"))
+  }
+
+  static func printDryRun(_ plan: VerifyPlan, console: Console) {
+    let lanes = plan.manifest.lanes
+    let order = plan.startOrder
+    console.out("duet verify --dry-run: \(order.count) lane(s), at most \(plan.options.jobs) at once, would start in this order:")
+    let rows = order.enumerated().map { position, index -> [String] in
+      let lane = lanes[index]
+      var note = lane.needs.isEmpty ? "" : "after " + lane.needs.joined(separator: ", ")
+      if let preset = plan.preset[index] { note = "\(preset.outcome.rawValue) (\(preset.reason ?? ""))" }
+      return ["\(position + 1).", lane.name, lane.isBuiltin ? "built-in" : "sh", note, lane.commandText]
+    }
+    for line in TextTable(header: nil, rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
+    console.out("nothing was run")
+  }
+}
+
+/// Progress: one line per finished lane; on a terminal also a live status line
+/// of what is running, rewritten in place.
+final class ProgressPrinter: @unchecked Sendable {
+  private let console: Console
+  private let quiet: Bool
+  private let total: Int
+  private let lock = NSLock()
+  private var running: [String: Date] = [:]
+  private var finished = 0
+  private var statusShown = false
+  private var timer: (any DispatchSourceTimer)?
+
+  init(console: Console, quiet: Bool, total: Int) {
+    self.console = console
+    self.quiet = quiet
+    self.total = total
+    if console.isTerminal && !quiet {
+      let timer = DispatchSource.makeTimerSource(queue: .global())
+      timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+      timer.setEventHandler { [weak self] in self?.redraw() }
+      timer.resume()
+      self.timer = timer
+    }
+  }
+
+  func handle(_ event: RunEvent) {
+    guard !quiet else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    switch event {
+    case .started(_, let name, _):
+      running[name] = Date()
+    case .retrying(_, let name, let failed):
+      clearStatus()
+      let how = failed.outcome == .timeout ? "timed out" : RunReport.endText(failed)
+      console.out(console.paint("      ↻ \(name): attempt \(failed.attempt) \(how); retrying", "33"))
+    case .finished(let record, let count, _):
+      running[record.name] = nil
+      finished = count
+      clearStatus()
+      var line = RunReport.progressLine(record, finished: count, total: total)
+      switch record.outcome {
+      case .pass, .cached: line = console.paint(line, "32")
+      case .flaky: line = console.paint(line, "33")
+      case .fail, .timeout, .interrupted: line = console.paint(line, "31")
+      case .skipped, .cancelled: line = console.paint(line, "2")
+      }
+      console.out(line)
+      drawStatus()
+    }
+  }
+
+  func streamed(_ lane: String, _ line: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    clearStatus()
+    console.out("\(lane) | \(line)")
+    drawStatus()
+  }
+
+  func finish() {
+    timer?.cancel()
+    lock.lock()
+    clearStatus()
+    lock.unlock()
+  }
+
+  private func redraw() {
+    lock.lock()
+    defer { lock.unlock() }
+    clearStatus()
+    drawStatus()
+  }
+
+  private func drawStatus() {
+    guard console.isTerminal, !quiet, !running.isEmpty else { return }
+    let now = Date()
+    let names = running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
+    var text = "[\(finished)/\(total)] running: " + names.joined(separator: ", ")
+    if text.count > console.width - 1 { text = String(text.prefix(console.width - 2)) + "…" }
+    console.raw(console.paint(text, "2"))
+    statusShown = true
+  }
+
+  private func clearStatus() {
+    guard statusShown else { return }
+    console.raw("\r\u{1B}[K")
+    statusShown = false
+  }
+}
+
+/// Catches SIGINT and SIGTERM for the run: the first stops every lane's group;
+/// duet then prints what finished and exits 130.
+final class InterruptHandler: @unchecked Sendable {
+  private var sources: [any DispatchSourceSignal] = []
+
+  init(_ onInterrupt: @escaping @Sendable () -> Void) {
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+      source.setEventHandler(handler: onInterrupt)
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  func stop() {
+    sources.forEach { $0.cancel() }
+  }
 }

@@ -1,0 +1,8 @@
+#pragma once
+#include <spawn.h>
+
+/// A pipe whose two ends are close-on-exec from the start (pipe2 on Linux).
+int duet_pipe_cloexec(int fds[2]);
+
+/// posix_spawn_file_actions_addchdir_np, which glibc declares only under _GNU_SOURCE.
+int duet_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);

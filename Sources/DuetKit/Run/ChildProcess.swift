@@ -1,0 +1,97 @@
+import CProcessShim
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child started with `posix_spawn` in a process group of its own, with stdin
+/// from `/dev/null` and stdout and stderr merged into one pipe.
+///
+/// `posix_spawn` rather than Foundation's `Process`: `Process.waitUntilExit` polls,
+/// which made 1,000 trivial lanes take seconds instead of a fraction of one.
+public struct ChildProcess: Sendable {
+  public let pid: pid_t
+  /// The read end of the merged stdout/stderr pipe, non-blocking, owned by the caller.
+  public let output: Int32
+
+  public enum SpawnError: Error, CustomStringConvertible, Sendable {
+    case failed(String, Int32)
+    public var description: String {
+      switch self {
+      case .failed(let what, let code): return "\(what): \(String(cString: strerror(code)))"
+      }
+    }
+  }
+
+  /// Serialises pipe creation and spawning, so no child inherits another's pipe
+  /// on a system without `pipe2`.
+  private static let spawnLock = NSLock()
+
+  /// Spawns `/bin/sh -c command` in `directory` with exactly `environment`.
+  public static func spawnShell(_ command: String, directory: String, environment: [String: String]) throws(SpawnError) -> ChildProcess {
+    try spawn(path: "/bin/sh", arguments: ["/bin/sh", "-c", command], directory: directory, environment: environment)
+  }
+
+  public static func spawn(path: String, arguments: [String], directory: String, environment: [String: String]) throws(SpawnError) -> ChildProcess {
+    spawnLock.lock()
+    defer { spawnLock.unlock() }
+
+    var fds: [Int32] = [-1, -1]
+    guard duet_pipe_cloexec(&fds) == 0 else { throw .failed("cannot make a pipe", errno) }
+    let readEnd = fds[0], writeEnd = fds[1]
+
+    #if os(Linux)
+    var actions = posix_spawn_file_actions_t()
+    var attributes = posix_spawnattr_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    var attributes: posix_spawnattr_t?
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+    posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+    duet_spawn_file_actions_addchdir(&actions, directory)
+
+    // Own process group (so a timeout or Ctrl-C can signal the whole tree of the
+    // lane), an empty signal mask, and default dispositions for the signals duet handles.
+    let flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    close(writeEnd)
+    guard status == 0 else {
+      close(readEnd)
+      throw .failed("cannot start \(path) in \(directory)", status)
+    }
+    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    return ChildProcess(pid: pid, output: readEnd)
+  }
+}
+
+/// Signals a lane's whole process group: the shell and everything it started.
+public func signalGroup(_ pid: pid_t, _ signal: Int32) {
+  _ = kill(-pid, signal)
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reaps children as they exit, driven by a SIGCHLD dispatch source (with a slow
+/// poll as a safety net), and reports each one's wait status once.
+///
+/// Only pids it was asked to watch are waited for, so children Foundation or a
+/// test harness started are left to their owners. An exited child is first seen
+/// with `WNOWAIT`, then its process group is killed while the zombie still holds
+/// the pid (so the group id cannot be reused), and only then is it reaped: a
+/// lane's background leftovers never outlive it.
+public final class ChildReaper: @unchecked Sendable {
+  public static let shared = ChildReaper()
+
+  private let queue = DispatchQueue(label: "duet.reaper")
+  private var watched: [pid_t: @Sendable (Int32) -> Void] = [:]
+  private var signalSource: DispatchSourceSignal?
+  private var pollTimer: DispatchSourceTimer?
+
+  private init() {
+    let source = DispatchSource.makeSignalSource(signal: SIGCHLD, queue: queue)
+    source.setEventHandler { [unowned self] in self.reapExited() }
+    source.resume()
+    signalSource = source
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
+    timer.setEventHandler { [unowned self] in self.reapExited() }
+    timer.resume()
+    pollTimer = timer
+  }
+
+  /// Calls `handler` with the wait status when `pid` exits.
+  public func watch(_ pid: pid_t, handler: @escaping @Sendable (Int32) -> Void) {
+    queue.async {
+      self.watched[pid] = handler
+      self.reapExited()
+    }
+  }
+
+  private func reapExited() {
+    for (pid, handler) in watched {
+      var info = siginfo_t()
+      guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
+        if errno == ECHILD { watched[pid] = nil }
+        continue
+      }
+      guard childPid(info) == pid else { continue }
+      signalGroup(pid, SIGKILL)
+      var status: Int32 = 0
+      var result: pid_t
+      repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+      watched[pid] = nil
+      handler(status)
+    }
+  }
+
+  private func childPid(_ info: siginfo_t) -> pid_t {
+    #if os(Linux)
+    return info._sifields._sigchld.si_pid
+    #else
+    return info.si_pid
+    #endif
+  }
+}
+
+/// The exit code of a wait status, or nil when a signal ended the process.
+public func exitCode(ofWaitStatus status: Int32) -> Int32? {
+  (status & 0x7F) == 0 ? (status >> 8) & 0xFF : nil
+}
+
+/// The signal that ended the process, or nil when it exited.
+public func terminatingSignal(ofWaitStatus status: Int32) -> Int32? {
+  let signal = status & 0x7F
+  return signal != 0 && signal != 0x7F ? signal : nil
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where one attempt's output goes: a log file made on the first byte (a lane that
+/// prints nothing leaves no file), a bounded `LogTail`, and optional live lines.
+final class LogSink: @unchecked Sendable {
+  let url: URL
+  private var fd: Int32 = -1
+  private var failedToOpen = false
+  private(set) var tail = LogTail()
+  private let onLine: (@Sendable (String) -> Void)?
+  private var pendingLine: [UInt8] = []
+
+  init(url: URL, onLine: (@Sendable (String) -> Void)?) {
+    self.url = url
+    self.onLine = onLine
+  }
+
+  var wroteFile: Bool { fd >= 0 }
+
+  func write(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count > 0 else { return }
+    tail.append(bytes)
+    if fd < 0 && !failedToOpen {
+      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      failedToOpen = fd < 0
+    }
+    if fd >= 0 {
+      var offset = 0
+      while offset < bytes.count {
+        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 { if errno == EINTR { continue } else { break } }
+        offset += n
+      }
+    }
+    if let onLine {
+      for byte in bytes {
+        if byte == 0x0A {
+          onLine(String(decoding: pendingLine, as: UTF8.self))
+          pendingLine.removeAll(keepingCapacity: true)
+        } else if pendingLine.count < 4096 {
+          pendingLine.append(byte)
+        }
+      }
+    }
+  }
+
+  func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+  }
+
+  func close() {
+    tail.close()
+    if let onLine, !pendingLine.isEmpty { onLine(String(decoding: pendingLine, as: UTF8.self)) }
+    pendingLine.removeAll()
+    if fd >= 0 {
+      Foundation.close(fd)
+    }
+  }
+}

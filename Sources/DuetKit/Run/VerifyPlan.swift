@@ -1,0 +1,136 @@
+import Foundation
+
+/// What `duet verify` was asked to do, from its command line.
+public struct VerifyOptions: Sendable {
+  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  public var failFast = false
+  /// `--lane NAME`: run only these (with their needs unless `noDeps`).
+  public var lanes: [String] = []
+  public var noDeps = false
+  /// Seconds; a lane's own `timeout` wins.
+  public var defaultTimeout: Double = 30 * 60
+  /// A lane whose `requires:` program is missing fails instead of being skipped.
+  public var strict = false
+  /// Lanes whose output is printed live.
+  public var stream: Set<String> = []
+  public init() {}
+}
+
+/// A selection or option that names no lane (exit 2).
+public struct VerifyOptionError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
+}
+
+/// Everything decided before the first lane starts: the lanes selected, the
+/// lanes settled without running (a missing program), the run id and log folder.
+public struct VerifyPlan: Sendable {
+  public let root: URL
+  public let manifest: Manifest
+  public let options: VerifyOptions
+  public let runID: String
+  public let selected: Set<Int>
+  public let preset: [Int: LaneRecord]
+  /// Expected seconds per lane for the critical-path priority (1 each without history).
+  public var weights: [Double]
+  public let environment: [String: String]
+
+  public init(root: URL, manifest: Manifest, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws(VerifyOptionError) {
+    self.root = root
+    self.manifest = manifest
+    self.options = options
+    self.environment = environment
+    self.runID = VerifyPlan.makeRunID(now)
+    let names = manifest.lanes.map(\.name)
+    var chosen = Set<Int>()
+    for name in options.lanes {
+      guard let index = names.firstIndex(of: name) else {
+        throw VerifyOptionError(message: "--lane \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      }
+      chosen.insert(index)
+    }
+    for name in options.stream where !names.contains(name) {
+      throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+    }
+    if options.lanes.isEmpty {
+      selected = Set(0..<manifest.lanes.count)
+    } else {
+      selected = options.noDeps ? chosen : manifest.graph.closure(of: chosen)
+    }
+    weights = [Double](repeating: 1, count: manifest.lanes.count)
+
+    var preset: [Int: LaneRecord] = [:]
+    let path = environment["PATH"] ?? "/usr/bin:/bin"
+    for index in selected {
+      let lane = manifest.lanes[index]
+      if let dir = lane.dir {
+        var isDirectory: ObjCBool = false
+        let full = root.appendingPathComponent(dir).path
+        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) || !isDirectory.boolValue {
+          preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: "dir '\(dir)' is not a folder")
+          continue
+        }
+      }
+      let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
+      if !missing.isEmpty {
+        let reason = "needs \(missing.joined(separator: ", ")), not found"
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped, reason: options.strict ? reason + " (--strict)" : reason)
+      }
+    }
+    self.preset = preset
+  }
+
+  /// `.duet/logs/<run-id>`, relative to the root.
+  public var logFolder: String { ".duet/logs/\(runID)" }
+
+  /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
+  public func prepareStateFolder() throws {
+    let folder = root.appendingPathComponent(".duet")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let ignore = folder.appendingPathComponent(".gitignore")
+    if !FileManager.default.fileExists(atPath: ignore.path) {
+      try AtomicFile.write(Data("*\n".utf8), toAbsolute: ignore.path, displayPath: ".duet/.gitignore")
+    }
+  }
+
+  /// The request for one attempt of one lane.
+  public func request(index: Int, attempt: Int, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+    let lane = manifest.lanes[index]
+    let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
+    let logPath = "\(logFolder)/\(file)"
+    var environment = self.environment
+    for entry in lane.env { environment[entry.name] = entry.value }
+    environment["DUET_LANE"] = lane.name
+    environment["DUET_ROOT"] = root.path
+    environment["DUET_ATTEMPT"] = String(attempt)
+    let directory = lane.dir.map { root.appendingPathComponent($0) } ?? root
+    return StepRequest(
+      index: index, lane: lane, attempt: attempt,
+      timeout: lane.timeout ?? options.defaultTimeout,
+      workingDirectory: directory,
+      logURL: root.appendingPathComponent(logPath), logPath: logPath,
+      environment: environment,
+      onLine: options.stream.contains(lane.name) ? onLine : nil)
+  }
+
+  /// The lanes in the order they would start, for `--dry-run`.
+  public var startOrder: [Int] {
+    manifest.graph.runOrder(weights: weights).filter { selected.contains($0) }
+  }
+
+  /// Sortable and readable: `20261202-181700-3f2a1b`.
+  static func makeRunID(_ now: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    let suffix = String(UInt32.random(in: 0...0xFFFFFF), radix: 16)
+    return formatter.string(from: now) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+  }
+
+  /// Whether `program` is an executable on `path` (or is itself a path to one).
+  public static func isOnPath(_ program: String, path: String) -> Bool {
+    if program.contains("/") { return access(program, X_OK) == 0 }
+    return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+  }
+}
