@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The `duet` binary that `swift build` put beside this test bundle.
+let duetBinary: URL = {
+  if let override = ProcessInfo.processInfo.environment["DUET_BINARY"] { return URL(fileURLWithPath: override) }
+  var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = folder.appendingPathComponent("duet")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    folder = folder.deletingLastPathComponent()
+  }
+  return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/duet").standardizedFileURL
+}()
+
+/// What one run of `duet` did.
+struct DuetRun {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+  var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+}
+
+/// A tree in a temporary folder for end-to-end tests, removed afterwards.
+final class FixtureTree {
+  let url: URL
+
+  init(manifest: String? = nil) throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("duet-e2e-\(UUID().uuidString)").resolvingSymlinksInPath()
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    if let manifest { try write("lanes/manifest.yaml", manifest) }
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  func write(_ path: String, _ text: String) throws {
+    let file = url.appendingPathComponent(path)
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: file, atomically: false, encoding: .utf8)
+  }
+
+  func read(_ path: String) throws -> String {
+    try String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path) }
+
+  /// Runs duet in this tree and waits for it (at most `timeout` seconds, then it is killed).
+  func duet(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  }
+}
+
+/// Runs the built binary with `arguments` in `directory`; stdout and stderr are
+/// read concurrently, so a chatty run cannot deadlock against the pipe buffer.
+func runDuet(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
+  let process = Process()
+  process.executableURL = duetBinary
+  process.arguments = arguments
+  process.currentDirectoryURL = directory
+  var env = ProcessInfo.processInfo.environment
+  env["NO_COLOR"] = "1"
+  env.removeValue(forKey: "GITHUB_ACTIONS")
+  for (key, value) in environment { env[key] = value }
+  process.environment = env
+  let out = Pipe(), err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  let collected = Collected()
+  let group = DispatchGroup()
+  for (pipe, isOut) in [(out, true), (err, false)] {
+    group.enter()
+    DispatchQueue.global().async {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      collected.set(data, isOut: isOut)
+      group.leave()
+    }
+  }
+  try process.run()
+  onStart?(process)
+  let deadline = DispatchTime.now() + timeout
+  if group.wait(timeout: deadline) == .timedOut {
+    process.terminate()
+    Issue.record("duet \(arguments.joined(separator: " ")) did not finish within \(timeout)s")
+    group.wait()
+  }
+  process.waitUntilExit()
+  return DuetRun(status: process.terminationStatus, stdout: collected.out, stderr: collected.err)
+}
+
+private final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private(set) var out = ""
+  private(set) var err = ""
+  func set(_ data: Data, isOut: Bool) {
+    lock.lock()
+    defer { lock.unlock() }
+    if isOut { out = String(decoding: data, as: UTF8.self) } else { err = String(decoding: data, as: UTF8.self) }
+  }
+}
+
+/// Whether a process with this pid is still alive (zombies of other parents count as gone).
+func processIsAlive(_ pid: Int32) -> Bool {
+  guard kill(pid, 0) == 0 else { return false }
+  let status = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+  let fields = status.split(separator: ")").last?.split(separator: " ") ?? []
+  return fields.first != "Z"
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@Suite("duet verify, end to end")
+struct VerifyCLITests {
+  /// A tree whose lanes all pass ends with PASS and exit 0, a line per lane, and `.duet/.gitignore`.
+  @Test func passingTree() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: one
+          sh: echo one > one.txt
+        - name: two
+          sh: test -f one.txt
+          needs: [one]
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 0)
+    #expect(run.lines.contains("[1/2] ✓ one " + run.lines[0].split(separator: " ").last!))
+    #expect(run.stdout.contains("] ✓ two "))
+    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS")
+    #expect(try tree.read(".duet/.gitignore") == "*\n")
+  }
+
+  /// A failing lane fails the run with exit 1, skips its dependents and shows its log's error lines first.
+  @Test func failingTree() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: kotlin
+          sh: 'echo compiling; echo "Main.kt:3:1: error: unresolved"; for i in $(seq 1 50); do echo noise $i; done; exit 4'
+        - name: after
+          sh: echo never
+          needs: [kotlin]
+        - name: other
+          sh: echo fine
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("✗ kotlin"))
+    #expect(run.stdout.contains("(exit 4)"))
+    #expect(run.stdout.contains("- after skipped (needs kotlin)"))
+    #expect(run.stdout.contains("✓ other"))
+    let lines = run.lines
+    let heading = try #require(lines.firstIndex { $0.hasPrefix("── kotlin: exit 4") })
+    #expect(lines[heading + 1] == "   Main.kt:3:1: error: unresolved")
+    #expect(lines.contains("   noise 50"))
+    #expect(!lines.contains("   noise 20"))
+    #expect(lines.last(where: { !$0.isEmpty }) == "duet verify: FAIL (1 of 3 lanes: kotlin)")
+    let logs = try FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent(".duet/logs").path)
+    #expect(logs.count == 1)
+    let log = try tree.read(".duet/logs/\(logs[0])/kotlin.log")
+    #expect(log.contains("noise 1\n"))
+    #expect(!tree.exists(".duet/logs/\(logs[0])/after.log"))
+  }
+
+  /// A timeout stops the lane's whole process group: a grandchild `sleep` dies too.
+  @Test func timeoutKillsGrandchildren() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: slow
+          sh: sh -c 'sleep 120 & echo $! > grandchild.pid; wait'
+          timeout: 1s
+      """)
+    let start = Date()
+    let run = try tree.duet("verify")
+    #expect(run.status == 1)
+    #expect(Date().timeIntervalSince(start) < 20)
+    #expect(run.stdout.contains("(timeout)"))
+    #expect(run.stdout.contains("duet verify: FAIL (1 of 1 lanes: slow)"))
+    let pid = try #require(Int32(tree.read("grandchild.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// SIGINT to duet stops every lane, prints what finished, exits 130 and leaves no process behind.
+  @Test func interruptExits130() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: quick
+          sh: echo quick
+        - name: long
+          sh: sh -c 'sleep 120 & echo $! > long.pid; wait'
+        - name: later
+          sh: echo later
+          needs: [long]
+      """)
+    let run = try runDuet(["verify", "--jobs", "2"], in: tree.url) { process in
+      // Wait for the grandchild to exist, then interrupt duet.
+      for _ in 0..<100 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
+      Thread.sleep(forTimeInterval: 0.1)
+      kill(process.processIdentifier, SIGINT)
+    }
+    #expect(run.status == 130)
+    #expect(run.stdout.contains("✓ quick"))
+    #expect(run.stdout.contains("duet verify: INTERRUPTED"))
+    #expect(run.stdout.contains("later") && run.stdout.contains("cancelled"))
+    let pid = try #require(Int32(tree.read("long.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// Retries: a lane that fails once then passes is flaky, named above an unchanged PASS.
+  @Test func flakyLanePasses() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: wobbly
+          sh: test -f seen || { touch seen; exit 1; }
+          retries: 1
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 0)
+    let tail = run.lines.filter { !$0.isEmpty }.suffix(2)
+    #expect(Array(tail) == ["flaky: wobbly (passed on attempt 2)", "duet verify: PASS"])
+  }
+
+  /// A lane whose `requires:` program is missing is skipped, and fails under --strict.
+  @Test func requiresAndStrict() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: kotlin
+          sh: no-such-compiler-xyz -version
+          requires: [no-such-compiler-xyz]
+      """)
+    let relaxed = try tree.duet("verify")
+    #expect(relaxed.status == 0)
+    #expect(relaxed.stdout.contains("kotlin skipped (needs no-such-compiler-xyz, not found)"))
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1)
+    #expect(strict.stdout.contains("duet verify: FAIL (1 of 1 lanes: kotlin)"))
+  }
+
+  /// `--lane` runs a lane with its needs; `--no-deps` runs it alone; an unknown lane is a usage error.
+  @Test func laneSelection() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: touch a.ran}
+        - {name: b, sh: touch b.ran, needs: [a]}
+        - {name: c, sh: touch c.ran}
+      """)
+    let withDeps = try tree.duet("verify", "--lane", "b")
+    #expect(withDeps.status == 0)
+    #expect(tree.exists("a.ran") && tree.exists("b.ran") && !tree.exists("c.ran"))
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("a.ran"))
+    let alone = try tree.duet("verify", "--lane", "b", "--no-deps")
+    #expect(alone.status == 0)
+    #expect(!tree.exists("a.ran"))
+    let unknown = try tree.duet("verify", "--lane", "bb")
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("--lane bb: no such lane in lanes/manifest.yaml; did you mean 'b'?"))
+  }
+
+  /// `--dry-run` prints the start order and runs nothing.
+  @Test func dryRun() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: short, sh: touch ran}
+        - {name: first, sh: touch ran}
+        - {name: second, sh: touch ran, needs: [first]}
+      """)
+    let run = try tree.duet("verify", "--dry-run", "--jobs", "2")
+    #expect(run.status == 0)
+    #expect(run.lines[0] == "duet verify --dry-run: 3 lane(s), at most 2 at once, would start in this order:")
+    #expect(run.lines[1].hasPrefix("  1.  first"))
+    #expect(run.lines[3].hasPrefix("  3.  second"))
+    #expect(!tree.exists("ran"))
+  }
+
+  /// Lane options reach the shell: `env:` merged in, `dir:` as the working folder, stdin empty.
+  @Test func environmentAndDirectory() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: where
+          sh: 'pwd > ../where.txt; echo "$GREETING" >> ../where.txt; cat >> ../where.txt'
+          dir: sub
+          env: {GREETING: hello}
+      """)
+    try tree.write("sub/.keep", "")
+    let run = try tree.duet("verify")
+    #expect(run.status == 0)
+    #expect(try tree.read("where.txt") == tree.url.appendingPathComponent("sub").path + "\nhello\n")
+  }
+
+  /// A lane that prints far more than the pipe buffer neither deadlocks nor grows duet.
+  @Test func chattyLane() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: chatty
+          sh: head -c 20000000 /dev/zero | tr '\\0' 'x' | fold -w 100
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 0)
+    let logs = try FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent(".duet/logs").path)
+    let size = try FileManager.default.attributesOfItem(atPath: tree.url.appendingPathComponent(".duet/logs/\(logs[0])/chatty.log").path)[.size] as? Int
+    #expect(size == 20_199_999) // 200,000 lines of 100; fold adds no final newline
+  }
+
+  /// `--stream LANE` prints that lane's lines live, prefixed by its name.
+  @Test func streamsOneLane() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: loud, sh: 'echo first; echo second'}
+        - {name: quiet, sh: echo hidden}
+      """)
+    let run = try tree.duet("verify", "--stream", "loud")
+    #expect(run.lines.contains("loud | first"))
+    #expect(run.lines.contains("loud | second"))
+    #expect(!run.stdout.contains("hidden"))
+  }
+
+  /// `--json` prints the whole run with schemaVersion 1.
+  @Test func jsonReport() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'exit 3'}\n")
+    let run = try tree.duet("verify", "--json")
+    #expect(run.status == 1)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["outcome"] as? String == "fail")
+    let lanes = try #require(object["lanes"] as? [[String: Any]])
+    let attempts = try #require(lanes.first?["attempts"] as? [[String: Any]])
+    #expect(attempts.first?["exitCode"] as? Int == 3)
+  }
+}

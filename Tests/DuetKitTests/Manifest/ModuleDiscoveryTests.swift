@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+@Suite("Module discovery")
+struct ModuleDiscoveryTests {
+  /// Both Kotlin and Groovy `include` forms, with nested project paths.
+  @Test func gradleIncludes() {
+    let text = """
+      rootProject.name = "foyer"
+      include(":app", ":home")
+      include ':theming:core'
+      // include(":commented")
+      includeBuild("build-logic")
+      """
+    #expect(ModuleDiscovery.gradleIncludes(in: text) == [":app", ":home", ":theming:core"])
+  }
+
+  /// Modules come from `modules:` globs, Gradle includes and Package.swift folders; covers mark them.
+  @Test func discoversAndCovers() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src-kmp/settings.gradle.kts", "include(\":app\", \":theming\")\n")
+    try tree.write("src-kmp/app/build.gradle.kts", "")
+    try tree.write("src-ios/Libraries/FoyerKit/Package.swift", "")
+    try tree.write("src-ios/Libraries/FoyerKit/.build/checkouts/dep/Package.swift", "")
+    try tree.write("node_modules/x/Package.swift", "")
+    try tree.write("extra/one/file.txt", "")
+    var manifest = Manifest(path: "lanes/manifest.yaml", modules: ["extra/*"])
+    var lane = Lane(name: "kotlin", step: .shell("x"), location: SourceLocation(file: "m", line: 1, column: 1))
+    lane.covers = ["src-kmp/app"]
+    manifest.lanes = [lane]
+    let modules = ModuleDiscovery.discover(root: tree.url, manifest: manifest)
+    #expect(modules.map(\.path) == ["extra/one", "src-ios/Libraries/FoyerKit", "src-kmp/app", "src-kmp/theming"])
+    #expect(modules.filter { $0.coveredBy.isEmpty }.map(\.path) == ["extra/one", "src-ios/Libraries/FoyerKit", "src-kmp/theming"])
+    #expect(modules[0].foundBy == ["modules: extra/*"])
+    #expect(modules[3].foundBy == ["src-kmp/settings.gradle.kts"])
+  }
+}
