@@ -19,3 +19,10 @@ int duet_pipe_cloexec(int fds[2]) {
 int duet_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
   return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+int duet_pipe_cloexec_nonblocking(int fds[2]) {
+  if (duet_pipe_cloexec(fds) != 0) return -1;
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+  return 0;
+}

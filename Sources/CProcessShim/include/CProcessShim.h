@@ -6,3 +6,6 @@ int duet_pipe_cloexec(int fds[2]);
 
 /// posix_spawn_file_actions_addchdir_np, which glibc declares only under _GNU_SOURCE.
 int duet_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// A close-on-exec pipe whose ends are both non-blocking (the pump's wake-up pipe).
+int duet_pipe_cloexec_nonblocking(int fds[2]);

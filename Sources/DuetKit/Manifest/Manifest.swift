@@ -6,7 +6,11 @@ public struct Manifest: Sendable {
   public var modules: [String]
   public var mocks: [MockEntry]
   /// In file order, which is also the order reports list lanes in.
-  public var lanes: [Lane]
+  public var lanes: [Lane] {
+    didSet { graph = Manifest.makeGraph(lanes) }
+  }
+  /// The lane graph, with needs resolved to indices in `lanes`; kept in step with them.
+  public private(set) var graph: LaneGraph
 
   public init(path: String, version: Int = 1, modules: [String] = [], mocks: [MockEntry] = [], lanes: [Lane] = []) {
     self.path = path
@@ -14,6 +18,11 @@ public struct Manifest: Sendable {
     self.modules = modules
     self.mocks = mocks
     self.lanes = lanes
+    self.graph = Manifest.makeGraph(lanes)
+  }
+
+  static func makeGraph(_ lanes: [Lane]) -> LaneGraph {
+    LaneGraph(names: lanes.map(\.name), needs: lanes.map(\.needs))
   }
 
   /// The standard place of the manifest under a tree root.
@@ -21,10 +30,6 @@ public struct Manifest: Sendable {
 
   public func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
 
-  /// The lane graph, with needs resolved to indices in `lanes`.
-  public var graph: LaneGraph {
-    LaneGraph(names: lanes.map(\.name), needs: lanes.map(\.needs))
-  }
 }
 
 /// Everything wrong with a manifest, every problem with its position.

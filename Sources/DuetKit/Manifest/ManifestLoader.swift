@@ -122,8 +122,9 @@ public enum ManifestLoader {
     }
 
     let names = lanes.map(\.name)
+    let known = Set(names)
     for (lane, needs) in zip(lanes, needLocations) {
-      for need in needs where !names.contains(need.value) {
+      for need in needs where !known.contains(need.value) {
         diagnostics.add("lane '\(lane.name)': needs unknown lane '\(need.value)'\(Suggestion.hint(for: need.value, in: names))", at: need.location)
       }
     }

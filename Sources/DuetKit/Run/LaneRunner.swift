@@ -60,36 +60,24 @@ public final class LaneRunner: StepRunner, @unchecked Sendable {
     do {
       let child = try ChildProcess.spawnShell(command, directory: request.workingDirectory.path, environment: request.environment)
       attempt.pid = child.pid
-      let source = DispatchSource.makeReadSource(fileDescriptor: child.output, queue: queue)
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
-      source.setEventHandler {
-        while true {
-          let n = read(child.output, buffer.baseAddress, buffer.count)
-          if n > 0 {
-            attempt.sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            continue
+      attempt.outputFD = child.output
+      OutputPump.shared.add(child.output, OutputPump.Reader(
+        onBytes: { bytes in attempt.sink.write(bytes) },
+        onClose: { [self] in
+          self.queue.async {
+            attempt.outputClosed = true
+            self.completeIfDone(attempt)
           }
-          if n < 0 && (errno == EINTR) { continue }
-          if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
-          source.cancel()
-          return
-        }
-      }
-      source.setCancelHandler { [self] in
-        close(child.output)
-        buffer.deallocate()
-        attempt.outputClosed = true
-        self.completeIfDone(attempt)
-      }
-      attempt.readSource = source
-      source.resume()
+        }))
       ChildReaper.shared.watch(child.pid) { [self] status in
         self.queue.async {
           attempt.waitStatus = status
           self.completeIfDone(attempt)
           if !attempt.completed {
             // A grandchild outside the group may hold the pipe; stop waiting for it.
-            self.queue.asyncAfter(deadline: .now() + LaneRunner.drainGrace) { attempt.readSource?.cancel() }
+            self.queue.asyncAfter(deadline: .now() + LaneRunner.drainGrace) {
+              if !attempt.outputClosed { OutputPump.shared.drop(child.output) }
+            }
           }
         }
       }
@@ -189,7 +177,8 @@ public final class LaneRunner: StepRunner, @unchecked Sendable {
     let sink: LogSink
     let started = Date()
     var pid: pid_t?
-    var readSource: (any DispatchSourceRead)?
+    /// The output pipe, read by `OutputPump` (which alone touches `sink` until it closes).
+    var outputFD: Int32 = -1
     var timers: [any DispatchSourceTimer] = []
     var waitStatus: Int32?
     var builtinExit: Int32?

@@ -44,7 +44,7 @@ public struct YAMLFields {
       diagnostics.add("\(context): '\(key)' must be a string, got \(value.summary)", at: value.location)
       return nil
     }
-    if required && text.trimmingCharacters(in: .whitespaces).isEmpty {
+    if required && text.allSatisfy(\.isWhitespace) {
       diagnostics.add("\(context): '\(key)' must not be empty", at: value.location)
       return nil
     }

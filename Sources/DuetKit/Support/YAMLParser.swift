@@ -51,10 +51,27 @@ public enum YAMLParser {
       SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
-    /// An open collection while its children are read.
-    enum Frame {
-      case sequence(items: [YAMLNode], size: Int, location: SourceLocation, anchor: String?)
-      case mapping(pairs: [YAMLPair], pendingKey: YAMLNode?, size: Int, seen: Set<String>, location: SourceLocation, anchor: String?)
+    /// An open collection while its children are read; a class, so children are
+    /// appended in place rather than copying the collection at every step.
+    final class Frame {
+      let isMapping: Bool
+      let location: SourceLocation
+      let anchor: String?
+      var items: [YAMLNode] = []
+      var pairs: [YAMLPair] = []
+      var pendingKey: YAMLNode?
+      var seen: Set<String> = []
+      var size = 1
+
+      init(isMapping: Bool, location: SourceLocation, anchor: String?) {
+        self.isMapping = isMapping
+        self.location = location
+        self.anchor = anchor
+      }
+
+      var node: YAMLNode {
+        YAMLNode(isMapping ? .mapping(pairs) : .sequence(items), at: location)
+      }
     }
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> YAMLNode {
@@ -110,20 +127,14 @@ public enum YAMLParser {
           copy.location = start
           try add(copy, size: anchored.size, to: &stack, root: &root)
         case YAML_SEQUENCE_START_EVENT:
-          stack.append(.sequence(items: [], size: 1, location: start, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
+          stack.append(Frame(isMapping: false, location: start, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
         case YAML_MAPPING_START_EVENT:
-          stack.append(.mapping(pairs: [], pendingKey: nil, size: 1, seen: [], location: start, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
+          stack.append(Frame(isMapping: true, location: start, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
           guard let frame = stack.popLast() else { break }
-          let node: YAMLNode, size: Int, anchor: String?
-          switch frame {
-          case .sequence(let items, let s, let loc, let a):
-            node = YAMLNode(.sequence(items), at: loc); size = s; anchor = a
-          case .mapping(let pairs, _, let s, _, let loc, let a):
-            node = YAMLNode(.mapping(pairs), at: loc); size = s; anchor = a
-          }
-          if let anchor { anchors[anchor] = (node, size) }
-          try add(node, size: size, to: &stack, root: &root)
+          let node = frame.node
+          if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
+          try add(node, size: frame.size, to: &stack, root: &root)
         default:
           break
         }
@@ -136,30 +147,28 @@ public enum YAMLParser {
     }
 
     mutating func add(_ node: YAMLNode, size: Int, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
-      guard let top = stack.popLast() else {
+      guard let top = stack.last else {
         root = node
         return
       }
-      switch top {
-      case .sequence(var items, let s, let loc, let a):
-        items.append(node)
-        stack.append(.sequence(items: items, size: s + size, location: loc, anchor: a))
-      case .mapping(var pairs, let pending, let s, var seen, let loc, let a):
-        if let key = pending {
-          pairs.append(YAMLPair(key: key, value: node))
-          stack.append(.mapping(pairs: pairs, pendingKey: nil, size: s + size, seen: seen, location: loc, anchor: a))
-        } else {
-          if let text = node.scalar {
-            if seen.contains(text) {
-              problems.append(Diagnostic("duplicate key '\(text)' in this mapping", at: node.location))
-            }
-            seen.insert(text)
-          } else {
-            problems.append(Diagnostic("a mapping key must be a plain string, got \(node.summary)", at: node.location))
-          }
-          stack.append(.mapping(pairs: pairs, pendingKey: node, size: s + size, seen: seen, location: loc, anchor: a))
-        }
+      top.size += size
+      guard top.isMapping else {
+        top.items.append(node)
+        return
       }
+      if let key = top.pendingKey {
+        top.pairs.append(YAMLPair(key: key, value: node))
+        top.pendingKey = nil
+        return
+      }
+      if let text = node.scalar {
+        if !top.seen.insert(text).inserted {
+          problems.append(Diagnostic("duplicate key '\(text)' in this mapping", at: node.location))
+        }
+      } else {
+        problems.append(Diagnostic("a mapping key must be a plain string, got \(node.summary)", at: node.location))
+      }
+      top.pendingKey = node
     }
 
     func parserProblem(_ parser: yaml_parser_t) -> Diagnostic {

@@ -1,0 +1,4 @@
+plugins {
+  id("com.android.application")
+  kotlin("android")
+}

@@ -1,0 +1,7 @@
+plugins {
+  kotlin("multiplatform")
+}
+
+kotlin {
+  jvm()
+}

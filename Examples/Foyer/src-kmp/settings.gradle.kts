@@ -1,0 +1,3 @@
+rootProject.name = "foyer"
+
+include(":app", ":home", ":theming")
