@@ -229,4 +229,18 @@ struct VerifyCLITests {
     let attempts = try #require(lanes.first?["attempts"] as? [[String: Any]])
     #expect(attempts.first?["exitCode"] as? Int == 3)
   }
+
+  /// Hundreds of short lanes whose pipes are opened and closed back to back all finish
+  /// (libdispatch read sources crashed on such reused descriptors; the poll thread must not).
+  @Test func manyShortLanes() throws {
+    var manifest = "version: 1\nlanes:\n"
+    for i in 0..<400 {
+      manifest += "  - {name: l\(i), sh: \(i % 3 == 0 ? "'echo out \(i)'" : "true")\(i >= 20 ? ", needs: [l\(i - 20)]" : "")}\n"
+    }
+    let tree = try FixtureTree(manifest: manifest)
+    let run = try tree.duet("verify", "--jobs", "4")
+    #expect(run.status == 0)
+    #expect(run.lines.filter { $0.contains("] ✓ l") }.count == 400)
+    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS")
+  }
 }
