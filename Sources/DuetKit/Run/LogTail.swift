@@ -52,11 +52,14 @@ public struct LogTail: Sendable, Equatable {
     if lastLines.count > LogTail.lastLineCount { lastLines.removeFirst(lastLines.count - LogTail.lastLineCount) }
   }
 
-  /// The report of a failed lane: error-looking lines first, then the last lines.
+  /// The report of a failed lane: error-looking lines first (those the tail does
+  /// not already show), then the last lines.
   public var reportLines: [String] {
     var lines: [String] = []
-    if !errorLines.isEmpty {
-      lines.append(contentsOf: errorLines)
+    let tailSet = Set(lastLines)
+    let earlier = errorLines.filter { !tailSet.contains($0) }
+    if !earlier.isEmpty {
+      lines.append(contentsOf: earlier)
       lines.append("…")
     }
     lines.append(contentsOf: lastLines)

@@ -7,7 +7,7 @@ enum VerifyCommand: Command {
   static let spec = CommandSpec(
     name: "verify",
     summary: "run every lane of lanes/manifest.yaml as a parallel DAG and say PASS or FAIL",
-    usage: "duet verify [--jobs N] [--lane NAME]... [--no-deps] [--fail-fast] [--dry-run] [--timeout DURATION] [--strict] [--stream LANE] [--json] [--root DIR]",
+    usage: "duet verify [options]",
     options: [
       OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)"),
       OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
