@@ -5,7 +5,7 @@ import Foundation
 enum Entrypoint {
   /// Every subcommand, in the order `duet --help` lists them.
   static var commands: [any Command.Type] {
-    [VerifyCommand.self, LanesCommand.self]
+    [VerifyCommand.self, LanesCommand.self, HistoryCommand.self, FlakyCommand.self, StatsCommand.self, LogsCommand.self]
   }
 
   static func run(_ arguments: [String], console: Console) -> Int32 {
@@ -35,6 +35,9 @@ enum Entrypoint {
         return ExitCode.pass
       }
       return try command.run(parsed, console: console)
+    } catch let error as CommandFailure {
+      console.err(error.message)
+      return error.code
     } catch let error as UsageError {
       console.err("duet \(error.command): error: \(error.message)")
       console.err("run 'duet \(error.command) --help' for usage")

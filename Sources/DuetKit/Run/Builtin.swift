@@ -28,10 +28,15 @@ public struct BuiltinLane: Sendable {
   /// The options `run:` may give it; the manifest loader refuses any other.
   public var options: [String]
   public var run: @Sendable (BuiltinContext) -> BuiltinResult
+  /// Globs (relative to the built-in's tree) of the files its result depends on,
+  /// beyond the lane's own `inputs`: they join its fingerprint, so a hand-edited
+  /// generated file is never hidden by the cache.
+  public var implicitInputs: @Sendable (URL) -> [String]
 
-  public init(name: String, options: [String], run: @escaping @Sendable (BuiltinContext) -> BuiltinResult) {
+  public init(name: String, options: [String], implicitInputs: @escaping @Sendable (URL) -> [String] = { _ in [] }, run: @escaping @Sendable (BuiltinContext) -> BuiltinResult) {
     self.name = name
     self.options = options
+    self.implicitInputs = implicitInputs
     self.run = run
   }
 }

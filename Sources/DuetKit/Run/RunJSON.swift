@@ -2,7 +2,7 @@ import Foundation
 
 /// The run as JSON for scripts (`duet verify --json`), `schemaVersion` 1.
 public enum RunJSON {
-  public static func object(_ result: RunResult, plan: VerifyPlan) -> [String: Any] {
+  public static func object(_ result: RunResult, plan: VerifyPlan, fingerprints: [Int: String] = [:]) -> [String: Any] {
     let lanes: [[String: Any]] = result.records.map { record in
       var lane: [String: Any] = [
         "name": record.name,
@@ -21,6 +21,7 @@ public enum RunJSON {
         },
       ]
       lane["reason"] = record.reason ?? NSNull()
+      lane["fingerprint"] = fingerprints[record.index] ?? NSNull()
       return lane
     }
     return [
@@ -35,8 +36,8 @@ public enum RunJSON {
     ]
   }
 
-  public static func text(_ result: RunResult, plan: VerifyPlan) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: object(result, plan: plan), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+  public static func text(_ result: RunResult, plan: VerifyPlan, fingerprints: [Int: String] = [:]) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: object(result, plan: plan, fingerprints: fingerprints), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 }

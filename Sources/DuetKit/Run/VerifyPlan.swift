@@ -11,6 +11,8 @@ public struct VerifyOptions: Sendable {
   public var defaultTimeout: Double = 30 * 60
   /// A lane whose `requires:` program is missing fails instead of being skipped.
   public var strict = false
+  /// Run every lane, even those whose inputs are unchanged since they last passed.
+  public var noCache = false
   /// Lanes whose output is printed live.
   public var stream: Set<String> = []
   public init() {}
@@ -30,7 +32,7 @@ public struct VerifyPlan: Sendable {
   public let options: VerifyOptions
   public let runID: String
   public let selected: Set<Int>
-  public let preset: [Int: LaneRecord]
+  public var preset: [Int: LaneRecord]
   /// Expected seconds per lane for the critical-path priority (1 each without history).
   public var weights: [Double]
   public let environment: [String: String]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Lane timeouts as people write them: `90s`, `10m`, `1h`, `1h30m`, or plain seconds.
+/// Durations as people write them: `90s`, `10m`, `1h`, `1h30m`, `7d`, or plain seconds.
 public enum DurationText {
   /// Seconds for `text`, or nil when it is not a duration.
   public static func seconds(_ text: String) -> Double? {
@@ -19,6 +19,7 @@ public enum DurationText {
       case "s": scale = 1
       case "m": scale = 60
       case "h": scale = 3600
+      case "d": scale = 86400
       default: return nil
       }
       guard let value = Double(number), value.isFinite else { return nil }

@@ -17,6 +17,8 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails instead of being skipped"),
       OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
+      OptionSpec(name: "--no-cache", value: nil, help: "run every lane, even those whose inputs are unchanged since they last passed"),
+      OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
@@ -32,12 +34,30 @@ enum VerifyCommand: Command {
     options.failFast = arguments.flag("--fail-fast")
     options.strict = arguments.flag("--strict")
     options.stream = Set(arguments.all("--stream"))
-    if options.noDeps && options.lanes.isEmpty {
+    options.noCache = arguments.flag("--no-cache")
+    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") {
       throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
     }
 
     let root = try treeRoot(arguments)
     let manifest = try loadManifest(root: root)
+    let historyPath = HistoryStore.defaultPath(root: root)
+    if arguments.flag("--failed") {
+      if !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
+      let failed: [String]?
+      do {
+        failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath)
+      } catch {
+        console.err("duet verify: error: --failed: cannot read the history: \(error)")
+        return ExitCode.usage
+      }
+      let known = failed?.filter { manifest.lane(named: $0) != nil } ?? []
+      guard !known.isEmpty else {
+        console.out(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run" : "duet verify --failed: no lane failed in the last run; nothing to run")
+        return ExitCode.pass
+      }
+      options.lanes = known
+    }
     let plan: VerifyPlan
     do {
       plan = try VerifyPlan(root: root, manifest: manifest, options: options)
@@ -56,22 +76,22 @@ enum VerifyCommand: Command {
     }
 
     let json = arguments.flag("--json")
+    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion,
+                                commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+    session.prepare()
+    for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
     let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
-    let runner = LaneRunner()
-    let scheduler = Scheduler(
-      graph: manifest.graph, lanes: manifest.lanes, selected: plan.selected, weights: plan.weights,
-      preset: plan.preset, options: .init(jobs: options.jobs, failFast: options.failFast), runner: runner)
-    let interrupts = InterruptHandler { scheduler.interrupt() }
-    let result = scheduler.run(
-      makeRequest: { index, attempt in
-        plan.request(index: index, attempt: attempt) { line in progress.streamed(manifest.lanes[index].name, line) }
-      },
-      onEvent: { progress.handle($0) })
+    let interrupts = InterruptHandler { session.interrupt() }
+    let result = session.run(
+      runner: LaneRunner(),
+      onEvent: { progress.handle($0) },
+      onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
     interrupts.stop()
     progress.finish()
+    for warning in session.record(result) { console.err("duet verify: warning: \(warning)") }
 
     if json {
-      console.out(RunJSON.text(result, plan: plan))
+      console.out(RunJSON.text(result, plan: session.plan, fingerprints: session.fingerprints))
     } else {
       printReport(result, console: console)
     }

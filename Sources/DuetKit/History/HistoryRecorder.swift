@@ -1,0 +1,53 @@
+import Foundation
+
+/// Opens and writes the store for `duet verify` so that recording never fails a
+/// run: a locked store is retried, then skipped; a corrupt one is moved aside
+/// (never deleted) and a new one made; every problem comes back as a warning.
+public enum HistoryRecorder {
+  /// The store at `path`, or nil with warnings when it cannot be had.
+  public static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
+    do {
+      return (try HistoryStore(path: path), [])
+    } catch {
+      guard error.isCorrupt || isNotAStore(error) else {
+        return (nil, ["history: cannot open \(error); this run is not recorded"])
+      }
+      let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
+      do {
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+          try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
+      } catch {
+        return (nil, ["history: \(path) is damaged and cannot be moved aside (\(error.localizedDescription)); this run is not recorded"])
+      }
+      let warning = "history: \(path) was damaged; moved it to \(aside) and started a new store"
+      do {
+        return (try HistoryStore(path: path), [warning])
+      } catch {
+        return (nil, [warning, "history: cannot make a new store: \(error)"])
+      }
+    }
+  }
+
+  private static func isNotAStore(_ error: HistoryError) -> Bool {
+    if case .notAStore = error { return true }
+    return false
+  }
+
+  /// Writes a run, retrying a few times while another duet holds the lock.
+  public static func record(_ run: RunRow, steps: [StepRow], in store: HistoryStore) -> [String] {
+    var lastError: HistoryError?
+    for attempt in 0..<4 {
+      do {
+        try store.record(run, steps: steps)
+        return []
+      } catch {
+        lastError = error
+        guard error.isBusy else { break }
+        Thread.sleep(forTimeInterval: 0.2 * Double(attempt + 1))
+      }
+    }
+    return ["history: could not record this run: \(lastError.map { "\($0)" } ?? "unknown error")"]
+  }
+}

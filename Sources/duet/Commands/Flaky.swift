@@ -1,0 +1,51 @@
+import DuetKit
+import Foundation
+
+/// `duet flaky`: lanes ranked by flaky evidence in the history window.
+enum FlakyCommand: Command {
+  static let spec = CommandSpec(
+    name: "flaky",
+    summary: "rank the lanes that are flaky: one fingerprint with both a pass and a failure, or a retry that passed",
+    usage: "duet flaky [--last N] [--since DURATION] [--json]",
+    options: [
+      HistoryAccess.lastOption,
+      OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, e.g. 7d, 12h"),
+      CommandSpec.jsonOption,
+      CommandSpec.rootOption,
+    ]
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let json = arguments.flag("--json")
+    let last = try arguments.positiveInt("--last", command: "flaky") ?? 500
+    let since = try arguments.duration("--since", command: "flaky")
+    guard let store = try HistoryAccess.openForReading(arguments, command: "flaky", console: console, json: json) else { return ExitCode.pass }
+    let now = Date().timeIntervalSince1970
+    let runs = try store.window(last: last, since: since.map { now - $0 })
+    let report = FlakyReport.compute(runs: runs, steps: try store.steps(ofRuns: runs.map(\.id)), now: now)
+    if json {
+      let lanes: [[String: Any]] = report.entries.map { entry in
+        ["lane": entry.lane, "runs": entry.runs, "failures": entry.failures, "flakyFingerprints": entry.flakyFingerprints,
+         "flips": entry.flips, "retriesPassed": entry.retriesPassed, "lastSeen": HistoryAccess.iso(entry.lastSeen),
+         "status": entry.recovered ? "recovered" : "flaky"]
+      }
+      console.out(jsonText(["definition": FlakyReport.definition, "runsInWindow": report.runsInWindow, "lanes": lanes]))
+      return ExitCode.pass
+    }
+    console.out("duet flaky: \(report.runsInWindow) run(s) in the window; \(FlakyReport.definition)")
+    let header = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
+    func rows(_ entries: [FlakyReport.Entry]) -> [[String]] {
+      entries.map { [$0.lane, String($0.runs), String($0.failures), String($0.flakyFingerprints), String($0.flips), String($0.retriesPassed), HistoryAccess.time($0.lastSeen)] }
+    }
+    if report.flaky.isEmpty {
+      console.out("no flaky lanes")
+    } else {
+      for line in TextTable(header: header, rows: rows(report.flaky)).lines(maxWidth: console.width) { console.out("  " + line) }
+    }
+    if !report.recovered.isEmpty {
+      console.out("recovered (no flaky evidence for 7 days):")
+      for line in TextTable(header: header, rows: rows(report.recovered)).lines(maxWidth: console.width) { console.out("  " + line) }
+    }
+    return ExitCode.pass
+  }
+}

@@ -1,0 +1,43 @@
+import DuetKit
+import Foundation
+
+/// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).
+enum LogsCommand: Command {
+  static let spec = CommandSpec(
+    name: "logs",
+    summary: "print a lane's log from the last run (or from --run ID)",
+    usage: "duet logs LANE [--run ID]",
+    options: [
+      OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"),
+      CommandSpec.rootOption,
+    ]
+  )
+  static let maxPositionals = 1
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
+    let root = try treeRoot(arguments)
+    guard let store = try HistoryAccess.openForReading(arguments, command: "logs", console: console, json: false) else { return ExitCode.failed }
+    var runs = try store.recentRuns(limit: 1000, lane: lane)
+    if let wanted = arguments.value("--run") {
+      runs = runs.filter { $0.id.hasPrefix(wanted) || $0.logID.hasPrefix(wanted) }
+      guard !runs.isEmpty else { throw CommandFailure(message: "duet logs: error: no run '\(wanted)' with lane \(lane) in the history", code: ExitCode.failed) }
+      runs = [runs[0]]
+    } else {
+      runs = Array(runs.prefix(1))
+    }
+    guard let run = runs.first else {
+      throw CommandFailure(message: "duet logs: error: lane '\(lane)' has no recorded run", code: ExitCode.failed)
+    }
+    let steps = try store.steps(ofRuns: [run.id]).filter { $0.lane == lane }
+    guard let path = steps.sorted(by: { $0.attempt < $1.attempt }).last(where: { $0.logPath != nil })?.logPath else {
+      let outcome = steps.last?.laneOutcome ?? "unknown"
+      throw CommandFailure(message: "duet logs: error: lane '\(lane)' left no log in run \(run.logID) (outcome \(outcome); a lane that prints nothing has no log)", code: ExitCode.failed)
+    }
+    guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+      throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
+    }
+    FileHandle.standardOutput.write(data)
+    return ExitCode.pass
+  }
+}

@@ -1,0 +1,39 @@
+import DuetKit
+import Foundation
+
+/// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
+enum StatsCommand: Command {
+  static let spec = CommandSpec(
+    name: "stats",
+    summary: "per lane: runs, pass rate, p50/p95/max duration, and 'slower' when it is getting slow",
+    usage: "duet stats [--last N] [--json]",
+    options: [HistoryAccess.lastOption, CommandSpec.jsonOption, CommandSpec.rootOption],
+    details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let json = arguments.flag("--json")
+    let last = try arguments.positiveInt("--last", command: "stats") ?? 500
+    guard let store = try HistoryAccess.openForReading(arguments, command: "stats", console: console, json: json) else { return ExitCode.pass }
+    let runs = try store.window(last: last, since: nil)
+    let report = StatsReport.compute(runs: runs, steps: try store.steps(ofRuns: runs.map(\.id)))
+    if json {
+      let lanes: [[String: Any]] = report.entries.map { entry in
+        ["lane": entry.lane, "runs": entry.runs, "passRate": entry.passRate, "p50Seconds": entry.p50, "p95Seconds": entry.p95,
+         "maxSeconds": entry.max, "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
+      }
+      console.out(jsonText(["runsInWindow": report.runsInWindow, "lanes": lanes]))
+      return ExitCode.pass
+    }
+    console.out("duet stats: \(report.runsInWindow) run(s) in the window")
+    let rows = report.entries.map { entry -> [String] in
+      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
+       DurationText.format(entry.p95), DurationText.format(entry.max),
+       entry.slower ? String(format: "slower (%.1fx)", entry.slowdown ?? 0) : ""]
+    }
+    for line in TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "trend"], rows: rows).lines(maxWidth: console.width) {
+      console.out("  " + line)
+    }
+    return ExitCode.pass
+  }
+}
