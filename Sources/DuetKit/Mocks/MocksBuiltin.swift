@@ -1,0 +1,20 @@
+import Foundation
+
+extension BuiltinLane {
+  /// `run: mocks --check` (or `run: mocks`) in a lane: the same work and the same
+  /// text as `duet mocks [--check] --root <the lane's tree>`.
+  public static let mocks = BuiltinLane(name: "mocks", options: ["--check"]) { context in
+    let manifest: Manifest
+    do throws(ManifestError) {
+      manifest = try ManifestLoader.load(root: context.tree, builtins: BuiltinRegistry.vocabulary)
+    } catch {
+      return BuiltinResult(exitCode: 2, output: error.description + "\n")
+    }
+    if context.arguments.contains("--check") {
+      let report = MockCheck.run(manifest, root: context.tree)
+      return BuiltinResult(exitCode: report.exitCode, output: report.text)
+    }
+    let report = MockImprint.run(manifest, root: context.tree)
+    return BuiltinResult(exitCode: report.exitCode, output: report.text)
+  }
+}
