@@ -35,6 +35,7 @@ public enum FingerprintParser {
     var lineNumber = 0
     var blockishEnd = 0
     var problemLine = 0
+    var lastWasBlockish = true
 
     func next() throws(FileError) -> MockFileReader.Line? {
       let line = try reader.readLine()
@@ -45,7 +46,7 @@ public enum FingerprintParser {
     /// After a problem: keep reading to the end line, to know where the body starts.
     func problem(_ message: String) throws(FileError) -> Result {
       var bodyStart = blockishEnd
-      var stillBlockish = true
+      var stillBlockish = lastWasBlockish
       while let line = try next() {
         let text = line.text ?? ""
         if text == FingerprintBlock.endLine {
@@ -82,15 +83,18 @@ public enum FingerprintParser {
         return (nil, try problem("the file ends after line \(lineNumber), before '\(FingerprintBlock.endLine)': the block is cut short"))
       }
       problemLine = lineNumber
+      lastWasBlockish = false
       if line.tooLong { return (nil, try problem("the line is longer than 64 KiB; expected \(what)")) }
       guard let text = line.text else { return (nil, try problem("the line is not UTF-8 text; expected \(what)")) }
       if text == FingerprintBlock.endLine && what != "'\(FingerprintBlock.endLine)'" {
+        blockishEnd = reader.offset
         return (nil, try problem("the block ends early: expected \(what)"))
       }
       if !line.terminated && text != FingerprintBlock.endLine {
         return (nil, try problem("the file ends in the middle of the block: expected \(what)"))
       }
-      blockishEnd = reader.offset
+      lastWasBlockish = blockPrefixes.contains(where: { text.hasPrefix($0) })
+      if lastWasBlockish { blockishEnd = reader.offset }
       return (text, nil)
     }
 

@@ -42,6 +42,8 @@ public enum MockImprint {
     func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
     // Inputs first: a missing root or an unreadable file stops the entry before anything runs.
     let inputs = try MockInputs.collect(entry, root: root)
+    // What the file held before anything ran, to say whether this run changed it.
+    let before = target.exists ? try? MockFileReader(absolutePath: target.url.path, displayPath: entry.output).readRest() : nil
 
     if let command = entry.generator {
       let outcome: MockGenerator.Outcome
@@ -98,12 +100,12 @@ public enum MockImprint {
     let block = FingerprintBlock(bundle: config.bundle, description: config.description, inputs: inputs, bodyHash: Digest.sha256(Data(body)))
     var data = Data(block.rendered().utf8)
     data.append(contentsOf: body)
-    let changed: Bool
     do {
-      changed = try AtomicFile.write(data, to: entry.output, in: root)
+      try AtomicFile.write(data, to: entry.output, in: root)
     } catch {
       throw fail("\(error)")
     }
+    let changed = before.map { Data($0) != data } ?? true
     return .success(MockImprintReport.File(output: entry.output, changed: changed, generated: entry.generator != nil, inputCount: inputs.count))
   }
 }
