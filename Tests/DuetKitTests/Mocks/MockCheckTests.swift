@@ -25,6 +25,16 @@ struct MockCheckTests {
     #expect(report.lines == ["duet mocks --check: 2 mock file(s) up to date"])
   }
 
+  /// The bundled example's mock file, imprinted by `duet mocks`, is up to date with its shell.
+  @Test func foyerExampleIsUpToDate() throws {
+    let root = MocksFixtures.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Examples/Foyer")
+    let manifest = try ManifestLoader.load(root: root, builtins: BuiltinRegistry.vocabulary)
+    let report = MockCheck.run(manifest, root: root)
+    #expect(report.exitCode == 0, "\(report.text)refresh it: duet mocks --root Examples/Foyer")
+    #expect(report.files.map(\.inputCount) == [2])
+  }
+
   /// duet's input hashes agree with `sha256sum`, and the inputs are the visible `.swift` files named from the tree root.
   @Test func inputsAgreeWithSha256sum() throws {
     let tree = try MocksTempTree()
