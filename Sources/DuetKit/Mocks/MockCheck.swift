@@ -72,7 +72,8 @@ public enum MockCheck {
     for input in inputs where recorded[input.path] == nil {
       findings.append(MockFinding(.unlisted, path: input.path, "under a source root, not in the block"))
     }
-    for input in block.inputs.sorted(by: { FingerprintBlock.precedes($0.path, $1.path) }) where !present.contains(input.path) {
+    let gone = block.inputs.filter { !present.contains($0.path) }.sorted { FingerprintBlock.precedes($0.path, $1.path) }
+    for input in gone {
       findings.append(MockFinding(.missing, path: input.path, "in the block, gone from disk"))
     }
     if bodyHash != block.bodyHash {
