@@ -1,0 +1,81 @@
+import DuetKit
+import Foundation
+
+/// `duet mocks`: imprint each generated mock with the fingerprints of its inputs
+/// and body; `--check` writes nothing and says which mock files drifted.
+enum MocksCommand: Command {
+  static let spec = CommandSpec(
+    name: "mocks",
+    summary: "fingerprint each generated mock's inputs and body; --check reports drift and writes nothing",
+    usage: "duet mocks [--check] [--accept-body] [--json] [--root DIR]",
+    options: [
+      OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 if a mock file is stale"),
+      OptionSpec(name: "--accept-body", value: nil, help: "keep a body edited by hand (or after an unreadable block) and imprint it"),
+      CommandSpec.jsonOption,
+      CommandSpec.rootOption,
+    ],
+    details: "exit codes: 0 up to date (or written), 1 stale (--check) or a hand-edited body refused, 2 an error (unreadable file, missing source root, manifest)"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let check = arguments.flag("--check")
+    if check && arguments.flag("--accept-body") {
+      throw UsageError(message: "--accept-body writes files; it cannot go with --check", command: "mocks")
+    }
+    let root = try treeRoot(arguments)
+    let manifest = try loadManifest(root: root)
+    let json = arguments.flag("--json")
+
+    if check {
+      let report = MockCheck.run(manifest, root: root)
+      if json {
+        console.out(jsonText([
+          "command": "mocks --check",
+          "upToDate": report.exitCode == 0,
+          "exitCode": Int(report.exitCode),
+          "files": report.files.map { file -> [String: Any] in
+            [
+              "output": file.output,
+              "inputs": file.inputCount,
+              "upToDate": file.isUpToDate,
+              "findings": file.findings.map { finding -> [String: Any] in
+                ["kind": finding.kind.rawValue, "path": finding.path ?? NSNull(), "message": finding.message]
+              },
+            ]
+          },
+          "errors": errorObjects(report.errors),
+        ]))
+      } else {
+        console.diagnostics(report.errors.map(\.diagnostic))
+        for line in report.lines { console.out(line) }
+      }
+      return report.exitCode
+    }
+
+    var options = MockImprint.Options()
+    options.acceptBody = arguments.flag("--accept-body")
+    let report = MockImprint.run(manifest, root: root, options: options)
+    if json {
+      console.out(jsonText([
+        "command": "mocks",
+        "exitCode": Int(report.exitCode),
+        "files": report.files.map { file -> [String: Any] in
+          ["output": file.output, "inputs": file.inputCount, "changed": file.changed, "generated": file.generated]
+        },
+        "refused": report.refused.map { ["output": $0.output, "message": $0.message] },
+        "errors": errorObjects(report.errors),
+      ]))
+    } else {
+      console.diagnostics(report.errors.map(\.diagnostic))
+      for refusal in report.refused { console.err(refusal.line) }
+      for line in report.lines { console.out(line) }
+    }
+    return report.exitCode
+  }
+
+  static func errorObjects(_ errors: [MockError]) -> [[String: Any]] {
+    errors.map { error in
+      ["output": error.output, "message": error.message, "location": error.location.map { "\($0)" } ?? NSNull()]
+    }
+  }
+}

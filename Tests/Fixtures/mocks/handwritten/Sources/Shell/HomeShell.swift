@@ -1,0 +1,3 @@
+public protocol HomeShell {
+  func show(_ state: HomeState)
+}

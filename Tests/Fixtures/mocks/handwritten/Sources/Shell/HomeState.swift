@@ -1,0 +1,3 @@
+public struct HomeState: Equatable {
+  public var title: String
+}
