@@ -22,7 +22,7 @@ struct DuetRun {
 }
 
 /// A tree in a temporary folder for end-to-end tests, removed afterwards.
-final class FixtureTree {
+final class FixtureTree: Sendable {
   let url: URL
 
   init(manifest: String? = nil) throws {

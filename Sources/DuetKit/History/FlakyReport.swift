@@ -48,7 +48,7 @@ public struct FlakyReport: Sendable {
       let ordered = runsOfLane.values.sorted { $0.started < $1.started }
       var failures = 0, flips = 0, retriesPassed = 0
       var lastSeen = -Double.infinity
-      var outcomesByFingerprint: [String: (passed: Bool, failed: Bool, newest: Double)] = [:]
+      var outcomesByFingerprint: [String: (passed: Bool, failed: Bool)] = [:]
       var lastOutcomeByFingerprint: [String: Bool] = [:]
       for laneRun in ordered {
         let failed = laneRun.outcomes.filter { $0 == "fail" || $0 == "timeout" }.count
@@ -59,10 +59,9 @@ public struct FlakyReport: Sendable {
           lastSeen = max(lastSeen, laneRun.started)
         }
         guard let fingerprint = laneRun.fingerprint else { continue }
-        var seen = outcomesByFingerprint[fingerprint] ?? (false, false, laneRun.started)
+        var seen = outcomesByFingerprint[fingerprint] ?? (false, false)
         if laneRun.outcomes.contains("pass") { seen.passed = true }
         if failed > 0 { seen.failed = true }
-        seen.newest = laneRun.started
         outcomesByFingerprint[fingerprint] = seen
         if let previous = lastOutcomeByFingerprint[fingerprint], previous != finalPass {
           flips += 1
@@ -70,8 +69,8 @@ public struct FlakyReport: Sendable {
         }
         lastOutcomeByFingerprint[fingerprint] = finalPass
       }
+      // Every mixed fingerprint also flipped at least once, and the flip is its evidence in time.
       let mixed = outcomesByFingerprint.values.filter { $0.passed && $0.failed }
-      for fingerprint in mixed { lastSeen = max(lastSeen, fingerprint.newest) }
       guard !mixed.isEmpty || retriesPassed > 0 else { continue }
       entries.append(Entry(lane: lane, runs: ordered.count, failures: failures, flakyFingerprints: mixed.count, flips: flips,
                            retriesPassed: retriesPassed, lastSeen: lastSeen, recovered: now - lastSeen > recoveryAge))

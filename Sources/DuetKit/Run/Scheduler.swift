@@ -29,6 +29,8 @@ public final class Scheduler: @unchecked Sendable {
   private var attempts: [Int: [AttemptResult]] = [:]
   private var waiting: [Int]
   private var ready = MinHeap<ReadyLane>()
+  /// Lanes ever put in `ready`, so none is queued (and started) twice.
+  private var queued = Set<Int>()
   private var running = 0
   private var stopStarting = false
   private var stopReason = ""
@@ -65,7 +67,7 @@ public final class Scheduler: @unchecked Sendable {
         if let record = self.preset[i] {
           if self.records[i] == nil { self.finish(i, record) }
         } else if self.waiting[i] == 0 && self.records[i] == nil {
-          self.ready.push(ReadyLane(index: i, remaining: self.remaining[i]))
+          self.makeReady(i)
         }
       }
       self.pump()
@@ -107,6 +109,11 @@ public final class Scheduler: @unchecked Sendable {
       signalled = true
       finishedSignal.signal()
     }
+  }
+
+  private func makeReady(_ index: Int) {
+    guard queued.insert(index).inserted else { return }
+    ready.push(ReadyLane(index: index, remaining: remaining[index]))
   }
 
   private func start(_ index: Int, attempt: Int) {
@@ -151,7 +158,7 @@ public final class Scheduler: @unchecked Sendable {
       for dependent in graph.dependents[i] where selected.contains(dependent) && records[dependent] == nil {
         if record.outcome.letsDependentsRun {
           waiting[dependent] -= 1
-          if waiting[dependent] == 0 { ready.push(ReadyLane(index: dependent, remaining: remaining[dependent])) }
+          if waiting[dependent] == 0 { makeReady(dependent) }
         } else {
           let outcome: LaneOutcome = record.outcome == .cancelled || record.outcome == .interrupted ? .cancelled : .skipped
           work.append((dependent, LaneRecord(index: dependent, name: lanes[dependent].name, outcome: outcome, reason: "needs \(record.name)")))

@@ -86,4 +86,14 @@ struct SchedulerTests {
     #expect(by["after"]?.reason == "needs kotlin")
     #expect(result.passed)
   }
+
+  /// A lane settled as passing before the run (cached) releases its dependents, each started once.
+  @Test func presetPassReleasesDependentsOnce() {
+    let runner = FakeStepRunner()
+    let preset = [0: LaneRecord(index: 0, name: "build", outcome: .cached)]
+    let (result, by) = schedule(lanes([("build", []), ("after", ["build"]), ("last", ["after"])]), runner: runner, preset: preset)
+    #expect(runner.startOrder == ["after", "last"])
+    #expect(by["build"]?.outcome == .cached)
+    #expect(result.passed)
+  }
 }

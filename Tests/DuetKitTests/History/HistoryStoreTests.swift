@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+@Suite("History store")
+struct HistoryStoreTests {
+  func sample(_ id: String, at time: Double, outcome: String = "pass", fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
+    let run = RunRow(id: id, logID: "log-\(id)", started: time, ended: time + 2, command: "duet verify", root: "/t", gitCommit: "abc",
+                     host: "h", outcome: outcome, jobs: 2, duetVersion: "test")
+    let step = StepRow(runID: id, lane: "kotlin", attempt: 1, started: time, duration: 1.5, attemptOutcome: outcome,
+                       laneOutcome: outcome, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: ".duet/logs/x/kotlin.log")
+    return (run, [step])
+  }
+
+  /// Runs round-trip through the store, newest first, with the schema migrated to the current version.
+  @Test func recordsAndReads() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("h.sqlite").path
+    let store = try HistoryStore(path: path)
+    let (run1, steps1) = sample("a", at: 100)
+    let (run2, steps2) = sample("b", at: 200, outcome: "fail", fingerprint: "fp2")
+    try store.record(run1, steps: steps1)
+    try store.record(run2, steps: steps2)
+    #expect(try store.recentRuns(limit: 10).map(\.id) == ["b", "a"])
+    #expect(try store.steps(ofRuns: ["a"]) == steps1)
+    #expect(try store.lastDurations(lanes: ["kotlin", "other"]) == ["kotlin": 1.5])
+    #expect(try store.lastPassingFingerprints(lanes: ["kotlin"]) == ["kotlin": "fp"])
+    let reopened = try HistoryStore(path: path)
+    #expect(try reopened.runCount() == 2)
+    #expect(try reopened.db.query("PRAGMA user_version").first?.first?.int == HistoryStore.schemaVersion)
+    #expect(try reopened.db.query("PRAGMA journal_mode").first?.first?.text == "wal")
+  }
+
+  /// Merging twice imports each run once.
+  @Test func mergeIsIdempotent() throws {
+    let folder = try TemporaryFolder()
+    let shard = try HistoryStore(path: folder.url.appendingPathComponent("shard.sqlite").path)
+    let (run, steps) = sample("shard-run", at: 50)
+    try shard.record(run, steps: steps)
+    let main = try HistoryStore(path: folder.url.appendingPathComponent("main.sqlite").path)
+    let first = try main.merge(from: shard.path)
+    let second = try main.merge(from: shard.path)
+    #expect(first.runs == 1 && first.steps == 1)
+    #expect(second.runs == 0 && second.steps == 0)
+    #expect(try main.runCount() == 1)
+  }
+
+  /// A file that is not a store is refused for merging, and moved aside (not deleted) when recording.
+  @Test func corruptStores() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("h.sqlite").path
+    try folder.write("h.sqlite", String(repeating: "not a database at all ", count: 400))
+    let main = try HistoryStore(path: folder.url.appendingPathComponent("main.sqlite").path)
+    #expect(throws: HistoryError.self) { try main.merge(from: path) }
+    let opened = HistoryRecorder.open(path: path)
+    #expect(opened.store != nil)
+    #expect(opened.warnings.count == 1 && opened.warnings[0].contains("moved it to"))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(names.contains { $0.hasPrefix("h.sqlite.corrupt-") })
+  }
+
+  /// Pruning keeps the newest runs and returns the log folders of those dropped.
+  @Test func prune() throws {
+    let folder = try TemporaryFolder()
+    let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+    for i in 0..<5 {
+      let (run, steps) = sample("r\(i)", at: Double(i))
+      try store.record(run, steps: steps)
+    }
+    let dropped = try store.prune(keep: 2)
+    #expect(Set(dropped) == ["log-r0", "log-r1", "log-r2"])
+    #expect(try store.recentRuns(limit: 10).map(\.id) == ["r4", "r3"])
+    #expect(try store.steps(ofRuns: ["r0"]).isEmpty)
+  }
+
+  /// A store from a newer duet is refused by name rather than misread.
+  @Test func newerSchemaIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("h.sqlite").path
+    _ = try HistoryStore(path: path)
+    let raw = try SQLiteDatabase(path: path)
+    try raw.execute("PRAGMA user_version = 99")
+    #expect(throws: HistoryError.self) { try HistoryStore(path: path) }
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+@Suite("Input fingerprints")
+struct InputFingerprintTests {
+  func manifest(_ lanes: [Lane]) -> Manifest { Manifest(path: "m", lanes: lanes) }
+
+  func lane(_ name: String, inputs: [String] = [], needs: [String] = [], command: String = "make") -> Lane {
+    var lane = Lane(name: name, step: .shell(command), location: SourceLocation(file: "m", line: 1, column: 1))
+    lane.inputs = inputs
+    lane.needs = needs
+    return lane
+  }
+
+  /// The fingerprint follows the inputs' content, the command and the needs, and nothing else.
+  @Test func followsInputsCommandAndNeeds() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.txt", "one")
+    let lanes = [lane("gen", inputs: ["src/**"]), lane("use", inputs: ["src/a.txt"], needs: ["gen"])]
+    func compute(_ lanes: [Lane]) -> [Int: String] {
+      InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0, 1], git: nil, duetVersion: "t").fingerprints
+    }
+    let first = compute(lanes)
+    #expect(first.count == 2)
+    #expect(compute(lanes) == first)
+    try tree.write("src/a.txt", "two")
+    let changed = compute(lanes)
+    #expect(changed[0] != first[0] && changed[1] != first[1])
+    try tree.write("src/a.txt", "one")
+    #expect(compute(lanes) == first)
+    var other = lanes
+    other[0] = lane("gen", inputs: ["src/**"], command: "make all")
+    let recommanded = compute(other)
+    #expect(recommanded[0] != first[0])
+    #expect(recommanded[1] != first[1])
+  }
+
+  /// Without inputs a lane is fingerprinted by git state, or not at all, and is never cacheable.
+  @Test func fallbackToGit() throws {
+    let tree = try TemporaryFolder()
+    let lanes = [lane("plain")]
+    let none = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: nil, duetVersion: "t")
+    #expect(none.fingerprints.isEmpty && none.cacheable.isEmpty)
+    let git = GitState(commit: "abc", changes: "def")
+    let withGit = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: git, duetVersion: "t")
+    #expect(withGit.fingerprints[0] != nil && withGit.cacheable.isEmpty)
+    let moved = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: GitState(commit: "abc", changes: "xyz"), duetVersion: "t")
+    #expect(moved.fingerprints[0] != withGit.fingerprints[0])
+  }
+}
