@@ -8,7 +8,8 @@ public final class VerifySession: @unchecked Sendable {
   public static let keptLogFolders = 50
 
   public private(set) var plan: VerifyPlan
-  public let historyPath: String
+  /// Nil when history is off (`DUET_HISTORY=off`): no weights, no cache, no record.
+  public let historyPath: String?
   public let duetVersion: String
   public let commandLine: String
   public private(set) var warnings: [String] = []
@@ -19,7 +20,7 @@ public final class VerifySession: @unchecked Sendable {
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
 
-  public init(plan: VerifyPlan, historyPath: String, duetVersion: String, commandLine: String) {
+  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, commandLine: String) {
     self.plan = plan
     self.historyPath = historyPath
     self.duetVersion = duetVersion
@@ -30,9 +31,11 @@ public final class VerifySession: @unchecked Sendable {
   /// them, and settles as `cached` each cacheable lane whose inputs are unchanged
   /// since it last passed.
   public func prepare() {
-    let opened = HistoryRecorder.open(path: historyPath)
-    store = opened.store
-    warnings += opened.warnings
+    if let historyPath {
+      let opened = HistoryRecorder.open(path: historyPath)
+      store = opened.store
+      warnings += opened.warnings
+    }
     let names = plan.manifest.lanes.map(\.name)
     var lastPassing: [String: String] = [:]
     if let store {
@@ -87,8 +90,8 @@ public final class VerifySession: @unchecked Sendable {
   }
 
   /// The lanes that failed or timed out in the newest recorded run (`--failed`).
-  public static func lanesThatFailedLastTime(historyPath: String) throws(HistoryError) -> [String]? {
-    guard FileManager.default.fileExists(atPath: historyPath) else { return nil }
+  public static func lanesThatFailedLastTime(historyPath: String?) throws(HistoryError) -> [String]? {
+    guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else { return nil }
     let store = try HistoryStore(path: historyPath)
     guard let last = try store.recentRuns(limit: 1).first else { return nil }
     return try store.steps(ofRuns: [last.id]).filter { $0.laneOutcome == "fail" || $0.laneOutcome == "timeout" }.map(\.lane)

@@ -76,7 +76,9 @@ enum HistoryCommand: Command {
     let files = Array(arguments.positionals.dropFirst())
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)
-    let path = HistoryStore.defaultPath(root: root)
+    guard let path = HistoryStore.defaultPath(root: root) else {
+      throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
+    }
     let store: HistoryStore
     do {
       store = try HistoryStore(path: path)

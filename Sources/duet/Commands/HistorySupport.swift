@@ -8,7 +8,9 @@ enum HistoryAccess {
   /// The tree's store for reading, or nil (after saying so) when nothing is recorded yet.
   static func openForReading(_ arguments: ParsedArguments, command: String, console: Console, json: Bool) throws -> HistoryStore? {
     let root = try treeRoot(arguments)
-    let path = HistoryStore.defaultPath(root: root)
+    guard let path = HistoryStore.defaultPath(root: root) else {
+      throw CommandFailure(message: "duet \(command): error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
+    }
     guard FileManager.default.fileExists(atPath: path) else {
       if json {
         console.out(jsonText(["store": path, "runs": [Any](), "lanes": [Any]()]))
