@@ -42,7 +42,7 @@ public enum ModuleDiscovery {
       note(folder.isEmpty ? "." : folder, file)
     }
     let covers = manifest.lanes.map { lane in (lane.name, lane.covers.map(Glob.init)) }
-    return order.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { path in
+    return order.sorted(by: Glob.precedes).map { path in
       let lanes = covers.filter { _, globs in globs.contains { covered(path, by: $0) } }.map(\.0)
       return Module(path: path, foundBy: found[path] ?? [], coveredBy: lanes)
     }

@@ -51,7 +51,7 @@ public struct FingerprintBlock: Sendable, Equatable {
       bundle: bundle ?? "none",
       configHash: Digest.sha256(description),
       description: description,
-      inputs: inputs.sorted { FingerprintBlock.precedes($0.path, $1.path) },
+      inputs: inputs.sorted { Glob.precedes($0.path, $1.path) },
       bodyHash: bodyHash)
   }
 
@@ -73,10 +73,5 @@ public struct FingerprintBlock: Sendable, Equatable {
     text += "// body: sha256:\(bodyHash)\n"
     text += FingerprintBlock.endLine + "\n"
     return text
-  }
-
-  /// Path order of the format: by UTF-8 bytes, as `sort` in the C locale and the Glob dialect order.
-  public static func precedes(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 }

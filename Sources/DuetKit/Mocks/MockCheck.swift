@@ -72,7 +72,7 @@ public enum MockCheck {
     for input in inputs where recorded[input.path] == nil {
       findings.append(MockFinding(.unlisted, path: input.path, "under a source root, not in the block"))
     }
-    let gone = block.inputs.filter { !present.contains($0.path) }.sorted { FingerprintBlock.precedes($0.path, $1.path) }
+    let gone = block.inputs.filter { !present.contains($0.path) }.sorted { Glob.precedes($0.path, $1.path) }
     for input in gone {
       findings.append(MockFinding(.missing, path: input.path, "in the block, gone from disk"))
     }

@@ -37,8 +37,8 @@ public enum MockInputs {
     }
     // One root and one pattern come back from the glob sorted and unique already;
     // checking that is linear, sorting 20,000 paths is not.
-    if zip(found, found.dropFirst()).allSatisfy({ FingerprintBlock.precedes($0, $1) }) { return found }
-    return Array(Set(found)).sorted(by: FingerprintBlock.precedes)
+    if zip(found, found.dropFirst()).allSatisfy({ Glob.precedes($0, $1) }) { return found }
+    return Array(Set(found)).sorted(by: Glob.precedes)
   }
 
   /// A source root as a clean tree-relative folder ("" for the root itself), after

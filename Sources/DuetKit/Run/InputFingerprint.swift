@@ -69,6 +69,6 @@ public enum InputFingerprint {
   static func files(matching patterns: [String], root: URL) -> [String] {
     var all = Set<String>()
     for pattern in patterns { all.formUnion(Glob(pattern).expand(in: root, kind: .files)) }
-    return all.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    return all.sorted(by: Glob.precedes)
   }
 }

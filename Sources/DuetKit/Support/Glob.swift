@@ -20,6 +20,12 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { pattern }
 
+  /// The one path order of duet: by UTF-8 bytes, as `sort` in the C locale, so
+  /// globs, fingerprints and fingerprint blocks agree on every machine.
+  public static func precedes(_ a: String, _ b: String) -> Bool {
+    a.utf8.lexicographicallyPrecedes(b.utf8)
+  }
+
   /// Whether the pattern has no wildcard, so it names one path.
   public var isLiteral: Bool { !pattern.contains(where: { "*?[".contains($0) }) }
 
@@ -72,7 +78,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   public func expand(in root: URL, kind: Kind = .any) -> [String] {
     var results: [String] = []
     walk(segments[...], directory: root.path, relative: "", kind: kind, into: &results)
-    return Array(Set(results)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    return Array(Set(results)).sorted(by: Glob.precedes)
   }
 
   private func walk(_ pattern: ArraySlice<String>, directory: String, relative: String, kind: Kind, into results: inout [String]) {

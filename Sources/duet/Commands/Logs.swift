@@ -5,7 +5,7 @@ import Foundation
 enum LogsCommand: Command {
   static let spec = CommandSpec(
     name: "logs",
-    summary: "print a lane's log from the last run (or from --run ID)",
+    summary: "print a lane's log from the last run in which it printed (or from --run ID)",
     usage: "duet logs LANE [--run ID]",
     options: [
       OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"),
@@ -23,16 +23,22 @@ enum LogsCommand: Command {
       runs = runs.filter { $0.id.hasPrefix(wanted) || $0.logID.hasPrefix(wanted) }
       guard !runs.isEmpty else { throw CommandFailure(message: "duet logs: error: no run '\(wanted)' with lane \(lane) in the history", code: ExitCode.failed) }
       runs = [runs[0]]
-    } else {
-      runs = Array(runs.prefix(1))
     }
-    guard let run = runs.first else {
+    guard !runs.isEmpty else {
       throw CommandFailure(message: "duet logs: error: lane '\(lane)' has no recorded run", code: ExitCode.failed)
     }
-    let steps = try store.steps(ofRuns: [run.id]).filter { $0.lane == lane }
-    guard let path = steps.sorted(by: { $0.attempt < $1.attempt }).last(where: { $0.logPath != nil })?.logPath else {
-      let outcome = steps.last?.laneOutcome ?? "unknown"
-      throw CommandFailure(message: "duet logs: error: lane '\(lane)' left no log in run \(run.logID) (outcome \(outcome); a lane that prints nothing has no log)", code: ExitCode.failed)
+    // The newest run (of those chosen) in which the lane printed something.
+    var found: String?
+    for run in runs {
+      let steps = try store.steps(ofRuns: [run.id]).filter { $0.lane == lane }
+      if let path = steps.sorted(by: { $0.attempt < $1.attempt }).last(where: { $0.logPath != nil })?.logPath {
+        found = path
+        break
+      }
+    }
+    guard let path = found else {
+      let which = arguments.value("--run").map { "run \($0)" } ?? "any recorded run"
+      throw CommandFailure(message: "duet logs: error: lane '\(lane)' left no log in \(which) (a lane that prints nothing, or was skipped or cached, has none)", code: ExitCode.failed)
     }
     guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
       throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
