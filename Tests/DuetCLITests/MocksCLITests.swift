@@ -3,8 +3,8 @@ import Testing
 
 @Suite("duet mocks (the binary)")
 struct MocksCLITests {
-  func shellTree() throws -> MocksCLITree {
-    let tree = try MocksCLITree()
+  func shellTree() throws -> FixtureTree {
+    let tree = try FixtureTree()
     try tree.write("lanes/manifest.yaml", """
       version: 1
       mocks:
@@ -24,37 +24,37 @@ struct MocksCLITests {
   @Test func imprintAndCheck() throws {
     let tree = try shellTree()
     let first = try tree.duet("mocks", "--check")
-    #expect(first.code == 1)
+    #expect(first.status == 1)
     #expect(first.stdout == "duet mocks --check: FAIL\n  Tests/Mocks/HomeShellMocks.swift is stale:\n    block: none — the file has no fingerprint block at its top\nregenerate and commit: duet mocks\n")
 
     let written = try tree.duet("mocks")
-    #expect(written.code == 0)
+    #expect(written.status == 0)
     #expect(written.stdout == "wrote Tests/Mocks/HomeShellMocks.swift (1 input(s))\nduet mocks: 1 of 1 mock file(s) written\n")
-    #expect(try tree.text("Tests/Mocks/HomeShellMocks.swift").hasSuffix("// mock-templates:end\nfinal class HomeViewMock {}\n"))
+    #expect(try tree.read("Tests/Mocks/HomeShellMocks.swift").hasSuffix("// mock-templates:end\nfinal class HomeViewMock {}\n"))
 
     let clean = try tree.duet("mocks", "--check")
-    #expect(clean.code == 0)
+    #expect(clean.status == 0)
     #expect(clean.stdout == "duet mocks --check: 1 mock file(s) up to date\n")
 
     try tree.write("Sources/HomeShell/HomeView.swift", "struct HomeView { let tint = 1 }\n")
     let stale = try tree.duet("mocks", "--check")
-    #expect(stale.code == 1)
+    #expect(stale.status == 1)
     #expect(stale.stdout.contains("    stale: Sources/HomeShell/HomeView.swift — content differs from the recorded hash\n"))
-    #expect(try tree.duet("mocks").code == 0)
-    #expect(try tree.duet("mocks", "--check").code == 0)
+    #expect(try tree.duet("mocks").status == 0)
+    #expect(try tree.duet("mocks", "--check").status == 0)
   }
 
   /// A hand-edited body is refused with exit 1 and the file named on stderr; `--accept-body` keeps the edit.
   @Test func refusedBody() throws {
     let tree = try shellTree()
     _ = try tree.duet("mocks")
-    try tree.write("Tests/Mocks/HomeShellMocks.swift", try tree.text("Tests/Mocks/HomeShellMocks.swift") + "// edit\n")
+    try tree.write("Tests/Mocks/HomeShellMocks.swift", try tree.read("Tests/Mocks/HomeShellMocks.swift") + "// edit\n")
     let refused = try tree.duet("mocks")
-    #expect(refused.code == 1)
+    #expect(refused.status == 1)
     #expect(refused.stderr.hasPrefix("duet mocks: refused Tests/Mocks/HomeShellMocks.swift: the body was edited after imprinting"))
     let accepted = try tree.duet("mocks", "--accept-body")
-    #expect(accepted.code == 0)
-    #expect(try tree.duet("mocks", "--check").code == 0)
+    #expect(accepted.status == 0)
+    #expect(try tree.duet("mocks", "--check").status == 0)
   }
 
   /// A missing source root and a missing output are errors on stderr, compiler-style, naming them; exit 2, no stack trace.
@@ -70,11 +70,11 @@ struct MocksCLITests {
 
       """)
     let result = try tree.duet("mocks")
-    #expect(result.code == 2)
+    #expect(result.status == 2)
     #expect(result.stderr.contains("lanes/manifest.yaml:3:5: error: mock Tests/Mocks/HomeShellMocks.swift: source root 'Sources/Gone' does not exist\n"))
     #expect(result.stderr.contains("lanes/manifest.yaml:5:5: error: mock Tests/Mocks/Absent.swift: Tests/Mocks/Absent.swift does not exist and the entry names no generator to make it\n"))
     let check = try tree.duet("mocks", "--check")
-    #expect(check.code == 2)
+    #expect(check.status == 2)
     #expect(check.stderr.contains("source root 'Sources/Gone' does not exist"))
   }
 
@@ -84,7 +84,7 @@ struct MocksCLITests {
     _ = try tree.duet("mocks")
     try tree.write("Sources/HomeShell/Badge.swift", "struct Badge {}\n")
     let result = try tree.duet("mocks", "--check", "--json")
-    #expect(result.code == 1)
+    #expect(result.status == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["schemaVersion"] as? Int == 1)
     let files = try #require(object["files"] as? [[String: Any]])
@@ -96,10 +96,10 @@ struct MocksCLITests {
   /// `--check` with `--accept-body` is a usage error, and `--root` points at a tree from elsewhere.
   @Test func usageAndRoot() throws {
     let tree = try shellTree()
-    #expect(try tree.duet("mocks", "--check", "--accept-body").code == 2)
-    let elsewhere = try MocksCLITree()
+    #expect(try tree.duet("mocks", "--check", "--accept-body").status == 2)
+    let elsewhere = try FixtureTree()
     let result = try elsewhere.duet("mocks", "--root", tree.url.path)
-    #expect(result.code == 0)
+    #expect(result.status == 0)
     #expect(result.stdout.contains("wrote Tests/Mocks/HomeShellMocks.swift"))
   }
 
@@ -107,10 +107,10 @@ struct MocksCLITests {
   @Test func verifyLane() throws {
     let tree = try shellTree()
     let stale = try tree.duet("verify")
-    #expect(stale.code == 1)
-    #expect(try tree.duet("mocks").code == 0)
+    #expect(stale.status == 1)
+    #expect(try tree.duet("mocks").status == 0)
     let passed = try tree.duet("verify")
-    #expect(passed.code == 0, "\(passed.stdout)\(passed.stderr)")
+    #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
     #expect(passed.stdout.contains("duet verify: PASS"))
   }
 }
