@@ -66,7 +66,7 @@ public enum KotlinEmitter {
     out.add("object \(target.palette) {")
 
     out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
-    out.add("when (token) {", indent: 2)
+    openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
     table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
       let value: String
       switch token.values {
@@ -81,7 +81,7 @@ public enum KotlinEmitter {
     out.blank()
 
     out.add("fun font(token: \(TokenFileNames.font)): FontToken =", indent: 1)
-    out.add("when (token) {", indent: 2)
+    openWhen(&out, vocabulary: TokenFileNames.font, empty: config.fonts.isEmpty)
     table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
       if let note = token.note { out.add(contentsOf: CommentText.lines(note, prefix: "      // ")) }
       out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
@@ -105,16 +105,19 @@ public enum KotlinEmitter {
     if !config.gradients.isEmpty {
       out.blank()
       out.add("fun gradient(token: \(TokenFileNames.gradient)): GradientToken =", indent: 1)
-      out.add("when (token) {", indent: 2)
+      openWhen(&out, vocabulary: TokenFileNames.gradient, empty: false)
       table(&out, groups: [(nil, config.gradients)]) { out, token in
-        let value: String
         switch token.stops {
         case .single(let stops):
-          value = "GradientToken.fixed(\(stopList(stops)))"
+          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: "GradientToken.fixed(\(stopList(stops)))")
         case .lightDark(let light, let dark):
-          value = "GradientToken.auto(light = \(stopList(light)), dark = \(stopList(dark)))"
+          // Two stop lists rarely fit one line: one argument a line, as fonts are.
+          if let note = token.note { out.add(contentsOf: CommentText.lines(note, prefix: "      // ")) }
+          out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
+          out.add("light = \(stopList(light)),", indent: 4)
+          out.add("dark = \(stopList(dark))", indent: 4)
+          out.add(")", indent: 3)
         }
-        entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: value)
       }
       exhaustiveEnd(&out, empty: false)
     }
@@ -148,11 +151,20 @@ public enum KotlinEmitter {
     }
   }
 
-  /// Closes a `when`. A `when` over an enum with no entries has no branch to
-  /// be exhaustive with, so it throws instead: the vocabulary has no value to ask for.
+  /// Opens a `when` over the vocabulary. An enum with no entries has no branch
+  /// a `when` could be exhaustive with (Kotlin 1.3 rejects an empty one), so
+  /// the function throws instead: there is no token to ask for.
+  static func openWhen(_ out: inout SourceText, vocabulary: String, empty: Bool) {
+    if empty {
+      out.add("throw IllegalStateException(\"the config declares no \(vocabulary) tokens\")", indent: 2)
+    } else {
+      out.add("when (token) {", indent: 2)
+    }
+  }
+
+  /// Closes a `when` that `openWhen` opened.
   static func exhaustiveEnd(_ out: inout SourceText, empty: Bool) {
-    if empty { out.add("else -> throw IllegalStateException(\"the config declares no tokens here\")", indent: 3) }
-    out.add("}", indent: 2)
+    if !empty { out.add("}", indent: 2) }
   }
 
   static func stopList(_ stops: [RGB]) -> String {

@@ -107,7 +107,10 @@ public struct ColorValue: Sendable, Equatable {
   /// The alpha byte of `0xAARRGGBB`: fraction × 255, rounded half away from zero (0.3 -> 0x4D).
   public var alphaByte: UInt32 {
     guard let alpha else { return 0xFF }
-    return UInt32((alpha * 255).rounded(.toNearestOrAwayFromZero))
+    // Snap the product to a millionth first: 0.7 × 255 is 178.49999999999997
+    // in binary, and the decimal tie (178.5) must round away from zero too.
+    let product = ((alpha * 255) * 1_000_000).rounded() / 1_000_000
+    return UInt32(min(255, max(0, product.rounded(.toNearestOrAwayFromZero))))
   }
 
   /// `AARRGGBB`, the Kotlin literal's digits.
