@@ -156,7 +156,7 @@ public enum KotlinEmitter {
   /// the function throws instead: there is no token to ask for.
   static func openWhen(_ out: inout SourceText, vocabulary: String, empty: Bool) {
     if empty {
-      out.add("throw IllegalStateException(\"the config declares no \(vocabulary) tokens\")", indent: 2)
+      out.add("throw IllegalStateException(\"no value for $token: the config declares no \(vocabulary) tokens\")", indent: 2)
     } else {
       out.add("when (token) {", indent: 2)
     }

@@ -15,5 +15,5 @@ object MainPalette {
     }
 
   fun font(token: SemanticFont): FontToken =
-    throw IllegalStateException("the config declares no SemanticFont tokens")
+    throw IllegalStateException("no value for $token: the config declares no SemanticFont tokens")
 }
