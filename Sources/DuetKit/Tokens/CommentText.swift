@@ -9,47 +9,74 @@ public enum CommentText {
   /// is a paragraph; a literal scalar (`|`) separates paragraphs with a blank
   /// line, and then the lines between blank lines are one paragraph.
   public static func paragraphs(_ text: String) -> [String] {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
+    let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { trimmed($0) }
     let hasBlankLine = lines.contains { $0.isEmpty }
     var result: [String] = []
-    var current: [String] = []
+    var current: [Substring.UTF8View] = []
+    func flush() {
+      guard !current.isEmpty else { return }
+      var bytes: [UInt8] = []
+      for (index, line) in current.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(contentsOf: line)
+      }
+      result.append(String(decoding: bytes, as: UTF8.self))
+      current = []
+    }
     for line in lines {
       if line.isEmpty || !hasBlankLine {
-        if !current.isEmpty { result.append(current.joined(separator: " ")) }
-        current = []
+        flush()
         if !line.isEmpty { current = [line] }
       } else {
         current.append(line)
       }
     }
-    if !current.isEmpty { result.append(current.joined(separator: " ")) }
+    flush()
     return result
   }
 
   /// `text` as lines that each start with `prefix` (e.g. `"  /// "`) and end by
   /// column 80; paragraphs are separated by the prefix alone, trimmed.
-  /// A word longer than a line stands on a line of its own.
+  /// A word longer than a line stands on a line of its own. Columns count
+  /// characters, so a non-ASCII word is as wide as it looks.
   public static func lines(_ text: String, prefix: String) -> [String] {
-    let separator = String(prefix.reversed().drop(while: { $0 == " " }).reversed())
+    var separator = prefix
+    while separator.last == " " { separator.removeLast() }
+    let prefixWidth = prefix.count
     var result: [String] = []
     for (index, paragraph) in paragraphs(text).enumerated() {
       if index > 0 { result.append(separator) }
       var line = ""
-      for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-        if line.isEmpty {
-          line = prefix + word
-        } else if line.count + 1 + word.count <= width {
-          line += " " + word
+      var width = 0
+      for word in paragraph.utf8.split(separator: UInt8(ascii: " ")) {
+        let wordWidth = word.allSatisfy { $0 < 0x80 } ? word.count : Substring(word).count
+        if width == 0 {
+          line = prefix
+          line.append(contentsOf: Substring(word))
+          width = prefixWidth + wordWidth
+        } else if width + 1 + wordWidth <= self.width {
+          line.append(" ")
+          line.append(contentsOf: Substring(word))
+          width += 1 + wordWidth
         } else {
           result.append(line)
-          line = prefix + word
+          line = prefix
+          line.append(contentsOf: Substring(word))
+          width = prefixWidth + wordWidth
         }
       }
-      if !line.isEmpty { result.append(line) }
+      if width > 0 { result.append(line) }
     }
     return result
+  }
+
+  /// A line's bytes without leading and trailing spaces, tabs and CRs.
+  static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
+    var line = line
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    while let first = line.first, blank(first) { line = line.dropFirst() }
+    while let last = line.last, blank(last) { line = line.dropLast() }
+    return line
   }
 }
 
@@ -57,8 +84,14 @@ public enum CommentText {
 struct SourceText {
   private(set) var lines: [String] = []
 
+  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
+
   mutating func add(_ line: String, indent: Int = 0) {
-    lines.append(line.isEmpty ? "" : String(repeating: "  ", count: indent) + line)
+    if line.isEmpty || indent == 0 {
+      lines.append(line)
+    } else {
+      lines.append((indent < Self.indents.count ? Self.indents[indent] : String(repeating: "  ", count: indent)) + line)
+    }
   }
 
   mutating func add(contentsOf more: [String]) { lines.append(contentsOf: more) }

@@ -207,12 +207,13 @@ private func hexDigit(_ byte: UInt8) -> UInt32? {
 
 /// `value` as exactly `count` upper-case hex digits, without Foundation's formatter.
 func hexDigits(_ value: UInt32, count: Int) -> String {
-  let digits = Array("0123456789ABCDEF")
-  var result = [Character](repeating: "0", count: count)
-  var rest = value
-  for index in stride(from: count - 1, through: 0, by: -1) {
-    result[index] = digits[Int(rest & 0xF)]
-    rest >>= 4
+  let digits: StaticString = "0123456789ABCDEF"
+  return String(unsafeUninitializedCapacity: count) { buffer in
+    var rest = value
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      buffer[index] = digits.utf8Start[Int(rest & 0xF)]
+      rest >>= 4
+    }
+    return count
   }
-  return String(result)
 }

@@ -451,15 +451,21 @@ public enum TokenConfigLoader {
         diagnostics.add("\(fields.context): '\(key)' must be text, got \(value.summary)", at: value.location)
         return nil
       }
-      let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      return trimmed.isEmpty ? nil : trimmed
+      var trimmed = Substring(text)
+      while let first = trimmed.first, first.isWhitespace { trimmed = trimmed.dropFirst() }
+      while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }
+      return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     /// A plain (unquoted) finite number.
     func number(_ node: YAMLNode) -> Double? {
       guard case .scalar(let text, plain: true) = node.kind, !text.isEmpty else { return nil }
-      let allowed = Set("0123456789+-.eE")
-      guard text.allSatisfy({ allowed.contains($0) }), let number = Double(text), number.isFinite else { return nil }
+      // Digits, signs, point and exponent only: no `.inf`, `nan` or hex forms.
+      let numeric = text.utf8.allSatisfy { byte in
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+          || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+      }
+      guard numeric, let number = Double(text), number.isFinite else { return nil }
       return number
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The type names that are also the generated files' names.
 public enum TokenFileNames {
   public static let color = "SemanticColor"
@@ -26,36 +28,58 @@ public struct TokenPlan: Sendable, Equatable {
   public var ownedButUndeclared: [String]
 
   /// Runs every emitter; pure, so `--check` and the writer see the same bytes.
+  /// The files are independent, so they are emitted in parallel; each one's
+  /// text depends on the config alone, so the result is the same every time.
   public init(_ config: TokenConfig) {
-    var files: [GeneratedFile] = []
+    var jobs: [(path: String, emit: @Sendable () -> String)] = []
     var undeclared: [String] = []
     let hasGradients = !config.gradients.isEmpty
     if let swift = config.swift {
       let folder = swift.output
-      files.append(GeneratedFile(path: join(folder, "\(TokenFileNames.color).swift"), contents: SwiftEmitter.colorVocabulary(config, target: swift)))
-      files.append(GeneratedFile(path: join(folder, "\(TokenFileNames.font).swift"), contents: SwiftEmitter.fontVocabulary(config, target: swift)))
+      jobs.append((join(folder, "\(TokenFileNames.color).swift"), { SwiftEmitter.colorVocabulary(config, target: swift) }))
+      jobs.append((join(folder, "\(TokenFileNames.font).swift"), { SwiftEmitter.fontVocabulary(config, target: swift) }))
       let gradientPath = join(folder, "\(TokenFileNames.gradient).swift")
       if hasGradients {
-        files.append(GeneratedFile(path: gradientPath, contents: SwiftEmitter.gradientVocabulary(config, target: swift)))
+        jobs.append((gradientPath, { SwiftEmitter.gradientVocabulary(config, target: swift) }))
       } else {
         undeclared.append(gradientPath)
       }
-      files.append(GeneratedFile(path: join(folder, "\(swift.theme)Palette.swift"), contents: SwiftEmitter.palette(config, target: swift)))
+      jobs.append((join(folder, "\(swift.theme)Palette.swift"), { SwiftEmitter.palette(config, target: swift) }))
     }
     if let kotlin = config.kotlin {
       let folder = kotlin.output
-      files.append(GeneratedFile(path: join(folder, "\(TokenFileNames.color).kt"), contents: KotlinEmitter.colorVocabulary(config, target: kotlin)))
-      files.append(GeneratedFile(path: join(folder, "\(TokenFileNames.font).kt"), contents: KotlinEmitter.fontVocabulary(config, target: kotlin)))
+      jobs.append((join(folder, "\(TokenFileNames.color).kt"), { KotlinEmitter.colorVocabulary(config, target: kotlin) }))
+      jobs.append((join(folder, "\(TokenFileNames.font).kt"), { KotlinEmitter.fontVocabulary(config, target: kotlin) }))
       let gradientPath = join(folder, "\(TokenFileNames.gradient).kt")
       if hasGradients {
-        files.append(GeneratedFile(path: gradientPath, contents: KotlinEmitter.gradientVocabulary(config, target: kotlin)))
+        jobs.append((gradientPath, { KotlinEmitter.gradientVocabulary(config, target: kotlin) }))
       } else {
         undeclared.append(gradientPath)
       }
-      files.append(GeneratedFile(path: join(folder, "\(kotlin.palette).kt"), contents: KotlinEmitter.palette(config, target: kotlin)))
+      jobs.append((join(folder, "\(kotlin.palette).kt"), { KotlinEmitter.palette(config, target: kotlin) }))
     }
-    self.files = files
+    let slots = Slots(count: jobs.count)
+    let emitters = jobs.map(\.emit)
+    DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
+    self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = undeclared
+  }
+}
+
+/// One result per emitter, filled from `concurrentPerform`'s threads.
+private final class Slots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [String]
+  init(count: Int) { storage = Array(repeating: "", count: count) }
+  func set(_ index: Int, _ value: String) {
+    lock.lock()
+    storage[index] = value
+    lock.unlock()
+  }
+  var values: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
   }
 }
 
