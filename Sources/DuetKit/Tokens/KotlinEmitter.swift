@@ -41,7 +41,8 @@ public enum KotlinEmitter {
         out.blank()
         if let doc = token.doc {
           out.add("/**", indent: 1)
-          out.add(contentsOf: CommentText.lines(doc, prefix: "   * "))
+          // `*/` inside the text would end the KDoc early; a space keeps it readable.
+          out.add(contentsOf: CommentText.lines(doc.replacingOccurrences(of: "*/", with: "* /"), prefix: "   * "))
           out.add(" */", indent: 1)
         }
         out.add("\(token.name),", indent: 1)

@@ -158,8 +158,12 @@ public enum TokenConfigLoader {
         let heading = item["group"]?.scalar.flatMap { $0.isEmpty ? nil : $0 }
         let context = heading.map { "\(kind) group '\($0)'" } ?? "\(kind) group \(index + 1)"
         guard let fields = YAMLFields(item, context: context, allowed: TokenConfigLoader.groupKeys, diagnostics: &diagnostics) else { continue }
-        if let group = fields.value("group"), group.scalar == nil || group.isNull {
-          diagnostics.add("\(context): 'group' must be a heading (text), got \(group.summary)", at: group.location)
+        if let group = fields.value("group") {
+          if group.scalar == nil || group.isNull {
+            diagnostics.add("\(context): 'group' must be a heading (text), got \(group.summary)", at: group.location)
+          } else if let text = group.scalar, text.contains(where: \.isNewline) {
+            diagnostics.add("\(context): 'group' must be a heading on one line (it becomes a section comment)", at: group.location)
+          }
         }
         guard let tokens = fields.value("tokens") else {
           diagnostics.add("\(context): missing 'tokens' (a list of \(kind) tokens)", at: item.location)

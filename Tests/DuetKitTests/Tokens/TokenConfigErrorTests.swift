@@ -220,6 +220,12 @@ struct TokenConfigErrorTests {
     expectError("version: 1\ncolors: []\n", line: 1, column: 1, "declares no target")
   }
 
+  /// A group heading must fit on one line, since it becomes a section comment.
+  @Test func multiLineHeading() {
+    let text = colorConfig(["value: \"#000000\""]).replacingOccurrences(of: "  - group: G\n", with: "  - group: \"G\\nH\"\n")
+    expectError(text, line: 12, column: 12, "'group' must be a heading on one line")
+  }
+
   /// Every error is collected in one pass, each at its own position.
   @Test func everyErrorIsCollected() {
     let text = colorConfig(["light: \"#12345\"", "lightAlpha: 2", "dark: \"#FFFFFF\"", "shade: 1"])

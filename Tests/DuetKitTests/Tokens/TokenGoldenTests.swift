@@ -80,6 +80,16 @@ struct TokenGoldenTests {
     #expect(CommentText.paragraphs(literal) == ["One paragraph over two lines.", "Another."])
   }
 
+  /// A doc holding `*/` cannot end its KDoc early.
+  @Test func docCannotCloseKDoc() throws {
+    let config = TokenConfig(
+      path: "t.yaml", kotlin: KotlinTarget(output: "k", package: "p", engine: "e", palette: "P"),
+      colorGroups: [TokenGroup(heading: nil, tokens: [ColorToken(name: "ink", doc: "Ends */ here.", values: .single(ColorValue(RGB(0))))])])
+    let text = KotlinEmitter.colorVocabulary(config, target: try #require(config.kotlin))
+    #expect(text.contains("   * Ends * / here.\n"))
+    #expect(!text.contains("Ends */"))
+  }
+
   /// A Kotlin entry that would pass 100 columns puts its value on the next line; shorter ones stay on one line.
   @Test func longKotlinEntriesBreakAfterTheArrow() throws {
     let plan = TokenPlan(try TokenFixtures.config("full"))
