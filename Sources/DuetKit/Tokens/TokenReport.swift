@@ -85,8 +85,8 @@ public struct TokenReport: Sendable, Equatable {
               continue
             }
             lines.append("  stale: \(entry.path) — differs from what the config generates, from line \(difference.line):")
-            lines.append("    on disk:   \(difference.onDisk ?? "(end of file)")")
-            lines.append("    generated: \(difference.generated ?? "(end of file)")")
+            lines.append("    on disk:   \(Self.shown(difference.onDisk))")
+            lines.append("    generated: \(Self.shown(difference.generated))")
           case .missing:
             lines.append("  missing: \(entry.path)")
           case .orphaned:
@@ -99,6 +99,12 @@ public struct TokenReport: Sendable, Equatable {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A line as the stale report shows it: an empty line or the end of the file said in words.
+  static func shown(_ line: String?) -> String {
+    guard let line else { return "(end of file)" }
+    return line.isEmpty ? "(empty line)" : line
   }
 
   /// The same report as JSON with `"schemaVersion": 1` and sorted keys.
