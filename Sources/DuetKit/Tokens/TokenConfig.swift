@@ -91,7 +91,7 @@ public struct RGB: Sendable, Equatable, Hashable {
   }
 
   /// Six upper-case hex digits, as both languages print them.
-  public var hex: String { hexDigits(value, count: 6) }
+  public var hex: String { tokenHexDigits(value, count: 6) }
 }
 
 /// One appearance of a colour: its RGB and, when written, its alpha fraction.
@@ -114,7 +114,7 @@ public struct ColorValue: Sendable, Equatable {
   }
 
   /// `AARRGGBB`, the Kotlin literal's digits.
-  public var argbHex: String { hexDigits(alphaByte << 24 | rgb.value, count: 8) }
+  public var argbHex: String { tokenHexDigits(alphaByte << 24 | rgb.value, count: 8) }
 }
 
 /// A colour token: one value for every appearance, or a light and a dark one.
@@ -206,7 +206,7 @@ private func hexDigit(_ byte: UInt8) -> UInt32? {
 }
 
 /// `value` as exactly `count` upper-case hex digits, without Foundation's formatter.
-func hexDigits(_ value: UInt32, count: Int) -> String {
+func tokenHexDigits(_ value: UInt32, count: Int) -> String {
   let digits: StaticString = "0123456789ABCDEF"
   return String(unsafeUninitializedCapacity: count) { buffer in
     var rest = value

@@ -77,7 +77,7 @@ public enum TokenConfigLoader {
       if !top.has("swift") && !top.has("kotlin") {
         diagnostics.add("\(context): declares no target; add 'swift:' (output, engine, theme) and/or 'kotlin:' (output, package, engine, palette)", at: node.location)
       }
-      if let swift = config.swift, let kotlin = config.kotlin, normalized(swift.output) == normalized(kotlin.output) {
+      if let swift = config.swift, let kotlin = config.kotlin, normalizedOutputFolder(swift.output) == normalizedOutputFolder(kotlin.output) {
         diagnostics.add("\(context): the swift and kotlin targets share the output folder '\(swift.output)'; give each its own", at: top.value("kotlin")?["output"]?.location ?? node.location)
       }
 
@@ -125,7 +125,7 @@ public enum TokenConfigLoader {
         diagnostics.add("\(context): 'output' must be a folder inside the tree (relative, no '..'), got \"\(text)\"", at: fields.value("output")?.location)
         return nil
       }
-      return normalized(text)
+      return normalizedOutputFolder(text)
     }
 
     mutating func identifier(_ fields: YAMLFields, _ key: String, context: String, example: String, qualified: Bool) -> String? {
@@ -476,6 +476,6 @@ public enum TokenConfigLoader {
 }
 
 /// `a/b/` and `./a/b` are the folder `a/b`.
-func normalized(_ path: String) -> String {
+func normalizedOutputFolder(_ path: String) -> String {
   path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
 }

@@ -5,8 +5,8 @@ import Testing
 @Suite("design tokens: write and --check")
 struct TokenCheckTests {
   /// A tree holding the full fixture config at the default path.
-  func tree(_ fixture: String = "full") throws -> TemporaryTree {
-    let tree = try TemporaryTree()
+  func tree(_ fixture: String = "full") throws -> TokenTempTree {
+    let tree = try TokenTempTree()
     try tree.write(try TokenFixtures.configText(fixture), to: TokenConfig.defaultPath)
     return tree
   }
@@ -123,7 +123,7 @@ struct TokenCheckTests {
 
   /// A tree with no config generates nothing and passes, in both modes.
   @Test func noConfigPasses() throws {
-    let tree = try TemporaryTree()
+    let tree = try TokenTempTree()
     let checked = DesignTokens.run(root: tree.root, check: true)
     #expect(checked.exitCode == 0)
     #expect(checked.text == "duet design-tokens --check: 0 generated token file(s) up to date (no parity/design-tokens.yaml in this tree)")
@@ -133,7 +133,7 @@ struct TokenCheckTests {
 
   /// A named config that does not exist is an error, not a pass.
   @Test func explicitMissingConfigIsAnError() throws {
-    let tree = try TemporaryTree()
+    let tree = try TokenTempTree()
     let outcome = DesignTokens.run(root: tree.root, configPath: "tokens.yaml", explicit: true, check: true)
     #expect(outcome.exitCode == 2)
   }
@@ -154,7 +154,7 @@ struct TokenCheckTests {
   /// An output folder reached through a symbolic link is refused before any file is written.
   @Test func symbolicLinkOutIsRefused() throws {
     let tree = try tree()
-    let outside = try TemporaryTree()
+    let outside = try TokenTempTree()
     try FileManager.default.createSymbolicLink(at: tree.root.appendingPathComponent("kmp"), withDestinationURL: outside.root)
     let outcome = DesignTokens.run(root: tree.root, check: false)
     #expect(outcome.exitCode == 2)

@@ -83,7 +83,7 @@ struct TokenCompileTests {
   /// the minimal one (empty font vocabulary) and the Foyer example; and dropping an import or adding a type error
   /// inside the guard fails, which proves the guard was really dropped and no stub re-exports another.
   @Test func generatedSwiftTypeChecks() throws {
-    let work = try TemporaryTree()
+    let work = try TokenTempTree()
     let stubs = try SwiftStubs(in: work.root)
 
     let full = try swiftFiles("full")
@@ -136,7 +136,7 @@ struct TokenCompileTests {
       }
       return
     }
-    let work = try TemporaryTree()
+    let work = try TokenTempTree()
     var paths = [TokenFixtures.stubs.appendingPathComponent("kotlin/Theming.kt").path]
     var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
     sets.append(("foyer", try foyerFiles()))

@@ -12,7 +12,7 @@ struct TokenGoldenTests {
     let plan = TokenPlan(try TokenFixtures.config(fixture))
     #expect(!plan.files.isEmpty)
     for file in plan.files {
-      Golden.check(
+      TokenGolden.check(
         file.contents, file: TokenFixtures.golden.appendingPathComponent(fixture).appendingPathComponent(file.path),
         refresh: "DUET_RECORD_GOLDEN=1 swift test --filter TokenGoldenTests")
     }
@@ -55,7 +55,7 @@ struct TokenGoldenTests {
     let plan = TokenPlan(config)
     #expect(plan.files.count == 6)
     for file in plan.files {
-      Golden.check(
+      TokenGolden.check(
         file.contents, file: TokenFixtures.foyer.appendingPathComponent(file.path),
         refresh: "swift run duet design-tokens --root Examples/Foyer")
     }

@@ -26,7 +26,7 @@ enum TokenFixtures {
 /// Compares generated text with a checked-in golden file. With
 /// `DUET_RECORD_GOLDEN=1` it rewrites the file and still fails, so a recording
 /// never passes unseen; a mismatch shows a line-numbered diff and the command.
-enum Golden {
+enum TokenGolden {
   static var recording: Bool { ProcessInfo.processInfo.environment["DUET_RECORD_GOLDEN"] == "1" }
 
   static func check(_ actual: String, file url: URL, refresh: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
@@ -65,12 +65,12 @@ enum Golden {
   }
 }
 
-extension String {
+fileprivate extension String {
   func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
 
 /// A temporary tree for one test, removed when the test's scope ends.
-final class TemporaryTree {
+final class TokenTempTree {
   let root: URL
 
   init() throws {
