@@ -38,7 +38,7 @@ public struct BuiltinLane: Sendable {
 
 /// The built-ins this duet knows. A `run:` naming any other is a manifest error.
 public enum BuiltinRegistry {
-  public static let all: [BuiltinLane] = [DesignTokens.builtin]
+  public static let all: [BuiltinLane] = [.designTokens]
 
   public static func lane(named name: String) -> BuiltinLane? { all.first { $0.name == name } }
 

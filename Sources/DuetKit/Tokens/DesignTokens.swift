@@ -64,9 +64,21 @@ public enum DesignTokens {
     }
   }
 
-  /// The built-in lane `run: design-tokens [--check]`; its output is the command's text.
-  public static let builtin = BuiltinLane(name: "design-tokens", options: ["--check"]) { context in
-    let outcome = run(root: context.tree, check: context.arguments.contains("--check"))
+  /// What a run reads, as paths relative to the tree: the config, every file
+  /// it generates and every file a target owns. A cache keyed on a lane's
+  /// inputs must include them, or a hand-edited generated file would be hidden.
+  public static func implicitInputs(_ tree: URL) -> [String] {
+    guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
+    let plan = TokenPlan(config)
+    return [TokenConfig.defaultPath] + plan.files.map(\.path) + plan.ownedButUndeclared
+  }
+}
+
+extension BuiltinLane {
+  /// `run: design-tokens --check` (or `run: design-tokens`) in a lane: the same
+  /// work and the same text as `duet design-tokens [--check] --root <the lane's tree>`.
+  public static let designTokens = BuiltinLane(name: "design-tokens", options: ["--check"]) { context in
+    let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains("--check"))
     return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
   }
 }

@@ -196,6 +196,17 @@ struct TokenCheckTests {
     #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"])).exitCode == 2)
   }
 
+  /// The built-in's implicit inputs are the config, every generated file and every owned file, so a cache sees them.
+  @Test func implicitInputsNameEveryFileTheCheckReads() throws {
+    let tree = try tree("minimal")
+    let inputs = DesignTokens.implicitInputs(tree.root)
+    #expect(inputs.first == TokenConfig.defaultPath)
+    #expect(inputs.count == 1 + 6 + 2)
+    #expect(inputs.contains("kmp/Generated/MainPalette.kt"))
+    #expect(inputs.contains("ios/Generated/SemanticGradient.swift"))
+    #expect(DesignTokens.implicitInputs(try TokenTempTree().root) == [TokenConfig.defaultPath])
+  }
+
   /// A manifest lane `run: design-tokens --check` is accepted by the manifest loader.
   @Test func manifestAcceptsTheBuiltin() throws {
     let node = try YAMLParser.parse("version: 1\nlanes:\n  - name: design-tokens\n    run: design-tokens --check\n", file: "lanes/manifest.yaml")
