@@ -94,6 +94,15 @@ struct DesignTokensCLITests {
     #expect(missing.stderr.contains("no token config at nope.yaml"))
   }
 
+  /// Outside any tree the command says which two files make one, exit 2.
+  @Test func outsideATreeNamesBothMarkers() throws {
+    let root = try DesignTokensCLI.temporaryTree()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let result = try DesignTokensCLI.run(["design-tokens", "--check"], in: root)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("no lanes/manifest.yaml or parity/design-tokens.yaml in "))
+  }
+
   /// A mistyped option is a usage error with a suggestion, exit 2.
   @Test func unknownOptionSuggests() throws {
     let root = try DesignTokensCLI.temporaryTree()

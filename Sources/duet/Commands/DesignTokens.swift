@@ -21,8 +21,17 @@ enum DesignTokensCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let root = try TreeRoot.find(
-      from: cwd, override: arguments.value("--root"), markers: [Manifest.defaultPath, TokenConfig.defaultPath])
+    let root: URL
+    do {
+      root = try TreeRoot.find(
+        from: cwd, override: arguments.value("--root"), markers: [Manifest.defaultPath, TokenConfig.defaultPath])
+    } catch {
+      // Either marker makes a tree here, so the message names both.
+      guard case .notFound(let start) = error else { throw error }
+      console.err(
+        "duet design-tokens: error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR")
+      return ExitCode.usage
+    }
     var configPath = TokenConfig.defaultPath
     var configURL: URL?
     if let file = arguments.value("--config") {
