@@ -1,0 +1,40 @@
+import Foundation
+
+/// `--check`: compares every file the config generates with the one on disk,
+/// whole file against whole file, and writes nothing.
+public enum TokenCheck {
+  public static func run(_ plan: TokenPlan, root: URL, configPath: String) -> TokenReport {
+    var report = TokenReport(mode: .check, configPath: configPath)
+    for file in plan.files {
+      let url = root.appendingPathComponent(file.path)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        report.entries.append(.init(path: file.path, status: .missing))
+        continue
+      }
+      let expected = Data(file.contents.utf8)
+      if data == expected {
+        report.entries.append(.init(path: file.path, status: .upToDate))
+      } else {
+        let onDisk = String(decoding: data, as: UTF8.self)
+        report.entries.append(.init(path: file.path, status: .stale, difference: firstDifference(onDisk, file.contents)))
+      }
+    }
+    for path in plan.ownedButUndeclared where FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
+      report.entries.append(.init(path: path, status: .orphaned))
+    }
+    return report
+  }
+
+  /// The first line at which `onDisk` and `generated` differ (a missing final
+  /// newline shows as the line after the last one).
+  public static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference {
+    let old = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
+    var index = 0
+    while index < old.count && index < new.count && old[index] == new[index] { index += 1 }
+    return TokenReport.Difference(
+      line: index + 1,
+      onDisk: index < old.count ? String(old[index]) : nil,
+      generated: index < new.count ? String(new[index]) : nil)
+  }
+}

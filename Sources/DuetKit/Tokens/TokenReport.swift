@@ -1,0 +1,162 @@
+import Foundation
+
+/// What one `duet design-tokens` run found or did, per file. The CLI and the
+/// built-in lane both print `text`, so a lane's log reads as the command would.
+public struct TokenReport: Sendable, Equatable {
+  public enum Mode: String, Sendable { case write, check }
+
+  public enum Status: String, Sendable {
+    /// Write mode.
+    case written, unchanged, removed
+    /// Check mode.
+    case upToDate, stale, missing, orphaned
+  }
+
+  /// The first line where a file on disk and the generated text part ways.
+  public struct Difference: Sendable, Equatable {
+    /// 1-based.
+    public var line: Int
+    /// Nil where that side has ended.
+    public var onDisk: String?
+    public var generated: String?
+  }
+
+  public struct Entry: Sendable, Equatable {
+    public var path: String
+    public var status: Status
+    public var difference: Difference?
+    public init(path: String, status: Status, difference: Difference? = nil) {
+      self.path = path
+      self.status = status
+      self.difference = difference
+    }
+  }
+
+  public var mode: Mode
+  public var configPath: String
+  /// False when the tree has no config: nothing is generated and the run passes.
+  public var configFound: Bool
+  public var entries: [Entry]
+
+  public init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
+    self.mode = mode
+    self.configPath = configPath
+    self.configFound = configFound
+    self.entries = entries
+  }
+
+  public var passed: Bool {
+    !entries.contains { [.stale, .missing, .orphaned].contains($0.status) }
+  }
+
+  /// 0 when written or up to date, 1 when `--check` finds drift.
+  public var exitCode: Int32 { passed ? 0 : 1 }
+
+  func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
+
+  /// The text `duet design-tokens` prints, without a final newline.
+  public var text: String {
+    var lines: [String] = []
+    switch mode {
+    case .write:
+      if !configFound {
+        lines.append("duet design-tokens: no \(configPath) in this tree, nothing to generate")
+      } else if count(.written, .removed) == 0 {
+        lines.append("duet design-tokens: \(count(.unchanged)) token file(s) up to date, nothing written")
+      } else {
+        lines.append("duet design-tokens: wrote \(count(.written)) token file(s):")
+        for entry in entries where entry.status == .written { lines.append("  \(entry.path)") }
+        for entry in entries where entry.status == .removed {
+          lines.append("  removed: \(entry.path) — the config no longer declares it")
+        }
+        lines.append("review and commit the diff (generated token sources are committed build products)")
+      }
+    case .check:
+      if passed {
+        let suffix = configFound ? "" : " (no \(configPath) in this tree)"
+        lines.append("duet design-tokens --check: \(count(.upToDate)) generated token file(s) up to date\(suffix)")
+      } else {
+        lines.append("duet design-tokens --check: FAIL")
+        for entry in entries {
+          switch entry.status {
+          case .stale:
+            guard let difference = entry.difference else {
+              lines.append("  stale: \(entry.path) — differs from what the config generates")
+              continue
+            }
+            lines.append("  stale: \(entry.path) — differs from what the config generates, from line \(difference.line):")
+            lines.append("    on disk:   \(Self.shown(difference.onDisk))")
+            lines.append("    generated: \(Self.shown(difference.generated))")
+          case .missing:
+            lines.append("  missing: \(entry.path)")
+          case .orphaned:
+            lines.append("  orphaned: \(entry.path) — the config no longer declares it (a target owns this file)")
+          default:
+            continue
+          }
+        }
+        lines.append("regenerate and commit: duet design-tokens")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// A line as the stale report shows it: an empty line or the end of the file said in words.
+  static func shown(_ line: String?) -> String {
+    guard let line else { return "(end of file)" }
+    return line.isEmpty ? "(empty line)" : line
+  }
+
+  /// The same report as JSON with `"schemaVersion": 1` and sorted keys.
+  public var json: String {
+    let files: [[String: Any]] = entries.map { entry in
+      var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
+      if let difference = entry.difference {
+        object["firstDifference"] = [
+          "line": difference.line,
+          "onDisk": difference.onDisk ?? NSNull(),
+          "generated": difference.generated ?? NSNull(),
+        ] as [String: Any]
+      }
+      return object
+    }
+    return TokenJSON.text([
+      "command": "design-tokens",
+      "mode": mode.rawValue,
+      "config": configPath,
+      "configFound": configFound,
+      "passed": passed,
+      "exitCode": Int(exitCode),
+      "files": files,
+    ])
+  }
+
+  /// Config errors as JSON, for `--json` when the run stops with exit 2.
+  public static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
+    let errors: [[String: Any]] = diagnostics.map { item in
+      var object: [String: Any] = ["message": item.message]
+      if let location = item.location {
+        object["file"] = location.file
+        object["line"] = location.line
+        object["column"] = location.column
+      }
+      return object
+    }
+    return TokenJSON.text([
+      "command": "design-tokens", "mode": mode.rawValue, "config": configPath, "passed": false, "exitCode": 2,
+      "errors": errors,
+    ])
+  }
+}
+
+/// Stable JSON text (sorted keys, `schemaVersion` 1) for the token reports.
+enum TokenJSON {
+  static func text(_ object: [String: Any]) -> String {
+    var object = object
+    object["schemaVersion"] = 1
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+      return "{\"schemaVersion\": 1}"
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

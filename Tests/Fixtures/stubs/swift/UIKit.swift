@@ -1,0 +1,29 @@
+// A stand-in for UIKit with only what the generated token files use, so the
+// compile test can type-check them on Linux. It imports and re-exports nothing.
+
+public typealias CGFloat = Double
+
+open class UIColor {
+  public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {}
+}
+
+open class UIFont {
+  public init() {}
+
+  public struct TextStyle: Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let largeTitle = TextStyle(rawValue: "largeTitle")
+    public static let title1 = TextStyle(rawValue: "title1")
+    public static let title2 = TextStyle(rawValue: "title2")
+    public static let title3 = TextStyle(rawValue: "title3")
+    public static let headline = TextStyle(rawValue: "headline")
+    public static let subheadline = TextStyle(rawValue: "subheadline")
+    public static let body = TextStyle(rawValue: "body")
+    public static let callout = TextStyle(rawValue: "callout")
+    public static let footnote = TextStyle(rawValue: "footnote")
+    public static let caption1 = TextStyle(rawValue: "caption1")
+    public static let caption2 = TextStyle(rawValue: "caption2")
+  }
+}
