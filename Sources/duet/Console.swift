@@ -14,12 +14,19 @@ final class Console: @unchecked Sendable {
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     useColor = isTerminal && !noColor && environment["TERM"] != "dumb"
     var size = winsize()
-    if isTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 20 {
+    if isTerminal && ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0 && size.ws_col > 20 {
       width = Int(size.ws_col)
     } else {
       width = Int(environment["COLUMNS"] ?? "") ?? 100
     }
   }
+
+  /// TIOCGWINSZ; Darwin's is a macro Swift cannot import, so its value is spelled out.
+  #if os(Linux)
+  static let windowSizeRequest = UInt(TIOCGWINSZ)
+  #else
+  static let windowSizeRequest: UInt = 0x4008_7468
+  #endif
 
   func out(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
   func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
