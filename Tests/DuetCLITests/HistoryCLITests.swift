@@ -138,6 +138,33 @@ struct HistoryCLITests {
     #expect(nothing.stdout.contains("no lane failed in the last run"))
     #expect(try tree.duet("logs", "nope").status == 1)
   }
+
+  /// `history prune` keeps the newest runs and removes the log folders of the others;
+  /// verify on its own keeps the log folders of the last 50 runs.
+  @Test func pruneAndLogRetention() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'echo hi'}\n")
+    for _ in 0..<53 { #expect(try tree.duet("verify").status == 0) }
+    let logs = tree.url.appendingPathComponent(".duet/logs")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).count == 50)
+    let pruned = try tree.duet("history", "prune", "--keep", "10")
+    #expect(pruned.status == 0)
+    #expect(pruned.stdout.hasPrefix("duet history prune: dropped 43 run(s) and 40 log folder(s); kept the newest 10"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).count == 10)
+    #expect(try tree.duet("history", "--limit", "100").stdout.contains("10 most recent run(s)"))
+  }
+
+  /// `--since` narrows the flaky window; evidence older than the window is not counted.
+  @Test func flakySince() throws {
+    let tree = try FixtureTree(manifest: wobblyManifest)
+    try tree.write("src/a.txt", "one")
+    _ = try tree.duet("verify")
+    _ = try tree.duet("verify")
+    #expect(try tree.duet("flaky", "--since", "1h").stdout.contains("wobbly"))
+    Thread.sleep(forTimeInterval: 1.1)
+    let narrow = try tree.duet("flaky", "--since", "1s")
+    #expect(narrow.stdout.contains("0 run(s) in the window"))
+    #expect(narrow.stdout.contains("no flaky lanes"))
+  }
 }
 
 final class ResultBox: @unchecked Sendable {

@@ -243,4 +243,35 @@ struct VerifyCLITests {
     #expect(run.lines.filter { $0.contains("] ✓ l") }.count == 400)
     #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS")
   }
+
+  /// `--timeout` changes the default timeout; a lane's own `timeout` still wins.
+  @Test func defaultTimeoutOption() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: slow, sh: sleep 30}
+        - {name: patient, sh: sleep 1.5, timeout: 1m}
+      """)
+    let start = Date()
+    let run = try tree.duet("verify", "--timeout", "1s")
+    #expect(run.status == 1)
+    #expect(Date().timeIntervalSince(start) < 15)
+    #expect(run.stdout.contains("✗ slow"))
+    #expect(run.stdout.contains("✓ patient"))
+    #expect(run.stdout.contains("duet verify: FAIL (1 of 2 lanes: slow)"))
+  }
+
+  /// `--fail-fast` starts nothing after the first failure; the rest are cancelled.
+  @Test func failFastEndToEnd() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: first, sh: 'exit 1'}
+        - {name: second, sh: touch second.ran}
+      """)
+    let run = try tree.duet("verify", "--fail-fast", "--jobs", "1")
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("second cancelled (not started: --fail-fast after first failed)"))
+    #expect(!tree.exists("second.ran"))
+  }
 }
