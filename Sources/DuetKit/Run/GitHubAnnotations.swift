@@ -73,7 +73,7 @@ public enum GitHubAnnotations {
   /// A command's message: `%`, CR and LF as `%25`, `%0D`, `%0A`.
   public static func escapeData(_ value: String) -> String {
     var out = ""
-    for scalar in value.unicodeScalars {
+    for scalar in ControlText.clean(value).unicodeScalars {
       switch scalar {
       case "%": out += "%25"
       case "\r": out += "%0D"

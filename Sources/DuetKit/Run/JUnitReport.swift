@@ -94,7 +94,7 @@ public enum JUnitReport {
   static func escape(_ value: String, inAttribute: Bool) -> String {
     var out = ""
     out.reserveCapacity(value.utf8.count)
-    for scalar in stripANSI(value).unicodeScalars {
+    for scalar in ControlText.clean(value).unicodeScalars {
       switch scalar {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
@@ -118,23 +118,5 @@ public enum JUnitReport {
     case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
     default: return false
     }
-  }
-
-  /// Drops ANSI CSI sequences (`ESC [ ... letter`), the colour codes of tool output.
-  static func stripANSI(_ value: String) -> String {
-    guard value.unicodeScalars.contains("\u{1B}") else { return value }
-    var out = String.UnicodeScalarView()
-    var scalars = value.unicodeScalars.makeIterator()
-    var pending: Unicode.Scalar? = nil
-    while let scalar = pending ?? scalars.next() {
-      pending = nil
-      guard scalar == "\u{1B}" else { out.append(scalar); continue }
-      guard let next = scalars.next() else { out.append(scalar); break }
-      guard next == "[" else { out.append(scalar); pending = next; continue }
-      while let c = scalars.next() {
-        if (0x40...0x7E).contains(c.value) { break }
-      }
-    }
-    return String(out)
   }
 }

@@ -27,7 +27,7 @@ public enum StepSummary {
       var block = RunReport.failureBlock(record)
       guard !block.isEmpty else { continue }
       let heading = block.removeFirst().replacingOccurrences(of: "── ", with: "")
-      let body = block.map { String($0.dropFirst(3)) }.joined(separator: "\n")
+      let body = ControlText.clean(block.map { String($0.dropFirst(3)) }.joined(separator: "\n"))
       let fence = String(repeating: "`", count: max(3, longestBacktickRun(body) + 1))
       tailParts.append("\n<details><summary>\(html(heading))</summary>\n\n\(fence)text\n\(body)\n\(fence)\n\n</details>\n")
     }
@@ -56,7 +56,7 @@ public enum StepSummary {
 
   /// A table cell: one line, `|` escaped, Markdown's HTML kept inert.
   static func cell(_ value: String) -> String {
-    html(value).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+    html(ControlText.clean(value)).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
   }
 
   static func html(_ value: String) -> String {
