@@ -33,19 +33,21 @@ public enum StepSummary {
     }
 
     var out = ""
+    var size = 0
     var left = 0
     let allParts = parts + tailParts
     for (i, part) in allParts.enumerated() {
-      let note = omittedNote(allParts.count - i)
-      if out.utf8.count + part.utf8.count + note.utf8.count > limit {
+      let partSize = part.utf8.count
+      if size + partSize + omittedNote(allParts.count - i).utf8.count > limit {
         left = allParts.count - i
         break
       }
       out += part
+      size += partSize
     }
     if left > 0 {
       let note = omittedNote(left)
-      if out.utf8.count + note.utf8.count <= limit { out += note }
+      if size + note.utf8.count <= limit { out += note }
     }
     return out
   }
