@@ -162,7 +162,9 @@ public enum GitHubWorkflow {
   }
 
   /// Checkout, then duet at `version`: restored from the cache or built from its
-  /// tag, and installed as `tools/duet` in the checkout.
+  /// tag, and installed as `tools/duet` in the checkout (replacing a launcher
+  /// script there, so every job runs exactly that version). The C libraries it
+  /// links are installed only when the binary cannot start without them.
   static func checkoutAndBuild(version: String) -> [String] {
     [
       "      - uses: actions/checkout@v4",
@@ -186,7 +188,10 @@ public enum GitHubWorkflow {
       "          fi",
       "          mkdir -p tools",
       "          install -m 755 \"$bin\" tools/duet",
-      "          tools/duet --version",
+      "          if ! tools/duet --version; then",
+      "            sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
+      "            tools/duet --version",
+      "          fi",
     ]
   }
 
