@@ -37,7 +37,7 @@ enum VerifyCommand: Command {
     options.strict = arguments.flag("--strict")
     options.stream = Set(arguments.all("--stream"))
     options.noCache = arguments.flag("--no-cache")
-    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") {
+    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") && arguments.value("--shard") == nil {
       throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
     }
 
@@ -125,9 +125,10 @@ enum VerifyCommand: Command {
 
   static func printReport(_ result: RunResult, console: Console, github: Bool = false, changedFiles: [String] = []) {
     let failures = result.records.filter { $0.outcome.failsRun }
-    if github {
+    let annotations = github ? GitHubAnnotations.lines(result, changedFiles: changedFiles, stopToken: UUID().uuidString) : []
+    if !annotations.isEmpty {
       console.out("")
-      for line in GitHubAnnotations.lines(result, changedFiles: changedFiles, stopToken: UUID().uuidString) { console.out(line) }
+      for line in annotations { console.out(line) }
       console.out("")
     } else if !failures.isEmpty {
       console.out("")
