@@ -146,6 +146,19 @@ struct CIVerifyCLITests {
     #expect(try CIJSON.laneNames(second.stdout) == ["quick1", "quick2", "quick3", "quick4", "quick5"])
   }
 
+  /// A lane job's store is complete on its own when verify exits (no -wal left beside it), so CI can upload the one file and merge it elsewhere.
+  @Test func storeIsClosedForUpload() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: sleep 0.05\n")
+    for i in 1...4 {
+      let run = try tree.duet("verify", environment: ["DUET_HISTORY": ".duet/ci/history-\(i).sqlite"])
+      #expect(run.status == 0)
+      #expect(!tree.exists(".duet/ci/history-\(i).sqlite-wal"), "run \(i) left its last writes in the WAL")
+    }
+    let merged = try tree.duet(["history", "merge"] + (1...4).map { tree.url.appendingPathComponent(".duet/ci/history-\($0).sqlite").path })
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(try tree.duet("history", "--json").stdout.components(separatedBy: "\"outcome\" : \"pass\"").count - 1 == 4)
+  }
+
   /// Bad --shard values and combinations are usage errors (exit 2); a shard with no lane runs nothing and passes.
   @Test func shardUsage() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: 'true'\n")
