@@ -52,9 +52,15 @@ enum VerifyCI {
     let basis = durations.isEmpty ? "no recorded durations, every lane weighs 1" : "by recorded durations, expected \(DurationText.format(load)) of \(DurationText.format(total))"
     let line = mine.isEmpty
       ? "duet verify --shard \(text): no lane falls in this shard (\(names.count) lane(s) over \(spec.count) shards)"
-      : "duet verify --shard \(text): \(mine.count) of \(names.count) lane(s) (\(basis)): \(mine.map { names[$0] }.joined(separator: ", "))"
+      : "duet verify --shard \(text): \(mine.count) of \(names.count) lane(s) (\(basis)): \(listed(mine.map { names[$0] }))"
     if quiet { console.err(line) } else { console.out(line) }
     return mine.map { names[$0] }
+  }
+
+  /// At most 20 names, then how many more.
+  static func listed(_ names: [String]) -> String {
+    let shown = names.prefix(20).joined(separator: ", ")
+    return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
   }
 
   /// The tracked files the run changed, under `--strict` (empty otherwise).
