@@ -55,7 +55,12 @@ public enum RunReport {
 
   /// One row per lane: name, outcome, time, attempts, note.
   public static func summary(_ result: RunResult, maxWidth: Int = 100) -> [String] {
-    let rows = result.records.map { record -> [String] in
+    TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: summaryRows(result)).lines(maxWidth: maxWidth)
+  }
+
+  /// The summary's cells, one row per lane (the step summary renders them as Markdown).
+  public static func summaryRows(_ result: RunResult) -> [[String]] {
+    result.records.map { record -> [String] in
       let note: String
       switch record.outcome {
       case .skipped, .cancelled: note = record.reason ?? ""
@@ -66,7 +71,6 @@ public enum RunReport {
       }
       return [record.name, record.outcome.rawValue, record.attempts.isEmpty ? "-" : DurationText.format(record.duration), record.attempts.isEmpty ? "-" : String(record.attempts.count), note]
     }
-    return TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: rows).lines(maxWidth: maxWidth)
   }
 
   /// `duet verify: PASS`, `duet verify: FAIL (2 of 7 lanes: kotlin, mocks)`, or INTERRUPTED.

@@ -84,6 +84,10 @@ public final class VerifySession: @unchecked Sendable {
                                      gitCommit: git?.commit, host: host, duetVersion: duetVersion, fingerprints: fingerprints)
       added += HistoryRecorder.record(run, steps: steps, in: store)
     }
+    // Close the store now, not whenever the session is freed: a signal source's
+    // handler can keep the session alive past exit(), and an unclosed WAL store
+    // leaves its last run in -wal beside a main file that CI uploads alone.
+    store = nil
     trimLogs()
     warnings += added
     return added

@@ -15,14 +15,16 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
       OptionSpec(name: "--dry-run", value: nil, help: "print the order lanes would start in, run nothing"),
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
-      OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails instead of being skipped"),
+      OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
       OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
       OptionSpec(name: "--no-cache", value: nil, help: "run every lane, even those whose inputs are unchanged since they last passed"),
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
+      OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
+      OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 130 interrupted"
+    details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -35,13 +37,26 @@ enum VerifyCommand: Command {
     options.strict = arguments.flag("--strict")
     options.stream = Set(arguments.all("--stream"))
     options.noCache = arguments.flag("--no-cache")
-    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") {
+    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") && arguments.value("--shard") == nil {
       throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
     }
+
+    var ci = try VerifyCI.context(arguments)
 
     let root = try treeRoot(arguments)
     let manifest = try loadManifest(root: root)
     let historyPath = HistoryStore.defaultPath(root: root)
+    if let shard = try VerifyCI.shardLanes(arguments, manifest: manifest, historyPath: historyPath, console: console, quiet: arguments.flag("--json")) {
+      guard !shard.isEmpty else {
+        _ = VerifyCI.writeReports(RunResult(records: [], interrupted: false, duration: 0), changedFiles: [], context: ci, console: console)
+        if arguments.flag("--json") {
+          console.out(jsonText(["outcome": "pass", "durationSeconds": 0, "failed": [String](), "flaky": [String](), "lanes": [[String: Any]]()]))
+        }
+        return ExitCode.pass
+      }
+      options.lanes = shard
+      options.noDeps = true
+    }
     if arguments.flag("--failed") {
       if !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
       let failed: [String]?
@@ -81,6 +96,7 @@ enum VerifyCommand: Command {
     session.prepare()
     for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
     let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
+    if options.strict { ci.before = TrackedChanges.snapshot(root: root) }
     let interrupts = InterruptHandler { session.interrupt() }
     let result = session.run(
       runner: LaneRunner(),
@@ -89,19 +105,32 @@ enum VerifyCommand: Command {
     interrupts.stop()
     progress.finish()
     for warning in session.record(result) { console.err("duet verify: warning: \(warning)") }
+    let changed = VerifyCI.changedFiles(ci, root: root)
+    let reportsWritten = VerifyCI.writeReports(result, changedFiles: changed, context: ci, console: console)
 
     if json {
-      console.out(RunJSON.text(result, plan: session.plan, fingerprints: session.fingerprints))
+      var object = RunJSON.object(result, plan: session.plan, fingerprints: session.fingerprints)
+      if options.strict {
+        object["changedTrackedFiles"] = changed
+        if !changed.isEmpty && !result.interrupted { object["outcome"] = "fail" }
+      }
+      console.out(jsonText(object))
+      if ci.github { for line in GitHubAnnotations.lines(result, changedFiles: changed, stopToken: UUID().uuidString) { console.err(line) } }
     } else {
-      printReport(result, console: console)
+      printReport(result, console: console, github: ci.github, changedFiles: changed)
     }
     if result.interrupted { return ExitCode.interrupted }
-    return result.passed ? ExitCode.pass : ExitCode.failed
+    return result.passed && changed.isEmpty && reportsWritten ? ExitCode.pass : ExitCode.failed
   }
 
-  static func printReport(_ result: RunResult, console: Console) {
+  static func printReport(_ result: RunResult, console: Console, github: Bool = false, changedFiles: [String] = []) {
     let failures = result.records.filter { $0.outcome.failsRun }
-    if !failures.isEmpty {
+    let annotations = github ? GitHubAnnotations.lines(result, changedFiles: changedFiles, stopToken: UUID().uuidString) : []
+    if !annotations.isEmpty {
+      console.out("")
+      for line in annotations { console.out(line) }
+      console.out("")
+    } else if !failures.isEmpty {
       console.out("")
       for record in failures {
         for line in RunReport.failureBlock(record) { console.out(line) }
@@ -113,6 +142,11 @@ enum VerifyCommand: Command {
     for line in RunReport.summary(result, maxWidth: console.width) { console.out(line) }
     console.out("")
     if let flaky = RunReport.flakyLine(result) { console.out(console.paint(flaky, "33")) }
+    if !changedFiles.isEmpty && result.passed {
+      console.out(console.paint(TrackedChanges.verdict(changedFiles), "31;1"))
+      return
+    }
+    if !changedFiles.isEmpty { console.out("--strict: lanes changed tracked files: \(changedFiles.joined(separator: ", "))") }
     let verdict = RunReport.verdict(result)
     console.out(console.paint(verdict, result.passed ? "32;1" : "31;1"))
   }

@@ -1,0 +1,28 @@
+import DuetKit
+import Foundation
+
+/// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
+enum GraphCommand: Command {
+  static let spec = CommandSpec(
+    name: "graph",
+    summary: "print the lane DAG as Graphviz DOT or a Mermaid flowchart, for docs and reviews",
+    usage: "duet graph [--format dot|mermaid] [--root DIR]",
+    options: [
+      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid"),
+      CommandSpec.rootOption,
+    ],
+    details: "an arrow runs from a lane to each lane that needs it"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let name = arguments.value("--format") ?? "dot"
+    guard let format = GraphRender.Format(rawValue: name) else {
+      let names = GraphRender.Format.allCases.map(\.rawValue)
+      throw UsageError(message: "--format must be dot or mermaid, got '\(name)'\(Suggestion.hint(for: name, in: names))", command: "graph")
+    }
+    let root = try treeRoot(arguments)
+    let manifest = try loadManifest(root: root)
+    console.raw(GraphRender.render(manifest.graph, format: format))
+    return ExitCode.pass
+  }
+}

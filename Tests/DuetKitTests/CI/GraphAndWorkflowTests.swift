@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+@Suite("Graph rendering and the GitHub workflow")
+struct GraphAndWorkflowTests {
+  static let lanes = [
+    CIFixtures.lane("design-tokens"),
+    CIFixtures.lane("kotlin", needs: ["design-tokens"]),
+    CIFixtures.lane("swift.ui", needs: ["design-tokens"]),
+    CIFixtures.lane("theme", needs: ["kotlin", "swift.ui"]),
+    CIFixtures.lane("swift_ui"),
+    CIFixtures.lane("1st"),
+    CIFixtures.lane("duet-history"),
+  ]
+
+  /// DOT lists every lane and one edge per need, from the need to the lane.
+  @Test func dot() {
+    let text = GraphRender.dot(CIFixtures.manifest(Self.lanes).graph)
+    #expect(text.hasPrefix("digraph lanes {\n"))
+    #expect(text.hasSuffix("}\n"))
+    #expect(text.contains("  \"swift.ui\";\n"))
+    let edges = text.split(separator: "\n").filter { $0.contains(" -> ") }
+    #expect(edges == ["  \"design-tokens\" -> \"kotlin\";", "  \"design-tokens\" -> \"swift.ui\";", "  \"kotlin\" -> \"theme\";", "  \"swift.ui\" -> \"theme\";"])
+    #expect(GraphRender.dotID("a\"b\\c") == "\"a\\\"b\\\\c\"")
+  }
+
+  /// Mermaid gives each lane a node with its name as label and one arrow per need.
+  @Test func mermaid() {
+    let text = GraphRender.mermaid(CIFixtures.manifest(Self.lanes).graph)
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.first == "flowchart LR")
+    #expect(lines.contains("  n2[\"swift.ui\"]"))
+    #expect(lines.filter { $0.contains("-->") } == ["  n0 --> n1", "  n0 --> n2", "  n1 --> n3", "  n2 --> n3"])
+    #expect(GraphRender.mermaidLabel("a\"<b>") == "a#quot;#lt;b#gt;")
+  }
+
+  /// Job ids are valid, unique without case, stable for valid names, and never the history job's id.
+  @Test func jobIDs() {
+    let ids = GitHubWorkflow.jobIDs(for: Self.lanes.map(\.name))
+    #expect(ids == ["design-tokens", "kotlin", "swift_ui-2", "theme", "swift_ui", "lane_1st", "duet-history-2"])
+    #expect(ids.allSatisfy(GitHubWorkflow.isValidJobID))
+    #expect(Set(ids.map { $0.lowercased() }).count == ids.count)
+    #expect(GitHubWorkflow.jobIDs(for: ["A", "a", "a.b", "a_b"]) == ["A", "a-2", "a_b-2", "a_b"])
+    #expect(!GitHubWorkflow.isValidJobID("1a") && !GitHubWorkflow.isValidJobID("a.b") && GitHubWorkflow.isValidJobID("_a-b"))
+  }
+
+  func workflow(_ lanes: [Lane]) throws -> (text: String, node: YAMLNode) {
+    var options = GitHubWorkflow.Options(duetVersion: "9.8.7")
+    options.duetGitURL = "https://example.invalid/duet.git"
+    let text = GitHubWorkflow.render(CIFixtures.manifest(lanes), options: options)
+    return (text, try YAMLParser.parse(text, file: "duet.yml"))
+  }
+
+  /// Parsed back with libyaml, the workflow has a job per lane whose needs are the manifest's needs, and a last job that needs them all.
+  @Test func needsMirrorTheDAG() throws {
+    let manifest = CIFixtures.manifest(Self.lanes)
+    let (_, node) = try workflow(Self.lanes)
+    let ids = GitHubWorkflow.jobIDs(for: manifest.lanes.map(\.name))
+    let jobs = try #require(node["jobs"]?.mapping)
+    #expect(jobs.compactMap(\.key.scalar) == ids + [GitHubWorkflow.summaryJobID])
+    for (i, lane) in manifest.lanes.enumerated() {
+      let job = try #require(node["jobs"]?[ids[i]])
+      let needs = job["needs"]?.sequence?.compactMap(\.scalar) ?? []
+      #expect(needs == manifest.graph.needs[i].map { ids[$0] }, "\(lane.name)")
+      #expect(job["name"]?.scalar == lane.name)
+      let steps = try #require(job["steps"]?.sequence)
+      #expect(steps.first?["uses"]?.scalar == "actions/checkout@v4")
+      #expect(steps[1]["uses"]?.scalar == "actions/cache@v4")
+      #expect(steps[1]["with"]?["key"]?.scalar?.hasPrefix("duet-9.8.7-") == true)
+      #expect(steps[2]["run"]?.scalar?.contains("swift build -c release") == true)
+      let verify = steps.compactMap { $0["run"]?.scalar }.first { $0.hasPrefix("tools/duet verify") }
+      #expect(verify == "tools/duet verify --lane \(lane.name) --no-deps")
+      let history = try #require(job["env"]?["DUET_HISTORY"]?.scalar)
+      let upload = try #require(steps.last)
+      #expect(upload["uses"]?.scalar == "actions/upload-artifact@v4")
+      #expect(upload["if"]?.scalar == "always()")
+      #expect(upload["with"]?["path"]?.scalar == history)
+      #expect(upload["with"]?["include-hidden-files"]?.scalar == "true")
+    }
+    let last = try #require(node["jobs"]?[GitHubWorkflow.summaryJobID])
+    #expect(last["if"]?.scalar == "always()")
+    #expect(last["needs"]?.sequence?.compactMap(\.scalar) == ids)
+    let runs = last["steps"]?.sequence?.compactMap { $0["run"]?.scalar } ?? []
+    #expect(runs.contains { $0.contains("tools/duet history merge") })
+    #expect(runs.contains("tools/duet flaky"))
+    let failStep = try #require(last["steps"]?.sequence?.last)
+    #expect(failStep["if"]?.scalar?.contains("contains(needs.*.result, 'failure')") == true)
+    #expect(failStep["run"]?.scalar?.contains("exit 1") == true)
+    #expect(node["env"]?["DUET_VERSION"]?.scalar == "9.8.7")
+    #expect(node["env"]?["DUET_GIT_URL"]?.scalar == "https://example.invalid/duet.git")
+  }
+
+  /// The same manifest gives the same bytes; another version or another need gives other bytes.
+  @Test func deterministic() throws {
+    let first = try workflow(Self.lanes).text
+    #expect(try workflow(Self.lanes).text == first)
+    var changed = Self.lanes
+    changed[4].needs = ["theme"]
+    #expect(try workflow(changed).text != first)
+    let other = GitHubWorkflow.render(CIFixtures.manifest(Self.lanes), options: .init(duetVersion: "9.8.8"))
+    #expect(other != first)
+    #expect(!first.contains("\t"))
+  }
+
+  /// Without a git URL the workflow reads the repository variable, and a manifest with no lanes still gives a valid workflow.
+  @Test func defaultsAndEmptyManifest() throws {
+    let text = GitHubWorkflow.render(CIFixtures.manifest([]), options: .init(duetVersion: "1.0.0"))
+    let node = try YAMLParser.parse(text, file: "duet.yml")
+    #expect(node["env"]?["DUET_GIT_URL"]?.scalar == "${{ vars.DUET_GIT_URL }}")
+    #expect(node["jobs"]?.mapping?.compactMap(\.key.scalar) == [GitHubWorkflow.summaryJobID])
+    #expect(node["jobs"]?[GitHubWorkflow.summaryJobID]?["needs"] == nil)
+  }
+
+  /// Scalars that YAML would read as something else are quoted.
+  @Test func quoting() {
+    #expect(GitHubWorkflow.quoted("kotlin") == "kotlin")
+    #expect(GitHubWorkflow.quoted("1.0") == "\"1.0\"")
+    #expect(GitHubWorkflow.quoted("yes") == "\"yes\"")
+    #expect(GitHubWorkflow.quoted("a: b") == "\"a: b\"")
+    #expect(GitHubWorkflow.quoted("-x") == "\"-x\"")
+    #expect(GitHubWorkflow.shellWord("a'b") == "'a'\\''b'")
+  }
+}
