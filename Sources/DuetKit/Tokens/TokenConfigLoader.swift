@@ -4,7 +4,7 @@ import Foundation
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
 public enum TokenConfigLoader {
-  static let topKeys = ["version", "swift", "kotlin", "colors", "fonts", "gradients"]
+  static let topKeys = ["version", "swift", "kotlin", "colors", "fonts", "gradients", "contrast", "themes"]
   static let swiftKeys = ["output", "engine", "theme"]
   static let kotlinKeys = ["output", "package", "engine", "palette"]
   static let groupKeys = ["group", "tokens"]
@@ -91,6 +91,8 @@ public enum TokenConfigLoader {
         reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &fontNames)
       }
       config.gradients = gradients(top.value("gradients"))
+      config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
+      config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
       return config
     }
 
