@@ -32,7 +32,8 @@ public enum ThemeMappingEmitter {
   }
 
   /// `case .a, .b, .c:` on one line while it fits 100 columns, else wrapped
-  /// with the continuation indented two more spaces.
+  /// with each continuation line aligned under the first pattern, so it never
+  /// reads as the `return` below it.
   static func caseLines(_ patterns: [String]) -> [String] {
     let single = "    case " + patterns.joined(separator: ", ") + ":"
     if single.count <= KotlinEmitter.lineLimit { return [single] }
@@ -48,7 +49,7 @@ public enum ThemeMappingEmitter {
         line += " " + piece
       } else {
         lines.append(line)
-        line = "      " + piece
+        line = String(repeating: " ", count: "    case ".count) + piece
       }
     }
     lines.append(line)
