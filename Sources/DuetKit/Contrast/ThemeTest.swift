@@ -39,13 +39,7 @@ public enum ThemeTest {
       return .failure([Diagnostic("no token config at \(configPath); theme-test reads its 'contrast:' and 'themes:' sections")], configPath: configPath)
     }
     do throws(TokenConfigError) {
-      let node: YAMLNode
-      do {
-        node = try YAMLParser.load(url, file: configPath)
-      } catch {
-        throw TokenConfigError(diagnostics: error.diagnostics)
-      }
-      let config = try TokenConfigLoader.parse(node, path: configPath)
+      let config = try TokenConfigLoader.load(url: url, path: configPath)
       guard config.contrast != nil else {
         return .failure(
           [

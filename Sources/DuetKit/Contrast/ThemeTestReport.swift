@@ -81,15 +81,6 @@ public struct ThemeTestReport: Sendable {
 
   /// `--json` for a config that could not be read.
   public static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
-    let errors: [[String: Any]] = diagnostics.map { item in
-      var object: [String: Any] = ["message": item.message]
-      if let location = item.location {
-        object["file"] = location.file
-        object["line"] = location.line
-        object["column"] = location.column
-      }
-      return object
-    }
-    return TokenJSON.text(["command": "theme-test", "config": configPath, "passed": false, "exitCode": 2, "errors": errors])
+    return TokenJSON.text(["command": "theme-test", "config": configPath, "passed": false, "exitCode": 2, "errors": TokenJSON.errors(diagnostics)])
   }
 }

@@ -49,13 +49,7 @@ public enum DesignTokens {
       return .report(TokenReport(mode: mode, configPath: configPath, configFound: false))
     }
     do throws(TokenConfigError) {
-      let node: YAMLNode
-      do {
-        node = try YAMLParser.load(url, file: configPath)
-      } catch {
-        throw TokenConfigError(diagnostics: error.diagnostics)
-      }
-      let config = try TokenConfigLoader.parse(node, path: configPath)
+      let config = try TokenConfigLoader.load(url: url, path: configPath)
       let plan = TokenPlan(config)
       if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath)) }
       return .report(try TokenWriter.run(plan, config: config, root: root))

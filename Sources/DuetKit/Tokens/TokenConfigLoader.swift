@@ -18,9 +18,14 @@ public enum TokenConfigLoader {
 
   /// Reads and checks the config at `path` (relative to `root`).
   public static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
+    try load(url: root.appendingPathComponent(path), path: path)
+  }
+
+  /// Reads and checks the config at `url`; `path` names it in messages and banners.
+  public static func load(url: URL, path: String) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
-      node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
+      node = try YAMLParser.load(url, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }

@@ -8,36 +8,15 @@ enum ThemeTestCommand: Command {
     name: "theme-test",
     summary: "check every label on every surface, per theme and appearance, at WCAG AA or AAA",
     usage: "duet theme-test [--config FILE] [--root DIR] [--json]",
-    options: [
-      OptionSpec(name: "--config", value: "FILE", help: "the token config (default: parity/design-tokens.yaml under the root)"),
-      OptionSpec(
-        name: "--root", value: "DIR",
-        help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/design-tokens.yaml)"),
-      CommandSpec.jsonOption,
-    ],
+    options: TokenConfigChoice.options + [CommandSpec.jsonOption],
     details: "exit codes: 0 every pair reaches its level, 1 a pair falls short, 2 a config error"
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let root: URL
-    do {
-      root = try TreeRoot.find(
-        from: cwd, override: arguments.value("--root"), markers: [Manifest.defaultPath, TokenConfig.defaultPath])
-    } catch {
-      guard case .notFound(let start) = error else { throw error }
-      console.err(
-        "duet theme-test: error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR")
+    guard let choice = try TokenConfigChoice.resolve(arguments, command: "theme-test", console: console) else {
       return ExitCode.usage
     }
-    var configPath = TokenConfig.defaultPath
-    var configURL: URL?
-    if let file = arguments.value("--config") {
-      let url = URL(fileURLWithPath: file, relativeTo: cwd).standardizedFileURL
-      configURL = url
-      configPath = DesignTokensCommand.relativePath(of: url, under: root) ?? file
-    }
-    let outcome = ThemeTest.run(root: root, configPath: configPath, configURL: configURL)
+    let outcome = ThemeTest.run(root: choice.root, configPath: choice.configPath, configURL: choice.configURL)
     if arguments.flag("--json") {
       console.out(outcome.json)
       if case .failure(let diagnostics, _) = outcome { console.diagnostics(diagnostics) }
