@@ -4,13 +4,15 @@ import Testing
 @Suite("duet design-tokens (the binary)")
 struct DesignTokensCLITests {
   static let tutorialOutput = """
-    duet design-tokens: wrote 6 token file(s):
+    duet design-tokens: wrote 8 token file(s):
       src-ios/Libraries/FoyerKit/Sources/Theming/Generated/SemanticColor.swift
       src-ios/Libraries/FoyerKit/Sources/Theming/Generated/SemanticFont.swift
       src-ios/Libraries/FoyerKit/Sources/Theming/Generated/MainThemePalette.swift
+      src-ios/Libraries/FoyerKit/Sources/Theming/Generated/SemanticColor+HighContrast.swift
       src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/SemanticColor.kt
       src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/SemanticFont.kt
       src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/MainPalette.kt
+      src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/HighContrastSource.kt
     review and commit the diff (generated token sources are committed build products)
 
     """
@@ -36,7 +38,7 @@ struct DesignTokensCLITests {
 
     let checked = try DesignTokensCLI.run(["design-tokens", "--check"], in: sub)
     #expect(checked.status == 0)
-    #expect(checked.stdout == "duet design-tokens --check: 6 generated token file(s) up to date\n")
+    #expect(checked.stdout == "duet design-tokens --check: 8 generated token file(s) up to date\n")
   }
 
   /// A stale file fails `--check` with exit 1 and the FAIL report on stdout; `--json` reports the same.
@@ -62,7 +64,7 @@ struct DesignTokensCLITests {
     #expect(object["schemaVersion"] as? Int == 1)
     #expect(object["passed"] as? Bool == false)
     let statuses = (object["files"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
-    #expect(statuses == ["upToDate", "upToDate", "upToDate", "upToDate", "upToDate", "stale"])
+    #expect(statuses == ["upToDate", "upToDate", "upToDate", "upToDate", "upToDate", "upToDate", "stale", "upToDate"])
   }
 
   /// A config error exits 2 with `file:line:col: error:` on stderr and writes nothing.

@@ -43,7 +43,7 @@ public struct BuiltinLane: Sendable {
 
 /// The built-ins this duet knows. A `run:` naming any other is a manifest error.
 public enum BuiltinRegistry {
-  public static let all: [BuiltinLane] = [.mocks, .designTokens]
+  public static let all: [BuiltinLane] = [.mocks, .designTokens, .themeTest]
 
   public static func lane(named name: String) -> BuiltinLane? { all.first { $0.name == name } }
 

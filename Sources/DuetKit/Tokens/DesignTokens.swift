@@ -49,13 +49,7 @@ public enum DesignTokens {
       return .report(TokenReport(mode: mode, configPath: configPath, configFound: false))
     }
     do throws(TokenConfigError) {
-      let node: YAMLNode
-      do {
-        node = try YAMLParser.load(url, file: configPath)
-      } catch {
-        throw TokenConfigError(diagnostics: error.diagnostics)
-      }
-      let config = try TokenConfigLoader.parse(node, path: configPath)
+      let config = try TokenConfigLoader.load(url: url, path: configPath)
       let plan = TokenPlan(config)
       if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath)) }
       return .report(try TokenWriter.run(plan, config: config, root: root))
@@ -70,7 +64,7 @@ public enum DesignTokens {
   public static func implicitInputs(_ tree: URL) -> [String] {
     guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
     let plan = TokenPlan(config)
-    return [TokenConfig.defaultPath] + plan.files.map(\.path) + plan.ownedButUndeclared
+    return [TokenConfig.defaultPath] + plan.files.map(\.path) + plan.ownedButUndeclared + plan.themeFilePatterns
   }
 }
 

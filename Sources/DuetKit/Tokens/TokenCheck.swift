@@ -19,7 +19,7 @@ public enum TokenCheck {
         report.entries.append(.init(path: file.path, status: .stale, difference: firstDifference(onDisk, file.contents)))
       }
     }
-    for path in plan.ownedButUndeclared where FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
+    for path in plan.undeclaredFiles(in: root) {
       report.entries.append(.init(path: path, status: .orphaned))
     }
     return report

@@ -8,12 +8,18 @@ public struct TokenConfig: Sendable, Equatable {
   public var colorGroups: [TokenGroup<ColorToken>]
   public var fontGroups: [TokenGroup<FontToken>]
   public var gradients: [GradientToken]
+  /// The `contrast:` section `duet theme-test` reads; nil when the config has none.
+  public var contrast: ContrastSpec?
+  /// The `themes:` section, in declaration order; empty when the config has none.
+  public var themes: [ThemeSpec]
 
   public init(
     path: String, swift: SwiftTarget? = nil, kotlin: KotlinTarget? = nil,
     colorGroups: [TokenGroup<ColorToken>] = [], fontGroups: [TokenGroup<FontToken>] = [],
-    gradients: [GradientToken] = []
+    gradients: [GradientToken] = [], contrast: ContrastSpec? = nil, themes: [ThemeSpec] = []
   ) {
+    self.contrast = contrast
+    self.themes = themes
     self.path = path
     self.swift = swift
     self.kotlin = kotlin
@@ -29,6 +35,8 @@ public struct TokenConfig: Sendable, Equatable {
 
   public var colors: [ColorToken] { colorGroups.flatMap(\.tokens) }
   public var fonts: [FontToken] { fontGroups.flatMap(\.tokens) }
+  /// The themes that carry a `map`, and so a generated mapping file per target.
+  public var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil } }
 }
 
 /// Where the Swift files go, the engine module they import, and the theme class the table extends.
@@ -127,12 +135,27 @@ public struct ColorToken: Sendable, Equatable {
   public var doc: String?
   public var note: String?
   public var values: Values
+
+  /// The value the token has in one appearance.
+  public func value(_ appearance: Appearance) -> ColorValue {
+    switch (values, appearance) {
+    case (.single(let value), _): return value
+    case (.lightDark(let light, _), .light): return light
+    case (.lightDark(_, let dark), .dark): return dark
+    }
+  }
+
   public init(name: String, doc: String? = nil, note: String? = nil, values: Values) {
     self.name = name
     self.doc = doc
     self.note = note
     self.values = values
   }
+}
+
+/// The two appearances every colour is tested in.
+public enum Appearance: String, Sendable, CaseIterable {
+  case light, dark
 }
 
 /// The three families a type token may name; each engine maps them to its faces.

@@ -4,7 +4,7 @@ import Foundation
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
 public enum TokenConfigLoader {
-  static let topKeys = ["version", "swift", "kotlin", "colors", "fonts", "gradients"]
+  static let topKeys = ["version", "swift", "kotlin", "colors", "fonts", "gradients", "contrast", "themes"]
   static let swiftKeys = ["output", "engine", "theme"]
   static let kotlinKeys = ["output", "package", "engine", "palette"]
   static let groupKeys = ["group", "tokens"]
@@ -18,9 +18,14 @@ public enum TokenConfigLoader {
 
   /// Reads and checks the config at `path` (relative to `root`).
   public static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
+    try load(url: root.appendingPathComponent(path), path: path)
+  }
+
+  /// Reads and checks the config at `url`; `path` names it in messages and banners.
+  public static func load(url: URL, path: String) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
-      node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
+      node = try YAMLParser.load(url, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
@@ -91,6 +96,8 @@ public enum TokenConfigLoader {
         reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &fontNames)
       }
       config.gradients = gradients(top.value("gradients"))
+      config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
+      config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
       return config
     }
 

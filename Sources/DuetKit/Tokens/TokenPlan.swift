@@ -33,6 +33,7 @@ public struct TokenPlan: Sendable, Equatable {
   public init(_ config: TokenConfig) {
     var jobs: [(path: String, emit: @Sendable () -> String)] = []
     var undeclared: [String] = []
+    var themeFilePatterns: [String] = []
     let hasGradients = !config.gradients.isEmpty
     if let swift = config.swift {
       let folder = swift.output
@@ -45,6 +46,10 @@ public struct TokenPlan: Sendable, Equatable {
         undeclared.append(gradientPath)
       }
       jobs.append((join(folder, "\(swift.theme)Palette.swift"), { SwiftEmitter.palette(config, target: swift) }))
+      for theme in config.mappedThemes {
+        jobs.append((join(folder, ThemeMappingEmitter.swiftFileName(theme)), { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }))
+      }
+      themeFilePatterns.append(join(folder, "\(TokenFileNames.color)+*.swift"))
     }
     if let kotlin = config.kotlin {
       let folder = kotlin.output
@@ -57,12 +62,47 @@ public struct TokenPlan: Sendable, Equatable {
         undeclared.append(gradientPath)
       }
       jobs.append((join(folder, "\(kotlin.palette).kt"), { KotlinEmitter.palette(config, target: kotlin) }))
+      for theme in config.mappedThemes {
+        jobs.append((join(folder, ThemeMappingEmitter.kotlinFileName(theme)), { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }))
+      }
+      themeFilePatterns.append(join(folder, "*Source.kt"))
     }
     let slots = Slots(count: jobs.count)
     let emitters = jobs.map(\.emit)
     DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
     self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = undeclared
+    self.themeFilePatterns = themeFilePatterns
+  }
+
+  /// Where a mapped theme's files go (`Generated/SemanticColor+*.swift`,
+  /// `Generated/*Source.kt`): a file there that the config does not generate and
+  /// that opens with duet's banner belongs to a theme since removed.
+  public var themeFilePatterns: [String]
+
+  /// `ownedButUndeclared` that exist under `root`, plus every generated theme
+  /// mapping on disk that no theme of the config declares any more. A file
+  /// without duet's banner is a team's own and is never claimed.
+  public func undeclaredFiles(in root: URL) -> [String] {
+    var result = ownedButUndeclared.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
+    let declared = Set(files.map(\.path))
+    let banner = Data(generatedBannerStart.utf8)
+    for pattern in themeFilePatterns {
+      let folder = (pattern as NSString).deletingLastPathComponent
+      let name = (pattern as NSString).lastPathComponent
+      let parts = name.split(separator: "*", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+      guard parts.count == 2 else { continue }
+      let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+      guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
+      for entry in entries.sorted() where entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count > parts[0].count + parts[1].count {
+        let path = join(folder, entry)
+        guard !declared.contains(path), let handle = FileHandle(forReadingAtPath: url.appendingPathComponent(entry).path) else { continue }
+        let head = (try? handle.read(upToCount: banner.count)) ?? Data()
+        try? handle.close()
+        if head == banner { result.append(path) }
+      }
+    }
+    return result
   }
 }
 

@@ -133,7 +133,18 @@ public struct TokenReport: Sendable, Equatable {
 
   /// Config errors as JSON, for `--json` when the run stops with exit 2.
   public static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
-    let errors: [[String: Any]] = diagnostics.map { item in
+    return TokenJSON.text([
+      "command": "design-tokens", "mode": mode.rawValue, "config": configPath, "passed": false, "exitCode": 2,
+      "errors": TokenJSON.errors(diagnostics),
+    ])
+  }
+}
+
+/// Stable JSON text (sorted keys, `schemaVersion` 1) for the token reports.
+enum TokenJSON {
+  /// `errors[]`: each diagnostic's message and, when it has one, its place.
+  static func errors(_ diagnostics: [Diagnostic]) -> [[String: Any]] {
+    diagnostics.map { item in
       var object: [String: Any] = ["message": item.message]
       if let location = item.location {
         object["file"] = location.file
@@ -142,15 +153,8 @@ public struct TokenReport: Sendable, Equatable {
       }
       return object
     }
-    return TokenJSON.text([
-      "command": "design-tokens", "mode": mode.rawValue, "config": configPath, "passed": false, "exitCode": 2,
-      "errors": errors,
-    ])
   }
-}
 
-/// Stable JSON text (sorted keys, `schemaVersion` 1) for the token reports.
-enum TokenJSON {
   static func text(_ object: [String: Any]) -> String {
     var object = object
     object["schemaVersion"] = 1

@@ -46,7 +46,7 @@ public enum TokenWriter {
       }
     }
     guard failures.isEmpty else { throw TokenConfigError(diagnostics: failures) }
-    for path in plan.ownedButUndeclared {
+    for path in plan.undeclaredFiles(in: root) {
       guard let url = try? TreePath.resolveForWriting(path, in: root), FileManager.default.fileExists(atPath: url.path) else { continue }
       do {
         try FileManager.default.removeItem(at: url)

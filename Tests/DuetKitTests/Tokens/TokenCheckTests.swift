@@ -201,7 +201,10 @@ struct TokenCheckTests {
     let tree = try tree("minimal")
     let inputs = DesignTokens.implicitInputs(tree.root)
     #expect(inputs.first == TokenConfig.defaultPath)
-    #expect(inputs.count == 1 + 6 + 2)
+    // The config, six generated files, two owned gradient files and the two places a mapped theme's files go.
+    #expect(inputs.count == 1 + 6 + 2 + 2)
+    #expect(inputs.contains("ios/Generated/SemanticColor+*.swift"))
+    #expect(inputs.contains("kmp/Generated/*Source.kt"))
     #expect(inputs.contains("kmp/Generated/MainPalette.kt"))
     #expect(inputs.contains("ios/Generated/SemanticGradient.swift"))
     #expect(DesignTokens.implicitInputs(try TokenTempTree().root) == [TokenConfig.defaultPath])

@@ -91,6 +91,15 @@ struct TokenCompileTests {
     #expect(fullResult == nil, "\(fullResult ?? "")")
     let minimal = try stubs.typecheck(theme: "MainThemeWithoutGradients", files: try swiftFiles("minimal"), in: work.root.appendingPathComponent("minimal"))
     #expect(minimal == nil, "\(minimal ?? "")")
+    let themed = try stubs.typecheck(theme: "MainThemeWithoutGradients", files: try swiftFiles("themed"), in: work.root.appendingPathComponent("themed"))
+    #expect(themed == nil, "\(themed ?? "")")
+    // A theme's mapping misses a token: the exhaustive switch must not compile.
+    var partial = try swiftFiles("themed")
+    let mapping = try #require(partial.firstIndex { $0.path.hasSuffix("SemanticColor+Dimmed.swift") })
+    partial[mapping].contents = partial[mapping].contents.replacingOccurrences(of: "case .pageBackground:\n      return .pageBackground\n", with: "")
+    #expect(!partial[mapping].contents.contains("case .pageBackground:"))
+    let partialResult = try stubs.typecheck(theme: "MainThemeWithoutGradients", files: partial, in: work.root.appendingPathComponent("partial"))
+    #expect(partialResult?.contains("must be exhaustive") == true, "\(partialResult ?? "passed")")
     let foyer = try stubs.typecheck(
       theme: "MainThemeWithoutGradients", files: try foyerFiles().filter { $0.path.hasSuffix(".swift") },
       in: work.root.appendingPathComponent("foyer"))
@@ -138,7 +147,7 @@ struct TokenCompileTests {
     }
     let work = try TokenTempTree()
     var paths = [TokenFixtures.stubs.appendingPathComponent("kotlin/Theming.kt").path]
-    var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
+    var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only", "themed"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
     sets.append(("foyer", try foyerFiles()))
     for (name, files) in sets {
       for file in files where file.path.hasSuffix(".kt") {
@@ -147,7 +156,7 @@ struct TokenCompileTests {
         paths.append(work.root.appendingPathComponent(path).path)
       }
     }
-    #expect(paths.count == 1 + 4 + 3 + 3 + 3)
+    #expect(paths.count == 1 + 4 + 3 + 3 + 5 + 4)
     let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path])
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.

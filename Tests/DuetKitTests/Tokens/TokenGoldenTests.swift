@@ -4,7 +4,7 @@ import Testing
 
 @Suite("design tokens: generated files")
 struct TokenGoldenTests {
-  static let fixtures = ["full", "minimal", "kotlin-only", "swift-only"]
+  static let fixtures = ["full", "minimal", "kotlin-only", "swift-only", "themed"]
 
   /// Every file each fixture config generates matches its golden file byte for byte.
   @Test(arguments: fixtures)
@@ -53,7 +53,7 @@ struct TokenGoldenTests {
   @Test func foyerExampleFilesAreUpToDate() throws {
     let config = try TokenConfigLoader.load(root: TokenFixtures.foyer)
     let plan = TokenPlan(config)
-    #expect(plan.files.count == 6)
+    #expect(plan.files.count == 8)
     for file in plan.files {
       TokenGolden.check(
         file.contents, file: TokenFixtures.foyer.appendingPathComponent(file.path),
