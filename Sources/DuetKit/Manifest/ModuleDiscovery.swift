@@ -25,16 +25,13 @@ public enum ModuleDiscovery {
     for pattern in manifest.modules {
       for path in Glob(pattern).expand(in: root, kind: .directories) { note(path, "modules: \(pattern)") }
     }
-    var settings: [String] = []
-    var packages: [String] = []
-    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    let (settings, packages) = buildFiles(root: root)
     for file in settings {
       let folder = (file as NSString).deletingLastPathComponent
       guard let text = try? String(contentsOfFile: root.appendingPathComponent(file).path, encoding: .utf8) else { continue }
       for project in gradleIncludes(in: text) {
-        let relative = project.split(separator: ":").joined(separator: "/")
-        guard !relative.isEmpty else { continue }
-        note(folder.isEmpty ? relative : folder + "/" + relative, file)
+        guard let path = gradleModulePath(project, settingsFolder: folder) else { continue }
+        note(path, file)
       }
     }
     for file in packages {
@@ -59,6 +56,14 @@ public enum ModuleDiscovery {
     }
   }
 
+  /// The folder of Gradle project `:a:b` included by a settings file in
+  /// `settingsFolder` (`""` for the root): `settingsFolder/a/b`.
+  public static func gradleModulePath(_ project: String, settingsFolder: String) -> String? {
+    let relative = project.split(separator: ":").joined(separator: "/")
+    guard !relative.isEmpty else { return nil }
+    return settingsFolder.isEmpty ? relative : settingsFolder + "/" + relative
+  }
+
   /// The project paths named by `include(":a", ":b:c")` or `include ':a', ':b'`.
   public static func gradleIncludes(in text: String) -> [String] {
     var projects: [String] = []
@@ -74,7 +79,7 @@ public enum ModuleDiscovery {
     return projects
   }
 
-  static func quotedStrings(in text: String) -> [String] {
+  public static func quotedStrings(in text: String) -> [String] {
     var result: [String] = []
     var current: String?
     var quote: Character = "\""
@@ -93,6 +98,15 @@ public enum ModuleDiscovery {
       }
     }
     return result
+  }
+
+  /// Every `settings.gradle(.kts)` and `Package.swift` under the root, relative to
+  /// it, in one walk that skips build products and hidden folders.
+  public static func buildFiles(root: URL) -> (settings: [String], packages: [String]) {
+    var settings: [String] = []
+    var packages: [String] = []
+    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    return (settings, packages)
   }
 
   static func walk(_ directory: String, relative: String, settings: inout [String], packages: inout [String]) {

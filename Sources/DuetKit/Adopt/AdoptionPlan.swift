@@ -1,0 +1,208 @@
+import Foundation
+
+/// The lanes a surveyed tree gets, each with the reason it exists. `duet init`
+/// writes them as `lanes/manifest.yaml`; a tree with only `parity/manifest.yaml`
+/// runs them as derived lanes. Both come from this one plan, so they agree.
+public struct AdoptionPlan: Sendable {
+  /// One lane to be: what a manifest entry would say, plus why.
+  public struct PlannedLane: Sendable, Equatable {
+    public var name: String
+    public var step: Lane.Step
+    public var dir: String?
+    public var needs: [String] = []
+    public var covers: [String] = []
+    public var requires: [String] = []
+    /// One sentence: what made duet add this lane.
+    public var reason: String
+  }
+
+  /// What the survey found, one line per source of lanes: (file, what it says).
+  public var findings: [(subject: String, detail: String)] = []
+  public var lanes: [PlannedLane] = []
+
+  public static let designTokensLane = "design-tokens"
+
+  public init(_ survey: TreeSurvey) {
+    var names = Set<String>()
+    func unique(_ base: String) -> String {
+      var name = base
+      var counter = 2
+      while names.contains(name) {
+        name = "\(base)-\(counter)"
+        counter += 1
+      }
+      names.insert(name)
+      return name
+    }
+
+    if let parity = survey.parity {
+      var parts = ["\(parity.features.count) feature(s)"]
+      if !parity.chains.isEmpty { parts.append("\(parity.chains.count) chain(s)") }
+      parts.append("\(parity.mocks?.generators.count ?? 0) mock generator row(s)")
+      findings.append((parity.path, parts.joined(separator: ", ")))
+    }
+    let tokens = survey.tokenConfig
+    if let tokens {
+      var detail = "token config"
+      if let problem = tokens.problem {
+        detail += " (not readable yet: \(problem))"
+      } else {
+        detail += tokens.themeCount > 0 ? " with \(tokens.themeCount) theme(s)" : " without themes"
+        let outputs = [tokens.kotlinOutput.map { "Kotlin into \($0)" }, tokens.swiftOutput.map { "Swift into \($0)" }].compactMap { $0 }
+        if !outputs.isEmpty { detail += "; " + outputs.joined(separator: ", ") }
+      }
+      findings.append((tokens.path, detail))
+      lanes.append(PlannedLane(
+        name: unique(Self.designTokensLane), step: .builtin(command: "design-tokens", arguments: ["--check"]),
+        reason: "\(tokens.path) exists: the generated Swift and Kotlin token files must match it"))
+      if tokens.themeCount > 0 {
+        var lane = PlannedLane(
+          name: unique("theme-test"), step: .builtin(command: "theme-test", arguments: []),
+          reason: "the token config declares \(tokens.themeCount) theme(s): every label on every surface must reach each theme's WCAG level")
+        lane.needs = [Self.designTokensLane]
+        lanes.append(lane)
+      }
+    }
+    let mockRows = survey.parity?.mocks?.generators.count ?? 0
+    if mockRows > 0 {
+      lanes.append(PlannedLane(
+        name: unique("mocks"), step: .builtin(command: "mocks", arguments: ["--check"]),
+        reason: "\(survey.parity?.path ?? ParityManifest.defaultPath) has \(mockRows) mock generator row(s): each fingerprint block must match its sources"))
+    }
+
+    let features = survey.parity?.features ?? []
+    func featureNote(_ folder: String) -> String {
+      let owned = features.filter { $0.sourcePaths.contains { TreeSurvey.isInside($0, folder) } }.map(\.name)
+      return owned.isEmpty ? "" : "; feature(s) \(owned.joined(separator: ", "))"
+    }
+
+    let tokenLane = tokens == nil ? nil : Self.designTokensLane
+    var settingsSeen: [String] = []
+    for module in survey.gradleModules where !settingsSeen.contains(module.settingsFile) {
+      settingsSeen.append(module.settingsFile)
+      let included = survey.gradleModules.filter { $0.settingsFile == module.settingsFile }.map(\.project)
+      findings.append((module.settingsFile, "\(included.count) Gradle module(s): \(included.joined(separator: ", "))"))
+    }
+    let kotlinHolders = GeneratedCodeReach.kotlin(survey.gradleModules, generatedFolder: tokens?.kotlinOutput)
+    for module in survey.gradleModules {
+      let gradle = module.hasWrapper ? "./gradlew" : "gradle"
+      let task = module.testTask
+      let taskPath = (module.project == ":" ? "" : module.project) + ":" + (task ?? "assemble")
+      var lane = PlannedLane(
+        name: unique("kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))),
+        step: .shell("\(gradle) \(ShellWord.quoted(taskPath)) --console=plain"),
+        reason: "")
+      lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+      lane.covers = [module.path]
+      lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+      if let task {
+        lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))): \(task) runs them"
+      } else if !module.testSourceSets.isEmpty {
+        lane.reason = "Gradle module \(module.project) has only device tests (src/\(module.testSourceSets.joined(separator: ", src/"))): assembled, so it still builds"
+      } else {
+        lane.reason = "Gradle module \(module.project) has no tests: assembled, so it still builds"
+      }
+      lane.reason += featureNote(module.path)
+      if let tokenLane, let why = kotlinHolders.reason(module.path) {
+        lane.needs = [tokenLane]
+        lane.reason += "; \(why), so it runs after design-tokens"
+      }
+      lanes.append(lane)
+    }
+
+    let swiftHolders = GeneratedCodeReach.swift(survey.swiftPackages, generatedFolder: tokens?.swiftOutput)
+    for package in survey.swiftPackages {
+      let targets = package.testTargets
+      findings.append((package.manifestFile, targets.isEmpty ? "Swift package without a test target" : "Swift package, test target(s): \(targets.joined(separator: ", "))"))
+      let leaf = package.path == "." ? "package" : String(package.path.split(separator: "/").last ?? "package")
+      var lane = PlannedLane(
+        name: unique("swift-" + LaneNames.sanitized(leaf)),
+        step: .shell("swift \(targets.isEmpty ? "build" : "test") --package-path \(ShellWord.quoted(package.path))"),
+        reason: targets.isEmpty
+          ? "Swift package \(package.path) has no test target: built, so it still compiles"
+          : "Swift package \(package.path) has test target(s) \(targets.joined(separator: ", "))")
+      lane.covers = [package.path]
+      lane.requires = ["swift"]
+      lane.reason += featureNote(package.path)
+      if let tokenLane, let why = swiftHolders.reason(package.path) {
+        lane.needs = [tokenLane]
+        lane.reason += "; \(why), so it runs after design-tokens"
+      }
+      lanes.append(lane)
+    }
+  }
+}
+
+/// Which modules (or packages) hold a generated folder, or depend on one that
+/// does: those must run after `design-tokens`. Gradle modules depend through
+/// `project(...)` within one build, Swift packages through `.package(path:)`.
+struct GeneratedCodeReach {
+  /// A module or package: its folder, the group its dependency names resolve in,
+  /// its own name there, and the names it depends on.
+  struct Unit {
+    var path: String
+    var scope: String
+    var key: String
+    var dependencies: [String]
+  }
+
+  private var reasons: [String: String] = [:]
+
+  init(_ units: [Unit], generatedFolder: String?, what: String, describe: (String) -> String) {
+    guard let generatedFolder else { return }
+    var lookup: [String: [String: Unit]] = [:]
+    for unit in units { lookup[unit.scope, default: [:]][unit.key] = unit }
+    for unit in units {
+      if TreeSurvey.isInside(generatedFolder, unit.path) {
+        reasons[unit.path] = "it holds the generated \(what)"
+        continue
+      }
+      let known = lookup[unit.scope] ?? [:]
+      var queue = unit.dependencies
+      var seen = Set(queue)
+      while !queue.isEmpty {
+        let next = queue.removeFirst()
+        guard let dependency = known[next] else { continue }
+        if TreeSurvey.isInside(generatedFolder, dependency.path) {
+          reasons[unit.path] = "it depends on \(describe(next)), which holds the generated \(what)"
+          break
+        }
+        for further in dependency.dependencies where seen.insert(further).inserted { queue.append(further) }
+      }
+    }
+  }
+
+  static func kotlin(_ modules: [GradleModule], generatedFolder: String?) -> GeneratedCodeReach {
+    let units = modules.map { Unit(path: $0.path, scope: $0.settingsFile, key: $0.project, dependencies: $0.projectDependencies) }
+    return GeneratedCodeReach(units, generatedFolder: generatedFolder, what: "Kotlin") { $0 }
+  }
+
+  static func swift(_ packages: [SwiftPackage], generatedFolder: String?) -> GeneratedCodeReach {
+    let units = packages.map { Unit(path: $0.path, scope: "", key: $0.path, dependencies: $0.pathDependencies) }
+    return GeneratedCodeReach(units, generatedFolder: generatedFolder, what: "Swift") { "the package \($0)" }
+  }
+
+  /// Why the unit at `path` must run after the generator, or nil.
+  func reason(_ path: String) -> String? { reasons[path] }
+}
+
+/// Lane names made from folder and project names.
+enum LaneNames {
+  /// Letters, digits, `.`, `_` and `-` kept; anything else becomes `-`.
+  static func sanitized(_ text: String) -> String {
+    let mapped = String(text.unicodeScalars.map { scalar -> Character in
+      scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
+    })
+    return mapped.isEmpty ? "module" : mapped
+  }
+}
+
+/// One word of a `/bin/sh` command, quoted only when it must be.
+enum ShellWord {
+  static func quoted(_ word: String) -> String {
+    let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+      scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "./_-:=+@%,".unicodeScalars.contains(scalar))
+    }
+    return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

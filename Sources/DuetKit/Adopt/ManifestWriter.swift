@@ -1,0 +1,76 @@
+import Foundation
+
+/// Renders an adoption plan as a commented `lanes/manifest.yaml`: each lane with
+/// the reason it exists above it, so a reader of the file knows what to keep.
+/// Returns text; `duet init` writes it.
+public enum ManifestWriter {
+  public static func render(_ plan: AdoptionPlan) -> String {
+    var text = """
+      # The lanes of this tree, written by `duet init` from what it found here.
+      # `duet lanes` lists them in run order; `duet verify` runs them as a DAG.
+      # Edit freely: `duet init` replaces this file only when given --force.
+      # Each lane's `covers:` names the modules it tests, so `duet lanes` lists
+      # no module outside the manifest; a new module needs a lane (or a rerun
+      # of `duet init --force`).
+      version: 1
+
+      lanes:
+
+      """
+    if plan.lanes.isEmpty {
+      text += "  []  # duet init found no token config, mock rows, Gradle modules or Swift packages\n"
+    }
+    for (index, lane) in plan.lanes.enumerated() {
+      if index > 0 { text += "\n" }
+      for line in CommentText.lines(lane.reason + ".", prefix: "  # ") { text += line + "\n" }
+      text += "  - name: \(YAMLText.scalar(lane.name))\n"
+      switch lane.step {
+      case .builtin(let command, let arguments):
+        text += "    run: \(YAMLText.scalar(([command] + arguments).joined(separator: " ")))\n"
+      case .shell(let command):
+        text += "    sh: \(YAMLText.scalar(command))\n"
+      }
+      if let dir = lane.dir { text += "    dir: \(YAMLText.scalar(dir))\n" }
+      if !lane.needs.isEmpty { text += "    needs: \(YAMLText.list(lane.needs))\n" }
+      if !lane.covers.isEmpty { text += "    covers: \(YAMLText.list(lane.covers))\n" }
+      if !lane.requires.isEmpty { text += "    requires: \(YAMLText.list(lane.requires))\n" }
+    }
+    return text
+  }
+}
+
+/// YAML scalars duet writes: plain when that reads back as the same string,
+/// double-quoted otherwise.
+enum YAMLText {
+  static func scalar(_ text: String) -> String {
+    let plainSafe = !text.isEmpty
+      && text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }
+      && !"-?:,[]{}#&*!|>'\"%@` ".unicodeScalars.contains(text.unicodeScalars.first!)
+      && !text.contains(": ") && !text.contains(" #") && !text.hasSuffix(":") && !text.hasSuffix(" ")
+      && !text.contains(where: { "[]{},".contains($0) })
+      && !["true", "false", "yes", "no", "on", "off", "null", "~"].contains(text.lowercased())
+      && Double(text) == nil
+    if plainSafe { return text }
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": quoted += "\\\""
+      case "\\": quoted += "\\\\"
+      case "\n": quoted += "\\n"
+      case "\t": quoted += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          quoted += String(format: "\\x%02x", scalar.value)
+        } else {
+          quoted.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return quoted + "\""
+  }
+
+  /// A flow list: `[a, b]`.
+  static func list(_ items: [String]) -> String {
+    "[" + items.map(scalar).joined(separator: ", ") + "]"
+  }
+}
