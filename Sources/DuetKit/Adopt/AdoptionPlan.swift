@@ -73,7 +73,8 @@ public struct AdoptionPlan: Sendable {
     let features = survey.parity?.features ?? []
     func featureNote(_ folder: String) -> String {
       let owned = features.filter { $0.sourcePaths.contains { TreeSurvey.isInside($0, folder) } }.map(\.name)
-      return owned.isEmpty ? "" : "; feature(s) \(owned.joined(separator: ", "))"
+      guard !owned.isEmpty else { return "" }
+      return "; " + (owned.count == 1 ? "feature \(owned[0]) lives in it" : "features \(owned.joined(separator: ", ")) live in it")
     }
 
     let tokenLane = tokens == nil ? nil : Self.designTokensLane
@@ -96,7 +97,7 @@ public struct AdoptionPlan: Sendable {
       lane.covers = [module.path]
       lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
       if let task {
-        lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))): \(task) runs them"
+        lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
       } else if !module.testSourceSets.isEmpty {
         lane.reason = "Gradle module \(module.project) has only device tests (src/\(module.testSourceSets.joined(separator: ", src/"))): assembled, so it still builds"
       } else {

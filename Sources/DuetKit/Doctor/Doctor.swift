@@ -40,7 +40,9 @@ public enum Doctor {
       checkTokenConfigs(manifest, root: root, into: &report)
       if !manifest.mocks.isEmpty {
         let parityRows = manifest.mocks.filter { $0.location.file == ParityManifest.defaultPath }.count
-        report.add("mocks", "\(manifest.mocks.count) mock file(s): \(manifest.mocks.count - parityRows) from \(Manifest.defaultPath), \(parityRows) from \(ParityManifest.defaultPath)")
+        let origins = [(manifest.mocks.count - parityRows, Manifest.defaultPath), (parityRows, ParityManifest.defaultPath)]
+          .filter { $0.0 > 0 }.map { "\($0.0) from \($0.1)" }
+        report.add("mocks", "\(manifest.mocks.count) mock file(s): " + origins.joined(separator: ", "))
       }
     }
     let needed = manifest.map { checkLanes($0, options: options, into: &report) } ?? [:]

@@ -35,6 +35,7 @@ public enum ParityManifestLoader {
     }
     let known = ParityManifest.topLevelKeys.sorted().joined(separator: ", ")
     var sections: [String: YAMLNode] = [:]
+    var keyLocations: [String: SourceLocation] = [:]
     for pair in pairs {
       guard let key = pair.key.scalar else { continue }
       guard ParityManifest.topLevelKeys.contains(key) else {
@@ -42,6 +43,7 @@ public enum ParityManifestLoader {
         continue
       }
       sections[key] = pair.value
+      keyLocations[key] = pair.key.location
     }
 
     if let features = sections["features"] {
@@ -56,7 +58,7 @@ public enum ParityManifestLoader {
       (manifest.waiverCount, manifest.islandCount) = parsePresentation(presentation, diagnostics: &diagnostics)
     }
     if let mocks = sections["mocks"] {
-      manifest.mocks = parseMocks(mocks, diagnostics: &diagnostics)
+      manifest.mocks = parseMocks(mocks, at: keyLocations["mocks"] ?? mocks.location, diagnostics: &diagnostics)
     }
     if let runner = sections["replayRunner"] {
       if let text = runner.scalar, !runner.isNull {
@@ -124,7 +126,7 @@ public enum ParityManifestLoader {
     return (entries("waivers"), entries("islands"))
   }
 
-  static func parseMocks(_ node: YAMLNode, diagnostics: inout DiagnosticList) -> ParityMocks {
+  static func parseMocks(_ node: YAMLNode, at keyLocation: SourceLocation, diagnostics: inout DiagnosticList) -> ParityMocks {
     var mocks = ParityMocks(bundle: nil)
     if node.isNull { return mocks }
     guard let fields = YAMLFields(node, context: "'mocks'", allowed: mocksKeys, diagnostics: &diagnostics) else { return mocks }
@@ -140,8 +142,8 @@ public enum ParityManifestLoader {
         mocks.generators.append(generator)
       }
     }
-    if !mocks.generators.isEmpty && mocks.bundle == nil && !fields.has("bundle") {
-      diagnostics.add("'mocks': missing 'bundle' (the template bundle's release tag), required once a generator row exists", at: node.location)
+    if !rows.isEmpty && mocks.bundle == nil && !fields.has("bundle") {
+      diagnostics.add("'mocks': missing 'bundle' (the template bundle's release tag), required once a generator row exists", at: keyLocation)
     }
     return mocks
   }
