@@ -22,11 +22,8 @@ enum DoctorCommand: Command {
     console.out("duet doctor: \(report.root)")
     for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }
     console.out(console.paint(report.verdict, report.problems.isEmpty ? "32;1" : "31;1"))
-    for problem in report.problems {
-      for (index, line) in HangingList.wrap(problem, width: max(20, console.width - 4)).enumerated() {
-        console.out((index == 0 ? "  " : "    ") + line)
-      }
-    }
+    // One line per problem, never wrapped, so a CI log can be searched for them.
+    for problem in report.problems { console.out("  " + problem) }
     return report.exitCode
   }
 }
