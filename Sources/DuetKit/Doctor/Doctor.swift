@@ -183,8 +183,8 @@ public enum Doctor {
       var seen = Set<String>()
       for name in names where seen.insert(name).inserted {
         needed[name, default: []].append(lane.name)
-        if let where_ = ToolProbe.which(name, path: path) {
-          found.append("\(name): \(where_)")
+        if ToolProbe.which(name, path: path) != nil {
+          found.append("\(name): on PATH")
         } else {
           found.append("\(name): not found on PATH")
           let why = lane.requires.contains(name) ? " (requires:; verify skips the lane, --strict fails it)" : ""

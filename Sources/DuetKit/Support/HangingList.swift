@@ -2,9 +2,9 @@
 /// may run longer than a line. For reports (`duet init`, `duet doctor`) whose
 /// explanations must fit a terminal and a CI log without being cut off.
 public enum HangingList {
-  /// `rows` as lines no wider than `maxWidth` (a word longer than the room stands alone).
+  /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
   public static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
-    let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 3))
+    let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 4))
     let hang = String(repeating: " ", count: indent.count + nameWidth + 2)
     let room = max(20, maxWidth - hang.count)
     var result: [String] = []
@@ -26,7 +26,18 @@ public enum HangingList {
   public static func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
+      // A word wider than a line (a long path) is broken, so the line still fits.
+      var word = whole
+      while word.count > width {
+        if !line.isEmpty {
+          lines.append(line)
+          line = ""
+        }
+        lines.append(String(word.prefix(width)))
+        word = word.dropFirst(width)
+      }
+      if word.isEmpty { continue }
       if line.isEmpty {
         line = String(word)
       } else if line.count + 1 + word.count <= width {
