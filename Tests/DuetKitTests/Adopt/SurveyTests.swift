@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+@Suite("Tree survey and the manifest init writes")
+struct SurveyTests {
+  /// The test task follows the module's kind and its test source sets; device tests alone are no host tests.
+  @Test func gradleTestTask() {
+    var module = GradleModule(path: "m", project: ":m", settingsFile: "settings.gradle.kts", settingsFolder: "")
+    #expect(module.testTask == nil)
+    module.testSourceSets = ["androidTest"]
+    #expect(module.testTask == nil)
+    module.testSourceSets = ["test"]
+    #expect(module.testTask == "test")
+    module.isMultiplatform = true
+    module.testSourceSets = ["commonTest", "iosTest"]
+    #expect(module.testTask == "allTests")
+    module.hasJVMTarget = true
+    #expect(module.testTask == "jvmTest")
+    #expect(module.hostTestSourceSets == ["commonTest"])
+  }
+
+  /// `project(...)` references in either quoting, commented lines left out, each once.
+  @Test func gradleProjectReferences() {
+    let code = GradleModule.withoutComments("""
+      implementation(project(":theming"))
+      api(project(path: ':core:model'))
+      // implementation(project(":old"))
+      testImplementation(project(":theming"))
+      """)
+    #expect(GradleModule.projectReferences(in: code) == [":theming", ":core:model"])
+  }
+
+  /// Test targets and local dependencies are read from a manifest's text; paths resolve from the package's folder.
+  @Test func swiftPackageText() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("ios/Kit/Package.swift", """
+      // .testTarget(name: "Commented")
+      let package = Package(
+        name: "Kit",
+        dependencies: [.package(path: "../Design"), .package(url: "https://x/y", from: "1.0.0"), .package(name: "Up", path: "../../../outside")],
+        targets: [
+          .target(name: "Kit", dependencies: [.product(name: "Design", package: "Design")]),
+          .testTarget(
+            name: "KitTests",
+            dependencies: ["Kit"]
+          ),
+          .testTarget(name: "KitUITests", dependencies: [.target(name: "Kit")]),
+        ]
+      )
+      """)
+    let package = try #require(SwiftPackage.read(manifestFile: "ios/Kit/Package.swift", root: tree.url))
+    #expect(package.path == "ios/Kit")
+    #expect(package.testTargets == ["KitTests", "KitUITests"])
+    #expect(package.pathDependencies == ["ios/Design"])
+    #expect(SwiftPackage.resolve("./Sub", from: "") == "Sub")
+    #expect(SwiftPackage.resolve("..", from: "a") == ".")
+  }
+
+  /// What init writes reads back through the manifest loader as the same lanes the plan holds,
+  /// also for names and commands that need quoting.
+  @Test func writtenManifestReadsBack() throws {
+    var survey = TreeSurvey()
+    survey.tokenConfig = TokenConfigFacts(path: "parity/design-tokens.yaml", themeCount: 1, swiftOutput: nil, kotlinOutput: "kmp/ui kit/Generated")
+    var odd = GradleModule(path: "kmp/ui kit", project: ":ui kit", settingsFile: "kmp/settings.gradle", settingsFolder: "kmp", testSourceSets: ["test"], hasWrapper: true)
+    odd.projectDependencies = []
+    survey.gradleModules = [odd, GradleModule(path: "kmp/app", project: ":app", settingsFile: "kmp/settings.gradle", settingsFolder: "kmp")]
+    survey.swiftPackages = [SwiftPackage(path: ".", manifestFile: "Package.swift", testTargets: ["RootTests"])]
+    let plan = AdoptionPlan(survey)
+    let text = ManifestWriter.render(plan)
+    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: BuiltinRegistry.vocabulary)
+    let derived = DerivedLanes.lanes(plan)
+    #expect(manifest.lanes.map(\.name) == ["design-tokens", "theme-test", "kotlin-ui-kit", "kotlin-app", "swift-package"])
+    #expect(manifest.lanes.map(\.step) == derived.map(\.step))
+    #expect(manifest.lanes.map(\.needs) == derived.map(\.needs))
+    #expect(manifest.lanes.map(\.covers) == derived.map(\.covers))
+    #expect(manifest.lanes.map(\.dir) == derived.map(\.dir))
+    #expect(manifest.lanes.map(\.requires) == derived.map(\.requires))
+    #expect(manifest.lanes[2].commandText == "./gradlew ':ui kit:test' --console=plain")
+    #expect(manifest.lanes[2].covers == ["kmp/ui kit"])
+    #expect(manifest.lanes[2].needs == ["design-tokens"])
+    #expect(manifest.lanes[4].commandText == "swift test --package-path .")
+  }
+
+  /// YAML scalars duet writes read back as the same text, quoted only when they must be.
+  @Test func yamlScalarsRoundTrip() throws {
+    let samples = ["plain", "./gradlew :a:b --console=plain", "yes", "1.5", "a: b", "#x", "- x", "it's", "say \"hi\"", "back\\slash", "tab\there", "[x]", "x,y", "trailing ", ""]
+    for sample in samples {
+      let node = try YAMLParser.parse("key: \(YAMLText.scalar(sample))\n", file: "t.yaml")
+      #expect(node["key"]?.scalar == sample, "\(sample) → \(YAMLText.scalar(sample))")
+    }
+    #expect(YAMLText.scalar("./gradlew :a:b --console=plain") == "./gradlew :a:b --console=plain")
+    #expect(YAMLText.scalar("yes") == "\"yes\"")
+  }
+}
