@@ -28,9 +28,15 @@ func treeRoot(_ arguments: ParsedArguments) throws -> URL {
     return try TreeRoot.find(from: cwd, override: arguments.value("--root"), markers: TreeManifest.rootMarkers)
   } catch {
     guard case .notFound(let start) = error else { throw error }
-    throw CommandFailure(
-      message: "duet: error: no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'",
-      code: ExitCode.usage)
+    throw TreeNotFound(start: start)
+  }
+}
+
+/// No tree here or above; `Entrypoint` prints it as `duet <command>: error: ...` with exit 2.
+struct TreeNotFound: Error, CustomStringConvertible {
+  var start: String
+  var description: String {
+    "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
   }
 }
 
