@@ -38,10 +38,49 @@ public enum ModuleDiscovery {
       let folder = (file as NSString).deletingLastPathComponent
       note(folder.isEmpty ? "." : folder, file)
     }
-    let covers = manifest.lanes.map { lane in (lane.name, lane.covers.map(Glob.init)) }
+    let index = CoverIndex(manifest.lanes)
     return order.sorted(by: Glob.precedes).map { path in
-      let lanes = covers.filter { _, globs in globs.contains { covered(path, by: $0) } }.map(\.0)
-      return Module(path: path, foundBy: found[path] ?? [], coveredBy: lanes)
+      Module(path: path, foundBy: found[path] ?? [], coveredBy: index.lanes(covering: path).map { manifest.lanes[$0].name })
+    }
+  }
+
+  /// The lanes' `covers`, indexed so a manifest of a thousand lanes (what `duet
+  /// init` writes for a thousand modules) is not a thousand globs per module:
+  /// literal folders are looked up by each of the module's ancestors, and only
+  /// wildcard patterns are matched one by one.
+  struct CoverIndex {
+    var everything: [Int] = []
+    var literal: [String: [Int]] = [:]
+    var patterns: [(lane: Int, glob: Glob)] = []
+
+    init(_ lanes: [Lane]) {
+      for (lane, entry) in lanes.enumerated() {
+        for cover in entry.covers {
+          let glob = Glob(cover)
+          if glob.pattern == "." {
+            everything.append(lane)
+          } else if glob.isLiteral {
+            if !glob.segments.isEmpty { literal[glob.segments.joined(separator: "/"), default: []].append(lane) }
+          } else {
+            patterns.append((lane, glob))
+          }
+        }
+      }
+    }
+
+    /// Indices of the lanes covering `module`, in manifest order.
+    func lanes(covering module: String) -> [Int] {
+      var hits = Set(everything)
+      var path = module
+      while true {
+        hits.formUnion(literal[path] ?? [])
+        guard let slash = path.lastIndex(of: "/") else { break }
+        path = String(path[..<slash])
+      }
+      for (lane, glob) in patterns where !hits.contains(lane) && ModuleDiscovery.covered(module, by: glob) {
+        hits.insert(lane)
+      }
+      return hits.sorted()
     }
   }
 
