@@ -65,9 +65,11 @@ public enum SwiftUIEmitter {
     out.add("import SwiftUI")
     out.add("import UIKit")
     out.blank()
+    let example = config.fonts.first?.name ?? "body"
+    out.add(contentsOf: CommentText.lines(
+      "One step of the type scale as the config states it. `.font(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
+      prefix: "/// "))
     out.add(contentsOf: [
-      "/// One step of the type scale as the config states it. `.font(.cardBody)` on a",
-      "/// view sets it, with its size and line height kept in step with Dynamic Type.",
       "public struct TypeToken: Sendable {",
       "  /// The size in points at the default Dynamic Type size.",
       "  public let size: CGFloat",
