@@ -20,34 +20,37 @@ public enum TokenConfigLoader {
 
   /// Reads and checks the config at `path` (relative to `root`).
   public static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
-    try load(url: root.appendingPathComponent(path), path: path)
+    try load(url: root.appendingPathComponent(path), path: path, root: root)
   }
 
-  /// Reads and checks the config at `url`; `path` names it in messages and banners.
-  public static func load(url: URL, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Reads and checks the config at `url`; `path` names it in messages and
+  /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
+  public static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.load(url, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path)
+    return try parse(node, path: path, root: root)
   }
 
-  /// Parses and checks config text; `path` names it in messages and banners.
-  public static func parse(_ text: String, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Parses and checks config text; `path` names it in messages and banners,
+  /// and `root` (when given) is where the files `tokens:` names are read from.
+  public static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.parse(text, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path)
+    return try parse(node, path: path, root: root)
   }
 
-  /// Checks an already-parsed document; the pure core of `load`.
-  public static func parse(_ node: YAMLNode, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
+  public static func parse(_ node: YAMLNode, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     var reader = Reader()
+    reader.root = root
     let config = reader.config(node, path: path)
     guard reader.diagnostics.isEmpty, let config else {
       throw TokenConfigError(diagnostics: reader.diagnostics.items)
@@ -58,6 +61,8 @@ public enum TokenConfigLoader {
   /// One pass over the document, adding every problem to `diagnostics`.
   struct Reader {
     var diagnostics = DiagnosticList()
+    /// The tree root, for the DTCG files `tokens:` names; nil when parsing text alone.
+    var root: URL?
     /// The colour values written as `"{token}"`, resolved after every colour is read.
     var colorAliases: [PendingColorAlias] = []
 
@@ -103,6 +108,11 @@ public enum TokenConfigLoader {
       config.gradients = gradients(top.value("gradients"))
       config.spacing = scale(top.value("spacing"), key: "spacing")
       config.radius = scale(top.value("radius"), key: "radius")
+      if let node = top.value("tokens") {
+        tokenSources(node, top: top, needsTextStyle: needsTextStyle, into: &config)
+        for token in config.colors { colorNames[token.name] = node.location }
+        for token in config.fonts { fontNames[token.name] = node.location }
+      }
       for (style, key) in [(config.swift?.style, "swift"), (config.kotlin?.style, "kotlin")] {
         if let style, style != .engine, let first = config.gradients.first, let node = top.value("gradients") {
           diagnostics.add(
