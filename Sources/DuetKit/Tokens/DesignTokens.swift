@@ -64,7 +64,7 @@ public enum DesignTokens {
   public static func implicitInputs(_ tree: URL) -> [String] {
     guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
     let plan = TokenPlan(config)
-    return [TokenConfig.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.themeFilePatterns
+    return [TokenConfig.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
   }
 }
 

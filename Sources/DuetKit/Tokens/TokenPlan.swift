@@ -35,7 +35,7 @@ public struct TokenPlan: Sendable, Equatable {
   public init(_ config: TokenConfig) {
     var jobs: [(path: String, emit: @Sendable () -> String)] = []
     var owned: [String] = []
-    var themeFilePatterns: [String] = []
+    var generatedFilePatterns: [String] = []
     /// Declares `path` when `declared`; else it is a file the target would own.
     func file(_ path: String, when declared: Bool = true, _ emit: @escaping @Sendable () -> String) {
       if declared { jobs.append((path, emit)) } else { owned.append(path) }
@@ -53,8 +53,8 @@ public struct TokenPlan: Sendable, Equatable {
         for theme in config.mappedThemes {
           file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
         }
-        themeFilePatterns.append(join(folder, "\(TokenFileNames.color)+*.swift"))
       }
+      generatedFilePatterns.append(join(folder, "*.swift"))
       file(join(folder, SwiftUIEmitter.colorFileName), when: !engine) { SwiftUIEmitter.colors(config) }
       file(join(folder, SwiftUIEmitter.fontFileName), when: !engine && hasFonts) { SwiftUIEmitter.fonts(config) }
       for scale in ScaleEmitter.Scale.allCases {
@@ -72,8 +72,8 @@ public struct TokenPlan: Sendable, Equatable {
         for theme in config.mappedThemes {
           file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
         }
-        themeFilePatterns.append(join(folder, "*Source.kt"))
       }
+      generatedFilePatterns.append(join(folder, "*.kt"))
       file(join(folder, ComposeEmitter.colorFileName), when: !engine) { ComposeEmitter.colors(config, target: kotlin) }
       file(join(folder, ComposeEmitter.fontFileName), when: !engine && hasFonts) { ComposeEmitter.fonts(config, target: kotlin) }
       for scale in ScaleEmitter.Scale.allCases {
@@ -86,17 +86,18 @@ public struct TokenPlan: Sendable, Equatable {
     DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
     self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = undeclared
-    self.themeFilePatterns = themeFilePatterns
+    self.generatedFilePatterns = generatedFilePatterns
   }
 
-  /// Where a mapped theme's files go (`Generated/SemanticColor+*.swift`,
-  /// `Generated/*Source.kt`): a file there that the config does not generate and
-  /// that opens with duet's banner belongs to a theme since removed.
-  public var themeFilePatterns: [String]
+  /// Every source file in a target's output folder (`Generated/*.swift`,
+  /// `Generated/*.kt`): one there that the config does not generate and that
+  /// opens with duet's banner is left from a theme since removed, a palette
+  /// renamed or a style switched.
+  public var generatedFilePatterns: [String]
 
-  /// `ownedButUndeclared` that exist under `root`, plus every generated theme
-  /// mapping on disk that no theme of the config declares any more. A file
-  /// without duet's banner is a team's own and is never claimed.
+  /// `ownedButUndeclared` that exist under `root` with duet's banner, plus every
+  /// other file with the banner in an output folder that the config no longer
+  /// generates. A file without the banner is a team's own and is never claimed.
   public func undeclaredFiles(in root: URL) -> [String] {
     let banner = Data(generatedBannerStart.utf8)
     func opensWithBanner(_ url: URL) -> Bool {
@@ -106,7 +107,7 @@ public struct TokenPlan: Sendable, Equatable {
     }
     var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0)) }
     let declared = Set(files.map(\.path))
-    for pattern in themeFilePatterns {
+    for pattern in generatedFilePatterns {
       let folder = (pattern as NSString).deletingLastPathComponent
       let name = (pattern as NSString).lastPathComponent
       let parts = name.split(separator: "*", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -115,7 +116,7 @@ public struct TokenPlan: Sendable, Equatable {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
       for entry in entries.sorted() where entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count > parts[0].count + parts[1].count {
         let path = join(folder, entry)
-        if !declared.contains(path) && opensWithBanner(url.appendingPathComponent(entry)) { result.append(path) }
+        if !declared.contains(path) && !result.contains(path) && opensWithBanner(url.appendingPathComponent(entry)) { result.append(path) }
       }
     }
     return result

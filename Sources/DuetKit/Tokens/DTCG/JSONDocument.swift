@@ -83,6 +83,8 @@ private struct KeyScan {
   var order: [String: [String]] = [:]
   var locations: [String: SourceLocation] = [:]
   var duplicates: [Diagnostic] = []
+  /// Members written a second time: keys inside them are not compared again.
+  var repeated: [String] = []
 
   enum Container {
     case object(path: [String], key: String?, expectingKey: Bool)
@@ -126,7 +128,10 @@ private struct KeyScan {
           let key = Self.unescape(text)
           let pathKey = JSONDocument.pathKey(path)
           let memberKey = JSONDocument.pathKey(path + [key])
-          if let first = locations[memberKey], order[pathKey]?.contains(key) == true {
+          if repeated.contains(where: { pathKey == $0 || pathKey.hasPrefix($0 + String(JSONDocument.separator)) }) {
+            // Inside a repeated member: reported once, at the member.
+          } else if let first = locations[memberKey], order[pathKey]?.contains(key) == true {
+            repeated.append(memberKey)
             duplicates.append(Diagnostic(
               "\(Self.dotted(path + [key])): the key '\(key)' is written twice in one object (first at \(first.line):\(first.column)); JSON keeps only the last",
               at: start))
