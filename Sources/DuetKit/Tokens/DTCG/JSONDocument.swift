@@ -7,58 +7,64 @@ import Foundation
 public struct JSONDocument: Sendable {
   public var file: String
   public var root: JSONValue
-  /// Object path (keys joined by `JSONDocument.separator`) -> its keys in file order.
-  var keyOrder: [String: [String]]
-  /// Member path -> where its key starts.
-  var keyLocations: [String: SourceLocation]
-
-  static let separator: Character = "\u{1F}"
-
-  public static func pathKey(_ path: [String]) -> String { path.joined(separator: String(separator)) }
+  /// Every object's keys in file order, with their positions, by path.
+  var keyOrder: KeyOrder
 
   /// Parses `data`; `file` names it in messages.
   public static func parse(_ data: Data, file: String) throws(TokenConfigError) -> JSONDocument {
-    let root: JSONValue
+    // JSONSerialization rather than JSONDecoder: the same parser, without a
+    // Decodable round per value, which made a large file four times slower.
+    let parsed: Any
     do {
-      root = try JSONDecoder().decode(JSONValue.self, from: data)
+      parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     } catch {
-      throw TokenConfigError(diagnostics: [syntaxError(data, file: file)])
+      throw TokenConfigError(diagnostics: [syntaxError(error, data: data, file: file)])
+    }
+    guard let root = JSONValue(foundation: parsed) else {
+      throw TokenConfigError(diagnostics: [Diagnostic("not valid JSON", at: SourceLocation(file: file, line: 1, column: 1))])
     }
     var scan = KeyScan(file: file)
     scan.run(Array(data))
     if !scan.duplicates.isEmpty {
       throw TokenConfigError(diagnostics: scan.duplicates)
     }
-    return JSONDocument(file: file, root: root, keyOrder: scan.order, keyLocations: scan.locations)
+    return JSONDocument(file: file, root: root, keyOrder: scan.root)
   }
 
   /// The keys of the object at `path`, in the order the file writes them.
   public func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
-    let written = keyOrder[Self.pathKey(path)] ?? []
-    // Every decoded key was scanned; the sort is only a guard against a key the scan missed.
-    let missed = members.keys.filter { !written.contains($0) }.sorted()
-    return written.filter { members[$0] != nil } + missed
+    let written = node(path)?.keys ?? []
+    if written.count == members.count { return written }
+    // Every decoded key was scanned; this is only a guard against a key the scan missed.
+    let seen = Set(written)
+    return written.filter { members[$0] != nil } + members.keys.filter { !seen.contains($0) }.sorted()
   }
 
   /// Where the key at the end of `path` starts; the file's start for the root.
   public func location(_ path: [String]) -> SourceLocation {
-    keyLocations[Self.pathKey(path)] ?? SourceLocation(file: file, line: 1, column: 1)
+    guard let last = path.last, let location = node(path.dropLast())?.locations[last] else {
+      return SourceLocation(file: file, line: 1, column: 1)
+    }
+    return location
+  }
+
+  private func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
+    var current = keyOrder
+    for key in path {
+      guard let next = current.children[key] else { return nil }
+      current = next
+    }
+    return current
   }
 
   /// Foundation's message names a character offset; this names the line and column.
-  static func syntaxError(_ data: Data, file: String) -> Diagnostic {
-    var reason = ""
-    do {
-      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-    } catch {
-      reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-    }
+  static func syntaxError(_ error: Error, data: Data, file: String) -> Diagnostic {
+    let reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
     var location: SourceLocation?
     if let range = reason.range(of: "character "), let offset = Int(reason[range.upperBound...].prefix { $0.isNumber }) {
       location = Self.location(ofOffset: offset, in: Array(data), file: file)
     }
-    let text = reason.isEmpty ? "not valid JSON" : "not valid JSON: \(reason)"
-    return Diagnostic(text, at: location ?? SourceLocation(file: file, line: 1, column: 1))
+    return Diagnostic("not valid JSON: \(reason)", at: location ?? SourceLocation(file: file, line: 1, column: 1))
   }
 
   static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
@@ -75,85 +81,101 @@ public struct JSONDocument: Sendable {
   }
 }
 
+/// The keys of one object in file order with where each starts, and the same
+/// for the objects inside it: a tree beside Foundation's, walked by path.
+final class KeyOrder: @unchecked Sendable {
+  // Filled by the scan, read-only after it, so sharing it is safe.
+  var keys: [String] = []
+  var locations: [String: SourceLocation] = [:]
+  var children: [String: KeyOrder] = [:]
+}
+
 /// One pass over JSON text that Foundation has already accepted, recording
 /// each object's keys in order with their positions. It reads strings,
 /// brackets, commas and colons only; every other byte is part of a scalar.
 private struct KeyScan {
   let file: String
-  var order: [String: [String]] = [:]
-  var locations: [String: SourceLocation] = [:]
+  let root = KeyOrder()
   var duplicates: [Diagnostic] = []
-  /// Members written a second time: keys inside them are not compared again.
-  var repeated: [String] = []
 
-  enum Container {
-    case object(path: [String], key: String?, expectingKey: Bool)
-    case array(path: [String], index: Int)
+  struct Open {
+    /// Nil for a list.
+    var object: KeyOrder?
+    var path: [String]
+    var key: String?
+    var expectingKey: Bool
+    var index: Int
   }
 
   init(file: String) { self.file = file }
 
   mutating func run(_ bytes: [UInt8]) {
-    var stack: [Container] = []
+    var stack: [Open] = []
     var line = 1, column = 1
     var index = 0
-    func childPath(_ stack: [Container]) -> [String] {
-      switch stack.last {
-      case .object(let path, let key, _)?: return path + [key ?? ""]
-      case .array(let path, let index)?: return path + [String(index)]
-      case nil: return []
-      }
-    }
     while index < bytes.count {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
         let start = SourceLocation(file: file, line: line, column: column)
-        var text: [UInt8] = []
+        let first = index + 1
+        var escaped = false
         index += 1
         column += 1
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
           if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
-            text.append(bytes[index])
+            escaped = true
             index += 1
             column += 1
           }
-          text.append(bytes[index])
           if bytes[index] & 0xC0 != 0x80 { column += 1 }
           index += 1
         }
+        let text = bytes[first..<min(index, bytes.count)]
         index += 1
         column += 1
-        if case .object(let path, _, true)? = stack.last {
-          let key = Self.unescape(text)
-          let pathKey = JSONDocument.pathKey(path)
-          let memberKey = JSONDocument.pathKey(path + [key])
-          if repeated.contains(where: { pathKey == $0 || pathKey.hasPrefix($0 + String(JSONDocument.separator)) }) {
-            // Inside a repeated member: reported once, at the member.
-          } else if let first = locations[memberKey], order[pathKey]?.contains(key) == true {
-            repeated.append(memberKey)
+        if let top = stack.last, let object = top.object, top.expectingKey {
+          let key = escaped ? Self.unescape(Array(text)) : String(decoding: text, as: UTF8.self)
+          if let earlier = object.locations[key] {
             duplicates.append(Diagnostic(
-              "\(Self.dotted(path + [key])): the key '\(key)' is written twice in one object (first at \(first.line):\(first.column)); JSON keeps only the last",
+              "\(Self.dotted(top.path + [key])): the key '\(key)' is written twice in one object (first at \(earlier.line):\(earlier.column)); JSON keeps only the last",
               at: start))
+            // The repeated member's contents go to a node nobody reads: reported once, here.
+            stack[stack.count - 1].key = "\u{0}repeated"
           } else {
-            order[pathKey, default: []].append(key)
-            locations[memberKey] = start
+            object.keys.append(key)
+            object.locations[key] = start
+            stack[stack.count - 1].key = key
           }
-          stack[stack.count - 1] = .object(path: path, key: key, expectingKey: false)
+          stack[stack.count - 1].expectingKey = false
         }
         continue
-      case UInt8(ascii: "{"):
-        let path = childPath(stack)
-        stack.append(.object(path: path, key: nil, expectingKey: true))
-      case UInt8(ascii: "["):
-        stack.append(.array(path: childPath(stack), index: 0))
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        let isObject = byte == UInt8(ascii: "{")
+        var child: KeyOrder? = nil
+        var path: [String] = []
+        if let top = stack.last {
+          if let parent = top.object {
+            let name = top.key ?? ""
+            path = top.path + [name]
+            if isObject {
+              child = KeyOrder()
+              parent.children[name] = child
+            }
+          } else {
+            // Objects inside a list are not walked by path; their keys go to a node of their own.
+            path = top.path + [String(top.index)]
+            if isObject { child = KeyOrder() }
+          }
+        } else if isObject {
+          child = root
+        }
+        stack.append(Open(object: child, path: path, key: nil, expectingKey: isObject, index: 0))
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         _ = stack.popLast()
       case UInt8(ascii: ","):
-        switch stack.last {
-        case .object(let path, let key, _)?: stack[stack.count - 1] = .object(path: path, key: key, expectingKey: true)
-        case .array(let path, let index)?: stack[stack.count - 1] = .array(path: path, index: index + 1)
-        case nil: break
+        if !stack.isEmpty {
+          if stack[stack.count - 1].object != nil { stack[stack.count - 1].expectingKey = true } else { stack[stack.count - 1].index += 1 }
         }
       case UInt8(ascii: "\n"):
         line += 1
@@ -168,9 +190,8 @@ private struct KeyScan {
 
   /// A key's text with JSON's escapes undone (through Foundation, for `\u` pairs).
   static func unescape(_ bytes: [UInt8]) -> String {
-    guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
     let quoted = [UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")]
-    return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? String(decoding: bytes, as: UTF8.self)
+    return (try? JSONSerialization.jsonObject(with: Data(quoted), options: [.fragmentsAllowed]) as? String) ?? String(decoding: bytes, as: UTF8.self)
   }
 
   static func dotted(_ path: [String]) -> String { path.isEmpty ? "(root)" : path.joined(separator: ".") }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A JSON value as Foundation's decoder reads it, with numbers and booleans
+/// A JSON value as Foundation's parser reads it, with numbers and booleans
 /// kept apart (a `fontWeight` of `true` is an error, not 1).
-public indirect enum JSONValue: Sendable, Equatable, Decodable {
+public indirect enum JSONValue: Sendable, Equatable {
   case string(String)
   case number(Double)
   case bool(Bool)
@@ -11,20 +11,39 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
   /// Foundation does not keep key order; `JSONDocument` restores it.
   case object([String: JSONValue])
 
-  public init(from decoder: Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
+  /// Foundation's boolean class: `JSONSerialization` gives `true` as an
+  /// `NSNumber`, and only its class tells it from 1.
+  private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
+
+  /// A value from `JSONSerialization`'s tree; nil for a type it never returns.
+  /// `NSNumber` is tried last: casting a dictionary to it bridges the whole
+  /// dictionary first, which made the cast the slowest part of a read.
+  init?(foundation value: Any) {
+    switch value {
+    case let text as String:
+      self = .string(text)
+    case let items as [Any]:
+      var result: [JSONValue] = []
+      result.reserveCapacity(items.count)
+      for item in items {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        result.append(converted)
+      }
+      self = .array(result)
+    case let members as [String: Any]:
+      var result: [String: JSONValue] = [:]
+      result.reserveCapacity(members.count)
+      for (key, item) in members {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        result[key] = converted
+      }
+      self = .object(result)
+    case is NSNull:
       self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
+    case let number as NSNumber:
+      self = type(of: number) == Self.booleanClass ? .bool(number.boolValue) : .number(number.doubleValue)
+    default:
+      return nil
     }
   }
 
