@@ -6,6 +6,13 @@ public enum SwiftUIEmitter {
   public static let colorFileName = "Color+Tokens.swift"
   public static let fontFileName = "Font+Tokens.swift"
 
+  /// The colours SwiftUI's `Color` already declares: a token of the same name
+  /// would make `.foregroundStyle(.primary)` ambiguous, so the loader refuses it.
+  public static let colorMembers: Set<String> = [
+    "accentColor", "black", "blue", "brown", "clear", "cyan", "gray", "green", "indigo", "mint", "orange", "pink",
+    "primary", "purple", "red", "secondary", "teal", "white", "yellow",
+  ]
+
   /// `extension Color { public static let surface = Color(light: 0xFFFFFF, dark: 0x121212) }`.
   public static func colors(_ config: TokenConfig) -> String {
     var out = SourceText()
@@ -55,7 +62,7 @@ public enum SwiftUIEmitter {
     return out.text
   }
 
-  /// `TypeToken` statics, a `.font(_:)` modifier for them, and the modifier
+  /// `TypeToken` statics, a `.tokenFont(_:)` modifier for them, and the modifier
   /// that scales size and line height with `@ScaledMetric(relativeTo:)`.
   public static func fonts(_ config: TokenConfig) -> String {
     var out = SourceText()
@@ -67,7 +74,7 @@ public enum SwiftUIEmitter {
     out.blank()
     let example = config.fonts.first?.name ?? "body"
     out.add(contentsOf: CommentText.lines(
-      "One step of the type scale as the config states it. `.font(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
+      "One step of the type scale as the config states it. `.tokenFont(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
       prefix: "/// "))
     out.add(contentsOf: [
       "public struct TypeToken: Sendable {",
@@ -94,7 +101,8 @@ public enum SwiftUIEmitter {
       "extension View {",
       "  /// Sets `token`'s face at its size scaled with Dynamic Type, with its line",
       "  /// height and tracking.",
-      "  public func font(_ token: TypeToken) -> some View {",
+      "  /// (Not `font(_:)`: `.font(.title)` would mean SwiftUI's own `Font.title`.)",
+      "  public func tokenFont(_ token: TypeToken) -> some View {",
       "    modifier(ScaledTypeToken(token: token))",
       "  }",
       "}",

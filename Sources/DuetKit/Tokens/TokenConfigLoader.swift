@@ -109,9 +109,19 @@ public enum TokenConfigLoader {
       config.spacing = scale(top.value("spacing"), key: "spacing")
       config.radius = scale(top.value("radius"), key: "radius")
       if let node = top.value("tokens") {
+        let before = diagnostics.items.count
         tokenSources(node, top: top, needsTextStyle: needsTextStyle, into: &config)
         for token in config.colors { colorNames[token.name] = node.location }
         for token in config.fonts { fontNames[token.name] = node.location }
+        // A token the DTCG file fails to give would make each pair and theme naming it an error too: fix the file first.
+        if diagnostics.items.count > before { return config }
+      }
+      if config.swift?.style == .swiftui {
+        for token in config.colors where SwiftUIEmitter.colorMembers.contains(token.name) {
+          diagnostics.add(
+            "colour token '\(token.name)': SwiftUI's Color already has '\(token.name)', so style swiftui cannot declare it; rename it (e.g. '\(token.name)Ink')",
+            at: colorNames[token.name] ?? top.value("colors")?.location)
+        }
       }
       for (style, key) in [(config.swift?.style, "swift"), (config.kotlin?.style, "kotlin")] {
         if let style, style != .engine, let first = config.gradients.first, let node = top.value("gradients") {

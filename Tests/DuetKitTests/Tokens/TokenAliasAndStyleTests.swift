@@ -67,6 +67,9 @@ struct TokenAliasAndStyleTests {
     #expect(errors(base + "kotlin:\n  output: kmp\n  package: a.b\n  style: compos\n") == [
       "parity/design-tokens.yaml:5:10: error: the kotlin target: 'style' must be engine or compose, got \"compos\"; did you mean 'compose'?"
     ])
+    #expect(errors(base + "swift:\n  output: ios\n  style: swiftui\ncolors:\n  - tokens:\n      - {name: primary, value: \"#000000\"}\n") == [
+      "parity/design-tokens.yaml:7:16: error: colour token 'primary': SwiftUI's Color already has 'primary', so style swiftui cannot declare it; rename it (e.g. 'primaryInk')"
+    ])
     #expect(errors(base + "kotlin:\n  output: kmp\n  package: a.b\n  style: compose\ngradients:\n  - {name: hero, stops: [\"#000000\", \"#FFFFFF\"]}\n") == [
       "parity/design-tokens.yaml:7:3: error: gradient 'hero': style compose (the kotlin target) generates no gradients; use style engine there, or drop 'gradients'"
     ])

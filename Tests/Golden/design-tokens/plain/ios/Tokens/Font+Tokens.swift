@@ -6,8 +6,9 @@
 import SwiftUI
 import UIKit
 
-/// One step of the type scale as the config states it. `.font(.title)` on a
-/// view sets it, with its size and line height kept in step with Dynamic Type.
+/// One step of the type scale as the config states it. `.tokenFont(.title)` on
+/// a view sets it, with its size and line height kept in step with Dynamic
+/// Type.
 public struct TypeToken: Sendable {
   /// The size in points at the default Dynamic Type size.
   public let size: CGFloat
@@ -40,7 +41,8 @@ extension TypeToken {
 extension View {
   /// Sets `token`'s face at its size scaled with Dynamic Type, with its line
   /// height and tracking.
-  public func font(_ token: TypeToken) -> some View {
+  /// (Not `font(_:)`: `.font(.title)` would mean SwiftUI's own `Font.title`.)
+  public func tokenFont(_ token: TypeToken) -> some View {
     modifier(ScaledTypeToken(token: token))
   }
 }
