@@ -7,13 +7,7 @@ public enum ComposeEmitter {
 
   /// `interface SemanticColors`, then `object LightColors` and `object DarkColors` implementing it.
   public static func colors(_ config: TokenConfig, target: KotlinTarget) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
-    out.blank()
-    out.add("package \(target.package)")
-    out.blank()
-    out.add("import androidx.compose.ui.graphics.Color")
-    out.blank()
+    var out = KotlinEmitter.opening(config, target: target, imports: ["androidx.compose.ui.graphics.Color"])
     out.add(contentsOf: [
       "/**",
       " * The colour tokens of one appearance: read [LightColors] or [DarkColors], for",
@@ -43,17 +37,10 @@ public enum ComposeEmitter {
 
   /// `object SemanticTextStyles` with one `TextStyle` per type token, one argument a line.
   public static func fonts(_ config: TokenConfig, target: KotlinTarget) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
-    out.blank()
-    out.add("package \(target.package)")
-    out.blank()
-    out.add("import androidx.compose.ui.text.TextStyle")
-    out.add("import androidx.compose.ui.text.font.FontFamily")
-    out.add("import androidx.compose.ui.text.font.FontWeight")
-    out.add("import androidx.compose.ui.unit.em")
-    out.add("import androidx.compose.ui.unit.sp")
-    out.blank()
+    var out = KotlinEmitter.opening(config, target: target, imports: [
+      "androidx.compose.ui.text.TextStyle", "androidx.compose.ui.text.font.FontFamily",
+      "androidx.compose.ui.text.font.FontWeight", "androidx.compose.ui.unit.em", "androidx.compose.ui.unit.sp",
+    ])
     out.add("/** The type scale; sizes in sp, so they follow the user's font scale. */")
     out.add("object SemanticTextStyles {")
     sections(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in

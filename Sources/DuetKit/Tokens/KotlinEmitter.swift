@@ -163,6 +163,20 @@ public enum KotlinEmitter {
     if !empty { out.add("}", indent: 2) }
   }
 
+  /// The banner, the `package` line and `imports`, each part followed by a blank line.
+  static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("package \(target.package)")
+    out.blank()
+    if !imports.isEmpty {
+      out.add(contentsOf: imports.map { "import \($0)" })
+      out.blank()
+    }
+    return out
+  }
+
   /// `doc` as a KDoc block at `indent` levels.
   static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
     let pad = String(repeating: "  ", count: indent)

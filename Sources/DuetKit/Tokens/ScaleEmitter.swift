@@ -40,16 +40,8 @@ public enum ScaleEmitter {
   /// engine style, whose engine has no unit type to give them.
   public static func kotlin(_ config: TokenConfig, scale: Scale, target: KotlinTarget) -> String {
     let compose = target.style == .compose
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
-    out.blank()
-    out.add("package \(target.package)")
-    out.blank()
-    if compose {
-      out.add("import androidx.compose.ui.unit.Dp")
-      out.add("import androidx.compose.ui.unit.dp")
-      out.blank()
-    }
+    var out = KotlinEmitter.opening(
+      config, target: target, imports: compose ? ["androidx.compose.ui.unit.Dp", "androidx.compose.ui.unit.dp"] : [])
     out.add("/** \(scale.summary) In dp. */")
     out.add("object \(scale.typeName) {")
     for (index, token) in scale.tokens(config).enumerated() {

@@ -15,13 +15,7 @@ public enum SwiftUIEmitter {
 
   /// `extension Color { public static let surface = Color(light: 0xFFFFFF, dark: 0x121212) }`.
   public static func colors(_ config: TokenConfig) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
-    out.blank()
-    out.add("#if os(iOS)")
-    out.add("import SwiftUI")
-    out.add("import UIKit")
-    out.blank()
+    var out = opening(config)
     out.add("/// The colour tokens: each follows the appearance of the view it is drawn in.")
     out.add("extension Color {")
     statics(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { token in
@@ -65,13 +59,7 @@ public enum SwiftUIEmitter {
   /// `TypeToken` statics, a `.tokenFont(_:)` modifier for them, and the modifier
   /// that scales size and line height with `@ScaledMetric(relativeTo:)`.
   public static func fonts(_ config: TokenConfig) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
-    out.blank()
-    out.add("#if os(iOS)")
-    out.add("import SwiftUI")
-    out.add("import UIKit")
-    out.blank()
+    var out = opening(config)
     let example = config.fonts.first?.name ?? "body"
     out.add(contentsOf: CommentText.lines(
       "One step of the type scale as the config states it. `.tokenFont(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
@@ -132,6 +120,18 @@ public enum SwiftUIEmitter {
       "#endif",
     ])
     return out.text
+  }
+
+  /// The banner, the iOS guard and the two imports both files open with.
+  static func opening(_ config: TokenConfig) -> SourceText {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("#if os(iOS)")
+    out.add("import SwiftUI")
+    out.add("import UIKit")
+    out.blank()
+    return out
   }
 
   /// `public static let` lines with `// MARK: - <group>` sections, `doc` as
