@@ -39,7 +39,7 @@ public enum ThemeTest {
       return .failure([Diagnostic("no token config at \(configPath); theme-test reads its 'contrast:' and 'themes:' sections")], configPath: configPath)
     }
     do throws(TokenConfigError) {
-      let config = try TokenConfigLoader.load(url: url, path: configPath)
+      let config = try TokenConfigLoader.load(url: url, path: configPath, root: root)
       guard config.contrast != nil else {
         return .failure(
           [
@@ -55,10 +55,18 @@ public enum ThemeTest {
   }
 }
 
+extension ThemeTest {
+  /// The config and the DTCG files it names: a change to either can change a ratio.
+  public static func implicitInputs(_ tree: URL) -> [String] {
+    let sources = (try? TokenConfigLoader.load(root: tree))?.tokenSources ?? []
+    return [TokenConfig.defaultPath] + sources
+  }
+}
+
 extension BuiltinLane {
   /// `run: theme-test` in a lane: the same check and text as `duet theme-test`
   /// on the lane's tree. Its result depends on the token config alone.
-  public static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: { _ in [TokenConfig.defaultPath] }) { context in
+  public static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: ThemeTest.implicitInputs) { context in
     let outcome = ThemeTest.run(root: context.tree)
     return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
   }

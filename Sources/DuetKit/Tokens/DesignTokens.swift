@@ -49,7 +49,7 @@ public enum DesignTokens {
       return .report(TokenReport(mode: mode, configPath: configPath, configFound: false))
     }
     do throws(TokenConfigError) {
-      let config = try TokenConfigLoader.load(url: url, path: configPath)
+      let config = try TokenConfigLoader.load(url: url, path: configPath, root: root)
       let plan = TokenPlan(config)
       if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath)) }
       return .report(try TokenWriter.run(plan, config: config, root: root))
@@ -58,13 +58,13 @@ public enum DesignTokens {
     }
   }
 
-  /// What a run reads, as paths relative to the tree: the config, every file
+  /// What a run reads, as paths relative to the tree: the config, the DTCG files it names, every file
   /// it generates and every file a target owns. A cache keyed on a lane's
   /// inputs must include them, or a hand-edited generated file would be hidden.
   public static func implicitInputs(_ tree: URL) -> [String] {
     guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
     let plan = TokenPlan(config)
-    return [TokenConfig.defaultPath] + plan.files.map(\.path) + plan.ownedButUndeclared + plan.themeFilePatterns
+    return [TokenConfig.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
   }
 }
 

@@ -27,7 +27,7 @@ public enum KotlinEmitter {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(configPath: config.path))
+    out.add(contentsOf: generatedBanner(config))
     out.blank()
     out.add("package \(target.package)")
     out.blank()
@@ -39,12 +39,7 @@ public enum KotlinEmitter {
       }
       for token in group.tokens {
         out.blank()
-        if let doc = token.doc {
-          out.add("/**", indent: 1)
-          // `*/` inside the text would end the KDoc early; a space keeps it readable.
-          out.add(contentsOf: CommentText.lines(doc.replacingOccurrences(of: "*/", with: "* /"), prefix: "   * "))
-          out.add(" */", indent: 1)
-        }
+        if let doc = token.doc { kdoc(&out, doc, indent: 1) }
         out.add("\(token.name),", indent: 1)
       }
     }
@@ -55,7 +50,7 @@ public enum KotlinEmitter {
   /// `<palette>.kt`: `object <palette>` with one exhaustive `when` per vocabulary.
   public static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(configPath: config.path))
+    out.add(contentsOf: generatedBanner(config))
     out.blank()
     out.add("package \(target.package)")
     out.blank()
@@ -166,6 +161,29 @@ public enum KotlinEmitter {
   /// Closes a `when` that `openWhen` opened.
   static func exhaustiveEnd(_ out: inout SourceText, empty: Bool) {
     if !empty { out.add("}", indent: 2) }
+  }
+
+  /// The banner, the `package` line and `imports`, each part followed by a blank line.
+  static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("package \(target.package)")
+    out.blank()
+    if !imports.isEmpty {
+      out.add(contentsOf: imports.map { "import \($0)" })
+      out.blank()
+    }
+    return out
+  }
+
+  /// `doc` as a KDoc block at `indent` levels.
+  static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
+    let pad = String(repeating: "  ", count: indent)
+    out.add("/**", indent: indent)
+    // `*/` inside the text would end the KDoc early; a space keeps it readable.
+    out.add(contentsOf: CommentText.lines(doc.replacingOccurrences(of: "*/", with: "* /"), prefix: pad + " * "))
+    out.add(" */", indent: indent)
   }
 
   static func stopList(_ stops: [RGB]) -> String {

@@ -28,7 +28,7 @@ public enum SwiftEmitter {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(configPath: config.path))
+    out.add(contentsOf: generatedBanner(config))
     out.blank()
     out.add("#if os(iOS)")
     out.add("import \(target.engine)")
@@ -55,7 +55,7 @@ public enum SwiftEmitter {
   public static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
     let theme = target.theme
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(configPath: config.path))
+    out.add(contentsOf: generatedBanner(config))
     out.blank()
     out.add("#if os(iOS)")
     out.add("import \(target.engine)")

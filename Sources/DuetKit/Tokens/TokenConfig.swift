@@ -12,12 +12,23 @@ public struct TokenConfig: Sendable, Equatable {
   public var contrast: ContrastSpec?
   /// The `themes:` section, in declaration order; empty when the config has none.
   public var themes: [ThemeSpec]
+  /// The `spacing:` scale, in declaration order; empty when the config has none.
+  public var spacing: [ScaleToken]
+  /// The `radius:` scale, in declaration order; empty when the config has none.
+  public var radius: [ScaleToken]
+  /// The DTCG files `tokens:` names (relative to the tree root), which the
+  /// tokens came from instead of the config; empty for a config that states them.
+  public var tokenSources: [String]
 
   public init(
     path: String, swift: SwiftTarget? = nil, kotlin: KotlinTarget? = nil,
     colorGroups: [TokenGroup<ColorToken>] = [], fontGroups: [TokenGroup<FontToken>] = [],
-    gradients: [GradientToken] = [], contrast: ContrastSpec? = nil, themes: [ThemeSpec] = []
+    gradients: [GradientToken] = [], contrast: ContrastSpec? = nil, themes: [ThemeSpec] = [],
+    spacing: [ScaleToken] = [], radius: [ScaleToken] = [], tokenSources: [String] = []
   ) {
+    self.spacing = spacing
+    self.radius = radius
+    self.tokenSources = tokenSources
     self.contrast = contrast
     self.themes = themes
     self.path = path
@@ -37,16 +48,48 @@ public struct TokenConfig: Sendable, Equatable {
   public var fonts: [FontToken] { fontGroups.flatMap(\.tokens) }
   /// The themes that carry a `map`, and so a generated mapping file per target.
   public var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil } }
+
+  /// What the banners name as the tokens' source: the DTCG files when `tokens:`
+  /// names them, else the config itself.
+  public var sourceDescription: String {
+    tokenSources.isEmpty ? path : tokenSources.joined(separator: " and ")
+  }
 }
 
-/// Where the Swift files go, the engine module they import, and the theme class the table extends.
+/// The shape of a target's files: the Duet engine's vocabularies and tables,
+/// or plain SwiftUI / Compose values for an app with no theme engine.
+public enum TokenStyle: String, Sendable, Equatable, CaseIterable {
+  case engine
+  case swiftui
+  case compose
+}
+
+/// One step of a `spacing:` or `radius:` scale: a name and a number of points.
+public struct ScaleToken: Sendable, Equatable {
+  public var name: String
+  public var doc: String?
+  public var value: Double
+  public init(name: String, doc: String? = nil, value: Double) {
+    self.name = name
+    self.doc = doc
+    self.value = value
+  }
+}
+
+/// Where the Swift files go, their style and, for the engine style, the engine
+/// module they import and the theme class the table extends.
 public struct SwiftTarget: Sendable, Equatable {
   public var output: String
+  /// `.engine` or `.swiftui`.
+  public var style: TokenStyle
+  /// Empty in the `swiftui` style, which imports no engine.
   public var engine: String
+  /// Empty in the `swiftui` style, which has no theme class.
   public var theme: String
   /// Where `output:` was written, for a message when writing there is refused.
   public var outputLocation: SourceLocation?
-  public init(output: String, engine: String, theme: String, outputLocation: SourceLocation? = nil) {
+  public init(output: String, style: TokenStyle = .engine, engine: String, theme: String, outputLocation: SourceLocation? = nil) {
+    self.style = style
     self.outputLocation = outputLocation
     self.output = output
     self.engine = engine
@@ -54,15 +97,24 @@ public struct SwiftTarget: Sendable, Equatable {
   }
 }
 
-/// Where the Kotlin files go, their package, the engine package and the palette object's name.
+/// Where the Kotlin files go, their package, their style and, for the engine
+/// style, the engine package and the palette object's name.
 public struct KotlinTarget: Sendable, Equatable {
   public var output: String
   public var package: String
+  /// `.engine` or `.compose`.
+  public var style: TokenStyle
+  /// Empty in the `compose` style, which imports no engine.
   public var engine: String
+  /// Empty in the `compose` style, which has no palette object.
   public var palette: String
   /// Where `output:` was written, for a message when writing there is refused.
   public var outputLocation: SourceLocation?
-  public init(output: String, package: String, engine: String, palette: String, outputLocation: SourceLocation? = nil) {
+  public init(
+    output: String, package: String, style: TokenStyle = .engine, engine: String, palette: String,
+    outputLocation: SourceLocation? = nil
+  ) {
+    self.style = style
     self.outputLocation = outputLocation
     self.output = output
     self.package = package

@@ -4,9 +4,11 @@ import Foundation
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
 public enum TokenConfigLoader {
-  static let topKeys = ["version", "swift", "kotlin", "colors", "fonts", "gradients", "contrast", "themes"]
-  static let swiftKeys = ["output", "engine", "theme"]
-  static let kotlinKeys = ["output", "package", "engine", "palette"]
+  static let topKeys = [
+    "version", "swift", "kotlin", "tokens", "colors", "fonts", "gradients", "spacing", "radius", "contrast", "themes",
+  ]
+  static let swiftKeys = ["output", "style", "engine", "theme"]
+  static let kotlinKeys = ["output", "package", "style", "engine", "palette"]
   static let groupKeys = ["group", "tokens"]
   static let colorKeys = ["name", "doc", "note", "light", "dark", "lightAlpha", "darkAlpha", "value", "alpha"]
   static let fontKeys = [
@@ -18,34 +20,37 @@ public enum TokenConfigLoader {
 
   /// Reads and checks the config at `path` (relative to `root`).
   public static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
-    try load(url: root.appendingPathComponent(path), path: path)
+    try load(url: root.appendingPathComponent(path), path: path, root: root)
   }
 
-  /// Reads and checks the config at `url`; `path` names it in messages and banners.
-  public static func load(url: URL, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Reads and checks the config at `url`; `path` names it in messages and
+  /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
+  public static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.load(url, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path)
+    return try parse(node, path: path, root: root)
   }
 
-  /// Parses and checks config text; `path` names it in messages and banners.
-  public static func parse(_ text: String, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Parses and checks config text; `path` names it in messages and banners,
+  /// and `root` (when given) is where the files `tokens:` names are read from.
+  public static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.parse(text, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path)
+    return try parse(node, path: path, root: root)
   }
 
-  /// Checks an already-parsed document; the pure core of `load`.
-  public static func parse(_ node: YAMLNode, path: String) throws(TokenConfigError) -> TokenConfig {
+  /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
+  public static func parse(_ node: YAMLNode, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     var reader = Reader()
+    reader.root = root
     let config = reader.config(node, path: path)
     guard reader.diagnostics.isEmpty, let config else {
       throw TokenConfigError(diagnostics: reader.diagnostics.items)
@@ -56,6 +61,10 @@ public enum TokenConfigLoader {
   /// One pass over the document, adding every problem to `diagnostics`.
   struct Reader {
     var diagnostics = DiagnosticList()
+    /// The tree root, for the DTCG files `tokens:` names; nil when parsing text alone.
+    var root: URL?
+    /// The colour values written as `"{token}"`, resolved after every colour is read.
+    var colorAliases: [PendingColorAlias] = []
 
     mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
       let context = "the token config"
@@ -95,7 +104,32 @@ public enum TokenConfigLoader {
       config.fontGroups = groups(top.value("fonts"), key: "fonts", kind: "font") { reader, item, context in
         reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &fontNames)
       }
+      resolveColorAliases(&config.colorGroups)
       config.gradients = gradients(top.value("gradients"))
+      config.spacing = scale(top.value("spacing"), key: "spacing")
+      config.radius = scale(top.value("radius"), key: "radius")
+      if let node = top.value("tokens") {
+        let before = diagnostics.items.count
+        tokenSources(node, top: top, needsTextStyle: needsTextStyle, into: &config)
+        for token in config.colors { colorNames[token.name] = node.location }
+        for token in config.fonts { fontNames[token.name] = node.location }
+        // A token the DTCG file fails to give would make each pair and theme naming it an error too: fix the file first.
+        if diagnostics.items.count > before { return config }
+      }
+      if config.swift?.style == .swiftui {
+        for token in config.colors where SwiftUIEmitter.colorMembers.contains(token.name) {
+          diagnostics.add(
+            "colour token '\(token.name)': SwiftUI's Color already has '\(token.name)', so style swiftui cannot declare it; rename it (e.g. '\(token.name)Ink')",
+            at: colorNames[token.name] ?? top.value("colors")?.location)
+        }
+      }
+      for (style, key) in [(config.swift?.style, "swift"), (config.kotlin?.style, "kotlin")] {
+        if let style, style != .engine, let first = config.gradients.first, let node = top.value("gradients") {
+          diagnostics.add(
+            "gradient '\(first.name)': style \(style.rawValue) (the \(key) target) generates no gradients; use style engine there, or drop 'gradients'",
+            at: node.location)
+        }
+      }
       config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
       config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
       return config
@@ -107,6 +141,12 @@ public enum TokenConfigLoader {
       let context = "the swift target"
       guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.swiftKeys, diagnostics: &diagnostics) else { return nil }
       let output = outputPath(fields, context: context)
+      guard let style = style(fields, context: context, allowed: [.engine, .swiftui]) else { return nil }
+      if style != .engine {
+        forbid(["engine", "theme"], in: fields, context: context, style: style, because: "it imports no engine and extends SwiftUI's Color")
+        guard let output else { return nil }
+        return SwiftTarget(output: output, style: style, engine: "", theme: "", outputLocation: fields.value("output")?.location)
+      }
       let engine = identifier(fields, "engine", context: context, example: "DuetTheming", qualified: false)
       let theme = identifier(fields, "theme", context: context, example: "MainTheme", qualified: false)
       guard let output, let engine, let theme else { return nil }
@@ -118,10 +158,33 @@ public enum TokenConfigLoader {
       guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.kotlinKeys, diagnostics: &diagnostics) else { return nil }
       let output = outputPath(fields, context: context)
       let package = identifier(fields, "package", context: context, example: "dev.modaal.foyer.theming", qualified: true)
+      guard let style = style(fields, context: context, allowed: [.engine, .compose]) else { return nil }
+      if style != .engine {
+        forbid(["engine", "palette"], in: fields, context: context, style: style, because: "it imports no engine and writes Compose values")
+        guard let output, let package else { return nil }
+        return KotlinTarget(output: output, package: package, style: style, engine: "", palette: "", outputLocation: fields.value("output")?.location)
+      }
       let engine = identifier(fields, "engine", context: context, example: "dev.modaal.duet.services.theming", qualified: true)
       let palette = identifier(fields, "palette", context: context, example: "MainPalette", qualified: false)
       guard let output, let package, let engine, let palette else { return nil }
       return KotlinTarget(output: output, package: package, engine: engine, palette: palette, outputLocation: fields.value("output")?.location)
+    }
+
+    /// A target's `style:`; `engine` when the config gives none.
+    mutating func style(_ fields: YAMLFields, context: String, allowed: [TokenStyle]) -> TokenStyle? {
+      guard let value = fields.value("style") else { return .engine }
+      let names = allowed.map(\.rawValue)
+      if let text = value.scalar, let style = TokenStyle(rawValue: text), allowed.contains(style) { return style }
+      let hint = value.scalar.map { Suggestion.hint(for: $0, in: names) } ?? ""
+      diagnostics.add("\(context): 'style' must be \(names.joined(separator: " or ")), got \(value.summary)\(hint)", at: value.location)
+      return nil
+    }
+
+    /// The engine style's keys, refused by name in another style rather than ignored.
+    mutating func forbid(_ keys: [String], in fields: YAMLFields, context: String, style: TokenStyle, because reason: String) {
+      for key in keys where fields.has(key) {
+        diagnostics.add("\(context): '\(key)' belongs to style engine; style \(style.rawValue) has none, as \(reason)", at: fields.keyLocation(key))
+      }
     }
 
     /// A folder relative to the tree root that stays inside it.
@@ -238,7 +301,7 @@ public enum TokenConfigLoader {
         for key in ["lightAlpha", "darkAlpha"] where fields.has(key) {
           diagnostics.add("\(context): '\(key)' belongs with 'light' and 'dark'; with one 'value' write 'alpha'", at: fields.keyLocation(key))
         }
-        let rgb = color(fields, "value", context: context)
+        let rgb = color(fields, "value", token: name, appearances: Appearance.allCases, context: context)
         let alpha = self.alpha(fields, "alpha", context: context)
         if let rgb, !hasPair { values = .single(ColorValue(rgb, alpha: alpha ?? nil)) }
       } else if hasPair {
@@ -251,8 +314,8 @@ public enum TokenConfigLoader {
         if !fields.has("dark") {
           diagnostics.add("\(context): 'light' without 'dark'; give both (\"#RRGGBB\"), or one 'value'", at: fields.keyLocation("light"))
         }
-        let light = fields.has("light") ? color(fields, "light", context: context) : nil
-        let dark = fields.has("dark") ? color(fields, "dark", context: context) : nil
+        let light = fields.has("light") ? color(fields, "light", token: name, appearances: [.light], context: context) : nil
+        let dark = fields.has("dark") ? color(fields, "dark", token: name, appearances: [.dark], context: context) : nil
         let lightAlpha = alpha(fields, "lightAlpha", context: context)
         let darkAlpha = alpha(fields, "darkAlpha", context: context)
         if let light, let dark {
@@ -266,9 +329,19 @@ public enum TokenConfigLoader {
       return ColorToken(name: name, doc: doc, note: note, values: values)
     }
 
-    /// A `"#RRGGBB"` colour under `key`.
-    mutating func color(_ fields: YAMLFields, _ key: String, context: String) -> RGB? {
+    /// A `"#RRGGBB"` colour under `key`, or an alias `"{token}"`: then a
+    /// placeholder, recorded for `resolveColorAliases` to replace once every
+    /// colour is known (an alias may name a token declared further down).
+    mutating func color(_ fields: YAMLFields, _ key: String, token: String?, appearances: [Appearance], context: String) -> RGB? {
       guard let value = fields.value(key) else { return nil }
+      if let text = value.scalar, case .scalar(_, plain: false) = value.kind, let target = TokenAlias.target(of: text) {
+        if let token {
+          for appearance in appearances {
+            colorAliases.append(PendingColorAlias(token: token, appearance: appearance, key: key, target: target, context: context, location: value.location))
+          }
+        }
+        return RGB(0)
+      }
       return rgb(value, what: "'\(key)'", context: context)
     }
 
@@ -277,8 +350,12 @@ public enum TokenConfigLoader {
         diagnostics.add("\(context): \(what) must be a colour \"#RRGGBB\", got nothing (quote it: an unquoted # starts a YAML comment)", at: value.location)
         return nil
       }
+      if let pairs = value.mapping, pairs.count == 1, pairs[0].value.isNull, let name = pairs[0].key.scalar {
+        diagnostics.add("\(context): \(what) reads as a YAML mapping; quote an alias: \"{\(name)}\"", at: value.location)
+        return nil
+      }
       guard let text = value.scalar, let rgb = RGB(hex: text) else {
-        diagnostics.add("\(context): \(what) must be a colour \"#RRGGBB\" (six hex digits, no alpha), got \(value.summary)", at: value.location)
+        diagnostics.add("\(context): \(what) must be a colour \"#RRGGBB\" (six hex digits, no alpha) or an alias \"{token}\", got \(value.summary)", at: value.location)
         return nil
       }
       return rgb

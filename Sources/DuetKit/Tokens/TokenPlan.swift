@@ -23,8 +23,10 @@ public struct GeneratedFile: Sendable, Equatable {
 /// declares (`SemanticGradient` once the last gradient is gone).
 public struct TokenPlan: Sendable, Equatable {
   public var files: [GeneratedFile]
-  /// Paths a target owns but this config does not generate; `--check` reports
-  /// them `orphaned:` when they exist and a write removes them.
+  /// Paths a target owns but this config does not generate (`SemanticGradient`
+  /// without gradients, `Spacing` without a scale, another style's files);
+  /// `--check` reports them `orphaned:` when they exist with duet's banner, and
+  /// a write removes them. A file without the banner is a team's own.
   public var ownedButUndeclared: [String]
 
   /// Runs every emitter; pure, so `--check` and the writer see the same bytes.
@@ -32,62 +34,80 @@ public struct TokenPlan: Sendable, Equatable {
   /// text depends on the config alone, so the result is the same every time.
   public init(_ config: TokenConfig) {
     var jobs: [(path: String, emit: @Sendable () -> String)] = []
-    var undeclared: [String] = []
-    var themeFilePatterns: [String] = []
+    var owned: [String] = []
+    var generatedFilePatterns: [String] = []
+    /// Declares `path` when `declared`; else it is a file the target would own.
+    func file(_ path: String, when declared: Bool = true, _ emit: @escaping @Sendable () -> String) {
+      if declared { jobs.append((path, emit)) } else { owned.append(path) }
+    }
     let hasGradients = !config.gradients.isEmpty
+    let hasFonts = !config.fonts.isEmpty
     if let swift = config.swift {
       let folder = swift.output
-      jobs.append((join(folder, "\(TokenFileNames.color).swift"), { SwiftEmitter.colorVocabulary(config, target: swift) }))
-      jobs.append((join(folder, "\(TokenFileNames.font).swift"), { SwiftEmitter.fontVocabulary(config, target: swift) }))
-      let gradientPath = join(folder, "\(TokenFileNames.gradient).swift")
-      if hasGradients {
-        jobs.append((gradientPath, { SwiftEmitter.gradientVocabulary(config, target: swift) }))
-      } else {
-        undeclared.append(gradientPath)
+      let engine = swift.style == .engine
+      file(join(folder, "\(TokenFileNames.color).swift"), when: engine) { SwiftEmitter.colorVocabulary(config, target: swift) }
+      file(join(folder, "\(TokenFileNames.font).swift"), when: engine) { SwiftEmitter.fontVocabulary(config, target: swift) }
+      file(join(folder, "\(TokenFileNames.gradient).swift"), when: engine && hasGradients) { SwiftEmitter.gradientVocabulary(config, target: swift) }
+      if engine {
+        file(join(folder, "\(swift.theme)Palette.swift")) { SwiftEmitter.palette(config, target: swift) }
+        for theme in config.mappedThemes {
+          file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
+        }
       }
-      jobs.append((join(folder, "\(swift.theme)Palette.swift"), { SwiftEmitter.palette(config, target: swift) }))
-      for theme in config.mappedThemes {
-        jobs.append((join(folder, ThemeMappingEmitter.swiftFileName(theme)), { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }))
+      generatedFilePatterns.append(join(folder, "*.swift"))
+      file(join(folder, SwiftUIEmitter.colorFileName), when: !engine) { SwiftUIEmitter.colors(config) }
+      file(join(folder, SwiftUIEmitter.fontFileName), when: !engine && hasFonts) { SwiftUIEmitter.fonts(config) }
+      for scale in ScaleEmitter.Scale.allCases {
+        file(join(folder, "\(scale.typeName).swift"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.swift(config, scale: scale) }
       }
-      themeFilePatterns.append(join(folder, "\(TokenFileNames.color)+*.swift"))
     }
     if let kotlin = config.kotlin {
       let folder = kotlin.output
-      jobs.append((join(folder, "\(TokenFileNames.color).kt"), { KotlinEmitter.colorVocabulary(config, target: kotlin) }))
-      jobs.append((join(folder, "\(TokenFileNames.font).kt"), { KotlinEmitter.fontVocabulary(config, target: kotlin) }))
-      let gradientPath = join(folder, "\(TokenFileNames.gradient).kt")
-      if hasGradients {
-        jobs.append((gradientPath, { KotlinEmitter.gradientVocabulary(config, target: kotlin) }))
-      } else {
-        undeclared.append(gradientPath)
+      let engine = kotlin.style == .engine
+      file(join(folder, "\(TokenFileNames.color).kt"), when: engine) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
+      file(join(folder, "\(TokenFileNames.font).kt"), when: engine) { KotlinEmitter.fontVocabulary(config, target: kotlin) }
+      file(join(folder, "\(TokenFileNames.gradient).kt"), when: engine && hasGradients) { KotlinEmitter.gradientVocabulary(config, target: kotlin) }
+      if engine {
+        file(join(folder, "\(kotlin.palette).kt")) { KotlinEmitter.palette(config, target: kotlin) }
+        for theme in config.mappedThemes {
+          file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
+        }
       }
-      jobs.append((join(folder, "\(kotlin.palette).kt"), { KotlinEmitter.palette(config, target: kotlin) }))
-      for theme in config.mappedThemes {
-        jobs.append((join(folder, ThemeMappingEmitter.kotlinFileName(theme)), { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }))
+      generatedFilePatterns.append(join(folder, "*.kt"))
+      file(join(folder, ComposeEmitter.colorFileName), when: !engine) { ComposeEmitter.colors(config, target: kotlin) }
+      file(join(folder, ComposeEmitter.fontFileName), when: !engine && hasFonts) { ComposeEmitter.fonts(config, target: kotlin) }
+      for scale in ScaleEmitter.Scale.allCases {
+        file(join(folder, "\(scale.typeName).kt"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.kotlin(config, scale: scale, target: kotlin) }
       }
-      themeFilePatterns.append(join(folder, "*Source.kt"))
     }
+    let undeclared = owned
     let slots = Slots(count: jobs.count)
     let emitters = jobs.map(\.emit)
     DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
     self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = undeclared
-    self.themeFilePatterns = themeFilePatterns
+    self.generatedFilePatterns = generatedFilePatterns
   }
 
-  /// Where a mapped theme's files go (`Generated/SemanticColor+*.swift`,
-  /// `Generated/*Source.kt`): a file there that the config does not generate and
-  /// that opens with duet's banner belongs to a theme since removed.
-  public var themeFilePatterns: [String]
+  /// Every source file in a target's output folder (`Generated/*.swift`,
+  /// `Generated/*.kt`): one there that the config does not generate and that
+  /// opens with duet's banner is left from a theme since removed, a palette
+  /// renamed or a style switched.
+  public var generatedFilePatterns: [String]
 
-  /// `ownedButUndeclared` that exist under `root`, plus every generated theme
-  /// mapping on disk that no theme of the config declares any more. A file
-  /// without duet's banner is a team's own and is never claimed.
+  /// `ownedButUndeclared` that exist under `root` with duet's banner, plus every
+  /// other file with the banner in an output folder that the config no longer
+  /// generates. A file without the banner is a team's own and is never claimed.
   public func undeclaredFiles(in root: URL) -> [String] {
-    var result = ownedButUndeclared.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
-    let declared = Set(files.map(\.path))
     let banner = Data(generatedBannerStart.utf8)
-    for pattern in themeFilePatterns {
+    func opensWithBanner(_ url: URL) -> Bool {
+      guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+      defer { try? handle.close() }
+      return ((try? handle.read(upToCount: banner.count)) ?? Data()) == banner
+    }
+    var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0)) }
+    let declared = Set(files.map(\.path))
+    for pattern in generatedFilePatterns {
       let folder = (pattern as NSString).deletingLastPathComponent
       let name = (pattern as NSString).lastPathComponent
       let parts = name.split(separator: "*", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -96,10 +116,7 @@ public struct TokenPlan: Sendable, Equatable {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
       for entry in entries.sorted() where entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count > parts[0].count + parts[1].count {
         let path = join(folder, entry)
-        guard !declared.contains(path), let handle = FileHandle(forReadingAtPath: url.appendingPathComponent(entry).path) else { continue }
-        let head = (try? handle.read(upToCount: banner.count)) ?? Data()
-        try? handle.close()
-        if head == banner { result.append(path) }
+        if !declared.contains(path) && !result.contains(path) && opensWithBanner(url.appendingPathComponent(entry)) { result.append(path) }
       }
     }
     return result

@@ -201,10 +201,13 @@ struct TokenCheckTests {
     let tree = try tree("minimal")
     let inputs = DesignTokens.implicitInputs(tree.root)
     #expect(inputs.first == TokenConfig.defaultPath)
-    // The config, six generated files, two owned gradient files and the two places a mapped theme's files go.
-    #expect(inputs.count == 1 + 6 + 2 + 2)
-    #expect(inputs.contains("ios/Generated/SemanticColor+*.swift"))
-    #expect(inputs.contains("kmp/Generated/*Source.kt"))
+    // The config, six generated files, ten owned files (two gradient files, and per target the other style's
+    // files and the two scales) and each output folder's source files.
+    #expect(inputs.count == 1 + 6 + 10 + 2)
+    #expect(inputs.contains("ios/Generated/Color+Tokens.swift"))
+    #expect(inputs.contains("kmp/Generated/Spacing.kt"))
+    #expect(inputs.contains("ios/Generated/*.swift"))
+    #expect(inputs.contains("kmp/Generated/*.kt"))
     #expect(inputs.contains("kmp/Generated/MainPalette.kt"))
     #expect(inputs.contains("ios/Generated/SemanticGradient.swift"))
     #expect(DesignTokens.implicitInputs(try TokenTempTree().root) == [TokenConfig.defaultPath])

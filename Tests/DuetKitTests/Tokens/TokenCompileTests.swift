@@ -41,10 +41,10 @@ private struct SwiftStubs {
     }
   }
 
-  /// Type-checks the theme fixture and the generated files as one module; nil when it passes.
-  func typecheck(theme: String, files: [GeneratedFile], in folder: URL) throws -> String? {
+  /// Type-checks the theme fixture (none for the swiftui style) and the generated files as one module; nil when it passes.
+  func typecheck(theme: String?, files: [GeneratedFile], in folder: URL) throws -> String? {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    var paths = [TokenFixtures.stubs.appendingPathComponent("swift/\(theme).swift").path]
+    var paths = theme.map { [TokenFixtures.stubs.appendingPathComponent("swift/\($0).swift").path] } ?? []
     for file in files {
       let url = folder.appendingPathComponent((file.path as NSString).lastPathComponent)
       try Data(SwiftCompileInput.droppingIOSGuard(file.contents).utf8).write(to: url)
@@ -100,6 +100,18 @@ struct TokenCompileTests {
     #expect(!partial[mapping].contents.contains("case .pageBackground:"))
     let partialResult = try stubs.typecheck(theme: "MainThemeWithoutGradients", files: partial, in: work.root.appendingPathComponent("partial"))
     #expect(partialResult?.contains("must be exhaustive") == true, "\(partialResult ?? "passed")")
+    // The plain SwiftUI style and the engine style's spacing scale. The stub's `Font.TextStyle` has only SwiftUI's
+    // names, so a UIKit name left unmapped (`.title1`, `.caption1`) fails here.
+    let plain = try stubs.typecheck(theme: nil, files: try swiftFiles("plain"), in: work.root.appendingPathComponent("plain"))
+    #expect(plain == nil, "\(plain ?? "")")
+    let swiftOnly = try stubs.typecheck(theme: "MainThemeWithoutGradients", files: try swiftFiles("swift-only"), in: work.root.appendingPathComponent("swift-only"))
+    #expect(swiftOnly == nil, "\(swiftOnly ?? "")")
+    var unmapped = try swiftFiles("plain")
+    let fonts = try #require(unmapped.firstIndex { $0.path.hasSuffix(SwiftUIEmitter.fontFileName) })
+    unmapped[fonts].contents = unmapped[fonts].contents.replacingOccurrences(of: "textStyle: .title)", with: "textStyle: .title1)")
+    #expect(unmapped[fonts].contents.contains(".title1)"))
+    let unmappedResult = try stubs.typecheck(theme: nil, files: unmapped, in: work.root.appendingPathComponent("unmapped"))
+    #expect(unmappedResult?.contains("title1") == true, "\(unmappedResult ?? "passed")")
     let foyer = try stubs.typecheck(
       theme: "MainThemeWithoutGradients", files: try foyerFiles().filter { $0.path.hasSuffix(".swift") },
       in: work.root.appendingPathComponent("foyer"))
@@ -147,7 +159,9 @@ struct TokenCompileTests {
     }
     let work = try TokenTempTree()
     var paths = [TokenFixtures.stubs.appendingPathComponent("kotlin/Theming.kt").path]
-    var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only", "themed"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
+    // Compose's Color, units, TextStyle and fonts, for the compose style.
+    paths += ["Graphics", "Unit", "Text", "Font"].map { TokenFixtures.stubs.appendingPathComponent("kotlin/compose/\($0).kt").path }
+    var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only", "themed", "plain"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
     sets.append(("foyer", try foyerFiles()))
     for (name, files) in sets {
       for file in files where file.path.hasSuffix(".kt") {
@@ -156,7 +170,7 @@ struct TokenCompileTests {
         paths.append(work.root.appendingPathComponent(path).path)
       }
     }
-    #expect(paths.count == 1 + 4 + 3 + 3 + 5 + 4)
+    #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4)
     let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path])
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.

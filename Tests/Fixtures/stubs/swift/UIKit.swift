@@ -3,12 +3,26 @@
 
 public typealias CGFloat = Double
 
-open class UIColor {
+open class UIColor: @unchecked Sendable {
   public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {}
+  /// The dynamic colour `Color(light:dark:)` wraps.
+  public init(dynamicProvider: @escaping @Sendable (UITraitCollection) -> UIColor) {}
+}
+
+public enum UIUserInterfaceStyle: Sendable {
+  case unspecified, light, dark
+}
+
+open class UITraitCollection {
+  public init() {}
+  open var userInterfaceStyle: UIUserInterfaceStyle { .unspecified }
 }
 
 open class UIFont {
   public init() {}
+
+  open class func systemFont(ofSize fontSize: CGFloat) -> UIFont { UIFont() }
+  open var lineHeight: CGFloat { 0 }
 
   public struct TextStyle: Hashable, Sendable {
     public let rawValue: String

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The tokens of a DTCG file in file order: each with its path, the `$type`
+/// it declares or inherits from its groups, its `$value`, `$description` and
+/// duet's `$extensions`. Groups and tokens are told apart as the format says:
+/// an object with `$value` is a token, any other object is a group.
+struct DTCGToken {
+  var path: [String]
+  var type: String?
+  var value: JSONValue
+  var description: String?
+  /// The members of `$extensions["dev.duet"]`; other vendors' extensions are theirs and are not read.
+  var duet: [String: JSONValue]
+  var location: SourceLocation
+
+  var dotted: String { path.joined(separator: ".") }
+}
+
+enum DTCGTree {
+  /// The vendor key under `$extensions` that duet reads.
+  static let extensionKey = "dev.duet"
+  static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$schema"]
+  static let tokenProperties: Set<String> = ["$value", "$type", "$description", "$extensions", "$deprecated"]
+
+  /// Every token of `document` in file order; problems are added to `diagnostics`.
+  static func tokens(_ document: JSONDocument, diagnostics: inout DiagnosticList) -> [DTCGToken] {
+    guard case .object(let members) = document.root else {
+      diagnostics.add("a DTCG file must hold one object of groups and tokens, got \(document.root.summary)", at: document.location([]))
+      return []
+    }
+    var result: [DTCGToken] = []
+    walk(members, path: [], inherited: nil, document: document, into: &result, diagnostics: &diagnostics)
+    return result
+  }
+
+  private static func walk(
+    _ members: [String: JSONValue], path: [String], inherited: String?, document: JSONDocument,
+    into result: inout [DTCGToken], diagnostics: inout DiagnosticList
+  ) {
+    let here = path.isEmpty ? "the file's top level" : "group \(path.joined(separator: "."))"
+    var type = inherited
+    if let declared = members["$type"] {
+      if case .string(let text) = declared { type = text } else {
+        diagnostics.add("\(here): $type must be a string, got \(declared.summary)", at: document.location(path + ["$type"]))
+      }
+    }
+    for key in document.keys(at: path, of: members) {
+      let value = members[key]!
+      let childPath = path + [key]
+      if key.hasPrefix("$") {
+        if !groupProperties.contains(key) {
+          diagnostics.add(
+            "\(here): unknown property '\(key)'\(Suggestion.hint(for: key, in: Array(groupProperties).sorted())) (a group may hold \(groupProperties.sorted().joined(separator: ", ")), groups and tokens)",
+            at: document.location(childPath))
+        }
+        continue
+      }
+      if key.contains(".") || key.contains("{") || key.contains("}") {
+        diagnostics.add("\(childPath.joined(separator: ".")): a name may not contain '.', '{' or '}' (aliases use them)", at: document.location(childPath))
+        continue
+      }
+      guard case .object(let child) = value else {
+        diagnostics.add(
+          "\(childPath.joined(separator: ".")): must be a token (an object with $value) or a group (an object), got \(value.summary)",
+          at: document.location(childPath))
+        continue
+      }
+      if let tokenValue = child["$value"] {
+        result.append(token(child, value: tokenValue, path: childPath, inherited: type, document: document, diagnostics: &diagnostics))
+      } else {
+        walk(child, path: childPath, inherited: type, document: document, into: &result, diagnostics: &diagnostics)
+      }
+    }
+  }
+
+  private static func token(
+    _ members: [String: JSONValue], value: JSONValue, path: [String], inherited: String?, document: JSONDocument,
+    diagnostics: inout DiagnosticList
+  ) -> DTCGToken {
+    let dotted = path.joined(separator: ".")
+    var token = DTCGToken(path: path, type: inherited, value: value, description: nil, duet: [:], location: document.location(path))
+    for key in document.keys(at: path, of: members) where !tokenProperties.contains(key) {
+      diagnostics.add(
+        "\(dotted): unknown property '\(key)'\(Suggestion.hint(for: key, in: Array(tokenProperties).sorted())) (a token may hold \(tokenProperties.sorted().joined(separator: ", ")))",
+        at: document.location(path + [key]))
+    }
+    if let declared = members["$type"] {
+      if case .string(let text) = declared { token.type = text } else {
+        diagnostics.add("\(dotted): $type must be a string, got \(declared.summary)", at: document.location(path + ["$type"]))
+      }
+    }
+    if let description = members["$description"] {
+      if case .string(let text) = description {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        token.description = trimmed.isEmpty ? nil : trimmed
+      } else {
+        diagnostics.add("\(dotted): $description must be a string, got \(description.summary)", at: document.location(path + ["$description"]))
+      }
+    }
+    if let extensions = members["$extensions"] {
+      if case .object(let vendors) = extensions {
+        if let ours = vendors[extensionKey] {
+          if case .object(let fields) = ours { token.duet = fields } else {
+            diagnostics.add(
+              "\(dotted): $extensions.\(extensionKey) must be an object, got \(ours.summary)",
+              at: document.location(path + ["$extensions", extensionKey]))
+          }
+        }
+      } else {
+        diagnostics.add("\(dotted): $extensions must be an object, got \(extensions.summary)", at: document.location(path + ["$extensions"]))
+      }
+    }
+    return token
+  }
+}
