@@ -78,7 +78,7 @@ public enum Doctor {
         report.add("parity", "\(ParityManifest.defaultPath): " + parts.joined(separator: ", "))
       } catch {
         parityBroken = true
-        report.add("parity", "\(ParityManifest.defaultPath): cannot be read")
+        report.add("parity", "\(ParityManifest.defaultPath): \(errorCount(error.diagnostics))")
         report.problem(firstError(error.diagnostics))
       }
     }
@@ -89,7 +89,7 @@ public enum Doctor {
         manifest = try ManifestLoader.load(root: root, builtins: options.builtins)
         report.add("lanes", "\(Manifest.defaultPath): \(manifest.lanes.count) lane(s)")
       } catch {
-        report.add("lanes", "\(Manifest.defaultPath): cannot be read")
+        report.add("lanes", "\(Manifest.defaultPath): \(errorCount(error.diagnostics))")
         report.problem(firstError(error.diagnostics))
         return nil
       }
@@ -134,7 +134,7 @@ public enum Doctor {
         if lanes.isEmpty {
           report.add("token config", "\(shown): no lane reads it, and it has errors: \(firstError(error.diagnostics))")
         } else {
-          report.add("token config", "\(shown): cannot be read")
+          report.add("token config", "\(shown): \(errorCount(error.diagnostics))")
           report.problem(firstError(error.diagnostics))
         }
       }
@@ -214,6 +214,11 @@ public enum Doctor {
       report.add("history", "\(shown): \(byteText(health.size)), unreadable")
       report.problem("history: \(shown): \(why) (the next verify moves it aside)")
     }
+  }
+
+  /// What a file's errors come to, in the report's body; the first is in the problems.
+  static func errorCount(_ diagnostics: [Diagnostic]) -> String {
+    diagnostics.count == 1 ? "1 error (below)" : "\(diagnostics.count) errors (the first below)"
   }
 
   static func firstError(_ diagnostics: [Diagnostic]) -> String {
