@@ -12,9 +12,14 @@ public struct GradleModule: Sendable, Equatable {
   public var settingsFolder: String
   /// `src/<name>` folders that hold tests: `jvmTest`, `commonTest`, `test`...
   public var testSourceSets: [String] = []
-  /// The projects named by `project(":x")` in its build file, in the same build.
+  /// The projects it depends on in the same build, named in its build file by
+  /// `project(":x")` or by a type-safe accessor (`projects.x`).
   public var projectDependencies: [String] = []
-  /// Whether its build file applies Kotlin Multiplatform, and declares a JVM target.
+  /// Whether it is a Kotlin Multiplatform module (its build file names the
+  /// plugin in any spelling, `kotlin("multiplatform")` or a catalog alias such as
+  /// `libs.plugins.kotlinMultiplatform`, or it has `commonMain`/`commonTest`
+  /// sources, as a module set up by a convention plugin does), and whether its
+  /// build file declares a JVM target.
   public var isMultiplatform = false
   public var hasJVMTarget = false
   /// Whether the settings folder has a `gradlew` wrapper.
@@ -43,49 +48,69 @@ public struct GradleModule: Sendable, Equatable {
     let folder = (settingsFile as NSString).deletingLastPathComponent
     guard let text = try? String(contentsOfFile: root.appendingPathComponent(settingsFile).path, encoding: .utf8) else { return [] }
     let wrapper = FileManager.default.fileExists(atPath: root.appendingPathComponent(folder.isEmpty ? "gradlew" : folder + "/gradlew").path)
-    return ModuleDiscovery.gradleIncludes(in: text).compactMap { include in
+    let included = ModuleDiscovery.gradleIncludes(in: text).compactMap { include -> (path: String, project: String)? in
       guard let path = ModuleDiscovery.gradleModulePath(include, settingsFolder: folder) else { return nil }
-      let project = ":" + include.split(separator: ":").joined(separator: ":")
+      return (path, ":" + include.split(separator: ":").joined(separator: ":"))
+    }
+    let projects = included.map(\.project)
+    return included.map { path, project in
       var module = GradleModule(path: path, project: project, settingsFile: settingsFile, settingsFolder: folder, hasWrapper: wrapper)
-      module.read(root: root)
+      module.read(root: root, buildProjects: projects)
       return module
     }
   }
 
-  mutating func read(root: URL) {
+  /// Reads the module's source sets and build file; `buildProjects` are the
+  /// project paths of its build, which its type-safe accessors may name.
+  mutating func read(root: URL, buildProjects: [String]) {
     let sources = root.appendingPathComponent(path + "/src").path
     testSourceSets = Glob.entries(of: sources).filter(\.isDirectory).map(\.name)
       .filter { $0 == "test" || $0.hasSuffix("Test") }
       .sorted()
     for name in ["build.gradle.kts", "build.gradle"] {
       guard let text = try? String(contentsOfFile: root.appendingPathComponent(path + "/" + name).path, encoding: .utf8) else { continue }
-      let code = GradleModule.withoutComments(text)
-      isMultiplatform = code.contains("multiplatform")
-      hasJVMTarget = code.contains("jvm(") || code.contains("jvm {") || code.contains("jvm{")
-      projectDependencies = GradleModule.projectReferences(in: code)
+      let code = BuildScriptText.withoutComments(text)
+      isMultiplatform = code.lowercased().contains("multiplatform")
+        || Glob.entries(of: sources).contains { $0.isDirectory && ($0.name == "commonMain" || $0.name == "commonTest") }
+      hasJVMTarget = !BuildScriptText.ranges(ofWord: "jvm", in: code).filter { range in
+        code[range.upperBound...].first { $0 != " " && $0 != "\t" }.map { $0 == "(" || $0 == "{" } ?? false
+      }.isEmpty
+      projectDependencies = GradleModule.projectReferences(in: code, buildProjects: buildProjects)
       break
     }
   }
 
-  /// `project(":a:b")` and `project(path: ":a")` references, in order, once each.
-  static func projectReferences(in code: String) -> [String] {
-    var found: [String] = []
+  /// `project(":a:b")`, `project(path: ":a")` and type-safe accessor
+  /// (`projects.featureHome.core` for `:feature-home:core`) references, in the
+  /// order they appear, once each.
+  static func projectReferences(in code: String, buildProjects: [String] = []) -> [String] {
+    var found: [(at: String.Index, project: String)] = []
     var rest = Substring(code)
     while let start = rest.range(of: "project(") {
-      let after = rest[start.upperBound...]
-      let end = after.firstIndex(of: ")") ?? after.endIndex
-      if let name = ModuleDiscovery.quotedStrings(in: String(after[..<end])).first(where: { $0.hasPrefix(":") }), !found.contains(name) {
-        found.append(name)
+      let (arguments, after) = BuildScriptText.balancedArguments(rest[start.upperBound...])
+      if let name = BuildScriptText.quotedStrings(in: String(arguments)).first(where: { $0.hasPrefix(":") }) {
+        found.append((start.lowerBound, name))
       }
-      rest = after[end...]
+      rest = after
     }
-    return found
+    for project in buildProjects {
+      for range in BuildScriptText.ranges(ofWord: "projects." + typeSafeAccessor(project), in: code)
+      where code[range.upperBound...].first != "." {
+        found.append((range.lowerBound, project))
+      }
+    }
+    var seen: Set<String> = []
+    return found.sorted { $0.at < $1.at }.map(\.project).filter { seen.insert($0).inserted }
   }
 
-  /// Kotlin/Groovy text with `//` line comments dropped.
-  static func withoutComments(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
-    }.joined(separator: "\n")
+  /// Gradle's type-safe accessor for a project path: each segment in lower
+  /// camel case, `-` and `_` dropped (`:feature-home:core` → `featureHome.core`).
+  static func typeSafeAccessor(_ project: String) -> String {
+    project.split(separator: ":").map { segment in
+      let words = segment.split(whereSeparator: { $0 == "-" || $0 == "_" })
+      return words.enumerated().map { index, word in
+        index == 0 ? String(word.prefix(1)).lowercased() + word.dropFirst() : String(word.prefix(1)).uppercased() + word.dropFirst()
+      }.joined()
+    }.joined(separator: ".")
   }
 }

@@ -15,35 +15,18 @@ public struct SwiftPackage: Sendable, Equatable {
     let folder = (manifestFile as NSString).deletingLastPathComponent
     var package = SwiftPackage(path: folder.isEmpty ? "." : folder, manifestFile: manifestFile)
     guard let text = try? String(contentsOfFile: root.appendingPathComponent(manifestFile).path, encoding: .utf8) else { return package }
-    let code = GradleModule.withoutComments(text)
-    package.testTargets = calls(".testTarget(", in: code).compactMap { argument("name", in: $0) }
-    package.pathDependencies = calls(".package(", in: code).compactMap { argument("path", in: $0) }.compactMap { relative in
+    let code = BuildScriptText.withoutComments(text)
+    package.testTargets = BuildScriptText.calls(".testTarget(", in: code).compactMap { argument("name", in: $0) }
+    package.pathDependencies = BuildScriptText.calls(".package(", in: code).compactMap { argument("path", in: $0) }.compactMap { relative in
       resolve(relative, from: folder)
     }
     return package
   }
 
-  /// The argument text of every call to `opening` (to its balanced `)`).
-  static func calls(_ opening: String, in code: String) -> [String] {
-    var result: [String] = []
-    var rest = Substring(code)
-    while let start = rest.range(of: opening) {
-      var depth = 1
-      var index = start.upperBound
-      while index < rest.endIndex && depth > 0 {
-        if rest[index] == "(" { depth += 1 } else if rest[index] == ")" { depth -= 1 }
-        index = rest.index(after: index)
-      }
-      result.append(String(rest[start.upperBound..<index]))
-      rest = rest[index...]
-    }
-    return result
-  }
-
   /// The string literal after `label:` in an argument list.
   static func argument(_ label: String, in arguments: String) -> String? {
     guard let range = arguments.range(of: label + ":") else { return nil }
-    return ModuleDiscovery.quotedStrings(in: String(arguments[range.upperBound...])).first
+    return BuildScriptText.quotedStrings(in: String(arguments[range.upperBound...])).first
   }
 
   /// `relative` (a `path:` from the package in `folder`) as a folder under the

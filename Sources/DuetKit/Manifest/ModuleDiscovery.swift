@@ -103,40 +103,25 @@ public enum ModuleDiscovery {
     return settingsFolder.isEmpty ? relative : settingsFolder + "/" + relative
   }
 
-  /// The project paths named by `include(":a", ":b:c")` or `include ':a', ':b'`.
+  /// The project paths named by `include(":a", ":b:c")` (on one line or
+  /// several) or Groovy's `include ':a', ':b'` (continued after a trailing
+  /// comma); commented-out includes are not read.
   public static func gradleIncludes(in text: String) -> [String] {
+    let code = BuildScriptText.withoutComments(text)
     var projects: [String] = []
-    for rawLine in text.split(whereSeparator: \.isNewline) {
-      var line = Substring(rawLine)
-      if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      guard trimmed.hasPrefix("include"), !trimmed.hasPrefix("includeBuild") else { continue }
-      let arguments = trimmed.dropFirst("include".count)
-      guard let first = arguments.first, first == "(" || first == " " || first == "\t" else { continue }
-      projects.append(contentsOf: quotedStrings(in: String(arguments)))
-    }
-    return projects
-  }
-
-  public static func quotedStrings(in text: String) -> [String] {
-    var result: [String] = []
-    var current: String?
-    var quote: Character = "\""
-    for character in text {
-      if var open = current {
-        if character == quote {
-          result.append(open)
-          current = nil
-        } else {
-          open.append(character)
-          current = open
-        }
-      } else if character == "\"" || character == "'" {
-        quote = character
-        current = ""
+    for range in BuildScriptText.ranges(ofWord: "include", in: code) {
+      let rest = code[range.upperBound...]
+      let arguments = rest.drop { $0 == " " || $0 == "\t" }
+      if arguments.first == "(" {
+        projects += BuildScriptText.quotedStrings(in: String(BuildScriptText.balancedArguments(arguments.dropFirst()).arguments))
+      } else if arguments.startIndex != rest.startIndex, arguments.first == "'" || arguments.first == "\"" {
+        var lines = arguments.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var text = String(lines.popFirst() ?? "")
+        while text.trimmingCharacters(in: .whitespaces).hasSuffix(","), let next = lines.popFirst() { text += " " + next }
+        projects += BuildScriptText.quotedStrings(in: text)
       }
     }
-    return result
+    return projects
   }
 
   /// Every `settings.gradle(.kts)` and `Package.swift` under the root, relative to

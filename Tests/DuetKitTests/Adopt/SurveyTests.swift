@@ -22,13 +22,54 @@ struct SurveyTests {
 
   /// `project(...)` references in either quoting, commented lines left out, each once.
   @Test func gradleProjectReferences() {
-    let code = GradleModule.withoutComments("""
+    let code = BuildScriptText.withoutComments("""
       implementation(project(":theming"))
       api(project(path: ':core:model'))
       // implementation(project(":old"))
       testImplementation(project(":theming"))
       """)
     #expect(GradleModule.projectReferences(in: code) == [":theming", ":core:model"])
+  }
+
+  /// Type-safe project accessors count as dependencies, by Gradle's camel-case rule;
+  /// a longer accessor is not its prefix's project.
+  @Test func gradleTypeSafeAccessors() {
+    #expect(GradleModule.typeSafeAccessor(":feature-home:core") == "featureHome.core")
+    #expect(GradleModule.typeSafeAccessor(":design_system") == "designSystem")
+    let code = """
+      implementation(projects.theming)
+      api(projects.featureHome.core)
+      implementation(project(":legacy"))
+      """
+    let projects = [":theming", ":feature-home", ":feature-home:core", ":legacy"]
+    #expect(GradleModule.projectReferences(in: code, buildProjects: projects) == [":theming", ":feature-home:core", ":legacy"])
+  }
+
+  /// A module is multiplatform by the plugin in any spelling (a catalog alias too) or by its
+  /// common source sets; `jvm()` and `jvm { }` declare its JVM target, `kotlin("jvm")` does not.
+  @Test func gradleMultiplatformSpellings() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("kmp/settings.gradle.kts", "include(\":alias\", \":convention\", \":plain\")\n")
+    try tree.write("kmp/alias/build.gradle.kts", "plugins { alias(libs.plugins.kotlinMultiplatform) }\nkotlin {\n  jvm()\n}\n")
+    try tree.write("kmp/alias/src/commonTest/kotlin/A.kt", "")
+    try tree.write("kmp/convention/build.gradle.kts", "plugins { id(\"atrium.kmp-library\") }\n")
+    try tree.write("kmp/convention/src/commonMain/kotlin/C.kt", "")
+    try tree.write("kmp/convention/src/commonTest/kotlin/C.kt", "")
+    try tree.write("kmp/plain/build.gradle.kts", "plugins { kotlin(\"jvm\") }\n")
+    try tree.write("kmp/plain/src/test/kotlin/P.kt", "")
+    let modules = GradleModule.modules(settingsFile: "kmp/settings.gradle.kts", root: tree.url)
+    #expect(modules.map(\.testTask) == ["jvmTest", "allTests", "test"])
+  }
+
+  /// Comments go, string literals stay whole: a URL's `//` cuts nothing, a commented-out
+  /// `.testTarget` in a block comment is not read.
+  @Test func swiftPackageOnOneLine() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("Kit/Package.swift", #"let package = Package(name: "Kit", dependencies: [.package(url: "https://example.com/a.git", from: "1.0.0"), .package(path: "../Design")], targets: [.target(name: "Kit"), /* .testTarget(name: "Old"), */ .testTarget(name: "KitTests")])"#)
+    let package = try #require(SwiftPackage.read(manifestFile: "Kit/Package.swift", root: tree.url))
+    #expect(package.testTargets == ["KitTests"])
+    #expect(package.pathDependencies == ["Design"])
+    #expect(BuildScriptText.withoutComments("a /* x\ny */ b // c\n\"d // e\" 'f' \"\"\"g // h\"\"\"") == "a \n  b \n\"d // e\" 'f' \"\"\"g // h\"\"\"")
   }
 
   /// Test targets and local dependencies are read from a manifest's text; paths resolve from the package's folder.
