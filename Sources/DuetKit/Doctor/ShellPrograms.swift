@@ -1,5 +1,6 @@
 /// The programs a lane's shell command starts, read the simple way: the first word
-/// of each command between `&&`, `||`, `;` and `|`, after `VAR=value` assignments,
+/// of each command between `&&`, `||`, `;`, `|`, `&` and a subshell's parentheses,
+/// after `VAR=value` assignments and redirections,
 /// skipping shell built-ins and words made from variables (which only the shell
 /// can expand). A `cd DIR` moves where later relative programs are looked for.
 public enum ShellPrograms {
@@ -23,7 +24,11 @@ public enum ShellPrograms {
     var directory: String?
     for segment in segments(words(command)) {
       var index = 0
-      while index < segment.count, isAssignment(segment[index]) { index += 1 }
+      while index < segment.count, isAssignment(segment[index]) || isRedirection(segment[index]) {
+        // `>log prog` and `2> log prog`: the file is not the program.
+        if segment[index].last == ">" || segment[index].last == "<" { index += 1 }
+        index += 1
+      }
       // `env A=1 prog`, `exec prog`, `time prog` start the word after them.
       while index < segment.count, ["env", "exec", "command", "time", "nohup"].contains(segment[index]) {
         index += 1
@@ -40,11 +45,17 @@ public enum ShellPrograms {
         }
         continue
       }
-      if word.contains("$") || word.contains("`") || builtins.contains(word) || word.hasPrefix("(") { continue }
+      if word.contains("$") || word.contains("`") || builtins.contains(word) { continue }
       let program = Program(name: word, directory: word.contains("/") ? directory : nil)
       if !programs.contains(program) { programs.append(program) }
     }
     return programs
+  }
+
+  /// `>log`, `2>&1`, `<in`, `&>all`: a redirection, not a program.
+  static func isRedirection(_ word: String) -> Bool {
+    let rest = word.drop { $0.isNumber || $0 == "&" }
+    return rest.first == ">" || rest.first == "<"
   }
 
   static func isAssignment(_ word: String) -> Bool {
@@ -57,7 +68,10 @@ public enum ShellPrograms {
     return base + "/" + path
   }
 
-  /// Words with quotes removed; `&&`, `||`, `;`, `|` and newlines as words of their own.
+  /// Words with quotes and backslashes removed; `&&`, `||`, `;`, `|`, `&`, the
+  /// parentheses of a subshell and newlines as separators (`;`). A `&` that is
+  /// part of a redirection (`2>&1`, `&>log`) and a `$(...)` substitution stay
+  /// inside their word.
   static func words(_ text: String) -> [String] {
     var words: [String] = []
     var current = ""
@@ -67,6 +81,10 @@ public enum ShellPrograms {
       if started { words.append(current) }
       current = ""
       started = false
+    }
+    func separate() {
+      flush()
+      words.append(";")
     }
     var characters = Array(text)[...]
     while let character = characters.popFirst() {
@@ -78,15 +96,28 @@ public enum ShellPrograms {
       case "'", "\"":
         quote = character
         started = true
+      case "\\":
+        if let next = characters.popFirst(), next != "\n" { current.append(next) }
+        started = true
       case " ", "\t":
         flush()
-      case "\n", ";":
-        flush()
-        words.append(";")
+      case "\n", ";", ")":
+        separate()
+      case "(" where current.hasSuffix("$"):
+        var depth = 1
+        current.append(character)
+        while depth > 0, let next = characters.popFirst() {
+          if next == "(" { depth += 1 } else if next == ")" { depth -= 1 }
+          current.append(next)
+        }
+      case "(":
+        separate()
+      case "&" where current.hasSuffix(">") || current.hasSuffix("<") || characters.first == ">":
+        current.append(character)
+        started = true
       case "&", "|":
-        flush()
-        if characters.first == character { characters.removeFirst() }
-        words.append(";")
+        if characters.first == character || (character == "|" && characters.first == "&") { characters.removeFirst() }
+        separate()
       default:
         current.append(character)
         started = true

@@ -16,6 +16,17 @@ struct DoctorPartsTests {
     #expect(ShellPrograms.programs(in: "cd $HOME && ./run").first?.directory == nil)
   }
 
+  /// Redirections, subshells, substitutions, background jobs and escapes are shell syntax, not programs.
+  @Test func shellSyntaxIsNoProgram() {
+    func names(_ text: String) -> [String] { ShellPrograms.programs(in: text).map(\.name) }
+    #expect(names("ls -la 2>&1 | tee out.log") == ["ls", "tee"])
+    #expect(names("ls && (cd /tmp && make)") == ["ls", "make"])
+    #expect(names("gradle test &>all.log & sleep 1; wait") == ["gradle", "sleep"])
+    #expect(names(">log 2> err swift build") == ["swift"])
+    #expect(names("echo $(git rev-parse HEAD) > rev && my\\ tool --x") == ["my tool"])
+    #expect(names("make |& tee log") == ["make", "tee"])
+  }
+
   /// A version probe that never answers is killed at its deadline; missing and failing tools are said so.
   @Test func toolProbe() throws {
     let bin = try TemporaryFolder()
