@@ -172,7 +172,8 @@ struct InitCLITests {
   }
 
   /// A block the Duet mock templates wrote (`template=<file> args=<a;b>`, the bundle tag)
-  /// checks as it is; `duet mocks` leaves it byte for byte; a changed row is a config finding.
+  /// checks as it is; `duet mocks` leaves it byte for byte; a changed row is a config finding,
+  /// and one `duet mocks` will not paper over.
   @Test func duetTemplateBlocksValidate() throws {
     let tree = try duetShapedTree()
     let home = "src-ios/Packages/HomeKit/Tests/Mocks/HomeFeatureMocks.swift"
@@ -205,6 +206,19 @@ struct InitCLITests {
     let stale = try tree.duet("mocks", "--check")
     #expect(stale.status == 1)
     #expect(stale.stdout.contains("  \(home) is stale:\n    config: the block records \"template=Mocks.swifttemplate args=import=HomeFeature;testable=HomeFeature\", the entry says \"template=Mocks.swifttemplate args=import=HomeFeature;testable=Home\"\n"))
+    // duet runs no template: re-imprinting would record the new args over a body made with
+    // the old ones, so it refuses, file untouched, until the file is regenerated or accepted.
+    let refused = try tree.duet("mocks")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("duet mocks: refused \(home): the body was generated under config 'template=Mocks.swifttemplate args=import=HomeFeature;testable=HomeFeature', the entry now says 'template=Mocks.swifttemplate args=import=HomeFeature;testable=Home'; regenerate the file with its templates"), "\(refused.stderr)")
+    #expect(try tree.read(home) == homeText)
+    #expect(try tree.duet("mocks", "--check").status == 1)
+    #expect(try tree.duet("mocks", "--accept-body").status == 0)
+    #expect(try tree.duet("mocks", "--check").status == 0)
+    try tree.write(home, homeText)
+    try tree.write("parity/manifest.yaml", DuetShapedTree.parityManifest.replacingOccurrences(of: "bundle: 0.6.1", with: "bundle: 0.7.0"))
+    #expect(try tree.duet("mocks").stderr.contains("the body was generated under bundle '0.6.1', the entry now says '0.7.0'"))
+    try tree.write("parity/manifest.yaml", DuetShapedTree.parityManifest)
     // Two entries writing one file, one in each manifest, name both places.
     try tree.write("lanes/manifest.yaml", "version: 1\nmocks:\n  - output: \(design)\n    sources: [Sources/Shell]\nlanes: []\n")
     let clash = try tree.duet("mocks", "--check")
