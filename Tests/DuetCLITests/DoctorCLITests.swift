@@ -96,4 +96,16 @@ struct DoctorCLITests {
     #expect(run.stdout.contains("duet doctor: FAIL (1 problem(s))\n  lanes/manifest.yaml:5:5: error: lane 'a': unknown key 'neds'; did you mean 'needs'?"))
     #expect(flat(run.stdout).contains(" swift not found on PATH (no lane needs it) "))
   }
+
+  /// Outside any tree the report still says what the machine has, and names the missing tree as its problem.
+  @Test func outsideATree() throws {
+    let folder = try FixtureTree()
+    let bin = try stubBin(Self.allTools)
+    let run = try folder.duet("doctor", environment: ["PATH": bin.url.path])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(flat(run.stdout).contains(" tree none: no lanes/manifest.yaml or parity/manifest.yaml in "))
+    #expect(flat(run.stdout).contains(" swift Swift version 9.9-stub (swift-9.9-RELEASE) "))
+    #expect(run.stdout.hasSuffix("duet doctor: FAIL (1 problem(s))\n  no tree: run duet doctor inside one, pass --root DIR, or write a manifest with 'duet init'\n"))
+    #expect(run.stderr.isEmpty)
+  }
 }

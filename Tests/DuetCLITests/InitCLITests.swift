@@ -225,4 +225,20 @@ struct InitCLITests {
     #expect(clash.status == 2)
     #expect(clash.stderr.contains("parity/manifest.yaml:30:5: error: mock \(design): another mocks entry (lanes/manifest.yaml:3) already writes this file"))
   }
+
+  /// A manifest path that is a folder, or a parity manifest that is one, is an error that
+  /// says so once, exit 2, and nothing is left behind.
+  @Test func unwritableAndUnreadable() throws {
+    let tree = try duetShapedTree()
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("lanes/manifest.yaml"), withIntermediateDirectories: true)
+    let run = try tree.duet("init", "--force")
+    #expect(run.status == 2)
+    #expect(run.stderr == "duet init: error: cannot write lanes/manifest.yaml: Is a directory\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent("lanes").path) == ["manifest.yaml"])
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("parity/manifest.yaml"))
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("parity/manifest.yaml"), withIntermediateDirectories: true)
+    let lanes = try tree.duet("lanes", "--root", ".")
+    #expect(lanes.status == 2)
+    #expect(lanes.stderr.contains("error: cannot read parity/manifest.yaml: Is a directory"), "\(lanes.stderr)")
+  }
 }

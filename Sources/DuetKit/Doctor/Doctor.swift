@@ -6,14 +6,15 @@ import Foundation
 public enum Doctor {
   public struct Options: Sendable {
     public var root: URL
-    /// How the root was found: a marker file or `--root`.
-    public var foundBy: String
+    /// How the root was found: a marker file or `--root`; nil when no tree was
+    /// found, and `root` is only where the search started.
+    public var foundBy: String?
     public var environment: [String: String]
     /// Seconds each toolchain probe may take.
     public var probeTimeout: Double = 10
     public var builtins: [String: [String]]
 
-    public init(root: URL, foundBy: String, environment: [String: String], builtins: [String: [String]]) {
+    public init(root: URL, foundBy: String?, environment: [String: String], builtins: [String: [String]]) {
       self.root = root
       self.foundBy = foundBy
       self.environment = environment
@@ -24,7 +25,12 @@ public enum Doctor {
   public static func run(_ options: Options) -> DoctorReport {
     let root = options.root
     var report = DoctorReport(root: root.path)
-    report.add("tree", "\(root.path) (found by \(options.foundBy))")
+    if let foundBy = options.foundBy {
+      report.add("tree", "\(root.path) (found by \(foundBy))")
+    } else {
+      report.add("tree", "none: no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(root.path) or any folder above it")
+      report.problem("no tree: run duet doctor inside one, pass --root DIR, or write a manifest with 'duet init'")
+    }
 
     // The toolchain probes are slow (a JVM starts for kotlinc): they run while the rest is read.
     let probes = ProbeResults()
@@ -35,7 +41,7 @@ public enum Doctor {
       }
     }
 
-    let manifest = readManifests(options, into: &report)
+    let manifest = options.foundBy == nil ? nil : readManifests(options, into: &report)
     if let manifest {
       checkTokenConfigs(manifest, root: root, into: &report)
       if !manifest.mocks.isEmpty {
@@ -46,7 +52,7 @@ public enum Doctor {
       }
     }
     let needed = manifest.map { checkLanes($0, options: options, into: &report) } ?? [:]
-    checkHistory(options, into: &report)
+    if options.foundBy != nil { checkHistory(options, into: &report) }
 
     group.wait()
     for version in probes.all(count: ToolProbe.toolchains.count) {

@@ -13,10 +13,18 @@ enum DoctorCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let root = try treeRoot(arguments)
-    let foundBy = arguments.value("--root") != nil
-      ? "--root"
-      : TreeManifest.rootMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
+    let root: URL
+    let foundBy: String?
+    do {
+      root = try treeRoot(arguments)
+      foundBy = arguments.value("--root") != nil
+        ? "--root"
+        : TreeManifest.rootMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
+    } catch is TreeNotFound {
+      // No tree is a problem to report beside the toolchains, not a reason to print nothing.
+      root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      foundBy = nil
+    }
     let options = Doctor.Options(root: root, foundBy: foundBy, environment: ProcessInfo.processInfo.environment, builtins: BuiltinRegistry.vocabulary)
     let report = Doctor.run(options)
     console.out("duet doctor: \(report.root)")

@@ -38,7 +38,7 @@ enum InitCommand: Command {
     do {
       try AtomicFile.write(Data(text.utf8), to: target, in: root)
     } catch {
-      console.err("duet init: error: cannot write \(target): \(error)")
+      console.err("duet init: error: \(error)")
       return ExitCode.usage
     }
 
