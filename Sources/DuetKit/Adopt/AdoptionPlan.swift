@@ -125,85 +125,14 @@ public struct AdoptionPlan: Sendable {
       lane.covers = [package.path]
       lane.requires = ["swift"]
       lane.reason += featureNote(package.path)
+      if package.path == "." {
+        lane.reason += "; as the root package it covers '.', and so every module below the root: one added later is not listed outside the manifest"
+      }
       if let tokenLane, let why = swiftHolders.reason(package.path) {
         lane.needs = [tokenLane]
         lane.reason += "; \(why), so it runs after design-tokens"
       }
       lanes.append(lane)
     }
-  }
-}
-
-/// Which modules (or packages) hold a generated folder, or depend on one that
-/// does: those must run after `design-tokens`. Gradle modules depend through
-/// `project(...)` within one build, Swift packages through `.package(path:)`.
-struct GeneratedCodeReach {
-  /// A module or package: its folder, the group its dependency names resolve in,
-  /// its own name there, and the names it depends on.
-  struct Unit {
-    var path: String
-    var scope: String
-    var key: String
-    var dependencies: [String]
-  }
-
-  private var reasons: [String: String] = [:]
-
-  init(_ units: [Unit], generatedFolder: String?, what: String, describe: (String) -> String) {
-    guard let generatedFolder else { return }
-    var lookup: [String: [String: Unit]] = [:]
-    for unit in units { lookup[unit.scope, default: [:]][unit.key] = unit }
-    for unit in units {
-      if TreeSurvey.isInside(generatedFolder, unit.path) {
-        reasons[unit.path] = "it holds the generated \(what)"
-        continue
-      }
-      let known = lookup[unit.scope] ?? [:]
-      var queue = unit.dependencies
-      var seen = Set(queue)
-      while !queue.isEmpty {
-        let next = queue.removeFirst()
-        guard let dependency = known[next] else { continue }
-        if TreeSurvey.isInside(generatedFolder, dependency.path) {
-          reasons[unit.path] = "it depends on \(describe(next)), which holds the generated \(what)"
-          break
-        }
-        for further in dependency.dependencies where seen.insert(further).inserted { queue.append(further) }
-      }
-    }
-  }
-
-  static func kotlin(_ modules: [GradleModule], generatedFolder: String?) -> GeneratedCodeReach {
-    let units = modules.map { Unit(path: $0.path, scope: $0.settingsFile, key: $0.project, dependencies: $0.projectDependencies) }
-    return GeneratedCodeReach(units, generatedFolder: generatedFolder, what: "Kotlin") { $0 }
-  }
-
-  static func swift(_ packages: [SwiftPackage], generatedFolder: String?) -> GeneratedCodeReach {
-    let units = packages.map { Unit(path: $0.path, scope: "", key: $0.path, dependencies: $0.pathDependencies) }
-    return GeneratedCodeReach(units, generatedFolder: generatedFolder, what: "Swift") { "the package \($0)" }
-  }
-
-  /// Why the unit at `path` must run after the generator, or nil.
-  func reason(_ path: String) -> String? { reasons[path] }
-}
-
-/// Lane names made from folder and project names.
-enum LaneNames {
-  /// Letters, digits, `.`, `_` and `-` kept; anything else becomes `-`.
-  static func sanitized(_ text: String) -> String {
-    let mapped = String(text.unicodeScalars.map { scalar -> Character in
-      scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
-    })
-    return mapped.isEmpty ? "module" : mapped
-  }
-}
-
-/// One word of a `/bin/sh` command, quoted only when it must be.
-enum ShellWord {
-  static func quoted(_ word: String) -> String {
-    let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-      scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "./_-:=+@%,".unicodeScalars.contains(scalar))
-    }
-    return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
