@@ -87,7 +87,7 @@ enum DuetShapedTree {
     try tree.write("parity/manifest.yaml", parityManifest)
     try tree.write("parity/design-tokens.yaml", tokenConfig)
 
-    try tree.write("src-kmp/settings.gradle.kts", "rootProject.name = \"fixture\"\n\ninclude(\":theming\", \":feature:home\")\ninclude(\":app\") // the Android app\n")
+    try tree.write("src-kmp/settings.gradle.kts", "rootProject.name = \"fixture\"\n\ninclude(\n    \":theming\",\n    \":feature:home\",\n)\ninclude(\":app\") // the Android app\n")
     if gradleWrapper {
       try tree.write("src-kmp/gradlew", "#!/bin/sh\necho \"gradle stub: $*\"\n")
       try tree.makeExecutable("src-kmp/gradlew")
@@ -137,6 +137,13 @@ enum DuetShapedTree {
       """)
     try tree.write("src-ios/Packages/Design/Sources/Design/Design.swift", "public enum Design {}\n")
     try tree.write("src-ios/Packages/Design/Tests/Mocks/DesignMocks.swift", "final class DesignMock {}\n")
+    // A package nested inside another is a module of its own, with its own lane.
+    try tree.write("src-ios/Packages/HomeKit/Plugins/Lint/Package.swift", """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(name: "Lint", targets: [.target(name: "Lint"), .testTarget(name: "LintTests", dependencies: ["Lint"])])
+
+      """)
     // Build products and hidden folders are never modules.
     try tree.write("src-ios/Packages/HomeKit/.build/checkouts/dep/Package.swift", "")
   }

@@ -37,7 +37,7 @@ struct InitCLITests {
     #expect(out.contains("lanes, and why each exists:\n"))
     #expect(out.contains("kotlin-app"))
     #expect(out.contains("Gradle module :app has only device tests (src/androidTest): assembled"))
-    #expect(out.hasSuffix("duet init: wrote lanes/manifest.yaml (9 lane(s)); 'duet lanes' lists them, 'duet verify' runs them\n"))
+    #expect(out.hasSuffix("duet init: wrote lanes/manifest.yaml (10 lane(s)); 'duet lanes' lists them, 'duet verify' runs them\n"))
 
     let written = try tree.read("lanes/manifest.yaml")
     #expect(written.hasPrefix("# The lanes of this tree, written by `duet init`"))
@@ -47,14 +47,14 @@ struct InitCLITests {
 
     let lanes = try tree.duet("lanes")
     #expect(lanes.status == 0, "\(lanes.stderr)")
-    #expect(lanes.lines.first == "lanes/manifest.yaml: 9 lane(s), in run order")
+    #expect(lanes.lines.first == "lanes/manifest.yaml: 10 lane(s), in run order")
     #expect(lanes.stdout.contains("outside the manifest: none (every module is covered by a lane)\n"))
 
     let json = try lanesJSON(tree)
     let entries = try #require(json["lanes"] as? [[String: Any]])
     func lane(_ name: String) -> [String: Any]? { entries.first { $0["name"] as? String == name } }
     #expect(entries.compactMap { $0["name"] as? String }.sorted() == [
-      "design-tokens", "kotlin-app", "kotlin-feature-home", "kotlin-legacy", "kotlin-theming", "mocks", "swift-Design", "swift-HomeKit", "theme-test",
+      "design-tokens", "kotlin-app", "kotlin-feature-home", "kotlin-legacy", "kotlin-theming", "mocks", "swift-Design", "swift-HomeKit", "swift-Lint", "theme-test",
     ])
     #expect(lane("theme-test")?["needs"] as? [String] == ["design-tokens"])
     #expect(lane("mocks")?["command"] as? String == "mocks --check")
@@ -72,6 +72,9 @@ struct InitCLITests {
     #expect(lane("swift-HomeKit")?["needs"] as? [String] == ["design-tokens"])
     #expect(lane("swift-Design")?["command"] as? String == "swift build --package-path src-ios/Packages/Design")
     #expect(lane("swift-Design")?["needs"] as? [String] == ["design-tokens"])
+    #expect(lane("swift-Lint")?["command"] as? String == "swift test --package-path src-ios/Packages/HomeKit/Plugins/Lint")
+    #expect(lane("swift-Lint")?["covers"] as? [String] == ["src-ios/Packages/HomeKit/Plugins/Lint"])
+    #expect(lane("swift-Lint")?["needs"] as? [String] == [])
     #expect((json["outsideManifest"] as? [String]) == [])
   }
 
@@ -82,7 +85,7 @@ struct InitCLITests {
     let lanes = try tree.duet("lanes")
     #expect(lanes.status == 0, "\(lanes.stderr)")
     #expect(lanes.lines.first == "lanes derived from parity/manifest.yaml; run duet init to pin them")
-    #expect(lanes.lines.dropFirst().first == "parity/manifest.yaml: 9 derived lane(s), in run order")
+    #expect(lanes.lines.dropFirst().first == "parity/manifest.yaml: 10 derived lane(s), in run order")
     #expect(lanes.stdout.contains("outside the manifest: none"))
     let dryRun = try tree.duet("verify", "--dry-run", "--jobs", "1")
     #expect(dryRun.status == 0, "\(dryRun.stderr)")
@@ -95,7 +98,7 @@ struct InitCLITests {
     let pinned = try lanesJSON(tree)
     #expect(NSDictionary(dictionary: derived).isEqual(to: pinned), "derived: \(derived)\npinned: \(pinned)")
     let pinnedDryRun = try tree.duet("verify", "--dry-run", "--jobs", "1")
-    #expect(pinnedDryRun.lines.first?.hasPrefix("duet verify --dry-run: 9 lane(s)") == true)
+    #expect(pinnedDryRun.lines.first?.hasPrefix("duet verify --dry-run: 10 lane(s)") == true)
     #expect(Array(dryRun.lines.dropFirst()) == pinnedDryRun.lines)
     #expect(!(try tree.duet("lanes")).stdout.contains("derived"))
   }
@@ -123,7 +126,7 @@ struct InitCLITests {
 
     let forced = try tree.duet("init", "--force")
     #expect(forced.status == 0, "\(forced.stderr)")
-    #expect(forced.lines.dropLast().last == "duet init: replaced lanes/manifest.yaml (9 lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    #expect(forced.lines.dropLast().last == "duet init: replaced lanes/manifest.yaml (10 lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
     #expect(try tree.read("lanes/manifest.yaml").hasPrefix("# The lanes of this tree, written by `duet init`"))
     #expect(try tree.duet("lanes").status == 0)
     // The same tree gives the same file: init is deterministic.
