@@ -135,6 +135,42 @@ struct InitCLITests {
     #expect(try tree.read("lanes/manifest.yaml") == first)
   }
 
+  /// `--force` replaces the lanes but keeps the old file's `modules:` and `mocks:` (which no
+  /// survey rebuilds), even when its lanes are broken; a broken `mocks:` stops it, file untouched.
+  @Test func forceKeepsMockEntriesAndModules() throws {
+    let tree = try duetShapedTree()
+    try tree.write("Sources/Shell/Shell.swift", "struct Shell {}\n")
+    try tree.write("extra/tool/README", "x\n")
+    let old = "version: 1\nmodules: [\"extra/*\"]\nmocks:\n  - output: Tests/ShellMocks.swift\n    sources: [Sources/Shell]\n    include: [\"**/*.swift\", \"**/*.h\"]\n    generator: \"make mocks\"\n    bundle: \"gen: 1.2\"\nlanes:\n  - name: broken\n    shx: 1\n"
+    try tree.write("lanes/manifest.yaml", old)
+    let forced = try tree.duet("init", "--force")
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(forced.stdout.contains("lanes/manifest.yaml "))
+    #expect(forced.stdout.contains("1 mock entry and 1 modules: pattern(s), kept in the file that replaces"))
+    let written = try tree.read("lanes/manifest.yaml")
+    #expect(written.contains("""
+      # Kept from the lanes/manifest.yaml this file replaced.
+      modules: [extra/*]
+      mocks:
+        - output: Tests/ShellMocks.swift
+          sources: [Sources/Shell]
+          include: ["**/*.swift", "**/*.h"]
+          generator: make mocks
+          bundle: "gen: 1.2"
+
+      lanes:
+      """))
+    let json = try lanesJSON(tree)
+    #expect((json["outsideManifest"] as? [String]) == ["extra/tool"])
+    #expect(try tree.duet("mocks", "--check").stdout.contains("Tests/ShellMocks.swift"))
+
+    try tree.write("lanes/manifest.yaml", "version: 1\nmocks:\n  - sources: [a]\nlanes: []\n")
+    let refused = try tree.duet("init", "--force")
+    #expect(refused.status == 2)
+    #expect(refused.stderr.hasPrefix("duet init: error: lanes/manifest.yaml cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first\nlanes/manifest.yaml:3:5: error: "), "\(refused.stderr)")
+    #expect(try tree.read("lanes/manifest.yaml") == "version: 1\nmocks:\n  - sources: [a]\nlanes: []\n")
+  }
+
   /// A tree without a wrapper and without a token config: `gradle` lanes, no token lanes, no needs.
   @Test func initWithoutWrapperOrTokens() throws {
     let tree = try duetShapedTree(gradleWrapper: false)

@@ -19,6 +19,8 @@ public struct AdoptionPlan: Sendable {
   /// What the survey found, one line per source of lanes: (file, what it says).
   public var findings: [(subject: String, detail: String)] = []
   public var lanes: [PlannedLane] = []
+  /// The `modules:` and `mocks:` of the manifest this plan replaces, written as they were.
+  public var kept = KeptSections()
 
   public static let designTokensLane = "design-tokens"
 
@@ -63,11 +65,20 @@ public struct AdoptionPlan: Sendable {
         lanes.append(lane)
       }
     }
+    kept = survey.kept
+    if !kept.isEmpty {
+      let parts = [kept.mocks.isEmpty ? nil : "\(kept.mocks.count) mock entr\(kept.mocks.count == 1 ? "y" : "ies")",
+                   kept.modules.isEmpty ? nil : "\(kept.modules.count) modules: pattern(s)"].compactMap { $0 }
+      findings.append((Manifest.defaultPath, parts.joined(separator: " and ") + ", kept in the file that replaces it"))
+    }
     let mockRows = survey.parity?.mocks?.generators.count ?? 0
-    if mockRows > 0 {
+    var mockSources: [String] = []
+    if mockRows > 0 { mockSources.append("\(survey.parity?.path ?? ParityManifest.defaultPath) has \(mockRows) mock generator row(s)") }
+    if !kept.mocks.isEmpty { mockSources.append("the kept mocks: section has \(kept.mocks.count) entr\(kept.mocks.count == 1 ? "y" : "ies")") }
+    if !mockSources.isEmpty {
       lanes.append(PlannedLane(
         name: unique("mocks"), step: .builtin(command: "mocks", arguments: ["--check"]),
-        reason: "\(survey.parity?.path ?? ParityManifest.defaultPath) has \(mockRows) mock generator row(s): each fingerprint block must match its sources"))
+        reason: mockSources.joined(separator: " and ") + ": each fingerprint block must match its sources"))
     }
 
     let features = survey.parity?.features ?? []

@@ -14,9 +14,9 @@ public enum ManifestWriter {
       # of `duet init --force`).
       version: 1
 
-      lanes:
-
       """
+    text += "\n" + keptSections(plan.kept)
+    text += "lanes:\n"
     if plan.lanes.isEmpty {
       text += "  []  # duet init found no token config, mock rows, Gradle modules or Swift packages\n"
     }
@@ -36,5 +36,25 @@ public enum ManifestWriter {
       if !lane.requires.isEmpty { text += "    requires: \(YAMLText.list(lane.requires))\n" }
     }
     return text
+  }
+
+  /// The replaced manifest's `modules:` and `mocks:`, written back field by field.
+  static func keptSections(_ kept: KeptSections) -> String {
+    guard !kept.isEmpty else { return "" }
+    var text = "# Kept from the lanes/manifest.yaml this file replaced.\n"
+    if !kept.modules.isEmpty { text += "modules: \(YAMLText.list(kept.modules))\n" }
+    if !kept.mocks.isEmpty {
+      text += "mocks:\n"
+      for entry in kept.mocks {
+        text += "  - output: \(YAMLText.scalar(entry.output))\n"
+        text += "    sources: \(YAMLText.list(entry.sources))\n"
+        if entry.include != MockEntry.defaultInclude {
+          text += "    include: \(YAMLText.list(entry.include))\n"
+        }
+        if let generator = entry.generator { text += "    generator: \(YAMLText.scalar(generator))\n" }
+        if let bundle = entry.bundle { text += "    bundle: \(YAMLText.scalar(bundle))\n" }
+      }
+    }
+    return text + "\n"
   }
 }

@@ -11,6 +11,8 @@ public struct TreeSurvey: Sendable {
   public var gradleModules: [GradleModule] = []
   /// Sorted by folder.
   public var swiftPackages: [SwiftPackage] = []
+  /// What `init --force` carries over from the manifest it replaces.
+  public var kept = KeptSections()
 
   public init() {}
 

@@ -4,7 +4,8 @@ public struct MockEntry: Sendable, Equatable {
   public var output: String
   public var sources: [String]
   /// Globs under each source root; `**/*.swift` unless the entry says otherwise.
-  public var include: [String] = ["**/*.swift"]
+  public var include: [String] = MockEntry.defaultInclude
+  public static let defaultInclude = ["**/*.swift"]
   /// A shell command that writes the output's body, if duet should run one.
   public var generator: String?
   /// The generator's version, recorded in the fingerprint block.

@@ -9,7 +9,7 @@ enum InitCommand: Command {
     summary: "survey the tree and write lanes/manifest.yaml: token, theme and mock checks, one lane per Gradle module and Swift package",
     usage: "duet init [--force] [--root DIR]",
     options: [
-      OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml"),
+      OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml (its modules: and mocks: are kept)"),
       OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"),
     ],
     details: "exit codes: 0 written, 1 lanes/manifest.yaml exists (nothing written; --force replaces it), 2 parity/manifest.yaml has errors or the file cannot be written"
@@ -33,7 +33,19 @@ enum InitCommand: Command {
     if ParityManifestLoader.exists(root: root) {
       parity = try ParityManifestLoader.load(root: root)
     }
-    let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
+    var survey = TreeSurvey.survey(root: root, parity: parity)
+    var isFolder: ObjCBool = false
+    if exists, FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path, isDirectory: &isFolder), !isFolder.boolValue {
+      // --force replaces the lanes, never the mock entries and module globs no survey can rebuild.
+      do {
+        survey.kept = try KeptSections.read(root: root)
+      } catch {
+        console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
+        console.err(error.description)
+        return ExitCode.usage
+      }
+    }
+    let plan = AdoptionPlan(survey)
     let text = ManifestWriter.render(plan)
     do {
       try AtomicFile.write(Data(text.utf8), to: target, in: root)
