@@ -93,10 +93,17 @@ public struct GradleModule: Sendable, Equatable {
       }
       rest = after
     }
-    for project in buildProjects {
-      for range in BuildScriptText.ranges(ofWord: "projects." + typeSafeAccessor(project), in: code)
-      where code[range.upperBound...].first != "." {
-        found.append((range.lowerBound, project))
+    // One pass over the `projects.` chains, each resolved to its longest known accessor.
+    let byAccessor = Dictionary(buildProjects.map { (typeSafeAccessor($0), $0) }, uniquingKeysWith: { first, _ in first })
+    for range in BuildScriptText.ranges(ofWord: "projects", in: code) where code[range.upperBound...].first == "." {
+      let chain = code[code.index(after: range.upperBound)...].prefix { BuildScriptText.isIdentifier($0) || $0 == "." }
+      var segments = chain.split(separator: ".", omittingEmptySubsequences: false)
+      while !segments.isEmpty {
+        if let project = byAccessor[segments.joined(separator: ".")] {
+          found.append((range.lowerBound, project))
+          break
+        }
+        segments.removeLast()
       }
     }
     var seen: Set<String> = []
