@@ -69,38 +69,56 @@ public struct GradleModule: Sendable, Equatable {
       .sorted()
     for name in ["build.gradle.kts", "build.gradle"] {
       guard let text = try? String(contentsOfFile: root.appendingPathComponent(path + "/" + name).path, encoding: .utf8) else { continue }
-      let code = BuildScriptText.withoutComments(text)
-      isMultiplatform = code.lowercased().contains("multiplatform")
+      let script = BuildScript(text)
+      isMultiplatform = GradleModule.appliesMultiplatform(script)
         || Glob.entries(of: sources).contains { $0.isDirectory && ($0.name == "commonMain" || $0.name == "commonTest") }
-      hasJVMTarget = !BuildScriptText.ranges(ofWord: "jvm", in: code).filter { range in
-        code[range.upperBound...].first { $0 != " " && $0 != "\t" }.map { $0 == "(" || $0 == "{" } ?? false
-      }.isEmpty
-      projectDependencies = GradleModule.projectReferences(in: code, buildProjects: buildProjects)
+      hasJVMTarget = script.positions(of: "jvm").contains { position in
+        position + 1 < script.tokens.count && (script.tokens[position + 1] == .symbol("(") || script.tokens[position + 1] == .symbol("{"))
+      }
+      projectDependencies = GradleModule.projectReferences(in: script, buildProjects: buildProjects)
       break
+    }
+  }
+
+  /// Whether the script applies the Kotlin Multiplatform plugin, in any of its
+  /// spellings: `kotlin("multiplatform")`, the plugin id
+  /// `org.jetbrains.kotlin.multiplatform`, Groovy's `kotlin-multiplatform`, or a
+  /// version-catalog alias (`alias(libs.plugins.kotlinMultiplatform)`). A
+  /// dependency whose name merely contains the word does not count.
+  static func appliesMultiplatform(_ script: BuildScript) -> Bool {
+    if script.calls("kotlin").contains(where: { BuildScript.literals($0) == ["multiplatform"] }) { return true }
+    let ids: Set<String> = ["org.jetbrains.kotlin.multiplatform", "kotlin-multiplatform"]
+    if script.tokens.contains(where: { if case .literal(let text?) = $0 { return ids.contains(text) } else { return false } }) { return true }
+    return script.calls("alias").contains { arguments in
+      let words = arguments.compactMap { if case .word(let word) = $0 { return word.lowercased() } else { return nil } }
+      return words.joined().hasSuffix("kotlinmultiplatform")
     }
   }
 
   /// `project(":a:b")`, `project(path: ":a")` and type-safe accessor
   /// (`projects.featureHome.core` for `:feature-home:core`) references, in the
   /// order they appear, once each.
-  static func projectReferences(in code: String, buildProjects: [String] = []) -> [String] {
-    var found: [(at: String.Index, project: String)] = []
-    var rest = Substring(code)
-    while let start = rest.range(of: "project(") {
-      let (arguments, after) = BuildScriptText.balancedArguments(rest[start.upperBound...])
-      if let name = BuildScriptText.quotedStrings(in: String(arguments)).first(where: { $0.hasPrefix(":") }) {
-        found.append((start.lowerBound, name))
+  static func projectReferences(in script: BuildScript, buildProjects: [String] = []) -> [String] {
+    var found: [(at: Int, project: String)] = []
+    for position in script.positions(of: "project") {
+      if let arguments = script.arguments(at: position + 1),
+         let name = BuildScript.literals(arguments).first(where: { $0.hasPrefix(":") }) {
+        found.append((position, name))
       }
-      rest = after
     }
-    // One pass over the `projects.` chains, each resolved to its longest known accessor.
+    // Each `projects.` chain resolved to its longest known accessor.
     let byAccessor = Dictionary(buildProjects.map { (typeSafeAccessor($0), $0) }, uniquingKeysWith: { first, _ in first })
-    for range in BuildScriptText.ranges(ofWord: "projects", in: code) where code[range.upperBound...].first == "." {
-      let chain = code[code.index(after: range.upperBound)...].prefix { BuildScriptText.isIdentifier($0) || $0 == "." }
-      var segments = chain.split(separator: ".", omittingEmptySubsequences: false)
+    let tokens = script.tokens
+    for position in script.positions(of: "projects") {
+      var segments: [String] = []
+      var index = position + 1
+      while index + 1 < tokens.count, tokens[index] == .symbol("."), case .word(let word) = tokens[index + 1] {
+        segments.append(word)
+        index += 2
+      }
       while !segments.isEmpty {
         if let project = byAccessor[segments.joined(separator: ".")] {
-          found.append((range.lowerBound, project))
+          found.append((position, project))
           break
         }
         segments.removeLast()

@@ -15,18 +15,12 @@ public struct SwiftPackage: Sendable, Equatable {
     let folder = (manifestFile as NSString).deletingLastPathComponent
     var package = SwiftPackage(path: folder.isEmpty ? "." : folder, manifestFile: manifestFile)
     guard let text = try? String(contentsOfFile: root.appendingPathComponent(manifestFile).path, encoding: .utf8) else { return package }
-    let code = BuildScriptText.withoutComments(text)
-    package.testTargets = BuildScriptText.calls(".testTarget(", in: code).compactMap { argument("name", in: $0) }
-    package.pathDependencies = BuildScriptText.calls(".package(", in: code).compactMap { argument("path", in: $0) }.compactMap { relative in
+    let script = BuildScript(text)
+    package.testTargets = script.calls("testTarget", member: true).compactMap { BuildScript.argument("name", in: $0) }
+    package.pathDependencies = script.calls("package", member: true).compactMap { BuildScript.argument("path", in: $0) }.compactMap { relative in
       resolve(relative, from: folder)
     }
     return package
-  }
-
-  /// The string literal after `label:` in an argument list.
-  static func argument(_ label: String, in arguments: String) -> String? {
-    guard let range = arguments.range(of: label + ":") else { return nil }
-    return BuildScriptText.quotedStrings(in: String(arguments[range.upperBound...])).first
   }
 
   /// `relative` (a `path:` from the package in `folder`) as a folder under the

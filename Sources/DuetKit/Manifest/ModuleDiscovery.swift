@@ -104,21 +104,21 @@ public enum ModuleDiscovery {
   }
 
   /// The project paths named by `include(":a", ":b:c")` (on one line or
-  /// several) or Groovy's `include ':a', ':b'` (continued after a trailing
-  /// comma); commented-out includes are not read.
+  /// several) or Groovy's `include ':a', ':b'` (continued after each comma).
+  /// Includes in comments or strings are not read, nor names built at run time.
   public static func gradleIncludes(in text: String) -> [String] {
-    let code = BuildScriptText.withoutComments(text)
+    let script = BuildScript(text)
     var projects: [String] = []
-    for range in BuildScriptText.ranges(ofWord: "include", in: code) {
-      let rest = code[range.upperBound...]
-      let arguments = rest.drop { $0 == " " || $0 == "\t" }
-      if arguments.first == "(" {
-        projects += BuildScriptText.quotedStrings(in: String(BuildScriptText.balancedArguments(arguments.dropFirst()).arguments))
-      } else if arguments.startIndex != rest.startIndex, arguments.first == "'" || arguments.first == "\"" {
-        var lines = arguments.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        var text = String(lines.popFirst() ?? "")
-        while text.trimmingCharacters(in: .whitespaces).hasSuffix(","), let next = lines.popFirst() { text += " " + next }
-        projects += BuildScriptText.quotedStrings(in: text)
+    for position in script.positions(of: "include") {
+      if let arguments = script.arguments(at: position + 1) {
+        projects += BuildScript.literals(arguments)
+        continue
+      }
+      var index = position + 1
+      while index < script.tokens.count, case .literal(let name) = script.tokens[index] {
+        if let name { projects.append(name) }
+        guard index + 1 < script.tokens.count, script.tokens[index + 1] == .symbol(",") else { break }
+        index += 2
       }
     }
     return projects

@@ -22,7 +22,7 @@ struct SurveyTests {
 
   /// `project(...)` references in either quoting, commented lines left out, each once.
   @Test func gradleProjectReferences() {
-    let code = BuildScriptText.withoutComments("""
+    let code = BuildScript("""
       implementation(project(":theming"))
       api(project(path: ':core:model'))
       // implementation(project(":old"))
@@ -42,7 +42,7 @@ struct SurveyTests {
       implementation(project(":legacy"))
       """
     let projects = [":theming", ":feature-home", ":feature-home:core", ":legacy"]
-    #expect(GradleModule.projectReferences(in: code, buildProjects: projects) == [":theming", ":feature-home:core", ":legacy"])
+    #expect(GradleModule.projectReferences(in: BuildScript(code), buildProjects: projects) == [":theming", ":feature-home:core", ":legacy"])
   }
 
   /// A module is multiplatform by the plugin in any spelling (a catalog alias too) or by its
@@ -69,7 +69,30 @@ struct SurveyTests {
     let package = try #require(SwiftPackage.read(manifestFile: "Kit/Package.swift", root: tree.url))
     #expect(package.testTargets == ["KitTests"])
     #expect(package.pathDependencies == ["Design"])
-    #expect(BuildScriptText.withoutComments("a /* x\ny */ b // c\n\"d // e\" 'f' \"\"\"g // h\"\"\"") == "a \n  b \n\"d // e\" 'f' \"\"\"g // h\"\"\"")
+    #expect(BuildScript("a /* x /* nested */\ny */ b // c\n\"d // e\" 'f' \"\"\"g // h\"\"\"").tokens == [.word("a"), .word("b"), .literal("d // e"), .literal("f"), .literal("g // h")])
+  }
+
+  /// Tokens: escapes resolved, templates and interpolations have no fixed value, a `"""`
+  /// block spanning lines is one literal, an unclosed string or comment ends the file quietly.
+  @Test func buildScriptTokens() {
+    #expect(BuildScript(#"x("a\"b", "$v", "${n}", "\$d", "\(s)", 'c')"#).tokens == [
+      .word("x"), .symbol("("), .literal("a\"b"), .symbol(","), .literal(nil), .symbol(","), .literal(nil), .symbol(","),
+      .literal("$d"), .symbol(","), .literal(nil), .symbol(","), .literal("c"), .symbol(")"),
+    ])
+    #expect(BuildScript("val doc = \"\"\"\ninclude(\":ghost\")\n\"\"\"\n").tokens == [.word("val"), .word("doc"), .symbol("="), .literal("\ninclude(\":ghost\")\n")])
+    #expect(BuildScript("a \"open\nb /* never closed").tokens == [.word("a"), .literal("open"), .word("b")])
+    let script = BuildScript(".testTarget(name: \"T\", dependencies: [.target(name: \"U\")])")
+    #expect(script.calls("testTarget", member: true).map { BuildScript.argument("name", in: $0) } == ["T"])
+  }
+
+  /// A dependency or accessor that merely has "multiplatform" in its name does not make a module multiplatform.
+  @Test func multiplatformIsThePlugin() {
+    #expect(GradleModule.appliesMultiplatform(BuildScript("plugins { kotlin(\"multiplatform\") }")))
+    #expect(GradleModule.appliesMultiplatform(BuildScript("plugins { id(\"org.jetbrains.kotlin.multiplatform\") }")))
+    #expect(GradleModule.appliesMultiplatform(BuildScript("apply plugin: 'kotlin-multiplatform'")))
+    #expect(GradleModule.appliesMultiplatform(BuildScript("plugins { alias(libs.plugins.kotlin.multiplatform) }")))
+    #expect(!GradleModule.appliesMultiplatform(BuildScript("plugins { id(\"com.android.library\") }\ndependencies { implementation(\"com.russhwolf:multiplatform-settings:1.1.1\") }")))
+    #expect(!GradleModule.appliesMultiplatform(BuildScript("plugins { kotlin(\"jvm\") }\ndependencies { implementation(projects.sharedMultiplatform) }")))
   }
 
   /// Test targets and local dependencies are read from a manifest's text; paths resolve from the package's folder.

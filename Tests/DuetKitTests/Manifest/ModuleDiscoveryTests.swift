@@ -34,6 +34,21 @@ struct ModuleDiscoveryTests {
     #expect(ModuleDiscovery.gradleIncludes(in: text) == [":app", ":feature:home", ":legacy", ":legacy:core"])
   }
 
+  /// A Groovy include takes its comma-separated names only; an include in a `"""` block, one
+  /// built at run time and one that never closes name no module.
+  @Test func gradleIncludesOnlyWhatTheyName() {
+    let text = """
+      include ':a'; println "hello"
+      val doc = \"\"\"
+      include(":ghost")
+      \"\"\"
+      include(":${name}")
+      include(":b"
+      rootProject.name = "foo"
+      """
+    #expect(ModuleDiscovery.gradleIncludes(in: text) == [":a"])
+  }
+
   /// Modules come from `modules:` globs, Gradle includes and Package.swift folders; covers mark them.
   @Test func discoversAndCovers() throws {
     let tree = try TemporaryFolder()
