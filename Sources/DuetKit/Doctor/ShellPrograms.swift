@@ -19,10 +19,20 @@ public enum ShellPrograms {
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "{", "}", "!",
   ]
 
+  /// What `words` puts between commands, and around a subshell, in place of the
+  /// shell's own syntax; no word of a command can be one of these.
+  static let separator = "\u{1}sep"
+  static let subshellStart = "\u{1}("
+  static let subshellEnd = "\u{1})"
+
   public static func programs(in command: String) -> [Program] {
     var programs: [Program] = []
     var directory: String?
-    for segment in segments(words(command)) {
+    // A `cd` inside `( ... )` moves only the subshell.
+    var saved: [String?] = []
+    var segment: [String] = []
+    func finish() {
+      defer { segment = [] }
       var index = 0
       while index < segment.count, isAssignment(segment[index]) || isRedirection(segment[index]) {
         // `>log prog` and `2> log prog`: the file is not the program.
@@ -34,7 +44,7 @@ public enum ShellPrograms {
         index += 1
         while index < segment.count, segment[index].hasPrefix("-") || isAssignment(segment[index]) { index += 1 }
       }
-      guard index < segment.count else { continue }
+      guard index < segment.count else { return }
       let word = segment[index]
       if word == "cd" {
         let target = segment.count > index + 1 ? segment[index + 1] : nil
@@ -43,12 +53,27 @@ public enum ShellPrograms {
         } else {
           directory = nil
         }
-        continue
+        return
       }
-      if word.contains("$") || word.contains("`") || builtins.contains(word) { continue }
+      if word.contains("$") || word.contains("`") || builtins.contains(word) { return }
       let program = Program(name: word, directory: word.contains("/") ? directory : nil)
       if !programs.contains(program) { programs.append(program) }
     }
+    for word in words(command) {
+      switch word {
+      case separator:
+        finish()
+      case subshellStart:
+        finish()
+        saved.append(directory)
+      case subshellEnd:
+        finish()
+        if let outer = saved.popLast() { directory = outer }
+      default:
+        segment.append(word)
+      }
+    }
+    finish()
     return programs
   }
 
@@ -68,8 +93,9 @@ public enum ShellPrograms {
     return base + "/" + path
   }
 
-  /// Words with quotes and backslashes removed; `&&`, `||`, `;`, `|`, `&`, the
-  /// parentheses of a subshell and newlines as separators (`;`). A `&` that is
+  /// Words with quotes and backslashes removed; `&&`, `||`, `;`, `|`, `&` and
+  /// newlines as `separator`, a subshell's parentheses as `subshellStart` and
+  /// `subshellEnd`. A `&` that is
   /// part of a redirection (`2>&1`, `&>log`) and a `$(...)` substitution stay
   /// inside their word.
   static func words(_ text: String) -> [String] {
@@ -82,14 +108,21 @@ public enum ShellPrograms {
       current = ""
       started = false
     }
-    func separate() {
+    func separate(_ marker: String = separator) {
       flush()
-      words.append(";")
+      words.append(marker)
     }
     var characters = Array(text)[...]
     while let character = characters.popFirst() {
       if let open = quote {
-        if character == open { quote = nil } else { current.append(character) }
+        if open == "\"", character == "\\", let next = characters.first, "\"\\$`".contains(next) {
+          // Inside double quotes a backslash keeps only these four literal.
+          current.append(characters.removeFirst())
+        } else if character == open {
+          quote = nil
+        } else {
+          current.append(character)
+        }
         continue
       }
       switch character {
@@ -101,8 +134,10 @@ public enum ShellPrograms {
         started = true
       case " ", "\t":
         flush()
-      case "\n", ";", ")":
+      case "\n", ";":
         separate()
+      case ")":
+        separate(subshellEnd)
       case "(" where current.hasSuffix("$"):
         var depth = 1
         current.append(character)
@@ -111,7 +146,7 @@ public enum ShellPrograms {
           current.append(next)
         }
       case "(":
-        separate()
+        separate(subshellStart)
       case "&" where current.hasSuffix(">") || current.hasSuffix("<") || characters.first == ">":
         current.append(character)
         started = true
@@ -125,9 +160,5 @@ public enum ShellPrograms {
     }
     flush()
     return words
-  }
-
-  static func segments(_ words: [String]) -> [[String]] {
-    words.split(separator: ";").map(Array.init)
   }
 }

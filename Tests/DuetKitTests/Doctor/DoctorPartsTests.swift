@@ -25,6 +25,11 @@ struct DoctorPartsTests {
     #expect(names(">log 2> err swift build") == ["swift"])
     #expect(names("echo $(git rev-parse HEAD) > rev && my\\ tool --x") == ["my tool"])
     #expect(names("make |& tee log") == ["make", "tee"])
+    // A `cd` in a subshell moves only the subshell; an escaped quote stays inside its string.
+    let after = ShellPrograms.programs(in: "(cd sub && ./gradlew test) && ./other/tool")
+    #expect(after.map(\.name) == ["./gradlew", "./other/tool"])
+    #expect(after.map(\.directory) == ["sub", nil])
+    #expect(names("sh -c \"echo \\\"x\\\"\" && ./gradlew") == ["sh", "./gradlew"])
   }
 
   /// A version probe that never answers is killed at its deadline; missing and failing tools are said so.
