@@ -107,7 +107,11 @@ struct InitCLITests {
   @Test func derivedVerifyRuns() throws {
     let tree = try duetShapedTree()
     #expect(try tree.duet("design-tokens").status == 0)
-    #expect(try tree.duet("mocks").status == 0)
+    // The fixture's mock files have no blocks yet, which the Duet templates would have written.
+    let refused = try tree.duet("mocks")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains(": it has no fingerprint block, and the Duet mock templates make it, not duet; regenerate it with them"), "\(refused.stderr)")
+    #expect(try tree.duet("mocks", "--accept-body").status == 0)
     let run = try tree.duet("verify", "--lane", "theme-test", "--lane", "mocks", environment: ["DUET_HISTORY": "off"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.lines.first == "lanes derived from parity/manifest.yaml; run duet init to pin them")
@@ -258,6 +262,20 @@ struct InitCLITests {
     try tree.write("parity/manifest.yaml", DuetShapedTree.parityManifest.replacingOccurrences(of: "bundle: 0.6.1", with: "bundle: 0.7.0"))
     #expect(try tree.duet("mocks").stderr.contains("the body was generated under bundle '0.6.1', the entry now says '0.7.0'"))
     try tree.write("parity/manifest.yaml", DuetShapedTree.parityManifest)
+    // An input changes: the check says to regenerate with the templates, and duet will not
+    // record the new input over the body the templates made from the old one.
+    try tree.write(home, homeText)
+    try tree.write("src-ios/Packages/HomeKit/Sources/HomeFeature/HomeFeature.swift", "public struct HomeFeature { var x = 1 }\n")
+    let changed = try tree.duet("mocks", "--check")
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains("regenerate with the Duet mock templates and commit: \(home)\n"), "\(changed.stdout)")
+    let kept = try tree.duet("mocks")
+    #expect(kept.status == 1)
+    #expect(kept.stderr.contains("duet mocks: refused \(home): its inputs changed since the templates wrote it"), "\(kept.stderr)")
+    #expect(try tree.read(home) == homeText)
+    #expect(try tree.duet("mocks", "--check").status == 1)
+    try tree.write("src-ios/Packages/HomeKit/Sources/HomeFeature/HomeFeature.swift", "public struct HomeFeature {}\n")
+    #expect(try tree.duet("mocks", "--check").status == 0)
     // Two entries writing one file, one in each manifest, name both places.
     try tree.write("lanes/manifest.yaml", "version: 1\nmocks:\n  - output: \(design)\n    sources: [Sources/Shell]\nlanes: []\n")
     let clash = try tree.duet("mocks", "--check")

@@ -107,6 +107,12 @@ public enum MockImprint {
       return .failure(Refusal(output: entry.output, message: "the body was generated under \(was), the entry now says \(now); regenerate the file with its templates, or record the new one over this body with 'duet mocks --accept-body'"))
     }
     let block = FingerprintBlock(bundle: config.bundle, description: config.description, inputs: inputs, bodyHash: Digest.sha256(Data(body)))
+    // A parity row's file is written, block and all, by the Duet mock templates:
+    // duet checks it but never records new inputs over a body they made from old ones.
+    if entry.configDescription != nil, !options.acceptBody, recorded?.inputs != block.inputs {
+      let why = recorded == nil ? "it has no fingerprint block" : "its inputs changed since the templates wrote it ('duet mocks --check' names them)"
+      return .failure(Refusal(output: entry.output, message: "\(why), and the Duet mock templates make it, not duet; regenerate it with them, or record these inputs over this body with 'duet mocks --accept-body'"))
+    }
     var data = Data(block.rendered().utf8)
     data.append(contentsOf: body)
     do {
