@@ -30,7 +30,7 @@ struct DoctorCLITests {
     let tree = try FixtureTree()
     try DuetShapedTree.write(into: tree)
     #expect(try tree.duet("design-tokens").status == 0)
-    #expect(try tree.duet("mocks").status == 0)
+    #expect(try tree.duet("mocks", "--accept-body").status == 0)
     // One recorded run, so the store exists and has duet's schema.
     #expect(try tree.duet("verify", "--lane", "design-tokens").status == 0)
     return tree

@@ -173,6 +173,11 @@ struct InitCLITests {
     #expect(refused.status == 2)
     #expect(refused.stderr.hasPrefix("duet init: error: lanes/manifest.yaml cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first\nlanes/manifest.yaml:3:5: error: "), "\(refused.stderr)")
     #expect(try tree.read("lanes/manifest.yaml") == "version: 1\nmocks:\n  - sources: [a]\nlanes: []\n")
+    try tree.write("lanes/manifest.yaml", "lanes: [\n")
+    let unreadable = try tree.duet("init", "--force")
+    #expect(unreadable.status == 2)
+    #expect(unreadable.stderr.hasPrefix("duet init: error: lanes/manifest.yaml cannot be replaced: it does not read as YAML, so duet cannot keep its modules: and mocks: (if it has them)"), "\(unreadable.stderr)")
+    #expect(try tree.read("lanes/manifest.yaml") == "lanes: [\n")
   }
 
   /// A tree without a wrapper and without a token config: `gradle` lanes, no token lanes, no needs.

@@ -14,15 +14,22 @@ public struct KeptSections: Sendable, Equatable {
 
   public var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
 
+  /// Why the sections cannot be kept: the file is not YAML duet can read (so
+  /// whether it has them is unknown), or they are there with errors.
+  public enum Failure: Error, Sendable {
+    case unreadable([Diagnostic])
+    case broken([Diagnostic])
+  }
+
   /// Reads the two sections of the manifest at `path`; its lanes may be broken
   /// (that is often why it is being replaced), but errors in these sections are
   /// thrown, since writing over them would drop what they say.
-  public static func read(root: URL, path: String = Manifest.defaultPath) throws(ManifestError) -> KeptSections {
+  public static func read(root: URL, path: String = Manifest.defaultPath) throws(Failure) -> KeptSections {
     let node: YAMLNode
     do {
       node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
     } catch {
-      throw ManifestError(diagnostics: error.diagnostics)
+      throw .unreadable(error.diagnostics)
     }
     var diagnostics = DiagnosticList()
     var kept = KeptSections()
@@ -34,7 +41,7 @@ public struct KeptSections: Sendable, Equatable {
         diagnostics.add("the manifest: 'modules' must be a list of folders or globs, got \(modules.summary)", at: modules.location)
       }
     }
-    guard diagnostics.isEmpty else { throw ManifestError(diagnostics: diagnostics.items) }
+    guard diagnostics.isEmpty else { throw .broken(diagnostics.items) }
     return kept
   }
 }

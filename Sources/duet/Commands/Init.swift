@@ -40,8 +40,14 @@ enum InitCommand: Command {
       do {
         survey.kept = try KeptSections.read(root: root)
       } catch {
-        console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
-        console.err(error.description)
+        switch error {
+        case .unreadable(let diagnostics):
+          console.err("duet init: error: \(target) cannot be replaced: it does not read as YAML, so duet cannot keep its modules: and mocks: (if it has them); fix it or move the file aside first")
+          console.err(diagnostics.map(\.description).joined(separator: "\n"))
+        case .broken(let diagnostics):
+          console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
+          console.err(diagnostics.map(\.description).joined(separator: "\n"))
+        }
         return ExitCode.usage
       }
     }
