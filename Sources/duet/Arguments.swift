@@ -17,7 +17,7 @@ struct CommandSpec {
   var options: [OptionSpec]
   var details: String = ""
 
-  static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml)")
+  static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
   static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 1)")
 
   var help: String {

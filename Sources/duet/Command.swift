@@ -20,15 +20,35 @@ enum ExitCode {
   static let interrupted: Int32 = 130
 }
 
-/// The tree root for `--root`, or the nearest one above the working directory.
+/// The tree root for `--root`, or the nearest folder above the working directory
+/// holding `lanes/manifest.yaml` or `parity/manifest.yaml`.
 func treeRoot(_ arguments: ParsedArguments) throws -> URL {
   let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-  return try TreeRoot.find(from: cwd, override: arguments.value("--root"))
+  do {
+    return try TreeRoot.find(from: cwd, override: arguments.value("--root"), markers: TreeManifest.rootMarkers)
+  } catch {
+    guard case .notFound(let start) = error else { throw error }
+    throw TreeNotFound(start: start)
+  }
 }
 
-/// The tree's manifest, with every built-in this duet knows.
+/// No tree here or above; `Entrypoint` prints it as `duet <command>: error: ...` with exit 2.
+struct TreeNotFound: Error, CustomStringConvertible {
+  var start: String
+  var description: String {
+    "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
+  }
+}
+
+/// The tree's manifest (pinned or derived, with the parity manifest's mock rows),
+/// with every built-in this duet knows.
+func loadTree(root: URL) throws -> TreeManifest {
+  try TreeManifest.load(root: root, builtins: BuiltinRegistry.vocabulary)
+}
+
+/// The tree's manifest alone, for commands that need not say where its lanes came from.
 func loadManifest(root: URL) throws -> Manifest {
-  try ManifestLoader.load(root: root, builtins: BuiltinRegistry.vocabulary)
+  try loadTree(root: root).manifest
 }
 
 /// Encodes a JSON report with sorted keys, so output is stable for scripts and tests.

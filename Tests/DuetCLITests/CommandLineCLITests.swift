@@ -31,7 +31,7 @@ struct CommandLineCLITests {
     let tree = try FixtureTree()
     let run = try tree.duet("verify")
     #expect(run.status == 2)
-    #expect(run.stderr.contains("no lanes/manifest.yaml in"))
+    #expect(run.stderr == "duet verify: error: no lanes/manifest.yaml or parity/manifest.yaml in \(tree.url.path) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'\n")
   }
 
   /// The manifest is found from a subfolder, and --root overrides.

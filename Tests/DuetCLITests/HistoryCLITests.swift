@@ -81,7 +81,7 @@ struct HistoryCLITests {
     }
     group.wait()
     #expect(results.all.count == 2)
-    #expect(results.all.allSatisfy { $0?.status == 0 && $0?.stderr.isEmpty == true })
+    #expect(results.all.allSatisfy { $0?.status == 0 && $0?.stderr.isEmpty == true }, "\(results.all.map { "\($0?.status.description ?? "no run"): \($0?.stderr ?? "")" })")
     let stats = try tree.duet("stats", "--json")
     let lanes = try #require((try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["lanes"] as? [[String: Any]])
     #expect(lanes.count == 30)

@@ -7,7 +7,7 @@ public enum HistoryRecorder {
   /// The store at `path`, or nil with warnings when it cannot be had.
   public static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
     do {
-      return (try HistoryStore(path: path), [])
+      return (try openRetryingWhileBusy(path: path), [])
     } catch {
       guard error.isCorrupt || isNotAStore(error) else {
         return (nil, ["history: cannot open \(error); this run is not recorded"])
@@ -26,6 +26,21 @@ public enum HistoryRecorder {
         return (try HistoryStore(path: path), [warning])
       } catch {
         return (nil, [warning, "history: cannot make a new store: \(error)"])
+      }
+    }
+  }
+
+  /// Opening may write (the first duet makes the schema); another duet doing
+  /// the same can hold the lock past the busy timeout on a loaded machine.
+  private static func openRetryingWhileBusy(path: String) throws(HistoryError) -> HistoryStore {
+    var attempt = 0
+    while true {
+      do {
+        return try HistoryStore(path: path)
+      } catch {
+        guard error.isBusy, attempt < 3 else { throw error }
+        attempt += 1
+        Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
       }
     }
   }

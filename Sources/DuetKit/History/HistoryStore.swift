@@ -119,13 +119,17 @@ public final class HistoryStore {
     try db.writeTransaction {
       // Re-read inside the lock: another duet may have migrated meanwhile.
       var current = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+      guard current < HistoryStore.schemaVersion else { return }
       while current < HistoryStore.schemaVersion {
         try db.execute(HistoryStore.migrations[current])
         current += 1
         try db.execute("PRAGMA user_version = \(current)")
       }
+      // Inside the write lock: an ANALYZE on its own is a read that turns into a
+      // write, and two duets opening a new store at once would make one of them
+      // fail with SQLITE_BUSY at once, the busy timeout notwithstanding.
+      try db.execute("ANALYZE")
     }
-    try db.execute("ANALYZE")
   }
 
   // MARK: - Writing

@@ -25,26 +25,62 @@ public enum ModuleDiscovery {
     for pattern in manifest.modules {
       for path in Glob(pattern).expand(in: root, kind: .directories) { note(path, "modules: \(pattern)") }
     }
-    var settings: [String] = []
-    var packages: [String] = []
-    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    let (settings, packages) = buildFiles(root: root)
     for file in settings {
       let folder = (file as NSString).deletingLastPathComponent
       guard let text = try? String(contentsOfFile: root.appendingPathComponent(file).path, encoding: .utf8) else { continue }
       for project in gradleIncludes(in: text) {
-        let relative = project.split(separator: ":").joined(separator: "/")
-        guard !relative.isEmpty else { continue }
-        note(folder.isEmpty ? relative : folder + "/" + relative, file)
+        guard let path = gradleModulePath(project, settingsFolder: folder) else { continue }
+        note(path, file)
       }
     }
     for file in packages {
       let folder = (file as NSString).deletingLastPathComponent
       note(folder.isEmpty ? "." : folder, file)
     }
-    let covers = manifest.lanes.map { lane in (lane.name, lane.covers.map(Glob.init)) }
+    let index = CoverIndex(manifest.lanes)
     return order.sorted(by: Glob.precedes).map { path in
-      let lanes = covers.filter { _, globs in globs.contains { covered(path, by: $0) } }.map(\.0)
-      return Module(path: path, foundBy: found[path] ?? [], coveredBy: lanes)
+      Module(path: path, foundBy: found[path] ?? [], coveredBy: index.lanes(covering: path).map { manifest.lanes[$0].name })
+    }
+  }
+
+  /// The lanes' `covers`, indexed so a manifest of a thousand lanes (what `duet
+  /// init` writes for a thousand modules) is not a thousand globs per module:
+  /// literal folders are looked up by each of the module's ancestors, and only
+  /// wildcard patterns are matched one by one.
+  struct CoverIndex {
+    var everything: [Int] = []
+    var literal: [String: [Int]] = [:]
+    var patterns: [(lane: Int, glob: Glob)] = []
+
+    init(_ lanes: [Lane]) {
+      for (lane, entry) in lanes.enumerated() {
+        for cover in entry.covers {
+          let glob = Glob(cover)
+          if glob.pattern == "." {
+            everything.append(lane)
+          } else if glob.isLiteral {
+            if !glob.segments.isEmpty { literal[glob.segments.joined(separator: "/"), default: []].append(lane) }
+          } else {
+            patterns.append((lane, glob))
+          }
+        }
+      }
+    }
+
+    /// Indices of the lanes covering `module`, in manifest order.
+    func lanes(covering module: String) -> [Int] {
+      var hits = Set(everything)
+      var path = module
+      while true {
+        hits.formUnion(literal[path] ?? [])
+        guard let slash = path.lastIndex(of: "/") else { break }
+        path = String(path[..<slash])
+      }
+      for (lane, glob) in patterns where !hits.contains(lane) && ModuleDiscovery.covered(module, by: glob) {
+        hits.insert(lane)
+      }
+      return hits.sorted()
     }
   }
 
@@ -59,40 +95,42 @@ public enum ModuleDiscovery {
     }
   }
 
-  /// The project paths named by `include(":a", ":b:c")` or `include ':a', ':b'`.
+  /// The folder of Gradle project `:a:b` included by a settings file in
+  /// `settingsFolder` (`""` for the root): `settingsFolder/a/b`.
+  public static func gradleModulePath(_ project: String, settingsFolder: String) -> String? {
+    let relative = project.split(separator: ":").joined(separator: "/")
+    guard !relative.isEmpty else { return nil }
+    return settingsFolder.isEmpty ? relative : settingsFolder + "/" + relative
+  }
+
+  /// The project paths named by `include(":a", ":b:c")` (on one line or
+  /// several) or Groovy's `include ':a', ':b'` (continued after each comma).
+  /// Includes in comments or strings are not read, nor names built at run time.
   public static func gradleIncludes(in text: String) -> [String] {
+    let script = BuildScript(text)
     var projects: [String] = []
-    for rawLine in text.split(whereSeparator: \.isNewline) {
-      var line = Substring(rawLine)
-      if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      guard trimmed.hasPrefix("include"), !trimmed.hasPrefix("includeBuild") else { continue }
-      let arguments = trimmed.dropFirst("include".count)
-      guard let first = arguments.first, first == "(" || first == " " || first == "\t" else { continue }
-      projects.append(contentsOf: quotedStrings(in: String(arguments)))
+    for position in script.positions(of: "include") {
+      if let arguments = script.arguments(at: position + 1) {
+        projects += BuildScript.literals(arguments)
+        continue
+      }
+      var index = position + 1
+      while index < script.tokens.count, case .literal(let name) = script.tokens[index] {
+        if let name { projects.append(name) }
+        guard index + 1 < script.tokens.count, script.tokens[index + 1] == .symbol(",") else { break }
+        index += 2
+      }
     }
     return projects
   }
 
-  static func quotedStrings(in text: String) -> [String] {
-    var result: [String] = []
-    var current: String?
-    var quote: Character = "\""
-    for character in text {
-      if var open = current {
-        if character == quote {
-          result.append(open)
-          current = nil
-        } else {
-          open.append(character)
-          current = open
-        }
-      } else if character == "\"" || character == "'" {
-        quote = character
-        current = ""
-      }
-    }
-    return result
+  /// Every `settings.gradle(.kts)` and `Package.swift` under the root, relative to
+  /// it, in one walk that skips build products and hidden folders.
+  public static func buildFiles(root: URL) -> (settings: [String], packages: [String]) {
+    var settings: [String] = []
+    var packages: [String] = []
+    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    return (settings, packages)
   }
 
   static func walk(_ directory: String, relative: String, settings: inout [String], packages: inout [String]) {

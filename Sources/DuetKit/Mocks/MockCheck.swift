@@ -25,7 +25,7 @@ public enum MockCheck {
   static func check(_ target: MockTarget, root: URL) throws(MockError) -> MockFileStatus {
     let entry = target.entry
     let inputs = try MockInputs.collect(entry, root: root)
-    var status = MockFileStatus(output: entry.output, inputCount: inputs.count, findings: [])
+    var status = MockFileStatus(output: entry.output, inputCount: inputs.count, findings: [], madeByTemplates: entry.configDescription != nil)
     guard target.exists else {
       status.findings.append(MockFinding(.output, "the file does not exist"))
       return status
@@ -120,7 +120,9 @@ public struct MockCheckReport: Sendable {
       for finding in file.findings { lines.append("    " + finding.line) }
     }
     if !errors.isEmpty { lines.append("  \(errors.count) mock file(s) could not be checked: \(errors.map(\.output).joined(separator: ", "))") }
-    if !stale.isEmpty { lines.append("regenerate and commit: duet mocks") }
+    if stale.contains(where: { !$0.madeByTemplates }) { lines.append("regenerate and commit: duet mocks") }
+    let templated = stale.filter(\.madeByTemplates).map(\.output)
+    if !templated.isEmpty { lines.append("regenerate with the Duet mock templates and commit: \(templated.joined(separator: ", "))") }
     return lines
   }
 

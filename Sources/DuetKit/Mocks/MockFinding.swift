@@ -30,5 +30,8 @@ public struct MockFileStatus: Sendable, Equatable {
   public var output: String
   public var inputCount: Int
   public var findings: [MockFinding]
+  /// Whether the Duet mock templates write it (a `parity/manifest.yaml` row),
+  /// so that it is regenerated with them rather than with `duet mocks`.
+  public var madeByTemplates = false
   public var isUpToDate: Bool { findings.isEmpty }
 }

@@ -22,36 +22,8 @@ public enum MockGenerator {
     environment["DUET_MOCK_OUTPUT"] = output.path
     environment["DUET_ROOT"] = root.path
     let child = try ChildProcess.spawnShell(command, directory: root.path, environment: environment)
-    let done = DispatchSemaphore(value: 0)
-    let status = StatusBox()
-    ChildReaper.shared.watch(child.pid) { code in
-      status.value = code
-      done.signal()
-    }
-    // Blocking reads until every writer is gone: the reaper kills the child's
-    // process group when the shell exits, so leftovers cannot hold the pipe open.
-    _ = fcntl(child.output, F_SETFL, fcntl(child.output, F_GETFL) & ~O_NONBLOCK)
-    var kept = [UInt8]()
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { read(child.output, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      kept.append(contentsOf: chunk[0..<n])
-      if kept.count > keptOutput * 2 { kept.removeFirst(kept.count - keptOutput) }
-    }
-    close(child.output)
-    done.wait()
-    let code = status.value
-    return Outcome(exitCode: exitCode(ofWaitStatus: code), signal: terminatingSignal(ofWaitStatus: code), output: String(decoding: kept.suffix(keptOutput), as: UTF8.self))
-  }
-}
-
-private final class StatusBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Int32 = 0
-  var value: Int32 {
-    get { lock.lock(); defer { lock.unlock() }; return stored }
-    set { lock.lock(); stored = newValue; lock.unlock() }
+    let result = ChildCapture.wait(child, keep: keptOutput)
+    let code = result.waitStatus
+    return Outcome(exitCode: exitCode(ofWaitStatus: code), signal: terminatingSignal(ofWaitStatus: code), output: String(decoding: result.output, as: UTF8.self))
   }
 }

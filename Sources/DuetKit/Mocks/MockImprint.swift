@@ -2,8 +2,8 @@ import Foundation
 
 /// `duet mocks`: runs each entry's generator when it has one, then writes the
 /// fingerprint block over the body. Without a generator the body is kept byte for
-/// byte, and a body that no longer matches its recorded hash (a hand edit) is
-/// refused unless `acceptBody`. Every write is atomic and an unchanged file is not touched.
+/// byte, and a body that no longer matches its recorded hash (a hand edit) or was
+/// generated under another config or bundle is refused unless `acceptBody`. Every write is atomic and an unchanged file is not touched.
 public enum MockImprint {
   public struct Options: Sendable {
     public var acceptBody = false
@@ -97,7 +97,22 @@ public enum MockImprint {
     }
 
     let config = target.expectedConfig(recorded: recorded)
+    // Without a generator duet only re-imprints: a body made under another config
+    // (a row's template, args or bundle changed) is stale, and a new config line
+    // over it would hide that.
+    if entry.generator == nil, !options.acceptBody, let recorded,
+       recorded.description != config.description || recorded.bundle != config.bundle {
+      let was = recorded.description != config.description ? "config '\(recorded.description)'" : "bundle '\(recorded.bundle)'"
+      let now = recorded.description != config.description ? "'\(config.description)'" : "'\(config.bundle)'"
+      return .failure(Refusal(output: entry.output, message: "the body was generated under \(was), the entry now says \(now); regenerate the file with its templates, or record the new one over this body with 'duet mocks --accept-body'"))
+    }
     let block = FingerprintBlock(bundle: config.bundle, description: config.description, inputs: inputs, bodyHash: Digest.sha256(Data(body)))
+    // A parity row's file is written, block and all, by the Duet mock templates:
+    // duet checks it but never records new inputs over a body they made from old ones.
+    if entry.configDescription != nil, !options.acceptBody, recorded?.inputs != block.inputs {
+      let why = recorded == nil ? "it has no fingerprint block" : "its inputs changed since the templates wrote it ('duet mocks --check' names them)"
+      return .failure(Refusal(output: entry.output, message: "\(why), and the Duet mock templates make it, not duet; regenerate it with them, or record these inputs over this body with 'duet mocks --accept-body'"))
+    }
     var data = Data(block.rendered().utf8)
     data.append(contentsOf: body)
     do {

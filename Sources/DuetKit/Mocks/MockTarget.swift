@@ -25,8 +25,12 @@ struct MockTarget {
 
   /// The description and bundle the block should hold. A block the Duet toolchain's
   /// templates wrote (`template=... args=...`) keeps its own when the entry names no
-  /// generator or bundle, so such trees check as they are.
+  /// generator or bundle, so such trees check as they are. A `parity/manifest.yaml`
+  /// row says exactly what its block must record.
   func expectedConfig(recorded: FingerprintBlock?) -> (description: String, bundle: String) {
+    if let description = entry.configDescription {
+      return (description, entry.bundle ?? "none")
+    }
     if entry.generator == nil, entry.bundle == nil, let recorded, recorded.isTemplateShaped {
       return (recorded.description, recorded.bundle)
     }
@@ -46,7 +50,8 @@ struct MockTarget {
     return manifest.mocks.map { entry in
       let key = MockInputs.normalized(entry.output)
       if let first = claimed[key] {
-        return .failure(MockError(output: entry.output, message: "another mocks entry (line \(first.line)) already writes this file", location: entry.location))
+        let place = first.file == entry.location.file ? "line \(first.line)" : "\(first.file):\(first.line)"
+        return .failure(MockError(output: entry.output, message: "another mocks entry (\(place)) already writes this file", location: entry.location))
       }
       claimed[key] = entry.location
       do throws(MockError) {

@@ -6,7 +6,7 @@ extension BuiltinLane {
   public static let mocks = BuiltinLane(name: "mocks", options: ["--check"], implicitInputs: mockInputs) { context in
     let manifest: Manifest
     do throws(ManifestError) {
-      manifest = try ManifestLoader.load(root: context.tree, builtins: BuiltinRegistry.vocabulary)
+      manifest = try TreeManifest.load(root: context.tree, builtins: BuiltinRegistry.vocabulary, deriveLanes: false).manifest
     } catch {
       return BuiltinResult(exitCode: 2, output: error.description + "\n")
     }
@@ -18,13 +18,13 @@ extension BuiltinLane {
     return BuiltinResult(exitCode: report.exitCode, output: report.text)
   }
 
-  /// The manifest, every mock output and every file under its source roots: what
+  /// The manifests, every mock output and every file under its source roots: what
   /// `mocks --check` reads, so the cache never hides a changed source or output.
   @Sendable static func mockInputs(_ tree: URL) -> [String] {
-    guard let manifest = try? ManifestLoader.load(root: tree, builtins: BuiltinRegistry.vocabulary) else {
-      return [Manifest.defaultPath]
+    guard let manifest = try? TreeManifest.load(root: tree, builtins: BuiltinRegistry.vocabulary, deriveLanes: false).manifest else {
+      return TreeManifest.rootMarkers
     }
-    var patterns = [Manifest.defaultPath]
+    var patterns = TreeManifest.rootMarkers
     for entry in manifest.mocks {
       patterns.append(entry.output)
       for source in entry.sources {

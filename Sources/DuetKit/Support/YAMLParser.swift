@@ -27,12 +27,13 @@ public enum YAMLParser {
 
   /// Reads and parses the file at `url`, naming it `file` in messages.
   public static func load(_ url: URL, file: String) throws(YAMLError) -> YAMLNode {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw YAMLError(diagnostics: [Diagnostic("cannot read \(file): \(error.localizedDescription)")])
+    func unreadable(_ code: Int32) -> YAMLError {
+      YAMLError(diagnostics: [Diagnostic("cannot read \(file): \(String(cString: strerror(code)))")])
     }
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { throw unreadable(errno) }
+    guard info.st_mode & S_IFMT != S_IFDIR else { throw unreadable(EISDIR) }
+    guard let data = FileManager.default.contents(atPath: url.path) else { throw unreadable(EACCES) }
     guard let text = String(data: data, encoding: .utf8) else {
       throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))])
     }

@@ -86,8 +86,8 @@ public enum GitHubWorkflow {
       "  contents: read",
       "",
       "env:",
-      "  DUET_VERSION: \(quoted(version))",
-      "  DUET_GIT_URL: \(quoted(options.duetGitURL ?? "${{ vars.DUET_GIT_URL }}"))",
+      "  DUET_VERSION: \(YAMLText.scalar(version))",
+      "  DUET_GIT_URL: \(YAMLText.scalar(options.duetGitURL ?? "${{ vars.DUET_GIT_URL }}"))",
       "",
       "jobs:",
     ]
@@ -98,23 +98,23 @@ public enum GitHubWorkflow {
       let perAttempt = (lane.timeout ?? 30 * 60) / 60
       let minutes = Int((perAttempt * Double(lane.retries + 1)).rounded(.up)) + 30
       y.append("  \(id):")
-      y.append("    name: \(quoted(lane.name))")
+      y.append("    name: \(YAMLText.scalar(lane.name))")
       if !needs.isEmpty { y.append("    needs: [\(needs.joined(separator: ", "))]") }
-      y.append("    runs-on: \(quoted(options.runsOn))")
+      y.append("    runs-on: \(YAMLText.scalar(options.runsOn))")
       y.append("    timeout-minutes: \(minutes)")
       y.append("    env:")
-      y.append("      DUET_HISTORY: \(quoted(history))")
+      y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
       y.append("    steps:")
       y += checkoutAndBuild(version: version)
       y += [
-        "      - name: \(quoted("duet verify --lane \(lane.name)"))",
+        "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
         "        run: tools/duet verify --lane \(shellWord(lane.name)) --no-deps",
         "      - name: Upload the history store",
         "        if: always()",
         "        uses: actions/upload-artifact@v4",
         "        with:",
-        "          name: \(quoted("duet-history-\(id)"))",
-        "          path: \(quoted(history))",
+        "          name: \(YAMLText.scalar("duet-history-\(id)"))",
+        "          path: \(YAMLText.scalar(history))",
         "          include-hidden-files: true",
         "          if-no-files-found: warn",
         "          retention-days: 7",
@@ -125,7 +125,7 @@ public enum GitHubWorkflow {
     y.append("    name: duet history")
     if !ids.isEmpty { y.append("    needs: [\(ids.joined(separator: ", "))]") }
     y.append("    if: always()")
-    y.append("    runs-on: \(quoted(options.runsOn))")
+    y.append("    runs-on: \(YAMLText.scalar(options.runsOn))")
     y.append("    timeout-minutes: 30")
     y.append("    steps:")
     y += checkoutAndBuild(version: version)
@@ -173,7 +173,7 @@ public enum GitHubWorkflow {
       "        uses: actions/cache@v4",
       "        with:",
       "          path: ~/.duet-tool/\(version)",
-      "          key: \(quoted("duet-\(version)-${{ runner.os }}-${{ runner.arch }}"))",
+      "          key: \(YAMLText.scalar("duet-\(version)-${{ runner.os }}-${{ runner.arch }}"))",
       "      - name: Build duet \(version)",
       "        run: |",
       "          set -euo pipefail",
@@ -193,27 +193,6 @@ public enum GitHubWorkflow {
       "            tools/duet --version",
       "          fi",
     ]
-  }
-
-  /// A YAML scalar in double quotes when it needs them, else as is.
-  static func quoted(_ value: String) -> String {
-    let plainSafe = !value.isEmpty && value.unicodeScalars.allSatisfy { isIDCharacter($0) || $0 == "." || $0 == "/" || $0 == " " }
-      && !value.hasPrefix(" ") && !value.hasSuffix(" ") && Double(value) == nil
-      && !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(value.lowercased())
-      && !value.hasPrefix("-")
-    if plainSafe { return value }
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 { out += String(format: "\\x%02X", scalar.value) } else { out.unicodeScalars.append(scalar) }
-      }
-    }
-    return out + "\""
   }
 
   /// A shell word: as is when it is only safe characters, else in single quotes.

@@ -5,14 +5,15 @@ import Foundation
 enum LanesCommand: Command {
   static let spec = CommandSpec(
     name: "lanes",
-    summary: "list the lanes of lanes/manifest.yaml in run order, and the modules no lane covers",
+    summary: "list the lanes of lanes/manifest.yaml (or those derived from parity/manifest.yaml) in run order, and the modules no lane covers",
     usage: "duet lanes [--root DIR] [--json]",
     options: [CommandSpec.rootOption, CommandSpec.jsonOption]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let root = try treeRoot(arguments)
-    let manifest = try loadManifest(root: root)
+    let tree = try loadTree(root: root)
+    let manifest = tree.manifest
     let order = manifest.graph.runOrder()
     let modules = ModuleDiscovery.discover(root: root, manifest: manifest)
     let outside = modules.filter { $0.coveredBy.isEmpty }
@@ -37,6 +38,7 @@ enum LanesCommand: Command {
       let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }
       console.out(jsonText([
         "manifest": manifest.path,
+        "derived": tree.isDerived,
         "lanes": lanes,
         "modules": moduleList,
         "outsideManifest": outside.map(\.path),
@@ -44,7 +46,8 @@ enum LanesCommand: Command {
       return ExitCode.pass
     }
 
-    console.out("\(manifest.path): \(manifest.lanes.count) lane(s), in run order")
+    if tree.isDerived { console.out(DerivedLanes.notice) }
+    console.out("\(manifest.path): \(manifest.lanes.count) \(tree.isDerived ? "derived lane(s)" : "lane(s)"), in run order")
     if !order.isEmpty {
       let rows = order.map { index -> [String] in
         let lane = manifest.lanes[index]

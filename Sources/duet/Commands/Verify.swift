@@ -44,7 +44,11 @@ enum VerifyCommand: Command {
     var ci = try VerifyCI.context(arguments)
 
     let root = try treeRoot(arguments)
-    let manifest = try loadManifest(root: root)
+    let tree = try loadTree(root: root)
+    let manifest = tree.manifest
+    if tree.isDerived {
+      if arguments.flag("--json") { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
+    }
     let historyPath = HistoryStore.defaultPath(root: root)
     if let shard = try VerifyCI.shardLanes(arguments, manifest: manifest, historyPath: historyPath, console: console, quiet: arguments.flag("--json")) {
       guard !shard.isEmpty else {

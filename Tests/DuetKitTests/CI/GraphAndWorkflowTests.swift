@@ -114,11 +114,11 @@ struct GraphAndWorkflowTests {
 
   /// Scalars that YAML would read as something else are quoted.
   @Test func quoting() {
-    #expect(GitHubWorkflow.quoted("kotlin") == "kotlin")
-    #expect(GitHubWorkflow.quoted("1.0") == "\"1.0\"")
-    #expect(GitHubWorkflow.quoted("yes") == "\"yes\"")
-    #expect(GitHubWorkflow.quoted("a: b") == "\"a: b\"")
-    #expect(GitHubWorkflow.quoted("-x") == "\"-x\"")
+    #expect(YAMLText.scalar("kotlin") == "kotlin")
+    #expect(YAMLText.scalar("1.0") == "\"1.0\"")
+    #expect(YAMLText.scalar("yes") == "\"yes\"")
+    #expect(YAMLText.scalar("a: b") == "\"a: b\"")
+    #expect(YAMLText.scalar("-x") == "\"-x\"")
     #expect(GitHubWorkflow.shellWord("a'b") == "'a'\\''b'")
   }
 }

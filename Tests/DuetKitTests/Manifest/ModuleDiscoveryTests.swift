@@ -16,6 +16,39 @@ struct ModuleDiscoveryTests {
     #expect(ModuleDiscovery.gradleIncludes(in: text) == [":app", ":home", ":theming:core"])
   }
 
+  /// An include spread over lines (the Kotlin DSL's usual layout), Groovy's continued after a
+  /// trailing comma, and includes inside block comments or string literals left out.
+  @Test func gradleIncludesAcrossLines() {
+    let text = """
+      rootProject.name = "include"
+      include(
+          ":app",
+          ":feature:home", // the home screen
+      )
+      include ':legacy',
+              ':legacy:core'
+      /* include(":old")
+         include(":older") */
+      val note = "include(':not')"
+      """
+    #expect(ModuleDiscovery.gradleIncludes(in: text) == [":app", ":feature:home", ":legacy", ":legacy:core"])
+  }
+
+  /// A Groovy include takes its comma-separated names only; an include in a `"""` block, one
+  /// built at run time and one that never closes name no module.
+  @Test func gradleIncludesOnlyWhatTheyName() {
+    let text = """
+      include ':a'; println "hello"
+      val doc = \"\"\"
+      include(":ghost")
+      \"\"\"
+      include(":${name}")
+      include(":b"
+      rootProject.name = "foo"
+      """
+    #expect(ModuleDiscovery.gradleIncludes(in: text) == [":a"])
+  }
+
   /// Modules come from `modules:` globs, Gradle includes and Package.swift folders; covers mark them.
   @Test func discoversAndCovers() throws {
     let tree = try TemporaryFolder()

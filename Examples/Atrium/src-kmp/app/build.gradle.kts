@@ -1,0 +1,8 @@
+plugins {
+  id("com.android.application")
+  kotlin("android")
+}
+
+dependencies {
+  implementation(project(":home"))
+}

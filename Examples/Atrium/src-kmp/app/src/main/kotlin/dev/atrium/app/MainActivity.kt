@@ -1,0 +1,7 @@
+package dev.atrium.app
+
+import dev.atrium.home.HomeState
+
+class MainActivity {
+  val state = HomeState()
+}

@@ -1,0 +1,12 @@
+plugins {
+  kotlin("multiplatform")
+}
+
+kotlin {
+  jvm()
+  sourceSets {
+    commonMain.dependencies {
+      implementation(project(":theming"))
+    }
+  }
+}

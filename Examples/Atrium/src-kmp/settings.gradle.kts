@@ -1,0 +1,3 @@
+rootProject.name = "atrium"
+
+include(":theming", ":home", ":app")

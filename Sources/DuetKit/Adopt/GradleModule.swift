@@ -1,0 +1,141 @@
+import Foundation
+
+/// A Gradle project included by a settings file: its folder, its test source
+/// sets, the task that runs its tests, and the projects it depends on.
+public struct GradleModule: Sendable, Equatable {
+  /// The module's folder relative to the tree root (`src-kmp/theming`).
+  public var path: String
+  /// The project path (`:theming`).
+  public var project: String
+  /// The settings file that includes it, and that file's folder (`""` at the root).
+  public var settingsFile: String
+  public var settingsFolder: String
+  /// `src/<name>` folders that hold tests: `jvmTest`, `commonTest`, `test`...
+  public var testSourceSets: [String] = []
+  /// The projects it depends on in the same build, named in its build file by
+  /// `project(":x")` or by a type-safe accessor (`projects.x`).
+  public var projectDependencies: [String] = []
+  /// Whether it is a Kotlin Multiplatform module (its build file names the
+  /// plugin in any spelling, `kotlin("multiplatform")` or a catalog alias such as
+  /// `libs.plugins.kotlinMultiplatform`, or it has `commonMain`/`commonTest`
+  /// sources, as a module set up by a convention plugin does), and whether its
+  /// build file declares a JVM target.
+  public var isMultiplatform = false
+  public var hasJVMTarget = false
+  /// Whether the settings folder has a `gradlew` wrapper.
+  public var hasWrapper = false
+
+  /// Source sets that need a device or simulator; duet runs only host tests.
+  static let deviceTestSets: Set<String> = ["androidTest", "androidInstrumentedTest", "androidDeviceTest", "iosTest", "iosX64Test", "iosArm64Test", "iosSimulatorArm64Test"]
+
+  /// Host tests duet can run: every test source set but the device ones.
+  public var hostTestSourceSets: [String] { testSourceSets.filter { !GradleModule.deviceTestSets.contains($0) } }
+
+  /// The task that runs the module's host tests, or nil when it has none:
+  /// `jvmTest` for a multiplatform module with a JVM target, `allTests` for
+  /// another multiplatform module, `test` for a JVM or Android module.
+  public var testTask: String? {
+    let host = hostTestSourceSets
+    guard !host.isEmpty else { return nil }
+    if isMultiplatform {
+      return hasJVMTarget && (host.contains("commonTest") || host.contains("jvmTest")) ? "jvmTest" : "allTests"
+    }
+    return "test"
+  }
+
+  /// The modules a settings file includes, read from disk.
+  static func modules(settingsFile: String, root: URL) -> [GradleModule] {
+    let folder = (settingsFile as NSString).deletingLastPathComponent
+    guard let text = try? String(contentsOfFile: root.appendingPathComponent(settingsFile).path, encoding: .utf8) else { return [] }
+    let wrapper = FileManager.default.fileExists(atPath: root.appendingPathComponent(folder.isEmpty ? "gradlew" : folder + "/gradlew").path)
+    let included = ModuleDiscovery.gradleIncludes(in: text).compactMap { include -> (path: String, project: String)? in
+      guard let path = ModuleDiscovery.gradleModulePath(include, settingsFolder: folder) else { return nil }
+      return (path, ":" + include.split(separator: ":").joined(separator: ":"))
+    }
+    let projects = included.map(\.project)
+    return included.map { path, project in
+      var module = GradleModule(path: path, project: project, settingsFile: settingsFile, settingsFolder: folder, hasWrapper: wrapper)
+      module.read(root: root, buildProjects: projects)
+      return module
+    }
+  }
+
+  /// Reads the module's source sets and build file; `buildProjects` are the
+  /// project paths of its build, which its type-safe accessors may name.
+  mutating func read(root: URL, buildProjects: [String]) {
+    let sources = root.appendingPathComponent(path + "/src").path
+    testSourceSets = Glob.entries(of: sources).filter(\.isDirectory).map(\.name)
+      .filter { $0 == "test" || $0.hasSuffix("Test") }
+      .sorted()
+    for name in ["build.gradle.kts", "build.gradle"] {
+      guard let text = try? String(contentsOfFile: root.appendingPathComponent(path + "/" + name).path, encoding: .utf8) else { continue }
+      let script = BuildScript(text)
+      isMultiplatform = GradleModule.appliesMultiplatform(script)
+        || Glob.entries(of: sources).contains { $0.isDirectory && ($0.name == "commonMain" || $0.name == "commonTest") }
+      hasJVMTarget = script.positions(of: "jvm").contains { position in
+        position + 1 < script.tokens.count && (script.tokens[position + 1] == .symbol("(") || script.tokens[position + 1] == .symbol("{"))
+      }
+      projectDependencies = GradleModule.projectReferences(in: script, buildProjects: buildProjects)
+      break
+    }
+  }
+
+  /// Whether the script applies the Kotlin Multiplatform plugin, in any of its
+  /// spellings: `kotlin("multiplatform")`, the plugin id
+  /// `org.jetbrains.kotlin.multiplatform`, Groovy's `kotlin-multiplatform`, or a
+  /// version-catalog alias (`alias(libs.plugins.kotlinMultiplatform)`). A
+  /// dependency whose name merely contains the word does not count.
+  static func appliesMultiplatform(_ script: BuildScript) -> Bool {
+    if script.calls("kotlin").contains(where: { BuildScript.literals($0) == ["multiplatform"] }) { return true }
+    let ids: Set<String> = ["org.jetbrains.kotlin.multiplatform", "kotlin-multiplatform"]
+    if script.tokens.contains(where: { if case .literal(let text?) = $0 { return ids.contains(text) } else { return false } }) { return true }
+    return script.calls("alias").contains { arguments in
+      let words = arguments.compactMap { if case .word(let word) = $0 { return word.lowercased() } else { return nil } }
+      return words.joined().hasSuffix("kotlinmultiplatform")
+    }
+  }
+
+  /// `project(":a:b")`, `project(path: ":a")` and type-safe accessor
+  /// (`projects.featureHome.core` for `:feature-home:core`) references, in the
+  /// order they appear, once each.
+  static func projectReferences(in script: BuildScript, buildProjects: [String] = []) -> [String] {
+    var found: [(at: Int, project: String)] = []
+    for position in script.positions(of: "project") {
+      if let arguments = script.arguments(at: position + 1),
+         let name = BuildScript.literals(arguments).first(where: { $0.hasPrefix(":") }) {
+        found.append((position, name))
+      }
+    }
+    // Each `projects.` chain resolved to its longest known accessor.
+    let byAccessor = Dictionary(buildProjects.map { (typeSafeAccessor($0), $0) }, uniquingKeysWith: { first, _ in first })
+    let tokens = script.tokens
+    for position in script.positions(of: "projects") {
+      var segments: [String] = []
+      var index = position + 1
+      while index + 1 < tokens.count, tokens[index] == .symbol("."), case .word(let word) = tokens[index + 1] {
+        segments.append(word)
+        index += 2
+      }
+      while !segments.isEmpty {
+        if let project = byAccessor[segments.joined(separator: ".")] {
+          found.append((position, project))
+          break
+        }
+        segments.removeLast()
+      }
+    }
+    var seen: Set<String> = []
+    return found.sorted { $0.at < $1.at }.map(\.project).filter { seen.insert($0).inserted }
+  }
+
+  /// Gradle's type-safe accessor for a project path: each segment in lower
+  /// camel case, `-` and `_` dropped (`:feature-home:core` → `featureHome.core`).
+  static func typeSafeAccessor(_ project: String) -> String {
+    project.split(separator: ":").map { segment in
+      let words = segment.split(whereSeparator: { $0 == "-" || $0 == "_" })
+      return words.enumerated().map { index, word in
+        index == 0 ? String(word.prefix(1)).lowercased() + word.dropFirst() : String(word.prefix(1)).uppercased() + word.dropFirst()
+      }.joined()
+    }.joined(separator: ".")
+  }
+}

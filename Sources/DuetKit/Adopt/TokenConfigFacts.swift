@@ -1,0 +1,34 @@
+import Foundation
+
+/// What the token config says that decides lanes: whether it declares themes
+/// and where its Swift and Kotlin files go. Read as plain YAML, so a config
+/// with a mistake still gets its `design-tokens` lane, which reports it.
+public struct TokenConfigFacts: Sendable, Equatable {
+  public var path: String
+  public var themeCount = 0
+  public var swiftOutput: String?
+  public var kotlinOutput: String?
+  /// The first thing wrong with the file as YAML, if anything.
+  public var problem: String?
+
+  public static func read(root: URL, path: String = TokenConfig.defaultPath) -> TokenConfigFacts? {
+    let url = root.appendingPathComponent(path)
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    var facts = TokenConfigFacts(path: path)
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.load(url, file: path)
+    } catch {
+      facts.problem = error.diagnostics.first?.description ?? "\(error)"
+      return facts
+    }
+    facts.themeCount = node["themes"]?.sequence?.count ?? 0
+    facts.swiftOutput = node["swift"]?["output"]?.scalar.map(normalizedFolder)
+    facts.kotlinOutput = node["kotlin"]?["output"]?.scalar.map(normalizedFolder)
+    return facts
+  }
+
+  static func normalizedFolder(_ path: String) -> String {
+    path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+  }
+}

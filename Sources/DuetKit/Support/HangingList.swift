@@ -1,0 +1,53 @@
+/// Two columns where the second wraps under itself: a name, then a sentence that
+/// may run longer than a line. For reports (`duet init`, `duet doctor`) whose
+/// explanations must fit a terminal and a CI log without being cut off.
+public enum HangingList {
+  /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
+  public static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
+    let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 4))
+    let hang = String(repeating: " ", count: indent.count + nameWidth + 2)
+    let room = max(20, maxWidth - hang.count)
+    var result: [String] = []
+    for (name, text) in rows {
+      let wrapped = wrap(text, width: room)
+      if name.count > nameWidth {
+        result.append(indent + name)
+        result += wrapped.map { hang + $0 }
+        continue
+      }
+      let first = indent + name + String(repeating: " ", count: nameWidth - name.count + 2)
+      for (index, line) in wrapped.enumerated() { result.append((index == 0 ? first : hang) + line) }
+      if wrapped.isEmpty { result.append(indent + name) }
+    }
+    return result
+  }
+
+  /// Words of `text` in lines of at most `width` characters.
+  public static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
+      // A word wider than a line (a long path) is broken, so the line still fits.
+      var word = whole
+      while word.count > width {
+        if !line.isEmpty {
+          lines.append(line)
+          line = ""
+        }
+        lines.append(String(word.prefix(width)))
+        word = word.dropFirst(width)
+      }
+      if word.isEmpty { continue }
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+}

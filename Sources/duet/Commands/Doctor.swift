@@ -1,0 +1,37 @@
+import DuetKit
+import Foundation
+
+/// `duet doctor`: what this machine and tree give the lanes, one line per thing
+/// looked at and one line per problem; exit 1 when a lane lacks what it needs.
+enum DoctorCommand: Command {
+  static let spec = CommandSpec(
+    name: "doctor",
+    summary: "check the tree, its manifests and configs, each lane's programs, the history store and the toolchains",
+    usage: "duet doctor [--root DIR]",
+    options: [CommandSpec.rootOption],
+    details: "exit codes: 0 every lane has what it needs, 1 a problem (listed one per line), 2 a usage error\nnothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let root: URL
+    let foundBy: String?
+    do {
+      root = try treeRoot(arguments)
+      foundBy = arguments.value("--root") != nil
+        ? "--root"
+        : TreeManifest.rootMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
+    } catch is TreeNotFound {
+      // No tree is a problem to report beside the toolchains, not a reason to print nothing.
+      root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      foundBy = nil
+    }
+    let options = Doctor.Options(root: root, foundBy: foundBy, environment: ProcessInfo.processInfo.environment, builtins: BuiltinRegistry.vocabulary)
+    let report = Doctor.run(options)
+    console.out("duet doctor: \(report.root)")
+    for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }
+    console.out(console.paint(report.verdict, report.problems.isEmpty ? "32;1" : "31;1"))
+    // One line per problem, never wrapped, so a CI log can be searched for them.
+    for problem in report.problems { console.out("  " + problem) }
+    return report.exitCode
+  }
+}

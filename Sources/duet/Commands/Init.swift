@@ -1,0 +1,78 @@
+import DuetKit
+import Foundation
+
+/// `duet init`: survey an existing tree and write a commented `lanes/manifest.yaml`
+/// whose lanes cover every module, saying what it found and why each lane exists.
+enum InitCommand: Command {
+  static let spec = CommandSpec(
+    name: "init",
+    summary: "survey the tree and write lanes/manifest.yaml: token, theme and mock checks, one lane per Gradle module and Swift package",
+    usage: "duet init [--force] [--root DIR]",
+    options: [
+      OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml (its modules: and mocks: are kept)"),
+      OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"),
+    ],
+    details: "exit codes: 0 written, 1 lanes/manifest.yaml exists (nothing written; --force replaces it), 2 parity/manifest.yaml has errors or the file cannot be written"
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let root: URL
+    if arguments.value("--root") != nil {
+      root = try treeRoot(arguments)
+    } else {
+      root = (try? TreeRoot.find(from: cwd, override: nil, markers: TreeManifest.rootMarkers + [".git"])) ?? cwd.standardizedFileURL
+    }
+    let target = Manifest.defaultPath
+    let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path)
+    if exists && !arguments.flag("--force") {
+      console.err("duet init: \(target) already exists in \(root.path); nothing written (pass --force to replace it)")
+      return ExitCode.failed
+    }
+    var parity: ParityManifest?
+    if ParityManifestLoader.exists(root: root) {
+      parity = try ParityManifestLoader.load(root: root)
+    }
+    var survey = TreeSurvey.survey(root: root, parity: parity)
+    var isFolder: ObjCBool = false
+    if exists, FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path, isDirectory: &isFolder), !isFolder.boolValue {
+      // --force replaces the lanes, never the mock entries and module globs no survey can rebuild.
+      do {
+        survey.kept = try KeptSections.read(root: root)
+      } catch {
+        switch error {
+        case .unreadable(let diagnostics):
+          console.err("duet init: error: \(target) cannot be replaced: it does not read as YAML, so duet cannot keep its modules: and mocks: (if it has them); fix it or move the file aside first")
+          console.err(diagnostics.map(\.description).joined(separator: "\n"))
+        case .broken(let diagnostics):
+          console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
+          console.err(diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        return ExitCode.usage
+      }
+    }
+    let plan = AdoptionPlan(survey)
+    let text = ManifestWriter.render(plan)
+    do {
+      try AtomicFile.write(Data(text.utf8), to: target, in: root)
+    } catch {
+      console.err("duet init: error: \(error)")
+      return ExitCode.usage
+    }
+
+    console.out("duet init: surveyed \(root.path)")
+    if plan.findings.isEmpty {
+      console.out("found: no token config, parity manifest, Gradle settings or Package.swift")
+    } else {
+      console.out("found:")
+      for line in HangingList.lines(plan.findings.map { ($0.subject, $0.detail) }, maxWidth: console.width) { console.out(line) }
+    }
+    if !plan.lanes.isEmpty {
+      console.out("lanes, and why each exists:")
+      for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: console.width) { console.out(line) }
+    }
+    let verb = exists ? "replaced" : "wrote"
+    console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    return ExitCode.pass
+  }
+}
