@@ -63,15 +63,13 @@ public struct GradleModule: Sendable, Equatable {
   /// Reads the module's source sets and build file; `buildProjects` are the
   /// project paths of its build, which its type-safe accessors may name.
   mutating func read(root: URL, buildProjects: [String]) {
-    let sources = root.appendingPathComponent(path + "/src").path
-    testSourceSets = Glob.entries(of: sources).filter(\.isDirectory).map(\.name)
-      .filter { $0 == "test" || $0.hasSuffix("Test") }
-      .sorted()
+    let sourceSets = Glob.entries(of: root.appendingPathComponent(path + "/src").path).filter(\.isDirectory).map(\.name)
+    testSourceSets = sourceSets.filter { $0 == "test" || $0.hasSuffix("Test") }.sorted()
     for name in ["build.gradle.kts", "build.gradle"] {
       guard let text = try? String(contentsOfFile: root.appendingPathComponent(path + "/" + name).path, encoding: .utf8) else { continue }
       let script = BuildScript(text)
       isMultiplatform = GradleModule.appliesMultiplatform(script)
-        || Glob.entries(of: sources).contains { $0.isDirectory && ($0.name == "commonMain" || $0.name == "commonTest") }
+        || sourceSets.contains("commonMain") || sourceSets.contains("commonTest")
       hasJVMTarget = script.positions(of: "jvm").contains { position in
         position + 1 < script.tokens.count && (script.tokens[position + 1] == .symbol("(") || script.tokens[position + 1] == .symbol("{"))
       }

@@ -23,12 +23,8 @@ public struct TokenConfigFacts: Sendable, Equatable {
       return facts
     }
     facts.themeCount = node["themes"]?.sequence?.count ?? 0
-    facts.swiftOutput = node["swift"]?["output"]?.scalar.map(normalizedFolder)
-    facts.kotlinOutput = node["kotlin"]?["output"]?.scalar.map(normalizedFolder)
+    facts.swiftOutput = node["swift"]?["output"]?.scalar.map(normalizedOutputFolder)
+    facts.kotlinOutput = node["kotlin"]?["output"]?.scalar.map(normalizedOutputFolder)
     return facts
-  }
-
-  static func normalizedFolder(_ path: String) -> String {
-    path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
   }
 }

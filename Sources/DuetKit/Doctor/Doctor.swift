@@ -233,8 +233,7 @@ public enum Doctor {
   }
 
   static func normalized(_ path: String) -> String {
-    let parts = path.split(separator: "/").filter { $0 != "." }
-    return parts.isEmpty ? "." : parts.joined(separator: "/")
+    normalizedOutputFolder(path).nonEmpty ?? "."
   }
 
   static func shownPath(_ path: String, root: URL) -> String {

@@ -33,10 +33,16 @@ public enum HistoryRecorder {
   /// Opening may write (the first duet makes the schema); another duet doing
   /// the same can hold the lock past the busy timeout on a loaded machine.
   private static func openRetryingWhileBusy(path: String) throws(HistoryError) -> HistoryStore {
+    try retryingWhileBusy { () throws(HistoryError) in try HistoryStore(path: path) }
+  }
+
+  /// `body`, tried up to four times while it fails because another duet holds
+  /// the store's lock, waiting a little longer after each try.
+  private static func retryingWhileBusy<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
     var attempt = 0
     while true {
       do {
-        return try HistoryStore(path: path)
+        return try body()
       } catch {
         guard error.isBusy, attempt < 3 else { throw error }
         attempt += 1
@@ -52,17 +58,11 @@ public enum HistoryRecorder {
 
   /// Writes a run, retrying a few times while another duet holds the lock.
   public static func record(_ run: RunRow, steps: [StepRow], in store: HistoryStore) -> [String] {
-    var lastError: HistoryError?
-    for attempt in 0..<4 {
-      do {
-        try store.record(run, steps: steps)
-        return []
-      } catch {
-        lastError = error
-        guard error.isBusy else { break }
-        Thread.sleep(forTimeInterval: 0.2 * Double(attempt + 1))
-      }
+    do {
+      try retryingWhileBusy { () throws(HistoryError) in try store.record(run, steps: steps) }
+      return []
+    } catch {
+      return ["history: could not record this run: \(error)"]
     }
-    return ["history: could not record this run: \(lastError.map { "\($0)" } ?? "unknown error")"]
   }
 }

@@ -108,7 +108,7 @@ public enum GitHubWorkflow {
       y += checkoutAndBuild(version: version)
       y += [
         "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
-        "        run: tools/duet verify --lane \(shellWord(lane.name)) --no-deps",
+        "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
         "      - name: Upload the history store",
         "        if: always()",
         "        uses: actions/upload-artifact@v4",
@@ -193,11 +193,5 @@ public enum GitHubWorkflow {
       "            tools/duet --version",
       "          fi",
     ]
-  }
-
-  /// A shell word: as is when it is only safe characters, else in single quotes.
-  static func shellWord(_ value: String) -> String {
-    let safe = !value.isEmpty && value.unicodeScalars.allSatisfy { isIDCharacter($0) || $0 == "." || $0 == "/" }
-    return safe ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

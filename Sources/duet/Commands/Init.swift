@@ -24,7 +24,8 @@ enum InitCommand: Command {
       root = (try? TreeRoot.find(from: cwd, override: nil, markers: TreeManifest.rootMarkers + [".git"])) ?? cwd.standardizedFileURL
     }
     let target = Manifest.defaultPath
-    let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path)
+    var isFolder: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path, isDirectory: &isFolder)
     if exists && !arguments.flag("--force") {
       console.err("duet init: \(target) already exists in \(root.path); nothing written (pass --force to replace it)")
       return ExitCode.failed
@@ -34,8 +35,7 @@ enum InitCommand: Command {
       parity = try ParityManifestLoader.load(root: root)
     }
     var survey = TreeSurvey.survey(root: root, parity: parity)
-    var isFolder: ObjCBool = false
-    if exists, FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path, isDirectory: &isFolder), !isFolder.boolValue {
+    if exists, !isFolder.boolValue {
       // --force replaces the lanes, never the mock entries and module globs no survey can rebuild.
       do {
         survey.kept = try KeptSections.read(root: root)

@@ -119,6 +119,6 @@ struct GraphAndWorkflowTests {
     #expect(YAMLText.scalar("yes") == "\"yes\"")
     #expect(YAMLText.scalar("a: b") == "\"a: b\"")
     #expect(YAMLText.scalar("-x") == "\"-x\"")
-    #expect(GitHubWorkflow.shellWord("a'b") == "'a'\\''b'")
+    #expect(ShellWord.quoted("a'b") == "'a'\\''b'")
   }
 }
