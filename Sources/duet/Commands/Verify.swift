@@ -103,17 +103,18 @@ enum VerifyCommand: Command {
     }
 
     let interruption = session.interruption
-    let interrupts = InterruptHandler { interruption.interrupt() }
-    session.prepare()
-    for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
-    let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
-    if options.strict { ci.before = TrackedChanges.snapshot(root: root) }
-    let result = session.run(
-      runner: LaneRunner(),
-      onEvent: { progress.handle($0) },
-      onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
-    interrupts.stop()
-    progress.finish()
+    let result = SignalPolicy.during({ _ in interruption.interrupt() }) { () -> RunResult in
+      session.prepare()
+      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
+      let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
+      if options.strict && !interruption.requested { ci.before = TrackedChanges.snapshot(root: root) }
+      let result = session.run(
+        runner: LaneRunner(),
+        onEvent: { progress.handle($0) },
+        onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
+      progress.finish()
+      return result
+    }
 
     // The one verdict: lanes, then the tree under --strict, then the reports.
     var outcome = VerifyOutcome(run: result, changedTrackedFiles: VerifyCI.changedFiles(ci, root: root))
@@ -330,25 +331,5 @@ final class ProgressPrinter: @unchecked Sendable {
     guard statusShown else { return }
     console.raw("\r\u{1B}[K")
     statusShown = false
-  }
-}
-
-/// Catches SIGINT and SIGTERM for the run: the first stops every lane's group;
-/// duet then prints what finished and exits 130.
-final class InterruptHandler: @unchecked Sendable {
-  private var sources: [any DispatchSourceSignal] = []
-
-  init(_ onInterrupt: @escaping @Sendable () -> Void) {
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler(handler: onInterrupt)
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  func stop() {
-    sources.forEach { $0.cancel() }
   }
 }
