@@ -68,3 +68,29 @@ struct SignalCLITests {
     #expect(!tree.exists("Tests/Mocks/Mocks.swift"))
   }
 }
+
+/// Descendants that escape a lane's process group are stopped when the run ends (Linux).
+@Suite("Escaped descendants")
+struct EscapedDescendantTests {
+  #if os(Linux)
+  static let linux = true
+  #else
+  static let linux = false
+  #endif
+
+  /// A `setsid` grandchild is re-parented to duet and killed at the end of the run.
+  @Test(.enabled(if: linux, "duet adopts escaped descendants only on Linux (PR_SET_CHILD_SUBREAPER)"))
+  func setsidGrandchildDiesWithTheRun() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: daemon
+          sh: setsid sh -c 'echo $$ > daemon.pid; exec sleep 120' > /dev/null 2>&1 < /dev/null & sleep 0.3
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("stopped 1 process(es) that lanes left running outside their process groups"), "\(run.stderr)")
+    let pid = try #require(Int32(tree.read("daemon.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(!processIsAlive(pid))
+  }
+}

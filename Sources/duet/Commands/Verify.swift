@@ -103,6 +103,7 @@ enum VerifyCommand: Command {
     }
 
     let interruption = session.interruption
+    Subreaper.enable()
     let result = SignalPolicy.during({ _ in interruption.interrupt() }) { () -> RunResult in
       session.prepare()
       for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
@@ -114,6 +115,11 @@ enum VerifyCommand: Command {
         onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
       progress.finish()
       return result
+    }
+    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
+    let leftovers = Subreaper.killAdopted()
+    if !leftovers.isEmpty {
+      console.err("duet verify: stopped \(leftovers.count) process(es) that lanes left running outside their process groups")
     }
 
     // The one verdict: lanes, then the tree under --strict, then the reports.
