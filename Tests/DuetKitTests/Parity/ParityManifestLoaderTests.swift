@@ -98,6 +98,15 @@ struct ParityManifestLoaderTests {
     #expect(entries[1].configDescription == "template=Mocks.swifttemplate args=")
   }
 
+  /// The description sorts a row's args by their bytes, as the templates do, whatever order the row lists them in.
+  @Test func descriptionSortsArgsByBytes() {
+    let row = ParityMockGenerator(
+      name: "HomeMocks", output: "o.swift", template: "Mocks.swifttemplate", sources: [],
+      args: ["testable=HomeFeature", "import=HomeFeature", "Zeta=1", "import=Home", "éclair=1"],
+      location: SourceLocation(file: "parity/manifest.yaml", line: 1, column: 1))
+    #expect(row.fingerprintDescription == "template=Mocks.swifttemplate args=Zeta=1;import=Home;import=HomeFeature;testable=HomeFeature;éclair=1")
+  }
+
   /// An unknown top-level key is named at its position, with the nearest known key and the known set.
   @Test func unknownTopLevelKey() {
     let text = Self.full.replacingOccurrences(of: "chains:", with: "chain:") + "lanes: []\n"
