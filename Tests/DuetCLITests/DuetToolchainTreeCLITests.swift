@@ -43,4 +43,29 @@ struct DuetToolchainTreeCLITests {
     #expect(stale.status == 1)
     #expect(stale.stdout.contains("the entry says \"template=Mocks.swifttemplate args=import=HomeFeature;testable=Home\""), "\(stale.stdout)")
   }
+
+  /// With `contrast:` and `themes:` in parity/theme-test.yaml, the token config keeps to the engine's
+  /// grammar, `duet theme-test` reads the settings from there, and a hand-written high-contrast
+  /// mapping is never duplicated by a generated one.
+  @Test func themeTestSettingsBesideTheConfig() throws {
+    let tree = try FixtureTree()
+    let foyer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Examples/Foyer/parity/design-tokens.yaml")
+    let text = try String(contentsOf: foyer, encoding: .utf8)
+    let cut = try #require(text.range(of: "contrast:\n"))
+    try tree.write("parity/design-tokens.yaml", String(text[..<cut.lowerBound]))
+    try tree.write("parity/theme-test.yaml", "version: 1\n" + String(text[cut.lowerBound...]))
+    let handWritten = "src-ios/Libraries/FoyerKit/Sources/Theming/HighContrastTheme.swift"
+    try tree.write(handWritten, "// the team's own high-contrast mapping\n")
+
+    let write = try tree.duet("design-tokens")
+    #expect(write.status == 0, "\(write.stderr)")
+    #expect(write.lines.first == "duet design-tokens: wrote 6 token file(s):")
+    #expect(!write.stdout.contains("HighContrast"))
+    let theme = try tree.duet("theme-test")
+    #expect(theme.status == 0, "\(theme.stdout)\(theme.stderr)")
+    #expect(theme.stdout.contains("highContrast"), "\(theme.stdout)")
+    #expect(try tree.duet("design-tokens", "--check").status == 0)
+    #expect(try tree.read(handWritten) == "// the team's own high-contrast mapping\n")
+  }
 }

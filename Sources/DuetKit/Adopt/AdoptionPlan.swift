@@ -60,7 +60,7 @@ public struct AdoptionPlan: Sendable {
       if tokens.themeCount > 0 {
         var lane = PlannedLane(
           name: unique("theme-test"), step: .builtin(command: "theme-test", arguments: []),
-          reason: "the token config declares \(tokens.themeCount) theme(s): every label on every surface must reach each theme's WCAG level")
+          reason: "\(tokens.themesPath.flatMap { $0 == tokens.path ? nil : $0 } ?? "the token config") declares \(tokens.themeCount) theme(s): every label on every surface must reach each theme's WCAG level")
         lane.needs = [Self.designTokensLane]
         lanes.append(lane)
       }

@@ -64,9 +64,10 @@ public enum DesignTokens {
   /// it generates and every file a target owns. A cache keyed on a lane's
   /// inputs must include them, or a hand-edited generated file would be hidden.
   public static func implicitInputs(_ tree: URL) -> [String] {
-    guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
+    // theme-test.yaml may opt a theme's mapping into generation.
+    guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] }
     let plan = TokenPlan(config)
-    return [TokenConfig.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
+    return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
   }
 }
 
