@@ -23,6 +23,8 @@ public struct Lane: Sendable, Equatable {
   public var dir: String?
   /// Programs that must be on `PATH` for the lane to run.
   public var requires: [String] = []
+  /// `pool:`: lanes of one pool never run more at once than its depth.
+  public var pool: String?
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

@@ -8,9 +8,11 @@
 /// surrogate's replacement, U+FFFE, U+FFFF) become U+FFFD; ANSI colour sequences
 /// are dropped first, so a coloured log stays readable.
 public enum JUnitReport {
-  /// The JUnit text of `result`. `changedFiles` (from `--strict`) adds a failing
-  /// test case naming the tracked files the lanes changed.
-  public static func xml(_ result: RunResult, suiteName: String = "duet verify", timestamp: String? = nil, changedFiles: [String] = []) -> String {
+  /// The JUnit text of a run. Tracked files changed under `--strict` add a
+  /// failing test case naming them.
+  public static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
     let failures = result.records.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
     let skipped = result.records.filter { isSkip($0.outcome) }.count
     let tests = result.records.count + (changedFiles.isEmpty ? 0 : 1)

@@ -52,13 +52,16 @@ public struct LaneRecord: Sendable {
   public var outcome: LaneOutcome
   /// For `skipped` and `cancelled`: `needs kotlin`, `needs kotlinc, not found`.
   public var reason: String?
+  /// For a lane skipped because its `requires:` programs are not on `PATH`: those programs.
+  public var missingPrograms: [String]
   public var attempts: [AttemptResult]
 
-  public init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, attempts: [AttemptResult] = []) {
+  public init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, missingPrograms: [String] = [], attempts: [AttemptResult] = []) {
     self.index = index
     self.name = name
     self.outcome = outcome
     self.reason = reason
+    self.missingPrograms = missingPrograms
     self.attempts = attempts
   }
 

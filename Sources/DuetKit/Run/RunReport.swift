@@ -73,17 +73,6 @@ public enum RunReport {
     }
   }
 
-  /// `duet verify: PASS`, `duet verify: FAIL (2 of 7 lanes: kotlin, mocks)`, or INTERRUPTED.
-  public static func verdict(_ result: RunResult) -> String {
-    if result.interrupted {
-      let finished = result.records.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
-      return "duet verify: INTERRUPTED (\(finished) of \(result.records.count) lanes finished)"
-    }
-    let failed = result.failed
-    if failed.isEmpty { return "duet verify: PASS" }
-    return "duet verify: FAIL (\(failed.count) of \(result.records.count) lanes: \(failed.map(\.name).joined(separator: ", ")))"
-  }
-
   /// The line above an unchanged PASS that names flaky lanes.
   public static func flakyLine(_ result: RunResult) -> String? {
     let flaky = result.flaky

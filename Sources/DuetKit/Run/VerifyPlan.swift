@@ -43,6 +43,9 @@ public struct VerifyPlan: Sendable {
     self.options = options
     self.environment = environment
     self.runID = VerifyPlan.makeRunID(now)
+    guard !manifest.lanes.isEmpty else {
+      throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
+    }
     let names = manifest.lanes.map(\.name)
     var chosen = Set<Int>()
     for name in options.lanes {
@@ -76,7 +79,8 @@ public struct VerifyPlan: Sendable {
       let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
       if !missing.isEmpty {
         let reason = "needs \(missing.joined(separator: ", ")), not found"
-        preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped, reason: options.strict ? reason + " (--strict)" : reason)
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped,
+                                   reason: options.strict ? reason + " (--strict)" : reason, missingPrograms: missing)
       }
     }
     self.preset = preset
