@@ -12,9 +12,17 @@ public struct AdoptionPlan: Sendable {
     public var needs: [String] = []
     public var covers: [String] = []
     public var requires: [String] = []
+    /// The pool the lane shares (every Gradle lane of one Gradle build shares one of depth 1).
+    public var pool: String?
+    /// Where it can run; nil for anywhere.
+    public var platforms: [LanePlatform]?
     /// One sentence: what made duet add this lane.
     public var reason: String
   }
+
+  /// `pools:` the lanes name: each Gradle build's pool, depth 1, because two
+  /// Gradle runs in one build contend for its locks.
+  public var pools: [String: Int] = [:]
 
   /// What the survey found, one line per source of lanes: (file, what it says).
   public var findings: [(subject: String, detail: String)] = []
@@ -96,17 +104,51 @@ public struct AdoptionPlan: Sendable {
       findings.append((module.settingsFile, "\(included.count) Gradle module(s): \(included.joined(separator: ", "))"))
     }
     let kotlinHolders = GeneratedCodeReach.kotlin(survey.gradleModules, generatedFolder: tokens?.kotlinOutput)
+    let gradleBuilds = settingsSeen
+    /// The pool of one Gradle build: `gradle`, or `gradle-<folder>` when the tree has several.
+    func gradlePool(_ module: GradleModule) -> String {
+      gradleBuilds.count == 1 ? "gradle" : "gradle-" + LaneNames.sanitized(module.settingsFolder.isEmpty ? "root" : module.settingsFolder.replacingOccurrences(of: "/", with: "-"))
+    }
+    /// Each XCFramework lane by the module that builds it: (framework name, lane name).
+    var xcframeworkLanes: [String: [(framework: String, lane: String)]] = [:]
     for module in survey.gradleModules {
       let gradle = module.hasWrapper ? "./gradlew" : "gradle"
       let task = module.testTask
-      let taskPath = (module.project == ":" ? "" : module.project) + ":" + (task ?? "assemble")
+      let project = module.project == ":" ? "" : module.project
+      let taskPath = project + ":" + (task ?? "assemble")
+      let moduleLaneName = "kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))
+      let pool = gradlePool(module)
+      pools[pool] = 1
+      // A module that declares XCFrameworks gets a lane per framework, macOS only
+      // (Kotlin/Native Apple targets build only there), in the build's pool.
+      for framework in module.xcframeworks {
+        let frameworkTask = project + ":" + GradleModule.xcframeworkTask(framework)
+        var lane = PlannedLane(
+          name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? moduleLaneName.dropFirst("kotlin-".count).description : framework)),
+          step: .shell("\(gradle) \(ShellWord.quoted(frameworkTask)) --console=plain"),
+          reason: "Gradle module \(module.project) declares XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")"), assembled by \(GradleModule.xcframeworkTask(framework)); macOS only, as Kotlin/Native Apple frameworks build only there")
+        lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+        lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+        lane.pool = pool
+        lane.platforms = [.macos]
+        if task == nil { lane.covers = [module.path] }
+        if let tokenLane, let why = kotlinHolders.reason(module.path) {
+          lane.needs = [tokenLane]
+          lane.reason += "; \(why), so it runs after design-tokens"
+        }
+        lanes.append(lane)
+        xcframeworkLanes[module.path, default: []].append((framework, lane.name))
+      }
+      // Its XCFramework lanes already build a module without host tests.
+      if task == nil && !module.xcframeworks.isEmpty { continue }
       var lane = PlannedLane(
-        name: unique("kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))),
+        name: unique(moduleLaneName),
         step: .shell("\(gradle) \(ShellWord.quoted(taskPath)) --console=plain"),
         reason: "")
       lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
       lane.covers = [module.path]
       lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+      lane.pool = pool
       if let task {
         lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
       } else if !module.testSourceSets.isEmpty {
@@ -142,6 +184,25 @@ public struct AdoptionPlan: Sendable {
       if let tokenLane, let why = swiftHolders.reason(package.path) {
         lane.needs = [tokenLane]
         lane.reason += "; \(why), so it runs after design-tokens"
+      }
+      // A binary target under a Gradle module's build/ is that module's XCFramework: its lane comes first.
+      for binary in package.binaryTargetPaths {
+        guard let module = survey.gradleModules.first(where: { binary.hasPrefix($0.path + "/build/") }) else { continue }
+        let fileName = (binary as NSString).lastPathComponent
+        let stem = fileName.hasSuffix(".xcframework") ? String(fileName.dropLast(".xcframework".count)) : fileName
+        let candidates = xcframeworkLanes[module.path] ?? []
+        let chosen = candidates.filter { $0.framework == stem }.map(\.lane)
+        let builders = chosen.isEmpty ? candidates.map(\.lane) : chosen
+        for builder in builders where !lane.needs.contains(builder) { lane.needs.append(builder) }
+        if builders.isEmpty {
+          lane.reason += "; it links \(binary), under Gradle module \(module.project)'s build folder, which declares no XCFramework(...) duet could name"
+        } else {
+          lane.reason += "; it links \(binary), which \(builders.joined(separator: ", ")) builds, so it runs after it"
+        }
+      }
+      if let why = package.macOSOnlyReason {
+        lane.platforms = [.macos]
+        lane.reason += "; macOS only: \(why)"
       }
       lanes.append(lane)
     }
