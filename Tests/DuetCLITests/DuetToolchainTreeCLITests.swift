@@ -68,4 +68,79 @@ struct DuetToolchainTreeCLITests {
     #expect(try tree.duet("design-tokens", "--check").status == 0)
     #expect(try tree.read(handWritten) == "// the team's own high-contrast mapping\n")
   }
+
+  /// The tutorial's build shape, written here: one Gradle build (logic modules declaring
+  /// jvmToolchain(25), an apple-umbrella declaring XCFramework("FoyerKit"), an Android app with
+  /// unit tests) and the FoyerKit package linking the XCFramework from the umbrella's build folder.
+  func tutorialShapedTree() throws -> FixtureTree {
+    let tree = try FixtureTree()
+    try tree.write("parity/manifest.yaml", "features: {}\nchains: []\npresentation:\n  waivers: []\n  islands: []\n")
+    try tree.write("src-kmp/settings.gradle.kts", "rootProject.name = \"foyer-kmp\"\ninclude(\":ports\")\ninclude(\":apple-umbrella\")\ninclude(\":app\")\n")
+    try tree.write("src-kmp/gradlew", "#!/bin/sh\necho \"gradle stub: $*\"\n")
+    try tree.makeExecutable("src-kmp/gradlew")
+    try tree.write("src-kmp/ports/build.gradle.kts", "plugins { kotlin(\"multiplatform\") }\nkotlin {\n  jvmToolchain(25)\n  jvm()\n}\n")
+    try tree.write("src-kmp/ports/src/jvmTest/kotlin/PortsTest.kt", "class PortsTest\n")
+    try tree.write("src-kmp/apple-umbrella/build.gradle.kts", "plugins { kotlin(\"multiplatform\") }\nkotlin {\n  val xcf = XCFramework(\"FoyerKit\")\n  iosArm64 { binaries.framework { xcf.add(this) } }\n}\n")
+    try tree.write("src-kmp/app/build.gradle.kts", "plugins { id(\"com.android.application\") }\nkotlin { jvmToolchain(25) }\n")
+    try tree.write("src-kmp/app/src/test/kotlin/AppTest.kt", "class AppTest\n")
+    try tree.write("src-ios/Libraries/FoyerKit/Package.swift", """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(name: "FoyerKit", targets: [
+        .binaryTarget(name: "FoyerKit", path: "../../../src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework"),
+        .target(name: "HomeShell", dependencies: ["FoyerKit"]),
+        .testTarget(name: "HomeShellTests", dependencies: ["HomeShell"]),
+      ])
+
+      """)
+    return tree
+  }
+
+  /// A folder with a stub `java` reporting JDK 17, put first on PATH.
+  func stubJava() throws -> FixtureTree {
+    let bin = try FixtureTree()
+    try bin.write("java", "#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
+    try bin.makeExecutable("java")
+    return bin
+  }
+
+  /// `duet lanes` runs the XCFramework lane before the package that links it; on Linux `duet verify
+  /// --strict` skips the macOS-only lanes and passes; the Android app runs testDebugUnitTest.
+  @Test func buildOrderAndPlatforms() throws {
+    let tree = try tutorialShapedTree()
+    let bin = try stubJava()
+    let path = bin.url.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let lanes = try tree.duet("lanes", "--json")
+    #expect(lanes.status == 0, "\(lanes.stderr)")
+    let order = try #require(try JSONSerialization.jsonObject(with: Data(lanes.stdout.utf8)) as? [String: Any])["lanes"] as? [[String: Any]]
+    let names = (order ?? []).compactMap { $0["name"] as? String }
+    let xcframework = try #require(names.firstIndex(of: "xcframework-FoyerKit"))
+    #expect(xcframework < (names.firstIndex(of: "swift-FoyerKit") ?? -1), "\(names)")
+    #expect((order ?? []).first { $0["name"] as? String == "kotlin-app" }?["command"] as? String == "./gradlew :app:testDebugUnitTest --console=plain")
+
+    let verify = try tree.duet("verify", "--strict", environment: ["PATH": path])
+    #if os(Linux)
+      #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+      #expect(verify.stdout.contains("xcframework-FoyerKit skipped (macOS only)"), "\(verify.stdout)")
+      #expect(verify.stdout.contains("duet verify: PASS (2 passed, 2 skipped: macOS only; needs xcframework-FoyerKit)"), "\(verify.stdout)")
+    #endif
+  }
+
+  /// doctor fails when the modules ask jvmToolchain(25) and the java on PATH is JDK 17, and names
+  /// them; a settings file with a toolchain resolver makes it a note instead.
+  @Test func doctorComparesJVMToolchain() throws {
+    let tree = try tutorialShapedTree()
+    let bin = try stubJava()
+    let path = bin.url.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let run = try tree.duet("doctor", environment: ["PATH": path, "COLUMNS": "200"])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stdout.contains("jvmToolchain(25) in 2 Gradle module(s): :ports, :app; java on PATH is JDK 17"), "\(run.stdout)")
+    #expect(run.stdout.contains("Gradle module(s) :ports, :app declare jvmToolchain(25), and the java on PATH is JDK 17: install JDK 25"), "\(run.stdout)")
+
+    let settings = try tree.read("src-kmp/settings.gradle.kts")
+    try tree.write("src-kmp/settings.gradle.kts", "plugins { id(\"org.gradle.toolchains.foojay-resolver-convention\") version \"0.8.0\" }\n" + settings)
+    let resolved = try tree.duet("doctor", environment: ["PATH": path, "COLUMNS": "200"])
+    #expect(!resolved.stdout.contains("install JDK 25"), "\(resolved.stdout)")
+    #expect(resolved.stdout.contains("configures a toolchain resolver, so Gradle may download JDK 25"), "\(resolved.stdout)")
+  }
 }
