@@ -132,4 +132,60 @@ struct VerdictCLITests {
     #expect(run.stderr.contains("no lanes"))
     #expect(run.stderr.contains("duet init"))
   }
+
+  /// `--dry-run` says per lane `cached` or why it will run, and `--json` carries the same.
+  @Test func dryRunGivesReasons() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: build
+          sh: cat src/*.txt > built.txt
+          inputs: [src/*.txt]
+        - name: test
+          sh: test -s built.txt
+          needs: [build]
+          inputs: [tests/*.txt]
+        - name: lint
+          sh: "true"
+      """)
+    try tree.write("src/a.txt", "a")
+    try tree.write("src/b.txt", "b")
+    try tree.write("src/c.txt", "c")
+    try tree.write("tests/t.txt", "t")
+    let fresh = try tree.duet("verify", "--dry-run")
+    #expect(fresh.stdout.contains("build  runs  no passing run recorded"), "\(fresh.stdout)")
+    #expect(!tree.exists(".duet/history.sqlite"))
+    #expect(try tree.duet("verify").status == 0)
+    let cached = try tree.duet("verify", "--dry-run")
+    #expect(cached.lines[0].hasPrefix("duet verify --dry-run: 3 lane(s), 1 would run, 2 cached"), "\(cached.stdout)")
+    #expect(cached.stdout.contains("lint   runs    no inputs declared"), "\(cached.stdout)")
+    try tree.write("src/a.txt", "A")
+    try tree.write("src/c.txt", "C")
+    try tree.write("src/d.txt", "D")
+    let changed = try tree.duet("verify", "--dry-run")
+    #expect(changed.stdout.contains("build  runs  inputs changed (src/a.txt, src/c.txt, 1 more)"), "\(changed.stdout)")
+    #expect(changed.stdout.contains("test   runs  a need will run (build)"), "\(changed.stdout)")
+    #expect(changed.lines.last(where: { !$0.isEmpty }) == "nothing was run")
+    let json = try tree.duet("verify", "--dry-run", "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let lanes = object?["lanes"] as? [[String: Any]] ?? []
+    #expect(lanes.first { $0["name"] as? String == "test" }?["reason"] as? String == "a need will run (build)")
+    #expect(object?["schemaVersion"] as? Int == 1)
+  }
+
+  /// Lanes of a pool of depth 1 never overlap, even with free jobs.
+  @Test func poolOfOneNeverOverlaps() throws {
+    var manifest = "version: 1\npools: {gradle: 1}\nlanes:\n"
+    for i in 0..<3 {
+      manifest += "  - {name: g\(i), pool: gradle, sh: 'mkdir lock.d || exit 9; sleep 0.3; rmdir lock.d'}\n"
+    }
+    let tree = try FixtureTree(manifest: manifest)
+    let run = try tree.duet("verify", "--jobs", "3")
+    #expect(run.status == 0, "\(run.stdout)")
+    let unknown = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true', pool: gradel}\n")
+    let refused = try unknown.duet("verify")
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("lanes/manifest.yaml:3:"))
+    #expect(refused.stderr.contains("'pool' names unknown pool 'gradel'"))
+  }
 }

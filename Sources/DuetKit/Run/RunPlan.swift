@@ -181,7 +181,8 @@ public struct RunPlan: Sendable {
       settledCount += 1
       outbox.append(record)
       if record.outcome.failsRun && setup.failFast { stop("not started: --fail-fast after \(record.name) failed") }
-      for dependent in dependents[i] where setup.selected.contains(dependent) && records[dependent] == nil {
+      // A dependent settled before the run keeps that outcome, whatever its needs do.
+      for dependent in dependents[i] where setup.selected.contains(dependent) && records[dependent] == nil && setup.settled[dependent] == nil {
         if record.outcome.letsDependentsRun {
           waiting[dependent] -= 1
           if waiting[dependent] == 0 { makeReady(dependent) }

@@ -167,8 +167,12 @@ enum VerifyCommand: Command {
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
   static func printDryRun(_ session: VerifySession, console: Console) {
     let rows = dryRunRows(session)
-    let cached = rows.filter { $0.status == "cached" }.count
-    console.out("duet verify --dry-run: \(rows.count) lane(s), \(rows.count - cached) would run, \(cached) cached, at most \(session.plan.options.jobs) at once; in start order:")
+    var counts: [String: Int] = [:]
+    for row in rows { counts[row.status, default: 0] += 1 }
+    var parts = ["\(counts["runs"] ?? 0) would run", "\(counts["cached"] ?? 0) cached"]
+    if let skipped = counts["skipped"] { parts.append("\(skipped) skipped") }
+    if let failed = counts["fail"] { parts.append("\(failed) would fail") }
+    console.out("duet verify --dry-run: \(rows.count) lane(s), \(parts.joined(separator: ", ")), at most \(session.plan.options.jobs) at once; in start order:")
     let table = rows.enumerated().map { position, row -> [String] in
       ["\(position + 1).", row.lane.name, row.status, row.why]
     }
