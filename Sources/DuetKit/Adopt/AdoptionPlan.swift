@@ -121,13 +121,25 @@ public struct AdoptionPlan: Sendable {
       pools[pool] = 1
       // A module that declares XCFrameworks gets a lane per framework, macOS only
       // (Kotlin/Native Apple targets build only there), in the build's pool.
+      let linked = survey.swiftPackages.flatMap(\.binaryTargetPaths).filter { $0.hasPrefix(module.path + "/build/") }
       for framework in module.xcframeworks {
-        let frameworkTask = project + ":" + GradleModule.xcframeworkTask(framework)
-        var lane = PlannedLane(
-          name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? moduleLaneName.dropFirst("kotlin-".count).description : framework)),
-          step: .shell("\(gradle) \(ShellWord.quoted(frameworkTask)) --console=plain"),
-          reason: "Gradle module \(module.project) declares XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")"), assembled by \(GradleModule.xcframeworkTask(framework)); macOS only, as Kotlin/Native Apple frameworks build only there")
-        lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+        let declared = "Gradle module \(module.project) declares XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")")"
+        var lane: PlannedLane
+        switch XCFrameworkProducer.choose(name: framework, module: module, linked: linked, scripts: survey.scripts) {
+        case .gradleTask(let name):
+          lane = PlannedLane(
+            name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? String(moduleLaneName.dropFirst("kotlin-".count)) : framework)),
+            step: .shell("\(gradle) \(ShellWord.quoted(project + ":" + name)) --console=plain"),
+            reason: "\(declared), assembled by \(name)")
+          lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+        case .script(let path):
+          let script = survey.scripts.first { $0.path == path }
+          lane = PlannedLane(
+            name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? String(moduleLaneName.dropFirst("kotlin-".count)) : framework)),
+            step: .shell(script?.command ?? ShellWord.quoted(path)),
+            reason: "\(declared); the packages link a path Gradle does not write, which \(path) publishes, so the lane runs it")
+        }
+        lane.reason += "; macOS only, as Kotlin/Native Apple frameworks build only there"
         lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
         lane.pool = pool
         lane.platforms = [.macos]

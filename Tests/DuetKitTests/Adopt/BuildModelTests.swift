@@ -159,6 +159,29 @@ struct BuildModelTests {
     #expect(manifest.pools == ["gradle": 1])
   }
 
+  /// A package linking Gradle's own output folder gets that flavor's task; one linking a path
+  /// only the tree's script publishes gets the script (run with bash when it is not executable).
+  @Test func producerFollowsTheLinkedPath() throws {
+    let (_, tree) = try plan()
+    try tree.write("scripts/assemble_kit.sh", "#!/usr/bin/env bash\n# copies the framework to src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework\n")
+    try tree.write("scripts/other.sh", "#!/bin/sh\necho unrelated\n")
+    var plan = AdoptionPlan(TreeSurvey.survey(root: tree.url, parity: nil))
+    var lane = try #require(plan.lanes.first { $0.name == "xcframework-FoyerKit" })
+    #expect(lane.step == .shell("bash scripts/assemble_kit.sh"))
+    #expect(lane.dir == nil && lane.platforms == [.macos] && lane.pool == "gradle")
+    #expect(lane.reason.contains("which scripts/assemble_kit.sh publishes, so the lane runs it"))
+
+    // Every package linking Gradle's release folder: the release task, the script unused.
+    for package in ["src-ios/Libraries/FoyerKit/Package.swift", "src-kmp/apple-umbrella/swift-consumer/Package.swift"] {
+      let text = try String(contentsOf: tree.url.appendingPathComponent(package), encoding: .utf8)
+      try tree.write(package, text.replacingOccurrences(of: "XCFrameworks/app/", with: "XCFrameworks/release/"))
+    }
+    plan = AdoptionPlan(TreeSurvey.survey(root: tree.url, parity: nil))
+    lane = try #require(plan.lanes.first { $0.name == "xcframework-FoyerKit" })
+    #expect(lane.step == .shell("./gradlew :apple-umbrella:assembleFoyerKitReleaseXCFramework --console=plain"))
+    #expect(plan.lanes.first { $0.name == "swift-FoyerKit" }?.needs == ["xcframework-FoyerKit"])
+  }
+
   /// Two Gradle builds get a pool each, so lanes of different builds may still run side by side.
   @Test func onePoolPerGradleBuild() throws {
     let tree = try TemporaryFolder()
