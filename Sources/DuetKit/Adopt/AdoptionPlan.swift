@@ -132,6 +132,10 @@ public struct AdoptionPlan: Sendable {
             step: .shell("\(gradle) \(ShellWord.quoted(project + ":" + name)) --console=plain"),
             reason: "\(declared), assembled by \(name)")
           lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+          let unwritten = linked.filter { ($0 as NSString).lastPathComponent == framework + ".xcframework" }
+          if name == GradleModule.xcframeworkTask(framework), let path = unwritten.first {
+            lane.reason += " (which writes build/XCFrameworks/debug and release, not \(path), the path a package links: point the lane at whatever publishes that path)"
+          }
         case .script(let path):
           let script = survey.scripts.first { $0.path == path }
           lane = PlannedLane(

@@ -137,6 +137,7 @@ struct BuildModelTests {
     #expect(xcframework.step == .shell("./gradlew :apple-umbrella:assembleFoyerKitXCFramework --console=plain"))
     #expect(xcframework.dir == "src-kmp" && xcframework.platforms == [.macos] && xcframework.pool == "gradle")
     #expect(xcframework.covers == ["src-kmp/apple-umbrella"])
+    #expect(xcframework.reason.contains("not src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework, the path a package links"))
     #expect(lane("kotlin-app")?.step == .shell("./gradlew :app:testDebugUnitTest --console=plain"))
     #expect(plan.lanes.filter { $0.dir == "src-kmp" }.allSatisfy { $0.pool == "gradle" })
     #expect(plan.pools == ["gradle": 1])
