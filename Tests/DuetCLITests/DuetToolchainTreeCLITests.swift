@@ -117,6 +117,10 @@ struct DuetToolchainTreeCLITests {
     let xcframework = try #require(names.firstIndex(of: "xcframework-FoyerKit"))
     #expect(xcframework < (names.firstIndex(of: "swift-FoyerKit") ?? -1), "\(names)")
     #expect((order ?? []).first { $0["name"] as? String == "kotlin-app" }?["command"] as? String == "./gradlew :app:testDebugUnitTest --console=plain")
+    #expect((order ?? []).first { $0["name"] as? String == "kotlin-app" }?["pool"] as? String == "gradle")
+    #expect((order ?? []).first { $0["name"] as? String == "xcframework-FoyerKit" }?["pool"] as? String == "gradle")
+    #expect((order ?? []).first { $0["name"] as? String == "xcframework-FoyerKit" }?["platforms"] as? [String] == ["macos"])
+    #expect((order ?? []).first { $0["name"] as? String == "swift-FoyerKit" }?["platforms"] as? [String] == ["macos"])
 
     let verify = try tree.duet("verify", "--strict", environment: ["PATH": path])
     #if os(Linux)
