@@ -20,13 +20,25 @@ public enum CodeComparison {
     var index = 0
     while index < old.count && index < new.count && old[index].text == new[index].text { index += 1 }
     if index == old.count && index == new.count { return nil }
-    let oldLines = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
-    let newLines = generated.split(separator: "\n", omittingEmptySubsequences: false)
-    let line = index < old.count ? old[index].line : oldLines.count + 1
+    let oldLines = lines(onDisk)
+    let newLines = lines(generated)
     return TokenReport.Difference(
-      line: line,
-      onDisk: index < old.count ? String(oldLines[old[index].line - 1]) : nil,
-      generated: index < new.count ? String(newLines[new[index].line - 1]) : nil)
+      line: index < old.count ? old[index].line : oldLines.count + 1,
+      onDisk: index < old.count ? line(old[index].line, of: oldLines) : nil,
+      generated: index < new.count ? line(new[index].line, of: newLines) : nil)
+  }
+
+  /// Lines split at every `\n` scalar, as the lexer counts them (a `\r\n` is
+  /// one Swift `Character`, so splitting characters would count fewer).
+  static func lines(_ text: String) -> [String] {
+    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+  }
+
+  /// Line `number` (1-based) without a trailing `\r`, or "" past the end.
+  static func line(_ number: Int, of lines: [String]) -> String {
+    guard number >= 1, number <= lines.count else { return "" }
+    let text = lines[number - 1]
+    return text.hasSuffix("\r") ? String(text.unicodeScalars.dropLast()) : text
   }
 
   /// Whether the two hold the same code.

@@ -61,6 +61,16 @@ struct CodeComparisonTests {
     let shorter = try #require(CodeComparison.firstDifference("let a = 1\n", "let a = 1\nlet b = 2\n"))
     #expect(shorter.onDisk == nil && shorter.generated == "let b = 2")
   }
+
+  /// CRLF line ends, an unterminated string or comment and non-ASCII text are read without a trap.
+  @Test func oddInputDoesNotTrap() throws {
+    let crlf = try #require(CodeComparison.firstDifference("// a\r\n\r\nlet a = 1\r\nlet b = 2\r\n", "let a = 1\nlet b = 3\n"))
+    #expect(crlf.line == 4 && crlf.onDisk == "let b = 2" && crlf.generated == "let b = 3")
+    #expect(CodeComparison.sameCode("let a = 1\r\n", "let a = 1\n"))
+    #expect(!CodeComparison.sameCode("let s = \"open", "let s = \"open\""))
+    #expect(CodeComparison.sameCode("let a = 1 /* never closed", "let a = 1"))
+    #expect(!CodeComparison.sameCode("let café = \"é\"", "let cafe = \"é\""))
+  }
 }
 
 @Suite("Recognising the Duet toolchain engine's banner")
