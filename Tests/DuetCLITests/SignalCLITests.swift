@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// One signal policy: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every child's
+/// process group before duet exits, with no crash report.
+@Suite("Signals, end to end")
+struct SignalCLITests {
+  static let longLane = """
+    version: 1
+    lanes:
+      - name: long
+        sh: sh -c 'sleep 120 & echo $! > long.pid; wait'
+    """
+
+  /// Runs verify, sends `signal` once the lane's grandchild exists, and returns the run and the grandchild's pid.
+  func interruptVerify(with signal: Int32) throws -> (DuetRun, Int32) {
+    let tree = try FixtureTree(manifest: SignalCLITests.longLane)
+    let run = try runDuet(["verify"], in: tree.url) { process in
+      for _ in 0..<200 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
+      Thread.sleep(forTimeInterval: 0.1)
+      kill(process.processIdentifier, signal)
+    }
+    let pid = try #require(Int32(tree.read("long.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    return (run, pid)
+  }
+
+  /// SIGHUP (a closed terminal) stops the lanes instead of orphaning them, and the run ends interrupted.
+  @Test func hangupStopsLanes() throws {
+    let (run, pid) = try interruptVerify(with: SIGHUP)
+    #expect(run.status == 130)
+    #expect(run.stdout.contains("duet verify: INTERRUPTED"))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// SIGQUIT behaves as SIGTERM: lanes stopped, exit 130, no crash report.
+  @Test func quitIsNotACrash() throws {
+    let (run, pid) = try interruptVerify(with: SIGQUIT)
+    #expect(run.status == 130)
+    #expect(!run.stderr.contains("Stack dump") && !run.stderr.contains("Crash"))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// SIGTERM to `duet mocks` while its generator runs stops the generator's group and exits 128 + 15.
+  @Test func mocksGeneratorIsStopped() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      mocks:
+        - output: Tests/Mocks/Mocks.swift
+          sources: [Sources]
+          generator: sh -c 'sleep 120 & echo $! > gen.pid; wait'
+      lanes:
+        - name: mocks
+          run: mocks --check
+      """)
+    try tree.write("Sources/A.swift", "struct A {}\n")
+    let run = try runDuet(["mocks"], in: tree.url) { process in
+      for _ in 0..<200 where !tree.exists("gen.pid") { Thread.sleep(forTimeInterval: 0.05) }
+      Thread.sleep(forTimeInterval: 0.1)
+      kill(process.processIdentifier, SIGTERM)
+    }
+    #expect(run.status == 128 + SIGTERM, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("duet: SIGTERM: stopping 1 child process group(s)"))
+    let pid = try #require(Int32(tree.read("gen.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+    #expect(!tree.exists("Tests/Mocks/Mocks.swift"))
+  }
+}
