@@ -4,7 +4,7 @@ import Foundation
 /// problem with its `file:line:column` rather than stopping at the first.
 public enum ManifestLoader {
   public static let topLevelKeys = ["version", "modules", "mocks", "pools", "lanes"]
-  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool"]
+  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
   public static let maximumPoolDepth = 1024
   public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
@@ -112,6 +112,9 @@ public enum ManifestLoader {
         }
         lane.pool = pool
       }
+      if let values = fields.strings("platforms", diagnostics: &diagnostics) {
+        lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
+      }
       if let timeout = fields.value("timeout") {
         if let text = timeout.scalar, let seconds = DurationText.seconds(text) {
           lane.timeout = seconds
@@ -140,6 +143,24 @@ public enum ManifestLoader {
       }
     }
     return lanes
+  }
+
+  /// `platforms: [macos]`: known names, none twice, at least one.
+  static func platforms(_ values: [Located<String>], label: String, at location: SourceLocation?, diagnostics: inout DiagnosticList) -> [LanePlatform]? {
+    let known = LanePlatform.allCases.map(\.rawValue)
+    var result: [LanePlatform] = []
+    for value in values {
+      guard let platform = LanePlatform(rawValue: value.value) else {
+        diagnostics.add("\(label): 'platforms' names unknown platform '\(value.value)', not one of \(known.joined(separator: ", "))\(Suggestion.hint(for: value.value, in: known))", at: value.location)
+        continue
+      }
+      if !result.contains(platform) { result.append(platform) }
+    }
+    if values.isEmpty {
+      diagnostics.add("\(label): 'platforms' must name at least one of \(known.joined(separator: ", ")); leave it out for a lane that runs anywhere", at: location)
+      return nil
+    }
+    return result
   }
 
   /// `pools: {gradle: 1}`: each name to a depth from 1 to `maximumPoolDepth`.

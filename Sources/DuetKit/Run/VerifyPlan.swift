@@ -91,6 +91,11 @@ public struct VerifyPlan: Sendable {
           continue
         }
       }
+      // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
+      if let reason = lane.platformSkipReason() {
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
+        continue
+      }
       let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
       if !missing.isEmpty {
         let reason = "needs \(missing.joined(separator: ", ")), not found"
