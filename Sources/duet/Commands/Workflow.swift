@@ -1,15 +1,15 @@
 import DuetKit
 import Foundation
 
-/// `duet workflow github`: writes (or, with `--check`, checks) a GitHub Actions
+/// `duet workflow github|gitlab`: writes (or, with `--check`, checks) a GitHub Actions or GitLab CI
 /// workflow that runs the manifest's lanes as jobs with `needs:` from the DAG.
 enum WorkflowCommand: Command {
   static let spec = CommandSpec(
     name: "workflow",
-    summary: "write a GitHub Actions workflow with one job per lane ('workflow github'); --check gates it for drift",
-    usage: "duet workflow github [--output FILE] [--check] [--duet-git URL] [--root DIR]",
+    summary: "write a CI pipeline with one job per lane ('workflow github' or 'workflow gitlab'); --check gates it for drift",
+    usage: "duet workflow github|gitlab [--output FILE] [--check] [--duet-git URL] [--root DIR]",
     options: [
-      OptionSpec(name: "--output", value: "FILE", help: "where to write it, relative to the root (default: \(GitHubWorkflow.defaultPath))"),
+      OptionSpec(name: "--output", value: "FILE", help: "where to write it, relative to the root (default: \(GitHubWorkflow.defaultPath) or \(GitLabPipeline.defaultPath))"),
       OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 when the file is missing or differs from what would be written"),
       OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
@@ -20,12 +20,16 @@ enum WorkflowCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     guard let target = arguments.positionals.first else {
-      throw UsageError(message: "workflow needs a CI system: duet workflow github", command: "workflow")
+      throw UsageError(message: "workflow needs a CI system: duet workflow github or duet workflow gitlab", command: "workflow")
     }
-    guard target == "github" else {
-      throw UsageError(message: "unknown CI system '\(target)'\(Suggestion.hint(for: target, in: ["github"])) (workflow supports github)", command: "workflow")
+    guard target == "github" || target == "gitlab" else {
+      throw UsageError(message: "unknown CI system '\(target)'\(Suggestion.hint(for: target, in: ["github", "gitlab"])) (workflow supports github and gitlab)", command: "workflow")
     }
-    let output = arguments.value("--output") ?? GitHubWorkflow.defaultPath
+    if target == "gitlab" && arguments.value("--duet-git") != nil {
+      throw UsageError(message: "--duet-git is for github; the GitLab pipeline reads the CI/CD variable DUET_GIT_URL", command: "workflow")
+    }
+    let defaultPath = target == "gitlab" ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath
+    let output = arguments.value("--output") ?? defaultPath
     let root = try treeRoot(arguments)
     let file: URL
     do {
@@ -42,33 +46,35 @@ enum WorkflowCommand: Command {
       }
       options.duetGitURL = url
     }
-    let text = GitHubWorkflow.render(manifest, options: options)
+    var gitlab = GitLabPipeline.Options(duetVersion: duetVersion)
+    gitlab.manifestPath = manifest.path
+    let text = target == "gitlab" ? GitLabPipeline.render(manifest, options: gitlab) : GitHubWorkflow.render(manifest, options: options)
     let data = Data(text.utf8)
 
     if arguments.flag("--check") {
       guard let existing = FileManager.default.contents(atPath: file.path) else {
-        console.err("duet workflow github --check: \(output) is missing; run 'duet workflow github\(outputFlag(output))' to write it")
+        console.err("duet workflow \(target) --check: \(output) is missing; run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to write it")
         return ExitCode.failed
       }
       guard existing == data else {
-        console.err("duet workflow github --check: \(output) is stale (it differs from what \(manifest.path) gives); run 'duet workflow github\(outputFlag(output))' to regenerate it")
+        console.err("duet workflow \(target) --check: \(output) is stale (it differs from what \(manifest.path) gives); run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to regenerate it")
         return ExitCode.failed
       }
-      console.out("duet workflow github --check: \(output) is up to date (\(manifest.lanes.count) lane job(s))")
+      console.out("duet workflow \(target) --check: \(output) is up to date (\(manifest.lanes.count) lane job(s))")
       return ExitCode.pass
     }
     let changed: Bool
     do {
       changed = try AtomicFile.write(data, to: output, in: root)
     } catch {
-      throw CommandFailure(message: "duet workflow github: error: \(error)", code: ExitCode.failed)
+      throw CommandFailure(message: "duet workflow \(target): error: \(error)", code: ExitCode.failed)
     }
     let jobs = "\(manifest.lanes.count) lane job(s) and \(GitHubWorkflow.summaryJobID)"
-    console.out(changed ? "duet workflow github: wrote \(output) (\(jobs))" : "duet workflow github: \(output) is already up to date (\(jobs))")
+    console.out(changed ? "duet workflow \(target): wrote \(output) (\(jobs))" : "duet workflow \(target): \(output) is already up to date (\(jobs))")
     return ExitCode.pass
   }
 
-  static func outputFlag(_ output: String) -> String {
-    output == GitHubWorkflow.defaultPath ? "" : " --output \(output)"
+  static func outputFlag(_ output: String, _ defaultPath: String) -> String {
+    output == defaultPath ? "" : " --output \(output)"
   }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `duet workflow gitlab`: one job per lane on the right runners, the store on
+/// GitLab's cache, and a file GitLab's published schema accepts.
+@Suite("duet workflow gitlab, end to end")
+struct GitLabPipelineCLITests {
+  static let manifest = """
+    version: 1
+    runs-on: {macos: [macos-14], linux: ubuntu-24.04}
+    lanes:
+      - name: tokens
+        run: design-tokens --check
+      - name: ios
+        sh: xcodebuild test
+        platforms: [macos]
+        needs: [tokens]
+      - name: android
+        sh: ./gradlew test
+        platforms: [linux]
+        needs: [tokens]
+      - name: lint
+        sh: "true"
+        runs-on: [self-hosted, big]
+    """
+
+  /// The job of `id`: its lines up to the next job.
+  func job(_ id: String, in text: String) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(of: Substring("\(id):")) else { return "" }
+    let rest = lines[(start + 1)...].prefix { $0.isEmpty || $0.hasPrefix(" ") }
+    return ([lines[start]] + rest).joined(separator: "\n")
+  }
+
+  /// macOS-only lanes get the macOS tags and no Linux image; Linux and anywhere lanes
+  /// go to Linux; a lane's own runs-on wins; needs mirror the DAG; --check gates drift.
+  @Test func jobsOnTheirRunners() throws {
+    let tree = try FixtureTree(manifest: GitLabPipelineCLITests.manifest)
+    let write = try tree.duet("workflow", "gitlab")
+    #expect(write.status == 0, "\(write.stderr)")
+    #expect(write.stdout == "duet workflow gitlab: wrote .gitlab-ci.yml (4 lane job(s) and duet-history)\n")
+    let text = try tree.read(".gitlab-ci.yml")
+    #expect(job("ios", in: text).contains("  tags: [macos-14]"))
+    #expect(!job("ios", in: text).contains("image:"))
+    #expect(job("ios", in: text).contains("  needs: [tokens]"))
+    #expect(job("android", in: text).contains("  tags: [ubuntu-24.04]"))
+    #expect(job("android", in: text).contains("  image: swift:6.1"))
+    #expect(job("lint", in: text).contains("  tags: [self-hosted, big]"))
+    #expect(job("tokens", in: text).contains("  needs: []"))
+    #expect(job("tokens", in: text).contains("tools/duet verify --lane tokens --no-deps --strict --junit .duet/ci/junit-tokens.xml"))
+    #expect(job("duet-history", in: text).contains("      fallback_keys:"))
+    #expect(job("duet-history", in: text).contains("      policy: pull-push"))
+    #expect(try tree.duet("workflow", "gitlab", "--check").status == 0)
+    try tree.write("lanes/manifest.yaml", GitLabPipelineCLITests.manifest + "\n  - {name: extra, sh: 'true'}\n")
+    let stale = try tree.duet("workflow", "gitlab", "--check")
+    #expect(stale.status == 1)
+    #expect(stale.stderr.contains("duet workflow gitlab --check: .gitlab-ci.yml is stale"))
+    try tree.write("lanes/manifest.yaml", GitLabPipelineCLITests.manifest)
+    try SchemaCheck.validate(tree.url.appendingPathComponent(".gitlab-ci.yml"), schema: "vendor.gitlab-ci")
+  }
+}
+
+/// `check-jsonschema` with one of its built-in CI schemas. Missing, it fails the
+/// test, unless DUET_ALLOW_MISSING_CHECK_JSONSCHEMA=1 records a known issue.
+enum SchemaCheck {
+  static func validate(_ file: URL, schema: String) throws {
+    let which = Process()
+    which.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    which.arguments = ["sh", "-c", "command -v check-jsonschema"]
+    which.standardOutput = FileHandle.nullDevice
+    try which.run()
+    which.waitUntilExit()
+    guard which.terminationStatus == 0 else {
+      let message = "check-jsonschema is not on PATH: pip install check-jsonschema (.ci/run does) to validate generated CI files"
+      if ProcessInfo.processInfo.environment["DUET_ALLOW_MISSING_CHECK_JSONSCHEMA"] == "1" {
+        withKnownIssue("DUET_ALLOW_MISSING_CHECK_JSONSCHEMA=1: \(message)") { Issue.record(Comment(rawValue: message)) }
+      } else {
+        Issue.record(Comment(rawValue: message))
+      }
+      return
+    }
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    check.arguments = ["check-jsonschema", "--builtin-schema", schema, file.path]
+    let output = Pipe()
+    check.standardOutput = output
+    check.standardError = output
+    try check.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    check.waitUntilExit()
+    #expect(check.terminationStatus == 0, "check-jsonschema \(schema) \(file.lastPathComponent): \(text)")
+  }
+}
