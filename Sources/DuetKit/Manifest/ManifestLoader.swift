@@ -41,7 +41,7 @@ public enum ManifestLoader {
       diagnostics.add("the manifest: missing 'version' (write 'version: 1' at the top)", at: node.location)
     }
 
-    manifest.modules = top.strings("modules", diagnostics: &diagnostics)?.map(\.value) ?? []
+    manifest.modules = insideTree(top.strings("modules", diagnostics: &diagnostics), key: "modules", label: "the manifest", diagnostics: &diagnostics)
     manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
     manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, diagnostics: &diagnostics)
 
@@ -97,8 +97,8 @@ public enum ManifestLoader {
       var lane = Lane(name: name, step: step ?? .shell(""), location: item.location)
       let needs = fields.strings("needs", diagnostics: &diagnostics) ?? []
       lane.needs = needs.map(\.value)
-      lane.inputs = fields.strings("inputs", diagnostics: &diagnostics)?.map(\.value) ?? []
-      lane.covers = fields.strings("covers", diagnostics: &diagnostics)?.map(\.value) ?? []
+      lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
+      lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
       lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
       lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
       if let timeout = fields.value("timeout") {
@@ -167,6 +167,21 @@ public enum ManifestLoader {
       entries.append(entry)
     }
     return entries
+  }
+
+  /// The paths and globs of `key` that stay inside the tree; each one with `..`
+  /// or a leading `/` is an error at its place (the path guard's rule, early).
+  static func insideTree(_ items: [Located<String>]?, key: String, label: String, diagnostics: inout DiagnosticList) -> [String] {
+    guard let items else { return [] }
+    var kept: [String] = []
+    for item in items {
+      if PathGuard.isInside(item.value) {
+        kept.append(item.value)
+      } else {
+        diagnostics.add("\(label): every item of '\(key)' must be a path or glob inside the tree, relative to its root (no '..', no leading '/'), got \"\(item.value)\"", at: item.location)
+      }
+    }
+    return kept
   }
 
   static func isValidName(_ name: String) -> Bool {

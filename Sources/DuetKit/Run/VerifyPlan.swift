@@ -43,6 +43,9 @@ public struct VerifyPlan: Sendable {
     self.options = options
     self.environment = environment
     self.runID = VerifyPlan.makeRunID(now)
+    // Issue 16: the one path guard; `.duet` through a link would put the store,
+    // the logs and log retention in another folder.
+    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
     let names = manifest.lanes.map(\.name)
     var chosen = Set<Int>()
     for name in options.lanes {
@@ -65,13 +68,10 @@ public struct VerifyPlan: Sendable {
     let path = environment["PATH"] ?? "/usr/bin:/bin"
     for index in selected {
       let lane = manifest.lanes[index]
-      if let dir = lane.dir {
-        var isDirectory: ObjCBool = false
-        let full = root.appendingPathComponent(dir).path
-        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) || !isDirectory.boolValue {
-          preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: "dir '\(dir)' is not a folder")
-          continue
-        }
+      if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
+        // Issue 16: the path guard, for shell lanes and built-ins alike.
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
+        continue
       }
       let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
       if !missing.isEmpty {
@@ -88,7 +88,7 @@ public struct VerifyPlan: Sendable {
   /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
   public func prepareStateFolder() throws {
     let folder = root.appendingPathComponent(".duet")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
     let ignore = folder.appendingPathComponent(".gitignore")
     if !FileManager.default.fileExists(atPath: ignore.path) {
       try AtomicFile.write(Data("*\n".utf8), toAbsolute: ignore.path, displayPath: ".duet/.gitignore")

@@ -53,20 +53,13 @@ public enum AtomicFile {
 /// Paths relative to a tree root, checked before duet writes through them.
 public enum TreePath {
   /// The absolute URL of `path` under `root`, refusing absolute paths, `..`
-  /// components and any symbolic link on the way (existing components only).
+  /// components and any symbolic link on the way: `PathGuard.resolve`, with the
+  /// refusal worded for a write.
   public static func resolveForWriting(_ path: String, in root: URL) throws -> URL {
-    let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-    guard !path.hasPrefix("/"), !components.isEmpty, !components.contains("..") else {
+    do {
+      return try PathGuard.resolve(path, in: root)
+    } catch {
       throw FileError.outsideTree(path)
     }
-    var current = root.standardizedFileURL
-    for component in components where component != "." {
-      current.appendPathComponent(component)
-      var info = stat()
-      if lstat(current.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
-        throw FileError.outsideTree(path)
-      }
-    }
-    return current
   }
 }

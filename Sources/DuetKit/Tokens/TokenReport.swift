@@ -10,6 +10,8 @@ public struct TokenReport: Sendable, Equatable {
     case written, unchanged, removed
     /// Check mode.
     case upToDate, stale, missing, orphaned
+    /// Check mode: the path guard would not read the file (a link, a FIFO).
+    case refused
   }
 
   /// The first line where a file on disk and the generated text part ways.
@@ -25,10 +27,13 @@ public struct TokenReport: Sendable, Equatable {
     public var path: String
     public var status: Status
     public var difference: Difference?
-    public init(path: String, status: Status, difference: Difference? = nil) {
+    /// Why a `refused` file was not read.
+    public var note: String?
+    public init(path: String, status: Status, difference: Difference? = nil, note: String? = nil) {
       self.path = path
       self.status = status
       self.difference = difference
+      self.note = note
     }
   }
 
@@ -46,7 +51,7 @@ public struct TokenReport: Sendable, Equatable {
   }
 
   public var passed: Bool {
-    !entries.contains { [.stale, .missing, .orphaned].contains($0.status) }
+    !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }
   }
 
   /// 0 when written or up to date, 1 when `--check` finds drift.
@@ -91,6 +96,8 @@ public struct TokenReport: Sendable, Equatable {
             lines.append("  missing: \(entry.path)")
           case .orphaned:
             lines.append("  orphaned: \(entry.path) — the config no longer declares it (a target owns this file)")
+          case .refused:
+            lines.append("  refused: \(entry.path) — \(entry.note ?? "not a regular file in the tree"); not read")
           default:
             continue
           }
@@ -111,6 +118,7 @@ public struct TokenReport: Sendable, Equatable {
   public var json: String {
     let files: [[String: Any]] = entries.map { entry in
       var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
+      if let note = entry.note { object["note"] = note }
       if let difference = entry.difference {
         object["firstDifference"] = [
           "line": difference.line,
