@@ -46,6 +46,7 @@ public struct VerifyPlan: Sendable {
     // Issue 16: the one path guard; `.duet` through a link would put the store,
     // the logs and log retention in another folder.
     do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
+    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
     let names = manifest.lanes.map(\.name)
     var chosen = Set<Int>()
     for name in options.lanes {

@@ -14,7 +14,7 @@ enum WorkflowCommand: Command {
       OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, 2 a usage or manifest error"
+    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, or the file could not be written, 2 a usage or manifest error"
   )
   static let maxPositionals = 1
 
