@@ -100,12 +100,15 @@ public struct TokenPlan: Sendable, Equatable {
   /// generates. A file without the banner is a team's own and is never claimed.
   public func undeclaredFiles(in root: URL) -> [String] {
     let banner = Data(generatedBannerStart.utf8)
-    func opensWithBanner(_ url: URL) -> Bool {
-      guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-      defer { try? handle.close() }
+    /// Only a regular file inside the tree is opened (PathGuard): a FIFO here
+    /// would block `--check`, a link would read outside the tree.
+    func opensWithBanner(_ path: String) -> Bool {
+      guard let url = try? PathGuard.regularFile(path, in: root),
+            let fd = try? PathGuard.openRegularFile(atAbsolute: url.path, displayPath: path) else { return false }
+      let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
       return ((try? handle.read(upToCount: banner.count)) ?? Data()) == banner
     }
-    var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0)) }
+    var result = ownedButUndeclared.filter { opensWithBanner($0) }
     let declared = Set(files.map(\.path))
     for pattern in generatedFilePatterns {
       let folder = (pattern as NSString).deletingLastPathComponent
@@ -116,7 +119,7 @@ public struct TokenPlan: Sendable, Equatable {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
       for entry in entries.sorted() where entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count > parts[0].count + parts[1].count {
         let path = join(folder, entry)
-        if !declared.contains(path) && !result.contains(path) && opensWithBanner(url.appendingPathComponent(entry)) { result.append(path) }
+        if !declared.contains(path) && !result.contains(path) && opensWithBanner(path) { result.append(path) }
       }
     }
     return result
