@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 @testable import DuetKit
 
 /// The fixtures the mutator starts from, read from the repository.

@@ -212,7 +212,7 @@ struct HostileInputTests {
       "lanes/manifest.yaml:7:15: error: lane 'a': 'requires' must be a list of strings, got yes (a YAML boolean; quote it or write a list)",
       "lanes/manifest.yaml:9:7: error: lane 'a': 'env' names must be non-empty and hold no '=' or NUL, got \"A=B\"",
       "lanes/manifest.yaml:10:7: error: lane 'a': 'env' names must be non-empty and hold no '=' or NUL, got \"\"",
-      "lanes/manifest.yaml:11:7: error: lane 'a': 'env' names must be non-empty and hold no '=' or NUL, got \"C\0D\"",
+      "lanes/manifest.yaml:11:7: error: lane 'a': 'env' names must be non-empty and hold no '=' or NUL, got \"C\\0D\"",
       "lanes/manifest.yaml:12:10: error: lane 'a': 'env.E' holds a NUL byte, which no environment variable can carry",
     ])
     #expect(manifestErrors("version: 1\nmodules: \"5\"\nlanes: []\n").isEmpty)
@@ -344,5 +344,23 @@ struct HostileInputTests {
     } catch {
       #expect("\(error)".hasPrefix(source + "2"))
     }
+  }
+}
+
+@Suite("Lost logs are said out loud")
+struct LostLogTests {
+  /// Finding 6: a failed lane that printed but left no log file is not reported as "(no output)".
+  @Test func printedButUnwrittenIsNotNoOutput() {
+    var tail = LogTail()
+    tail.append("error: boom\n")
+    tail.close()
+    let printed = LaneRecord(index: 0, name: "a", outcome: .fail, attempts: [
+      AttemptResult(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: tail),
+    ])
+    #expect(RunReport.failureBlock(printed).first == "── a: exit 1 · log: (not written: the log file could not be made)")
+    let silent = LaneRecord(index: 0, name: "a", outcome: .fail, attempts: [
+      AttemptResult(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: LogTail()),
+    ])
+    #expect(RunReport.failureBlock(silent).first == "── a: exit 1 · log: (no output)")
   }
 }

@@ -2,12 +2,12 @@ import Foundation
 
 /// A small, seeded pseudo-random generator (xorshift64*), so every fuzz case
 /// can be replayed from its seed and case number on any machine.
-struct SeededRandom {
+public struct SeededRandom {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+  public init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
 
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state ^= state >> 12
     state ^= state << 25
     state ^= state >> 27
@@ -15,9 +15,9 @@ struct SeededRandom {
   }
 
   /// A number in `0..<bound` (bound > 0).
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+  public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 
-  mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+  public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
 /// Turns a well-formed input into a hostile one: bytes flipped, the text cut
@@ -25,11 +25,11 @@ struct SeededRandom {
 /// value (a path out of the tree, a NUL, a huge number, an alias ring) spliced in.
 /// One to three mutations per case; the work per case is bounded by the size
 /// of the input and the fixed limits here, never by the clock.
-struct SeededMutator {
+public struct SeededMutator {
   enum Mutation: CaseIterable { case flip, truncate, nest, duplicate, splice }
 
   /// Text a hostile file would carry; each has broken something before.
-  static let hostile: [String] = [
+  public static let hostile: [String] = [
     "../../../../etc/hostname", "/etc/passwd", "\0", "\u{FF}", "99999999999999999999h", "9223372036854775807",
     "-9223372036854775808", "1e308", "-0", "NaN", ".inf", "*x", "&x [*x, *x, *x]", "{c1}", "\"{a}\"", "yes", "~",
     "A=B", "\"\"", "? ", ": ", "- ", "---\n", "...\n", "!!binary", "%YAML 1.1\n", "\t", "\r\n", "#", "'", "\"",
@@ -37,11 +37,11 @@ struct SeededMutator {
     "\u{202E}", "💥", String(repeating: "a", count: 300),
   ]
 
-  var random: SeededRandom
+  public var random: SeededRandom
 
-  init(seed: UInt64) { random = SeededRandom(seed: seed) }
+  public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-  mutating func mutate(_ input: [UInt8]) -> [UInt8] {
+  public mutating func mutate(_ input: [UInt8]) -> [UInt8] {
     var bytes = input
     for _ in 0...random.below(3) {
       switch random.pick(Mutation.allCases) {
