@@ -30,11 +30,13 @@ public enum PathGuard {
   /// symbolic link. Missing components are allowed (a file about to be written).
   public static func resolve(_ path: String, in root: URL, allowRoot: Bool = false) throws(FileError) -> URL {
     let parts = try components(path, allowRoot: allowRoot)
-    var current = root.standardizedFileURL
+    let base = root.standardizedFileURL
+    var current = base
     for (index, part) in parts.enumerated() {
       current.appendPathComponent(part)
       var info = stat()
-      guard lstat(current.path, &info) == 0 else { break }
+      // A missing component: nothing below it exists, so nothing below can be a link.
+      guard lstat(current.path, &info) == 0 else { return parts.reduce(base) { $0.appendingPathComponent($1) } }
       let type = info.st_mode & S_IFMT
       let shown = parts[...index].joined(separator: "/")
       if type == S_IFLNK {

@@ -282,6 +282,7 @@ struct HostileInputTests {
     #expect(mkfifo(tree.appendingPathComponent("pipe").path, 0o644) == 0)
     #expect(try PathGuard.read("real/file.txt", in: tree) == Data("ok".utf8))
     #expect(try PathGuard.read("real/none.txt", in: tree) == nil)
+    #expect(try PathGuard.resolve("new/deep/file.txt", in: tree).path == tree.appendingPathComponent("new/deep/file.txt").path)
     #expect(throws: FileError.refused("link/file.txt", reason: "'link' is a symbolic link")) { try PathGuard.read("link/file.txt", in: tree) }
     #expect(throws: FileError.refused("null", reason: "it is a symbolic link")) { try PathGuard.read("null", in: tree) }
     #expect(throws: FileError.refused("pipe", reason: "it is a FIFO (named pipe), not a regular file")) { try PathGuard.read("pipe", in: tree) }
