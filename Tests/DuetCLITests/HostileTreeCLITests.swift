@@ -189,4 +189,29 @@ struct HostileTreeCLITests {
     let run = try tree.duet("verify", timeout: 20)
     #expect(run.status == 0)
   }
+
+  /// Finding 4: a FIFO where duet reads a mock file, a token output or the workflow is refused by kind, not opened: nothing blocks.
+  @Test func fifoOutputsDoNotHang() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      mocks:
+        - output: Tests/Mocks/M.swift
+          sources: [src]
+      lanes:
+        - name: a
+          sh: 'true'
+      """)
+    try tree.write("src/A.swift", "struct A {}\n")
+    try tree.write("parity/design-tokens.yaml", "version: 1\nswift: {output: gen, engine: E, theme: T}\ncolors:\n  - tokens:\n      - {name: ink, value: \"#000000\"}\n")
+    for path in ["Tests/Mocks/M.swift", "gen/SemanticColor.swift", ".github/workflows/duet.yml"] {
+      try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+      #expect(mkfifo(tree.url.appendingPathComponent(path).path, 0o644) == 0)
+    }
+    for arguments in [["mocks", "--check"], ["mocks"], ["design-tokens"], ["design-tokens", "--check"], ["workflow", "github", "--check"]] {
+      let end = try runDuetSample(arguments, in: tree.url)
+      #expect(!end.timedOut && !end.signaled && [1, 2].contains(end.status), "duet \(arguments.joined(separator: " ")): \(end)")
+    }
+    let check = try tree.duet("mocks", "--check", timeout: 20)
+    #expect((check.stdout + check.stderr).contains("it is a FIFO (named pipe), not a regular file"))
+  }
 }

@@ -8,7 +8,14 @@ public enum AtomicFile {
   @discardableResult
   public static func write(_ data: Data, to path: String, in root: URL) throws -> Bool {
     let target = try TreePath.resolveForWriting(path, in: root)
-    if let existing = FileManager.default.contents(atPath: target.path), existing == data { return false }
+    var info = stat()
+    if lstat(target.path, &info) == 0 {
+      // Only a regular file is read to compare, or replaced: a FIFO would block.
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        throw FileError.refused(path, reason: "it is \(PathGuard.kindName(info.st_mode)), not a regular file; duet writes only regular files")
+      }
+      if let existing = try? PathGuard.readRegularFile(atAbsolute: target.path, displayPath: path), existing == data { return false }
+    }
     try write(data, toAbsolute: target.path, displayPath: path)
     return true
   }

@@ -46,7 +46,13 @@ enum WorkflowCommand: Command {
     let data = Data(text.utf8)
 
     if arguments.flag("--check") {
-      guard let existing = FileManager.default.contents(atPath: file.path) else {
+      let read: Data?
+      do {
+        read = try PathGuard.read(output, in: root)
+      } catch {
+        throw CommandFailure(message: "duet workflow github --check: error: \(error)", code: ExitCode.failed)
+      }
+      guard let existing = read else {
         console.err("duet workflow github --check: \(output) is missing; run 'duet workflow github\(outputFlag(output))' to write it")
         return ExitCode.failed
       }
