@@ -54,6 +54,17 @@ struct HostileInputTests {
     #expect((try? YAMLParser.parse(atLimit, file: "f.yaml")) != nil)
   }
 
+  /// Finding 3: a DTCG file nested 100,000 deep is a JSON error with its place, not a crash (Foundation's parser stops at 512).
+  @Test func deepJSONIsRefused() {
+    let deep = "{\"a\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+    do {
+      _ = try JSONDocument.parse(Data(deep.utf8), file: "parity/x.tokens.json")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.diagnostics.first?.location?.file == "parity/x.tokens.json")
+    }
+  }
+
   /// Finding 3: block-style nesting (indentation) past the limit is refused too.
   @Test func deepBlockNestingIsRefused() {
     var text = ""
