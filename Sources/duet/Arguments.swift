@@ -98,6 +98,10 @@ struct ParsedArguments {
       guard let option = spec.options.first(where: { $0.name == name }) else {
         throw UsageError(message: "unknown option '\(name)'\(Suggestion.hint(for: name, in: names))", command: spec.name)
       }
+      // The last of two values silently winning hides a mistake in a script.
+      if !option.repeatable && (parsed.flags.contains(name) || parsed.values[name] != nil) {
+        throw UsageError(message: "\(name) given twice; give it once", command: spec.name)
+      }
       if let valueName = option.value {
         let value: String
         if let inline {

@@ -84,9 +84,9 @@ struct CIVerifyCLITests {
     #expect(lines.contains { $0.hasPrefix("::error title=duet lane kotlin::exit 3 · log: .duet/logs/") && $0.hasSuffix("%0AMain.kt:3: error: 100%25 <wrong> & done") })
     #expect(lines.contains { $0.hasPrefix("::warning title=duet lane swift is flaky::failed, then passed on attempt 2") })
     #expect(!run.stdout.contains("── kotlin"))
-    #expect(lines.last(where: { !$0.isEmpty }) == "duet verify: FAIL (1 of 4 lanes: kotlin)")
+    #expect(lines.last(where: { !$0.isEmpty }) == "duet verify: FAIL (1 failed: kotlin; 1 skipped)")
     let markdown = try tree.read("summary.md")
-    #expect(markdown.hasPrefix("earlier step\n## ❌ duet verify: FAIL (1 of 4 lanes: kotlin)"))
+    #expect(markdown.hasPrefix("earlier step\n## ❌ duet verify: FAIL (1 failed: kotlin; 1 skipped)"))
     #expect(markdown.contains("| swift | flaky |"))
 
     let plain = try tree.duet("verify")

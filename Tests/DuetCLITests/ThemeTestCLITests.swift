@@ -87,7 +87,7 @@ struct ThemeTestCLITests {
     let passing = try runDuet(["verify"], in: tree.url, environment: env)
     #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
     #expect(passing.stdout.contains("theme-test"))
-    #expect(passing.lines.last { !$0.isEmpty } == "duet verify: PASS")
+    #expect(passing.lines.last { !$0.isEmpty } == "duet verify: PASS (2 passed)")
 
     let config = try tree.read("parity/design-tokens.yaml")
     try tree.write("parity/design-tokens.yaml", config.replacingOccurrences(of: "dark: \"#9C9C9C\"", with: "dark: \"#5C5C5C\""))
@@ -95,7 +95,7 @@ struct ThemeTestCLITests {
     let failing = try runDuet(["verify"], in: tree.url, environment: env)
     #expect(failing.status == 1)
     #expect(failing.stdout.contains("labelSecondary on surface (dark, main):"), "\(failing.stdout)")
-    #expect(failing.lines.last { !$0.isEmpty } == "duet verify: FAIL (1 of 2 lanes: theme-test)")
+    #expect(failing.lines.last { !$0.isEmpty } == "duet verify: FAIL (1 failed: theme-test)")
   }
 
   /// Removing the second theme makes its generated files orphans that `--check` names and a write removes.

@@ -18,7 +18,7 @@ struct VerifyCLITests {
     #expect(run.status == 0)
     #expect(run.lines.contains("[1/2] ✓ one " + run.lines[0].split(separator: " ").last!))
     #expect(run.stdout.contains("] ✓ two "))
-    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS")
+    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS (2 passed)")
     #expect(try tree.read(".duet/.gitignore") == "*\n")
   }
 
@@ -46,7 +46,7 @@ struct VerifyCLITests {
     #expect(lines[heading + 1] == "   Main.kt:3:1: error: unresolved")
     #expect(lines.contains("   noise 50"))
     #expect(!lines.contains("   noise 20"))
-    #expect(lines.last(where: { !$0.isEmpty }) == "duet verify: FAIL (1 of 3 lanes: kotlin)")
+    #expect(lines.last(where: { !$0.isEmpty }) == "duet verify: FAIL (1 failed: kotlin; 1 skipped)")
     let logs = try FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent(".duet/logs").path)
     #expect(logs.count == 1)
     let log = try tree.read(".duet/logs/\(logs[0])/kotlin.log")
@@ -68,7 +68,7 @@ struct VerifyCLITests {
     #expect(run.status == 1)
     #expect(Date().timeIntervalSince(start) < 20)
     #expect(run.stdout.contains("(timeout)"))
-    #expect(run.stdout.contains("duet verify: FAIL (1 of 1 lanes: slow)"))
+    #expect(run.stdout.contains("duet verify: FAIL (1 timed out: slow)"))
     let pid = try #require(Int32(tree.read("grandchild.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
     Thread.sleep(forTimeInterval: 0.2)
     #expect(!processIsAlive(pid))
@@ -114,7 +114,7 @@ struct VerifyCLITests {
     let run = try tree.duet("verify")
     #expect(run.status == 0)
     let tail = run.lines.filter { !$0.isEmpty }.suffix(2)
-    #expect(Array(tail) == ["flaky: wobbly (passed on attempt 2)", "duet verify: PASS"])
+    #expect(Array(tail) == ["flaky: wobbly (passed on attempt 2)", "duet verify: PASS (1 flaky)"])
   }
 
   /// A lane whose `requires:` program is missing is skipped, and fails under --strict.
@@ -131,7 +131,7 @@ struct VerifyCLITests {
     #expect(relaxed.stdout.contains("kotlin skipped (needs no-such-compiler-xyz, not found)"))
     let strict = try tree.duet("verify", "--strict")
     #expect(strict.status == 1)
-    #expect(strict.stdout.contains("duet verify: FAIL (1 of 1 lanes: kotlin)"))
+    #expect(strict.stdout.contains("duet verify: FAIL (1 failed: kotlin)"))
   }
 
   /// `--lane` runs a lane with its needs; `--no-deps` runs it alone; an unknown lane is a usage error.
@@ -166,7 +166,8 @@ struct VerifyCLITests {
       """)
     let run = try tree.duet("verify", "--dry-run", "--jobs", "2")
     #expect(run.status == 0)
-    #expect(run.lines[0] == "duet verify --dry-run: 3 lane(s), at most 2 at once, would start in this order:")
+    #expect(run.lines[0] == "duet verify --dry-run: 3 lane(s), 3 would run, 0 cached, at most 2 at once; in start order:")
+    #expect(run.lines[1].hasSuffix("runs  no inputs declared"))
     #expect(run.lines[1].hasPrefix("  1.  first"))
     #expect(run.lines[3].hasPrefix("  3.  second"))
     #expect(!tree.exists("ran"))
@@ -241,7 +242,7 @@ struct VerifyCLITests {
     let run = try tree.duet("verify", "--jobs", "4")
     #expect(run.status == 0)
     #expect(run.lines.filter { $0.contains("] ✓ l") }.count == 400)
-    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS")
+    #expect(run.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS (400 passed)")
   }
 
   /// `--timeout` changes the default timeout; a lane's own `timeout` still wins.
@@ -258,7 +259,7 @@ struct VerifyCLITests {
     #expect(Date().timeIntervalSince(start) < 15)
     #expect(run.stdout.contains("✗ slow"))
     #expect(run.stdout.contains("✓ patient"))
-    #expect(run.stdout.contains("duet verify: FAIL (1 of 2 lanes: slow)"))
+    #expect(run.stdout.contains("duet verify: FAIL (1 timed out: slow)"))
   }
 
   /// `--fail-fast` starts nothing after the first failure; the rest are cancelled.

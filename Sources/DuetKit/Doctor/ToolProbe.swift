@@ -37,14 +37,12 @@ public enum ToolProbe {
     guard let path = which(tool, path: environment["PATH"]) else {
       return Version(tool: tool, path: nil, text: "not found on PATH", ok: false)
     }
-    let child: ChildProcess
-    do {
-      child = try ChildProcess.spawn(path: path, arguments: [path, argument], directory: "/", environment: environment)
-    } catch {
-      return Version(tool: tool, path: path, text: "cannot run it: \(error)", ok: false)
+    let result = ChildRun.capture(path: path, arguments: [path, argument], directory: "/", environment: environment,
+                                  limits: .init(timeout: timeout, killGrace: 1, drainGrace: 5), keep: 16 * 1024)
+    if let problem = result.end.spawnError {
+      return Version(tool: tool, path: path, text: "cannot run it: \(problem)", ok: false)
     }
-    let result = ChildCapture.wait(child, keep: 16 * 1024, timeout: timeout)
-    if result.timedOut {
+    if result.end.timedOut {
       return Version(tool: tool, path: path, text: "'\(tool) \(argument)' did not answer within \(DurationText.format(timeout)); killed", ok: false)
     }
     let lines = String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline)
@@ -52,8 +50,8 @@ public enum ToolProbe {
     let line = lines.first { $0.localizedCaseInsensitiveContains("version") || $0.contains(tool) } ?? lines.first ?? ""
     var text = line.hasPrefix("info: ") ? String(line.dropFirst(6)) : line
     if text.count > 120 { text = String(text.prefix(119)) + "…" }
-    guard exitCode(ofWaitStatus: result.waitStatus) == 0 else {
-      let how = exitCode(ofWaitStatus: result.waitStatus).map { "exited \($0)" } ?? "was killed"
+    guard result.end.exitCode == 0 else {
+      let how = result.end.exitCode.map { "exited \($0)" } ?? "was killed"
       return Version(tool: tool, path: path, text: "'\(tool) \(argument)' \(how)\(text.isEmpty ? "" : ": " + text)", ok: false)
     }
     return Version(tool: tool, path: path, text: text.isEmpty ? "(printed no version)" : text, ok: true)

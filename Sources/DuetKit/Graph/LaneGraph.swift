@@ -109,7 +109,7 @@ public struct LaneGraph: Sendable {
 }
 
 /// A small binary heap; the scheduler and the topological sort pop the least element first.
-struct MinHeap<Element: Comparable> {
+struct MinHeap<Element: Comparable & Sendable>: Sendable {
   private var items: [Element] = []
 
   init(_ elements: [Element] = []) {
@@ -118,6 +118,8 @@ struct MinHeap<Element: Comparable> {
 
   var isEmpty: Bool { items.isEmpty }
   var count: Int { items.count }
+  /// The least element, left in place.
+  var first: Element? { items.first }
 
   mutating func push(_ element: Element) {
     items.append(element)
@@ -170,7 +172,7 @@ extension LaneGraph {
 }
 
 /// A lane waiting to start, ordered so the heap pops the longest remaining path first.
-struct ReadyLane: Comparable {
+struct ReadyLane: Comparable, Sendable {
   var index: Int
   var remaining: Double
   static func < (a: ReadyLane, b: ReadyLane) -> Bool {

@@ -62,11 +62,12 @@ public struct StepRow: Sendable, Equatable {
 
 extension RunRow {
   /// The run and its steps as rows, from a finished verify.
-  public static func rows(for result: RunResult, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String]) -> (RunRow, [StepRow]) {
+  public static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String]) -> (RunRow, [StepRow]) {
+    let result = outcome.run
     let run = RunRow(
       id: id, logID: plan.runID, started: started, ended: started + result.duration,
       command: command, root: plan.root.path, gitCommit: gitCommit, host: host,
-      outcome: result.interrupted ? "interrupted" : (result.passed ? "pass" : "fail"),
+      outcome: outcome.verdict.rawValue,
       jobs: plan.options.jobs, duetVersion: duetVersion)
     var steps: [StepRow] = []
     for record in result.records {

@@ -73,6 +73,15 @@ public final class HistoryStore {
     ) WITHOUT ROWID;
     CREATE INDEX steps_by_lane ON steps(lane, started, attempt_outcome, lane_outcome, fingerprint, duration);
     """,
+    // What each lane's fingerprint was made of on its newest run, so the next
+    // run can say why a lane is not cached. One row per lane, replaced each run.
+    """
+    CREATE TABLE lane_inputs (
+      lane TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      parts TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
   ]
 
   public static var schemaVersion: Int { migrations.count }
@@ -152,11 +161,17 @@ public final class HistoryStore {
 
   // MARK: - Writing
 
-  /// Writes a run and all its steps in one transaction.
-  public func record(_ run: RunRow, steps: [StepRow]) throws(HistoryError) {
+  /// Writes a run and all its steps in one transaction, with the fingerprint
+  /// parts of the lanes that ran (lane name to parts).
+  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:]) throws(HistoryError) {
     do {
       try db.writeTransaction {
         try insert(run, steps: steps)
+        let replace = try db.prepare("INSERT OR REPLACE INTO lane_inputs (lane, fingerprint, parts) VALUES (?,?,?)")
+        for lane in parts.keys.sorted() {
+          let part = parts[lane]!
+          try replace.run([.text(lane), .text(part.fingerprint), .text(part.serialized)])
+        }
       }
     } catch let error as SQLiteError {
       throw .sqlite(path, error)
@@ -252,14 +267,31 @@ public final class HistoryStore {
     }
   }
 
-  /// Each lane's fingerprint on its last passing (or cached) run: the input cache.
-  public func lastPassingFingerprints(lanes: [String]) throws(HistoryError) -> [String: String] {
+  /// Each lane's newest verdict (pass, flaky, cached, fail or timeout) with its
+  /// fingerprint and, when kept, that fingerprint's parts: what the cache decides on.
+  public func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
     try reading {
-      let statement = try db.prepare("SELECT fingerprint FROM steps WHERE lane = ? AND lane_outcome IN ('pass', 'flaky', 'cached') ORDER BY started DESC LIMIT 1")
-      var result: [String: String] = [:]
+      let statement = try db.prepare("""
+        SELECT lane_outcome, fingerprint FROM steps
+        WHERE lane = ? AND lane_outcome IN ('pass', 'flaky', 'cached', 'fail', 'timeout')
+        ORDER BY started DESC, attempt DESC LIMIT 1
+        """)
+      // A store opened read-only may predate the table (`--dry-run` never migrates).
+      let hasParts = !(try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lane_inputs'")).isEmpty
+      let partsStatement = hasParts ? try db.prepare("SELECT fingerprint, parts FROM lane_inputs WHERE lane = ?") : nil
+      var result: [String: CacheCheck.LastVerdict] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
-        if try statement.step(), let fingerprint = statement.row.first?.text { result[lane] = fingerprint }
+        guard try statement.step(), let outcome = statement.row.first?.text else { continue }
+        var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil)
+        if let partsStatement {
+          try partsStatement.bind([.text(lane)])
+          if try partsStatement.step(), partsStatement.row.count > 1, partsStatement.row[0].text == verdict.fingerprint,
+             let text = partsStatement.row[1].text {
+            verdict.parts = FingerprintParts.parse(text)
+          }
+        }
+        result[lane] = verdict
       }
       return result
     }

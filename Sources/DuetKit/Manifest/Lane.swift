@@ -31,6 +31,10 @@ public struct Lane: Sendable, Equatable {
   public var dir: String?
   /// Programs that must be on `PATH` for the lane to run.
   public var requires: [String] = []
+  /// `pool:`: lanes of one pool never run more at once than its depth.
+  public var pool: String?
+  /// `platforms:`: where the lane can run; nil means everywhere.
+  public var platforms: [LanePlatform]?
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

@@ -5,6 +5,8 @@ public struct Manifest: Sendable {
   public var version: Int
   public var modules: [String]
   public var mocks: [MockEntry]
+  /// `pools:`: a pool's name to how many of its lanes may run at once (ninja's pools).
+  public var pools: [String: Int] = [:]
   /// In file order, which is also the order reports list lanes in.
   public var lanes: [Lane] {
     didSet { graph = Manifest.makeGraph(lanes) }

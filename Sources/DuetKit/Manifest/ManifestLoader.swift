@@ -3,8 +3,10 @@ import Foundation
 /// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
 /// problem with its `file:line:column` rather than stopping at the first.
 public enum ManifestLoader {
-  public static let topLevelKeys = ["version", "modules", "mocks", "lanes"]
-  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires"]
+  public static let topLevelKeys = ["version", "modules", "mocks", "pools", "lanes"]
+  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms"]
+  /// The deepest a pool may be: more lanes than this never run at once anyway.
+  public static let maximumPoolDepth = 1024
   public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
   public static let newestVersion = 1
 
@@ -43,7 +45,8 @@ public enum ManifestLoader {
 
     manifest.modules = insideTree(top.strings("modules", diagnostics: &diagnostics), key: "modules", label: "the manifest", diagnostics: &diagnostics)
     manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
-    manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, diagnostics: &diagnostics)
+    manifest.pools = parsePools(top.value("pools"), diagnostics: &diagnostics)
+    manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, pools: manifest.pools, diagnostics: &diagnostics)
 
     if let cycle = manifest.graph.findCycle() {
       let names = cycle.map { manifest.lanes[$0].name }
@@ -54,7 +57,7 @@ public enum ManifestLoader {
     return manifest
   }
 
-  static func parseLanes(_ node: YAMLNode?, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> [Lane] {
+  static func parseLanes(_ node: YAMLNode?, builtins: [String: [String]], pools: [String: Int] = [:], diagnostics: inout DiagnosticList) -> [Lane] {
     guard let node else { return [] }
     if node.isNull { return [] }
     guard let items = node.sequence else {
@@ -107,6 +110,17 @@ public enum ManifestLoader {
         diagnostics.add("\(label): 'retries' must be at most \(Lane.maxRetries), got \(value.summary)", at: value.location)
         lane.retries = 0
       }
+      if let pool = fields.string("pool", required: fields.has("pool"), diagnostics: &diagnostics) {
+        if pools[pool] == nil {
+          let names = pools.keys.sorted()
+          let known = names.isEmpty ? "the manifest declares no pools (add 'pools: {\(pool): 1}' at its top)" : "declared pools: \(names.joined(separator: ", "))"
+          diagnostics.add("\(label): 'pool' names unknown pool '\(pool)'\(Suggestion.hint(for: pool, in: names)); \(known)", at: fields.value("pool")!.location)
+        }
+        lane.pool = pool
+      }
+      if let values = fields.strings("platforms", diagnostics: &diagnostics) {
+        lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
+      }
       if let timeout = fields.value("timeout") {
         if let text = timeout.scalar, let seconds = DurationText.seconds(text), seconds <= Lane.maxTimeout {
           lane.timeout = seconds
@@ -135,6 +149,50 @@ public enum ManifestLoader {
       }
     }
     return lanes
+  }
+
+  /// `platforms: [macos]`: known names, none twice, at least one.
+  static func platforms(_ values: [Located<String>], label: String, at location: SourceLocation?, diagnostics: inout DiagnosticList) -> [LanePlatform]? {
+    let known = LanePlatform.allCases.map(\.rawValue)
+    var result: [LanePlatform] = []
+    for value in values {
+      guard let platform = LanePlatform(rawValue: value.value) else {
+        diagnostics.add("\(label): 'platforms' names unknown platform '\(value.value)', not one of \(known.joined(separator: ", "))\(Suggestion.hint(for: value.value, in: known))", at: value.location)
+        continue
+      }
+      if !result.contains(platform) { result.append(platform) }
+    }
+    if values.isEmpty {
+      diagnostics.add("\(label): 'platforms' must name at least one of \(known.joined(separator: ", ")); leave it out for a lane that runs anywhere", at: location)
+      return nil
+    }
+    return result
+  }
+
+  /// `pools: {gradle: 1}`: each name to a depth from 1 to `maximumPoolDepth`.
+  static func parsePools(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [String: Int] {
+    guard let node, !node.isNull else { return [:] }
+    guard let pairs = node.mapping else {
+      diagnostics.add("the manifest: 'pools' must be a mapping of pool names to depths, such as 'pools: {gradle: 1}', got \(node.summary)", at: node.location)
+      return [:]
+    }
+    var pools: [String: Int] = [:]
+    for pair in pairs {
+      guard let name = pair.key.scalar, isValidName(name) else {
+        diagnostics.add("the manifest: a pool name may hold only letters, digits, '.', '_' and '-', got \(pair.key.summary)", at: pair.key.location)
+        continue
+      }
+      guard pools[name] == nil else {
+        diagnostics.add("the manifest: pool '\(name)' is declared twice", at: pair.key.location)
+        continue
+      }
+      guard let text = pair.value.scalar, case .scalar(_, plain: true) = pair.value.kind, let depth = Int(text), depth >= 1, depth <= maximumPoolDepth else {
+        diagnostics.add("pool '\(name)': the depth must be a whole number from 1 to \(maximumPoolDepth), got \(pair.value.summary)", at: pair.value.location)
+        continue
+      }
+      pools[name] = depth
+    }
+    return pools
   }
 
   static func builtinStep(_ text: String, label: String, at location: SourceLocation, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> Lane.Step? {

@@ -17,13 +17,24 @@ public enum MockGenerator {
   /// At most this much of a generator's output is kept, the end of it.
   static let keptOutput = 64 * 1024
 
+  /// A generator still running after this long is stopped (its whole process group).
+  public static let deadline: Double = 30 * 60
+
   public static let shell: Runner = { command, root, output in
     var environment = ProcessInfo.processInfo.environment
     environment["DUET_MOCK_OUTPUT"] = output.path
     environment["DUET_ROOT"] = root.path
-    let child = try ChildProcess.spawnShell(command, directory: root.path, environment: environment)
-    let result = ChildCapture.wait(child, keep: keptOutput)
-    let code = result.waitStatus
-    return Outcome(exitCode: exitCode(ofWaitStatus: code), signal: terminatingSignal(ofWaitStatus: code), output: String(decoding: result.output, as: UTF8.self))
+    let result = ChildRun.captureShell(command, directory: root.path, environment: environment,
+                                       limits: .init(timeout: deadline, drainGrace: 5), keep: keptOutput)
+    if let problem = result.end.spawnError { throw MockGeneratorError(message: problem) }
+    var text = result.text
+    if result.end.timedOut { text += "\nduet: the generator ran past \(DurationText.formatTimeout(deadline)) and was stopped\n" }
+    return Outcome(exitCode: result.end.timedOut ? nil : result.end.exitCode, signal: result.end.signal, output: text)
   }
+}
+
+/// A generator that could not be started at all.
+public struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
 }

@@ -14,39 +14,39 @@ import Darwin
 /// with `WNOWAIT`, then its process group is killed while the zombie still holds
 /// the pid (so the group id cannot be reused), and only then is it reaped: a
 /// lane's background leftovers never outlive it.
-public final class ChildReaper: @unchecked Sendable {
+public final class ChildReaper: Sendable {
   public static let shared = ChildReaper()
 
   private let queue = DispatchQueue(label: "duet.reaper")
-  private var watched: [pid_t: @Sendable (Int32) -> Void] = [:]
-  private var signalSource: DispatchSourceSignal?
-  private var pollTimer: DispatchSourceTimer?
+  /// Touched only on `queue`.
+  private let watched = Locked<[pid_t: @Sendable (Int32) -> Void]>([:])
+  /// The SIGCHLD source and the safety-net timer, kept alive for the process's life.
+  private let sources: Locked<[any DispatchSourceProtocol]>
 
   private init() {
     let source = DispatchSource.makeSignalSource(signal: SIGCHLD, queue: queue)
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    sources = Locked([source, timer])
     source.setEventHandler { [unowned self] in self.reapExited() }
     source.resume()
-    signalSource = source
-    let timer = DispatchSource.makeTimerSource(queue: queue)
     timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
     timer.setEventHandler { [unowned self] in self.reapExited() }
     timer.resume()
-    pollTimer = timer
   }
 
   /// Calls `handler` with the wait status when `pid` exits.
   public func watch(_ pid: pid_t, handler: @escaping @Sendable (Int32) -> Void) {
     queue.async {
-      self.watched[pid] = handler
+      self.watched.withLock { $0[pid] = handler }
       self.reapExited()
     }
   }
 
   private func reapExited() {
-    for (pid, handler) in watched {
+    for (pid, handler) in watched.current {
       var info = siginfo_t()
       guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
-        if errno == ECHILD { watched[pid] = nil }
+        if errno == ECHILD { watched.withLock { $0[pid] = nil } }
         continue
       }
       guard childPid(info) == pid else { continue }
@@ -54,7 +54,7 @@ public final class ChildReaper: @unchecked Sendable {
       var status: Int32 = 0
       var result: pid_t
       repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
-      watched[pid] = nil
+      watched.withLock { $0[pid] = nil }
       handler(status)
     }
   }

@@ -12,7 +12,9 @@ public enum GitHubAnnotations {
 
   /// The lines to print after the run. `stopToken` should be unguessable (a
   /// random UUID): log text cannot then resume command processing early.
-  public static func lines(_ result: RunResult, changedFiles: [String] = [], stopToken: String) -> [String] {
+  public static func lines(_ outcome: VerifyOutcome, stopToken: String) -> [String] {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
     var lines: [String] = []
     let failures = result.failed
     for record in failures {
@@ -25,6 +27,9 @@ public enum GitHubAnnotations {
     if !changedFiles.isEmpty {
       errors.append(command("error", properties: [("title", "duet verify --strict")],
                             message: "lanes changed tracked files: " + changedFiles.joined(separator: ", ")))
+    }
+    for problem in outcome.reportErrors {
+      errors.append(command("error", properties: [("title", "duet verify")], message: problem))
     }
     lines += errors.prefix(maxPerKind)
     let warnings = result.flaky.map { record in

@@ -1,61 +1,61 @@
 import Foundation
 
 /// The input fingerprint of a lane: SHA-256 over its definition (command, env,
-/// `dir`), its needs' fingerprints, and the contents of the files its `inputs`
-/// (and a built-in's implicit inputs) match, in sorted path order.
+/// `dir`, duet's version for a built-in), its needs' fingerprints, and the
+/// contents of the files its `inputs` (and a built-in's implicit inputs) match,
+/// in sorted path order.
 ///
 /// A lane without inputs falls back to its definition plus the git commit and
-/// uncommitted changes; without git it has no fingerprint (and is never cached).
+/// uncommitted changes; without git it has no fingerprint. Either way it is
+/// never cached: nothing says which files its result depends on.
 public enum InputFingerprint {
   public struct Result: Sendable {
     public var fingerprints: [Int: String]
+    /// What each fingerprint was made from, so a later run can say what changed.
+    public var parts: [Int: FingerprintParts]
     /// Lanes whose fingerprint covers their inputs, so an equal one may be served from cache.
     public var cacheable: Set<Int>
   }
 
   public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git: GitState?, duetVersion: String) -> Result {
     var fingerprints: [Int: String] = [:]
+    var allParts: [Int: FingerprintParts] = [:]
     var cacheable = Set<Int>()
     let graph = manifest.graph
     let needed = graph.closure(of: selected)
-    var indexByName: [String: Int] = [:]
-    for (i, lane) in manifest.lanes.enumerated() { indexByName[lane.name] = i }
     for index in graph.topologicalOrder() where needed.contains(index) {
       let lane = manifest.lanes[index]
-      var digest = Digest()
-      digest.update("duet-lane-fingerprint v1\n")
-      digest.update("command:\(lane.commandText)\n")
-      digest.update("dir:\(lane.dir ?? ".")\n")
-      for entry in lane.env.sorted(by: { $0.name < $1.name }) { digest.update("env:\(entry.name)=\(entry.value)\n") }
-      if lane.isBuiltin { digest.update("duet:\(duetVersion)\n") }
+      var parts = FingerprintParts(
+        command: Digest.sha256(lane.commandText),
+        dir: lane.dir ?? ".",
+        env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
+        duet: lane.isBuiltin ? duetVersion : nil)
       var needsKnown = true
-      for need in lane.needs.sorted() {
-        guard let j = indexByName[need], let fingerprint = fingerprints[j] else {
+      for need in graph.needs[index] {
+        guard let fingerprint = fingerprints[need] else {
           needsKnown = false
           break
         }
-        digest.update("need:\(need)=\(fingerprint)\n")
+        parts.needs[graph.names[need]] = fingerprint
       }
       guard needsKnown else { continue }
 
       let patterns = lane.inputs + implicitInputs(of: lane, root: root)
       if !patterns.isEmpty {
         for path in files(matching: patterns, root: root) {
-          digest.update("file:\(path)\n")
-          if let hash = try? Digest.sha256(fileAt: root.appendingPathComponent(path).path) {
-            digest.update("sha256:\(hash)\n")
-          } else {
-            digest.update("unreadable\n")
-          }
+          parts.files.append((try? Digest.sha256(fileAt: root.appendingPathComponent(path).path)).map { FingerprintParts.File(path: path, sha256: $0) }
+            ?? FingerprintParts.File(path: path, sha256: "unreadable"))
         }
-        fingerprints[index] = digest.hex()
         cacheable.insert(index)
       } else if let git {
-        digest.update("git:\(git.commit)\nchanges:\(git.changes)\n")
-        fingerprints[index] = digest.hex()
+        parts.git = "\(git.commit) \(git.changes)"
+      } else {
+        continue
       }
+      fingerprints[index] = parts.fingerprint
+      allParts[index] = parts
     }
-    return Result(fingerprints: fingerprints, cacheable: cacheable)
+    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable)
   }
 
   /// A built-in's own inputs, as globs relative to the tree root.

@@ -8,9 +8,11 @@
 /// surrogate's replacement, U+FFFE, U+FFFF) become U+FFFD; ANSI colour sequences
 /// are dropped first, so a coloured log stays readable.
 public enum JUnitReport {
-  /// The JUnit text of `result`. `changedFiles` (from `--strict`) adds a failing
-  /// test case naming the tracked files the lanes changed.
-  public static func xml(_ result: RunResult, suiteName: String = "duet verify", timestamp: String? = nil, changedFiles: [String] = []) -> String {
+  /// The JUnit text of a run. Tracked files changed under `--strict` add a
+  /// failing test case naming them.
+  public static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
     let failures = result.records.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
     let skipped = result.records.filter { isSkip($0.outcome) }.count
     let tests = result.records.count + (changedFiles.isEmpty ? 0 : 1)
@@ -38,7 +40,7 @@ public enum JUnitReport {
   }
 
   static func isSkip(_ outcome: LaneOutcome) -> Bool {
-    outcome == .skipped || outcome == .cancelled || outcome == .interrupted
+    outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
   }
 
   static func testCase(_ record: LaneRecord) -> [String] {
@@ -58,7 +60,7 @@ public enum JUnitReport {
       let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last))
       let body = record.last?.tail.reportLines.joined(separator: "\n") ?? (record.reason ?? "")
       lines.append("      <failure" + attributes([("message", message), ("type", type)]) + ">" + text(body) + "</failure>")
-    case .skipped, .cancelled, .interrupted:
+    case .skipped, .cancelled, .interrupted, .unaffected:
       let reason = record.reason ?? record.outcome.rawValue
       lines.append("      <skipped" + attributes([("message", record.outcome == .skipped ? reason : "\(record.outcome.rawValue): \(reason)")]) + "/>")
     case .pass, .flaky, .cached:

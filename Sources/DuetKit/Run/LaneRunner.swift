@@ -1,54 +1,38 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The real `StepRunner`: shell lanes as child processes, built-ins in-process.
+/// The real `StepRunner`: shell lanes as `ChildRun` children, built-ins in-process.
 ///
-/// A timeout sends SIGTERM to the lane's process group and SIGKILL after a
-/// grace period; `interruptAll` does the same to every running lane.
-public final class LaneRunner: StepRunner, @unchecked Sendable {
+/// A timeout stops the lane's process group (SIGTERM, then SIGKILL after a grace
+/// period); `interruptAll` does the same to every running lane.
+public final class LaneRunner: StepRunner {
   /// Seconds between SIGTERM and SIGKILL.
   public let killGrace: Double
   /// Seconds to wait for the output pipe to close after the lane's shell exited.
   static let drainGrace = 2.0
 
   private let queue = DispatchQueue(label: "duet.lanes")
-  private var active: [ObjectIdentifier: Attempt] = [:]
+  private let active = Locked<[ObjectIdentifier: Attempt]>([:])
 
   public init(killGrace: Double = 5) {
     self.killGrace = killGrace
   }
 
   public func start(_ request: StepRequest, completion: @escaping @Sendable (AttemptResult) -> Void) {
-    queue.async {
-      let attempt = Attempt(request: request, completion: completion)
-      self.active[ObjectIdentifier(attempt)] = attempt
-      switch request.lane.step {
-      case .shell(let command): self.startShell(attempt, command: command)
-      case .builtin(let command, let arguments): self.startBuiltin(attempt, command: command, arguments: arguments)
-      }
-      if attempt.completed { return }
-      let timer = DispatchSource.makeTimerSource(queue: self.queue)
-      timer.schedule(deadline: .now() + request.timeout)
-      timer.setEventHandler { [self] in self.timedOut(attempt) }
-      timer.resume()
-      attempt.timers.append(timer)
+    let attempt = Attempt(request: request, completion: completion)
+    active.withLock { $0[ObjectIdentifier(attempt)] = attempt }
+    switch request.lane.step {
+    case .shell(let command): startShell(attempt, command: command)
+    case .builtin(let command, let arguments): startBuiltin(attempt, command: command, arguments: arguments)
     }
   }
 
   public func interruptAll() {
-    queue.async {
-      for attempt in self.active.values {
-        attempt.interrupted = true
-        if attempt.pid == nil {
-          self.complete(attempt)
-        } else {
-          self.terminate(attempt)
-        }
+    for attempt in active.withLock({ Array($0.values) }) {
+      attempt.state.withLock { $0.interrupted = true }
+      if let child = attempt.state.withLock({ $0.child }) {
+        child.stop()
+      } else {
+        complete(attempt, exit: nil)
       }
     }
   }
@@ -57,63 +41,24 @@ public final class LaneRunner: StepRunner, @unchecked Sendable {
 
   private func startShell(_ attempt: Attempt, command: String) {
     let request = attempt.request
-    do {
-      let child = try ChildProcess.spawnShell(command, directory: request.workingDirectory.path, environment: request.environment)
-      attempt.pid = child.pid
-      attempt.outputFD = child.output
-      OutputPump.shared.add(child.output, OutputPump.Reader(
-        onBytes: { bytes in attempt.sink.write(bytes) },
-        onClose: { [self] in
-          self.queue.async {
-            attempt.outputClosed = true
-            self.completeIfDone(attempt)
-          }
-        }))
-      ChildReaper.shared.watch(child.pid) { [self] status in
-        self.queue.async {
-          attempt.waitStatus = status
-          self.completeIfDone(attempt)
-          if !attempt.completed {
-            // A grandchild outside the group may hold the pipe; stop waiting for it.
-            self.queue.asyncAfter(deadline: .now() + LaneRunner.drainGrace) {
-              if !attempt.outputClosed { OutputPump.shared.drop(child.output) }
-            }
-          }
-        }
-      }
-    } catch {
-      attempt.note = error.description
-      attempt.sink.write("duet: \(error.description)\n")
-      attempt.outputClosed = true
-      attempt.waitStatus = 127 << 8
-      complete(attempt)
-    }
-  }
-
-  private func timedOut(_ attempt: Attempt) {
-    guard !attempt.completed else { return }
-    attempt.timedOut = true
-    attempt.sink.write("duet: timed out after \(DurationText.formatTimeout(attempt.request.timeout)); stopping the lane\n")
-    if attempt.pid == nil {
-      complete(attempt)
-    } else {
-      terminate(attempt)
-    }
-  }
-
-  /// SIGTERM to the group now, SIGKILL after the grace period if it is still there.
-  private func terminate(_ attempt: Attempt) {
-    guard let pid = attempt.pid, !attempt.completed else { return }
-    signalGroup(pid, SIGTERM)
-    let timer = DispatchSource.makeTimerSource(queue: queue)
-    timer.schedule(deadline: .now() + killGrace)
-    timer.setEventHandler { if !attempt.completed { signalGroup(pid, SIGKILL) } }
-    timer.resume()
-    attempt.timers.append(timer)
-  }
-
-  private func completeIfDone(_ attempt: Attempt) {
-    if attempt.waitStatus != nil && attempt.outputClosed { complete(attempt) }
+    let sink = attempt.sink
+    let child = ChildRun.shell(command, directory: request.workingDirectory.path, environment: request.environment,
+                               limits: .init(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneRunner.drainGrace),
+                               onBytes: { sink.write($0) },
+                               completion: { [self] end in
+                                 if end.timedOut {
+                                   sink.write("duet: timed out after \(DurationText.formatTimeout(request.timeout)); stopping the lane\n")
+                                 }
+                                 if let problem = end.spawnError {
+                                   sink.write("duet: \(problem)\n")
+                                   attempt.state.withLock { $0.note = problem }
+                                 }
+                                 attempt.state.withLock { $0.timedOut = end.timedOut }
+                                 self.complete(attempt, exit: end.waitStatus.map { .status($0) } ?? .code(127))
+                               })
+    attempt.state.withLock { $0.child = child }
+    // Ctrl-C may have arrived between the spawn and now.
+    if attempt.state.withLock({ $0.interrupted }) { child.stop() }
   }
 
   // MARK: - Built-in lanes
@@ -121,40 +66,57 @@ public final class LaneRunner: StepRunner, @unchecked Sendable {
   private func startBuiltin(_ attempt: Attempt, command: String, arguments: [String]) {
     guard let builtin = BuiltinRegistry.lane(named: command) else {
       attempt.sink.write("duet: unknown built-in '\(command)'\n")
-      attempt.builtinExit = 2
-      complete(attempt)
+      complete(attempt, exit: .code(2))
       return
+    }
+    // A built-in runs on a thread duet cannot stop; at its deadline the lane
+    // ends as timed out and whatever the built-in returns later is dropped.
+    queue.asyncAfter(deadline: .now() + min(attempt.request.timeout, 365 * 24 * 3600)) { [self] in
+      guard !attempt.state.withLock({ $0.completed }) else { return }
+      attempt.sink.write("duet: timed out after \(DurationText.formatTimeout(attempt.request.timeout)); the built-in's result will be ignored\n")
+      attempt.state.withLock { $0.timedOut = true }
+      complete(attempt, exit: nil)
     }
     let context = BuiltinContext(tree: attempt.request.workingDirectory, arguments: arguments)
     DispatchQueue.global().async { [self] in
       let result = builtin.run(context)
-      self.queue.async {
-        guard !attempt.completed else { return }
-        attempt.sink.write(result.output.hasSuffix("\n") || result.output.isEmpty ? result.output : result.output + "\n")
-        attempt.builtinExit = result.exitCode
-        self.complete(attempt)
-      }
+      guard !attempt.state.withLock({ $0.completed }) else { return }
+      attempt.sink.write(result.output.hasSuffix("\n") || result.output.isEmpty ? result.output : result.output + "\n")
+      complete(attempt, exit: .code(result.exitCode))
     }
   }
 
   // MARK: - Completion
 
-  private func complete(_ attempt: Attempt) {
-    guard !attempt.completed else { return }
-    attempt.completed = true
-    attempt.timers.forEach { $0.cancel() }
-    attempt.sink.close()
-    active[ObjectIdentifier(attempt)] = nil
+  private enum Exit {
+    case status(Int32)
+    case code(Int32)
+  }
 
-    var code: Int32? = attempt.builtinExit
+  private func complete(_ attempt: Attempt, exit: Exit?) {
+    let state = attempt.state.withLock { state -> Attempt.State? in
+      guard !state.completed else { return nil }
+      state.completed = true
+      return state
+    }
+    guard let state else { return }
+    attempt.sink.close()
+    active.withLock { $0[ObjectIdentifier(attempt)] = nil }
+
+    var code: Int32?
     var signal: Int32?
-    if let status = attempt.waitStatus {
+    switch exit {
+    case .status(let status)?:
       code = exitCode(ofWaitStatus: status)
       signal = terminatingSignal(ofWaitStatus: status)
+    case .code(let value)?:
+      code = value
+    case nil:
+      break
     }
     let outcome: AttemptOutcome
-    if attempt.interrupted { outcome = .interrupted }
-    else if attempt.timedOut { outcome = .timeout }
+    if state.interrupted { outcome = .interrupted }
+    else if state.timedOut { outcome = .timeout }
     else { outcome = code == 0 ? .pass : .fail }
     let result = AttemptResult(
       attempt: attempt.request.attempt,
@@ -165,28 +127,26 @@ public final class LaneRunner: StepRunner, @unchecked Sendable {
       duration: Date().timeIntervalSince(attempt.started),
       logPath: attempt.sink.wroteFile ? attempt.request.logPath : nil,
       tail: attempt.sink.tail,
-      note: attempt.note
+      note: state.note
     )
     attempt.completion(result)
   }
 
-  /// One running attempt; touched only on the runner's queue, hence unchecked.
-  private final class Attempt: @unchecked Sendable {
+  /// One running attempt; its changing parts sit behind one lock.
+  private final class Attempt: Sendable {
+    struct State: Sendable {
+      var child: ChildRun?
+      var timedOut = false
+      var interrupted = false
+      var completed = false
+      var note: String?
+    }
+
     let request: StepRequest
     let completion: @Sendable (AttemptResult) -> Void
     let sink: LogSink
     let started = Date()
-    var pid: pid_t?
-    /// The output pipe, read by `OutputPump` (which alone touches `sink` until it closes).
-    var outputFD: Int32 = -1
-    var timers: [any DispatchSourceTimer] = []
-    var waitStatus: Int32?
-    var builtinExit: Int32?
-    var outputClosed = false
-    var timedOut = false
-    var interrupted = false
-    var completed = false
-    var note: String?
+    let state = Locked(State())
 
     init(request: StepRequest, completion: @escaping @Sendable (AttemptResult) -> Void) {
       self.request = request

@@ -2,55 +2,62 @@ import Foundation
 
 /// Where one attempt's output goes: a log file made on the first byte (a lane that
 /// prints nothing leaves no file), a bounded `LogTail`, and optional live lines.
-/// Locked, because the output thread and the runner's own notes (a timeout) both write.
-final class LogSink: @unchecked Sendable {
-  private let lock = NSLock()
+/// Behind one lock, because the output thread and the runner's own notes (a
+/// timeout) both write.
+final class LogSink: Sendable {
+  private struct State: Sendable {
+    var fd: Int32 = -1
+    var failedToOpen = false
+    var created = false
+    var closed = false
+    var tail = LogTail()
+    var pendingLine: [UInt8] = []
+  }
+
   let url: URL
-  private var fd: Int32 = -1
-  private var failedToOpen = false
-  private var tailStorage = LogTail()
-  var tail: LogTail { lock.withLock { tailStorage } }
   private let onLine: (@Sendable (String) -> Void)?
-  private var pendingLine: [UInt8] = []
+  private let state = Locked(State())
 
   init(url: URL, onLine: (@Sendable (String) -> Void)?) {
     self.url = url
     self.onLine = onLine
   }
 
-  private var created = false
-  private var closed = false
-  var wroteFile: Bool { lock.withLock { created } }
+  var tail: LogTail { state.withLock { $0.tail } }
+  var wroteFile: Bool { state.withLock { $0.created } }
 
   func write(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    tailStorage.append(bytes)
-    if fd < 0 && !failedToOpen && !closed {
-      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      failedToOpen = fd < 0
-      created = fd >= 0
-    }
-    if fd >= 0 {
-      var offset = 0
-      while offset < bytes.count {
-        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 { if errno == EINTR { continue } else { break } }
-        offset += n
+    let lines = state.withLock { state -> [String] in
+      state.tail.append(bytes)
+      if state.fd < 0 && !state.failedToOpen && !state.closed {
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        state.fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        state.failedToOpen = state.fd < 0
+        state.created = state.fd >= 0
       }
-    }
-    if let onLine {
-      for byte in bytes {
-        if byte == 0x0A {
-          onLine(String(decoding: pendingLine, as: UTF8.self))
-          pendingLine.removeAll(keepingCapacity: true)
-        } else if pendingLine.count < 4096 {
-          pendingLine.append(byte)
+      if state.fd >= 0 {
+        var offset = 0
+        while offset < bytes.count {
+          let n = Foundation.write(state.fd, bytes.baseAddress! + offset, bytes.count - offset)
+          if n < 0 { if errno == EINTR { continue } else { break } }
+          offset += n
         }
       }
+      guard onLine != nil else { return [] }
+      var lines: [String] = []
+      for byte in bytes {
+        if byte == 0x0A {
+          lines.append(String(decoding: state.pendingLine, as: UTF8.self))
+          state.pendingLine.removeAll(keepingCapacity: true)
+        } else if state.pendingLine.count < 4096 {
+          state.pendingLine.append(byte)
+        }
+      }
+      return lines
     }
+    // Called outside the lock: the printer takes its own.
+    if let onLine { lines.forEach(onLine) }
   }
 
   func write(_ text: String) {
@@ -59,15 +66,17 @@ final class LogSink: @unchecked Sendable {
   }
 
   func close() {
-    lock.lock()
-    defer { lock.unlock() }
-    closed = true
-    tailStorage.close()
-    if let onLine, !pendingLine.isEmpty { onLine(String(decoding: pendingLine, as: UTF8.self)) }
-    pendingLine.removeAll()
-    if fd >= 0 {
-      Foundation.close(fd)
-      fd = -1
+    let last = state.withLock { state -> String? in
+      state.closed = true
+      state.tail.close()
+      let last = state.pendingLine.isEmpty ? nil : String(decoding: state.pendingLine, as: UTF8.self)
+      state.pendingLine.removeAll()
+      if state.fd >= 0 {
+        Foundation.close(state.fd)
+        state.fd = -1
+      }
+      return last
     }
+    if let onLine, let last { onLine(last) }
   }
 }

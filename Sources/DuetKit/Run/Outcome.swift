@@ -8,9 +8,11 @@ public enum AttemptOutcome: String, Sendable, Codable {
 /// How a lane ended, over all its attempts: the word reports, JUnit and history use.
 public enum LaneOutcome: String, Sendable, Codable, CaseIterable {
   case pass, fail, timeout, skipped, cancelled, flaky, cached, interrupted
+  /// Not touched by the change `--since`/`--changed` names: not run, not a failure.
+  case unaffected
 
   /// Whether dependents may run after it.
-  public var letsDependentsRun: Bool { self == .pass || self == .flaky || self == .cached }
+  public var letsDependentsRun: Bool { self == .pass || self == .flaky || self == .cached || self == .unaffected }
 
   /// Whether it makes the run fail.
   public var failsRun: Bool { self == .fail || self == .timeout }
@@ -52,13 +54,16 @@ public struct LaneRecord: Sendable {
   public var outcome: LaneOutcome
   /// For `skipped` and `cancelled`: `needs kotlin`, `needs kotlinc, not found`.
   public var reason: String?
+  /// For a lane skipped because its `requires:` programs are not on `PATH`: those programs.
+  public var missingPrograms: [String]
   public var attempts: [AttemptResult]
 
-  public init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, attempts: [AttemptResult] = []) {
+  public init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, missingPrograms: [String] = [], attempts: [AttemptResult] = []) {
     self.index = index
     self.name = name
     self.outcome = outcome
     self.reason = reason
+    self.missingPrograms = missingPrograms
     self.attempts = attempts
   }
 

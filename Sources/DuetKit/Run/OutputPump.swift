@@ -7,51 +7,70 @@ import Glibc
 import Darwin
 #endif
 
-/// One thread that reads every lane's output pipe with `poll`, as ninja does.
+/// One thread that reads every child's output pipe with `poll`, as ninja does.
 ///
 /// Dispatch read sources were tried first: with hundreds of short-lived pipes
 /// whose descriptor numbers are reused at once, libdispatch's epoll backend on
 /// Linux crashed in `_dispatch_event_loop_drain`. A poll loop over the open pipes
 /// plus a wake-up pipe has no such state to go stale.
-final class OutputPump: @unchecked Sendable {
+///
+/// Each pipe is known by an owner token, never by its descriptor number: a
+/// late `drop` for a pipe that has closed cannot reach a new pipe that got the
+/// same number.
+final class OutputPump: Sendable {
   static let shared = OutputPump()
 
-  /// Called on the pump thread: bytes as they arrive, then once at the end.
-  struct Reader {
-    var onBytes: (UnsafeRawBufferPointer) -> Void
-    var onClose: () -> Void
+  /// Who owns one pipe being read.
+  struct Token: Hashable, Sendable {
+    fileprivate let value: UInt64
   }
 
-  private let lock = NSLock()
-  private var pending: [(Int32, Reader)] = []
-  private var dropRequests: Set<Int32> = []
-  private var wakeRead: Int32 = -1
-  private var wakeWrite: Int32 = -1
+  /// Called on the pump thread: bytes as they arrive, then once at the end.
+  struct Reader: Sendable {
+    var onBytes: @Sendable (UnsafeRawBufferPointer) -> Void
+    var onClose: @Sendable () -> Void
+  }
+
+  private struct Requests: Sendable {
+    var nextToken: UInt64 = 1
+    var added: [(Token, Int32, Reader)] = []
+    var dropped: Set<Token> = []
+  }
+
+  private let requests = Locked(Requests())
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
 
   private init() {
     var fds: [Int32] = [-1, -1]
     if duet_pipe_cloexec_nonblocking(&fds) == 0 {
       wakeRead = fds[0]
       wakeWrite = fds[1]
+    } else {
+      wakeRead = -1
+      wakeWrite = -1
     }
-    let thread = Thread { [unowned self] in self.loop() }
+    let thread = Thread { [self] in self.loop() }
     thread.name = "duet.output"
     thread.start()
   }
 
   /// Starts reading `fd` (non-blocking); the pump closes it after `onClose`.
-  func add(_ fd: Int32, _ reader: Reader) {
-    lock.lock()
-    pending.append((fd, reader))
-    lock.unlock()
+  func add(_ fd: Int32, _ reader: Reader) -> Token {
+    let token = requests.withLock { requests -> Token in
+      let token = Token(value: requests.nextToken)
+      requests.nextToken += 1
+      requests.added.append((token, fd, reader))
+      return token
+    }
     wake()
+    return token
   }
 
-  /// Stops reading `fd` early (a grandchild outside the group holds the pipe).
-  func drop(_ fd: Int32) {
-    lock.lock()
-    dropRequests.insert(fd)
-    lock.unlock()
+  /// Stops reading the pipe of `token` early (a grandchild outside the group
+  /// holds it open); does nothing when that pipe has already closed.
+  func drop(_ token: Token) {
+    requests.withLock { _ = $0.dropped.insert(token) }
     wake()
   }
 
@@ -61,35 +80,38 @@ final class OutputPump: @unchecked Sendable {
   }
 
   private func loop() {
-    var readers: [Int32: Reader] = [:]
+    var readers: [Token: (fd: Int32, reader: Reader)] = [:]
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     while true {
-      lock.lock()
-      for (fd, reader) in pending { readers[fd] = reader }
-      pending.removeAll()
-      let drops = dropRequests
-      dropRequests.removeAll()
-      lock.unlock()
-      for fd in drops {
-        guard let reader = readers.removeValue(forKey: fd) else { continue }
-        close(fd)
-        reader.onClose()
+      let (added, dropped) = requests.withLock { requests -> ([(Token, Int32, Reader)], Set<Token>) in
+        defer {
+          requests.added.removeAll()
+          requests.dropped.removeAll()
+        }
+        return (requests.added, requests.dropped)
+      }
+      for (token, fd, reader) in added { readers[token] = (fd, reader) }
+      for token in dropped {
+        guard let entry = readers.removeValue(forKey: token) else { continue }
+        close(entry.fd)
+        entry.reader.onClose()
       }
 
+      let order = Array(readers.keys)
       var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-      for fd in readers.keys { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+      for token in order { polled.append(pollfd(fd: readers[token]!.fd, events: Int16(POLLIN), revents: 0)) }
       let ready = poll(&polled, nfds_t(polled.count), -1)
       if ready < 0 { continue }
       if polled[0].revents != 0 {
         while read(wakeRead, buffer.baseAddress, buffer.count) > 0 {}
       }
-      for entry in polled.dropFirst() where entry.revents != 0 {
-        guard let reader = readers[entry.fd] else { continue }
+      for (offset, token) in order.enumerated() where polled[offset + 1].revents != 0 {
+        guard let entry = readers[token] else { continue }
         var ended = false
         while true {
           let n = read(entry.fd, buffer.baseAddress, buffer.count)
           if n > 0 {
-            reader.onBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            entry.reader.onBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             continue
           }
           if n < 0 && errno == EINTR { continue }
@@ -98,9 +120,9 @@ final class OutputPump: @unchecked Sendable {
           break
         }
         if ended {
-          readers[entry.fd] = nil
+          readers[token] = nil
           close(entry.fd)
-          reader.onClose()
+          entry.reader.onClose()
         }
       }
     }

@@ -1,29 +1,20 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs a short command to completion and returns its output: for `git`
-/// queries, outside the scheduler. Nil when it cannot start or exits non-zero.
+/// queries, outside the scheduler, through `ChildRun` with a deadline, so a git
+/// waiting on a lock or a credential prompt cannot hang a verify.
 public enum ProcessOutput {
-  public static func shell(_ command: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Data? {
-    guard let child = try? ChildProcess.spawnShell(command, directory: directory.path, environment: environment) else { return nil }
-    _ = fcntl(child.output, F_SETFL, fcntl(child.output, F_GETFL) & ~O_NONBLOCK)
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = read(child.output, &buffer, buffer.count)
-      if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
-      if n < 0 && errno == EINTR { continue }
-      break
-    }
-    close(child.output)
-    var status: Int32 = 0
-    while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
-    return exitCode(ofWaitStatus: status) == 0 ? data : nil
+  /// A git query still running after this long is stopped.
+  public static let deadline: Double = 60
+  /// The most output kept from one query.
+  public static let keptBytes = 64 * 1024 * 1024
+
+  /// Nil when it cannot start, exits non-zero or runs past `deadline`.
+  public static func shell(_ command: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                           deadline: Double = deadline, onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
+    let result = ChildRun.captureShell(command, directory: directory.path, environment: environment,
+                                       limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
+    return result.end.succeeded ? Data(result.output) : nil
   }
 }
 
@@ -38,8 +29,11 @@ public struct GitState: Sendable, Equatable {
     guard let head = ProcessOutput.shell("git rev-parse HEAD 2>/dev/null", in: root) else { return nil }
     let commit = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !commit.isEmpty else { return nil }
+    // The diff is hashed as it streams, never held whole.
+    let diff = Locked(Digest())
+    let diffRead = ProcessOutput.shell("git diff HEAD --binary 2>/dev/null", in: root) { bytes in diff.withLock { $0.update(bytes) } } != nil
     var digest = Digest()
-    digest.update(ProcessOutput.shell("git diff HEAD --binary 2>/dev/null", in: root) ?? Data())
+    digest.update(diffRead ? "diff:\(diff.withLock { $0.finishAndReset() })\n" : "diff: unreadable\n")
     let untracked = ProcessOutput.shell("git ls-files --others --exclude-standard -z 2>/dev/null", in: root) ?? Data()
     for name in untracked.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }).sorted() {
       digest.update("untracked:\(name)\n")

@@ -2,7 +2,8 @@ import Foundation
 
 /// The run as JSON for scripts (`duet verify --json`), `schemaVersion` 1.
 public enum RunJSON {
-  public static func object(_ result: RunResult, plan: VerifyPlan, fingerprints: [Int: String] = [:]) -> [String: Any] {
+  public static func object(_ outcome: VerifyOutcome, plan: VerifyPlan, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) -> [String: Any] {
+    let result = outcome.run
     let lanes: [[String: Any]] = result.records.map { record in
       var lane: [String: Any] = [
         "name": record.name,
@@ -22,22 +23,22 @@ public enum RunJSON {
       ]
       lane["reason"] = record.reason ?? NSNull()
       lane["fingerprint"] = fingerprints[record.index] ?? NSNull()
+      lane["cache"] = decisions[record.index]?.text ?? NSNull()
       return lane
     }
     return [
       "schemaVersion": 1,
       "runId": plan.runID,
       "root": plan.root.path,
-      "outcome": result.interrupted ? "interrupted" : (result.passed ? "pass" : "fail"),
+      "outcome": outcome.verdict.rawValue,
+      "summary": outcome.lastLine,
+      "counts": Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) }),
+      "changedTrackedFiles": outcome.changedTrackedFiles,
+      "reportErrors": outcome.reportErrors,
       "durationSeconds": result.duration,
       "failed": result.failed.map(\.name),
       "flaky": result.flaky.map(\.name),
       "lanes": lanes,
     ]
-  }
-
-  public static func text(_ result: RunResult, plan: VerifyPlan, fingerprints: [Int: String] = [:]) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: object(result, plan: plan, fingerprints: fingerprints), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
   }
 }

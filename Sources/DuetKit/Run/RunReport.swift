@@ -12,7 +12,7 @@ public enum RunReport {
     switch outcome {
     case .pass, .flaky, .cached: return "✓"
     case .fail, .timeout, .interrupted: return "✗"
-    case .skipped, .cancelled: return "-"
+    case .skipped, .cancelled, .unaffected: return "-"
     }
   }
 
@@ -29,6 +29,7 @@ public enum RunReport {
     case .timeout: return "\(time) (timeout)"
     case .skipped: return "skipped (\(record.reason ?? "not run"))"
     case .cancelled: return "cancelled (\(record.reason ?? "not started"))"
+    case .unaffected: return "unaffected"
     case .interrupted: return "\(time) (interrupted)"
     }
   }
@@ -65,7 +66,7 @@ public enum RunReport {
     result.records.map { record -> [String] in
       let note: String
       switch record.outcome {
-      case .skipped, .cancelled: note = record.reason ?? ""
+      case .skipped, .cancelled, .unaffected: note = record.reason ?? ""
       case .fail: note = record.attempts.isEmpty ? (record.reason ?? "") : endText(record.last)
       case .timeout: note = "timed out; the lane's process group was stopped"
       case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"
@@ -73,17 +74,6 @@ public enum RunReport {
       }
       return [record.name, record.outcome.rawValue, record.attempts.isEmpty ? "-" : DurationText.format(record.duration), record.attempts.isEmpty ? "-" : String(record.attempts.count), note]
     }
-  }
-
-  /// `duet verify: PASS`, `duet verify: FAIL (2 of 7 lanes: kotlin, mocks)`, or INTERRUPTED.
-  public static func verdict(_ result: RunResult) -> String {
-    if result.interrupted {
-      let finished = result.records.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
-      return "duet verify: INTERRUPTED (\(finished) of \(result.records.count) lanes finished)"
-    }
-    let failed = result.failed
-    if failed.isEmpty { return "duet verify: PASS" }
-    return "duet verify: FAIL (\(failed.count) of \(result.records.count) lanes: \(failed.map(\.name).joined(separator: ", ")))"
   }
 
   /// The line above an unchanged PASS that names flaky lanes.

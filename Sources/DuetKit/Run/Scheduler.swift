@@ -1,169 +1,105 @@
 import Foundation
 
-/// Runs a set of lanes as a DAG: a lane starts the moment its needs have passed,
-/// at most `jobs` at once, and among ready lanes the one with the longest remaining
-/// path starts first. A lane that fails skips its dependents; other branches go on.
-///
-/// All state lives on one serial queue; attempts run wherever the `StepRunner`
-/// puts them and report back to that queue.
-public final class Scheduler: @unchecked Sendable {
-  public struct Options: Sendable {
-    public var jobs: Int
-    public var failFast: Bool
-    public init(jobs: Int, failFast: Bool = false) {
-      self.jobs = max(1, jobs)
-      self.failFast = failFast
-    }
+/// Drives a `RunPlan` on Dispatch: starts what the plan says may start, hands
+/// each attempt to a `StepRunner`, and feeds every end back to the plan. It
+/// decides nothing itself; all state lives on one serial queue.
+public final class Scheduler: Sendable {
+  private struct State: Sendable {
+    var plan: RunPlan
+    var makeRequest: (@Sendable (_ index: Int, _ attempt: Int) -> StepRequest)?
+    var onEvent: (@Sendable (RunEvent) -> Void)?
+    var finishedEvents = 0
+    var signalled = false
   }
 
-  private let graph: LaneGraph
-  private let lanes: [Lane]
-  private let selected: Set<Int>
-  private let remaining: [Double]
-  private let preset: [Int: LaneRecord]
-  private let options: Options
+  private let names: [String]
   private let runner: any StepRunner
   private let queue = DispatchQueue(label: "duet.scheduler")
+  /// Touched only on `queue`; the lock makes that checkable, it is never contended.
+  private let state: Locked<State>
+  private let finished = DispatchSemaphore(value: 0)
 
-  private var records: [Int: LaneRecord] = [:]
-  private var attempts: [Int: [AttemptResult]] = [:]
-  private var waiting: [Int]
-  private var ready = MinHeap<ReadyLane>()
-  /// Lanes ever put in `ready`, so none is queued (and started) twice.
-  private var queued = Set<Int>()
-  private var running = 0
-  private var stopStarting = false
-  private var stopReason = ""
-  private var interrupted = false
-  private var finishedSignal = DispatchSemaphore(value: 0)
-  private var signalled = false
-  private var makeRequest: (@Sendable (Int, Int) -> StepRequest)?
-  private var onEvent: (@Sendable (RunEvent) -> Void)?
-
-  /// `selected` are the lanes to run; needs outside it count as met (`--no-deps`).
-  /// `preset` holds lanes decided before the run (a missing `requires:` program).
-  /// `weights` are expected durations for the critical-path priority.
-  public init(graph: LaneGraph, lanes: [Lane], selected: Set<Int>, weights: [Double], preset: [Int: LaneRecord] = [:], options: Options, runner: any StepRunner) {
-    self.graph = graph
-    self.lanes = lanes
-    self.selected = selected
-    self.preset = preset
-    self.options = options
+  public init(plan: RunPlan, names: [String], runner: any StepRunner) {
+    self.names = names
     self.runner = runner
-    var restricted = weights
-    for i in 0..<graph.count where !selected.contains(i) { restricted[i] = 0 }
-    self.remaining = graph.remainingPath(weights: restricted)
-    self.waiting = (0..<graph.count).map { i in graph.needs[i].filter { selected.contains($0) }.count }
+    self.state = Locked(State(plan: plan))
   }
 
-  /// Runs every selected lane and blocks until all have an outcome.
+  /// Runs every selected lane and blocks until each has an outcome.
   public func run(makeRequest: @escaping @Sendable (_ index: Int, _ attempt: Int) -> StepRequest,
                   onEvent: @escaping @Sendable (RunEvent) -> Void) -> RunResult {
     let start = Date()
     queue.async {
-      self.makeRequest = makeRequest
-      self.onEvent = onEvent
-      for i in self.selected.sorted() {
-        if let record = self.preset[i] {
-          if self.records[i] == nil { self.finish(i, record) }
-        } else if self.waiting[i] == 0 && self.records[i] == nil {
-          self.makeReady(i)
-        }
+      self.state.withLock {
+        $0.makeRequest = makeRequest
+        $0.onEvent = onEvent
       }
       self.pump()
     }
-    finishedSignal.wait()
+    finished.wait()
     return queue.sync {
-      RunResult(records: selected.sorted().compactMap { records[$0] }, interrupted: interrupted, duration: Date().timeIntervalSince(start))
+      let plan = state.withLock { $0.plan }
+      return RunResult(records: plan.finalRecords, interrupted: plan.interrupted, duration: Date().timeIntervalSince(start))
     }
   }
 
-  /// Ctrl-C: start nothing more, stop what runs; the run ends as interrupted.
+  /// Ctrl-C: start nothing more and stop what runs; the run ends as interrupted.
   public func interrupt() {
     queue.async {
-      guard !self.signalled else { return }
-      self.interrupted = true
-      self.stop(reason: "interrupted")
+      let already = self.state.withLock { state -> Bool in
+        let was = state.plan.interrupted || state.signalled
+        if !was { state.plan.interrupt() }
+        return was
+      }
+      guard !already else { return }
       self.runner.interruptAll()
       self.pump()
     }
   }
 
-  private func stop(reason: String) {
-    if !stopStarting {
-      stopStarting = true
-      stopReason = reason
-    }
-  }
+  // MARK: - On the queue
 
   private func pump() {
-    while !stopStarting && running < options.jobs, let next = ready.pop() {
-      start(next.index, attempt: 1)
+    let starts = state.withLock { $0.plan.nextStarts() }
+    reportSettled()
+    for start in starts { begin(start) }
+    let done = state.withLock { state -> Bool in
+      guard state.plan.isFinished, !state.signalled else { return false }
+      state.signalled = true
+      return true
     }
-    guard running == 0, ready.isEmpty || stopStarting else { return }
-    // Nothing runs and nothing more will start: whatever has no outcome was never started.
-    for i in selected.sorted() where records[i] == nil {
-      finish(i, LaneRecord(index: i, name: lanes[i].name, outcome: .cancelled, reason: stopReason.isEmpty ? "not started" : stopReason))
-    }
-    if !signalled {
-      signalled = true
-      finishedSignal.signal()
-    }
+    if done { finished.signal() }
   }
 
-  private func makeReady(_ index: Int) {
-    guard queued.insert(index).inserted else { return }
-    ready.push(ReadyLane(index: index, remaining: remaining[index]))
-  }
-
-  private func start(_ index: Int, attempt: Int) {
-    running += 1
-    onEvent?(.started(index: index, name: lanes[index].name, attempt: attempt))
-    guard let request = makeRequest?(index, attempt) else { return }
+  private func begin(_ start: RunPlan.Start) {
+    let (makeRequest, onEvent) = state.withLock { ($0.makeRequest, $0.onEvent) }
+    onEvent?(.started(index: start.index, name: names[start.index], attempt: start.attempt))
+    guard let request = makeRequest?(start.index, start.attempt) else { return }
     runner.start(request) { [self] result in
-      queue.async { self.attemptEnded(index, result) }
+      queue.async { self.attemptEnded(start.index, result) }
     }
   }
 
   private func attemptEnded(_ index: Int, _ result: AttemptResult) {
-    attempts[index, default: []].append(result)
-    let lane = lanes[index]
-    let tries = attempts[index] ?? []
-    running -= 1
-    switch result.outcome {
-    case .pass:
-      finish(index, LaneRecord(index: index, name: lane.name, outcome: tries.count > 1 ? .flaky : .pass, attempts: tries))
-    case .interrupted:
-      finish(index, LaneRecord(index: index, name: lane.name, outcome: .interrupted, reason: "interrupted", attempts: tries))
-    case .fail, .timeout:
-      if tries.count <= lane.retries && !interrupted {
-        onEvent?(.retrying(index: index, name: lane.name, failed: result))
-        start(index, attempt: tries.count + 1)
-      } else {
-        finish(index, LaneRecord(index: index, name: lane.name, outcome: result.outcome == .timeout ? .timeout : .fail, attempts: tries))
-      }
+    let (verdict, onEvent) = state.withLock { ($0.plan.attemptEnded(index, result), $0.onEvent) }
+    if case .retry(let next) = verdict {
+      onEvent?(.retrying(index: index, name: names[index], failed: result))
+      begin(next)
     }
+    reportSettled()
     pump()
   }
 
-  /// Records an outcome, releases or skips dependents, and applies `--fail-fast`.
-  private func finish(_ index: Int, _ record: LaneRecord) {
-    var work = [(index, record)]
-    while !work.isEmpty {
-      let (i, record) = work.removeFirst()
-      guard records[i] == nil else { continue }
-      records[i] = record
-      onEvent?(.finished(record, finishedCount: records.count, total: selected.count))
-      if record.outcome.failsRun && options.failFast { stop(reason: "not started: --fail-fast after \(record.name) failed") }
-      for dependent in graph.dependents[i] where selected.contains(dependent) && records[dependent] == nil {
-        if record.outcome.letsDependentsRun {
-          waiting[dependent] -= 1
-          if waiting[dependent] == 0 { makeReady(dependent) }
-        } else {
-          let outcome: LaneOutcome = record.outcome == .cancelled || record.outcome == .interrupted ? .cancelled : .skipped
-          work.append((dependent, LaneRecord(index: dependent, name: lanes[dependent].name, outcome: outcome, reason: "needs \(record.name)")))
-        }
-      }
+  /// One `finished` event per lane, in the order the plan settled them.
+  private func reportSettled() {
+    let (records, onEvent, base, total) = state.withLock { state -> ([LaneRecord], (@Sendable (RunEvent) -> Void)?, Int, Int) in
+      let records = state.plan.takeSettled()
+      let base = state.finishedEvents
+      state.finishedEvents += records.count
+      return (records, state.onEvent, base, state.plan.total)
+    }
+    for (offset, record) in records.enumerated() {
+      onEvent?(.finished(record, finishedCount: base + offset + 1, total: total))
     }
   }
 }

@@ -8,9 +8,10 @@ public enum StepSummary {
   /// What duet allows itself, leaving room below GitHub's cap.
   public static let defaultLimit = 1_000_000
 
-  public static func markdown(_ result: RunResult, changedFiles: [String] = [], limit: Int = defaultLimit) -> String {
-    let verdict = RunReport.verdict(result) + (changedFiles.isEmpty ? "" : " · --strict: lanes changed tracked files")
-    var head = ["## \(result.passed && changedFiles.isEmpty ? "✅" : "❌") \(cell(verdict))", ""]
+  public static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
+    var head = ["## \(outcome.verdict == .pass ? "✅" : "❌") \(cell(outcome.lastLine))", ""]
     if let flaky = RunReport.flakyLine(result) { head += [cell(flaky), ""] }
     if !changedFiles.isEmpty {
       head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map { "`\(cell($0))`" }.joined(separator: ", "), ""]

@@ -48,9 +48,9 @@ public struct TrackedChanges: Sendable, Equatable {
     Set(before.entries.keys).union(after.entries.keys).filter { before.entries[$0] != after.entries[$0] }.sorted()
   }
 
-  /// `duet verify: FAIL (--strict: lanes changed 2 tracked file(s): a.txt, b.txt)`.
-  public static func verdict(_ files: [String]) -> String {
+  /// `--strict: lanes changed 2 tracked file(s): a.txt, b.txt`, for the FAIL line.
+  public static func summary(_ files: [String]) -> String {
     let shown = files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
-    return "duet verify: FAIL (--strict: lanes changed \(files.count) tracked file(s): \(shown))"
+    return "--strict: lanes changed \(files.count) tracked file(s): \(shown)"
   }
 }

@@ -3,7 +3,10 @@ import Foundation
 /// One `duet verify` from plan to record: history weights, input fingerprints and
 /// the cache before the run; the scheduler during it; the history row and log
 /// retention after it. Every history problem is a warning, never a failure.
-public final class VerifySession: @unchecked Sendable {
+///
+/// Used from one thread; the only thing another thread (a signal handler) may
+/// touch is `interruption`.
+public final class VerifySession {
   /// Log folders of this many recent runs are kept under `.duet/logs`.
   public static let keptLogFolders = 50
 
@@ -13,10 +16,13 @@ public final class VerifySession: @unchecked Sendable {
   public let duetVersion: String
   public let commandLine: String
   public private(set) var warnings: [String] = []
-  public private(set) var fingerprints: [Int: String] = [:]
+  public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
+  /// For each lane not settled before the run: `cached`, or why it runs.
+  public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
   public private(set) var git: GitState?
+  /// Ctrl-C, from any thread, before or during the run.
+  public let interruption = RunInterruption()
   private var store: HistoryStore?
-  private var scheduler: Scheduler?
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
 
@@ -28,61 +34,77 @@ public final class VerifySession: @unchecked Sendable {
   }
 
   /// Opens the store, weighs lanes by their last recorded durations, fingerprints
-  /// them, and settles as `cached` each cacheable lane whose inputs are unchanged
-  /// since it last passed.
-  public func prepare() {
-    if let historyPath {
-      let opened = HistoryRecorder.open(path: historyPath)
-      store = opened.store
-      warnings += opened.warnings
-    }
+  /// them, and settles as `cached` each lane the cache serves. With `recording`
+  /// false (`--dry-run`) an existing store is only read and none is made.
+  public func prepare(recording: Bool = true) {
     let names = plan.manifest.lanes.map(\.name)
-    var lastPassing: [String: String] = [:]
+    var history: [String: CacheCheck.LastVerdict] = [:]
+    if let historyPath {
+      if recording {
+        let opened = HistoryRecorder.open(path: historyPath)
+        store = opened.store
+        warnings += opened.warnings
+      } else if FileManager.default.fileExists(atPath: historyPath) {
+        do {
+          store = try HistoryStore(path: historyPath, readOnly: true)
+        } catch {
+          warnings.append("history: cannot read \(error); every lane counts as never run")
+        }
+      }
+    }
     if let store {
       do {
         let durations = try store.lastDurations(lanes: names)
         plan.weights = names.map { max(durations[$0] ?? 1, 0.001) }
-        if !plan.options.noCache { lastPassing = try store.lastPassingFingerprints(lanes: names) }
+        if !plan.options.noCache { history = try store.lastVerdicts(lanes: names) }
       } catch {
         warnings.append("history: cannot read \(error); running without recorded durations")
       }
     }
+    if !recording { store = nil }
     git = GitState.read(root: plan.root)
-    let computed = InputFingerprint.compute(manifest: plan.manifest, root: plan.root, selected: plan.selected, git: git, duetVersion: duetVersion)
-    fingerprints = computed.fingerprints
-    guard !plan.options.noCache else { return }
-    for index in computed.cacheable where plan.selected.contains(index) && plan.preset[index] == nil {
-      let lane = plan.manifest.lanes[index]
-      if let fingerprint = fingerprints[index], lastPassing[lane.name] == fingerprint {
-        plan.preset[index] = LaneRecord(index: index, name: lane.name, outcome: .cached, reason: "inputs unchanged since it last passed")
-      }
+    fingerprints = InputFingerprint.compute(manifest: plan.manifest, root: plan.root, selected: plan.selected, git: git, duetVersion: duetVersion)
+    decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: Set(plan.preset.keys),
+                                  fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
+    for (index, decision) in decisions where decision == .cached {
+      plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
+                                      reason: "inputs unchanged since it last passed")
     }
+  }
+
+  /// The plan of the run as `RunPlan` sees it: settled lanes, retries, pools, jobs.
+  public var runPlan: RunPlan {
+    let manifest = plan.manifest
+    return RunPlan(.init(
+      graph: manifest.graph, selected: plan.selected, settled: plan.preset,
+      retries: manifest.lanes.map(\.retries), pools: manifest.lanes.map(\.pool), poolDepths: manifest.pools,
+      weights: plan.weights, jobs: plan.options.jobs, failFast: plan.options.failFast))
   }
 
   /// Runs the plan; blocks until every lane has an outcome.
   public func run(runner: any StepRunner, onEvent: @escaping @Sendable (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
     let plan = self.plan
-    let scheduler = Scheduler(
-      graph: plan.manifest.graph, lanes: plan.manifest.lanes, selected: plan.selected, weights: plan.weights,
-      preset: plan.preset, options: .init(jobs: plan.options.jobs, failFast: plan.options.failFast), runner: runner)
-    self.scheduler = scheduler
+    let scheduler = Scheduler(plan: runPlan, names: plan.manifest.lanes.map(\.name), runner: runner)
+    interruption.attach(scheduler)
     return scheduler.run(
       makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
       onEvent: onEvent)
   }
 
-  /// Ctrl-C: forwarded to the scheduler.
-  public func interrupt() { scheduler?.interrupt() }
-
-  /// Writes the run to history and trims old log folders; returns new warnings.
+  /// Writes the run, with its one verdict, to history and trims old log folders;
+  /// returns new warnings.
   @discardableResult
-  public func record(_ result: RunResult) -> [String] {
+  public func record(_ outcome: VerifyOutcome) -> [String] {
     var added: [String] = []
     if let store {
       let host = ProcessInfo.processInfo.hostName
-      let (run, steps) = RunRow.rows(for: result, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
-                                     gitCommit: git?.commit, host: host, duetVersion: duetVersion, fingerprints: fingerprints)
-      added += HistoryRecorder.record(run, steps: steps, in: store)
+      let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+                                     gitCommit: git?.commit, host: host, duetVersion: duetVersion, fingerprints: fingerprints.fingerprints)
+      var parts: [String: FingerprintParts] = [:]
+      for record in outcome.run.records where [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
+        if let part = fingerprints.parts[record.index] { parts[record.name] = part }
+      }
+      added += HistoryRecorder.record(run, steps: steps, parts: parts, in: store)
     }
     // Close the store now, not whenever the session is freed: a signal source's
     // handler can keep the session alive past exit(), and an unclosed WAL store
@@ -108,5 +130,37 @@ public final class VerifySession: @unchecked Sendable {
     for name in sorted.dropLast(VerifySession.keptLogFolders) {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
     }
+  }
+}
+
+/// Ctrl-C for a run that may not have started yet: a request made before the
+/// scheduler exists is kept and applied the moment it does.
+public final class RunInterruption: Sendable {
+  private struct State: Sendable {
+    var requested = false
+    var scheduler: Scheduler?
+  }
+
+  private let state = Locked(State())
+
+  public init() {}
+
+  /// Whether Ctrl-C (or SIGTERM) arrived.
+  public var requested: Bool { state.withLock { $0.requested } }
+
+  public func interrupt() {
+    let scheduler = state.withLock { state -> Scheduler? in
+      state.requested = true
+      return state.scheduler
+    }
+    scheduler?.interrupt()
+  }
+
+  func attach(_ scheduler: Scheduler) {
+    let requested = state.withLock { state -> Bool in
+      state.scheduler = scheduler
+      return state.requested
+    }
+    if requested { scheduler.interrupt() }
   }
 }

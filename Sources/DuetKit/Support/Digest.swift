@@ -50,6 +50,14 @@ public struct Digest: ~Copyable {
     text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
   }
 
+  /// The digest so far as hex, leaving a fresh hasher in its place (for a
+  /// digest kept behind a lock).
+  public mutating func finishAndReset() -> String {
+    let done = self
+    self = Digest()
+    return done.hex()
+  }
+
   /// The digest as 64 lowercase hex digits; consumes the hasher.
   public consuming func hex() -> String {
     #if canImport(CryptoKit)

@@ -13,7 +13,9 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
       OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"),
       OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
-      OptionSpec(name: "--dry-run", value: nil, help: "print the order lanes would start in, run nothing"),
+      OptionSpec(name: "--dry-run", value: nil, help: "print, per lane in start order, whether it is cached or why it would run; run nothing"),
+      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)"),
+      OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"),
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
       OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
@@ -28,41 +30,38 @@ enum VerifyCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    var options = VerifyOptions()
-    if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
-    if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
-    options.lanes = arguments.all("--lane")
-    options.noDeps = arguments.flag("--no-deps")
-    options.failFast = arguments.flag("--fail-fast")
-    options.strict = arguments.flag("--strict")
-    options.stream = Set(arguments.all("--stream"))
-    options.noCache = arguments.flag("--no-cache")
-    if options.noDeps && options.lanes.isEmpty && !arguments.flag("--failed") && arguments.value("--shard") == nil {
-      throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
-    }
-
+    // Every option and combination is checked before any file is read.
+    var options = try options(arguments)
     var ci = try VerifyCI.context(arguments)
+    let shardSpec = try VerifyCI.shardSpec(arguments)
+    let json = arguments.flag("--json")
 
     let root = try treeRoot(arguments)
     let tree = try loadTree(root: root)
     let manifest = tree.manifest
     if tree.isDerived {
-      if arguments.flag("--json") { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
+      if json { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
     }
     let historyPath = HistoryStore.defaultPath(root: root)
-    if let shard = try VerifyCI.shardLanes(arguments, manifest: manifest, historyPath: historyPath, console: console, quiet: arguments.flag("--json")) {
+    if let base = changeBase(arguments) {
+      do {
+        options.changed = try ChangedFiles.read(base, root: root)
+      } catch {
+        throw UsageError(message: error.message, command: "verify")
+      }
+    }
+    if let shardSpec {
+      let shard = VerifyCI.shardLanes(shardSpec, manifest: manifest, historyPath: historyPath, console: console, quiet: json)
       guard !shard.isEmpty else {
-        _ = VerifyCI.writeReports(RunResult(records: [], interrupted: false, duration: 0), changedFiles: [], context: ci, console: console)
-        if arguments.flag("--json") {
-          console.out(jsonText(["outcome": "pass", "durationSeconds": 0, "failed": [String](), "flaky": [String](), "lanes": [[String: Any]]()]))
-        }
-        return ExitCode.pass
+        let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
+        _ = VerifyCI.writeReports(outcome, context: ci, console: console)
+        if json { console.out(jsonText(["outcome": outcome.verdict.rawValue, "summary": outcome.lastLine, "durationSeconds": 0, "failed": [String](), "flaky": [String](), "lanes": [[String: Any]]()])) }
+        return outcome.exitCode
       }
       options.lanes = shard
       options.noDeps = true
     }
     if arguments.flag("--failed") {
-      if !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
       let failed: [String]?
       do {
         failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath)
@@ -83,9 +82,18 @@ enum VerifyCommand: Command {
     } catch {
       throw UsageError(message: error.message, command: "verify")
     }
+    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion,
+                                commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+    if let changed = options.changed {
+      let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
+      let line = "duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected"
+      if json { console.err(line) } else { console.out(line) }
+    }
 
     if arguments.flag("--dry-run") {
-      printDryRun(plan, console: console)
+      session.prepare(recording: false)
+      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
+      if json { console.out(jsonText(dryRunObject(session))) } else { printDryRun(session, console: console) }
       return ExitCode.pass
     }
     do {
@@ -94,42 +102,84 @@ enum VerifyCommand: Command {
       console.err("duet verify: warning: cannot make .duet/ under \(root.path): \(error); lane logs may be lost")
     }
 
-    let json = arguments.flag("--json")
-    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion,
-                                commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
-    session.prepare()
-    for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
-    let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
-    if options.strict { ci.before = TrackedChanges.snapshot(root: root) }
-    let interrupts = InterruptHandler { session.interrupt() }
-    let result = session.run(
-      runner: LaneRunner(),
-      onEvent: { progress.handle($0) },
-      onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
-    interrupts.stop()
-    progress.finish()
-    for warning in session.record(result) { console.err("duet verify: warning: \(warning)") }
-    let changed = VerifyCI.changedFiles(ci, root: root)
-    let reportsWritten = VerifyCI.writeReports(result, changedFiles: changed, context: ci, console: console)
+    let interruption = session.interruption
+    Subreaper.enable()
+    let result = SignalPolicy.during({ _ in interruption.interrupt() }) { () -> RunResult in
+      session.prepare()
+      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
+      let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
+      if options.strict && !interruption.requested { ci.before = TrackedChanges.snapshot(root: root) }
+      let result = session.run(
+        runner: LaneRunner(),
+        onEvent: { progress.handle($0) },
+        onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
+      progress.finish()
+      return result
+    }
+    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
+    let leftovers = Subreaper.killAdopted()
+    if !leftovers.isEmpty {
+      console.err("duet verify: stopped \(leftovers.count) process(es) that lanes left running outside their process groups")
+    }
+
+    // The one verdict: lanes, then the tree under --strict, then the reports.
+    var outcome = VerifyOutcome(run: result, changedTrackedFiles: VerifyCI.changedFiles(ci, root: root))
+    outcome.reportErrors = VerifyCI.writeReports(outcome, context: ci, console: console)
+    for warning in session.record(outcome) { console.err("duet verify: warning: \(warning)") }
 
     if json {
-      var object = RunJSON.object(result, plan: session.plan, fingerprints: session.fingerprints)
-      if options.strict {
-        object["changedTrackedFiles"] = changed
-        if !changed.isEmpty && !result.interrupted { object["outcome"] = "fail" }
-      }
-      console.out(jsonText(object))
-      if ci.github { for line in GitHubAnnotations.lines(result, changedFiles: changed, stopToken: UUID().uuidString) { console.err(line) } }
+      console.out(jsonText(RunJSON.object(outcome, plan: session.plan, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+      if ci.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
     } else {
-      printReport(result, console: console, github: ci.github, changedFiles: changed)
+      printReport(outcome, console: console, github: ci.github)
     }
-    if result.interrupted { return ExitCode.interrupted }
-    return result.passed && changed.isEmpty && reportsWritten ? ExitCode.pass : ExitCode.failed
+    return outcome.exitCode
   }
 
-  static func printReport(_ result: RunResult, console: Console, github: Bool = false, changedFiles: [String] = []) {
-    let failures = result.records.filter { $0.outcome.failsRun }
-    let annotations = github ? GitHubAnnotations.lines(result, changedFiles: changedFiles, stopToken: UUID().uuidString) : []
+  /// The options as `VerifyOptions`, every combination checked; reads no file.
+  static func options(_ arguments: ParsedArguments) throws -> VerifyOptions {
+    var options = VerifyOptions()
+    if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
+    if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
+    options.lanes = arguments.all("--lane")
+    options.noDeps = arguments.flag("--no-deps")
+    options.failFast = arguments.flag("--fail-fast")
+    options.strict = arguments.flag("--strict")
+    options.stream = Set(arguments.all("--stream"))
+    options.noCache = arguments.flag("--no-cache")
+    let shard = arguments.value("--shard") != nil
+    let failed = arguments.flag("--failed")
+    if shard && !options.lanes.isEmpty { throw UsageError(message: "--shard and --lane cannot be combined", command: "verify") }
+    if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
+    if failed && !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
+    if options.noDeps && options.lanes.isEmpty && !failed && !shard {
+      throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
+    }
+    if arguments.value("--since") != nil && arguments.flag("--changed") {
+      throw UsageError(message: "--since and --changed cannot be combined: --changed is --since the upstream branch", command: "verify")
+    }
+    if failed && (arguments.value("--since") != nil || arguments.flag("--changed")) {
+      throw UsageError(message: "--failed cannot be combined with --since or --changed", command: "verify")
+    }
+    if let since = arguments.value("--since"), since.isEmpty || since.hasPrefix("-") {
+      throw UsageError(message: "--since needs a git ref such as origin/main, got '\(since)'", command: "verify")
+    }
+    if arguments.flag("--dry-run") && arguments.value("--junit") != nil {
+      throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
+    }
+    return options
+  }
+
+  /// `--since REF` or `--changed`, or nil.
+  static func changeBase(_ arguments: ParsedArguments) -> ChangedFiles.Base? {
+    if let ref = arguments.value("--since") { return .since(ref) }
+    return arguments.flag("--changed") ? .upstream : nil
+  }
+
+  static func printReport(_ outcome: VerifyOutcome, console: Console, github: Bool = false) {
+    let result = outcome.run
+    let failures = result.failed
+    let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
     if !annotations.isEmpty {
       console.out("")
       for line in annotations { console.out(line) }
@@ -146,27 +196,56 @@ enum VerifyCommand: Command {
     for line in RunReport.summary(result, maxWidth: console.width) { console.out(line) }
     console.out("")
     if let flaky = RunReport.flakyLine(result) { console.out(console.paint(flaky, "33")) }
-    if !changedFiles.isEmpty && result.passed {
-      console.out(console.paint(TrackedChanges.verdict(changedFiles), "31;1"))
-      return
-    }
-    if !changedFiles.isEmpty { console.out("--strict: lanes changed tracked files: \(changedFiles.joined(separator: ", "))") }
-    let verdict = RunReport.verdict(result)
-    console.out(console.paint(verdict, result.passed ? "32;1" : "31;1"))
+    let colour = outcome.verdict == .pass ? "32;1" : "31;1"
+    console.out(console.paint(outcome.lastLine, colour))
   }
 
-  static func printDryRun(_ plan: VerifyPlan, console: Console) {
-    let lanes = plan.manifest.lanes
-    let order = plan.startOrder
-    console.out("duet verify --dry-run: \(order.count) lane(s), at most \(plan.options.jobs) at once, would start in this order:")
-    let rows = order.enumerated().map { position, index -> [String] in
-      let lane = lanes[index]
-      var note = lane.needs.isEmpty ? "" : "after " + lane.needs.joined(separator: ", ")
-      if let preset = plan.preset[index] { note = "\(preset.outcome.rawValue) (\(preset.reason ?? ""))" }
-      return ["\(position + 1).", lane.name, lane.isBuiltin ? "built-in" : "sh", note, lane.commandText]
+  /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
+  static func printDryRun(_ session: VerifySession, console: Console) {
+    let rows = dryRunRows(session)
+    var counts: [String: Int] = [:]
+    for row in rows { counts[row.status, default: 0] += 1 }
+    var parts = ["\(counts["runs"] ?? 0) would run", "\(counts["cached"] ?? 0) cached"]
+    if let skipped = counts["skipped"] { parts.append("\(skipped) skipped") }
+    if let unaffected = counts["unaffected"] { parts.append("\(unaffected) unaffected") }
+    if let failed = counts["fail"] { parts.append("\(failed) would fail") }
+    console.out("duet verify --dry-run: \(rows.count) lane(s), \(parts.joined(separator: ", ")), at most \(session.plan.options.jobs) at once; in start order:")
+    let table = rows.enumerated().map { position, row -> [String] in
+      ["\(position + 1).", row.lane.name, row.status, row.why]
     }
-    for line in TextTable(header: nil, rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
+    for line in TextTable(header: nil, rows: table).lines(maxWidth: console.width) { console.out("  " + line) }
     console.out("nothing was run")
+  }
+
+  static func dryRunObject(_ session: VerifySession) -> [String: Any] {
+    [
+      "dryRun": true,
+      "jobs": session.plan.options.jobs,
+      "lanes": dryRunRows(session).map { row -> [String: Any] in
+        ["name": row.lane.name, "status": row.status, "reason": row.why, "needs": row.lane.needs, "command": row.lane.commandText]
+      },
+    ]
+  }
+
+  /// Each selected lane in start order with what the run would do with it:
+  /// `cached`, `skipped`/`fail` (settled before the run) or `runs`, and why.
+  static func dryRunRows(_ session: VerifySession) -> [(lane: Lane, status: String, why: String)] {
+    var settledPlan = session.runPlan
+    var settled: [Int: LaneRecord] = [:]
+    for record in settledPlan.takeSettled() { settled[record.index] = record }
+    return session.plan.startOrder.map { index in
+      let lane = session.plan.manifest.lanes[index]
+      if let record = settled[index] {
+        return (lane, record.outcome.rawValue, record.reason ?? "")
+      }
+      var why = session.decisions[index]?.text ?? ""
+      if case .runs(let reason)? = session.plan.affected[index] {
+        // Without inputs there is no cache to speak of; the change already says why it runs.
+        let redundant = why == "no inputs declared" || why == "no inputs known" || why.hasPrefix("a need will run") || why.hasPrefix("needs will run")
+        why = redundant ? reason : reason + "; " + why
+      }
+      return (lane, "runs", why)
+    }
   }
 }
 
@@ -215,7 +294,7 @@ final class ProgressPrinter: @unchecked Sendable {
       case .pass, .cached: line = console.paint(line, "32")
       case .flaky: line = console.paint(line, "33")
       case .fail, .timeout, .interrupted: line = console.paint(line, "31")
-      case .skipped, .cancelled: line = console.paint(line, "2")
+      case .skipped, .cancelled, .unaffected: line = console.paint(line, "2")
       }
       console.out(line)
       drawStatus()
@@ -258,25 +337,5 @@ final class ProgressPrinter: @unchecked Sendable {
     guard statusShown else { return }
     console.raw("\r\u{1B}[K")
     statusShown = false
-  }
-}
-
-/// Catches SIGINT and SIGTERM for the run: the first stops every lane's group;
-/// duet then prints what finished and exits 130.
-final class InterruptHandler: @unchecked Sendable {
-  private var sources: [any DispatchSourceSignal] = []
-
-  init(_ onInterrupt: @escaping @Sendable () -> Void) {
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler(handler: onInterrupt)
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  func stop() {
-    sources.forEach { $0.cancel() }
   }
 }

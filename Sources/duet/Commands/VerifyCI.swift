@@ -25,16 +25,18 @@ enum VerifyCI {
     return context
   }
 
-  /// `--shard I/N`: the lanes of shard I, chosen from every lane by recorded
-  /// durations; nil without `--shard`. Throws a usage error for a bad spec or a
-  /// combination that cannot be honoured.
-  static func shardLanes(_ arguments: ParsedArguments, manifest: Manifest, historyPath: String?, console: Console, quiet: Bool) throws -> [String]? {
+  /// `--shard I/N` read from the command line; nil without it. A usage error for a bad spec.
+  static func shardSpec(_ arguments: ParsedArguments) throws -> Sharding.Spec? {
     guard let text = arguments.value("--shard") else { return nil }
     guard let spec = Sharding.Spec.parse(text) else {
       throw UsageError(message: "--shard needs I/N with 1 <= I <= N, such as 2/3, got '\(text)'", command: "verify")
     }
-    if !arguments.all("--lane").isEmpty { throw UsageError(message: "--shard and --lane cannot be combined", command: "verify") }
-    if arguments.flag("--failed") { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
+    return spec
+  }
+
+  /// The lanes of shard I of N, chosen from every lane by recorded durations.
+  static func shardLanes(_ spec: Sharding.Spec, manifest: Manifest, historyPath: String?, console: Console, quiet: Bool) -> [String] {
+    let text = "\(spec.index)/\(spec.count)"
     let names = manifest.lanes.map(\.name)
     var durations: [String: Double] = [:]
     if let historyPath, FileManager.default.fileExists(atPath: historyPath) {
@@ -68,28 +70,30 @@ enum VerifyCI {
     return TrackedChanges.changed(before: before, after: after)
   }
 
-  /// Writes the JUnit file and the step summary; returns false when the JUnit
-  /// file could not be written (the run then fails).
-  static func writeReports(_ result: RunResult, changedFiles: [String], context: Context, console: Console) -> Bool {
-    var ok = true
+  /// Writes the JUnit file and the step summary; returns the reports that could
+  /// not be written (a missing JUnit file fails the run; the summary only warns).
+  static func writeReports(_ outcome: VerifyOutcome, context: Context, console: Console) -> [String] {
+    var errors: [String] = []
     if let path = context.junitPath {
       let formatter = ISO8601DateFormatter()
-      let xml = JUnitReport.xml(result, timestamp: formatter.string(from: context.started), changedFiles: changedFiles)
+      let xml = JUnitReport.xml(outcome, timestamp: formatter.string(from: context.started))
       do {
         try AtomicFile.write(Data(xml.utf8), toAbsolute: path)
       } catch {
         console.err("duet verify: error: --junit: \(error)")
-        ok = false
+        errors.append("--junit: cannot write \(path)")
       }
     }
     if let path = context.summaryPath {
       let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-      let markdown = StepSummary.markdown(result, changedFiles: changedFiles, limit: max(0, StepSummary.defaultLimit - existing))
+      var reported = outcome
+      reported.reportErrors += errors
+      let markdown = StepSummary.markdown(reported, limit: max(0, StepSummary.defaultLimit - existing))
       if !markdown.isEmpty && !append(Data(markdown.utf8), to: path) {
         console.err("duet verify: warning: cannot append the summary to $GITHUB_STEP_SUMMARY (\(path))")
       }
     }
-    return ok
+    return errors
   }
 
   static func append(_ data: Data, to path: String) -> Bool {

@@ -30,11 +30,25 @@ struct HistoryStoreTests {
     #expect(try store.recentRuns(limit: 10).map(\.id) == ["b", "a"])
     #expect(try store.steps(ofRuns: ["a"]) == steps1)
     #expect(try store.lastDurations(lanes: ["kotlin", "other"]) == ["kotlin": 1.5])
-    #expect(try store.lastPassingFingerprints(lanes: ["kotlin"]) == ["kotlin": "fp"])
+    #expect(try store.lastVerdicts(lanes: ["kotlin", "other"]) == ["kotlin": CacheCheck.LastVerdict(outcome: "fail", fingerprint: "fp2")])
     let reopened = try HistoryStore(path: path)
     #expect(try reopened.runCount() == 2)
     #expect(try reopened.db.query("PRAGMA user_version").first?.first?.int == HistoryStore.schemaVersion)
     #expect(try reopened.db.query("PRAGMA journal_mode").first?.first?.text == "wal")
+  }
+
+  /// The cache reads a lane's newest verdict with the parts of its fingerprint, when the parts kept are of that fingerprint.
+  @Test func lastVerdictCarriesItsParts() throws {
+    let folder = try TemporaryFolder()
+    let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+    var parts = FingerprintParts(command: "c", dir: ".", env: "e", duet: nil)
+    parts.files = [.init(path: "src/a b.swift", sha256: "11")]
+    let (run, steps) = sample("a", at: 100, fingerprint: parts.fingerprint)
+    try store.record(run, steps: steps, parts: ["kotlin": parts])
+    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: "pass", fingerprint: parts.fingerprint, parts: parts))
+    let (later, laterSteps) = sample("b", at: 200, fingerprint: "other")
+    try store.record(later, steps: laterSteps)
+    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: "pass", fingerprint: "other", parts: nil))
   }
 
   /// Merging twice imports each run once.

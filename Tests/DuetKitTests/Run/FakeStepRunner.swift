@@ -64,11 +64,12 @@ func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:]) -> [Lane]
 
 /// Runs `lanes` through a `Scheduler` with `runner`; returns outcomes by lane name.
 func schedule(_ lanes: [Lane], runner: FakeStepRunner, jobs: Int = 2, failFast: Bool = false,
-              selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:]) -> (RunResult, [String: LaneRecord]) {
+              selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
+              poolDepths: [String: Int] = [:]) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
-  let scheduler = Scheduler(graph: manifest.graph, lanes: lanes, selected: selected ?? Set(0..<lanes.count),
-                            weights: weights ?? [Double](repeating: 1, count: lanes.count), preset: preset,
-                            options: .init(jobs: jobs, failFast: failFast), runner: runner)
+  let plan = RunPlan(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
+                           pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
+  let scheduler = Scheduler(plan: plan, names: lanes.map(\.name), runner: runner)
   let result = scheduler.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: 60,
                 workingDirectory: URL(fileURLWithPath: "/"), logURL: URL(fileURLWithPath: "/dev/null"), logPath: "x", environment: [:])

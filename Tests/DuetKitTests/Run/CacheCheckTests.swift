@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+/// Which lanes the cache serves, and the reason given for every lane it does not.
+@Suite("Cache decisions")
+struct CacheCheckTests {
+  func lane(_ name: String, inputs: [String] = ["src/**"], needs: [String] = [], command: String = "make") -> Lane {
+    var lane = Lane(name: name, step: .shell(command), location: SourceLocation(file: "m", line: 1, column: 1))
+    lane.inputs = inputs
+    lane.needs = needs
+    return lane
+  }
+
+  func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false) -> [String: String] {
+    let manifest = Manifest(path: "m", lanes: lanes)
+    let selected = Set(lanes.indices)
+    let prints = InputFingerprint.compute(manifest: manifest, root: tree.url, selected: selected, git: nil, duetVersion: "t")
+    let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [], fingerprints: prints, history: history, noCache: noCache)
+    return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
+  }
+
+  /// The history a passing run of `lanes` leaves.
+  func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: String = "pass") -> [String: CacheCheck.LastVerdict] {
+    let manifest = Manifest(path: "m", lanes: lanes)
+    let prints = InputFingerprint.compute(manifest: manifest, root: tree.url, selected: Set(lanes.indices), git: nil, duetVersion: "t")
+    var history: [String: CacheCheck.LastVerdict] = [:]
+    for (i, lane) in lanes.enumerated() {
+      history[lane.name] = CacheCheck.LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])
+    }
+    return history
+  }
+
+  /// Unchanged inputs after a pass are cached; after a failure they run, and say so.
+  @Test func passIsCachedFailureIsNot() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("build")]
+    #expect(decide(lanes, tree: tree, history: [:]) == ["build": "no passing run recorded"])
+    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree)) == ["build": "cached"])
+    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree, outcome: "fail")) == ["build": "failed last time with these inputs"])
+    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree), noCache: true) == ["build": "--no-cache"])
+  }
+
+  /// Changed, added and removed inputs are named, two at most, then how many more.
+  @Test func namesChangedInputs() throws {
+    let tree = try TemporaryFolder()
+    for name in ["a", "b", "c"] { try tree.write("src/\(name).swift", name) }
+    let lanes = [lane("build")]
+    let history = passed(lanes, tree: tree)
+    try tree.write("src/b.swift", "changed")
+    #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs changed (src/b.swift)"])
+    try tree.write("src/d.swift", "new")
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("src/a.swift"))
+    #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs changed (src/b.swift, src/d.swift, 1 more)"])
+  }
+
+  /// A changed command is named; a dependent of a lane that runs runs too; no inputs is never cached.
+  @Test func commandNeedsAndNoInputs() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("gen"), lane("use", needs: ["gen"]), lane("lint", inputs: [])]
+    let history = passed(lanes, tree: tree)
+    #expect(decide(lanes, tree: tree, history: history) == ["gen": "cached", "use": "cached", "lint": "no inputs declared"])
+    let changed = [lane("gen", command: "make all"), lane("use", needs: ["gen"]), lane("lint", inputs: [])]
+    #expect(decide(changed, tree: tree, history: history) == ["gen": "command changed", "use": "a need will run (gen)", "lint": "no inputs declared"])
+  }
+
+  /// Without the parts of the last fingerprint (a merged store), the reason is still honest.
+  @Test func withoutRecordedParts() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("build")]
+    let history = ["build": CacheCheck.LastVerdict(outcome: "pass", fingerprint: "elsewhere")]
+    #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs or definition changed since it last passed"])
+  }
+}
