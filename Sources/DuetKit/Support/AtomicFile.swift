@@ -11,6 +11,7 @@ public enum AtomicFile {
     var info = stat()
     if lstat(target.path, &info) == 0 {
       // Only a regular file is read to compare, or replaced: a FIFO would block.
+      if info.st_mode & S_IFMT == S_IFDIR { throw FileError.cannotWrite(path, reason: String(cString: strerror(EISDIR))) }
       guard info.st_mode & S_IFMT == S_IFREG else {
         throw FileError.refused(path, reason: "it is \(PathGuard.kindName(info.st_mode)), not a regular file; duet writes only regular files")
       }

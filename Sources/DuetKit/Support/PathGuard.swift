@@ -99,6 +99,8 @@ public enum PathGuard {
     }
     guard info.st_mode & S_IFMT == S_IFREG else {
       close(fd)
+      // A folder is an ordinary mistake, said as the system says it.
+      if info.st_mode & S_IFMT == S_IFDIR { throw .cannotRead(displayPath, errno: EISDIR) }
       throw .refused(displayPath, reason: "it is \(kindName(info.st_mode)), not a regular file")
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
