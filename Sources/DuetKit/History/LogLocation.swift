@@ -37,7 +37,15 @@ public enum LogLocation {
     guard isRunID(run.logID) else {
       return "run \(run.id): log_id \(quoted(run.logID)) is not a run id such as 20261202-181700-3f2a1b"
     }
+    // Text `duet history` and `duet logs` print: no terminal escapes or line breaks.
+    for (name, text) in [("id", run.id), ("command", run.command), ("root", run.root), ("host", run.host), ("outcome", run.outcome),
+                         ("git_commit", run.gitCommit ?? ""), ("duet_version", run.duetVersion)] where hasControlCharacter(text) {
+      return "run \(quoted(run.id)): \(name) holds a control character"
+    }
     for step in steps {
+      if !ManifestLoader.isValidName(step.lane) || step.lane.utf8.count > Lane.maxNameLength {
+        return "run \(quoted(run.id)): lane \(quoted(step.lane)) is not a lane name"
+      }
       if let path = step.logPath, !isLogPath(path, logID: run.logID) {
         return "run \(run.id), lane \(quoted(step.lane)): log_path \(quoted(path)) is not a log file in \(logsFolder)/\(run.logID)/"
       }
@@ -73,6 +81,10 @@ public enum LogLocation {
     }
     try PathGuard.checkStateFolder(root: root)
     return try PathGuard.read(logPath, in: root)
+  }
+
+  static func hasControlCharacter(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }
   }
 
   /// Hostile text, shown short and without control characters.

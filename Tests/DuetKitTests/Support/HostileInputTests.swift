@@ -334,6 +334,18 @@ struct HostileInputTests {
     }
   }
 
+  /// Finding 1: text a merged store would have `duet history` print carries no terminal escapes, and lanes are lane names.
+  @Test func mergedTextIsPlain() {
+    let id = "20261202-181700-3f2a1b"
+    let clean = RunRow(id: "r", logID: id, started: 0, ended: 1, command: "duet verify", root: "/t", gitCommit: nil, host: "ci", outcome: "pass", jobs: 1, duetVersion: "1")
+    #expect(LogLocation.problem(run: clean, steps: []) == nil)
+    var escaped = clean
+    escaped.host = "ci\u{1B}]0;pwned\u{07}"
+    #expect(LogLocation.problem(run: escaped, steps: []) == "run 'r': host holds a control character")
+    let step = StepRow(runID: "r", lane: "../x", attempt: 1, started: 0, duration: 1, attemptOutcome: nil, laneOutcome: nil, exitCode: nil, fingerprint: nil, logPath: nil)
+    #expect(LogLocation.problem(run: clean, steps: [step]) == "run 'r': lane '../x' is not a lane name")
+  }
+
   /// Finding 1 and 8: merging a store with a row that leads out is refused whole, and the error names the merged store.
   @Test func mergeBlamesTheSourceStore() throws {
     let scratch = try ScratchFolder()
