@@ -27,9 +27,8 @@ enum WorkflowCommand: Command {
     }
     let output = arguments.value("--output") ?? GitHubWorkflow.defaultPath
     let root = try treeRoot(arguments)
-    let file: URL
     do {
-      file = try TreePath.resolveForWriting(output, in: root)
+      _ = try TreePath.resolveForWriting(output, in: root)
     } catch {
       throw UsageError(message: "--output \(output): \(error)", command: "workflow")
     }
