@@ -40,8 +40,10 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "duet", dependencies: ["DuetKit"]),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetKit"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetKit"]),
+    // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
+    .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetKit", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetKit", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -205,7 +205,7 @@ struct CIVerifyCLITests {
     #expect(other.status == 0)
     #expect(try tree.duet("workflow", "github", "--output", "ci/lanes.yml", "--check").status == 0)
     #expect(try tree.duet("workflow", "github", "--output", "../escape.yml").status == 2)
-    #expect(try tree.duet("workflow", "gitlab").status == 2)
+    #expect(try tree.duet("workflow", "gitlub").status == 2)
   }
 
   func versionOfBinary(_ tree: FixtureTree) throws -> String? {

@@ -63,7 +63,7 @@ public struct GradleModule: Sendable, Equatable {
   /// The modules a settings file includes, read from disk.
   static func modules(settingsFile: String, root: URL) -> [GradleModule] {
     let folder = (settingsFile as NSString).deletingLastPathComponent
-    guard let text = try? String(contentsOfFile: root.appendingPathComponent(settingsFile).path, encoding: .utf8) else { return [] }
+    guard let data = (try? PathGuard.read(settingsFile, in: root)) ?? nil, let text = String(data: data, encoding: .utf8) else { return [] }
     let wrapper = FileManager.default.fileExists(atPath: root.appendingPathComponent(folder.isEmpty ? "gradlew" : folder + "/gradlew").path)
     let included = ModuleDiscovery.gradleIncludes(in: text).compactMap { include -> (path: String, project: String)? in
       guard let path = ModuleDiscovery.gradleModulePath(include, settingsFolder: folder) else { return nil }
@@ -83,7 +83,7 @@ public struct GradleModule: Sendable, Equatable {
     let sourceSets = Glob.entries(of: root.appendingPathComponent(path + "/src").path).filter(\.isDirectory).map(\.name)
     testSourceSets = sourceSets.filter { $0 == "test" || $0.hasSuffix("Test") }.sorted()
     for name in ["build.gradle.kts", "build.gradle"] {
-      guard let text = try? String(contentsOfFile: root.appendingPathComponent(path + "/" + name).path, encoding: .utf8) else { continue }
+      guard let data = (try? PathGuard.read(path + "/" + name, in: root)) ?? nil, let text = String(data: data, encoding: .utf8) else { continue }
       let script = BuildScript(text)
       isMultiplatform = GradleModule.appliesMultiplatform(script)
         || sourceSets.contains("commonMain") || sourceSets.contains("commonTest")

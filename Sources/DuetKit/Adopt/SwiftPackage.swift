@@ -28,7 +28,7 @@ public struct SwiftPackage: Sendable, Equatable {
   static func read(manifestFile: String, root: URL) -> SwiftPackage? {
     let folder = (manifestFile as NSString).deletingLastPathComponent
     var package = SwiftPackage(path: folder.isEmpty ? "." : folder, manifestFile: manifestFile)
-    guard let text = try? String(contentsOfFile: root.appendingPathComponent(manifestFile).path, encoding: .utf8) else { return package }
+    guard let data = (try? PathGuard.read(manifestFile, in: root)) ?? nil, let text = String(data: data, encoding: .utf8) else { return package }
     let script = BuildScript(text)
     package.testTargets = script.calls("testTarget", member: true).compactMap { BuildScript.argument("name", in: $0) }
     package.pathDependencies = script.calls("package", member: true).compactMap { BuildScript.argument("path", in: $0) }.compactMap { relative in

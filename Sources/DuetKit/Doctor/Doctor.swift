@@ -209,6 +209,13 @@ public enum Doctor {
   }
 
   static func checkHistory(_ options: Options, into report: inout DoctorReport) {
+    do {
+      try PathGuard.checkStateFolder(root: options.root)
+    } catch {
+      report.add("history", "\(error)")
+      report.problem("\(error)")
+      return
+    }
     let path = HistoryStore.defaultPath(root: options.root, environment: options.environment)
     let health = HistoryHealth.inspect(path: path)
     let shown = path.map { shownPath($0, root: options.root) } ?? ""

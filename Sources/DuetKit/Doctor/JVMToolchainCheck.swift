@@ -26,7 +26,7 @@ enum JVMToolchainCheck {
       for module in GradleModule.modules(settingsFile: file, root: root) {
         if let version = module.jvmToolchain { byVersion[version, default: []].append(module.project) }
       }
-      if resolver == nil, let text = try? String(contentsOfFile: root.appendingPathComponent(file).path, encoding: .utf8),
+      if resolver == nil, let data = (try? PathGuard.read(file, in: root)) ?? nil, let text = String(data: data, encoding: .utf8),
         text.contains("foojay-resolver")
       {
         resolver = file

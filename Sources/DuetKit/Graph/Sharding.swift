@@ -48,6 +48,16 @@ public enum Sharding {
     return shards.map { $0.sorted() }
   }
 
+  /// The lanes of shard `spec.index` alone. Only as many shards as there are
+  /// lanes are ever laid out (past that, longest-first gives each lane a shard
+  /// of its own in order, and the rest are empty), so memory and time do not
+  /// depend on `spec.count`: `--shard 1/9223372036854775807` is cheap.
+  public static func lanes(of spec: Spec, names: [String], weights: [Double]) -> [Int] {
+    let laidOut = min(spec.count, names.count)
+    guard spec.index >= 1, spec.index <= laidOut else { return [] }
+    return partition(names: names, weights: weights, count: laidOut)[spec.index - 1]
+  }
+
   /// The expected seconds of each shard.
   public static func loads(_ shards: [[Int]], weights: [Double]) -> [Double] {
     shards.map { $0.reduce(0) { $0 + ($1 < weights.count ? weights[$1] : 1) } }

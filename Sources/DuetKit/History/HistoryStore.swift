@@ -5,12 +5,18 @@ public enum HistoryError: Error, CustomStringConvertible, Sendable {
   case sqlite(String, SQLiteError)
   case newerSchema(String, Int)
   case notAStore(String, String)
+  /// A merged store holding a row duet would not write (a log path out of its run's folder).
+  case unsafeRow(String, String)
+  /// The store's own folder is refused by the path guard (`.duet` a link or a file).
+  case refusedFolder(String, FileError)
 
   public var description: String {
     switch self {
     case .sqlite(let path, let error): return "\(path): \(error)"
     case .newerSchema(let path, let version): return "\(path) was written by a newer duet (schema \(version)); upgrade duet"
     case .notAStore(let path, let why): return "\(path) is not a duet history store: \(why)"
+    case .unsafeRow(let path, let why): return "\(path): refusing the whole store, nothing merged from it: \(why)"
+    case .refusedFolder(let path, let error): return "\(path): \(error)"
     }
   }
 
@@ -93,6 +99,18 @@ public final class HistoryStore {
   /// Opens (and creates, and migrates) a store. Read-only stores are checked, not migrated.
   public init(path: String, readOnly: Bool = false) throws(HistoryError) {
     self.path = path
+    let folder = (path as NSString).deletingLastPathComponent
+    if (folder as NSString).lastPathComponent == ".duet" {
+      do {
+        try PathGuard.checkStateFolder(root: URL(fileURLWithPath: (folder as NSString).deletingLastPathComponent))
+      } catch {
+        throw .refusedFolder(path, error)
+      }
+    }
+    var info = stat()
+    if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+      throw .notAStore(path, "it is \(PathGuard.kindName(info.st_mode)), not a regular file")
+    }
     do {
       if !readOnly {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -175,22 +193,37 @@ public final class HistoryStore {
   }
 
   /// Imports every run of another store that this one lacks (same UUID = same run).
-  /// The other store is opened read-only and checked first.
+  /// The other store is opened read-only and checked first, and every row it
+  /// holds must be one duet could have written (`LogLocation.problem`), or
+  /// nothing is merged. Errors name the store they come from.
   public func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
     let source = try HistoryStore(path: other, readOnly: true)
+    var incoming: [(run: RunRow, steps: [StepRow])] = []
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
       let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
-      let fresh = runs.filter { !known.contains($0.id) }
-      var stepCount = 0
-      try db.writeTransaction {
-        for run in fresh {
-          let steps = try source.db.query("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ?", [.text(run.id)]).compactMap(HistoryStore.stepRow)
-          try insert(run, steps: steps)
-          stepCount += steps.count
+      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ?")
+      for run in runs where !known.contains(run.id) {
+        try statement.bind([.text(run.id)])
+        var steps: [StepRow] = []
+        while try statement.step() {
+          if let row = HistoryStore.stepRow(statement.row) { steps.append(row) }
         }
+        if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(other, problem) }
+        incoming.append((run, steps))
       }
-      return (fresh.count, stepCount)
+    } catch let error as HistoryError {
+      throw error
+    } catch let error as SQLiteError {
+      throw .sqlite(other, error)
+    } catch {
+      throw .sqlite(other, SQLiteError(code: 1, message: "\(error)"))
+    }
+    do {
+      try db.writeTransaction {
+        for entry in incoming { try insert(entry.run, steps: entry.steps) }
+      }
+      return (incoming.count, incoming.reduce(0) { $0 + $1.steps.count })
     } catch let error as SQLiteError {
       throw .sqlite(path, error)
     } catch {

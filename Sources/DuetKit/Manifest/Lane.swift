@@ -1,5 +1,13 @@
 /// One step of a verify run, as the manifest declares it.
 public struct Lane: Sendable, Equatable {
+  /// The most `retries` a lane may have: more is a loop, not a retry.
+  public static let maxRetries = 10
+  /// The longest `timeout` a lane (or `--timeout`) may set: 7 days.
+  public static let maxTimeout: Double = 7 * 86400
+  /// The longest lane name: its log file `<name>.attempt-N.log` must fit in a
+  /// file name (255 bytes) on every file system.
+  public static let maxNameLength = 200
+
   /// What a lane runs: a built-in duet command in-process, or a shell command.
   public enum Step: Sendable, Equatable {
     /// `run: design-tokens --check`: the command word and its arguments.

@@ -44,7 +44,7 @@ public enum ManifestLoader {
       diagnostics.add("the manifest: missing 'version' (write 'version: 1' at the top)", at: node.location)
     }
 
-    manifest.modules = top.strings("modules", diagnostics: &diagnostics)?.map(\.value) ?? []
+    manifest.modules = insideTree(top.strings("modules", diagnostics: &diagnostics), key: "modules", label: "the manifest", diagnostics: &diagnostics)
     manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
     manifest.pools = parsePools(top.value("pools"), diagnostics: &diagnostics)
     manifest.runsOn = parseRunsOn(top.value("runs-on"), diagnostics: &diagnostics)
@@ -74,7 +74,9 @@ public enum ManifestLoader {
       guard let fields = YAMLFields(item, context: label, allowed: laneKeys, diagnostics: &diagnostics) else { continue }
       guard let name = fields.string("name", required: true, diagnostics: &diagnostics) else { continue }
       let nameLocation = fields.value("name")?.location ?? item.location
-      if !isValidName(name) {
+      if name.utf8.count > Lane.maxNameLength {
+        diagnostics.add("\(label.prefix(60))…: a lane name may be at most \(Lane.maxNameLength) characters (its log file is named after it), got \(name.utf8.count)", at: nameLocation)
+      } else if !isValidName(name) {
         diagnostics.add("\(label): a lane name may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit", at: nameLocation)
       }
       if let earlier = firstDeclared[name] {
@@ -102,10 +104,14 @@ public enum ManifestLoader {
       var lane = Lane(name: name, step: step ?? .shell(""), location: item.location)
       let needs = fields.strings("needs", diagnostics: &diagnostics) ?? []
       lane.needs = needs.map(\.value)
-      lane.inputs = fields.strings("inputs", diagnostics: &diagnostics)?.map(\.value) ?? []
-      lane.covers = fields.strings("covers", diagnostics: &diagnostics)?.map(\.value) ?? []
+      lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
+      lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
       lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
       lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
+      if lane.retries > Lane.maxRetries, let value = fields.value("retries") {
+        diagnostics.add("\(label): 'retries' must be at most \(Lane.maxRetries), got \(value.summary)", at: value.location)
+        lane.retries = 0
+      }
       if let pool = fields.string("pool", required: fields.has("pool"), diagnostics: &diagnostics) {
         if pools[pool] == nil {
           let names = pools.keys.sorted()
@@ -126,13 +132,13 @@ public enum ManifestLoader {
         lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
       }
       if let timeout = fields.value("timeout") {
-        if let text = timeout.scalar, let seconds = DurationText.seconds(text) {
+        if let text = timeout.scalar, let seconds = DurationText.seconds(text), seconds <= Lane.maxTimeout {
           lane.timeout = seconds
         } else {
-          diagnostics.add("\(label): 'timeout' must be a duration such as 90s, 10m or 1h, got \(timeout.summary)", at: timeout.location)
+          diagnostics.add("\(label): 'timeout' must be a duration such as 90s, 10m or 1h, at most 7d, got \(timeout.summary)", at: timeout.location)
         }
       }
-      lane.env = (fields.stringMap("env", diagnostics: &diagnostics) ?? []).map { EnvironmentEntry(name: $0.0, value: $0.1) }
+      lane.env = environment(fields, label: label, diagnostics: &diagnostics)
       if let dir = fields.string("dir", diagnostics: &diagnostics) {
         let parts = dir.split(separator: "/").map(String.init)
         if dir.hasPrefix("/") || parts.contains("..") {
@@ -260,6 +266,45 @@ public enum ManifestLoader {
       entries.append(entry)
     }
     return entries
+  }
+
+  /// `env:` as the child will see it: a name that is empty, holds `=` or a NUL,
+  /// or a value with a NUL, cannot reach the child intact, so it is an error
+  /// at its place rather than a variable silently cut or dropped.
+  static func environment(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [EnvironmentEntry] {
+    guard let pairs = fields.value("env")?.mapping else {
+      return (fields.stringMap("env", diagnostics: &diagnostics) ?? []).map { EnvironmentEntry(name: $0.0, value: $0.1) }
+    }
+    var entries: [EnvironmentEntry] = []
+    let values = fields.stringMap("env", diagnostics: &diagnostics) ?? []
+    var valueByName: [String: String] = [:]
+    for (name, value) in values { valueByName[name] = value }
+    for pair in pairs {
+      guard let name = pair.key.scalar, let value = valueByName[name] else { continue }
+      if name.isEmpty || name.contains("=") || name.utf8.contains(0) {
+        diagnostics.add("\(label): 'env' names must be non-empty and hold no '=' or NUL, got \(pair.key.summary)", at: pair.key.location)
+      } else if value.utf8.contains(0) {
+        diagnostics.add("\(label): 'env.\(name)' holds a NUL byte, which no environment variable can carry", at: pair.value.location)
+      } else {
+        entries.append(EnvironmentEntry(name: name, value: value))
+      }
+    }
+    return entries
+  }
+
+  /// The paths and globs of `key` that stay inside the tree; each one with `..`
+  /// or a leading `/` is an error at its place (the path guard's rule, early).
+  static func insideTree(_ items: [Located<String>]?, key: String, label: String, diagnostics: inout DiagnosticList) -> [String] {
+    guard let items else { return [] }
+    var kept: [String] = []
+    for item in items {
+      if PathGuard.isInside(item.value) {
+        kept.append(item.value)
+      } else {
+        diagnostics.add("\(label): every item of '\(key)' must be a path or glob inside the tree, relative to its root (no '..', no leading '/'), got \"\(item.value)\"", at: item.location)
+      }
+    }
+    return kept
   }
 
   static func isValidName(_ name: String) -> Bool {

@@ -28,7 +28,7 @@ public enum ModuleDiscovery {
     let (settings, packages) = buildFiles(root: root)
     for file in settings {
       let folder = (file as NSString).deletingLastPathComponent
-      guard let text = try? String(contentsOfFile: root.appendingPathComponent(file).path, encoding: .utf8) else { continue }
+      guard let data = try? PathGuard.read(file, in: root), let text = String(data: data, encoding: .utf8) else { continue }
       for project in gradleIncludes(in: text) {
         guard let path = gradleModulePath(project, settingsFolder: folder) else { continue }
         note(path, file)

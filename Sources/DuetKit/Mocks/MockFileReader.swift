@@ -14,10 +14,10 @@ final class MockFileReader {
 
   static let chunkSize = 256 * 1024
 
-  /// Opens `absolutePath`; errors name `displayPath`, the tree-relative name.
+  /// Opens `absolutePath`, a regular file only (PathGuard: a FIFO would block,
+  /// a final link would read outside the tree); errors name `displayPath`.
   init(absolutePath: String, displayPath: String) throws(FileError) {
-    let fd = open(absolutePath, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw FileError.cannotRead(displayPath, errno: errno) }
+    let fd = try PathGuard.openRegularFile(atAbsolute: absolutePath, displayPath: displayPath)
     self.fd = fd
     self.buffer = []
     self.path = displayPath

@@ -50,7 +50,9 @@ public enum RunReport {
     }
     var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : endText(last))"
     if record.attempts.count > 1 { heading += ", attempt \(record.attempts.count) of \(record.attempts.count)" }
-    heading += " · log: \(last.logPath ?? "(no output)")"
+    // A lane that printed but left no file lost its log (a folder that could
+    // not be made, a full disk): say so rather than "no output".
+    heading += " · log: \(last.logPath ?? (last.tail.byteCount > 0 ? "(not written: the log file could not be made)" : "(no output)"))"
     return [heading] + last.tail.reportLines.map { "   " + $0 }
   }
 

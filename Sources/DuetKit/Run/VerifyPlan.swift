@@ -47,6 +47,10 @@ public struct VerifyPlan: Sendable {
     self.options = options
     self.environment = environment
     self.runID = VerifyPlan.makeRunID(now)
+    // Issue 16: the one path guard; `.duet` through a link would put the store,
+    // the logs and log retention in another folder.
+    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
+    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
     guard !manifest.lanes.isEmpty else {
       throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
     }
@@ -83,13 +87,10 @@ public struct VerifyPlan: Sendable {
     let path = environment["PATH"] ?? "/usr/bin:/bin"
     for index in selected where preset[index] == nil {
       let lane = manifest.lanes[index]
-      if let dir = lane.dir {
-        var isDirectory: ObjCBool = false
-        let full = root.appendingPathComponent(dir).path
-        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) || !isDirectory.boolValue {
-          preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: "dir '\(dir)' is not a folder")
-          continue
-        }
+      if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
+        // Issue 16: the path guard, for shell lanes and built-ins alike.
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
+        continue
       }
       // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
       if let reason = lane.platformSkipReason() {
@@ -116,7 +117,7 @@ public struct VerifyPlan: Sendable {
   /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
   public func prepareStateFolder() throws {
     let folder = root.appendingPathComponent(".duet")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
     let ignore = folder.appendingPathComponent(".gitignore")
     if !FileManager.default.fileExists(atPath: ignore.path) {
       try AtomicFile.write(Data("*\n".utf8), toAbsolute: ignore.path, displayPath: ".duet/.gitignore")

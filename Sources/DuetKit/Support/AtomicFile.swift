@@ -8,7 +8,15 @@ public enum AtomicFile {
   @discardableResult
   public static func write(_ data: Data, to path: String, in root: URL) throws -> Bool {
     let target = try TreePath.resolveForWriting(path, in: root)
-    if let existing = FileManager.default.contents(atPath: target.path), existing == data { return false }
+    var info = stat()
+    if lstat(target.path, &info) == 0 {
+      // Only a regular file is read to compare, or replaced: a FIFO would block.
+      if info.st_mode & S_IFMT == S_IFDIR { throw FileError.cannotWrite(path, reason: String(cString: strerror(EISDIR))) }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        throw FileError.refused(path, reason: "it is \(PathGuard.kindName(info.st_mode)), not a regular file; duet writes only regular files")
+      }
+      if let existing = try? PathGuard.readRegularFile(atAbsolute: target.path, displayPath: path), existing == data { return false }
+    }
     try write(data, toAbsolute: target.path, displayPath: path)
     return true
   }
@@ -53,20 +61,13 @@ public enum AtomicFile {
 /// Paths relative to a tree root, checked before duet writes through them.
 public enum TreePath {
   /// The absolute URL of `path` under `root`, refusing absolute paths, `..`
-  /// components and any symbolic link on the way (existing components only).
+  /// components and any symbolic link on the way: `PathGuard.resolve`, with the
+  /// refusal worded for a write.
   public static func resolveForWriting(_ path: String, in root: URL) throws -> URL {
-    let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-    guard !path.hasPrefix("/"), !components.isEmpty, !components.contains("..") else {
+    do {
+      return try PathGuard.resolve(path, in: root)
+    } catch {
       throw FileError.outsideTree(path)
     }
-    var current = root.standardizedFileURL
-    for component in components where component != "." {
-      current.appendPathComponent(component)
-      var info = stat()
-      if lstat(current.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
-        throw FileError.outsideTree(path)
-      }
-    }
-    return current
   }
 }

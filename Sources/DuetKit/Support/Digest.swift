@@ -102,10 +102,10 @@ public struct Digest: ~Copyable {
     return digest.hex()
   }
 
-  /// Feeds a whole file, streamed, into this hasher.
+  /// Feeds a whole file, streamed, into this hasher. Only a regular file is read
+  /// (a final link, a FIFO or a device is refused: `PathGuard.openRegularFile`).
   public mutating func update(fileAt path: String) throws {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw FileError.cannotRead(path, errno: errno) }
+    let fd = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path)
     defer { close(fd) }
     let size = 256 * 1024
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)

@@ -2,10 +2,16 @@ import Foundation
 
 /// Durations as people write them: `90s`, `10m`, `1h`, `1h30m`, `7d`, or plain seconds.
 public enum DurationText {
-  /// Seconds for `text`, or nil when it is not a duration.
+  /// The longest duration duet reads anywhere (366 days): past it a number is a
+  /// typo or an attack (`99999999999999999999h`), and deadlines computed from it
+  /// would overflow.
+  public static let maxSeconds: Double = 366 * 86400
+
+  /// Seconds for `text`, or nil when it is not a duration of at most `maxSeconds`.
   public static func seconds(_ text: String) -> Double? {
     let text = text.trimmingCharacters(in: .whitespaces)
-    if let plain = Double(text), plain > 0, plain.isFinite { return plain }
+    guard text.utf8.count <= 64 else { return nil }
+    if let plain = Double(text), plain > 0, plain.isFinite { return plain <= maxSeconds ? plain : nil }
     var total = 0.0
     var number = ""
     var sawUnit = false
@@ -27,7 +33,7 @@ public enum DurationText {
       number = ""
       sawUnit = true
     }
-    guard number.isEmpty, sawUnit, total > 0 else { return nil }
+    guard number.isEmpty, sawUnit, total > 0, total <= maxSeconds else { return nil }
     return total
   }
 

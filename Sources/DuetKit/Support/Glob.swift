@@ -10,8 +10,12 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   public let pattern: String
   let segments: [String]
 
+  /// Set when the pattern leaves the tree (`..` or a leading `/`): it matches nothing.
+  let escapes: Bool
+
   public init(_ pattern: String) {
     self.pattern = pattern
+    self.escapes = !PathGuard.isInside(pattern)
     var parts = pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init).filter { $0 != "." }
     // Collapse runs of `**`, which mean the same as one.
     parts = parts.enumerated().filter { index, part in !(part == "**" && index > 0 && parts[index - 1] == "**") }.map(\.element)
@@ -32,22 +36,31 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   /// Whether `path` (relative, `/`-separated) matches the whole pattern.
   public func matches(_ path: String) -> Bool {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-    return Glob.match(segments[...], parts[...])
+    return Glob.match(segments, parts)
   }
 
-  static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
-    guard let head = pattern.first else { return path.isEmpty }
-    if head == "**" {
-      let rest = pattern.dropFirst()
-      var remaining = path
-      while true {
-        if match(rest, remaining) { return true }
-        guard let next = remaining.first, !next.hasPrefix(".") else { return false }
-        remaining = remaining.dropFirst()
+  /// Whole-path matching as a table, from the ends backwards: `table[i][j]` says
+  /// whether pattern segments `i...` match path segments `j...`. Each cell is
+  /// computed once, so `**/d/**/d/**` over a deep path is polynomial (segments ×
+  /// path length × path length at worst), never exponential as backtracking is.
+  static func match(_ pattern: [String], _ path: [String]) -> Bool {
+    let p = pattern.count, n = path.count
+    var next = [Bool](repeating: false, count: n + 1)
+    next[n] = true  // empty pattern matches only the empty rest
+    for i in stride(from: p - 1, through: 0, by: -1) {
+      var row = [Bool](repeating: false, count: n + 1)
+      if pattern[i] == "**" {
+        // `**` takes zero segments, or one visible segment and stays.
+        row[n] = next[n]
+        for j in stride(from: n - 1, through: 0, by: -1) {
+          row[j] = next[j] || (!path[j].hasPrefix(".") && row[j + 1])
+        }
+      } else {
+        for j in 0..<n where next[j + 1] && segmentMatches(pattern[i], path[j]) { row[j] = true }
       }
+      next = row
     }
-    guard let name = path.first, segmentMatches(head, name) else { return false }
-    return match(pattern.dropFirst(), path.dropFirst())
+    return next[0]
   }
 
   /// One segment against one name: `*` any run, `?` one character; hidden names need a leading `.`.
@@ -75,14 +88,25 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
   /// The paths under `root` that match, relative to it, sorted by path bytes.
   /// Symbolic links are neither followed nor returned.
+  /// A pattern that leaves the tree (`..`, a leading `/`) matches nothing.
   public func expand(in root: URL, kind: Kind = .any) -> [String] {
+    guard !escapes else { return [] }
     var results: [String] = []
-    walk(segments[...], directory: root.path, relative: "", kind: kind, into: &results)
+    var visited = Set<Visit>()
+    walk(segments[...], directory: root.path, relative: "", kind: kind, into: &results, visited: &visited)
     return Array(Set(results)).sorted(by: Glob.precedes)
   }
 
-  private func walk(_ pattern: ArraySlice<String>, directory: String, relative: String, kind: Kind, into results: inout [String]) {
+  /// One (pattern position, folder) pair of the walk: the same pair is walked
+  /// once, so chains of `**` cost folders × segments, not one path per way to split.
+  private struct Visit: Hashable {
+    var position: Int
+    var relative: String
+  }
+
+  private func walk(_ pattern: ArraySlice<String>, directory: String, relative: String, kind: Kind, into results: inout [String], visited: inout Set<Visit>) {
     guard let head = pattern.first else { return }
+    guard visited.insert(Visit(position: pattern.startIndex, relative: relative)).inserted else { return }
     let rest = pattern.dropFirst()
     if head == "**" {
       if rest.isEmpty {
@@ -91,16 +115,16 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         for entry in Glob.entries(of: directory) where !entry.name.hasPrefix(".") {
           let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
           if entry.isDirectory {
-            walk(pattern, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results)
+            walk(pattern, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results, visited: &visited)
           } else if kind != .directories {
             results.append(path)
           }
         }
       } else {
-        walk(rest, directory: directory, relative: relative, kind: kind, into: &results)
+        walk(rest, directory: directory, relative: relative, kind: kind, into: &results, visited: &visited)
         for entry in Glob.entries(of: directory) where entry.isDirectory && !entry.name.hasPrefix(".") {
           let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-          walk(pattern, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results)
+          walk(pattern, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results, visited: &visited)
         }
       }
       return
@@ -111,7 +135,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
       let full = directory + "/" + head
       guard lstat(full, &info) == 0 else { return }
       let type = info.st_mode & S_IFMT
-      guard type != S_IFLNK else { return }
+      // Links, FIFOs, devices and sockets are never matched (PathGuard's rule).
+      guard type == S_IFDIR || type == S_IFREG else { return }
       candidates = [Glob.Entry(name: head, isDirectory: type == S_IFDIR)]
     } else {
       candidates = Glob.entries(of: directory).filter { Glob.segmentMatches(head, $0.name) }
@@ -125,7 +150,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         case .directories: if entry.isDirectory { results.append(path) }
         }
       } else if entry.isDirectory {
-        walk(rest, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results)
+        walk(rest, directory: directory + "/" + entry.name, relative: path, kind: kind, into: &results, visited: &visited)
       }
     }
   }

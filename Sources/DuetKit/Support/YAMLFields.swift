@@ -61,10 +61,18 @@ public struct YAMLFields {
     return number
   }
 
-  /// A list of strings; one string alone is accepted as a list of one.
+  /// A list of strings; one string alone is accepted as a list of one, but not
+  /// a bare number or boolean (`modules: 5`, `requires: yes`), which is more
+  /// likely a slip than a path or a program named `5`.
   public func strings(_ key: String, diagnostics: inout DiagnosticList) -> [Located<String>]? {
     guard let value = values[key] else { return nil }
-    if let text = value.scalar, !value.isNull { return [Located(text, at: value.location)] }
+    if let text = value.scalar, !value.isNull {
+      if case .scalar(_, plain: true) = value.kind, YAMLFields.looksTyped(text) {
+        diagnostics.add("\(context): '\(key)' must be a list of strings, got \(text) (a YAML \(Double(text) != nil ? "number" : "boolean"); quote it or write a list)", at: value.location)
+        return nil
+      }
+      return [Located(text, at: value.location)]
+    }
     guard let items = value.sequence else {
       diagnostics.add("\(context): '\(key)' must be a list of strings, got \(value.summary)", at: value.location)
       return nil
@@ -78,6 +86,13 @@ public struct YAMLFields {
       }
     }
     return result
+  }
+
+  /// Whether a plain scalar reads as a number or a boolean in YAML (1.1 or 1.2).
+  static func looksTyped(_ text: String) -> Bool {
+    if Double(text) != nil || Int(text) != nil { return true }
+    return ["yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+            "on", "On", "ON", "off", "Off", "OFF"].contains(text)
   }
 
   /// A mapping of string to string (`env:`), in file order.

@@ -14,12 +14,20 @@ public struct YAMLError: DiagnosticError {
 public enum YAMLParser {
   /// The most nodes alias expansion may add to one file.
   public static let aliasNodeBudget = 10_000
+  /// The deepest nesting of lists and mappings a file may have. Checked as each
+  /// one opens, so a deep file is refused before it is built; the nodes duet
+  /// keeps are then never deep enough for recursion over them (freeing them
+  /// included) to exhaust a thread's stack.
+  public static let maxDepth = 512
 
   /// Parses the first document of `text`; `file` is the name used in messages.
   public static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
     var bytes = Array(text.utf8)
     if bytes.isEmpty { bytes = [0x0A] }
     return try bytes.withUnsafeBufferPointer { buffer throws(YAMLError) -> YAMLNode in
+      if let bad = TextBytes.firstProblem(in: buffer) {
+        throw YAMLError(diagnostics: [Diagnostic("\(file) is not YAML text: \(bad.what)", at: SourceLocation(file: file, line: bad.line, column: bad.column))])
+      }
       var builder = Builder(file: file)
       return try builder.run(buffer)
     }
@@ -33,16 +41,33 @@ public enum YAMLParser {
     var info = stat()
     guard stat(url.path, &info) == 0 else { throw unreadable(errno) }
     guard info.st_mode & S_IFMT != S_IFDIR else { throw unreadable(EISDIR) }
-    guard let data = FileManager.default.contents(atPath: url.path) else { throw unreadable(EACCES) }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))])
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw YAMLError(diagnostics: [Diagnostic("cannot read \(file): it is \(PathGuard.kindName(info.st_mode)), not a regular file")])
     }
-    return try parse(text, file: file)
+    let data: Data
+    do {
+      // The file's own path (a link the user made to a manifest is theirs);
+      // what is opened must still be a regular file, so a swap cannot block.
+      let resolved = url.resolvingSymlinksInPath().path
+      data = try PathGuard.readRegularFile(atAbsolute: resolved, displayPath: file)
+    } catch {
+      throw YAMLError(diagnostics: [Diagnostic("\(error)")])
+    }
+    return try parse(data, file: file)
+  }
+
+  /// Parses bytes read from a file: a NUL or a byte that is not UTF-8 is an
+  /// error at its own line and column, not at the top of the file.
+  public static func parse(_ data: Data, file: String) throws(YAMLError) -> YAMLNode {
+    if let bad = TextBytes.firstProblem(in: data) {
+      throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text: \(bad.what)", at: SourceLocation(file: file, line: bad.line, column: bad.column))])
+    }
+    return try parse(String(decoding: data, as: UTF8.self), file: file)
   }
 
   private struct Builder {
     let file: String
-    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var anchors: [String: (node: YAMLNode, size: Int, depth: Int)] = [:]
     var expandedNodes = 0
     var problems: [Diagnostic] = []
 
@@ -63,6 +88,8 @@ public enum YAMLParser {
       var pendingKey: YAMLNode?
       var seen: Set<String> = []
       var size = 1
+      /// How many levels the deepest child adds below this collection.
+      var height = 0
 
       init(isMapping: Bool, location: SourceLocation, anchor: String?) {
         self.isMapping = isMapping
@@ -112,7 +139,7 @@ public enum YAMLParser {
           } ?? ""
           let node = YAMLNode(.scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), at: start)
           remember(anchor: scalar.anchor, node: node, size: 1)
-          try add(node, size: 1, to: &stack, root: &root)
+          try add(node, size: 1, height: 0, to: &stack, root: &root)
         case YAML_ALIAS_EVENT:
           let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
           guard let anchored = anchors[name] else {
@@ -124,18 +151,28 @@ public enum YAMLParser {
               "aliases expand to more than \(YAMLParser.aliasNodeBudget) nodes; refusing to expand '*\(name)'",
               at: start)])
           }
+          if stack.count + anchored.depth > YAMLParser.maxDepth {
+            throw YAMLError(diagnostics: [Diagnostic(
+              "nesting deeper than \(YAMLParser.maxDepth) levels (lists and mappings inside each other) once '*\(name)' is expanded; duet refuses deeper files",
+              at: start)])
+          }
           var copy = anchored.node
           copy.location = start
-          try add(copy, size: anchored.size, to: &stack, root: &root)
-        case YAML_SEQUENCE_START_EVENT:
-          stack.append(Frame(isMapping: false, location: start, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
-        case YAML_MAPPING_START_EVENT:
-          stack.append(Frame(isMapping: true, location: start, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
+          try add(copy, size: anchored.size, height: anchored.depth, to: &stack, root: &root)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+          guard stack.count < YAMLParser.maxDepth else {
+            throw YAMLError(diagnostics: [Diagnostic(
+              "nesting deeper than \(YAMLParser.maxDepth) levels (lists and mappings inside each other); duet refuses deeper files",
+              at: start)])
+          }
+          let isMapping = event.type == YAML_MAPPING_START_EVENT
+          let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+          stack.append(Frame(isMapping: isMapping, location: start, anchor: anchor.map { String(cString: $0) }))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
           guard let frame = stack.popLast() else { break }
           let node = frame.node
-          if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
-          try add(node, size: frame.size, to: &stack, root: &root)
+          if let anchor = frame.anchor { anchors[anchor] = (node, frame.size, frame.height + 1) }
+          try add(node, size: frame.size, height: frame.height + 1, to: &stack, root: &root)
         default:
           break
         }
@@ -144,15 +181,16 @@ public enum YAMLParser {
 
     mutating func remember(anchor: UnsafeMutablePointer<yaml_char_t>?, node: YAMLNode, size: Int) {
       guard let anchor else { return }
-      anchors[String(cString: anchor)] = (node, size)
+      anchors[String(cString: anchor)] = (node, size, 0)
     }
 
-    mutating func add(_ node: YAMLNode, size: Int, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
+    mutating func add(_ node: YAMLNode, size: Int, height: Int, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
       guard let top = stack.last else {
         root = node
         return
       }
       top.size += size
+      top.height = max(top.height, height)
       guard top.isMapping else {
         top.items.append(node)
         return

@@ -30,37 +30,67 @@ struct AliasResolver<Value> {
   }
 
   private var entries: [String: Entry]
-  private var resolved: [String: Value] = [:]
+  /// Every name settled so far, with its value or its failure: each name is
+  /// followed once, so resolving all of them is linear in their number.
+  private var settled: [String: Result<Value, Failure>] = [:]
 
   init(_ entries: [String: Entry]) { self.entries = entries }
 
   var names: [String] { Array(entries.keys) }
 
+  /// Follows `name`'s chain without recursion (a chain may be as long as the file).
+  /// A name on a circular chain, or leading into one, fails with that cycle,
+  /// written from the member first reached round to it again; every name of
+  /// a cycle gets the same array, so a caller can report each cycle once.
+  /// A broken chain has `chain == [name]` only on the name whose own alias
+  /// names nothing (the one to report), two names elsewhere.
   mutating func resolve(_ name: String) -> Result<Value, Failure> {
+    if let done = settled[name] { return done }
     var chain: [String] = []
-    return resolve(name, chain: &chain)
-  }
-
-  private mutating func resolve(_ name: String, chain: inout [String]) -> Result<Value, Failure> {
-    if let done = resolved[name] { return .success(done) }
-    if chain.contains(name) { return .failure(.circular(chain: chain + [name])) }
-    guard let entry = entries[name] else {
-      return .failure(.broken(chain: chain, missing: name))
-    }
-    chain.append(name)
-    switch entry {
-    case .value(let value):
-      resolved[name] = value
-      return .success(value)
-    case .alias(let target, let adjust):
-      switch resolve(target, chain: &chain) {
-      case .success(let value):
-        let result = adjust.map { $0(value) } ?? value
-        resolved[name] = result
-        return .success(result)
-      case .failure(let failure):
-        return .failure(failure)
+    var position: [String: Int] = [:]
+    var current = name
+    var end: Result<Value, Failure>
+    while true {
+      if let done = settled[current] {
+        end = done
+        break
       }
+      if let start = position[current] {
+        end = .failure(.circular(chain: Array(chain[start...]) + [current]))
+        break
+      }
+      guard let entry = entries[current] else {
+        if chain.isEmpty { return .failure(.broken(chain: [], missing: current)) }
+        end = .failure(.broken(chain: [], missing: current))
+        break
+      }
+      position[current] = chain.count
+      chain.append(current)
+      if case .value(let value) = entry {
+        end = .success(value)
+        settled[current] = end
+        chain.removeLast()
+        break
+      }
+      if case .alias(let target, _) = entry { current = target }
     }
+    // Settle the chain from its end back to `name`.
+    var result = end
+    for index in chain.indices.reversed() {
+      let link = chain[index]
+      switch end {
+      case .success:
+        if case .success(let value) = result, case .alias(_, let adjust)? = entries[link] {
+          result = .success(adjust.map { $0(value) } ?? value)
+        }
+      case .failure(.broken(let brokenChain, let missing)):
+        let direct = brokenChain.isEmpty && index == chain.count - 1
+        result = .failure(.broken(chain: direct ? [link] : [link, chain.count > index + 1 ? chain[index + 1] : missing], missing: missing))
+      case .failure(.circular):
+        result = end
+      }
+      settled[link] = result
+    }
+    return result
   }
 }

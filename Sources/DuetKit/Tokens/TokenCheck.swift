@@ -8,8 +8,16 @@ public enum TokenCheck {
   public static func run(_ plan: TokenPlan, root: URL, configPath: String) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
     for file in plan.files {
-      let url = root.appendingPathComponent(file.path)
-      guard let data = FileManager.default.contents(atPath: url.path) else {
+      let read: Data?
+      do {
+        read = try PathGuard.read(file.path, in: root)
+      } catch {
+        let reason: String
+        if case .refused(_, let why) = error { reason = why } else { reason = "\(error)" }
+        report.entries.append(.init(path: file.path, status: .refused, note: reason))
+        continue
+      }
+      guard let data = read else {
         report.entries.append(.init(path: file.path, status: .missing))
         continue
       }

@@ -26,8 +26,10 @@ extension TokenConfigLoader.Reader {
       for appearance in Appearance.allCases { entries[key(token.name, appearance)] = .value(token.value(appearance)) }
     }
     var pendingByKey: [String: PendingColorAlias] = [:]
+    var tokenByName: [String: ColorToken] = [:]
+    for token in tokens where tokenByName[token.name] == nil { tokenByName[token.name] = token }
     for alias in colorAliases {
-      let ownAlpha = tokens.first { $0.name == alias.token }?.value(alias.appearance).alpha
+      let ownAlpha = tokenByName[alias.token]?.value(alias.appearance).alpha
       let adjust: ((ColorValue) -> ColorValue)? = ownAlpha.map { alpha in { ColorValue($0.rgb, alpha: alpha) } }
       entries[key(alias.token, alias.appearance)] = .alias(target: key(alias.target, alias.appearance), adjust: adjust)
       pendingByKey[key(alias.token, alias.appearance)] = alias
@@ -35,6 +37,9 @@ extension TokenConfigLoader.Reader {
 
     var resolver = AliasResolver(entries)
     var reportedCycles: Set<[String]> = []
+    // Every name of a cycle fails with the same chain, so its first name is
+    // enough to skip a cycle already seen without sorting it again.
+    var seenCycleStarts: Set<String> = []
     var resolved: [String: ColorValue] = [:]
     for alias in colorAliases {
       let name = key(alias.token, alias.appearance)
@@ -48,6 +53,7 @@ extension TokenConfigLoader.Reader {
           "\(alias.context): '\(alias.key)' is an alias of {\(target)}, which names no colour token\(Suggestion.hint(for: target, in: names))",
           at: alias.location)
       case .failure(.circular(let chain)):
+        guard let start = chain.first, seenCycleStarts.insert(start).inserted else { continue }
         let members = chain.map { String($0.prefix { $0 != "@" }) }
         let cycle = Array(Set(members)).sorted()
         guard reportedCycles.insert(cycle).inserted else { continue }

@@ -3,6 +3,9 @@
 /// `{value: 8, doc: "..."}` so it carries a doc comment.
 extension TokenConfigLoader {
   static let scaleKeys = ["value", "doc"]
+  /// The largest step: past it a value is no length on any screen, and a
+  /// Kotlin `Float` or a Swift `CGFloat` would print it in exponent form.
+  static let maxScalePoints: Double = 100_000
 }
 
 extension TokenConfigLoader.Reader {
@@ -39,8 +42,8 @@ extension TokenConfigLoader.Reader {
         }
         valueNode = value
       }
-      guard let points = number(valueNode), points >= 0 else {
-        diagnostics.add("\(context): must be a number of points, 0 or more, got \(valueNode.summary)", at: valueNode.location)
+      guard let points = number(valueNode), points >= 0, points <= TokenConfigLoader.maxScalePoints else {
+        diagnostics.add("\(context): must be a number of points from 0 to 100000, got \(valueNode.summary)", at: valueNode.location)
         continue
       }
       result.append(ScaleToken(name: name, doc: doc, value: points))

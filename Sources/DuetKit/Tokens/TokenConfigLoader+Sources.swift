@@ -53,7 +53,14 @@ extension TokenConfigLoader.Reader {
         continue
       }
       let normalized = normalizedOutputFolder(path)
-      guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(normalized).path) else {
+      let read: Data?
+      do {
+        read = try PathGuard.read(normalized, in: root)
+      } catch {
+        diagnostics.add("\(context): \(error)", at: location)
+        continue
+      }
+      guard let data = read else {
         diagnostics.add("\(context): no DTCG file at \(normalized) (paths are relative to the tree root)", at: location)
         continue
       }

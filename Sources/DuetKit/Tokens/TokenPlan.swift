@@ -100,17 +100,20 @@ public struct TokenPlan: Sendable, Equatable {
   /// that the config no longer generates. Any other file is never claimed.
   public func undeclaredFiles(in root: URL) -> [String] {
     let banner = Data(generatedBannerStart.utf8)
-    /// duet's banner, or (with `orEngine`) the banner of the Duet toolchain's engine.
-    func opensWithBanner(_ url: URL, orEngine: Bool = false) -> Bool {
-      guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-      defer { try? handle.close() }
+    /// duet's banner, or (with `orEngine`) the banner of the Duet toolchain's
+    /// engine. Only a regular file inside the tree is opened (PathGuard): a FIFO
+    /// here would block `--check`, a link would read outside the tree.
+    func opensWithBanner(_ path: String, orEngine: Bool = false) -> Bool {
+      guard let url = try? PathGuard.regularFile(path, in: root),
+            let fd = try? PathGuard.openRegularFile(atAbsolute: url.path, displayPath: path) else { return false }
+      let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
       let head = (try? handle.read(upToCount: EngineBanner.headLength)) ?? Data()
       return head.starts(with: banner) || (orEngine && EngineBanner.recognizes(String(decoding: head, as: UTF8.self)))
     }
     // A file the engine wrote is claimed only under a name a target owns
     // (`SemanticGradient` once gradients are gone): another engine file in
     // the folder may be one duet does not know, and is never removed.
-    var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0), orEngine: true) }
+    var result = ownedButUndeclared.filter { opensWithBanner($0, orEngine: true) }
     let declared = Set(files.map(\.path))
     for pattern in generatedFilePatterns {
       let folder = (pattern as NSString).deletingLastPathComponent
@@ -121,7 +124,7 @@ public struct TokenPlan: Sendable, Equatable {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
       for entry in entries.sorted() where entry.hasPrefix(parts[0]) && entry.hasSuffix(parts[1]) && entry.count > parts[0].count + parts[1].count {
         let path = join(folder, entry)
-        if !declared.contains(path) && !result.contains(path) && opensWithBanner(url.appendingPathComponent(entry)) { result.append(path) }
+        if !declared.contains(path) && !result.contains(path) && opensWithBanner(path) { result.append(path) }
       }
     }
     return result

@@ -11,6 +11,8 @@ public struct TokenReport: Sendable, Equatable {
     case written, unchanged, removed, kept
     /// Check mode.
     case upToDate, stale, missing, orphaned
+    /// Check mode: the path guard would not read the file (a link, a FIFO).
+    case refused
   }
 
   /// The first line where a file on disk and the generated text part ways.
@@ -29,11 +31,14 @@ public struct TokenReport: Sendable, Equatable {
     /// True when the file on disk carries the engine's banner and was
     /// compared by code rather than byte for byte.
     public var comparedByCode: Bool
-    public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false) {
+    /// Why a `refused` file was not read.
+    public var note: String?
+    public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
       self.path = path
       self.status = status
       self.difference = difference
       self.comparedByCode = comparedByCode
+      self.note = note
     }
   }
 
@@ -51,7 +56,7 @@ public struct TokenReport: Sendable, Equatable {
   }
 
   public var passed: Bool {
-    !entries.contains { [.stale, .missing, .orphaned].contains($0.status) }
+    !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }
   }
 
   /// 0 when written or up to date, 1 when `--check` finds drift.
@@ -102,6 +107,8 @@ public struct TokenReport: Sendable, Equatable {
             lines.append("  missing: \(entry.path)")
           case .orphaned:
             lines.append("  orphaned: \(entry.path) — the config no longer declares it (a target owns this file)")
+          case .refused:
+            lines.append("  refused: \(entry.path) — \(entry.note ?? "not a regular file in the tree"); not read")
           default:
             continue
           }
@@ -128,6 +135,7 @@ public struct TokenReport: Sendable, Equatable {
     let files: [[String: Any]] = entries.map { entry in
       var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
       if entry.comparedByCode { object["comparedByCode"] = true }
+      if let note = entry.note { object["note"] = note }
       if let difference = entry.difference {
         object["firstDifference"] = [
           "line": difference.line,

@@ -69,7 +69,7 @@ public enum TokenWriter {
   /// Whether the file on disk is the engine's and holds the code `file` would.
   static func keepsEngineFile(_ file: GeneratedFile, root: URL) -> Bool {
     guard let url = try? TreePath.resolveForWriting(file.path, in: root),
-      let data = FileManager.default.contents(atPath: url.path)
+      let data = (try? PathGuard.readRegularFile(atAbsolute: url.path, displayPath: file.path))
     else { return false }
     let onDisk = String(decoding: data, as: UTF8.self)
     return onDisk != file.contents && EngineBanner.recognizes(onDisk) && CodeComparison.sameCode(onDisk, file.contents)

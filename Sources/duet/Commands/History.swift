@@ -65,8 +65,11 @@ enum HistoryCommand: Command {
     let root = try treeRoot(arguments)
     var folders = 0
     for logID in dropped {
-      let folder = root.appendingPathComponent(".duet/logs").appendingPathComponent(logID)
-      if (try? FileManager.default.removeItem(at: folder)) != nil { folders += 1 }
+      do {
+        if try LogLocation.removeFolder(logID: logID, root: root) { folders += 1 }
+      } catch {
+        console.err("duet history prune: warning: \(error)")
+      }
     }
     console.out("duet history prune: dropped \(dropped.count) run(s) and \(folders) log folder(s); kept the newest \(keep)")
     return ExitCode.pass

@@ -11,6 +11,11 @@ enum HistoryAccess {
     guard let path = HistoryStore.defaultPath(root: root) else {
       throw CommandFailure(message: "duet \(command): error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
     }
+    do {
+      try PathGuard.checkStateFolder(root: root)
+    } catch {
+      throw CommandFailure(message: "duet \(command): error: \(error)", code: ExitCode.failed)
+    }
     guard FileManager.default.fileExists(atPath: path) else {
       if json {
         console.out(jsonText(["store": path, "runs": [Any](), "lanes": [Any]()]))

@@ -28,19 +28,25 @@ enum LogsCommand: Command {
       throw CommandFailure(message: "duet logs: error: lane '\(lane)' has no recorded run", code: ExitCode.failed)
     }
     // The newest run (of those chosen) in which the lane printed something.
-    var found: String?
+    var found: (path: String, logID: String)?
     for run in runs {
       let steps = try store.steps(ofRuns: [run.id]).filter { $0.lane == lane }
       if let path = steps.sorted(by: { $0.attempt < $1.attempt }).last(where: { $0.logPath != nil })?.logPath {
-        found = path
+        found = (path, run.logID)
         break
       }
     }
-    guard let path = found else {
+    guard let (path, logID) = found else {
       let which = arguments.value("--run").map { "run \($0)" } ?? "any recorded run"
       throw CommandFailure(message: "duet logs: error: lane '\(lane)' left no log in \(which) (a lane that prints nothing, or was skipped or cached, has none)", code: ExitCode.failed)
     }
-    guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+    let contents: Data?
+    do {
+      contents = try LogLocation.read(logPath: path, logID: logID, root: root)
+    } catch {
+      throw CommandFailure(message: "duet logs: error: \(store.path): \(error)", code: ExitCode.failed)
+    }
+    guard let data = contents else {
       throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
     }
     FileHandle.standardOutput.write(data)

@@ -47,8 +47,7 @@ enum VerifyCI {
       }
     }
     let weights = names.map { durations[$0] ?? 1 }
-    let shards = Sharding.partition(names: names, weights: weights, count: spec.count)
-    let mine = shards[spec.index - 1]
+    let mine = Sharding.lanes(of: spec, names: names, weights: weights)
     let load = Sharding.loads([mine], weights: weights)[0]
     let total = weights.reduce(0, +)
     let basis = durations.isEmpty ? "no recorded durations, every lane weighs 1" : "by recorded durations, expected \(DurationText.format(load)) of \(DurationText.format(total))"

@@ -14,7 +14,7 @@ enum WorkflowCommand: Command {
       OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, 2 a usage or manifest error"
+    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, or the file could not be written, 2 a usage or manifest error"
   )
   static let maxPositionals = 1
 
@@ -31,9 +31,8 @@ enum WorkflowCommand: Command {
     let defaultPath = target == "gitlab" ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath
     let output = arguments.value("--output") ?? defaultPath
     let root = try treeRoot(arguments)
-    let file: URL
     do {
-      file = try TreePath.resolveForWriting(output, in: root)
+      _ = try TreePath.resolveForWriting(output, in: root)
     } catch {
       throw UsageError(message: "--output \(output): \(error)", command: "workflow")
     }
@@ -52,7 +51,13 @@ enum WorkflowCommand: Command {
     let data = Data(text.utf8)
 
     if arguments.flag("--check") {
-      guard let existing = FileManager.default.contents(atPath: file.path) else {
+      let read: Data?
+      do {
+        read = try PathGuard.read(output, in: root)
+      } catch {
+        throw CommandFailure(message: "duet workflow \(target) --check: error: \(error)", code: ExitCode.failed)
+      }
+      guard let existing = read else {
         console.err("duet workflow \(target) --check: \(output) is missing; run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to write it")
         return ExitCode.failed
       }

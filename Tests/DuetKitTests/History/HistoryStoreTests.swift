@@ -4,11 +4,17 @@ import Testing
 
 @Suite("History store")
 struct HistoryStoreTests {
+  /// A run id as verify makes them, different for each test id.
+  static func logID(_ id: String) -> String {
+    String(format: "20261202-181700-%06x", id.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFFF })
+  }
+
   func sample(_ id: String, at time: Double, outcome: String = "pass", fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
-    let run = RunRow(id: id, logID: "log-\(id)", started: time, ended: time + 2, command: "duet verify", root: "/t", gitCommit: "abc",
+    let logID = HistoryStoreTests.logID(id)
+    let run = RunRow(id: id, logID: logID, started: time, ended: time + 2, command: "duet verify", root: "/t", gitCommit: "abc",
                      host: "h", outcome: outcome, jobs: 2, duetVersion: "test")
     let step = StepRow(runID: id, lane: "kotlin", attempt: 1, started: time, duration: 1.5, attemptOutcome: outcome,
-                       laneOutcome: outcome, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: ".duet/logs/x/kotlin.log")
+                       laneOutcome: outcome, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: ".duet/logs/\(logID)/kotlin.log")
     return (run, [step])
   }
 
@@ -82,7 +88,7 @@ struct HistoryStoreTests {
       try store.record(run, steps: steps)
     }
     let dropped = try store.prune(keep: 2)
-    #expect(Set(dropped) == ["log-r0", "log-r1", "log-r2"])
+    #expect(Set(dropped) == Set(["r0", "r1", "r2"].map(HistoryStoreTests.logID)))
     #expect(try store.recentRuns(limit: 10).map(\.id) == ["r4", "r3"])
     #expect(try store.steps(ofRuns: ["r0"]).isEmpty)
   }

@@ -124,7 +124,7 @@ struct ManifestLoaderTests {
       #expect(manifest.lanes[0].timeout == seconds)
     }
     let found = errors("version: 1\nlanes:\n  - {name: a, sh: x, timeout: soon}\n")
-    #expect(found == ["lanes/manifest.yaml:3:31: error: lane 'a': 'timeout' must be a duration such as 90s, 10m or 1h, got \"soon\""])
+    #expect(found == ["lanes/manifest.yaml:3:31: error: lane 'a': 'timeout' must be a duration such as 90s, 10m or 1h, at most 7d, got \"soon\""])
   }
 
   /// An unknown built-in, and an option a built-in does not take.

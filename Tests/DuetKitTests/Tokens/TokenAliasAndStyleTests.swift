@@ -80,7 +80,7 @@ struct TokenAliasAndStyleTests {
     let base = "version: 1\nkotlin:\n  output: kmp\n  package: a.b\n  style: compose\n"
     #expect(errors(base + "spacing:\n  X1: 4\n  x2: -1\n  x3: {value: 8, note: n}\n  x4: {doc: d}\nradius: [4, 8]\n") == [
       "parity/design-tokens.yaml:7:3: error: spacing step 'X1': the name must be lowerCamelCase (a lower-case letter, then letters and digits, e.g. 'cardSurface')",
-      "parity/design-tokens.yaml:8:7: error: spacing step 'x2': must be a number of points, 0 or more, got \"-1\"",
+      "parity/design-tokens.yaml:8:7: error: spacing step 'x2': must be a number of points from 0 to 100000, got \"-1\"",
       "parity/design-tokens.yaml:9:18: error: spacing step 'x3': unknown key 'note' (allowed: 'value', 'doc')",
       "parity/design-tokens.yaml:10:7: error: spacing step 'x4': missing 'value' (a number of points, 0 or more)",
       "parity/design-tokens.yaml:11:9: error: the token config: 'radius' must be a mapping of step names to points (e.g. 'x1: 4'), got a list",

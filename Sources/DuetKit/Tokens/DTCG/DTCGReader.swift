@@ -29,6 +29,7 @@ struct DTCGReader {
   private var byPath: [String: DTCGToken] = [:]
   private var darkByPath: [String: DTCGToken] = [:]
   private var resolver = AliasResolver<JSONValue>([:])
+  private var seenCycleStarts: Set<String> = []
   private var reportedCycles: Set<[String]> = []
   private var needsTextStyle: Bool
   private var hasDarkFile: Bool
@@ -236,6 +237,8 @@ struct DTCGReader {
       guard chain.count <= 1 else { return }
       brokenAlias(token, target: String(missing.prefix { $0 != "@" }))
     case .circular(let chain):
+      // One chain per cycle (AliasResolver): its first name is seen once.
+      guard let start = chain.first, seenCycleStarts.insert(start).inserted else { return }
       let members = chain.map { String($0.prefix { $0 != "@" }) }
       guard reportedCycles.insert(Array(Set(members)).sorted()).inserted else { return }
       diagnostics.add("\(token.dotted): circular alias: \(members.map { "{\($0)}" }.joined(separator: " -> "))", at: token.location)
