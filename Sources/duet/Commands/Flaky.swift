@@ -12,6 +12,15 @@ enum FlakyCommand: Command {
       OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, e.g. 7d, 12h"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
+    ],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed (a flaky lane does not fail the command)"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
+      ExitCodeDoc(code: 2, meaning: "a usage error"),
+    ],
+    examples: [
+      HelpExample(command: "duet flaky --since 7d", what: "the lanes that flaked in the last week"),
+      HelpExample(command: "duet flaky --json", what: "the same, as JSON"),
     ]
   )
 

@@ -13,6 +13,16 @@ enum HistoryCommand: Command {
       OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
+    ],
+    positionals: [.words(["prune", "merge"]), .files],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, or a store could not be merged"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a --lane the manifest does not name"),
+    ],
+    examples: [
+      HelpExample(command: "duet history --lane kotlin", what: "the recent runs in which the kotlin lane took part"),
+      HelpExample(command: "duet history merge ci/history-*.sqlite", what: "import the stores CI jobs uploaded"),
     ]
   )
   static let maxPositionals = Int.max

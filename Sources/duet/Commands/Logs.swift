@@ -10,6 +10,16 @@ enum LogsCommand: Command {
     options: [
       OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"),
       CommandSpec.rootOption,
+    ],
+    positionals: [.lanes],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "printed"),
+      ExitCodeDoc(code: 1, meaning: "the lane has no recorded run or log, or the log is gone"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a lane the manifest does not name"),
+    ],
+    examples: [
+      HelpExample(command: "duet logs kotlin", what: "the kotlin lane's log from the last run in which it printed"),
+      HelpExample(command: "duet logs kotlin --run 20261202-185518", what: "its log from one run that duet history lists (a prefix of the id is enough)"),
     ]
   )
   static let maxPositionals = 1

@@ -14,7 +14,16 @@ enum WorkflowCommand: Command {
       OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, 2 a usage or manifest error"
+    positionals: [.words(["github"])],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "written or up to date"),
+      ExitCodeDoc(code: 1, meaning: "--check found it stale or missing"),
+      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
+    ],
+    examples: [
+      HelpExample(command: "duet workflow github", what: "write .github/workflows/duet.yml, one job per lane"),
+      HelpExample(command: "duet workflow github --check", what: "fail (exit 1) when the workflow no longer matches the manifest"),
+    ]
   )
   static let maxPositionals = 1
 
