@@ -40,6 +40,7 @@ enum HistoryCommand: Command {
   static func list(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
     let limit = try arguments.positiveInt("--limit", command: "history") ?? 20
+    if let lane = arguments.value("--lane") { try KnownLane.check(lane, root: try treeRoot(arguments), command: "history") }
     guard let store = try HistoryAccess.openForReading(arguments, command: "history", console: console, json: json) else { return ExitCode.pass }
     let runs = try store.recentRuns(limit: limit, lane: arguments.value("--lane"))
     let steps = try store.steps(ofRuns: runs.map(\.id))

@@ -80,7 +80,11 @@ enum InitCommand: Command {
       for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: console.width) { console.out(line) }
     }
     let verb = exists ? "replaced" : "wrote"
-    console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    if plan.lanes.isEmpty {
+      console.out("duet init: \(verb) \(target) with one example lane (an echo); replace it with your checks, then 'duet verify' runs them")
+    } else {
+      console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    }
     return ExitCode.pass
   }
 }

@@ -31,7 +31,7 @@ enum ManPage {
       for option in spec.options {
         r.append(".TP")
         r.append(".B \(text(option.name))" + (option.value.map { " \\fI\(text($0))\\fR" } ?? ""))
-        r.append(text(option.help) + (option.repeatable ? " (repeatable)" : ""))
+        r.append(text(option.help))
       }
       if !spec.exitCodes.isEmpty {
         r += [".PP", "Exit codes:"]
