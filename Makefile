@@ -12,6 +12,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?=
+# install -s: the static Linux binary drops from about 80 MB to 60 MB without its symbols.
+STRIP ?= -s
 
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -37,7 +39,7 @@ SOURCE_BINARY = $(if $(BINARY),$(BINARY),$(shell cat .build/release-path))
 
 install: $(if $(BINARY),,build)
 	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
-	install -m 755 "$(SOURCE_BINARY)" "$(BINDIR)/duet"
+	install -m 755 $(STRIP) "$(SOURCE_BINARY)" "$(BINDIR)/duet"
 	"$(BINDIR)/duet" man > "$(MANDIR)/duet.1"
 	"$(BINDIR)/duet" completion bash > "$(BASHDIR)/duet"
 	"$(BINDIR)/duet" completion zsh > "$(ZSHDIR)/_duet"

@@ -11,7 +11,7 @@ enum WorkflowCommand: Command {
     options: [
       OptionSpec(name: "--output", value: "FILE", help: "where to write it, relative to the root (default: \(GitHubWorkflow.defaultPath))"),
       OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 when the file is missing or differs from what would be written"),
-      OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
+      OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository: its release v\(duetVersion) binary, else built from source (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
     positionals: [.words(["github"])],
@@ -45,6 +45,10 @@ enum WorkflowCommand: Command {
     let manifest = try loadManifest(root: root)
     var options = GitHubWorkflow.Options(duetVersion: duetVersion)
     options.manifestPath = manifest.path
+    // A build that knows its commit pins the fallback build to it (a dirty build's base commit).
+    if duetBuildCommit != "unknown commit" {
+      options.duetCommit = duetBuildCommit.replacingOccurrences(of: "-dirty", with: "")
+    }
     if let url = arguments.value("--duet-git") {
       guard !url.isEmpty, !url.contains(where: { $0.isNewline }) else {
         throw UsageError(message: "--duet-git needs a git URL on one line", command: "workflow")
