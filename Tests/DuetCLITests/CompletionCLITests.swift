@@ -105,6 +105,42 @@ struct CompletionCLITests {
     }
   }
 
+  /// Drives zsh's completion system in a pseudo-terminal (`zpty`), with the
+  /// generated `_duet` on `fpath`, and returns the matches offered for `line`.
+  static let zshCapture = #"""
+    zmodload zsh/zpty
+    zpty z zsh -f -i
+    zpty -w z 'PS1=""; fpath=($PWD $fpath); autoload -U compinit; compinit -u -D'
+    zpty -w z 'compadd () { builtin compadd -O __hits "$@"; print -l -- "HIT:"${^__hits}; builtin compadd "$@" }'
+    zpty -w z 'bindkey "^I" complete-word'
+    zpty -n -w z "$1"$'\t'
+    out=""
+    # Read until matches have arrived and the terminal has gone quiet (at most 10 s).
+    for i in {1..50}; do
+      sleep 0.2
+      got=0
+      while zpty -rt z chunk; do out+=$chunk; got=1; done
+      [[ $out == *HIT:* && $got == 0 ]] && break
+    done
+    print -r -- "$out" | tr -d '\r' | grep -ao 'HIT:[^ ]*' | grep -v __hits | sort -u
+    zpty -d z
+    """#
+
+  /// Where zsh is installed, its completion (driven through a pseudo-terminal)
+  /// offers the manifest's lane names for `duet logs` and `duet history --lane`.
+  @Test func zshCompletesLaneNames() throws {
+    guard let zshPath = program("zsh") else { return }
+    let tree = try FixtureTree(manifest: Self.manifest)
+    try tree.write("_duet", try tree.duet("completion", "zsh").stdout)
+    try tree.write("capture.zsh", Self.zshCapture)
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("bin/duet").path, withDestinationPath: duetBinary.path)
+    for (line, expected) in [("duet logs kotlin-", ["kotlin-home", "kotlin-theming"]), ("duet history --lane d", ["design-tokens"])] {
+      let result = try shell("PATH=\"$PWD/bin:$PATH\" \(zshPath) -f capture.zsh '\(line)'", in: tree.url)
+      #expect(result.output.split(separator: "\n").map { String($0.dropFirst(4)) } == expected, "\(line): \(result.output)")
+    }
+  }
+
   /// No shell, or one duet does not know, is a usage error that names the choices.
   @Test func unknownShell() throws {
     let tree = try FixtureTree()
