@@ -154,6 +154,22 @@ struct WorkflowInstallTests {
     #expect(!template.contains("--branch \"v$DUET_VERSION\""))
   }
 
+  /// The release workflow runs on a tag push, builds with `make dist` on Linux (checking
+  /// with ldd that no libswift is needed) and on macOS, and attaches both tarballs.
+  @Test func releaseWorkflow() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let text = try String(contentsOf: repository.appendingPathComponent(".github/workflows/release.yml"), encoding: .utf8)
+    let node = try YAMLParser.parse(text, file: "release.yml")
+    #expect(node["on"]?["push"]?["tags"]?.sequence?.compactMap(\.scalar) == ["v*"])
+    func runs(_ job: String) -> [String] { node["jobs"]?[job]?["steps"]?.sequence?.compactMap { $0["run"]?.scalar } ?? [] }
+    #expect(runs("linux").contains("make dist"))
+    #expect(runs("linux").contains { $0.contains("ldd") && $0.contains("libswift") })
+    #expect(node["jobs"]?["macos"]?["runs-on"]?.scalar?.hasPrefix("macos") == true)
+    #expect(runs("macos").contains { $0.contains("make dist") })
+    #expect(node["jobs"]?["release"]?["needs"]?.sequence?.compactMap(\.scalar) == ["linux", "macos"])
+    #expect(runs("release").contains { $0.contains("gh release create") && $0.contains("dist/*.tar.gz") })
+  }
+
   /// DUET_COMMIT appears in the generated workflow only when the writing duet knows its commit.
   @Test func commitOnlyWhenKnown() throws {
     var options = GitHubWorkflow.Options(duetVersion: "9.8.7")
