@@ -18,7 +18,7 @@ enum HistoryCommand: Command {
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
       ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, or a store could not be merged"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or a --lane the manifest does not name"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a --lane neither the manifest nor the history knows"),
     ],
     examples: [
       HelpExample(command: "duet history --lane kotlin", what: "the recent runs in which the kotlin lane took part"),

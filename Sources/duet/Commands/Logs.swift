@@ -15,7 +15,7 @@ enum LogsCommand: Command {
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "printed"),
       ExitCodeDoc(code: 1, meaning: "the lane has no recorded run or log, or the log is gone"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or a lane the manifest does not name"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a lane neither the manifest nor the history knows"),
     ],
     examples: [
       HelpExample(command: "duet logs kotlin", what: "the kotlin lane's log from the last run in which it printed"),
