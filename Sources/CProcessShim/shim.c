@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include "CProcessShim.h"
 
 int duet_pipe_cloexec(int fds[2]) {
@@ -25,4 +28,12 @@ int duet_pipe_cloexec_nonblocking(int fds[2]) {
   fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
   return 0;
+}
+
+int duet_become_subreaper(void) {
+#if defined(__linux__)
+  return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
+  return -1;
+#endif
 }

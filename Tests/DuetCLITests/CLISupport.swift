@@ -49,6 +49,11 @@ final class FixtureTree: Sendable {
   func duet(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
     try runDuet(arguments, in: url, environment: environment, timeout: timeout)
   }
+
+  /// `duet` with an argument list built at run time.
+  func duet(arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  }
 }
 
 /// Runs the built binary with `arguments` in `directory`; stdout and stderr are

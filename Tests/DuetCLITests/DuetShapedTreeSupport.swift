@@ -150,8 +150,10 @@ enum DuetShapedTree {
 
   /// A fingerprint block as the Duet mock templates write it, over `body`, for
   /// the given inputs (paths relative to the tree), computed here from the files.
+  /// The templates sort the args by their bytes before joining them.
   static func templateBlock(tree: FixtureTree, bundle: String, template: String, args: [String], inputs: [String], body: String) throws -> String {
-    let description = "template=\(template) args=\(args.joined(separator: ";"))"
+    let sorted = args.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let description = "template=\(template) args=\(sorted.joined(separator: ";"))"
     var text = "// mock-templates:fingerprint v1\n// bundle: \(bundle)\n"
     text += "// config: sha256:\(Digest.sha256(description)) \(description)\n"
     for input in inputs.sorted() {

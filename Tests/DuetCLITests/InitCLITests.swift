@@ -162,6 +162,12 @@ struct InitCLITests {
           generator: make mocks
           bundle: "gen: 1.2"
 
+      # Each Gradle build's lanes share a pool of depth 1: two Gradle runs in one
+      # build contend for its locks, so they take turns.
+      pools:
+        gradle-android: 1
+        gradle-src-kmp: 1
+
       lanes:
       """))
     let json = try lanesJSON(tree)

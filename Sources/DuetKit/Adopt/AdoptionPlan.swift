@@ -12,9 +12,17 @@ public struct AdoptionPlan: Sendable {
     public var needs: [String] = []
     public var covers: [String] = []
     public var requires: [String] = []
+    /// The pool the lane shares (every Gradle lane of one Gradle build shares one of depth 1).
+    public var pool: String?
+    /// Where it can run; nil for anywhere.
+    public var platforms: [LanePlatform]?
     /// One sentence: what made duet add this lane.
     public var reason: String
   }
+
+  /// `pools:` the lanes name: each Gradle build's pool, depth 1, because two
+  /// Gradle runs in one build contend for its locks.
+  public var pools: [String: Int] = [:]
 
   /// What the survey found, one line per source of lanes: (file, what it says).
   public var findings: [(subject: String, detail: String)] = []
@@ -60,7 +68,7 @@ public struct AdoptionPlan: Sendable {
       if tokens.themeCount > 0 {
         var lane = PlannedLane(
           name: unique("theme-test"), step: .builtin(command: "theme-test", arguments: []),
-          reason: "the token config declares \(tokens.themeCount) theme(s): every label on every surface must reach each theme's WCAG level")
+          reason: "\(tokens.themesPath.flatMap { $0 == tokens.path ? nil : $0 } ?? "the token config") declares \(tokens.themeCount) theme(s): every label on every surface must reach each theme's WCAG level")
         lane.needs = [Self.designTokensLane]
         lanes.append(lane)
       }
@@ -96,17 +104,67 @@ public struct AdoptionPlan: Sendable {
       findings.append((module.settingsFile, "\(included.count) Gradle module(s): \(included.joined(separator: ", "))"))
     }
     let kotlinHolders = GeneratedCodeReach.kotlin(survey.gradleModules, generatedFolder: tokens?.kotlinOutput)
+    let gradleBuilds = settingsSeen
+    /// The pool of one Gradle build: `gradle`, or `gradle-<folder>` when the tree has several.
+    func gradlePool(_ module: GradleModule) -> String {
+      gradleBuilds.count == 1 ? "gradle" : "gradle-" + LaneNames.sanitized(module.settingsFolder.isEmpty ? "root" : module.settingsFolder.replacingOccurrences(of: "/", with: "-"))
+    }
+    /// Each XCFramework lane by the module that builds it: (framework name, lane name).
+    var xcframeworkLanes: [String: [(framework: String, lane: String)]] = [:]
     for module in survey.gradleModules {
       let gradle = module.hasWrapper ? "./gradlew" : "gradle"
       let task = module.testTask
-      let taskPath = (module.project == ":" ? "" : module.project) + ":" + (task ?? "assemble")
+      let project = module.project == ":" ? "" : module.project
+      let taskPath = project + ":" + (task ?? "assemble")
+      let moduleLaneName = "kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))
+      let pool = gradlePool(module)
+      pools[pool] = 1
+      // A module that declares XCFrameworks gets a lane per framework, macOS only
+      // (Kotlin/Native Apple targets build only there), in the build's pool.
+      let linked = survey.swiftPackages.flatMap(\.binaryTargetPaths).filter { $0.hasPrefix(module.path + "/build/") }
+      for framework in module.xcframeworks {
+        let declared = "Gradle module \(module.project) declares XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")")"
+        var lane: PlannedLane
+        switch XCFrameworkProducer.choose(name: framework, module: module, linked: linked, scripts: survey.scripts) {
+        case .gradleTask(let name):
+          lane = PlannedLane(
+            name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? String(moduleLaneName.dropFirst("kotlin-".count)) : framework)),
+            step: .shell("\(gradle) \(ShellWord.quoted(project + ":" + name)) --console=plain"),
+            reason: "\(declared), assembled by \(name)")
+          lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+          let unwritten = linked.filter { ($0 as NSString).lastPathComponent == framework + ".xcframework" }
+          if name == GradleModule.xcframeworkTask(framework), let path = unwritten.first {
+            lane.reason += " (which writes build/XCFrameworks/debug and release, not \(path), the path a package links: point the lane at whatever publishes that path)"
+          }
+        case .script(let path):
+          let script = survey.scripts.first { $0.path == path }
+          lane = PlannedLane(
+            name: unique("xcframework-" + LaneNames.sanitized(framework.isEmpty ? String(moduleLaneName.dropFirst("kotlin-".count)) : framework)),
+            step: .shell(script?.command ?? ShellWord.quoted(path)),
+            reason: "\(declared); the packages link a path Gradle does not write, which \(path) publishes, so the lane runs it")
+        }
+        lane.reason += "; macOS only, as Kotlin/Native Apple frameworks build only there"
+        lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+        lane.pool = pool
+        lane.platforms = [.macos]
+        if task == nil { lane.covers = [module.path] }
+        if let tokenLane, let why = kotlinHolders.reason(module.path) {
+          lane.needs = [tokenLane]
+          lane.reason += "; \(why), so it runs after design-tokens"
+        }
+        lanes.append(lane)
+        xcframeworkLanes[module.path, default: []].append((framework, lane.name))
+      }
+      // Its XCFramework lanes already build a module without host tests.
+      if task == nil && !module.xcframeworks.isEmpty { continue }
       var lane = PlannedLane(
-        name: unique("kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))),
+        name: unique(moduleLaneName),
         step: .shell("\(gradle) \(ShellWord.quoted(taskPath)) --console=plain"),
         reason: "")
       lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
       lane.covers = [module.path]
       lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+      lane.pool = pool
       if let task {
         lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
       } else if !module.testSourceSets.isEmpty {
@@ -142,6 +200,25 @@ public struct AdoptionPlan: Sendable {
       if let tokenLane, let why = swiftHolders.reason(package.path) {
         lane.needs = [tokenLane]
         lane.reason += "; \(why), so it runs after design-tokens"
+      }
+      // A binary target under a Gradle module's build/ is that module's XCFramework: its lane comes first.
+      for binary in package.binaryTargetPaths {
+        guard let module = survey.gradleModules.first(where: { binary.hasPrefix($0.path + "/build/") }) else { continue }
+        let fileName = (binary as NSString).lastPathComponent
+        let stem = fileName.hasSuffix(".xcframework") ? String(fileName.dropLast(".xcframework".count)) : fileName
+        let candidates = xcframeworkLanes[module.path] ?? []
+        let chosen = candidates.filter { $0.framework == stem }.map(\.lane)
+        let builders = chosen.isEmpty ? candidates.map(\.lane) : chosen
+        for builder in builders where !lane.needs.contains(builder) { lane.needs.append(builder) }
+        if builders.isEmpty {
+          lane.reason += "; it links \(binary), under Gradle module \(module.project)'s build folder, which declares no XCFramework(...) duet could name"
+        } else {
+          lane.reason += "; it links \(binary), which \(builders.joined(separator: ", ")) builds, so it runs after it"
+        }
+      }
+      if let why = package.macOSOnlyReason {
+        lane.platforms = [.macos]
+        lane.reason += "; macOS only: \(why)"
       }
       lanes.append(lane)
     }

@@ -11,6 +11,8 @@ public enum DerivedLanes {
       lane.needs = planned.needs
       lane.covers = planned.covers
       lane.requires = planned.requires
+      lane.pool = planned.pool
+      lane.platforms = planned.platforms
       return lane
     }
   }

@@ -24,6 +24,21 @@ public struct GradleModule: Sendable, Equatable {
   public var hasJVMTarget = false
   /// Whether the settings folder has a `gradlew` wrapper.
   public var hasWrapper = false
+  /// Which Android Gradle plugin the module applies, if any (and it is not multiplatform).
+  public var androidPlugin: AndroidPlugin?
+  /// The names of the XCFrameworks its build file declares (`XCFramework("FoyerKit")`);
+  /// `""` for `XCFramework()`, which takes its frameworks' base name.
+  public var xcframeworks: [String] = []
+  /// `jvmToolchain(N)` in its build file, if any.
+  public var jvmToolchain: Int?
+
+  public enum AndroidPlugin: String, Sendable, Equatable {
+    case application, library
+  }
+
+  /// The task that assembles one declared XCFramework (Kotlin's naming:
+  /// `assemble<Name>XCFramework`, `assembleXCFramework` without a name).
+  public static func xcframeworkTask(_ name: String) -> String { "assemble\(name)XCFramework" }
 
   /// Source sets that need a device or simulator; duet runs only host tests.
   static let deviceTestSets: Set<String> = ["androidTest", "androidInstrumentedTest", "androidDeviceTest", "iosTest", "iosX64Test", "iosArm64Test", "iosSimulatorArm64Test"]
@@ -33,14 +48,16 @@ public struct GradleModule: Sendable, Equatable {
 
   /// The task that runs the module's host tests, or nil when it has none:
   /// `jvmTest` for a multiplatform module with a JVM target, `allTests` for
-  /// another multiplatform module, `test` for a JVM or Android module.
+  /// another multiplatform module, `testDebugUnitTest` for an Android
+  /// application or library (the Android plugin's unit-test task for the
+  /// debug variant), `test` for a JVM module.
   public var testTask: String? {
     let host = hostTestSourceSets
     guard !host.isEmpty else { return nil }
     if isMultiplatform {
       return hasJVMTarget && (host.contains("commonTest") || host.contains("jvmTest")) ? "jvmTest" : "allTests"
     }
-    return "test"
+    return androidPlugin == nil ? "test" : "testDebugUnitTest"
   }
 
   /// The modules a settings file includes, read from disk.
@@ -74,6 +91,11 @@ public struct GradleModule: Sendable, Equatable {
         position + 1 < script.tokens.count && (script.tokens[position + 1] == .symbol("(") || script.tokens[position + 1] == .symbol("{"))
       }
       projectDependencies = GradleModule.projectReferences(in: script, buildProjects: buildProjects)
+      androidPlugin = isMultiplatform ? nil : GradleModule.appliedAndroidPlugin(script)
+      xcframeworks = script.calls("XCFramework").map { BuildScript.literals($0).first ?? "" }
+      jvmToolchain = script.calls("jvmToolchain").lazy.compactMap { arguments in
+        arguments.lazy.compactMap { if case .word(let word) = $0 { return Int(word) } else { return nil } }.first
+      }.first
       break
     }
   }
@@ -91,6 +113,21 @@ public struct GradleModule: Sendable, Equatable {
       let words = arguments.compactMap { if case .word(let word) = $0 { return word.lowercased() } else { return nil } }
       return words.joined().hasSuffix("kotlinmultiplatform")
     }
+  }
+
+  /// `com.android.application` or `com.android.library`, by plugin id (Kotlin
+  /// or Groovy) or by a version-catalog alias (`libs.plugins.android.application`).
+  static func appliedAndroidPlugin(_ script: BuildScript) -> AndroidPlugin? {
+    for plugin in [AndroidPlugin.application, .library] {
+      let id = "com.android.\(plugin.rawValue)"
+      if script.tokens.contains(where: { if case .literal(let text?) = $0 { return text == id } else { return false } }) { return plugin }
+      let aliased = script.calls("alias").contains { arguments in
+        let words = arguments.compactMap { if case .word(let word) = $0 { return word.lowercased() } else { return nil } }
+        return words.joined().hasSuffix("android\(plugin.rawValue)")
+      }
+      if aliased { return plugin }
+    }
+    return nil
   }
 
   /// `project(":a:b")`, `project(path: ":a")` and type-safe accessor

@@ -16,6 +16,13 @@ public enum ManifestWriter {
 
       """
     text += "\n" + keptSections(plan.kept)
+    if !plan.pools.isEmpty {
+      text += "# Each Gradle build's lanes share a pool of depth 1: two Gradle runs in one\n"
+      text += "# build contend for its locks, so they take turns.\n"
+      text += "pools:\n"
+      for name in plan.pools.keys.sorted() { text += "  \(YAMLText.scalar(name)): \(plan.pools[name]!)\n" }
+      text += "\n"
+    }
     text += "lanes:\n"
     if plan.lanes.isEmpty {
       // `lanes: []` would leave a newcomer a file `duet verify` refuses and no
@@ -36,6 +43,8 @@ public enum ManifestWriter {
       if !lane.needs.isEmpty { text += "    needs: \(YAMLText.list(lane.needs))\n" }
       if !lane.covers.isEmpty { text += "    covers: \(YAMLText.list(lane.covers))\n" }
       if !lane.requires.isEmpty { text += "    requires: \(YAMLText.list(lane.requires))\n" }
+      if let pool = lane.pool { text += "    pool: \(YAMLText.scalar(pool))\n" }
+      if let platforms = lane.platforms { text += "    platforms: \(YAMLText.list(platforms.map(\.rawValue)))\n" }
     }
     return text
   }

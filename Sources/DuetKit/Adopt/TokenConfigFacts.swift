@@ -6,6 +6,8 @@ import Foundation
 public struct TokenConfigFacts: Sendable, Equatable {
   public var path: String
   public var themeCount = 0
+  /// The file the themes are declared in: the config, or `theme-test.yaml` beside it.
+  public var themesPath: String?
   public var swiftOutput: String?
   public var kotlinOutput: String?
   /// The first thing wrong with the file as YAML, if anything.
@@ -23,6 +25,13 @@ public struct TokenConfigFacts: Sendable, Equatable {
       return facts
     }
     facts.themeCount = node["themes"]?.sequence?.count ?? 0
+    if facts.themeCount > 0 { facts.themesPath = path }
+    // Themes kept beside the config, in theme-test.yaml, count the same.
+    let beside = ThemeTestFile.beside(configURL: url, configPath: path)
+    if facts.themeCount == 0, FileManager.default.fileExists(atPath: beside.url.path) {
+      facts.themeCount = ((try? YAMLParser.load(beside.url, file: beside.path))?["themes"]?.sequence?.count) ?? 0
+      if facts.themeCount > 0 { facts.themesPath = beside.path }
+    }
     facts.swiftOutput = node["swift"]?["output"]?.scalar.map(normalizedOutputFolder)
     facts.kotlinOutput = node["kotlin"]?["output"]?.scalar.map(normalizedOutputFolder)
     return facts

@@ -13,6 +13,8 @@ public struct TreeSurvey: Sendable {
   public var swiftPackages: [SwiftPackage] = []
   /// What `init --force` carries over from the manifest it replaces.
   public var kept = KeptSections()
+  /// `scripts/*.sh`: one may publish an XCFramework a package links.
+  public var scripts: [ScriptFile] = []
 
   public init() {}
 
@@ -31,6 +33,7 @@ public struct TreeSurvey: Sendable {
     survey.gradleModules = modules.values.sorted { Glob.precedes($0.path, $1.path) }
     survey.swiftPackages = packages.compactMap { SwiftPackage.read(manifestFile: $0, root: root) }
       .sorted { Glob.precedes($0.path, $1.path) }
+    if survey.gradleModules.contains(where: { !$0.xcframeworks.isEmpty }) { survey.scripts = ScriptFile.read(root: root) }
     return survey
   }
 

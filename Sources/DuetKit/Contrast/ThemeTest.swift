@@ -44,7 +44,7 @@ public enum ThemeTest {
         return .failure(
           [
             Diagnostic(
-              "the token config has no 'contrast:' section; theme-test needs its 'labels:' and 'surfaces:' (the colour tokens used as text, and those text sits on)",
+              "the token config has no 'contrast:' section, and no \(ThemeTestFile.fileName) beside it has one; theme-test needs its 'labels:' and 'surfaces:' (the colour tokens used as text, and those text sits on)",
               at: SourceLocation(file: configPath, line: 1, column: 1))
           ], configPath: configPath)
       }
@@ -56,10 +56,11 @@ public enum ThemeTest {
 }
 
 extension ThemeTest {
-  /// The config and the DTCG files it names: a change to either can change a ratio.
+  /// The config, the theme-test settings beside it and the DTCG files it
+  /// names: a change to any can change a ratio.
   public static func implicitInputs(_ tree: URL) -> [String] {
     let sources = (try? TokenConfigLoader.load(root: tree))?.tokenSources ?? []
-    return [TokenConfig.defaultPath] + sources
+    return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] + sources
   }
 }
 

@@ -55,7 +55,11 @@ public enum Doctor {
     if options.foundBy != nil { checkHistory(options, into: &report) }
 
     group.wait()
-    for version in probes.all(count: ToolProbe.toolchains.count) {
+    let versions = probes.all(count: ToolProbe.toolchains.count)
+    if options.foundBy != nil {
+      JVMToolchainCheck.check(root: root, java: versions.first { $0.tool == "java" }, into: &report)
+    }
+    for version in versions {
       let users = needed[version.tool] ?? []
       let need = users.isEmpty ? "" : " (needed by \(users.count == 1 ? "lane" : "lanes") \(users.joined(separator: ", ")))"
       if let path = version.path {
@@ -101,7 +105,9 @@ public enum Doctor {
       }
     } else if let parity {
       manifest = Manifest(path: ParityManifest.defaultPath)
-      manifest.lanes = DerivedLanes.lanes(AdoptionPlan(TreeSurvey.survey(root: root, parity: parity)))
+      let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
+      manifest.pools = plan.pools
+      manifest.lanes = DerivedLanes.lanes(plan)
       report.add("lanes", "\(manifest.lanes.count) lane(s) derived from \(ParityManifest.defaultPath); run duet init to pin them")
     } else {
       if !parityBroken {

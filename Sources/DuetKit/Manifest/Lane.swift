@@ -25,6 +25,12 @@ public struct Lane: Sendable, Equatable {
   public var requires: [String] = []
   /// `pool:`: lanes of one pool never run more at once than its depth.
   public var pool: String?
+  /// `env-inputs:`: environment variables whose values belong in the fingerprint.
+  public var envInputs: [String] = []
+  /// `runs-on:`: the CI runner labels of the lane's job (the platform's default when empty).
+  public var runsOn: [String] = []
+  /// `platforms:`: where the lane can run; nil means everywhere.
+  public var platforms: [LanePlatform]?
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

@@ -7,6 +7,8 @@ public struct Manifest: Sendable {
   public var mocks: [MockEntry]
   /// `pools:`: a pool's name to how many of its lanes may run at once (ninja's pools).
   public var pools: [String: Int] = [:]
+  /// `runs-on:`: each platform's CI runner labels, for the workflows duet writes.
+  public var runsOn: [LanePlatform: [String]] = [:]
   /// In file order, which is also the order reports list lanes in.
   public var lanes: [Lane] {
     didSet { graph = Manifest.makeGraph(lanes) }

@@ -3,8 +3,9 @@ import Foundation
 /// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
 /// problem with its `file:line:column` rather than stopping at the first.
 public enum ManifestLoader {
-  public static let topLevelKeys = ["version", "modules", "mocks", "pools", "lanes"]
-  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool"]
+  public static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "lanes"]
+  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
+                                "env-inputs", "runs-on"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
   public static let maximumPoolDepth = 1024
   public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
@@ -48,6 +49,7 @@ public enum ManifestLoader {
     manifest.modules = top.strings("modules", diagnostics: &diagnostics)?.map(\.value) ?? []
     manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
     manifest.pools = parsePools(top.value("pools"), diagnostics: &diagnostics)
+    manifest.runsOn = parseRunsOn(top.value("runs-on"), diagnostics: &diagnostics)
     manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, pools: manifest.pools, diagnostics: &diagnostics)
 
     if let cycle = manifest.graph.findCycle() {
@@ -114,6 +116,17 @@ public enum ManifestLoader {
         }
         lane.pool = pool
       }
+      for name in fields.strings("env-inputs", diagnostics: &diagnostics) ?? [] {
+        if name.value.isEmpty || name.value.contains("=") || name.value.contains("\0") {
+          diagnostics.add("\(label): 'env-inputs' names environment variables; \"\(name.value)\" is not a variable name", at: name.location)
+        } else {
+          lane.envInputs.append(name.value)
+        }
+      }
+      lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).map(\.value)
+      if let values = fields.strings("platforms", diagnostics: &diagnostics) {
+        lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
+      }
       if let timeout = fields.value("timeout") {
         if let text = timeout.scalar, let seconds = DurationText.seconds(text) {
           lane.timeout = seconds
@@ -144,6 +157,24 @@ public enum ManifestLoader {
     return lanes
   }
 
+  /// `platforms: [macos]`: known names, none twice, at least one.
+  static func platforms(_ values: [Located<String>], label: String, at location: SourceLocation?, diagnostics: inout DiagnosticList) -> [LanePlatform]? {
+    let known = LanePlatform.allCases.map(\.rawValue)
+    var result: [LanePlatform] = []
+    for value in values {
+      guard let platform = LanePlatform(rawValue: value.value) else {
+        diagnostics.add("\(label): 'platforms' names unknown platform '\(value.value)', not one of \(known.joined(separator: ", "))\(Suggestion.hint(for: value.value, in: known))", at: value.location)
+        continue
+      }
+      if !result.contains(platform) { result.append(platform) }
+    }
+    if values.isEmpty {
+      diagnostics.add("\(label): 'platforms' must name at least one of \(known.joined(separator: ", ")); leave it out for a lane that runs anywhere", at: location)
+      return nil
+    }
+    return result
+  }
+
   /// `pools: {gradle: 1}`: each name to a depth from 1 to `maximumPoolDepth`.
   static func parsePools(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [String: Int] {
     guard let node, !node.isNull else { return [:] }
@@ -168,6 +199,31 @@ public enum ManifestLoader {
       pools[name] = depth
     }
     return pools
+  }
+
+  /// Top-level `runs-on: {macos: macos-14, linux: ubuntu-latest}`: each
+  /// platform's CI runner labels, a label or a list.
+  static func parseRunsOn(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [LanePlatform: [String]] {
+    guard let node, !node.isNull else { return [:] }
+    guard let pairs = node.mapping else {
+      diagnostics.add("the manifest: 'runs-on' must map platforms to runner labels, such as 'runs-on: {macos: macos-14, linux: ubuntu-latest}', got \(node.summary)", at: node.location)
+      return [:]
+    }
+    var result: [LanePlatform: [String]] = [:]
+    for pair in pairs {
+      guard let key = pair.key.scalar, let platform = LanePlatform(rawValue: key) else {
+        diagnostics.add("the manifest: 'runs-on' keys are platforms (macos, linux), got \(pair.key.summary)", at: pair.key.location)
+        continue
+      }
+      if let label = pair.value.scalar, !pair.value.isNull, !label.isEmpty {
+        result[platform] = [label]
+      } else if let items = pair.value.sequence, !items.isEmpty, items.allSatisfy({ $0.scalar.map { !$0.isEmpty } ?? false }) {
+        result[platform] = items.compactMap(\.scalar)
+      } else {
+        diagnostics.add("the manifest: 'runs-on.\(key)' must be a runner label or a list of labels, got \(pair.value.summary)", at: pair.value.location)
+      }
+    }
+    return result
   }
 
   static func builtinStep(_ text: String, label: String, at location: SourceLocation, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> Lane.Step? {

@@ -44,6 +44,12 @@ public enum ManifestSchema {
             ("maximum", .integer(ManifestLoader.maximumPoolDepth)),
           ])),
         ])),
+        ("runs-on", .object([
+          ("description", .string("The GitHub runner label (or labels) duet workflow github uses per platform, such as {macos: macos-14, linux: ubuntu-latest}.")),
+          ("type", .array([.string("object"), .string("null")])),
+          ("propertyNames", .object([("enum", platformNames)])),
+          ("additionalProperties", .object([("$ref", .string("#/definitions/labels"))])),
+        ])),
         ("lanes", .object([
           ("description", .string("The lanes: each runs a built-in (run) or a shell command (sh).")),
           ("type", .array([.string("array"), .string("null")])),
@@ -58,11 +64,21 @@ public enum ManifestSchema {
             .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))]),
           ])),
         ])),
+        ("labels", .object([
+          ("description", .string("A runner label, or a list of them.")),
+          ("anyOf", .array([
+            .object([("type", .string("string")), ("minLength", .integer(1))]),
+            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", .object([("type", .string("string")), ("minLength", .integer(1))]))]),
+          ])),
+        ])),
         ("lane", lane(builtins: builtins)),
         ("mock", mock),
       ])),
     ])
   }
+
+  /// The platforms `platforms:` and `runs-on:` name.
+  static var platformNames: OrderedJSON { .array(LanePlatform.allCases.map { .string($0.rawValue) }) }
 
   /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit (lane and pool names).
   public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
@@ -123,6 +139,22 @@ public enum ManifestSchema {
         value = .object([("description", .string("The folder the lane runs in, relative to the tree root; a built-in treats it as its tree.")), ("type", .string("string")), ("pattern", .string(dirPattern))])
       case "requires":
         value = ref("strings", description: "Programs that must be on PATH; without them the lane is skipped (failed under --strict).")
+      case "platforms":
+        value = .object([
+          ("description", .string("The operating systems the lane can run on; elsewhere it is skipped, which fails no run.")),
+          ("anyOf", .array([
+            .object([("enum", platformNames)]),
+            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", .object([("enum", platformNames)]))]),
+          ])),
+        ])
+      case "env-inputs":
+        let variable: OrderedJSON = .object([("type", .string("string")), ("pattern", .string("^[^=]+$"))])
+        value = .object([
+          ("description", .string("Environment variables whose values join the lane's fingerprint.")),
+          ("anyOf", .array([variable, .object([("type", .string("array")), ("items", variable)])])),
+        ])
+      case "runs-on":
+        value = ref("strings", description: "The GitHub runner labels this lane's job runs on, overriding the top-level runs-on.")
       case "pool":
         value = .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
       default:

@@ -31,7 +31,9 @@ public struct TreeManifest: Sendable {
     } else {
       manifest = Manifest(path: ParityManifest.defaultPath)
       if deriveLanes {
-        manifest.lanes = DerivedLanes.lanes(AdoptionPlan(TreeSurvey.survey(root: root, parity: parity)))
+        let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
+        manifest.pools = plan.pools
+        manifest.lanes = DerivedLanes.lanes(plan)
       }
     }
     manifest.mocks += parity?.mockEntries ?? []

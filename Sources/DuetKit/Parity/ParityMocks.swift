@@ -26,9 +26,16 @@ public struct ParityMockGenerator: Sendable, Equatable {
   }
 
   /// The `config:` description the Duet mock templates write for this row, so
-  /// the blocks they wrote validate unchanged.
+  /// the blocks they wrote validate unchanged. The templates sort the args
+  /// before joining them, so a row may list them in any order.
   public var fingerprintDescription: String {
-    "template=\(template) args=\(args.joined(separator: ";"))"
+    "template=\(template) args=\(Self.sortedByBytes(args).joined(separator: ";"))"
+  }
+
+  /// `args` in the order of their UTF-8 bytes (uppercase before lowercase), as
+  /// the templates sort them.
+  static func sortedByBytes(_ args: [String]) -> [String] {
+    args.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   public func mockEntry(bundle: String?) -> MockEntry {

@@ -55,6 +55,8 @@ public final class ChildRun: Sendable {
   }
 
   private static let queue = DispatchQueue(label: "duet.children")
+  /// Every child started and not yet ended, so a signal to duet can stop them all.
+  private static let live = Locked<[ObjectIdentifier: ChildRun]>([:])
   private let limits: Limits
   private let completion: @Sendable (End) -> Void
   private let state = Locked(State())
@@ -80,6 +82,7 @@ public final class ChildRun: Sendable {
       return run
     }
     run.state.withLock { $0.pid = child.pid }
+    live.withLock { $0[ObjectIdentifier(run)] = run }
     let token = OutputPump.shared.add(child.output, OutputPump.Reader(
       onBytes: onBytes,
       onClose: { queue.async { run.outputClosed() } }))
@@ -162,8 +165,23 @@ public final class ChildRun: Sendable {
       state.completed = true
       return End(waitStatus: status, timedOut: state.timedOut, stopped: state.stopped, spawnError: nil)
     }
-    if let end { completion(end) }
+    if let end {
+      ChildRun.live.withLock { $0[ObjectIdentifier(self)] = nil }
+      completion(end)
+    }
   }
+
+  /// Stops every running child's group (SIGTERM, then SIGKILL after its grace);
+  /// returns how many there were. For a signal to duet itself.
+  @discardableResult
+  public static func stopAll() -> Int {
+    let runs = live.withLock { Array($0.values) }
+    runs.forEach { $0.stop() }
+    return runs.count
+  }
+
+  /// How many children are running now.
+  public static var running: Int { live.withLock { $0.count } }
 }
 
 extension ChildRun {

@@ -21,6 +21,13 @@ public struct FingerprintParts: Sendable, Equatable {
   public var files: [File] = []
   /// The git commit and uncommitted-change digest, for a lane without inputs.
   public var git: String?
+  /// Where it ran (`linux-x86_64`): a pass on another platform says nothing here.
+  public var platform: String = ""
+  /// Each `requires:` program's identity (the SHA-256 of the file `PATH` finds,
+  /// or `missing`), so a pass with another version of a tool is not reused.
+  public var programs: [String: String] = [:]
+  /// Each `env-inputs:` variable's value digest (or `unset`).
+  public var envInputs: [String: String] = [:]
 
   public init(command: String, dir: String, env: String, duet: String?) {
     self.command = command
@@ -38,8 +45,10 @@ public struct FingerprintParts: Sendable, Equatable {
 
   /// One part per line, as the history stores it; `parse` reads it back.
   public var serialized: String {
-    var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)"]
+    var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
     if let duet { lines.append("duet \(duet)") }
+    for name in programs.keys.sorted() { lines.append("program \(programs[name]!) \(name)") }
+    for name in envInputs.keys.sorted() { lines.append("env-input \(envInputs[name]!) \(name)") }
     for name in needs.keys.sorted() { lines.append("need \(needs[name]!) \(name)") }
     if let git { lines.append("git \(git)") }
     for file in files { lines.append("file \(file.sha256) \(file.path)") }
@@ -62,10 +71,16 @@ public struct FingerprintParts: Sendable, Equatable {
       case "env": parts.env = rest
       case "duet": parts.duet = rest
       case "git": parts.git = rest
-      case "need", "file":
+      case "platform": parts.platform = rest
+      case "need", "file", "program", "env-input":
         guard let gap = rest.firstIndex(of: " ") else { return nil }
         let hash = String(rest[..<gap]), name = String(rest[rest.index(after: gap)...])
-        if key == "need" { parts.needs[name] = hash } else { parts.files.append(File(path: name, sha256: hash)) }
+        switch key {
+        case "need": parts.needs[name] = hash
+        case "program": parts.programs[name] = hash
+        case "env-input": parts.envInputs[name] = hash
+        default: parts.files.append(File(path: name, sha256: hash))
+        }
       default: return nil
       }
     }
@@ -81,6 +96,11 @@ public struct FingerprintParts: Sendable, Equatable {
     if env != earlier.env { reasons.append("env changed") }
     if dir != earlier.dir { reasons.append("dir changed") }
     if duet != earlier.duet { reasons.append("duet changed (\(earlier.duet ?? "none") to \(duet ?? "none"))") }
+    if platform != earlier.platform { reasons.append("last passed on another platform (\(earlier.platform))") }
+    let changedPrograms = Set(programs.keys).union(earlier.programs.keys).filter { programs[$0] != earlier.programs[$0] }.sorted()
+    if !changedPrograms.isEmpty { reasons.append("a required program changed (\(FingerprintParts.listed(changedPrograms)))") }
+    let changedEnv = Set(envInputs.keys).union(earlier.envInputs.keys).filter { envInputs[$0] != earlier.envInputs[$0] }.sorted()
+    if !changedEnv.isEmpty { reasons.append("env-inputs changed (\(FingerprintParts.listed(changedEnv)))") }
     let changedNeeds = Set(needs.keys).union(earlier.needs.keys).filter { needs[$0] != earlier.needs[$0] }.sorted()
     if !changedNeeds.isEmpty { reasons.append("a need's fingerprint changed (\(FingerprintParts.listed(changedNeeds)))") }
     var before: [String: String] = [:]

@@ -17,7 +17,18 @@ public enum InputFingerprint {
     public var cacheable: Set<Int>
   }
 
-  public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git: GitState?, duetVersion: String) -> Result {
+  /// `linux-x86_64`, `macos-arm64`: where this duet runs.
+  public static var platform: String {
+    var info = utsname()
+    uname(&info)
+    let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return "\(LanePlatform.current.rawValue)-\(machine)"
+  }
+
+  public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git: GitState?, duetVersion: String,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+    let platform = self.platform
+    var programIdentity: [String: String] = [:]
     var fingerprints: [Int: String] = [:]
     var allParts: [Int: FingerprintParts] = [:]
     var cacheable = Set<Int>()
@@ -30,6 +41,14 @@ public enum InputFingerprint {
         dir: lane.dir ?? ".",
         env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
         duet: lane.isBuiltin ? duetVersion : nil)
+      parts.platform = platform
+      for program in lane.requires {
+        if programIdentity[program] == nil { programIdentity[program] = identity(of: program, path: environment["PATH"] ?? "/usr/bin:/bin") }
+        parts.programs[program] = programIdentity[program]
+      }
+      for name in lane.envInputs {
+        parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
+      }
       var needsKnown = true
       for need in graph.needs[index] {
         guard let fingerprint = fingerprints[need] else {
@@ -56,6 +75,16 @@ public enum InputFingerprint {
       allParts[index] = parts
     }
     return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable)
+  }
+
+  /// The SHA-256 of the file `program` names on `path` (links followed), or `missing`.
+  static func identity(of program: String, path: String) -> String {
+    let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
+    for candidate in candidates where access(candidate, X_OK) == 0 {
+      let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+      if let hash = try? Digest.sha256(fileAt: resolved) { return "sha256:" + hash }
+    }
+    return "missing"
   }
 
   /// A built-in's own inputs, as globs relative to the tree root.

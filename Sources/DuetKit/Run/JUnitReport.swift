@@ -40,7 +40,7 @@ public enum JUnitReport {
   }
 
   static func isSkip(_ outcome: LaneOutcome) -> Bool {
-    outcome == .skipped || outcome == .cancelled || outcome == .interrupted
+    outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
   }
 
   static func testCase(_ record: LaneRecord) -> [String] {
@@ -60,7 +60,7 @@ public enum JUnitReport {
       let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last))
       let body = record.last?.tail.reportLines.joined(separator: "\n") ?? (record.reason ?? "")
       lines.append("      <failure" + attributes([("message", message), ("type", type)]) + ">" + text(body) + "</failure>")
-    case .skipped, .cancelled, .interrupted:
+    case .skipped, .cancelled, .interrupted, .unaffected:
       let reason = record.reason ?? record.outcome.rawValue
       lines.append("      <skipped" + attributes([("message", record.outcome == .skipped ? reason : "\(record.outcome.rawValue): \(reason)")]) + "/>")
     case .pass, .flaky, .cached:

@@ -8,9 +8,11 @@ public enum AttemptOutcome: String, Sendable, Codable {
 /// How a lane ended, over all its attempts: the word reports, JUnit and history use.
 public enum LaneOutcome: String, Sendable, Codable, CaseIterable {
   case pass, fail, timeout, skipped, cancelled, flaky, cached, interrupted
+  /// Not touched by the change `--since`/`--changed` names: not run, not a failure.
+  case unaffected
 
   /// Whether dependents may run after it.
-  public var letsDependentsRun: Bool { self == .pass || self == .flaky || self == .cached }
+  public var letsDependentsRun: Bool { self == .pass || self == .flaky || self == .cached || self == .unaffected }
 
   /// Whether it makes the run fail.
   public var failsRun: Bool { self == .fail || self == .timeout }

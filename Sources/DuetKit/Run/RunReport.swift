@@ -12,7 +12,7 @@ public enum RunReport {
     switch outcome {
     case .pass, .flaky, .cached: return "✓"
     case .fail, .timeout, .interrupted: return "✗"
-    case .skipped, .cancelled: return "-"
+    case .skipped, .cancelled, .unaffected: return "-"
     }
   }
 
@@ -29,6 +29,7 @@ public enum RunReport {
     case .timeout: return "\(time) (timeout)"
     case .skipped: return "skipped (\(record.reason ?? "not run"))"
     case .cancelled: return "cancelled (\(record.reason ?? "not started"))"
+    case .unaffected: return "unaffected"
     case .interrupted: return "\(time) (interrupted)"
     }
   }
@@ -63,7 +64,7 @@ public enum RunReport {
     result.records.map { record -> [String] in
       let note: String
       switch record.outcome {
-      case .skipped, .cancelled: note = record.reason ?? ""
+      case .skipped, .cancelled, .unaffected: note = record.reason ?? ""
       case .fail: note = record.attempts.isEmpty ? (record.reason ?? "") : endText(record.last)
       case .timeout: note = "timed out; the lane's process group was stopped"
       case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"

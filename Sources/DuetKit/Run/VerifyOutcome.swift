@@ -52,7 +52,7 @@ public struct VerifyOutcome: Sendable {
       return "duet verify: INTERRUPTED (\(finished) of \(run.records.count) lanes finished)"
     case .pass:
       var parts: [String] = []
-      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached")] {
+      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
         if let count = counts[outcome] { parts.append("\(count) \(word)") }
       }
       if let skipped = counts[.skipped] {

@@ -15,6 +15,8 @@ public struct VerifyOptions: Sendable {
   public var noCache = false
   /// Lanes whose output is printed live.
   public var stream: Set<String> = []
+  /// `--since`/`--changed`: the change to verify; lanes it does not touch are `unaffected`.
+  public var changed: ChangedFiles.Result?
   public init() {}
 }
 
@@ -36,6 +38,8 @@ public struct VerifyPlan: Sendable {
   /// Expected seconds per lane for the critical-path priority (1 each without history).
   public var weights: [Double]
   public let environment: [String: String]
+  /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
+  public let affected: [Int: AffectedLanes.Decision]
 
   public init(root: URL, manifest: Manifest, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws(VerifyOptionError) {
     self.root = root
@@ -65,8 +69,19 @@ public struct VerifyPlan: Sendable {
     weights = [Double](repeating: 1, count: manifest.lanes.count)
 
     var preset: [Int: LaneRecord] = [:]
+    if let changed = options.changed {
+      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files) {
+        InputFingerprint.implicitInputs(of: $0, root: root)
+      }
+      for (index, decision) in affected where decision == .unaffected {
+        preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .unaffected,
+                                   reason: "no changed file matches its inputs or covers")
+      }
+    } else {
+      affected = [:]
+    }
     let path = environment["PATH"] ?? "/usr/bin:/bin"
-    for index in selected {
+    for index in selected where preset[index] == nil {
       let lane = manifest.lanes[index]
       if let dir = lane.dir {
         var isDirectory: ObjCBool = false
@@ -75,6 +90,11 @@ public struct VerifyPlan: Sendable {
           preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: "dir '\(dir)' is not a folder")
           continue
         }
+      }
+      // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
+      if let reason = lane.platformSkipReason() {
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
+        continue
       }
       let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
       if !missing.isEmpty {
@@ -89,6 +109,10 @@ public struct VerifyPlan: Sendable {
   /// `.duet/logs/<run-id>`, relative to the root.
   public var logFolder: String { ".duet/logs/\(runID)" }
 
+  /// Under `--since`/`--changed`: the file naming the changed files, one a line,
+  /// that lanes find through `DUET_CHANGED_FILES`.
+  public var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
+
   /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
   public func prepareStateFolder() throws {
     let folder = root.appendingPathComponent(".duet")
@@ -96,6 +120,11 @@ public struct VerifyPlan: Sendable {
     let ignore = folder.appendingPathComponent(".gitignore")
     if !FileManager.default.fileExists(atPath: ignore.path) {
       try AtomicFile.write(Data("*\n".utf8), toAbsolute: ignore.path, displayPath: ".duet/.gitignore")
+    }
+    if let changed = options.changed, let path = changedFilesPath {
+      let file = root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try AtomicFile.write(Data(changed.files.map { $0 + "\n" }.joined().utf8), toAbsolute: file.path, displayPath: path)
     }
   }
 
@@ -109,6 +138,7 @@ public struct VerifyPlan: Sendable {
     environment["DUET_LANE"] = lane.name
     environment["DUET_ROOT"] = root.path
     environment["DUET_ATTEMPT"] = String(attempt)
+    if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
     let directory = lane.dir.map { root.appendingPathComponent($0) } ?? root
     return StepRequest(
       index: index, lane: lane, attempt: attempt,

@@ -35,10 +35,12 @@ public enum DesignTokens {
 
   /// Runs on the tree at `root`. `configPath` is the config's path as messages
   /// name it, relative to `root` unless `configURL` says where it really is
-  /// (`--config FILE`); `explicit` makes a missing config an error, not a pass.
+  /// (`--config FILE`); `explicit` makes a missing config an error, not a pass;
+  /// `rewrite` rewrites files the Duet toolchain's engine wrote in duet's layout
+  /// even when their code is current.
   public static func run(
     root: URL, configPath: String = TokenConfig.defaultPath, configURL: URL? = nil, explicit: Bool = false,
-    check: Bool
+    check: Bool, rewrite: Bool = false
   ) -> Outcome {
     let mode: TokenReport.Mode = check ? .check : .write
     let url = configURL ?? root.appendingPathComponent(configPath)
@@ -52,7 +54,7 @@ public enum DesignTokens {
       let config = try TokenConfigLoader.load(url: url, path: configPath, root: root)
       let plan = TokenPlan(config)
       if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath)) }
-      return .report(try TokenWriter.run(plan, config: config, root: root))
+      return .report(try TokenWriter.run(plan, config: config, root: root, rewrite: rewrite))
     } catch {
       return .failure(error.diagnostics, mode: mode, configPath: configPath)
     }
@@ -62,9 +64,10 @@ public enum DesignTokens {
   /// it generates and every file a target owns. A cache keyed on a lane's
   /// inputs must include them, or a hand-edited generated file would be hidden.
   public static func implicitInputs(_ tree: URL) -> [String] {
-    guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath] }
+    // theme-test.yaml may opt a theme's mapping into generation.
+    guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] }
     let plan = TokenPlan(config)
-    return [TokenConfig.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
+    return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] + config.tokenSources + plan.files.map(\.path) + plan.ownedButUndeclared + plan.generatedFilePatterns
   }
 }
 

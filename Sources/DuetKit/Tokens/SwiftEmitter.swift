@@ -58,9 +58,10 @@ public enum SwiftEmitter {
     out.add(contentsOf: generatedBanner(config))
     out.blank()
     out.add("#if os(iOS)")
-    out.add("import \(target.engine)")
-    if !config.gradients.isEmpty { out.add("import SwiftUI") }
+    // The engine's order: UIKit, SwiftUI (for `Gradient`), then the engine.
     out.add("import UIKit")
+    if !config.gradients.isEmpty { out.add("import SwiftUI") }
+    out.add("import \(target.engine)")
     out.blank()
 
     out.add("extension \(theme) {")
@@ -86,21 +87,15 @@ public enum SwiftEmitter {
     out.add("}")
     out.blank()
 
-    out.add("extension \(theme) {")
-    out.add("public typealias _FontAsset = \(TokenFileNames.font)", indent: 1)
-    out.blank()
+    // The type a font entry is written in, and its family, sit in their own
+    // extension: app code names them `MainTheme.FontToken` and
+    // `MainTheme.FontFamilyToken`, as it does against the engine's files.
     out.add(contentsOf: [
+      "extension \(theme) {",
       "  /// A type token as the config states it; the theme's `fontSet(for:)`, which",
       "  /// the app writes, turns it into a face.",
       "  public struct FontToken {",
-      "    /// The config's three families; the app picks a face for each.",
-      "    public enum Family {",
-      "      case serif",
-      "      case sans",
-      "      case mono",
-      "    }",
-      "",
-      "    public let family: Family",
+      "    public let family: FontFamilyToken",
       "    /// The CSS-scale weight, 100 to 900.",
       "    public let weight: Int",
       "    public let size: CGFloat",
@@ -115,7 +110,18 @@ public enum SwiftEmitter {
       "    public let textStyle: UIFont.TextStyle",
       "  }",
       "",
+      "  /// The config's three families; the app picks a face for each.",
+      "  public enum FontFamilyToken {",
+      "    case serif",
+      "    case sans",
+      "    case mono",
+      "  }",
+      "}",
+      "",
     ])
+    out.add("extension \(theme) {")
+    out.add("public typealias _FontAsset = \(TokenFileNames.font)", indent: 1)
+    out.blank()
     out.add("public func fontToken(for asset: _FontAsset) -> FontToken {", indent: 1)
     out.add("switch asset {", indent: 2)
     table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
@@ -124,12 +130,12 @@ public enum SwiftEmitter {
       let arguments = [
         "family: .\(token.family.rawValue)",
         "weight: \(token.weight)",
-        "size: \(floatLiteral(token.size))",
-        "lineHeight: \(floatLiteral(token.lineHeight))",
-        "trackingEm: \(floatLiteral(token.tracking))",
-        "opticalSize: \(token.opticalSize.map(floatLiteral) ?? "nil")",
-        "softness: \(token.softness.map(floatLiteral) ?? "nil")",
-        "width: \(token.width.map(floatLiteral) ?? "nil")",
+        "size: \(swiftNumber(token.size))",
+        "lineHeight: \(swiftNumber(token.lineHeight))",
+        "trackingEm: \(swiftNumber(token.tracking))",
+        "opticalSize: \(token.opticalSize.map(swiftNumber) ?? "nil")",
+        "softness: \(token.softness.map(swiftNumber) ?? "nil")",
+        "width: \(token.width.map(swiftNumber) ?? "nil")",
         "textStyle: .\(token.textStyle ?? "body"))",
       ]
       for (index, argument) in arguments.enumerated() {
@@ -152,15 +158,15 @@ public enum SwiftEmitter {
         switch token.stops {
         case .single(let stops):
           out.add("return GradientSet(.static(Gradient(colors: [", indent: 3)
-          for stop in stops { out.add("Color(tokenColor(0x\(stop.hex))),", indent: 4) }
+          for stop in stops { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 4) }
           out.add("])))", indent: 3)
         case .lightDark(let light, let dark):
           out.add("return GradientSet(.auto(", indent: 3)
           out.add("light: Gradient(colors: [", indent: 4)
-          for stop in light { out.add("Color(tokenColor(0x\(stop.hex))),", indent: 5) }
+          for stop in light { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
           out.add("]),", indent: 4)
           out.add("dark: Gradient(colors: [", indent: 4)
-          for stop in dark { out.add("Color(tokenColor(0x\(stop.hex))),", indent: 5) }
+          for stop in dark { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
           out.add("])))", indent: 4)
         }
       }
@@ -173,11 +179,11 @@ public enum SwiftEmitter {
     out.add(contentsOf: [
       "/// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing",
       "/// from the app.",
-      "fileprivate func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {",
+      "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {",
       "  UIColor(",
-      "    red: CGFloat((rgb >> 16) & 0xFF) / 255,",
-      "    green: CGFloat((rgb >> 8) & 0xFF) / 255,",
-      "    blue: CGFloat(rgb & 0xFF) / 255,",
+      "    red: CGFloat((rgb >> 16) & 0xff) / 255.0,",
+      "    green: CGFloat((rgb >> 8) & 0xff) / 255.0,",
+      "    blue: CGFloat(rgb & 0xff) / 255.0,",
       "    alpha: alpha)",
       "}",
       "#endif",
@@ -213,5 +219,12 @@ public enum SwiftEmitter {
   static func colorCall(_ value: ColorValue) -> String {
     if let alpha = value.alpha { return "tokenColor(0x\(value.rgb.hex), alpha: \(floatLiteral(alpha)))" }
     return "tokenColor(0x\(value.rgb.hex))"
+  }
+
+  /// A `CGFloat` argument as the engine writes it: an integral value as an
+  /// integer literal (`34`, `0`), any other as a decimal (`-0.01`).
+  static func swiftNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return floatLiteral(value)
   }
 }

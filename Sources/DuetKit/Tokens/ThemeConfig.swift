@@ -36,6 +36,10 @@ public struct ThemeSpec: Sendable, Equatable {
   public var level: ContrastLevel
   /// Nil for a theme that reads the main palette as it is.
   public var map: [ThemeMapEntry]?
+  /// Whether duet generates the mapping files for a mapped theme: always in
+  /// the token config, only on `output: true` in `theme-test.yaml` (where the
+  /// team's own mapping source may exist already).
+  public var generatesMapping = true
 
   public init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
     self.name = name

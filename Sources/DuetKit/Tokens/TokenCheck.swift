@@ -1,7 +1,9 @@
 import Foundation
 
 /// `--check`: compares every file the config generates with the one on disk,
-/// whole file against whole file, and writes nothing.
+/// whole file against whole file, and writes nothing. A file the Duet
+/// toolchain's engine wrote (`EngineBanner`) is compared by code instead, so a
+/// tree the engine generated passes as it is.
 public enum TokenCheck {
   public static func run(_ plan: TokenPlan, root: URL, configPath: String) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
@@ -16,7 +18,15 @@ public enum TokenCheck {
         report.entries.append(.init(path: file.path, status: .upToDate))
       } else {
         let onDisk = String(decoding: data, as: UTF8.self)
-        report.entries.append(.init(path: file.path, status: .stale, difference: firstDifference(onDisk, file.contents)))
+        if EngineBanner.recognizes(onDisk) {
+          if let difference = CodeComparison.firstDifference(onDisk, file.contents) {
+            report.entries.append(.init(path: file.path, status: .stale, difference: difference, comparedByCode: true))
+          } else {
+            report.entries.append(.init(path: file.path, status: .upToDate, comparedByCode: true))
+          }
+        } else {
+          report.entries.append(.init(path: file.path, status: .stale, difference: firstDifference(onDisk, file.contents)))
+        }
       }
     }
     for path in plan.undeclaredFiles(in: root) {

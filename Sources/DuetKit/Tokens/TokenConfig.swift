@@ -47,7 +47,7 @@ public struct TokenConfig: Sendable, Equatable {
   public var colors: [ColorToken] { colorGroups.flatMap(\.tokens) }
   public var fonts: [FontToken] { fontGroups.flatMap(\.tokens) }
   /// The themes that carry a `map`, and so a generated mapping file per target.
-  public var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil } }
+  public var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil && $0.generatesMapping } }
 
   /// What the banners name as the tokens' source: the DTCG files when `tokens:`
   /// names them, else the config itself.

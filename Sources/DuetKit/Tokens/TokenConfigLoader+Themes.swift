@@ -5,6 +5,8 @@ extension TokenConfigLoader {
   static let contrastKeys = ["labels", "surfaces", "backdrop", "pairs"]
   static let pairKeys = ["label", "surface", "font"]
   static let themeKeys = ["name", "level", "map"]
+  /// In `theme-test.yaml` a theme may also opt into generating its mapping.
+  static let themeFileThemeKeys = ["name", "level", "map", "output"]
 }
 
 extension TokenConfigLoader.Reader {
@@ -123,7 +125,9 @@ extension TokenConfigLoader.Reader {
 
   // MARK: themes
 
-  mutating func themes(_ node: YAMLNode?, config: TokenConfig, colorNames: [String: SourceLocation]) -> [ThemeSpec] {
+  /// `inFile`: the themes come from `theme-test.yaml`, where a mapping is
+  /// generated only when the theme says `output: true`.
+  mutating func themes(_ node: YAMLNode?, config: TokenConfig, colorNames: [String: SourceLocation], inFile: Bool = false) -> [ThemeSpec] {
     guard let node, !node.isNull else { return [] }
     guard let items = node.sequence else {
       diagnostics.add("the token config: 'themes' must be a list of themes ('- name: main' with 'level:' and, for a second theme, 'map:'), got \(node.summary)", at: node.location)
@@ -132,7 +136,7 @@ extension TokenConfigLoader.Reader {
     var names: [String: SourceLocation] = [:]
     var result: [ThemeSpec] = []
     for (index, item) in items.enumerated() {
-      if let theme = theme(item, fallback: "theme \(index + 1)", config: config, colorNames: colorNames, names: &names) {
+      if let theme = theme(item, fallback: "theme \(index + 1)", config: config, colorNames: colorNames, names: &names, inFile: inFile) {
         result.append(theme)
       }
     }
@@ -141,9 +145,10 @@ extension TokenConfigLoader.Reader {
 
   mutating func theme(
     _ node: YAMLNode, fallback: String, config: TokenConfig, colorNames: [String: SourceLocation],
-    names: inout [String: SourceLocation]
+    names: inout [String: SourceLocation], inFile: Bool = false
   ) -> ThemeSpec? {
-    guard let fields = YAMLFields(node, context: tokenContext(node, kind: "theme", fallback: fallback), allowed: TokenConfigLoader.themeKeys, diagnostics: &diagnostics) else { return nil }
+    let allowed = inFile ? TokenConfigLoader.themeFileThemeKeys : TokenConfigLoader.themeKeys
+    guard let fields = YAMLFields(node, context: tokenContext(node, kind: "theme", fallback: fallback), allowed: allowed, diagnostics: &diagnostics) else { return nil }
     let (name, context) = self.name(fields, kind: "theme", vocabulary: "themes", names: &names)
 
     var level: ContrastLevel? = .aa
@@ -166,8 +171,26 @@ extension TokenConfigLoader.Reader {
         mapValid = false
       }
     }
-    guard let name, let level, mapValid else { return nil }
-    let theme = ThemeSpec(name: name, level: level, map: map)
+    // In the config a mapped theme is always generated; in theme-test.yaml only with `output: true`,
+    // so a hand-written mapping is checked, never duplicated.
+    var generated = !inFile
+    var outputValid = true
+    if let value = fields.value("output") {
+      switch value.scalar {
+      case "true" where !value.isNull: generated = true
+      case "false" where !value.isNull: generated = false
+      default:
+        outputValid = false
+        diagnostics.add("\(context): 'output' must be true (generate this theme's mapping beside the token files) or false, got \(value.summary)", at: value.location)
+      }
+      if generated && fields.value("map") == nil {
+        outputValid = false
+        diagnostics.add("\(context): 'output: true' generates the theme's mapping, so the theme needs a 'map:'", at: value.location)
+      }
+    }
+    guard let name, let level, mapValid, outputValid else { return nil }
+    var theme = ThemeSpec(name: name, level: level, map: map)
+    theme.generatesMapping = generated
     if map != nil { checkMappedBackdrop(theme, config: config, at: fields.value("map")?.location) }
     return theme
   }

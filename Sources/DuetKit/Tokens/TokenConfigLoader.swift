@@ -25,6 +25,7 @@ public enum TokenConfigLoader {
 
   /// Reads and checks the config at `url`; `path` names it in messages and
   /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
+  /// A `theme-test.yaml` beside the config holds its theme-test settings.
   public static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
@@ -32,7 +33,7 @@ public enum TokenConfigLoader {
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path, root: root)
+    return try parse(node, path: path, root: root, themeTest: ThemeTestFile.beside(configURL: url, configPath: path))
   }
 
   /// Parses and checks config text; `path` names it in messages and banners,
@@ -48,9 +49,10 @@ public enum TokenConfigLoader {
   }
 
   /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
-  public static func parse(_ node: YAMLNode, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
+  public static func parse(_ node: YAMLNode, path: String, root: URL? = nil, themeTest: ThemeTestFile? = nil) throws(TokenConfigError) -> TokenConfig {
     var reader = Reader()
     reader.root = root
+    reader.themeTestFile = themeTest
     let config = reader.config(node, path: path)
     guard reader.diagnostics.isEmpty, let config else {
       throw TokenConfigError(diagnostics: reader.diagnostics.items)
@@ -65,6 +67,8 @@ public enum TokenConfigLoader {
     var root: URL?
     /// The colour values written as `"{token}"`, resolved after every colour is read.
     var colorAliases: [PendingColorAlias] = []
+    /// Where theme-test settings kept beside the config would be; read when it exists.
+    var themeTestFile: ThemeTestFile?
 
     mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
       let context = "the token config"
@@ -132,6 +136,9 @@ public enum TokenConfigLoader {
       }
       config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
       config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
+      if let file = themeTestFile, FileManager.default.fileExists(atPath: file.url.path) {
+        themeTestSettings(file, top: top, into: &config, colorNames: colorNames, fontNames: fontNames)
+      }
       return config
     }
 

@@ -95,17 +95,22 @@ public struct TokenPlan: Sendable, Equatable {
   /// renamed or a style switched.
   public var generatedFilePatterns: [String]
 
-  /// `ownedButUndeclared` that exist under `root` with duet's banner, plus every
-  /// other file with the banner in an output folder that the config no longer
-  /// generates. A file without the banner is a team's own and is never claimed.
+  /// `ownedButUndeclared` that exist under `root` with duet's banner (or the
+  /// engine's), plus every other file with duet's banner in an output folder
+  /// that the config no longer generates. Any other file is never claimed.
   public func undeclaredFiles(in root: URL) -> [String] {
     let banner = Data(generatedBannerStart.utf8)
-    func opensWithBanner(_ url: URL) -> Bool {
+    /// duet's banner, or (with `orEngine`) the banner of the Duet toolchain's engine.
+    func opensWithBanner(_ url: URL, orEngine: Bool = false) -> Bool {
       guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
       defer { try? handle.close() }
-      return ((try? handle.read(upToCount: banner.count)) ?? Data()) == banner
+      let head = (try? handle.read(upToCount: EngineBanner.headLength)) ?? Data()
+      return head.starts(with: banner) || (orEngine && EngineBanner.recognizes(String(decoding: head, as: UTF8.self)))
     }
-    var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0)) }
+    // A file the engine wrote is claimed only under a name a target owns
+    // (`SemanticGradient` once gradients are gone): another engine file in
+    // the folder may be one duet does not know, and is never removed.
+    var result = ownedButUndeclared.filter { opensWithBanner(root.appendingPathComponent($0), orEngine: true) }
     let declared = Set(files.map(\.path))
     for pattern in generatedFilePatterns {
       let folder = (pattern as NSString).deletingLastPathComponent

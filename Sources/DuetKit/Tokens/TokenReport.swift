@@ -6,8 +6,9 @@ public struct TokenReport: Sendable, Equatable {
   public enum Mode: String, Sendable { case write, check }
 
   public enum Status: String, Sendable {
-    /// Write mode.
-    case written, unchanged, removed
+    /// Write mode. `kept`: a file the Duet toolchain's engine wrote whose code
+    /// is current, left in the engine's layout (`--rewrite` rewrites it).
+    case written, unchanged, removed, kept
     /// Check mode.
     case upToDate, stale, missing, orphaned
   }
@@ -25,10 +26,14 @@ public struct TokenReport: Sendable, Equatable {
     public var path: String
     public var status: Status
     public var difference: Difference?
-    public init(path: String, status: Status, difference: Difference? = nil) {
+    /// True when the file on disk carries the engine's banner and was
+    /// compared by code rather than byte for byte.
+    public var comparedByCode: Bool
+    public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false) {
       self.path = path
       self.status = status
       self.difference = difference
+      self.comparedByCode = comparedByCode
     }
   }
 
@@ -62,18 +67,23 @@ public struct TokenReport: Sendable, Equatable {
       if !configFound {
         lines.append("duet design-tokens: no \(configPath) in this tree, nothing to generate")
       } else if count(.written, .removed) == 0 {
-        lines.append("duet design-tokens: \(count(.unchanged)) token file(s) up to date, nothing written")
+        lines.append("duet design-tokens: \(count(.unchanged, .kept)) token file(s) up to date, nothing written")
+        if count(.kept) > 0 { lines.append(keptLine) }
       } else {
         lines.append("duet design-tokens: wrote \(count(.written)) token file(s):")
         for entry in entries where entry.status == .written { lines.append("  \(entry.path)") }
         for entry in entries where entry.status == .removed {
           lines.append("  removed: \(entry.path) — the config no longer declares it")
         }
+        if count(.kept) > 0 { lines.append(keptLine) }
         lines.append("review and commit the diff (generated token sources are committed build products)")
       }
     case .check:
       if passed {
-        let suffix = configFound ? "" : " (no \(configPath) in this tree)"
+        let byCode = entries.filter { $0.status == .upToDate && $0.comparedByCode }.count
+        let suffix = configFound
+          ? (byCode == 0 ? "" : " (\(byCode) written by the Duet toolchain's engine, compared by code)")
+          : " (no \(configPath) in this tree)"
         lines.append("duet design-tokens --check: \(count(.upToDate)) generated token file(s) up to date\(suffix)")
       } else {
         lines.append("duet design-tokens --check: FAIL")
@@ -84,7 +94,8 @@ public struct TokenReport: Sendable, Equatable {
               lines.append("  stale: \(entry.path) — differs from what the config generates")
               continue
             }
-            lines.append("  stale: \(entry.path) — differs from what the config generates, from line \(difference.line):")
+            let how = entry.comparedByCode ? "its code differs from what the config generates (the engine's file, compared by code)" : "differs from what the config generates"
+            lines.append("  stale: \(entry.path) — \(how), from line \(difference.line):")
             lines.append("    on disk:   \(Self.shown(difference.onDisk))")
             lines.append("    generated: \(Self.shown(difference.generated))")
           case .missing:
@@ -101,6 +112,11 @@ public struct TokenReport: Sendable, Equatable {
     return lines.joined(separator: "\n")
   }
 
+  /// What a write says about the engine's files it left alone.
+  var keptLine: String {
+    "left \(count(.kept)) file(s) the Duet toolchain's engine wrote as they are (code current); `duet design-tokens --rewrite` puts them in duet's layout"
+  }
+
   /// A line as the stale report shows it: an empty line or the end of the file said in words.
   static func shown(_ line: String?) -> String {
     guard let line else { return "(end of file)" }
@@ -111,6 +127,7 @@ public struct TokenReport: Sendable, Equatable {
   public var json: String {
     let files: [[String: Any]] = entries.map { entry in
       var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
+      if entry.comparedByCode { object["comparedByCode"] = true }
       if let difference = entry.difference {
         object["firstDifference"] = [
           "line": difference.line,

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Writes the planned files atomically (an unchanged file is not touched) and
-/// removes the files a target owns that the config no longer declares.
+/// removes the files a target owns that the config no longer declares. A file
+/// the Duet toolchain's engine wrote whose code is current is left as it is,
+/// so the engine's own whole-file `--check` stays green in a shared tree;
+/// `rewrite` puts such files in duet's layout.
 public enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
-  public static func run(_ plan: TokenPlan, config: TokenConfig, root: URL) throws(TokenConfigError) -> TokenReport {
+  public static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {
     var problems = DiagnosticList()
     for file in plan.files {
       do {
@@ -31,6 +34,10 @@ public enum TokenWriter {
     let files = plan.files
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
       let file = files[index]
+      if !rewrite && keepsEngineFile(file, root: root) {
+        outcomes.set(index, .kept)
+        return
+      }
       do {
         outcomes.set(index, .success(try AtomicFile.write(Data(file.contents.utf8), to: file.path, in: root)))
       } catch {
@@ -41,6 +48,7 @@ public enum TokenWriter {
     for (file, outcome) in zip(files, outcomes.values) {
       switch outcome {
       case .success(let changed): report.entries.append(.init(path: file.path, status: changed ? .written : .unchanged))
+      case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
       case .failure(let diagnostic): failures.append(diagnostic)
       case nil: failures.append(Diagnostic("cannot write \(file.path)"))
       }
@@ -58,6 +66,15 @@ public enum TokenWriter {
     return report
   }
 
+  /// Whether the file on disk is the engine's and holds the code `file` would.
+  static func keepsEngineFile(_ file: GeneratedFile, root: URL) -> Bool {
+    guard let url = try? TreePath.resolveForWriting(file.path, in: root),
+      let data = FileManager.default.contents(atPath: url.path)
+    else { return false }
+    let onDisk = String(decoding: data, as: UTF8.self)
+    return onDisk != file.contents && EngineBanner.recognizes(onDisk) && CodeComparison.sameCode(onDisk, file.contents)
+  }
+
   /// The `output:` key of the target a generated path belongs to.
   static func location(of path: String, in config: TokenConfig) -> SourceLocation? {
     if let swift = config.swift, path.hasSuffix(".swift") { return swift.outputLocation }
@@ -70,6 +87,7 @@ public enum TokenWriter {
 private final class WriteOutcomes: @unchecked Sendable {
   enum Outcome {
     case success(Bool)
+    case kept
     case failure(Diagnostic)
   }
   private let lock = NSLock()

@@ -7,8 +7,13 @@ enum DesignTokensCommand: Command {
   static let spec = CommandSpec(
     name: "design-tokens",
     summary: "generate the Swift and Kotlin token files from parity/design-tokens.yaml, or --check them",
-    usage: "duet design-tokens [--check] [--config FILE] [--root DIR] [--json]",
-    options: [OptionSpec(name: "--check", value: nil, help: "regenerate in memory and compare; write nothing, exit 1 on drift")]
+    usage: "duet design-tokens [--check | --rewrite] [--config FILE] [--root DIR] [--json]",
+    options: [
+      OptionSpec(name: "--check", value: nil, help: "regenerate in memory and compare; write nothing, exit 1 on drift"),
+      OptionSpec(
+        name: "--rewrite", value: nil,
+        help: "also rewrite, in duet's layout, files the Duet toolchain's engine wrote whose code is current"),
+    ]
       + TokenConfigChoice.options + [CommandSpec.jsonOption],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "written or up to date"),
@@ -25,9 +30,13 @@ enum DesignTokensCommand: Command {
     guard let choice = try TokenConfigChoice.resolve(arguments, command: "design-tokens", console: console) else {
       return ExitCode.usage
     }
+    if arguments.flag("--check") && arguments.flag("--rewrite") {
+      console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
+      return ExitCode.usage
+    }
     let outcome = DesignTokens.run(
       root: choice.root, configPath: choice.configPath, configURL: choice.configURL, explicit: choice.configURL != nil,
-      check: arguments.flag("--check"))
+      check: arguments.flag("--check"), rewrite: arguments.flag("--rewrite"))
     if arguments.flag("--json") {
       console.out(outcome.json)
       if case .failure(let diagnostics, _, _) = outcome { console.diagnostics(diagnostics) }

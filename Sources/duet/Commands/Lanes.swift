@@ -41,6 +41,8 @@ enum LanesCommand: Command {
         ]
         entry["timeoutSeconds"] = lane.timeout ?? NSNull()
         entry["dir"] = lane.dir ?? NSNull()
+        entry["pool"] = lane.pool ?? NSNull()
+        entry["platforms"] = lane.platforms.map { $0.map(\.rawValue) } ?? NSNull()
         return entry
       }
       let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }

@@ -13,7 +13,9 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
       OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"),
       OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
-      OptionSpec(name: "--dry-run", value: nil, help: "print the order lanes would start in, run nothing"),
+      OptionSpec(name: "--dry-run", value: nil, help: "print, per lane in start order, whether it is cached or why it would run; run nothing"),
+      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)"),
+      OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"),
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
       OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
@@ -41,6 +43,13 @@ enum VerifyCommand: Command {
       if json { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
     }
     let historyPath = HistoryStore.defaultPath(root: root)
+    if let base = changeBase(arguments) {
+      do {
+        options.changed = try ChangedFiles.read(base, root: root)
+      } catch {
+        throw UsageError(message: error.message, command: "verify")
+      }
+    }
     if let shardSpec {
       let shard = VerifyCI.shardLanes(shardSpec, manifest: manifest, historyPath: historyPath, console: console, quiet: json)
       guard !shard.isEmpty else {
@@ -75,6 +84,11 @@ enum VerifyCommand: Command {
     }
     let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion,
                                 commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+    if let changed = options.changed {
+      let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
+      let line = "duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected"
+      if json { console.err(line) } else { console.out(line) }
+    }
 
     if arguments.flag("--dry-run") {
       session.prepare(recording: false)
@@ -89,17 +103,24 @@ enum VerifyCommand: Command {
     }
 
     let interruption = session.interruption
-    let interrupts = InterruptHandler { interruption.interrupt() }
-    session.prepare()
-    for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
-    let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
-    if options.strict { ci.before = TrackedChanges.snapshot(root: root) }
-    let result = session.run(
-      runner: LaneRunner(),
-      onEvent: { progress.handle($0) },
-      onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
-    interrupts.stop()
-    progress.finish()
+    Subreaper.enable()
+    let result = SignalPolicy.during({ _ in interruption.interrupt() }) { () -> RunResult in
+      session.prepare()
+      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
+      let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
+      if options.strict && !interruption.requested { ci.before = TrackedChanges.snapshot(root: root) }
+      let result = session.run(
+        runner: LaneRunner(),
+        onEvent: { progress.handle($0) },
+        onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
+      progress.finish()
+      return result
+    }
+    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
+    let leftovers = Subreaper.killAdopted()
+    if !leftovers.isEmpty {
+      console.err("duet verify: stopped \(leftovers.count) process(es) that lanes left running outside their process groups")
+    }
 
     // The one verdict: lanes, then the tree under --strict, then the reports.
     var outcome = VerifyOutcome(run: result, changedTrackedFiles: VerifyCI.changedFiles(ci, root: root))
@@ -134,10 +155,25 @@ enum VerifyCommand: Command {
     if options.noDeps && options.lanes.isEmpty && !failed && !shard {
       throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
     }
+    if arguments.value("--since") != nil && arguments.flag("--changed") {
+      throw UsageError(message: "--since and --changed cannot be combined: --changed is --since the upstream branch", command: "verify")
+    }
+    if failed && (arguments.value("--since") != nil || arguments.flag("--changed")) {
+      throw UsageError(message: "--failed cannot be combined with --since or --changed", command: "verify")
+    }
+    if let since = arguments.value("--since"), since.isEmpty || since.hasPrefix("-") {
+      throw UsageError(message: "--since needs a git ref such as origin/main, got '\(since)'", command: "verify")
+    }
     if arguments.flag("--dry-run") && arguments.value("--junit") != nil {
       throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
     }
     return options
+  }
+
+  /// `--since REF` or `--changed`, or nil.
+  static func changeBase(_ arguments: ParsedArguments) -> ChangedFiles.Base? {
+    if let ref = arguments.value("--since") { return .since(ref) }
+    return arguments.flag("--changed") ? .upstream : nil
   }
 
   static func printReport(_ outcome: VerifyOutcome, console: Console, github: Bool = false) {
@@ -171,6 +207,7 @@ enum VerifyCommand: Command {
     for row in rows { counts[row.status, default: 0] += 1 }
     var parts = ["\(counts["runs"] ?? 0) would run", "\(counts["cached"] ?? 0) cached"]
     if let skipped = counts["skipped"] { parts.append("\(skipped) skipped") }
+    if let unaffected = counts["unaffected"] { parts.append("\(unaffected) unaffected") }
     if let failed = counts["fail"] { parts.append("\(failed) would fail") }
     console.out("duet verify --dry-run: \(rows.count) lane(s), \(parts.joined(separator: ", ")), at most \(session.plan.options.jobs) at once; in start order:")
     let table = rows.enumerated().map { position, row -> [String] in
@@ -201,7 +238,13 @@ enum VerifyCommand: Command {
       if let record = settled[index] {
         return (lane, record.outcome.rawValue, record.reason ?? "")
       }
-      return (lane, "runs", session.decisions[index]?.text ?? "")
+      var why = session.decisions[index]?.text ?? ""
+      if case .runs(let reason)? = session.plan.affected[index] {
+        // Without inputs there is no cache to speak of; the change already says why it runs.
+        let redundant = why == "no inputs declared" || why == "no inputs known" || why.hasPrefix("a need will run") || why.hasPrefix("needs will run")
+        why = redundant ? reason : reason + "; " + why
+      }
+      return (lane, "runs", why)
     }
   }
 }
@@ -251,7 +294,7 @@ final class ProgressPrinter: @unchecked Sendable {
       case .pass, .cached: line = console.paint(line, "32")
       case .flaky: line = console.paint(line, "33")
       case .fail, .timeout, .interrupted: line = console.paint(line, "31")
-      case .skipped, .cancelled: line = console.paint(line, "2")
+      case .skipped, .cancelled, .unaffected: line = console.paint(line, "2")
       }
       console.out(line)
       drawStatus()
@@ -294,25 +337,5 @@ final class ProgressPrinter: @unchecked Sendable {
     guard statusShown else { return }
     console.raw("\r\u{1B}[K")
     statusShown = false
-  }
-}
-
-/// Catches SIGINT and SIGTERM for the run: the first stops every lane's group;
-/// duet then prints what finished and exits 130.
-final class InterruptHandler: @unchecked Sendable {
-  private var sources: [any DispatchSourceSignal] = []
-
-  init(_ onInterrupt: @escaping @Sendable () -> Void) {
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler(handler: onInterrupt)
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  func stop() {
-    sources.forEach { $0.cancel() }
   }
 }

@@ -96,6 +96,12 @@ struct ManifestSchemaTests {
     ("version: 1\npools: {gradle: 0}\nlanes: []\n", "$.pools.gradle"),
     ("version: 1\npools: {gradle: 1025}\nlanes: []\n", "$.pools.gradle"),
     ("version: 1\nmocks:\n  - {output: M.swift}\nlanes: []\n", "missing sources"),
+    ("version: 1\nruns-on: {macos: macos-14, linux: [ubuntu-latest, big]}\nlanes:\n  - {name: a, sh: x, platforms: macos, env-inputs: [CI], runs-on: self-hosted}\n", nil),
+    ("version: 1\nlanes:\n  - {name: a, sh: x, platforms: [windows]}\n", "$.lanes[0].platforms"),
+    ("version: 1\nlanes:\n  - {name: a, sh: x, platforms: []}\n", "$.lanes[0].platforms"),
+    ("version: 1\nlanes:\n  - {name: a, sh: x, env-inputs: [A=1]}\n", "$.lanes[0].env-inputs"),
+    ("version: 1\nruns-on: {windows: x}\nlanes: []\n", "$.runs-on[windows]"),
+    ("version: 1\nruns-on: {linux: []}\nlanes: []\n", "$.runs-on.linux"),
   ] as [(String, String?)])
   func validatesAndRejects(text: String, expected: String?) throws {
     let node = try YAMLParser.parse(text, file: "lanes/manifest.yaml")

@@ -100,6 +100,10 @@ struct SchemaValidator {
           let ok = keyword == "minimum" ? number >= limit : keyword == "maximum" ? number <= limit : number > limit
           if !ok { found.append("\(path): \(number) breaks \(keyword) \(limit)") }
         }
+      case "minLength":
+        if case .string(let text) = value, text.count < (argument as! Int) { found.append("\(path): shorter than \(argument)") }
+      case "minItems":
+        if case .array(let items) = value, items.count < (argument as! Int) { found.append("\(path): fewer than \(argument) items") }
       case "required":
         if case .object(let members) = value {
           for key in argument as! [String] where !members.contains(where: { $0.0 == key }) { found.append("\(path): missing \(key)") }

@@ -98,6 +98,25 @@ struct ParityManifestLoaderTests {
     #expect(entries[1].configDescription == "template=Mocks.swifttemplate args=")
   }
 
+  /// For tutorial 7's home_mocks row (`args: [import=HomeShell, import=FoyerKit]`), the description hashes to the
+  /// `config:` hash the Duet mock templates recorded in that tutorial's HomeShellMocks.swift.
+  @Test func descriptionHashesAsTheTemplatesRecorded() {
+    let row = ParityMockGenerator(
+      name: "home_mocks", output: "src-ios/Libraries/FoyerKit/Tests/HomeShellTests/Generated/HomeShellMocks.swift",
+      template: "Mocks.swifttemplate", sources: ["src-ios/Libraries/FoyerKit/Sources/HomeShell"],
+      args: ["import=HomeShell", "import=FoyerKit"], location: SourceLocation(file: "parity/manifest.yaml", line: 1, column: 1))
+    #expect(Digest.sha256(row.fingerprintDescription) == "8cd57e157298998e223939d3a83f9f2b1b1dd69d595cd4dd8f7052cac56f0dfa")
+  }
+
+  /// The description sorts a row's args by their bytes, as the templates do, whatever order the row lists them in.
+  @Test func descriptionSortsArgsByBytes() {
+    let row = ParityMockGenerator(
+      name: "HomeMocks", output: "o.swift", template: "Mocks.swifttemplate", sources: [],
+      args: ["testable=HomeFeature", "import=HomeFeature", "Zeta=1", "import=Home", "éclair=1"],
+      location: SourceLocation(file: "parity/manifest.yaml", line: 1, column: 1))
+    #expect(row.fingerprintDescription == "template=Mocks.swifttemplate args=Zeta=1;import=Home;import=HomeFeature;testable=HomeFeature;éclair=1")
+  }
+
   /// An unknown top-level key is named at its position, with the nearest known key and the known set.
   @Test func unknownTopLevelKey() {
     let text = Self.full.replacingOccurrences(of: "chains:", with: "chain:") + "lanes: []\n"

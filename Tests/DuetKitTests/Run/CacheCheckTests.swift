@@ -74,4 +74,16 @@ struct CacheCheckTests {
     let history = ["build": CacheCheck.LastVerdict(outcome: "pass", fingerprint: "elsewhere")]
     #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs or definition changed since it last passed"])
   }
+
+  /// A pass recorded on another platform is not used here, and the reason says so.
+  @Test func anotherPlatformIsNotUsed() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("build")]
+    var history = passed(lanes, tree: tree)
+    var elsewhere = try #require(history["build"]?.parts)
+    elsewhere.platform = "macos-arm64"
+    history["build"] = CacheCheck.LastVerdict(outcome: "pass", fingerprint: elsewhere.fingerprint, parts: elsewhere)
+    #expect(decide(lanes, tree: tree, history: history) == ["build": "last passed on another platform (macos-arm64)"])
+  }
 }

@@ -51,8 +51,8 @@ struct DTCGTests {
   /// The DTCG file is an input of the design-tokens and theme-test built-ins, so a cache sees a change to it.
   @Test func dtcgFilesAreImplicitInputs() throws {
     let root = Self.fixtures.appendingPathComponent("full")
-    #expect(DesignTokens.implicitInputs(root).prefix(3) == [TokenConfig.defaultPath, "parity/full-light.tokens.json", "parity/full-dark.tokens.json"])
-    #expect(ThemeTest.implicitInputs(Self.fixtures.appendingPathComponent("foyer")) == [TokenConfig.defaultPath, "parity/foyer.tokens.json"])
+    #expect(DesignTokens.implicitInputs(root).prefix(4) == [TokenConfig.defaultPath, ThemeTestFile.defaultPath, "parity/full-light.tokens.json", "parity/full-dark.tokens.json"])
+    #expect(ThemeTest.implicitInputs(Self.fixtures.appendingPathComponent("foyer")) == [TokenConfig.defaultPath, ThemeTestFile.defaultPath, "parity/foyer.tokens.json"])
   }
 
   /// `$type` is inherited from the nearest group; an alias without one takes its target's; nested group names

@@ -201,16 +201,17 @@ struct TokenCheckTests {
     let tree = try tree("minimal")
     let inputs = DesignTokens.implicitInputs(tree.root)
     #expect(inputs.first == TokenConfig.defaultPath)
-    // The config, six generated files, ten owned files (two gradient files, and per target the other style's
-    // files and the two scales) and each output folder's source files.
-    #expect(inputs.count == 1 + 6 + 10 + 2)
+    // The config, the theme-test settings beside it, six generated files, ten owned files (two gradient files,
+    // and per target the other style's files and the two scales) and each output folder's source files.
+    #expect(inputs.count == 2 + 6 + 10 + 2)
+    #expect(inputs.contains(ThemeTestFile.defaultPath))
     #expect(inputs.contains("ios/Generated/Color+Tokens.swift"))
     #expect(inputs.contains("kmp/Generated/Spacing.kt"))
     #expect(inputs.contains("ios/Generated/*.swift"))
     #expect(inputs.contains("kmp/Generated/*.kt"))
     #expect(inputs.contains("kmp/Generated/MainPalette.kt"))
     #expect(inputs.contains("ios/Generated/SemanticGradient.swift"))
-    #expect(DesignTokens.implicitInputs(try TokenTempTree().root) == [TokenConfig.defaultPath])
+    #expect(DesignTokens.implicitInputs(try TokenTempTree().root) == [TokenConfig.defaultPath, ThemeTestFile.defaultPath])
   }
 
   /// A manifest lane `run: design-tokens --check` is accepted by the manifest loader.

@@ -116,6 +116,23 @@ struct TokenCompileTests {
       theme: "MainThemeWithoutGradients", files: try foyerFiles().filter { $0.path.hasSuffix(".swift") },
       in: work.root.appendingPathComponent("foyer"))
     #expect(foyer == nil, "\(foyer ?? "")")
+    // The engine-layout fixture's config, with app code that names the types as it
+    // does against the engine's files (`MainTheme.FontFamilyToken`, `MainTheme.FontToken`).
+    let appCode = GeneratedFile(path: "AppCode.swift", contents: """
+      import UIKit
+      func faceName(_ token: MainTheme.FontToken) -> String {
+        let family: MainTheme.FontFamilyToken = token.family
+        switch family {
+        case .serif: return "serif"
+        case .sans: return "sans"
+        case .mono: return "mono"
+        }
+      }
+
+      """)
+    let engineLayout = try TokenPlan(TokenConfigLoader.load(root: EngineLayoutFixture.root)).files.filter { $0.path.hasSuffix(".swift") }
+    let engineResult = try stubs.typecheck(theme: "MainTheme", files: engineLayout + [appCode], in: work.root.appendingPathComponent("engine-layout"))
+    #expect(engineResult == nil, "\(engineResult ?? "")")
 
     // A deliberate type error just inside `#if os(iOS)`: if the guard stayed, Linux would skip it and pass.
     var broken = full
@@ -163,6 +180,7 @@ struct TokenCompileTests {
     paths += ["Graphics", "Unit", "Text", "Font"].map { TokenFixtures.stubs.appendingPathComponent("kotlin/compose/\($0).kt").path }
     var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only", "themed", "plain"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
     sets.append(("foyer", try foyerFiles()))
+    sets.append(("engine-layout", try EngineLayoutFixture.plan().files))
     for (name, files) in sets {
       for file in files where file.path.hasSuffix(".kt") {
         let path = "\(name)/\(file.path)"
@@ -170,7 +188,7 @@ struct TokenCompileTests {
         paths.append(work.root.appendingPathComponent(path).path)
       }
     }
-    #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4)
+    #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4 + 4)
     let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path])
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.

@@ -1,11 +1,12 @@
 // A stand-in for the parts of SwiftUI the generated token files use: colours
 // and gradients, the font's weight, design and text style, and just enough of
 // View, ViewModifier and ScaledMetric for the type scale's modifier. It imports
-// UIKit for `Color(UIColor)` but does not re-export it.
+// UIKit for `Color(UIColor)` and `Color(uiColor:)` but does not re-export it.
 import UIKit
 
 public struct Color: Sendable {
   public init(_ color: UIColor) {}
+  public init(uiColor: UIColor) {}
 }
 
 public struct Gradient {

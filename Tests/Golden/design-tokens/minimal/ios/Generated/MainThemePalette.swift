@@ -3,8 +3,8 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-import DuetTheming
 import UIKit
+import DuetTheming
 
 extension MainTheme {
   public typealias _ColorAsset = SemanticColor
@@ -18,19 +18,10 @@ extension MainTheme {
 }
 
 extension MainTheme {
-  public typealias _FontAsset = SemanticFont
-
   /// A type token as the config states it; the theme's `fontSet(for:)`, which
   /// the app writes, turns it into a face.
   public struct FontToken {
-    /// The config's three families; the app picks a face for each.
-    public enum Family {
-      case serif
-      case sans
-      case mono
-    }
-
-    public let family: Family
+    public let family: FontFamilyToken
     /// The CSS-scale weight, 100 to 900.
     public let weight: Int
     public let size: CGFloat
@@ -45,6 +36,17 @@ extension MainTheme {
     public let textStyle: UIFont.TextStyle
   }
 
+  /// The config's three families; the app picks a face for each.
+  public enum FontFamilyToken {
+    case serif
+    case sans
+    case mono
+  }
+}
+
+extension MainTheme {
+  public typealias _FontAsset = SemanticFont
+
   public func fontToken(for asset: _FontAsset) -> FontToken {
     switch asset {
     }
@@ -53,11 +55,11 @@ extension MainTheme {
 
 /// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing
 /// from the app.
-fileprivate func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {
+private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {
   UIColor(
-    red: CGFloat((rgb >> 16) & 0xFF) / 255,
-    green: CGFloat((rgb >> 8) & 0xFF) / 255,
-    blue: CGFloat(rgb & 0xFF) / 255,
+    red: CGFloat((rgb >> 16) & 0xff) / 255.0,
+    green: CGFloat((rgb >> 8) & 0xff) / 255.0,
+    blue: CGFloat(rgb & 0xff) / 255.0,
     alpha: alpha)
 }
 #endif

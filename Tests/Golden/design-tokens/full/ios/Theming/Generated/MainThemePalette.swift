@@ -3,9 +3,9 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-import DuetTheming
-import SwiftUI
 import UIKit
+import SwiftUI
+import DuetTheming
 
 extension MainTheme {
   public typealias _ColorAsset = SemanticColor
@@ -44,19 +44,10 @@ extension MainTheme {
 }
 
 extension MainTheme {
-  public typealias _FontAsset = SemanticFont
-
   /// A type token as the config states it; the theme's `fontSet(for:)`, which
   /// the app writes, turns it into a face.
   public struct FontToken {
-    /// The config's three families; the app picks a face for each.
-    public enum Family {
-      case serif
-      case sans
-      case mono
-    }
-
-    public let family: Family
+    public let family: FontFamilyToken
     /// The CSS-scale weight, 100 to 900.
     public let weight: Int
     public let size: CGFloat
@@ -71,6 +62,17 @@ extension MainTheme {
     public let textStyle: UIFont.TextStyle
   }
 
+  /// The config's three families; the app picks a face for each.
+  public enum FontFamilyToken {
+    case serif
+    case sans
+    case mono
+  }
+}
+
+extension MainTheme {
+  public typealias _FontAsset = SemanticFont
+
   public func fontToken(for asset: _FontAsset) -> FontToken {
     switch asset {
     // MARK: Display
@@ -79,20 +81,20 @@ extension MainTheme {
       return FontToken(
         family: .serif,
         weight: 400,
-        size: 34.0,
-        lineHeight: 41.0,
+        size: 34,
+        lineHeight: 41,
         trackingEm: -0.01,
-        opticalSize: 144.0,
-        softness: 50.0,
+        opticalSize: 144,
+        softness: 50,
         width: nil,
         textStyle: .largeTitle)
     case .bodyText:
       return FontToken(
         family: .sans,
         weight: 400,
-        size: 17.0,
-        lineHeight: 22.0,
-        trackingEm: 0.0,
+        size: 17,
+        lineHeight: 22,
+        trackingEm: 0,
         opticalSize: nil,
         softness: nil,
         width: 87.5,
@@ -104,7 +106,7 @@ extension MainTheme {
         family: .mono,
         weight: 500,
         size: 13.5,
-        lineHeight: 18.0,
+        lineHeight: 18,
         trackingEm: 0.02,
         opticalSize: nil,
         softness: nil,
@@ -121,20 +123,20 @@ extension MainTheme {
     switch asset {
     case .hero:
       return GradientSet(.static(Gradient(colors: [
-        Color(tokenColor(0xFF5F6D)),
-        Color(tokenColor(0xFFC371)),
+        Color(uiColor: tokenColor(0xFF5F6D)),
+        Color(uiColor: tokenColor(0xFFC371)),
       ])))
     // A light and a dark stop list.
     case .sky:
       return GradientSet(.auto(
         light: Gradient(colors: [
-          Color(tokenColor(0xA1C4FD)),
-          Color(tokenColor(0xC2E9FB)),
-          Color(tokenColor(0xFFFFFF)),
+          Color(uiColor: tokenColor(0xA1C4FD)),
+          Color(uiColor: tokenColor(0xC2E9FB)),
+          Color(uiColor: tokenColor(0xFFFFFF)),
         ]),
         dark: Gradient(colors: [
-          Color(tokenColor(0x0F2027)),
-          Color(tokenColor(0x203A43)),
+          Color(uiColor: tokenColor(0x0F2027)),
+          Color(uiColor: tokenColor(0x203A43)),
         ])))
     }
   }
@@ -142,11 +144,11 @@ extension MainTheme {
 
 /// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing
 /// from the app.
-fileprivate func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {
+private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {
   UIColor(
-    red: CGFloat((rgb >> 16) & 0xFF) / 255,
-    green: CGFloat((rgb >> 8) & 0xFF) / 255,
-    blue: CGFloat(rgb & 0xFF) / 255,
+    red: CGFloat((rgb >> 16) & 0xff) / 255.0,
+    green: CGFloat((rgb >> 8) & 0xff) / 255.0,
+    blue: CGFloat(rgb & 0xff) / 255.0,
     alpha: alpha)
 }
 #endif

@@ -1,0 +1,52 @@
+import CProcessShim
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Descendants that escape a lane's process group (`setsid`, a daemon) would
+/// outlive the run. On Linux duet makes itself their subreaper, so they are
+/// re-parented to duet when their parent exits, and at the end of the run it
+/// kills and reaps whatever it adopted. Elsewhere this does nothing, and the
+/// README says so.
+public enum Subreaper {
+  /// Whether duet now adopts orphaned descendants.
+  @discardableResult
+  public static func enable() -> Bool {
+    duet_become_subreaper() == 0
+  }
+
+  /// Kills (SIGKILL, the process and its group) and reaps every child duet has
+  /// that nobody waits for: re-parented leftovers. Returns their pids.
+  @discardableResult
+  public static func killAdopted(except watched: Set<pid_t> = []) -> [pid_t] {
+    #if os(Linux)
+    let me = getpid()
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    var adopted: [pid_t] = []
+    for entry in entries {
+      guard let pid = pid_t(entry), pid != me, !watched.contains(pid),
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")") else { continue }
+      // Fields after the command name: state, ppid, pgrp, ...
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 2, pid_t(fields[1]) == me else { continue }
+      adopted.append(pid)
+    }
+    for pid in adopted {
+      kill(pid, SIGKILL)
+      if let group = Optional(getpgid(pid)), group > 1, group != getpgrp() { kill(-group, SIGKILL) }
+    }
+    for pid in adopted {
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+    return adopted
+    #else
+    return []
+    #endif
+  }
+}

@@ -1,0 +1,118 @@
+import DuetKit
+import Foundation
+
+/// `duet hook install|uninstall`: a git hook that runs `duet verify` on what is
+/// being pushed (or committed). `duet hook run KIND` is what the hook calls.
+enum HookCommand: Command {
+  static let spec = CommandSpec(
+    name: "hook",
+    summary: "install a git pre-push (or pre-commit) hook that verifies what is being pushed",
+    usage: "duet hook install [--pre-push|--pre-commit] [--force] | duet hook uninstall",
+    options: [
+      OptionSpec(name: "--pre-push", value: nil, help: "install the pre-push hook (the default): verify the change being pushed"),
+      OptionSpec(name: "--pre-commit", value: nil, help: "install a pre-commit hook: verify the change since HEAD"),
+      OptionSpec(name: "--force", value: nil, help: "replace a hook duet did not write (it is kept as <hook>.duet-backup)"),
+      CommandSpec.rootOption,
+    ],
+    details: "exit codes: 0 done, 1 a hook duet did not write is in the way (or, from the hook, verify failed), 2 a usage error or no git repository\nthe pre-push hook runs 'duet verify --since <the remote's commit>'; a new branch is verified since the remote's default branch; 'git push --no-verify' skips it once"
+  )
+  static let maxPositionals = 4
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    switch arguments.positionals.first {
+    case "install": return try install(arguments, console: console)
+    case "uninstall": return try uninstall(arguments, console: console)
+    case "run": return try runHook(arguments, console: console)
+    case let other?:
+      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: ["install", "uninstall"])) (hook takes install or uninstall)", command: "hook")
+    case nil:
+      throw UsageError(message: "hook needs a subcommand: install or uninstall", command: "hook")
+    }
+  }
+
+  static func install(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    guard arguments.positionals.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "hook") }
+    if arguments.flag("--pre-push") && arguments.flag("--pre-commit") {
+      throw UsageError(message: "--pre-push and --pre-commit cannot be combined; install one, then the other", command: "hook")
+    }
+    let kind: GitHook.Kind = arguments.flag("--pre-commit") ? .preCommit : .prePush
+    let root = try treeRoot(arguments)
+    let duet = Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
+    do {
+      switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force")) {
+      case .written(let path):
+        console.out("duet hook: wrote \(path); it runs \(duet)")
+      case .replaced(let path, let backup):
+        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(duet)")
+      }
+    } catch {
+      console.err("duet hook: error: \(error.message)")
+      return ExitCode.failed
+    }
+    console.out(kind == .prePush
+      ? "each git push now runs duet verify on the lanes the pushed change touches; git push --no-verify skips it once"
+      : "each git commit now runs duet verify on the lanes the change since HEAD touches; git commit --no-verify skips it once")
+    return ExitCode.pass
+  }
+
+  static func uninstall(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let root = try treeRoot(arguments)
+    do {
+      let lines = try GitHook.uninstall(root: root)
+      if lines.isEmpty { console.out("duet hook: no hook installed; nothing to remove") }
+      for line in lines { console.out("duet hook: \(line)") }
+      return ExitCode.pass
+    } catch {
+      console.err("duet hook: error: \(error.message)")
+      return ExitCode.usage
+    }
+  }
+
+  /// What the installed hook calls: decide the change, then verify it in-process.
+  static func runHook(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let kind = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
+    let root = try treeRoot(arguments)
+    var verify = ["--root", root.path]
+    switch kind {
+    case GitHook.Kind.prePush.rawValue:
+      let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
+      let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      let updates = PrePush.parse(input)
+      let plan = PrePush.plan(updates, remote: remote) { name in
+        ProcessOutput.shell("git rev-parse --verify --quiet \(shellQuoted(name + "^{commit}"))", in: root) != nil
+      }
+      if let head = ProcessOutput.shell("git rev-parse HEAD", in: root).map({ String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }),
+         let other = updates.first(where: { !$0.localSHA.allSatisfy { $0 == "0" } && $0.localSHA != head }) {
+        console.err("duet hook: note: pushing \(other.localRef) at \(other.localSHA.prefix(12)), but the work tree is at \(head.prefix(12)); duet verifies the work tree")
+      }
+      switch plan {
+      case .nothing(let why):
+        console.out("duet hook: \(why); nothing to verify")
+        return ExitCode.pass
+      case .everything(let why):
+        console.out("duet hook: verifying every lane: \(why)")
+      case .since(let base, let how):
+        console.out("duet hook: verifying the change since \(how)")
+        verify += ["--since", base]
+      }
+    case GitHook.Kind.preCommit.rawValue:
+      if ProcessOutput.shell("git rev-parse --verify --quiet HEAD", in: root) != nil {
+        verify += ["--since", "HEAD"]
+      } else {
+        console.out("duet hook: the first commit; verifying every lane")
+      }
+    default:
+      throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(kind)'", command: "hook")
+    }
+    let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec)
+    let code = try VerifyCommand.run(parsed, console: console)
+    if code != ExitCode.pass {
+      console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
+    }
+    return code
+  }
+
+  static func shellQuoted(_ word: String) -> String {
+    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// `duet verify --since/--changed` and the git hooks, on real temporary repositories.
+@Suite("duet before a push: --since, --changed and hooks")
+struct BeforePushCLITests {
+  static let manifest = """
+    version: 1
+    lanes:
+      - name: app
+        sh: 'test "$(cat src/app.txt 2>/dev/null)" != bad'
+        inputs: [src/**]
+      - name: after-app
+        sh: "true"
+        needs: [app]
+        inputs: [other/**]
+      - name: docs
+        sh: 'cp "$DUET_CHANGED_FILES" changed.out'
+        covers: [docs]
+      - name: lint
+        sh: "true"
+    """
+
+  /// A committed repository with the manifest and one file per lane.
+  func repository() throws -> FixtureTree {
+    let tree = try FixtureTree(manifest: BeforePushCLITests.manifest)
+    try tree.write("src/app.txt", "ok\n")
+    try tree.write("src/old.txt", "old\n")
+    try tree.write("src/gone.txt", "gone\n")
+    try tree.write("docs/guide.md", "guide\n")
+    try tree.write("other/x.txt", "x\n")
+    try tree.write(".gitignore", ".duet/\nchanged.out\n")
+    try CIGit.commitAll(tree)
+    return tree
+  }
+
+  func outcomes(_ run: DuetRun) -> [String: String] {
+    var result: [String: String] = [:]
+    for line in run.lines {
+      let cells = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+      if cells.count >= 2, ["app", "after-app", "docs", "lint"].contains(cells[0]) { result[cells[0]] = cells[1] }
+    }
+    return result
+  }
+
+  /// Committed, staged, unstaged, untracked, deleted and renamed files all count;
+  /// a lane runs for its inputs or covers, after a need that runs, or always when it declares neither.
+  @Test func sinceCountsEveryKindOfChange() throws {
+    let tree = try repository()
+    try CIGit.run(["branch", "base"], in: tree.url)
+    // Nothing changed: only the lane that declares nothing runs.
+    let quiet = try tree.duet("verify", "--since", "base")
+    #expect(quiet.status == 0, "\(quiet.stdout)\(quiet.stderr)")
+    #expect(outcomes(quiet) == ["app": "unaffected", "after-app": "unaffected", "docs": "unaffected", "lint": "pass"])
+    #expect(quiet.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS (1 passed, 3 unaffected)")
+
+    try tree.write("docs/guide.md", "changed\n")
+    try CIGit.run(["commit", "-q", "-am", "docs"], in: tree.url)
+    try tree.write("src/new.txt", "untracked\n")
+    try CIGit.run(["mv", "src/old.txt", "src/renamed.txt"], in: tree.url)
+    try CIGit.run(["rm", "-q", "src/gone.txt"], in: tree.url)
+    try tree.write("other/x.txt", "unstaged\n")
+    let dry = try tree.duet("verify", "--since", "base", "--dry-run")
+    #expect(dry.stdout.contains("app        runs  changed"), "\(dry.stdout)")
+    #expect(dry.stdout.contains("changed: src/gone.txt, src/new.txt, 2 more; no passing run recorded"), "\(dry.stdout)")
+    #expect(dry.stdout.contains("after-app  runs  a need runs (app)\n"), "\(dry.stdout)")
+    #expect(dry.stdout.contains("docs       runs  changed: docs/guide.md"), "\(dry.stdout)")
+    #expect(dry.stdout.contains("lint       runs  declares no inputs or covers, so it always runs\n"), "\(dry.stdout)")
+    let run = try tree.duet("verify", "--since", "base")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(outcomes(run) == ["app": "pass", "after-app": "pass", "docs": "pass", "lint": "pass"])
+    #expect(run.lines[0].hasPrefix("duet verify: 6 changed file(s) since merge-base with base ("))
+    #expect(run.lines[0].hasSuffix("); 4 of 4 lane(s) affected"))
+    let changed = try tree.read("changed.out")
+    #expect(changed == "docs/guide.md\nother/x.txt\nsrc/gone.txt\nsrc/new.txt\nsrc/old.txt\nsrc/renamed.txt\n")
+
+  }
+
+  /// An unknown ref and --since with --changed are usage errors (exit 2); outside git, --changed says why.
+  @Test func badBases() throws {
+    let tree = try repository()
+    let unknown = try tree.duet("verify", "--since", "no-such-branch")
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("--since no-such-branch: git knows no commit by that name"))
+    let both = try tree.duet("verify", "--since", "HEAD", "--changed")
+    #expect(both.status == 2)
+    let plain = try FixtureTree(manifest: BeforePushCLITests.manifest)
+    let outside = try plain.duet("verify", "--changed")
+    #expect(outside.status == 2)
+    #expect(outside.stderr.contains("is not inside a git work tree"))
+  }
+
+  /// The pre-push hook, driven by real pushes to a local bare repository: a failing lane
+  /// blocks the push, an unaffected change pushes, and a foreign hook is kept unless --force.
+  @Test func prePushHook() throws {
+    let tree = try repository()
+    let remote = tree.url.deletingLastPathComponent().appendingPathComponent("duet-remote-\(UUID().uuidString).git")
+    defer { try? FileManager.default.removeItem(at: remote) }
+    #expect(try CIGit.run(["init", "-q", "--bare", remote.path], in: tree.url) == 0)
+    try CIGit.run(["remote", "add", "origin", remote.path], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
+    try CIGit.run(["fetch", "-q", "origin"], in: tree.url)
+
+    try tree.write(".git/hooks/pre-push", "#!/bin/sh\necho mine\n")
+    let refused = try tree.duet("hook", "install")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("a pre-push hook duet did not write (it begins: #!/bin/sh | echo mine)"))
+    #expect(try tree.read(".git/hooks/pre-push") == "#!/bin/sh\necho mine\n")
+    let forced = try tree.duet("hook", "install", "--force")
+    #expect(forced.status == 0)
+    #expect(try tree.read(".git/hooks/pre-push.duet-backup") == "#!/bin/sh\necho mine\n")
+
+    try tree.write("src/app.txt", "bad\n")
+    try CIGit.run(["commit", "-q", "-am", "break the app"], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) != 0)
+
+    try tree.write("src/app.txt", "ok\n")
+    try CIGit.run(["commit", "-q", "-am", "fix the app"], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
+
+    let removed = try tree.duet("hook", "uninstall")
+    #expect(removed.status == 0)
+    #expect(removed.stdout.contains("put back the one it had replaced"))
+    #expect(try tree.read(".git/hooks/pre-push") == "#!/bin/sh\necho mine\n")
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// One signal policy: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every child's
+/// process group before duet exits, with no crash report.
+@Suite("Signals, end to end")
+struct SignalCLITests {
+  static let longLane = """
+    version: 1
+    lanes:
+      - name: long
+        sh: sh -c 'sleep 120 & echo $! > long.pid; wait'
+    """
+
+  /// Runs verify, sends `signal` once the lane's grandchild exists, and returns the run and the grandchild's pid.
+  func interruptVerify(with signal: Int32) throws -> (DuetRun, Int32) {
+    let tree = try FixtureTree(manifest: SignalCLITests.longLane)
+    let run = try runDuet(["verify"], in: tree.url) { process in
+      for _ in 0..<200 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
+      Thread.sleep(forTimeInterval: 0.1)
+      kill(process.processIdentifier, signal)
+    }
+    let pid = try #require(Int32(tree.read("long.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    return (run, pid)
+  }
+
+  /// SIGHUP (a closed terminal) stops the lanes instead of orphaning them, and the run ends interrupted.
+  @Test func hangupStopsLanes() throws {
+    let (run, pid) = try interruptVerify(with: SIGHUP)
+    #expect(run.status == 130)
+    #expect(run.stdout.contains("duet verify: INTERRUPTED"))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// SIGQUIT behaves as SIGTERM: lanes stopped, exit 130, no crash report.
+  @Test func quitIsNotACrash() throws {
+    let (run, pid) = try interruptVerify(with: SIGQUIT)
+    #expect(run.status == 130)
+    #expect(!run.stderr.contains("Stack dump") && !run.stderr.contains("Crash"))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+  }
+
+  /// SIGTERM to `duet mocks` while its generator runs stops the generator's group and exits 128 + 15.
+  @Test func mocksGeneratorIsStopped() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      mocks:
+        - output: Tests/Mocks/Mocks.swift
+          sources: [Sources]
+          generator: sh -c 'sleep 120 & echo $! > gen.pid; wait'
+      lanes:
+        - name: mocks
+          run: mocks --check
+      """)
+    try tree.write("Sources/A.swift", "struct A {}\n")
+    let run = try runDuet(["mocks"], in: tree.url) { process in
+      for _ in 0..<200 where !tree.exists("gen.pid") { Thread.sleep(forTimeInterval: 0.05) }
+      Thread.sleep(forTimeInterval: 0.1)
+      kill(process.processIdentifier, SIGTERM)
+    }
+    #expect(run.status == 128 + SIGTERM, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("duet: SIGTERM: stopping 1 child process group(s)"))
+    let pid = try #require(Int32(tree.read("gen.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!processIsAlive(pid))
+    #expect(!tree.exists("Tests/Mocks/Mocks.swift"))
+  }
+}
+
+/// Descendants that escape a lane's process group are stopped when the run ends (Linux).
+@Suite("Escaped descendants")
+struct EscapedDescendantTests {
+  #if os(Linux)
+  static let linux = true
+  #else
+  static let linux = false
+  #endif
+
+  /// A `setsid` grandchild is re-parented to duet and killed at the end of the run.
+  @Test(.enabled(if: linux, "duet adopts escaped descendants only on Linux (PR_SET_CHILD_SUBREAPER)"))
+  func setsidGrandchildDiesWithTheRun() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: daemon
+          sh: setsid sh -c 'echo $$ > daemon.pid; exec sleep 120' > /dev/null 2>&1 < /dev/null & sleep 0.3
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("stopped 1 process(es) that lanes left running outside their process groups"), "\(run.stderr)")
+    let pid = try #require(Int32(tree.read("daemon.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(!processIsAlive(pid))
+  }
+}
