@@ -28,6 +28,44 @@ struct InstallCLITests {
     for path in Self.installed { #expect(!prefix.exists(path), "\(path) left behind") }
   }
 
+  /// `tools/build-release` writes the commit into BuildCommit.swift for the build
+  /// and puts the committed text back afterwards, when the build fails too; a
+  /// stand-in `swift` records what the build saw, so nothing is compiled.
+  @Test func buildStampsTheCommitAndRestoresTheFile() throws {
+    let checkout = try FixtureTree()
+    let stamp = "Sources/duet/BuildCommit.swift"
+    let committed = try String(contentsOf: Self.repository.appendingPathComponent(stamp), encoding: .utf8)
+    #expect(committed.contains("let duetBuildCommit = \"unknown commit\"\n"), "the committed stamp must say unknown commit")
+    try checkout.write(stamp, committed)
+    try checkout.write("tools/build-release", try String(contentsOf: Self.repository.appendingPathComponent("tools/build-release"), encoding: .utf8))
+    try checkout.write("stubs/swift", """
+      #!/bin/sh
+      case "$*" in *--show-bin-path*) echo "$PWD/.build/release"; exit 0 ;; esac
+      cp Sources/duet/BuildCommit.swift seen.swift
+      exit "${SWIFT_EXIT:-0}"
+      """)
+    for file in ["tools/build-release", "stubs/swift"] {
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.url.appendingPathComponent(file).path)
+    }
+    let setup = try shell("git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git rev-parse --short=12 HEAD", in: checkout.url)
+    #expect(setup.status == 0, "\(setup.output)")
+    let commit = setup.output.trimmingCharacters(in: .whitespacesAndNewlines)
+
+    let built = try shell("PATH=\"$PWD/stubs:$PATH\" tools/build-release", in: checkout.url)
+    #expect(built.status == 0, "\(built.output)")
+    #expect(built.output.hasSuffix("/.build/release/duet\n"))
+    #expect(try checkout.read("seen.swift").contains("let duetBuildCommit = \"\(commit)\"\n"))
+    #expect(try checkout.read(stamp) == committed)
+
+    try checkout.write("README", "changed\n")
+    _ = try shell("git add README && git -c user.name=t -c user.email=t@t commit -qm two && echo edit >> README", in: checkout.url)
+    let failed = try shell("PATH=\"$PWD/stubs:$PATH\" SWIFT_EXIT=1 tools/build-release", in: checkout.url)
+    #expect(failed.status != 0)
+    #expect(try checkout.read("seen.swift").contains("-dirty\"\n"), "a tracked edit makes the commit -dirty")
+    #expect(try checkout.read(stamp) == committed, "a failed build leaves the committed text")
+    #expect(try shell("git status --porcelain -- \(stamp)", in: checkout.url).output.isEmpty)
+  }
+
   /// `tools/duet` linked into a bin folder runs from any working folder: it finds
   /// its checkout from where the link points, not from the link's own folder.
   /// The checkout here is a copy holding an up-to-date binary, so nothing is built.
