@@ -6,29 +6,91 @@ struct OptionSpec {
   var value: String?
   var help: String
   var repeatable = false
+  /// What the value is, for completions; nil infers it from `value` (see `completion`).
+  var completes: ValueKind? = nil
+
+  /// What a shell should offer for the value: explicit, else `DIR` is a folder,
+  /// `FILE` a file, and `--lane` or `LANE` a lane of the manifest.
+  var completion: ValueKind {
+    if let completes { return completes }
+    guard let value else { return .none }
+    if name == "--lane" || value == "LANE" { return .lanes }
+    if value == "DIR" { return .directories }
+    if value == "FILE" { return .files }
+    return .none
+  }
 }
 
-/// A command's name, one-line summary and options: enough for `--help` and for
-/// "did you mean" on a mistyped option.
+/// What a word on the command line stands for, so completions can offer it.
+enum ValueKind: Equatable {
+  /// Free text (a number, a duration): nothing to offer.
+  case none
+  /// A lane name from the tree's manifest (`duet __complete lanes`).
+  case lanes
+  case directories
+  case files
+  /// One of a fixed set of words.
+  case words([String])
+  /// A duet command name.
+  case commands
+}
+
+/// One exit code and what it means for one command.
+struct ExitCodeDoc {
+  var code: Int32
+  var meaning: String
+}
+
+/// One example command line and what it does, shown last in `--help` and in the man page.
+struct HelpExample {
+  var command: String
+  var what: String
+}
+
+/// A command's name, one-line summary and options: enough for `--help`, the man
+/// page, the shell completions and "did you mean" on a mistyped option. Everything
+/// a user reads about a command is generated from this one value.
 struct CommandSpec {
   var name: String
   var summary: String
   var usage: String
   var options: [OptionSpec]
   var details: String = ""
+  /// What each positional word is; the last kind repeats for a command that takes more.
+  var positionals: [ValueKind] = []
+  var exitCodes: [ExitCodeDoc] = []
+  var examples: [HelpExample] = []
 
   static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
   static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 1)")
+  static let helpOption = OptionSpec(name: "--help", value: nil, help: "show this help")
+
+  /// The options as listed: the command's own, then `--help`.
+  var listedOptions: [OptionSpec] { options + [Self.helpOption] }
 
   var help: String {
     var lines = ["usage: \(usage)", "", summary]
     if !details.isEmpty { lines += ["", details] }
     lines += ["", "options:"]
-    let all = options + [OptionSpec(name: "--help", value: nil, help: "show this help")]
+    let all = listedOptions
     let width = all.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
     for option in all {
       let left = option.name + (option.value.map { " " + $0 } ?? "")
       lines.append("  " + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
+    }
+    if !exitCodes.isEmpty {
+      lines += ["", "exit codes:"]
+      let codeWidth = exitCodes.map { String($0.code).count }.max() ?? 0
+      for item in exitCodes {
+        lines.append("  " + String(item.code).padding(toLength: codeWidth, withPad: " ", startingAt: 0) + "  " + item.meaning)
+      }
+    }
+    if !examples.isEmpty {
+      lines += ["", "examples:"]
+      for (index, example) in examples.enumerated() {
+        if index > 0 { lines.append("") }
+        lines += ["  # " + example.what, "  " + example.command]
+      }
     }
     return lines.joined(separator: "\n")
   }
@@ -73,7 +135,7 @@ struct ParsedArguments {
   static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0) throws -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
-    let names = spec.options.map(\.name) + ["--help"]
+    let names = spec.listedOptions.map(\.name)
     while index < arguments.count {
       let word = arguments[index]
       index += 1

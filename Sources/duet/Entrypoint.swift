@@ -5,7 +5,15 @@ import Foundation
 enum Entrypoint {
   /// Every subcommand, in the order `duet --help` lists them.
   static var commands: [any Command.Type] {
-    [VerifyCommand.self, HookCommand.self, LanesCommand.self, InitCommand.self, DoctorCommand.self, DesignTokensCommand.self, ThemeTestCommand.self, ContrastCommand.self, MocksCommand.self, HistoryCommand.self, LogsCommand.self, FlakyCommand.self, StatsCommand.self, GraphCommand.self, WorkflowCommand.self]
+    [VerifyCommand.self, HookCommand.self, LanesCommand.self, InitCommand.self, DoctorCommand.self, DesignTokensCommand.self, ThemeTestCommand.self, ContrastCommand.self, MocksCommand.self, HistoryCommand.self, LogsCommand.self, FlakyCommand.self, StatsCommand.self, GraphCommand.self, WorkflowCommand.self, SchemaCommand.self, HelpCommand.self, CompletionCommand.self, ManCommand.self]
+  }
+
+  /// Commands no help lists: the helpers the shell completions call back into.
+  static var hiddenCommands: [any Command.Type] { [CompleteCommand.self] }
+
+  /// What help, the man page and the completions document, in `commands` order.
+  static var documented: [DocumentedCommand] {
+    commands.map { DocumentedCommand(spec: $0.documentedSpec, maxPositionals: $0.maxPositionals) }
   }
 
   static func run(_ arguments: [String], console: Console) -> Int32 {
@@ -13,15 +21,15 @@ enum Entrypoint {
       console.out(overview)
       return ExitCode.usage
     }
-    if first == "--help" || first == "-h" || first == "help" {
+    if first == "--help" || first == "-h" {
       console.out(overview)
       return ExitCode.pass
     }
     if first == "--version" {
-      console.out("duet \(duetVersion)")
+      console.out(duetVersionLine)
       return ExitCode.pass
     }
-    guard let command = commands.first(where: { $0.spec.name == first }) else {
+    guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == first }) else {
       let names = commands.map { $0.spec.name }
       let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
       console.err("duet: error: \(what)\(Suggestion.hint(for: first, in: names + ["--help", "--version"]))")
@@ -31,7 +39,7 @@ enum Entrypoint {
     do {
       let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, maxPositionals: command.maxPositionals)
       if parsed.wantsHelp {
-        console.out(command.spec.help)
+        console.out(command.documentedSpec.help)
         return ExitCode.pass
       }
       return try command.run(parsed, console: console)
@@ -63,7 +71,7 @@ enum Entrypoint {
     for command in commands {
       lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.spec.summary)
     }
-    lines += ["", "run 'duet <command> --help' for a command's options; 'duet --version' for the version"]
+    lines += ["", "run 'duet help <command>' (or 'duet <command> --help') for a command's options, exit codes and examples; 'duet --version' for the version"]
     return lines.joined(separator: "\n")
   }
 }

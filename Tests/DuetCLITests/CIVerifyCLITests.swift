@@ -209,7 +209,9 @@ struct CIVerifyCLITests {
   }
 
   func versionOfBinary(_ tree: FixtureTree) throws -> String? {
-    try tree.duet("--version").stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    // `duet 0.1.0 (commit ...)`: the version is the second word.
+    let words = try tree.duet("--version").stdout.split(separator: " ")
+    return words.count > 1 ? String(words[1]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
   }
 
   /// graph prints the DAG as DOT by default and as Mermaid on request; an unknown format is a usage error.

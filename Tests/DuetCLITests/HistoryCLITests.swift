@@ -136,7 +136,7 @@ struct HistoryCLITests {
     #expect(try tree.read("ran.log").split(separator: "\n").sorted() == ["bad", "bad", "good"])
     let nothing = try tree.duet("verify", "--failed")
     #expect(nothing.stdout.contains("no lane failed in the last run"))
-    #expect(try tree.duet("logs", "nope").status == 1)
+    #expect(try tree.duet("logs", "nope").status == 2)
   }
 
   /// `history prune` keeps the newest runs and removes the log folders of the others;

@@ -25,7 +25,9 @@ public enum ManifestWriter {
     }
     text += "lanes:\n"
     if plan.lanes.isEmpty {
-      text += "  []  # duet init found no token config, mock rows, Gradle modules or Swift packages\n"
+      // `lanes: []` would leave a newcomer a file `duet verify` refuses and no
+      // shape to copy; one harmless lane shows the form and runs.
+      text += exampleLane
     }
     for (index, lane) in plan.lanes.enumerated() {
       if index > 0 { text += "\n" }
@@ -46,6 +48,16 @@ public enum ManifestWriter {
     }
     return text
   }
+
+  /// The lane written when the survey found nothing to check.
+  public static let exampleLane = """
+      # duet init found no token config, mock rows, Gradle modules or Swift
+      # packages, so this lane is only an example: replace it with your checks
+      # (a lane runs a built-in with run: or a shell command with sh:).
+      - name: example
+        sh: echo "replace this example lane in lanes/manifest.yaml with your checks"
+
+    """
 
   /// The replaced manifest's `modules:` and `mocks:`, written back field by field.
   static func keptSections(_ kept: KeptSections) -> String {

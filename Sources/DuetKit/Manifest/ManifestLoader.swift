@@ -15,10 +15,12 @@ public enum ManifestLoader {
   /// command to the options it accepts, so `run:` is checked before anything runs.
   public static func load(root: URL, path: String = Manifest.defaultPath, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
     let node: YAMLNode
+    let file = root.appendingPathComponent(path)
     do {
-      node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
+      node = try YAMLParser.load(file, file: path)
     } catch {
-      throw ManifestError(diagnostics: error.diagnostics)
+      let text = FileManager.default.contents(atPath: file.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      throw ManifestError(diagnostics: ShellValueHint.annotate(error.diagnostics, text: text))
     }
     return try parse(node, path: path, builtins: builtins)
   }

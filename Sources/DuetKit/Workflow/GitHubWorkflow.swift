@@ -5,8 +5,9 @@ import Foundation
 /// job graph spreads the lanes over runners. Pure and byte-for-byte deterministic:
 /// the same manifest and duet version give the same text.
 ///
-/// Each lane job builds duet at the version that wrote the workflow (cached under
-/// that version), installs it as `tools/duet`, runs `tools/duet verify --lane NAME
+/// Each lane job installs duet at the version that wrote the workflow (the
+/// release's binary for its runner, else built from source; cached under that
+/// version) as `tools/duet`, runs `tools/duet verify --lane NAME
 /// --no-deps` with `DUET_HISTORY` pointing at a file of its own, and uploads that
 /// store. A last job (`if: always()`) downloads every store, merges them with
 /// `duet history merge`, prints `duet flaky`, uploads the merged store, and fails
@@ -23,6 +24,9 @@ public enum GitHubWorkflow {
     public var manifestPath: String = Manifest.defaultPath
     /// duet's git repository; nil reads it from the repository variable `DUET_GIT_URL`.
     public var duetGitURL: String?
+    /// The commit the writing duet was built from (nil when it does not know):
+    /// the fallback build's ref when the release tag does not exist.
+    public var duetCommit: String?
     public var runsOn = "ubuntu-latest"
     public init(duetVersion: String) { self.duetVersion = duetVersion }
   }
@@ -88,6 +92,9 @@ public enum GitHubWorkflow {
       "env:",
       "  DUET_VERSION: \(YAMLText.scalar(version))",
       "  DUET_GIT_URL: \(YAMLText.scalar(options.duetGitURL ?? "${{ vars.DUET_GIT_URL }}"))",
+    ]
+    if let commit = options.duetCommit { y.append("  DUET_COMMIT: \(YAMLText.scalar(commit))") }
+    y += [
       "",
       "jobs:",
     ]
@@ -161,10 +168,9 @@ public enum GitHubWorkflow {
     return y.joined(separator: "\n") + "\n"
   }
 
-  /// Checkout, then duet at `version`: restored from the cache or built from its
-  /// tag, and installed as `tools/duet` in the checkout (replacing a launcher
-  /// script there, so every job runs exactly that version). The C libraries it
-  /// links are installed only when the binary cannot start without them.
+  /// Checkout, then duet at `version`, restored from the cache or installed by
+  /// `installScript`, as `tools/duet` in the checkout (replacing a launcher script
+  /// there, so every job runs exactly that version).
   static func checkoutAndBuild(version: String) -> [String] {
     [
       "      - uses: actions/checkout@v4",
@@ -174,24 +180,57 @@ public enum GitHubWorkflow {
       "        with:",
       "          path: ~/.duet-tool/\(version)",
       "          key: \(YAMLText.scalar("duet-\(version)-${{ runner.os }}-${{ runner.arch }}"))",
-      "      - name: Build duet \(version)",
+      "      - name: Install duet \(version)",
       "        run: |",
-      "          set -euo pipefail",
-      "          bin=\"$HOME/.duet-tool/$DUET_VERSION/duet\"",
-      "          if [ ! -x \"$bin\" ]; then",
-      "            : \"${DUET_GIT_URL:?set the repository variable DUET_GIT_URL to duet's git URL}\"",
-      "            sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev",
-      "            git clone --quiet --depth 1 --branch \"v$DUET_VERSION\" \"$DUET_GIT_URL\" \"$RUNNER_TEMP/duet-src\"",
-      "            swift build -c release --package-path \"$RUNNER_TEMP/duet-src\" --product duet",
-      "            mkdir -p \"$(dirname \"$bin\")\"",
-      "            cp \"$RUNNER_TEMP/duet-src/.build/release/duet\" \"$bin\"",
-      "          fi",
-      "          mkdir -p tools",
-      "          install -m 755 \"$bin\" tools/duet",
-      "          if ! tools/duet --version; then",
-      "            sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
-      "            tools/duet --version",
-      "          fi",
-    ]
+    ] + installScript.map { $0.isEmpty ? "" : "          " + $0 }
   }
+
+  /// The step that puts duet at `$DUET_VERSION` in `tools/duet`, shared by the
+  /// generated workflow and `workflows/duet-verify.yml` (a test keeps the two the
+  /// same). First the release's binary for this runner (`duet-VERSION-OS-ARCH.tar.gz`,
+  /// as the release workflow names it); without one, a build from source at the
+  /// release tag, else at the commit the writing duet was built from
+  /// (`DUET_COMMIT`), else at the default branch, so it never asks for a ref that
+  /// does not exist. The C libraries are installed only when needed.
+  public static let installScript: [String] = [
+    "set -euo pipefail",
+    "bin=\"$HOME/.duet-tool/$DUET_VERSION/duet\"",
+    "os=\"$(uname -s | tr '[:upper:]' '[:lower:]')\"",
+    "if [ ! -x \"$bin\" ]; then",
+    "  : \"${DUET_GIT_URL:?set the repository variable DUET_GIT_URL to the git URL of duet}\"",
+    "  asset=\"duet-$DUET_VERSION-$os-$(uname -m)\"",
+    "  mkdir -p \"$(dirname \"$bin\")\"",
+    "  if curl -fsSL --retry 3 -o \"$RUNNER_TEMP/$asset.tar.gz\" \"${DUET_GIT_URL%.git}/releases/download/v$DUET_VERSION/$asset.tar.gz\"; then",
+    "    tar -xzf \"$RUNNER_TEMP/$asset.tar.gz\" -C \"$RUNNER_TEMP\"",
+    "    cp \"$RUNNER_TEMP/$asset/bin/duet\" \"$bin\"",
+    "  else",
+    "    echo \"::notice title=duet::no release binary $asset.tar.gz; building duet from source\"",
+    "    if [ \"$os\" = linux ]; then",
+    "      sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev",
+    "    else",
+    "      brew install libyaml",
+    "    fi",
+    "    src=\"$RUNNER_TEMP/duet-src\"",
+    "    git init -q \"$src\"",
+    "    git -C \"$src\" remote add origin \"$DUET_GIT_URL\"",
+    "    # The release tag, else the commit that wrote this workflow, else the default branch.",
+    "    for ref in \"v$DUET_VERSION\" ${DUET_COMMIT:-} HEAD; do",
+    "      if git -C \"$src\" fetch -q --depth 1 origin \"$ref\"; then break; fi",
+    "    done",
+    "    git -C \"$src\" checkout -q FETCH_HEAD",
+    "    swift build -c release --package-path \"$src\" --product duet",
+    "    cp \"$(swift build -c release --package-path \"$src\" --product duet --show-bin-path)/duet\" \"$bin\"",
+    "  fi",
+    "fi",
+    "mkdir -p tools",
+    "install -m 755 \"$bin\" tools/duet",
+    "if ! tools/duet --version; then",
+    "  if [ \"$os\" = linux ]; then",
+    "    sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
+    "  else",
+    "    brew install libyaml",
+    "  fi",
+    "  tools/duet --version",
+    "fi",
+  ]
 }

@@ -15,7 +15,15 @@ enum DesignTokensCommand: Command {
         help: "also rewrite, in duet's layout, files the Duet toolchain's engine wrote whose code is current"),
     ]
       + TokenConfigChoice.options + [CommandSpec.jsonOption],
-    details: "exit codes: 0 written or up to date, 1 --check found stale, missing or orphaned files, 2 a config error"
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "written or up to date"),
+      ExitCodeDoc(code: 1, meaning: "--check found stale, missing or orphaned files"),
+      ExitCodeDoc(code: 2, meaning: "a usage or config error"),
+    ],
+    examples: [
+      HelpExample(command: "duet design-tokens", what: "regenerate the Swift and Kotlin token files after editing parity/design-tokens.yaml"),
+      HelpExample(command: "duet design-tokens --check", what: "fail (exit 1) when a generated file is stale, as a lane does"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -9,7 +9,15 @@ enum DoctorCommand: Command {
     summary: "check the tree, its manifests and configs, each lane's programs, the history store and the toolchains",
     usage: "duet doctor [--root DIR]",
     options: [CommandSpec.rootOption],
-    details: "exit codes: 0 every lane has what it needs, 1 a problem (listed one per line), 2 a usage error\nnothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written"
+    details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written",
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "every lane has what it needs"),
+      ExitCodeDoc(code: 1, meaning: "a problem (listed one per line)"),
+      ExitCodeDoc(code: 2, meaning: "a usage error"),
+    ],
+    examples: [
+      HelpExample(command: "duet doctor", what: "what this machine gives each lane, and what is missing"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

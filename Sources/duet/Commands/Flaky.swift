@@ -9,15 +9,28 @@ enum FlakyCommand: Command {
     usage: "duet flaky [--last N] [--since DURATION] [--json]",
     options: [
       HistoryAccess.lastOption,
-      OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, e.g. 7d, 12h"),
+      OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
+    ],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed (a flaky lane does not fail the command)"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
+      ExitCodeDoc(code: 2, meaning: "a usage error"),
+    ],
+    examples: [
+      HelpExample(command: "duet flaky --since 7d", what: "the lanes that flaked in the last week"),
+      HelpExample(command: "duet flaky --json", what: "the same, as JSON"),
     ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
     let last = try arguments.positiveInt("--last", command: "flaky") ?? 500
+    // A bare number is ambiguous here (7 what?), so the unit is required.
+    if let text = arguments.value("--since"), Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+      throw UsageError(message: "--since needs a unit: 7d, 12h or 30m, got '\(text)' (days, hours or minutes?)", command: "flaky")
+    }
     let since = try arguments.duration("--since", command: "flaky")
     guard let store = try HistoryAccess.openForReading(arguments, command: "flaky", console: console, json: json) else { return ExitCode.pass }
     let now = Date().timeIntervalSince1970

@@ -8,10 +8,18 @@ enum GraphCommand: Command {
     summary: "print the lane DAG as Graphviz DOT or a Mermaid flowchart, for docs and reviews",
     usage: "duet graph [--format dot|mermaid] [--root DIR]",
     options: [
-      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid"),
+      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRender.Format.allCases.map(\.rawValue))),
       CommandSpec.rootOption,
     ],
-    details: "an arrow runs from a lane to each lane that needs it"
+    details: "an arrow runs from a lane to each lane that needs it",
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "printed"),
+      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
+    ],
+    examples: [
+      HelpExample(command: "duet graph | dot -Tsvg > lanes.svg", what: "draw the lane DAG with Graphviz"),
+      HelpExample(command: "duet graph --format mermaid", what: "a Mermaid flowchart to paste into a Markdown file"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -13,6 +13,16 @@ enum HistoryCommand: Command {
       OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
+    ],
+    positionals: [.words(["prune", "merge"]), .files],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, or a store could not be merged"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a --lane neither the manifest nor the history knows"),
+    ],
+    examples: [
+      HelpExample(command: "duet history --lane kotlin", what: "the recent runs in which the kotlin lane took part"),
+      HelpExample(command: "duet history merge ci/history-*.sqlite", what: "import the stores CI jobs uploaded"),
     ]
   )
   static let maxPositionals = Int.max
@@ -30,6 +40,7 @@ enum HistoryCommand: Command {
   static func list(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
     let limit = try arguments.positiveInt("--limit", command: "history") ?? 20
+    if let lane = arguments.value("--lane") { try KnownLane.check(lane, root: try treeRoot(arguments), command: "history") }
     guard let store = try HistoryAccess.openForReading(arguments, command: "history", console: console, json: json) else { return ExitCode.pass }
     let runs = try store.recentRuns(limit: limit, lane: arguments.value("--lane"))
     let steps = try store.steps(ofRuns: runs.map(\.id))

@@ -12,7 +12,15 @@ enum InitCommand: Command {
       OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml (its modules: and mocks: are kept)"),
       OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"),
     ],
-    details: "exit codes: 0 written, 1 lanes/manifest.yaml exists (nothing written; --force replaces it), 2 parity/manifest.yaml has errors or the file cannot be written"
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "written"),
+      ExitCodeDoc(code: 1, meaning: "lanes/manifest.yaml exists (nothing written; --force replaces it)"),
+      ExitCodeDoc(code: 2, meaning: "parity/manifest.yaml has errors, or the file cannot be written"),
+    ],
+    examples: [
+      HelpExample(command: "duet init", what: "survey this tree and write lanes/manifest.yaml"),
+      HelpExample(command: "duet init --force", what: "write it again after adding a module (its modules: and mocks: are kept)"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -72,7 +80,11 @@ enum InitCommand: Command {
       for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: console.width) { console.out(line) }
     }
     let verb = exists ? "replaced" : "wrote"
-    console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    if plan.lanes.isEmpty {
+      console.out("duet init: \(verb) \(target) with one example lane (an echo); replace it with your checks, then 'duet verify' runs them")
+    } else {
+      console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
+    }
     return ExitCode.pass
   }
 }

@@ -7,7 +7,15 @@ enum LanesCommand: Command {
     name: "lanes",
     summary: "list the lanes of lanes/manifest.yaml (or those derived from parity/manifest.yaml) in run order, and the modules no lane covers",
     usage: "duet lanes [--root DIR] [--json]",
-    options: [CommandSpec.rootOption, CommandSpec.jsonOption]
+    options: [CommandSpec.rootOption, CommandSpec.jsonOption],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed"),
+      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
+    ],
+    examples: [
+      HelpExample(command: "duet lanes", what: "the lanes in run order, then the modules no lane covers"),
+      HelpExample(command: "duet lanes --json | jq -r '.lanes[].name'", what: "the lane names, one a line"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -10,6 +10,16 @@ enum LogsCommand: Command {
     options: [
       OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"),
       CommandSpec.rootOption,
+    ],
+    positionals: [.lanes],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "printed"),
+      ExitCodeDoc(code: 1, meaning: "the lane has no recorded run or log, or the log is gone"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, or a lane neither the manifest nor the history knows"),
+    ],
+    examples: [
+      HelpExample(command: "duet logs kotlin", what: "the kotlin lane's log from the last run in which it printed"),
+      HelpExample(command: "duet logs kotlin --run 20261202-185518", what: "its log from one run that duet history lists (a prefix of the id is enough)"),
     ]
   )
   static let maxPositionals = 1
@@ -17,6 +27,7 @@ enum LogsCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
     let root = try treeRoot(arguments)
+    try KnownLane.check(lane, root: root, command: "logs")
     guard let store = try HistoryAccess.openForReading(arguments, command: "logs", console: console, json: false) else { return ExitCode.failed }
     var runs = try store.recentRuns(limit: 1000, lane: lane)
     if let wanted = arguments.value("--run") {

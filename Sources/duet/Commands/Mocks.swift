@@ -14,7 +14,15 @@ enum MocksCommand: Command {
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 up to date (or written), 1 stale (--check) or a hand-edited body refused, 2 an error (unreadable file, missing source root, manifest)"
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "up to date (or written)"),
+      ExitCodeDoc(code: 1, meaning: "stale (--check), or a hand-edited body refused"),
+      ExitCodeDoc(code: 2, meaning: "an error: an unreadable file, a missing source root, the manifest"),
+    ],
+    examples: [
+      HelpExample(command: "duet mocks", what: "imprint every mock file of the manifest's mocks: after regenerating them"),
+      HelpExample(command: "duet mocks --check", what: "say which mock files drifted; write nothing"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

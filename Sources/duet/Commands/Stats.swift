@@ -8,7 +8,16 @@ enum StatsCommand: Command {
     summary: "per lane: runs, pass rate, p50/p95/max duration, and 'slower' when it is getting slow",
     usage: "duet stats [--last N] [--json]",
     options: [HistoryAccess.lastOption, CommandSpec.jsonOption, CommandSpec.rootOption],
-    details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them"
+    details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them",
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "listed"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
+      ExitCodeDoc(code: 2, meaning: "a usage error"),
+    ],
+    examples: [
+      HelpExample(command: "duet stats", what: "per lane: runs, pass rate, p50/p95/max and a slowdown flag"),
+      HelpExample(command: "duet stats --last 50 --json", what: "the same over the last 50 runs, as JSON"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -9,7 +9,15 @@ enum ThemeTestCommand: Command {
     summary: "check every label on every surface, per theme and appearance, at WCAG AA or AAA",
     usage: "duet theme-test [--config FILE] [--root DIR] [--json]",
     options: TokenConfigChoice.options + [CommandSpec.jsonOption],
-    details: "exit codes: 0 every pair reaches its level, 1 a pair falls short, 2 a config error"
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "every pair reaches its level"),
+      ExitCodeDoc(code: 1, meaning: "a pair falls short"),
+      ExitCodeDoc(code: 2, meaning: "a usage or config error"),
+    ],
+    examples: [
+      HelpExample(command: "duet theme-test", what: "check every label on every surface of every theme"),
+      HelpExample(command: "duet theme-test --json", what: "the same report as JSON, every pair with its ratio"),
+    ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -36,7 +44,15 @@ enum ContrastCommand: Command {
     summary: "print the WCAG contrast ratio of two colours and the levels it passes",
     usage: "duet contrast FOREGROUND BACKGROUND [--json]",
     options: [CommandSpec.jsonOption],
-    details: "colours: \(TypedColor.forms)\nexit codes: 0 whatever the ratio, 2 a colour it cannot read"
+    details: "colours: \(TypedColor.forms)",
+    positionals: [.none, .none],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "whatever the ratio"),
+      ExitCodeDoc(code: 2, meaning: "a colour it cannot read"),
+    ],
+    examples: [
+      HelpExample(command: "duet contrast '#1A1A1A' '#FFFFFF'", what: "the ratio of dark text on white, and the levels it passes"),
+    ]
   )
 
   static var maxPositionals: Int { 2 }

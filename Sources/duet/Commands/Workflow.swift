@@ -11,10 +11,19 @@ enum WorkflowCommand: Command {
     options: [
       OptionSpec(name: "--output", value: "FILE", help: "where to write it, relative to the root (default: \(GitHubWorkflow.defaultPath) or \(GitLabPipeline.defaultPath))"),
       OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 when the file is missing or differs from what would be written"),
-      OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository, built at tag v\(duetVersion) (default: the repository variable DUET_GIT_URL)"),
+      OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository: its release v\(duetVersion) binary, else built from source (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 written or up to date, 1 --check found it stale or missing, or the file could not be written, 2 a usage or manifest error"
+    positionals: [.words(["github", "gitlab"])],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "written or up to date"),
+      ExitCodeDoc(code: 1, meaning: "--check found it stale or missing, or the file could not be written"),
+      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
+    ],
+    examples: [
+      HelpExample(command: "duet workflow github", what: "write .github/workflows/duet.yml, one job per lane"),
+      HelpExample(command: "duet workflow gitlab --check", what: "fail (exit 1) when .gitlab-ci.yml no longer matches the manifest"),
+    ]
   )
   static let maxPositionals = 1
 
@@ -39,6 +48,10 @@ enum WorkflowCommand: Command {
     let manifest = try loadManifest(root: root)
     var options = GitHubWorkflow.Options(duetVersion: duetVersion)
     options.manifestPath = manifest.path
+    // A build that knows its commit pins the fallback build to it (a dirty build's base commit).
+    if duetBuildCommit != "unknown commit" {
+      options.duetCommit = duetBuildCommit.replacingOccurrences(of: "-dirty", with: "")
+    }
     if let url = arguments.value("--duet-git") {
       guard !url.isEmpty, !url.contains(where: { $0.isNewline }) else {
         throw UsageError(message: "--duet-git needs a git URL on one line", command: "workflow")

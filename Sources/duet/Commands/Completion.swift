@@ -1,0 +1,38 @@
+import DuetKit
+
+/// `duet completion bash|zsh|fish`: the shell's completion script, generated from
+/// the command specs; lane names are completed from the tree's manifest.
+enum CompletionCommand: Command {
+  static let spec = CommandSpec(
+    name: "completion",
+    summary: "print the bash, zsh or fish completion script (lane names come from the manifest)",
+    usage: "duet completion bash|zsh|fish",
+    options: [],
+    positionals: [.words(["bash", "zsh", "fish"])],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "printed"),
+      ExitCodeDoc(code: 2, meaning: "no shell, or one duet does not know"),
+    ],
+    examples: [
+      HelpExample(command: "source <(duet completion bash)", what: "completions in this bash session (add it to ~/.bashrc to keep them)"),
+      HelpExample(command: "duet completion zsh > \"${fpath[1]}/_duet\"", what: "install the zsh completion (make install does this for you)"),
+    ]
+  )
+  static let maxPositionals = 1
+  static let shells = ["bash", "zsh", "fish"]
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    guard let shell = arguments.positionals.first else {
+      throw UsageError(message: "completion needs a shell: bash, zsh or fish", command: "completion")
+    }
+    let commands = Entrypoint.documented
+    switch shell {
+    case "bash": console.raw(BashCompletion.script(commands, version: duetVersion))
+    case "zsh": console.raw(ZshCompletion.script(commands, version: duetVersion))
+    case "fish": console.raw(FishCompletion.script(commands, version: duetVersion))
+    default:
+      throw UsageError(message: "unknown shell '\(shell)'\(Suggestion.hint(for: shell, in: shells)) (completion knows bash, zsh and fish)", command: "completion")
+    }
+    return ExitCode.pass
+  }
+}

@@ -1,0 +1,34 @@
+import DuetKit
+
+/// `duet help [COMMAND]`: the overview, or one command's help (the same text as
+/// `duet COMMAND --help`).
+enum HelpCommand: Command {
+  static let spec = CommandSpec(
+    name: "help",
+    summary: "print the list of commands, or one command's options, exit codes and examples",
+    usage: "duet help [COMMAND]",
+    options: [],
+    positionals: [.commands],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "printed"),
+      ExitCodeDoc(code: 2, meaning: "no such command"),
+    ],
+    examples: [
+      HelpExample(command: "duet help verify", what: "verify's options, exit codes and examples"),
+    ]
+  )
+  static let maxPositionals = 1
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    guard let name = arguments.positionals.first else {
+      console.out(Entrypoint.overview)
+      return ExitCode.pass
+    }
+    let names = Entrypoint.commands.map { $0.spec.name }
+    guard let command = Entrypoint.commands.first(where: { $0.spec.name == name }) else {
+      throw UsageError(message: "no command '\(name)'\(Suggestion.hint(for: name, in: names)) (commands: \(names.joined(separator: ", ")))", command: "help")
+    }
+    console.out(command.documentedSpec.help)
+    return ExitCode.pass
+  }
+}

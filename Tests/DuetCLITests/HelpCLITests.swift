@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("duet help, --help, --version and the man page (the binary)")
+struct HelpCLITests {
+  /// Every command `duet --help` lists, read from its output.
+  func commandNames() throws -> [String] {
+    let tree = try FixtureTree()
+    let overview = try tree.duet("--help")
+    #expect(overview.status == 0)
+    let lines = overview.lines.drop { $0 != "commands:" }.dropFirst().prefix { !$0.isEmpty }
+    return lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+  }
+
+  /// `duet help COMMAND` prints exactly what `duet COMMAND --help` does, and every
+  /// command's help lists its exit codes and ends with an example command line.
+  @Test func helpCommandMatchesDashHelpAndEveryHelpHasExitCodesAndExamples() throws {
+    let tree = try FixtureTree()
+    let names = try commandNames()
+    #expect(names.count >= 18)
+    for name in ["verify", "lanes", "history", "logs", "flaky", "stats", "graph", "completion", "schema", "man", "help"] {
+      #expect(names.contains(name), "\(name) missing from duet --help")
+    }
+    for name in names {
+      let viaHelp = try tree.duet("help", name)
+      let viaFlag = try tree.duet(name, "--help")
+      #expect(viaHelp.status == 0 && viaFlag.status == 0, "\(name)")
+      #expect(viaHelp.stdout == viaFlag.stdout, "\(name)")
+      let text = viaFlag.stdout
+      #expect(text.hasPrefix("usage: duet \(name)"), "\(name)")
+      #expect(text.contains("\nexit codes:\n  0  "), "\(name) lists no exit codes")
+      let examples = try #require(text.components(separatedBy: "\nexamples:\n").last, "\(name) has no examples")
+      let commands = examples.split(separator: "\n").filter { $0.hasPrefix("  duet ") || $0.hasPrefix("  source ") }
+      #expect((1...2).contains(commands.count), "\(name): \(commands.count) example(s)")
+      #expect(text.hasSuffix(String(commands.last ?? "") + "\n"), "\(name)'s help does not end with an example")
+    }
+  }
+
+  /// `duet help` alone is the overview; an unknown command is a usage error naming the nearest.
+  @Test func helpWithoutOrWithAnUnknownCommand() throws {
+    let tree = try FixtureTree()
+    let overview = try tree.duet("help")
+    #expect(overview.status == 0)
+    #expect(overview.stdout == (try tree.duet("--help")).stdout)
+    let typo = try tree.duet("help", "verfy")
+    #expect(typo.status == 2)
+    #expect(typo.stderr.hasPrefix("duet help: error: no command 'verfy'; did you mean 'verify'?"))
+  }
+
+  /// A plain `swift build` (the binary under test) names the version and says it does not know its commit.
+  @Test func versionNamesTheCommit() throws {
+    let run = try FixtureTree().duet("--version")
+    #expect(run.status == 0)
+    #expect(run.stdout.range(of: #"^duet [0-9]+\.[0-9]+\.[0-9]+ \((unknown commit|commit [0-9a-f]{7,40}(-dirty)?)\)\n$"#, options: .regularExpression) != nil, "\(run.stdout)")
+  }
+
+  /// The man page has a section per command with its options, exit codes and
+  /// examples, escapes what roff would eat, and (where groff is installed) formats without a warning.
+  @Test func manPageFromTheSpecs() throws {
+    let tree = try FixtureTree()
+    let run = try tree.duet("man")
+    #expect(run.status == 0)
+    let page = run.stdout
+    #expect(page.contains(".TH DUET 1 "))
+    for name in try commandNames() {
+      #expect(page.contains(".SS duet \(name.replacingOccurrences(of: "-", with: "\\-"))\n"), "\(name)")
+    }
+    #expect(page.contains(".B \\-\\-lane \\fINAME\\fR"))
+    #expect(page.contains("Exit codes:") && page.contains("Examples:"))
+    for line in page.split(separator: "\n") where !line.hasPrefix(".") {
+      #expect(!line.hasPrefix("'"), "\(line)")
+    }
+    try tree.write("duet.1", page)
+    let groff = ["/usr/bin/groff", "/opt/homebrew/bin/groff", "/usr/local/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    if let groff {
+      let result = try shell("\(groff) -man -Tutf8 -ww -z duet.1", in: tree.url)
+      #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+    }
+  }
+}

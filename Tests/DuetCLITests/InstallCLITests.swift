@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@Suite("make install, make uninstall and tools/duet through a link")
+struct InstallCLITests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let installed = ["bin/duet", "share/man/man1/duet.1", "share/bash-completion/completions/duet", "share/zsh/site-functions/_duet", "share/fish/vendor_completions.d/duet.fish"]
+
+  /// `make install PREFIX=... BINARY=...` (the binary under test, so no release
+  /// build) puts duet, its man page and its completions under the prefix; the
+  /// installed duet runs from anywhere; `make uninstall` removes exactly those files.
+  @Test func installIntoATemporaryPrefixThenUninstall() throws {
+    let prefix = try FixtureTree()
+    let install = try shell("make --no-print-directory -C '\(Self.repository.path)' install PREFIX='\(prefix.url.path)' BINARY='\(duetBinary.path)'", in: prefix.url)
+    #expect(install.status == 0, "\(install.output)")
+    for path in Self.installed { #expect(prefix.exists(path), "\(path) not installed") }
+
+    let elsewhere = try FixtureTree()
+    let version = try shell("'\(prefix.url.path)/bin/duet' --version", in: elsewhere.url)
+    #expect(version.status == 0)
+    #expect(version.output.hasPrefix("duet "))
+    #expect(install.output.hasSuffix(version.output), "make install ends with the installed duet's --version")
+    #expect(try prefix.read("share/man/man1/duet.1") == (try elsewhere.duet("man")).stdout)
+    #expect(try prefix.read("share/bash-completion/completions/duet") == (try elsewhere.duet("completion", "bash")).stdout)
+
+    let uninstall = try shell("make --no-print-directory -C '\(Self.repository.path)' uninstall PREFIX='\(prefix.url.path)'", in: prefix.url)
+    #expect(uninstall.status == 0, "\(uninstall.output)")
+    for path in Self.installed { #expect(!prefix.exists(path), "\(path) left behind") }
+  }
+
+  /// `tools/build-release` writes the commit into BuildCommit.swift for the build
+  /// and puts the committed text back afterwards, when the build fails too; a
+  /// stand-in `swift` records what the build saw, so nothing is compiled.
+  @Test func buildStampsTheCommitAndRestoresTheFile() throws {
+    let checkout = try FixtureTree()
+    let stamp = "Sources/duet/BuildCommit.swift"
+    let committed = try String(contentsOf: Self.repository.appendingPathComponent(stamp), encoding: .utf8)
+    #expect(committed.contains("let duetBuildCommit = \"unknown commit\"\n"), "the committed stamp must say unknown commit")
+    try checkout.write(stamp, committed)
+    try checkout.write("tools/build-release", try String(contentsOf: Self.repository.appendingPathComponent("tools/build-release"), encoding: .utf8))
+    try checkout.write("stubs/swift", """
+      #!/bin/sh
+      case "$*" in *--show-bin-path*) echo "$PWD/.build/release"; exit 0 ;; esac
+      cp Sources/duet/BuildCommit.swift seen.swift
+      exit "${SWIFT_EXIT:-0}"
+      """)
+    for file in ["tools/build-release", "stubs/swift"] {
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.url.appendingPathComponent(file).path)
+    }
+    let setup = try shell("git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git rev-parse --short=12 HEAD", in: checkout.url)
+    #expect(setup.status == 0, "\(setup.output)")
+    let commit = setup.output.trimmingCharacters(in: .whitespacesAndNewlines)
+
+    let built = try shell("PATH=\"$PWD/stubs:$PATH\" tools/build-release", in: checkout.url)
+    #expect(built.status == 0, "\(built.output)")
+    #expect(built.output.hasSuffix("/.build/release/duet\n"))
+    #expect(try checkout.read("seen.swift").contains("let duetBuildCommit = \"\(commit)\"\n"))
+    #expect(try checkout.read(stamp) == committed)
+
+    try checkout.write("README", "changed\n")
+    _ = try shell("git add README && git -c user.name=t -c user.email=t@t commit -qm two && echo edit >> README", in: checkout.url)
+    let failed = try shell("PATH=\"$PWD/stubs:$PATH\" SWIFT_EXIT=1 tools/build-release", in: checkout.url)
+    #expect(failed.status != 0)
+    #expect(try checkout.read("seen.swift").contains("-dirty\"\n"), "a tracked edit makes the commit -dirty")
+    #expect(try checkout.read(stamp) == committed, "a failed build leaves the committed text")
+    #expect(try shell("git status --porcelain -- \(stamp)", in: checkout.url).output.isEmpty)
+  }
+
+  /// `tools/duet` linked into a bin folder runs from any working folder: it finds
+  /// its checkout from where the link points, not from the link's own folder.
+  /// The checkout here is a copy holding an up-to-date binary, so nothing is built.
+  @Test func launcherThroughASymbolicLink() throws {
+    let checkout = try FixtureTree()
+    try checkout.write("Package.swift", "// a stand-in\n")
+    try checkout.write("Sources/duet/main.swift", "// a stand-in\n")
+    let launcher = try String(contentsOf: Self.repository.appendingPathComponent("tools/duet"), encoding: .utf8)
+    try checkout.write("tools/duet", launcher)
+    let manager = FileManager.default
+    try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.url.appendingPathComponent("tools/duet").path)
+    try manager.createDirectory(at: checkout.url.appendingPathComponent(".build/release"), withIntermediateDirectories: true)
+    let binary = checkout.url.appendingPathComponent(".build/release/duet")
+    try manager.copyItem(at: duetBinary, to: binary)
+    // Newer than every source, so the launcher does not rebuild.
+    try manager.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: binary.path)
+
+    let bin = try FixtureTree()
+    try manager.createDirectory(at: bin.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    // A relative link to a relative link, as `ln -s` often leaves them.
+    try manager.createSymbolicLink(atPath: bin.url.appendingPathComponent("bin/duet-real").path, withDestinationPath: checkout.url.appendingPathComponent("tools/duet").path)
+    try manager.createSymbolicLink(atPath: bin.url.appendingPathComponent("bin/duet").path, withDestinationPath: "duet-real")
+
+    let project = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: only, sh: \"true\"}\n")
+    try project.write("deep/.keep", "")
+    let result = try shell("PATH='\(bin.url.path)/bin':\"$PATH\" duet lanes", in: project.url.appendingPathComponent("deep"))
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output.hasPrefix("lanes/manifest.yaml: 1 lane(s), in run order"))
+  }
+}
