@@ -28,7 +28,7 @@ public enum ManifestSchema {
           ("description", .string("The manifest format; this duet reads version \(ManifestLoader.newestVersion).")),
           ("enum", .array([.integer(ManifestLoader.newestVersion)])),
         ])),
-        ("modules", ref("strings", description: "Globs of the folders that are modules; duet lanes lists those no lane covers.")),
+        ("modules", ref("paths", description: "Globs of the folders that are modules; duet lanes lists those no lane covers.")),
         ("mocks", .object([
           ("description", .string("Generated mock files and the source roots they are made from.")),
           ("type", .array([.string("array"), .string("null")])),
@@ -57,6 +57,13 @@ public enum ManifestSchema {
         ])),
       ])),
       ("definitions", .object([
+        ("paths", .object([
+          ("description", .string("A path or glob inside the tree, relative to its root (no '..', no leading '/'), or a list of them.")),
+          ("anyOf", .array([
+            .object([("type", .string("string")), ("pattern", .string(dirPattern))]),
+            .object([("type", .string("array")), ("items", .object([("type", .string("string")), ("pattern", .string(dirPattern))]))]),
+          ])),
+        ])),
         ("strings", .object([
           ("description", .string("A list of strings, or one string.")),
           ("anyOf", .array([
@@ -116,19 +123,19 @@ public enum ManifestSchema {
       case "needs":
         value = ref("strings", description: "Lanes that must pass before this one starts; each must be a lane of this manifest.")
       case "inputs":
-        value = ref("strings", description: "Globs of the files whose content makes the lane's fingerprint (the cache).")
+        value = ref("paths", description: "Globs of the files whose content makes the lane's fingerprint (the cache).")
       case "covers":
-        value = ref("strings", description: "The modules this lane tests.")
+        value = ref("paths", description: "The modules this lane tests.")
       case "timeout":
         value = .object([
           ("description", .string("How long one attempt may run: 90s, 10m, 1h30m, or a number of seconds (default 30m).")),
           ("anyOf", .array([
-            .object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]),
+            .object([("type", .string("number")), ("exclusiveMinimum", .integer(0)), ("maximum", .integer(Int(Lane.maxTimeout)))]),
             .object([("type", .string("string")), ("pattern", .string(durationPattern))]),
           ])),
         ])
       case "retries":
-        value = .object([("description", .string("How many times a failed attempt runs again; a lane that fails and then passes is flaky.")), ("type", .string("integer")), ("minimum", .integer(0))])
+        value = .object([("description", .string("How many times a failed attempt runs again; a lane that fails and then passes is flaky.")), ("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(Lane.maxRetries))])
       case "env":
         value = .object([
           ("description", .string("Variables merged into the lane's environment.")),
