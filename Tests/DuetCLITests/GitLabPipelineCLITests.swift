@@ -60,6 +60,43 @@ struct GitLabPipelineCLITests {
   }
 }
 
+/// `duet workflow github`: each lane on its platform's runner, the history
+/// store restored before the lanes and saved after the merge, valid per GitHub's schema.
+@Suite("duet workflow github runners and cache, end to end")
+struct GitHubRunnersCLITests {
+  /// macOS-only lanes run on macOS labels, Linux and anywhere lanes on Linux ones,
+  /// a lane's own runs-on wins; every lane job restores the store; the last job saves it.
+  @Test func jobsOnTheirRunnersWithTheStoreCached() throws {
+    let tree = try FixtureTree(manifest: GitLabPipelineCLITests.manifest)
+    #expect(try tree.duet("workflow", "github").status == 0)
+    let text = try tree.read(".github/workflows/duet.yml")
+    func job(_ id: String) -> String {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      guard let start = lines.firstIndex(of: Substring("  \(id):")) else { return "" }
+      let rest = lines[(start + 1)...].prefix { $0.isEmpty || $0.hasPrefix("    ") }
+      return rest.joined(separator: "\n")
+    }
+    #expect(job("ios").contains("    runs-on: macos-14"))
+    #expect(job("android").contains("    runs-on: ubuntu-24.04"))
+    #expect(job("tokens").contains("    runs-on: ubuntu-24.04"))
+    #expect(job("lint").contains("    runs-on: [self-hosted, big]"))
+    for lane in ["tokens", "ios", "android", "lint"] {
+      #expect(job(lane).contains("uses: actions/cache/restore@v4"), "\(lane)")
+      #expect(job(lane).contains("duet-history-${{ github.event.repository.default_branch }}-"), "\(lane)")
+    }
+    #expect(job("duet-history").contains("uses: actions/cache/save@v4"))
+    try SchemaCheck.validate(tree.url.appendingPathComponent(".github/workflows/duet.yml"), schema: "vendor.github-workflows")
+  }
+
+  /// This repository's own workflows and the templates for adopters pass GitHub's schema.
+  @Test func repositoryWorkflowsAreValid() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+    for path in [".github/workflows/verify.yml", ".github/workflows/release.yml", "workflows/duet-lanes.yml", "workflows/duet-verify.yml"] {
+      try SchemaCheck.validate(repository.appendingPathComponent(path), schema: "vendor.github-workflows")
+    }
+  }
+}
+
 /// `check-jsonschema` with one of its built-in CI schemas. Missing, it fails the
 /// test, unless DUET_ALLOW_MISSING_CHECK_JSONSCHEMA=1 records a known issue.
 enum SchemaCheck {

@@ -107,13 +107,16 @@ public enum GitHubWorkflow {
       y.append("  \(id):")
       y.append("    name: \(YAMLText.scalar(lane.name))")
       if !needs.isEmpty { y.append("    needs: [\(needs.joined(separator: ", "))]") }
-      y.append("    runs-on: \(YAMLText.scalar(options.runsOn))")
+      y.append("    runs-on: \(labels(runner(for: lane, in: manifest, default: options.runsOn)))")
       y.append("    timeout-minutes: \(minutes)")
       y.append("    env:")
       y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
       y.append("    steps:")
       y += checkoutAndBuild(version: version)
+      y += restoreHistory
       y += [
+        "      - name: Start this lane's store from the restored one",
+        "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
         "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
         "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
         "      - name: Upload the history store",
@@ -132,10 +135,11 @@ public enum GitHubWorkflow {
     y.append("    name: duet history")
     if !ids.isEmpty { y.append("    needs: [\(ids.joined(separator: ", "))]") }
     y.append("    if: always()")
-    y.append("    runs-on: \(YAMLText.scalar(options.runsOn))")
+    y.append("    runs-on: \(labels(manifest.runsOn[.linux] ?? [options.runsOn]))")
     y.append("    timeout-minutes: 30")
     y.append("    steps:")
     y += checkoutAndBuild(version: version)
+    y += restoreHistory
     y += [
       "      - name: Download the lanes' history stores",
       "        uses: actions/download-artifact@v4",
@@ -151,6 +155,12 @@ public enum GitHubWorkflow {
       "          tools/duet history merge \"${stores[@]}\"",
       "      - name: duet flaky",
       "        run: tools/duet flaky",
+      "      - name: Save the merged history for the next runs",
+      "        if: always()",
+      "        uses: actions/cache/save@v4",
+      "        with:",
+      "          path: .duet/history.sqlite",
+      "          key: \(YAMLText.scalar(historyCacheKey))",
       "      - name: Upload the merged history",
       "        if: always()",
       "        uses: actions/upload-artifact@v4",
@@ -166,6 +176,37 @@ public enum GitHubWorkflow {
       "          exit 1",
     ]
     return y.joined(separator: "\n") + "\n"
+  }
+
+  /// The history store's cache key: one entry per run, found again by the
+  /// prefix of the branch, else of the default branch.
+  static let historyCacheKey = "duet-history-${{ github.ref_name }}-${{ github.run_id }}"
+
+  /// Restores the newest store of this branch (else the default branch's), so
+  /// lanes that passed on any runner with the same fingerprint are cached.
+  static let restoreHistory: [String] = [
+    "      - name: Restore the history store",
+    "        uses: actions/cache/restore@v4",
+    "        with:",
+    "          path: .duet/history.sqlite",
+    "          key: \(YAMLText.scalar(historyCacheKey))",
+    "          restore-keys: |",
+    "            duet-history-${{ github.ref_name }}-",
+    "            duet-history-${{ github.event.repository.default_branch }}-",
+  ]
+
+  /// The runner labels of a lane's job: its own `runs-on:`, else its platform's
+  /// from the manifest (macOS-only lanes on macOS, `macos-latest` by default),
+  /// else `fallback`: every lane that can run anywhere goes to Linux.
+  public static func runner(for lane: Lane, in manifest: Manifest, default fallback: String) -> [String] {
+    if !lane.runsOn.isEmpty { return lane.runsOn }
+    if lane.platforms == [.macos] { return manifest.runsOn[.macos] ?? ["macos-latest"] }
+    return manifest.runsOn[.linux] ?? [fallback]
+  }
+
+  /// One label as a scalar, several as a flow list.
+  static func labels(_ labels: [String]) -> String {
+    labels.count == 1 ? YAMLText.scalar(labels[0]) : "[" + labels.map(YAMLText.scalar).joined(separator: ", ") + "]"
   }
 
   /// Checkout, then duet at `version`, restored from the cache or installed by
