@@ -222,5 +222,19 @@ public struct AdoptionPlan: Sendable {
       }
       lanes.append(lane)
     }
+
+    for project in survey.xcodeProjects {
+      findings.append((project.path, "Xcode \(project.isWorkspace ? "workspace" : "project"), shared scheme(s): \(project.schemes.joined(separator: ", "))"))
+      for scheme in project.schemes {
+        var lane = PlannedLane(
+          name: unique("xcode-" + LaneNames.sanitized(scheme)),
+          step: .shell(project.testCommand(scheme: scheme)),
+          reason: "shared scheme \(scheme) of \(project.path): tested on an iOS simulator; macOS only")
+        lane.requires = ["xcodebuild"]
+        lane.platforms = [.macos]
+        if project.folder != "." { lane.covers = [project.folder] }
+        lanes.append(lane)
+      }
+    }
   }
 }

@@ -15,6 +15,8 @@ public struct TreeSurvey: Sendable {
   public var kept = KeptSections()
   /// `scripts/*.sh`: one may publish an XCFramework a package links.
   public var scripts: [ScriptFile] = []
+  /// Xcode projects and workspaces with shared schemes; sorted by path.
+  public var xcodeProjects: [XcodeProject] = []
 
   public init() {}
 
@@ -34,6 +36,7 @@ public struct TreeSurvey: Sendable {
     survey.swiftPackages = packages.compactMap { SwiftPackage.read(manifestFile: $0, root: root) }
       .sorted { Glob.precedes($0.path, $1.path) }
     if survey.gradleModules.contains(where: { !$0.xcframeworks.isEmpty }) { survey.scripts = ScriptFile.read(root: root) }
+    survey.xcodeProjects = XcodeProject.find(root: root)
     return survey
   }
 

@@ -129,21 +129,30 @@ public enum ModuleDiscovery {
   public static func buildFiles(root: URL) -> (settings: [String], packages: [String]) {
     var settings: [String] = []
     var packages: [String] = []
-    walk(root.path, relative: "", settings: &settings, packages: &packages)
+    walk(root: root) { path, name, isDirectory in
+      guard !isDirectory else { return true }
+      if name == "settings.gradle" || name == "settings.gradle.kts" {
+        settings.append(path)
+      } else if name == "Package.swift" {
+        packages.append(path)
+      }
+      return false
+    }
     return (settings, packages)
   }
 
-  static func walk(_ directory: String, relative: String, settings: inout [String], packages: inout [String]) {
-    for entry in Glob.entries(of: directory) {
-      let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-      if entry.isDirectory {
-        if skippedFolders.contains(entry.name) || entry.name.hasPrefix(".") { continue }
-        walk(directory + "/" + entry.name, relative: path, settings: &settings, packages: &packages)
-      } else if entry.name == "settings.gradle" || entry.name == "settings.gradle.kts" {
-        settings.append(path)
-      } else if entry.name == "Package.swift" {
-        packages.append(path)
+  /// Every entry under `root` (root-relative path, name, whether a folder), skipping
+  /// hidden and build folders; `visit` returns whether to go into a folder.
+  static func walk(root: URL, visit: (_ path: String, _ name: String, _ isDirectory: Bool) -> Bool) {
+    func walk(_ directory: String, relative: String) {
+      for entry in Glob.entries(of: directory) {
+        let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+        if entry.isDirectory && (skippedFolders.contains(entry.name) || entry.name.hasPrefix(".")) { continue }
+        if visit(path, entry.name, entry.isDirectory) && entry.isDirectory {
+          walk(directory + "/" + entry.name, relative: path)
+        }
       }
     }
+    walk(root.path, relative: "")
   }
 }
