@@ -57,18 +57,9 @@ public enum GitLabPipeline {
       "",
       ".duet:",
       "  stage: lanes",
-      "  cache:",
-      "    - key: \(YAMLText.scalar("duet-tool-$DUET_VERSION-$CI_RUNNER_EXECUTABLE_ARCH"))",
-      "      paths:",
-      "        - .duet-tool/",
-      "    - key: \(YAMLText.scalar("duet-history-$CI_COMMIT_REF_SLUG"))",
-      "      fallback_keys:",
-      "        - \(YAMLText.scalar("duet-history-$CI_DEFAULT_BRANCH"))",
-      "      paths:",
-      "        - .duet/history.sqlite",
-      "      policy: pull",
-      "  before_script:",
     ]
+    y += caches(savingHistory: false)
+    y.append("  before_script:")
     y += installDuet.map { "    - " + YAMLText.scalar($0) }
     y.append("")
     for (i, lane) in lanes.enumerated() {
@@ -107,6 +98,22 @@ public enum GitLabPipeline {
       "  image: \(YAMLText.scalar(linuxImage))",
       "  when: always",
       "  needs: [\(ids.map { "{job: \($0), artifacts: true}" }.joined(separator: ", "))]",
+    ]
+    y += caches(savingHistory: true)
+    y.append("  before_script:")
+    y += installDuet.map { "    - " + YAMLText.scalar($0) }
+    y += [
+      "  script:",
+      "    - \(YAMLText.scalar("for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && tools/duet history merge \"$store\"; done; true"))",
+      "    - tools/duet flaky",
+    ]
+    return y.joined(separator: "\n") + "\n"
+  }
+
+  /// The job's caches: duet itself per version and runner, and the history
+  /// store of the branch (else the default branch's), saved only by the last job.
+  static func caches(savingHistory: Bool) -> [String] {
+    [
       "  cache:",
       "    - key: \(YAMLText.scalar("duet-tool-$DUET_VERSION-$CI_RUNNER_EXECUTABLE_ARCH"))",
       "      paths:",
@@ -116,17 +123,7 @@ public enum GitLabPipeline {
       "        - \(YAMLText.scalar("duet-history-$CI_DEFAULT_BRANCH"))",
       "      paths:",
       "        - .duet/history.sqlite",
-      "      policy: pull-push",
-      "      when: always",
-      "  before_script:",
-    ]
-    y += installDuet.map { "    - " + YAMLText.scalar($0) }
-    y += [
-      "  script:",
-      "    - \(YAMLText.scalar("for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && tools/duet history merge \"$store\"; done; true"))",
-      "    - tools/duet flaky",
-    ]
-    return y.joined(separator: "\n") + "\n"
+    ] + (savingHistory ? ["      policy: pull-push", "      when: always"] : ["      policy: pull"])
   }
 
   /// duet, from the job's cache or built from `$DUET_GIT_URL` at `$DUET_GIT_REF`.
