@@ -83,11 +83,14 @@ public final class ChildRun: Sendable {
     }
     run.state.withLock { $0.pid = child.pid }
     live.withLock { $0[ObjectIdentifier(run)] = run }
+    // The ends are handled where they are noticed (the pump thread, the reaper's
+    // queue): the state is behind a lock, and each hop to another queue would
+    // sit between one lane's end and the next lane's start.
     let token = OutputPump.shared.add(child.output, OutputPump.Reader(
       onBytes: onBytes,
-      onClose: { queue.async { run.outputClosed() } }))
+      onClose: { run.outputClosed() }))
     run.state.withLock { $0.token = token }
-    ChildReaper.shared.watch(child.pid) { status in queue.async { run.exited(status) } }
+    ChildReaper.shared.watch(child.pid) { status in run.exited(status) }
     if let timeout = limits.timeout {
       run.after(timeout) { run.deadlinePassed() }
     }
@@ -115,7 +118,7 @@ public final class ChildRun: Sendable {
     }
   }
 
-  // MARK: - On the queue
+  // MARK: - Ends and deadlines
 
   /// Runs `body` later on the queue; every body checks `completed` itself, so
   /// nothing needs cancelling when the child ends first.
