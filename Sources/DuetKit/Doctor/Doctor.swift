@@ -33,11 +33,12 @@ public enum Doctor {
     }
 
     // The toolchain probes are slow (a JVM starts for kotlinc): they run while the rest is read.
-    let probes = ProbeResults()
+    let probes = Locked<[Int: ToolProbe.Version]>([:])
     let group = DispatchGroup()
     for (index, toolchain) in ToolProbe.toolchains.enumerated() {
       DispatchQueue.global().async(group: group) {
-        probes.set(index, ToolProbe.version(of: toolchain.tool, argument: toolchain.argument, environment: options.environment, timeout: options.probeTimeout))
+        let version = ToolProbe.version(of: toolchain.tool, argument: toolchain.argument, environment: options.environment, timeout: options.probeTimeout)
+        probes.withLock { $0[index] = version }
       }
     }
 
@@ -55,7 +56,8 @@ public enum Doctor {
     if options.foundBy != nil { checkHistory(options, into: &report) }
 
     group.wait()
-    let versions = probes.all(count: ToolProbe.toolchains.count)
+    let answered = probes.current
+    let versions = (0..<ToolProbe.toolchains.count).compactMap { answered[$0] }
     if options.foundBy != nil {
       JVMToolchainCheck.check(root: root, java: versions.first { $0.tool == "java" }, into: &report)
     }

@@ -68,7 +68,7 @@ public enum MockInputs {
   /// Hashes each file, two or more at once: the work is reading and SHA-256, both
   /// independent per file, and order is restored by index.
   public static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
-    let slots = HashSlots(count: paths.count)
+    let slots = Locked(HashSlots(count: paths.count))
     let base = root.path
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
     // Contiguous stripes per worker: fewer dispatches than one per file.
@@ -77,13 +77,14 @@ public enum MockInputs {
       DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
         var index = stripe
         while index < paths.count {
-          if slots.failed { return }
+          if slots.withLock({ $0.failed }) { return }
           do {
-            slots.set(index, .success(try Digest.sha256(fileAt: base + "/" + paths[index])))
+            let hash = try Digest.sha256(fileAt: base + "/" + paths[index])
+            slots.withLock { $0.set(index, .success(hash)) }
           } catch let error as FileError {
-            slots.set(index, .failure(error))
+            slots.withLock { $0.set(index, .failure(error)) }
           } catch {
-            slots.set(index, .failure(.cannotRead(paths[index], errno: EIO)))
+            slots.withLock { $0.set(index, .failure(.cannotRead(paths[index], errno: EIO))) }
           }
           index += stripes
         }
@@ -92,7 +93,7 @@ public enum MockInputs {
     var inputs: [FingerprintBlock.Input] = []
     inputs.reserveCapacity(paths.count)
     for (index, path) in paths.enumerated() {
-      switch slots.result(index) {
+      switch slots.withLock({ $0.results[index] }) {
       case .success(let hex): inputs.append(.init(path: path, sha256: hex))
       case .failure(.cannotRead(_, let code)):
         throw MockError(output: entry.output, message: "cannot read \(path): \(String(cString: strerror(code)))", location: entry.location)
@@ -118,29 +119,14 @@ public enum MockInputs {
 }
 
 /// Results written by concurrent hashing workers, one slot per file.
-private final class HashSlots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var results: [Result<String, FileError>?]
-  private var anyFailure = false
+private struct HashSlots: Sendable {
+  var results: [Result<String, FileError>?]
+  var failed = false
 
   init(count: Int) { results = Array(repeating: nil, count: count) }
 
-  var failed: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return anyFailure
-  }
-
-  func set(_ index: Int, _ result: Result<String, FileError>) {
-    lock.lock()
+  mutating func set(_ index: Int, _ result: Result<String, FileError>) {
     results[index] = result
-    if case .failure = result { anyFailure = true }
-    lock.unlock()
-  }
-
-  func result(_ index: Int) -> Result<String, FileError>? {
-    lock.lock()
-    defer { lock.unlock() }
-    return results[index]
+    if case .failure = result { failed = true }
   }
 }
