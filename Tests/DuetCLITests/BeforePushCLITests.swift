@@ -123,4 +123,34 @@ struct BeforePushCLITests {
     #expect(removed.stdout.contains("put back the one it had replaced"))
     #expect(try tree.read(".git/hooks/pre-push") == "#!/bin/sh\necho mine\n")
   }
+
+  /// The pre-push hook verifies the pushed commit, not the work tree: a bad commit
+  /// with its fix left uncommitted is still blocked (checked in a temporary checkout),
+  /// a hook moved aside by --force still runs, and --force never overwrites a backup.
+  @Test func prePushVerifiesWhatIsPushed() throws {
+    let tree = try repository()
+    let remote = tree.url.deletingLastPathComponent().appendingPathComponent("duet-remote-\(UUID().uuidString).git")
+    defer { try? FileManager.default.removeItem(at: remote) }
+    #expect(try CIGit.run(["init", "-q", "--bare", remote.path], in: tree.url) == 0)
+    try CIGit.run(["remote", "add", "origin", remote.path], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
+    try CIGit.run(["fetch", "-q", "origin"], in: tree.url)
+    try tree.write(".git/hooks/pre-push", "#!/bin/sh\ncat > lfs-saw.txt\n")
+    chmod(tree.url.appendingPathComponent(".git/hooks/pre-push").path, 0o755)
+    #expect(try tree.duet("hook", "install", "--force").status == 0)
+
+    try tree.write("src/app.txt", "bad\n")
+    try CIGit.run(["commit", "-q", "-am", "break the app"], in: tree.url)
+    try tree.write("src/app.txt", "ok\n")
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) != 0)
+    #expect(try tree.read("lfs-saw.txt").contains("refs/heads/main"), "the hook moved aside still runs, with git's lines")
+    try CIGit.run(["commit", "-q", "-am", "fix the app"], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
+
+    try tree.write(".git/hooks/pre-push", "#!/bin/sh\necho another\n")
+    let twice = try tree.duet("hook", "install", "--force")
+    #expect(twice.status == 1)
+    #expect(twice.stderr.contains("already holds a hook duet moved aside"))
+    #expect(try tree.read(".git/hooks/pre-push.duet-backup") == "#!/bin/sh\ncat > lfs-saw.txt\n")
+  }
 }

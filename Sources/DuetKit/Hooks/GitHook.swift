@@ -44,7 +44,9 @@ public enum GitHook {
   }
 
   /// The hook's text: it runs duet at the path recorded now (a GUI git client
-  /// may run hooks with a bare `PATH`), else the `duet` on `PATH`.
+  /// may run hooks with a bare `PATH`), else the `duet` on `PATH`. A hook that
+  /// `--force` moved aside (`<hook>.duet-backup`) still runs first, with the same
+  /// arguments and input, and its failure stops git as before.
   public static func script(_ kind: Kind, duetPath: String, rootFromTop: String) -> String {
     let quotedDuet = ShellWord.quoted(duetPath)
     let quotedRoot = ShellWord.quoted(rootFromTop)
@@ -58,7 +60,11 @@ public enum GitHook {
         exit 1
       }
       top=$(git rev-parse --show-toplevel) || exit 1
-      exec "$duet" hook run \(kind.rawValue) --root "$top"/\(quotedRoot) "$@"
+      input=$(cat)
+      if [ -x "$0.duet-backup" ]; then
+        printf '%s\n' "$input" | "$0.duet-backup" "$@" || exit $?
+      fi
+      printf '%s\n' "$input" | "$duet" hook run \(kind.rawValue) --root "$top"/\(quotedRoot) "$@"
 
       """
   }
@@ -75,8 +81,10 @@ public enum GitHook {
         throw Failure(message: "\(hook.path) is a \(kind.rawValue) hook duet did not write (it begins: \(first)); keep it, or pass --force to move it to \(hook.lastPathComponent).duet-backup and install duet's")
       }
       let backup = hook.path + ".duet-backup"
+      guard !FileManager.default.fileExists(atPath: backup) else {
+        throw Failure(message: "\(backup) already holds a hook duet moved aside; keep one of them: move or delete \(backup) or \(hook.path), then run duet hook install again")
+      }
       do {
-        if FileManager.default.fileExists(atPath: backup) { try FileManager.default.removeItem(atPath: backup) }
         try FileManager.default.moveItem(atPath: hook.path, toPath: backup)
       } catch {
         throw Failure(message: "cannot move \(hook.path) aside to \(backup): \(error.localizedDescription)")

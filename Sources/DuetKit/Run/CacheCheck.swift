@@ -34,30 +34,40 @@ public enum CacheCheck {
   }
 
   /// A decision for every selected lane not settled before the run.
-  public static func decide(manifest: Manifest, selected: Set<Int>, settled: Set<Int>, fingerprints: InputFingerprint.Result,
+  /// `settled` holds the outcomes decided before the run (a missing program,
+  /// `unaffected`); a need settled as passing (`unaffected`) does not run.
+  public static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
                             history: [String: LastVerdict], noCache: Bool) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]
     let graph = manifest.graph
-    for index in graph.topologicalOrder() where selected.contains(index) && !settled.contains(index) {
+    for index in graph.topologicalOrder() where selected.contains(index) && settled[index] == nil {
       decisions[index] = decide(index, manifest: manifest, selected: selected, settled: settled, decisions: decisions,
                                 fingerprints: fingerprints, history: history, noCache: noCache)
     }
     return decisions
   }
 
-  private static func decide(_ index: Int, manifest: Manifest, selected: Set<Int>, settled: Set<Int>, decisions: [Int: Decision],
+  private static func decide(_ index: Int, manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], decisions: [Int: Decision],
                              fingerprints: InputFingerprint.Result, history: [String: LastVerdict], noCache: Bool) -> Decision {
     let lane = manifest.lanes[index]
     if noCache { return .runs("--no-cache") }
     guard fingerprints.cacheable.contains(index), let fingerprint = fingerprints.fingerprints[index] else {
+      if let empty = fingerprints.unmatched[index] { return .runs("its inputs match no file (\(FingerprintParts.listed(empty)))") }
       return .runs(lane.isBuiltin ? "no inputs known" : "no inputs declared")
     }
     let graph = manifest.graph
-    let running = graph.needs[index].filter { selected.contains($0) && (settled.contains($0) || decisions[$0] != .cached) }
+    let running = graph.needs[index].filter { need in
+      guard selected.contains(need) else { return false }
+      if let outcome = settled[need] { return !(outcome == .cached || outcome == .unaffected) }
+      return decisions[need] != .cached
+    }
     if !running.isEmpty {
       return .runs("\(running.count == 1 ? "a need" : "needs") will run (\(FingerprintParts.listed(running.map { graph.names[$0] })))")
     }
     guard let last = history[lane.name] else { return .runs("no passing run recorded") }
+    guard last.fingerprint != nil else {
+      return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
+    }
     if last.fingerprint == fingerprint {
       return last.passed ? .cached : .runs("\(last.outcome == "timeout" ? "timed out" : "failed") last time with these inputs")
     }

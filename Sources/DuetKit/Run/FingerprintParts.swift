@@ -28,6 +28,9 @@ public struct FingerprintParts: Sendable, Equatable {
   public var programs: [String: String] = [:]
   /// Each `env-inputs:` variable's value digest (or `unset`).
   public var envInputs: [String: String] = [:]
+  /// Under `--since`/`--changed`: the digest of the changed-file list lanes
+  /// read from `DUET_CHANGED_FILES`; nil for a full run.
+  public var changedList: String?
 
   public init(command: String, dir: String, env: String, duet: String?) {
     self.command = command
@@ -47,6 +50,7 @@ public struct FingerprintParts: Sendable, Equatable {
   public var serialized: String {
     var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
     if let duet { lines.append("duet \(duet)") }
+    if let changedList { lines.append("changed-list \(changedList)") }
     for name in programs.keys.sorted() { lines.append("program \(programs[name]!) \(name)") }
     for name in envInputs.keys.sorted() { lines.append("env-input \(envInputs[name]!) \(name)") }
     for name in needs.keys.sorted() { lines.append("need \(needs[name]!) \(name)") }
@@ -72,6 +76,7 @@ public struct FingerprintParts: Sendable, Equatable {
       case "duet": parts.duet = rest
       case "git": parts.git = rest
       case "platform": parts.platform = rest
+      case "changed-list": parts.changedList = rest
       case "need", "file", "program", "env-input":
         guard let gap = rest.firstIndex(of: " ") else { return nil }
         let hash = String(rest[..<gap]), name = String(rest[rest.index(after: gap)...])
@@ -96,6 +101,10 @@ public struct FingerprintParts: Sendable, Equatable {
     if env != earlier.env { reasons.append("env changed") }
     if dir != earlier.dir { reasons.append("dir changed") }
     if duet != earlier.duet { reasons.append("duet changed (\(earlier.duet ?? "none") to \(duet ?? "none"))") }
+    if changedList != earlier.changedList {
+      reasons.append(earlier.changedList == nil ? "it last passed on the whole tree, now on a change list" : changedList == nil
+        ? "it last passed on a change list (--since), not the whole tree" : "the change list (--since) differs")
+    }
     if platform != earlier.platform { reasons.append("last passed on another platform (\(earlier.platform))") }
     let changedPrograms = Set(programs.keys).union(earlier.programs.keys).filter { programs[$0] != earlier.programs[$0] }.sorted()
     if !changedPrograms.isEmpty { reasons.append("a required program changed (\(FingerprintParts.listed(changedPrograms)))") }

@@ -15,6 +15,9 @@ public enum InputFingerprint {
     public var parts: [Int: FingerprintParts]
     /// Lanes whose fingerprint covers their inputs, so an equal one may be served from cache.
     public var cacheable: Set<Int>
+    /// Lanes that declare inputs matching no file (never cached: a typo or a
+    /// folder given where a glob was meant), with their patterns.
+    public var unmatched: [Int: [String]] = [:]
   }
 
   /// `linux-x86_64`, `macos-arm64`: where this duet runs.
@@ -25,8 +28,15 @@ public enum InputFingerprint {
     return "\(LanePlatform.current.rawValue)-\(machine)"
   }
 
+  /// `changedFiles` is the list `--since`/`--changed` hands lanes: a lane that
+  /// reads it (its command names `DUET_CHANGED_FILES`, or it lists that name in
+  /// `env-inputs:`) checks only part of the tree, so its pass must not serve a
+  /// full run, nor a full run's pass serve it.
   public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git: GitState?, duetVersion: String,
+                             changedFiles: [String]? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+    let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
+    var unmatched: [Int: [String]] = [:]
     let platform = self.platform
     var programIdentity: [String: String] = [:]
     var fingerprints: [Int: String] = [:]
@@ -42,11 +52,15 @@ public enum InputFingerprint {
         env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
         duet: lane.isBuiltin ? duetVersion : nil)
       parts.platform = platform
+      if lane.readsChangedFiles { parts.changedList = changedList }
+      let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
       for program in lane.requires {
-        if programIdentity[program] == nil { programIdentity[program] = identity(of: program, path: environment["PATH"] ?? "/usr/bin:/bin") }
-        parts.programs[program] = programIdentity[program]
+        // A relative path names a program in the lane's folder, not duet's working folder.
+        let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
+        if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
+        parts.programs[program] = programIdentity[key]
       }
-      for name in lane.envInputs {
+      for name in lane.envInputs where name != "DUET_CHANGED_FILES" {
         parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
       }
       var needsKnown = true
@@ -60,21 +74,27 @@ public enum InputFingerprint {
       guard needsKnown else { continue }
 
       let patterns = lane.inputs + implicitInputs(of: lane, root: root)
-      if !patterns.isEmpty {
-        for path in files(matching: patterns, root: root) {
-          parts.files.append((try? Digest.sha256(fileAt: root.appendingPathComponent(path).path)).map { FingerprintParts.File(path: path, sha256: $0) }
+      let matched = patterns.isEmpty ? [] : files(matching: patterns, root: root)
+      if !matched.isEmpty {
+        for path in matched {
+          let full = root.appendingPathComponent(path).path
+          // The executable bit is part of a file: a script that lost it fails.
+          let mode = access(full, X_OK) == 0 ? "+x" : ""
+          parts.files.append((try? Digest.sha256(fileAt: full)).map { FingerprintParts.File(path: path, sha256: $0 + mode) }
             ?? FingerprintParts.File(path: path, sha256: "unreadable"))
         }
         cacheable.insert(index)
       } else if let git {
+        if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
         parts.git = "\(git.commit) \(git.changes)"
       } else {
+        if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
         continue
       }
       fingerprints[index] = parts.fingerprint
       allParts[index] = parts
     }
-    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable)
+    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched)
   }
 
   /// The SHA-256 of the file `program` names on `path` (links followed), or `missing`.
@@ -99,5 +119,12 @@ public enum InputFingerprint {
     var all = Set<String>()
     for pattern in patterns { all.formUnion(Glob(pattern).expand(in: root, kind: .files)) }
     return all.sorted(by: Glob.precedes)
+  }
+}
+
+extension Lane {
+  /// Whether the lane's result depends on the change list of `--since`.
+  var readsChangedFiles: Bool {
+    commandText.contains("DUET_CHANGED_FILES") || envInputs.contains("DUET_CHANGED_FILES")
   }
 }

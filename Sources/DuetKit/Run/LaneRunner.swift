@@ -53,7 +53,11 @@ public final class LaneRunner: StepRunner {
                                    sink.write("duet: \(problem)\n")
                                    attempt.state.withLock { $0.note = problem }
                                  }
-                                 attempt.state.withLock { $0.timedOut = end.timedOut }
+                                 attempt.state.withLock {
+                                   $0.timedOut = end.timedOut
+                                   // Stopped from outside (a signal to duet): interrupted, not failed.
+                                   $0.interrupted = $0.interrupted || end.stopped
+                                 }
                                  self.complete(attempt, exit: end.waitStatus.map { .status($0) } ?? .code(127))
                                })
     attempt.state.withLock { $0.child = child }

@@ -79,6 +79,28 @@ final class OutputPump: Sendable {
     _ = write(wakeWrite, &byte, 1)
   }
 
+  /// Bytes read from one pipe before the others get their turn.
+  static let burst = 1 << 20
+  /// Bytes read from a pipe that is being dropped before it is closed.
+  static let dropDrainLimit = 16 << 20
+
+  /// Reads until the pipe would block, ends, or `limit` bytes; true when it ended.
+  private func drain(_ entry: (fd: Int32, reader: Reader), buffer: UnsafeMutableRawBufferPointer, limit: Int) -> Bool {
+    var total = 0
+    while total < limit {
+      let n = read(entry.fd, buffer.baseAddress, buffer.count)
+      if n > 0 {
+        entry.reader.onBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        total += n
+        continue
+      }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+      return true
+    }
+    return false
+  }
+
   private func loop() {
     var readers: [Token: (fd: Int32, reader: Reader)] = [:]
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
@@ -93,6 +115,8 @@ final class OutputPump: Sendable {
       for (token, fd, reader) in added { readers[token] = (fd, reader) }
       for token in dropped {
         guard let entry = readers.removeValue(forKey: token) else { continue }
+        // What the lane already wrote is kept: read what is there, then let go.
+        _ = drain(entry, buffer: buffer, limit: OutputPump.dropDrainLimit)
         close(entry.fd)
         entry.reader.onClose()
       }
@@ -107,19 +131,9 @@ final class OutputPump: Sendable {
       }
       for (offset, token) in order.enumerated() where polled[offset + 1].revents != 0 {
         guard let entry = readers[token] else { continue }
-        var ended = false
-        while true {
-          let n = read(entry.fd, buffer.baseAddress, buffer.count)
-          if n > 0 {
-            entry.reader.onBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            continue
-          }
-          if n < 0 && errno == EINTR { continue }
-          if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-          ended = true
-          break
-        }
-        if ended {
+        // A burst per pipe, then back to poll: a lane that prints faster than
+        // duet reads must not starve the other lanes, their ends or the drops.
+        if drain(entry, buffer: buffer, limit: OutputPump.burst) {
           readers[token] = nil
           close(entry.fd)
           entry.reader.onClose()

@@ -10,6 +10,8 @@ public final class Scheduler: Sendable {
     var onEvent: (@Sendable (RunEvent) -> Void)?
     var finishedEvents = 0
     var signalled = false
+    /// Set when `run` has handed over its callbacks; an interrupt before it only marks the plan.
+    var started = false
   }
 
   private let names: [String]
@@ -33,6 +35,7 @@ public final class Scheduler: Sendable {
       self.state.withLock {
         $0.makeRequest = makeRequest
         $0.onEvent = onEvent
+        $0.started = true
       }
       self.pump()
     }
@@ -46,12 +49,13 @@ public final class Scheduler: Sendable {
   /// Ctrl-C: start nothing more and stop what runs; the run ends as interrupted.
   public func interrupt() {
     queue.async {
-      let already = self.state.withLock { state -> Bool in
+      let (already, started) = self.state.withLock { state -> (Bool, Bool) in
         let was = state.plan.interrupted || state.signalled
         if !was { state.plan.interrupt() }
-        return was
+        return (was, state.started)
       }
-      guard !already else { return }
+      // Before the run has its callbacks, the plan is marked and `run` reports it.
+      guard !already, started else { return }
       self.runner.interruptAll()
       self.pump()
     }

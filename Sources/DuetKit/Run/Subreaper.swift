@@ -20,13 +20,15 @@ public enum Subreaper {
   }
 
   /// Kills (SIGKILL, the process and its group) and reaps every child duet has
-  /// that nobody waits for: re-parented leftovers. Returns their pids.
+  /// that nobody waits for: re-parented leftovers. Returns the pids of those that
+  /// were still running (zombies, already ended, are only reaped).
   @discardableResult
   public static func killAdopted(except watched: Set<pid_t> = []) -> [pid_t] {
     #if os(Linux)
     let me = getpid()
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
     var adopted: [pid_t] = []
+    var running: [pid_t] = []
     for entry in entries {
       guard let pid = pid_t(entry), pid != me, !watched.contains(pid),
             let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -35,6 +37,7 @@ public enum Subreaper {
       let fields = stat[stat.index(after: close)...].split(separator: " ")
       guard fields.count > 2, pid_t(fields[1]) == me else { continue }
       adopted.append(pid)
+      if fields[0] != "Z" { running.append(pid) }
     }
     for pid in adopted {
       kill(pid, SIGKILL)
@@ -44,7 +47,7 @@ public enum Subreaper {
       var status: Int32 = 0
       while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
-    return adopted
+    return running
     #else
     return []
     #endif

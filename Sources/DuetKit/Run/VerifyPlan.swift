@@ -97,7 +97,8 @@ public struct VerifyPlan: Sendable {
         preset[index] = LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
         continue
       }
-      let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path) }
+      let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
+      let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path, in: folder) }
       if !missing.isEmpty {
         let reason = "needs \(missing.joined(separator: ", ")), not found"
         preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped,
@@ -165,9 +166,13 @@ public struct VerifyPlan: Sendable {
     return formatter.string(from: now) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
   }
 
-  /// Whether `program` is an executable on `path` (or is itself a path to one).
-  public static func isOnPath(_ program: String, path: String) -> Bool {
-    if program.contains("/") { return access(program, X_OK) == 0 }
+  /// Whether `program` is an executable on `path` (or is itself a path to one,
+  /// relative to `folder`, the lane's folder, never duet's working folder).
+  public static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
+    if program.contains("/") {
+      let full = program.hasPrefix("/") || folder == nil ? program : folder!.appendingPathComponent(program).path
+      return access(full, X_OK) == 0
+    }
     return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
   }
 }

@@ -14,6 +14,9 @@ public final class VerifySession {
   /// Nil when history is off (`DUET_HISTORY=off`): no weights, no cache, no record.
   public let historyPath: String?
   public let duetVersion: String
+  /// What identifies this duet's own code in a built-in lane's fingerprint: a
+  /// built-in checks with duet's code, so a rebuilt duet must not reuse its passes.
+  public let builtinIdentity: String
   public let commandLine: String
   public private(set) var warnings: [String] = []
   public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
@@ -26,10 +29,11 @@ public final class VerifySession {
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
 
-  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, commandLine: String) {
+  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String) {
     self.plan = plan
     self.historyPath = historyPath
     self.duetVersion = duetVersion
+    self.builtinIdentity = builtinIdentity ?? duetVersion
     self.commandLine = commandLine
   }
 
@@ -63,8 +67,9 @@ public final class VerifySession {
     }
     if !recording { store = nil }
     git = GitState.read(root: plan.root)
-    fingerprints = InputFingerprint.compute(manifest: plan.manifest, root: plan.root, selected: plan.selected, git: git, duetVersion: duetVersion)
-    decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: Set(plan.preset.keys),
+    fingerprints = InputFingerprint.compute(manifest: plan.manifest, root: plan.root, selected: plan.selected, git: git, duetVersion: builtinIdentity,
+                                            changedFiles: plan.options.changed?.files)
+    decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                   fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
     for (index, decision) in decisions where decision == .cached {
       plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
@@ -98,10 +103,14 @@ public final class VerifySession {
     var added: [String] = []
     if let store {
       let host = ProcessInfo.processInfo.hostName
+      // A run whose lanes changed tracked files (--strict) leaves no fingerprint:
+      // one of its passes wrote the tree, so none may be served from the cache.
+      let reusable = outcome.changedTrackedFiles.isEmpty
       let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
-                                     gitCommit: git?.commit, host: host, duetVersion: duetVersion, fingerprints: fingerprints.fingerprints)
+                                     gitCommit: git?.commit, host: host, duetVersion: duetVersion,
+                                     fingerprints: reusable ? fingerprints.fingerprints : [:])
       var parts: [String: FingerprintParts] = [:]
-      for record in outcome.run.records where [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
+      for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
         if let part = fingerprints.parts[record.index] { parts[record.name] = part }
       }
       added += HistoryRecorder.record(run, steps: steps, parts: parts, in: store)

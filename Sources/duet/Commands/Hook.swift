@@ -72,7 +72,10 @@ enum HookCommand: Command {
   static func runHook(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let kind = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
     let root = try treeRoot(arguments)
-    var verify = ["--root", root.path]
+    var verifyRoot = root
+    var since: String?
+    var checkout: URL?
+    defer { if let checkout { PushedCommit.remove(checkout, root: root) } }
     switch kind {
     case GitHook.Kind.prePush.rawValue:
       let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
@@ -80,10 +83,6 @@ enum HookCommand: Command {
       let updates = PrePush.parse(input)
       let plan = PrePush.plan(updates, remote: remote) { name in
         ProcessOutput.shell("git rev-parse --verify --quiet \(shellQuoted(name + "^{commit}"))", in: root) != nil
-      }
-      if let head = ProcessOutput.shell("git rev-parse HEAD", in: root).map({ String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }),
-         let other = updates.first(where: { !$0.localSHA.allSatisfy { $0 == "0" } && $0.localSHA != head }) {
-        console.err("duet hook: note: pushing \(other.localRef) at \(other.localSHA.prefix(12)), but the work tree is at \(head.prefix(12)); duet verifies the work tree")
       }
       switch plan {
       case .nothing(let why):
@@ -93,16 +92,41 @@ enum HookCommand: Command {
         console.out("duet hook: verifying every lane: \(why)")
       case .since(let base, let how):
         console.out("duet hook: verifying the change since \(how)")
-        verify += ["--since", base]
+        since = base
+      }
+      // Verify exactly what is pushed: the pushed commit, in a temporary checkout
+      // when the work tree is anything else.
+      let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
+      if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
+        do {
+          let made = try PushedCommit.checkOut(commit, root: root)
+          checkout = made.top
+          verifyRoot = made.root
+          console.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
+        } catch {
+          console.err("duet hook: error: \(error.message)")
+          return ExitCode.failed
+        }
+      } else if pushed.count > 1 {
+        console.out("duet hook: several commits are being pushed; verifying the work tree")
       }
     case GitHook.Kind.preCommit.rawValue:
       if ProcessOutput.shell("git rev-parse --verify --quiet HEAD", in: root) != nil {
-        verify += ["--since", "HEAD"]
+        since = "HEAD"
+        if let unstaged = ProcessOutput.shell("git diff --name-only", in: root), !unstaged.isEmpty {
+          console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
+        }
       } else {
         console.out("duet hook: the first commit; verifying every lane")
       }
     default:
       throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(kind)'", command: "hook")
+    }
+    var verify = ["--root", verifyRoot.path]
+    if let since { verify += ["--since", since] }
+    if checkout != nil && ProcessInfo.processInfo.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root) {
+      // The temporary checkout records into, and is cached from, the tree's own store.
+      setenv("DUET_HISTORY", store, 1)
     }
     let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec)
     let code = try VerifyCommand.run(parsed, console: console)

@@ -82,7 +82,7 @@ enum VerifyCommand: Command {
     } catch {
       throw UsageError(message: error.message, command: "verify")
     }
-    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion,
+    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion, builtinIdentity: duetCodeIdentity,
                                 commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
     if let changed = options.changed {
       let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
@@ -104,7 +104,12 @@ enum VerifyCommand: Command {
 
     let interruption = session.interruption
     Subreaper.enable()
-    let result = SignalPolicy.during({ _ in interruption.interrupt() }) { () -> RunResult in
+    // A signal stops the run, and any child already started (a git query while
+    // the run is prepared would otherwise hold Ctrl-C for its whole deadline).
+    let result = SignalPolicy.during({ _ in
+      interruption.interrupt()
+      ChildRun.stopAll()
+    }) { () -> RunResult in
       session.prepare()
       for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
       let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
@@ -231,6 +236,8 @@ enum VerifyCommand: Command {
   /// `cached`, `skipped`/`fail` (settled before the run) or `runs`, and why.
   static func dryRunRows(_ session: VerifySession) -> [(lane: Lane, status: String, why: String)] {
     var settledPlan = session.runPlan
+    // One step of the plan settles what cannot start (a lane failed before the run under --fail-fast).
+    _ = settledPlan.nextStarts()
     var settled: [Int: LaneRecord] = [:]
     for record in settledPlan.takeSettled() { settled[record.index] = record }
     return session.plan.startOrder.map { index in

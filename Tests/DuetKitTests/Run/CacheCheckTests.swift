@@ -16,7 +16,7 @@ struct CacheCheckTests {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
     let prints = InputFingerprint.compute(manifest: manifest, root: tree.url, selected: selected, git: nil, duetVersion: "t")
-    let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [], fingerprints: prints, history: history, noCache: noCache)
+    let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history, noCache: noCache)
     return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
   }
 
