@@ -20,7 +20,8 @@ struct DocTranscript: CustomStringConvertible, Sendable {
 ///
 /// The notation (documented in CONTRIBUTING.md): `{time}` stands for a duration
 /// (`0.01s`, `12.3s`), `{run}` for a run id (`20261203-155840-cb0007`), `{tree}` for
-/// the temporary folder the block runs in, `{when}` for a date and time; a line holding only `...` stands for any
+/// the temporary folder the block runs in, `{when}` for a date and time, `{commit}`
+/// for an abbreviated git commit, `{duet}` for the path of the binary under test; a line holding only `...` stands for any
 /// number of lines, and `...` at the end of a line for the rest of that line.
 enum DocTranscripts {
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -85,8 +86,12 @@ enum DocTranscripts {
   /// Replaces what varies between runs with the notation's placeholders.
   static func normalise(_ output: String, tree: String) -> [String] {
     var text = output.replacingOccurrences(of: tree, with: "{tree}")
+    for binary in [duetBinary.resolvingSymlinksInPath().path, duetBinary.standardizedFileURL.path] {
+      text = text.replacingOccurrences(of: binary, with: "{duet}")
+    }
     let patterns: [(String, String)] = [
       (#"\b[0-9]{8}-[0-9]{6}-[0-9a-f]{6}\b"#, "{run}"),
+      (#"\b[0-9a-f]{12}\b"#, "{commit}"),
       (#"(?<![\w.])[0-9]+\.[0-9]+s\b"#, "{time}"),
       (#"(?<![\w.])[0-9]+m[0-9]{2}s\b"#, "{time}"),
       (#"\b[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\b"#, "{when}"),
@@ -126,17 +131,19 @@ enum DocTranscripts {
     return "line \(best.expected + 1) of the output differs\n  page:   \(page)\n  binary: \(binary)"
   }
 
-  /// Lanes finish in parallel, so each run of progress lines (`[2/5] ✓ lane {time}`,
-  /// `      ↻ lane: attempt 1 …`) is compared as a set: counters dropped, lines sorted.
+  /// Lanes finish in parallel and start in an order weighed by recorded durations, so
+  /// each run of progress lines (`[2/5] ✓ lane {time}`, `      ↻ lane: attempt 1 …`) or
+  /// of `--dry-run`'s numbered rows (`  2.  lane  runs …`) is compared as a set:
+  /// counters dropped, lines sorted.
   static func progressInAnyOrder(_ lines: [String]) -> [String] {
     func isProgress(_ line: String) -> Bool {
-      line.range(of: #"^\[[0-9]+/[0-9]+\] "#, options: .regularExpression) != nil || line.hasPrefix("      ↻ ")
+      line.range(of: #"^(\[[0-9]+/[0-9]+\] |  [0-9]+\.  )"#, options: .regularExpression) != nil || line.hasPrefix("      ↻ ")
     }
     var result: [String] = []
     var run: [String] = []
     for line in lines + [""] {
       if isProgress(line) {
-        run.append(line.replacingOccurrences(of: #"^\[[0-9]+/"#, with: "[#/", options: .regularExpression))
+        run.append(line.replacingOccurrences(of: #"^(\[[0-9]+/|  [0-9]+\. )"#, with: "#", options: .regularExpression))
         continue
       }
       result += run.sorted()
@@ -166,11 +173,16 @@ enum DocTranscripts {
     for step in transcript.steps {
       let output = try shell(step.command, in: folder)
       let actual = normalise(output, tree: folder.path)
-      if step.command.hasPrefix("duet "), let difference = mismatch(expected: step.expected, actual: actual) {
+      if runsDuet(step.command), let difference = mismatch(expected: step.expected, actual: actual) {
         failures.append("\(transcript.page):\(transcript.line): the block's '$ \(step.command)': \(difference)")
       }
     }
     return failures
+  }
+
+  /// Whether a command line runs duet (its output is then compared; other commands set the scene).
+  static func runsDuet(_ command: String) -> Bool {
+    command.range(of: #"(^|[ ;&|(])duet( |$)"#, options: .regularExpression) != nil
   }
 
   /// `/bin/sh -c command` in `folder` with the built duet first on PATH, stdout and stderr
