@@ -21,7 +21,7 @@ struct DocTranscript: CustomStringConvertible, Sendable {
 /// The notation (documented in CONTRIBUTING.md): `{time}` stands for a duration
 /// (`0.01s`, `12.3s`), `{run}` for a run id (`20261203-155840-cb0007`), `{tree}` for
 /// the temporary folder the block runs in, `{when}` for a date and time, `{commit}`
-/// for an abbreviated git commit, `{duet}` for the path of the binary under test; a line holding only `...` stands for any
+/// for an abbreviated git commit, `{uuid}` for a random UUID, `{duet}` for the path of the binary under test; a line holding only `...` stands for any
 /// number of lines, and `...` at the end of a line for the rest of that line.
 enum DocTranscripts {
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -57,7 +57,7 @@ enum DocTranscripts {
         var end = start
         while end < lines.count && lines[end] != "```" { end += 1 }
         let body = Array(lines[start..<min(end, lines.count)])
-        if body.contains(where: { $0.hasPrefix("$ duet") }) {
+        if body.contains(where: { $0.hasPrefix("$ ") && runsDuet(String($0.dropFirst(2))) }) {
           var steps: [(command: String, expected: [String])] = []
           for item in body {
             if item.hasPrefix("$ ") { steps.append((String(item.dropFirst(2)), [])) } else { steps[steps.count - 1].expected.append(item) }
@@ -92,6 +92,7 @@ enum DocTranscripts {
     let patterns: [(String, String)] = [
       (#"\b[0-9]{8}-[0-9]{6}-[0-9a-f]{6}\b"#, "{run}"),
       (#"\b[0-9a-f]{12}\b"#, "{commit}"),
+      (#"\b[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\b"#, "{uuid}"),
       (#"(?<![\w.])[0-9]+\.[0-9]+s\b"#, "{time}"),
       (#"(?<![\w.])[0-9]+m[0-9]{2}s\b"#, "{time}"),
       (#"\b[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\b"#, "{when}"),
