@@ -1,0 +1,1 @@
+func home() -> String { "Home" }

@@ -1,0 +1,1 @@
+fun home(): String = "Home"
