@@ -88,6 +88,21 @@ struct GitHubRunnersCLITests {
     try SchemaCheck.validate(tree.url.appendingPathComponent(".github/workflows/duet.yml"), schema: "vendor.github-workflows")
   }
 
+  /// The workflows generated for the bundled example trees pass both CI systems' schemas.
+  @Test func exampleTreesGenerateValidFiles() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+    for example in ["Examples/Foyer", "Examples/Atrium"] {
+      let tree = try FixtureTree()
+      let copy = tree.url.appendingPathComponent("tree")
+      try FileManager.default.copyItem(at: repository.appendingPathComponent(example), to: copy)
+      for (system, file, schema) in [("github", ".github/workflows/duet.yml", "vendor.github-workflows"), ("gitlab", ".gitlab-ci.yml", "vendor.gitlab-ci")] {
+        let run = try runDuet(["workflow", system], in: copy)
+        #expect(run.status == 0, "\(example) \(system): \(run.stderr)")
+        try SchemaCheck.validate(copy.appendingPathComponent(file), schema: schema)
+      }
+    }
+  }
+
   /// This repository's own workflows and the templates for adopters pass GitHub's schema.
   @Test func repositoryWorkflowsAreValid() throws {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
