@@ -136,6 +136,19 @@ final class SQLiteStatement {
     while try step() {}
   }
 
+  // Column reads without building a row: for scans that fold millions of rows.
+
+  func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+  func integer(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+  func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+  /// A text column's UTF-8 bytes, valid until the next step; nil for NULL.
+  func withText<T>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+    guard let text = sqlite3_column_text(statement, column) else { return body(nil) }
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return body(UnsafeBufferPointer(start: text, count: count))
+  }
+
   var row: [SQLiteValue] {
     (0..<sqlite3_column_count(statement)).map { column in
       switch sqlite3_column_type(statement, column) {
