@@ -30,6 +30,15 @@ enum AttemptKind: Int64 {
   case pass = 1
   case failure = 2
 
+  /// nil for an attempt that is not counted; from the bytes of the column, with no string made.
+  init?(bytes: UnsafeBufferPointer<UInt8>?) {
+    guard let bytes else { return nil }
+    if ReportWindow.equal(bytes, "pass") { self = .pass }
+    else if ReportWindow.equal(bytes, "fail") || ReportWindow.equal(bytes, "timeout") { self = .failure }
+    else if ReportWindow.equal(bytes, "interrupted") { return nil }
+    else { self = .other }
+  }
+
   /// nil for an attempt that is not counted.
   init?(_ outcome: String?) {
     guard let outcome, outcome != "interrupted" else { return nil }

@@ -1,5 +1,3 @@
-import CSQLite
-import Foundation
 
 /// The report window read straight from the store: the last `last` runs (and
 /// only those since `since`), oldest first, each run's counted attempts folded
@@ -32,17 +30,14 @@ struct ReportWindow {
     try runList.bind(since.map { [.integer(Int64(last)), .real($0)] } ?? [.integer(Int64(last))])
     var runs: [(id: String, started: Double)] = []
     while try runList.step() {
-      runs.append((runList.withText(at: 0) { $0.map { String(decoding: $0, as: UTF8.self) } ?? "" }, runList.double(at: 1)))
+      runs.append((runList.text(at: 0).map { String(decoding: $0, as: UTF8.self) } ?? "", runList.double(at: 1)))
     }
     window.runs = runs.count
+    // The outcomes are read as bytes and classified here: SQLite's CASE and
+    // filter on every row cost more than the comparisons themselves.
     let steps = try db.prepare("""
-      SELECT lane,
-        CASE attempt_outcome WHEN 'pass' THEN 1 WHEN 'fail' THEN 2 WHEN 'timeout' THEN 2 ELSE 0 END,
-        CASE WHEN lane_outcome IS NULL THEN 0 WHEN lane_outcome IN ('pass', 'flaky') THEN 1 ELSE 2 END,
-        fingerprint, duration
-      FROM steps
-      WHERE run_id = ?1 AND attempt_outcome IS NOT NULL AND attempt_outcome != 'interrupted'
-      ORDER BY lane, attempt
+      SELECT lane, attempt_outcome, lane_outcome, fingerprint, duration
+      FROM steps WHERE run_id = ?1 ORDER BY lane, attempt
       """)
     var previousOrder: [Int] = [], order: [Int] = []
     for run in runs.reversed() {
@@ -50,17 +45,18 @@ struct ReportWindow {
       var pending: LaneRun?
       order.removeAll(keepingCapacity: true)
       while try steps.step() {
-        let kind = AttemptKind(rawValue: steps.integer(at: 1)) ?? .other
-        let laneOutcome = steps.integer(at: 2)
-        let lanePassed: Bool? = laneOutcome == 0 ? nil : laneOutcome == 1
+        // Each column's bytes are read once; they stay valid until the next step.
+        guard let kind = AttemptKind(bytes: steps.text(at: 1)) else { continue }
+        let laneOutcome = steps.text(at: 2)
+        let lanePassed: Bool? = laneOutcome.map { ReportWindow.equal($0, "pass") || ReportWindow.equal($0, "flaky") }
         let seconds = steps.double(at: 4)
-        let sameLane = steps.withText(at: 0) { bytes in pending.map { ReportWindow.equal(bytes, window.laneBytes[$0.lane]) } ?? false }
-        if !sameLane {
+        let laneName = steps.text(at: 0)
+        if pending == nil || !ReportWindow.equal(laneName, window.laneBytes[pending!.lane]) {
           if let pending { body(pending) }
           let guess = order.count < previousOrder.count ? previousOrder[order.count] : nil
-          let lane = steps.withText(at: 0) { window.lane(for: $0, guess: guess) }
+          let lane = window.lane(for: laneName, guess: guess)
           order.append(lane)
-          let fingerprint = steps.withText(at: 3) { window.fingerprint(for: $0, lane: lane) }
+          let fingerprint = window.fingerprint(for: steps.text(at: 3), lane: lane)
           pending = LaneRun(lane: lane, started: run.started, fingerprint: fingerprint, failed: 0, anyPassed: false,
                             finalPassed: false, seconds: 0, lanePassed: false)
         }
@@ -96,11 +92,21 @@ struct ReportWindow {
     return index
   }
 
-  private static func equal(_ bytes: UnsafeBufferPointer<UInt8>?, _ known: [UInt8]) -> Bool {
+  /// Byte equality, in a loop: names and outcomes are short, and a call to memcmp costs more than the compare.
+  static func equal(_ bytes: UnsafeBufferPointer<UInt8>?, _ known: [UInt8]) -> Bool {
     guard let bytes else { return known.isEmpty }
     guard bytes.count == known.count else { return false }
-    guard let base = bytes.baseAddress, !known.isEmpty else { return bytes.isEmpty && known.isEmpty }
-    return known.withUnsafeBufferPointer { memcmp(base, $0.baseAddress!, known.count) == 0 }
+    return known.withUnsafeBufferPointer { known in
+      for index in 0..<known.count where bytes[index] != known[index] { return false }
+      return true
+    }
+  }
+
+  static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+    guard bytes.count == word.utf8CodeUnitCount else { return false }
+    let known = word.utf8Start
+    for index in 0..<bytes.count where bytes[index] != known[index] { return false }
+    return true
   }
 }
 

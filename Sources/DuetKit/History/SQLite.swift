@@ -142,11 +142,11 @@ final class SQLiteStatement {
   func integer(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
   func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
-  /// A text column's UTF-8 bytes, valid until the next step; nil for NULL.
-  func withText<T>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
-    guard let text = sqlite3_column_text(statement, column) else { return body(nil) }
-    let count = Int(sqlite3_column_bytes(statement, column))
-    return body(UnsafeBufferPointer(start: text, count: count))
+  /// A text column's UTF-8 bytes, valid until the statement steps, is reset or
+  /// goes away; nil for NULL.
+  func text(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
+    guard let text = sqlite3_column_text(statement, column) else { return nil }
+    return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
   }
 
   var row: [SQLiteValue] {

@@ -53,9 +53,13 @@ public struct StatsReport: Sendable {
           let before = median(Array(inOrder.dropLast(5).suffix(20)))
           if before > 0 { slowdown = recent / before }
         }
-        let sorted = inOrder.sorted()
-        entries.append(Entry(lane: lanes[index], runs: sorted.count, passRate: Double(passes[index]) / Double(sorted.count),
-                             p50: percentile(sorted: sorted, 0.5), p95: percentile(sorted: sorted, 0.95), max: sorted.last!,
+        // Two selections, not a sort: the window may hold thousands of runs a lane.
+        var values = inOrder
+        let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
+        select(p50, in: &values, 0..<values.count)
+        select(p95, in: &values, p50..<values.count)
+        entries.append(Entry(lane: lanes[index], runs: values.count, passRate: Double(passes[index]) / Double(values.count),
+                             p50: values[p50], p95: values[p95], max: inOrder.max()!,
                              slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
       }
       entries.sort { $0.lane < $1.lane }
@@ -76,8 +80,36 @@ public struct StatsReport: Sendable {
   }
 
   static func percentile(sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((p * Double(sorted.count)).rounded(.up))
-    return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+    sorted.isEmpty ? 0 : sorted[rank(p, of: sorted.count)]
+  }
+
+  /// The index of the nearest-rank `p` percentile among `count` sorted values.
+  static func rank(_ p: Double, of count: Int) -> Int {
+    Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))
+  }
+
+  /// Quickselect: afterwards `values[k]` is what a sort would put there, with
+  /// no larger value before it and no smaller one after it, within `range`.
+  static func select(_ k: Int, in values: inout [Double], _ range: Range<Int>) {
+    var low = range.lowerBound, high = range.upperBound - 1
+    while low < high {
+      // The median of three as the pivot, so sorted input is no worst case.
+      let middle = low + (high - low) / 2
+      if values[middle] < values[low] { values.swapAt(middle, low) }
+      if values[high] < values[low] { values.swapAt(high, low) }
+      if values[high] < values[middle] { values.swapAt(high, middle) }
+      let pivot = values[middle]
+      var i = low, j = high
+      while i <= j {
+        while values[i] < pivot { i += 1 }
+        while pivot < values[j] { j -= 1 }
+        if i <= j {
+          values.swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j { high = j } else if k >= i { low = i } else { return }
+    }
   }
 }

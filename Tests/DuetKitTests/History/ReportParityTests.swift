@@ -183,6 +183,28 @@ struct ReportParityTests {
     #expect(try StatsReport.compute(store: store, last: 500).entries.contains { $0.slower })
   }
 
+  /// Selection puts at every rank what a sort would, for sorted, reversed, repeated and shuffled values.
+  @Test func selectionMatchesSorting() {
+    var generator = SystemRandomNumberGenerator()
+    let inputs: [[Double]] = [
+      [1], [2, 1], Array(repeating: 3, count: 9), (0..<50).map(Double.init), (0..<50).reversed().map(Double.init),
+      (0..<200).map { _ in Double(Int.random(in: 0..<7, using: &generator)) }, (0..<333).map { _ in Double.random(in: 0..<10, using: &generator) },
+    ]
+    for input in inputs {
+      let sorted = input.sorted()
+      for k in 0..<input.count {
+        var values = input
+        StatsReport.select(k, in: &values, 0..<values.count)
+        #expect(values[k] == sorted[k], "k \(k) of \(input)")
+      }
+      var values = input
+      let p50 = StatsReport.rank(0.5, of: input.count), p95 = StatsReport.rank(0.95, of: input.count)
+      StatsReport.select(p50, in: &values, 0..<values.count)
+      StatsReport.select(p95, in: &values, p50..<values.count)
+      #expect(values[p50] == StatsReport.percentile(input, 0.5) && values[p95] == StatsReport.percentile(input, 0.95))
+    }
+  }
+
   /// Figures worked out by hand on a small store: retries, flips per fingerprint, interrupted attempts not counted.
   @Test func handWorkedStore() throws {
     let folder = try TemporaryFolder()
