@@ -43,7 +43,7 @@ public struct FlakyReport: Sendable {
   /// of `now`, folded as the rows stream out of SQLite.
   public static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
     var evidence = Evidence()
-    let window = try store.scanWindow(last: last, since: since) { evidence.add($0) }
+    let window = try store.scanWindow(last: last, since: since, reading: .evidence) { evidence.add($0) }
     return evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)
   }
 

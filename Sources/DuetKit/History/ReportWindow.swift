@@ -20,8 +20,17 @@ struct ReportWindow {
   /// Per lane: its newest fingerprint's bytes and index.
   private var lastFingerprint: [(bytes: [UInt8], index: Int)?] = []
 
+  /// What a report reads of each step beyond its lane and attempt outcome; a
+  /// column neither report needs is not read (each costs SQLite work per row).
+  enum Reading {
+    /// Fingerprints, for `duet flaky`.
+    case evidence
+    /// Lane outcomes and durations, for `duet stats`.
+    case durations
+  }
+
   /// Reads the window and hands each lane run to `body`, in run order.
-  static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, _ body: (LaneRun) -> Void) throws -> ReportWindow {
+  static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, reading: Reading, _ body: (LaneRun) -> Void) throws -> ReportWindow {
     var window = ReportWindow()
     let runList = try db.prepare("""
       SELECT id, started FROM runs \(since == nil ? "" : "WHERE started >= ?2")
@@ -36,7 +45,8 @@ struct ReportWindow {
     // The outcomes are read as bytes and classified here: SQLite's CASE and
     // filter on every row cost more than the comparisons themselves.
     let steps = try db.prepare("""
-      SELECT lane, attempt_outcome, lane_outcome, fingerprint, duration
+      SELECT lane, attempt_outcome, \(reading == .durations ? "lane_outcome" : "NULL"),
+        \(reading == .evidence ? "fingerprint" : "NULL"), \(reading == .durations ? "duration" : "0")
       FROM steps WHERE run_id = ?1 ORDER BY lane, attempt
       """)
     var previousOrder: [Int] = [], order: [Int] = []
@@ -112,9 +122,9 @@ struct ReportWindow {
 
 extension HistoryStore {
   /// Streams the report window's lane runs to `body` (see `ReportWindow`).
-  func scanWindow(last: Int, since: Double?, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
+  func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
     do {
-      return try ReportWindow.scan(db, last: last, since: since, body)
+      return try ReportWindow.scan(db, last: last, since: since, reading: reading, body)
     } catch let error as SQLiteError {
       throw .sqlite(path, error)
     } catch {

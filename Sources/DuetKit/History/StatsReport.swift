@@ -28,7 +28,7 @@ public struct StatsReport: Sendable {
   /// The report over the store's last `last` runs, folded as the rows stream out of SQLite.
   public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
     var durations = Durations()
-    let window = try store.scanWindow(last: last, since: nil) { durations.add($0) }
+    let window = try store.scanWindow(last: last, since: nil, reading: .durations) { durations.add($0) }
     return durations.report(lanes: window.lanes, runsInWindow: window.runs)
   }
 
