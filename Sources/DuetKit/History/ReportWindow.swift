@@ -45,8 +45,7 @@ struct ReportWindow {
     // The outcomes are read as bytes and classified here: SQLite's CASE and
     // filter on every row cost more than the comparisons themselves.
     let steps = try db.prepare("""
-      SELECT lane, attempt_outcome, \(reading == .durations ? "lane_outcome" : "NULL"),
-        \(reading == .evidence ? "fingerprint" : "NULL"), \(reading == .durations ? "duration" : "0")
+      SELECT lane, attempt_outcome, \(reading == .evidence ? "fingerprint" : "lane_outcome, duration")
       FROM steps WHERE run_id = ?1 ORDER BY lane, attempt
       """)
     var previousOrder: [Int] = [], order: [Int] = []
@@ -57,16 +56,18 @@ struct ReportWindow {
       while try steps.step() {
         // Each column's bytes are read once; they stay valid until the next step.
         guard let kind = AttemptKind(bytes: steps.text(at: 1)) else { continue }
-        let laneOutcome = steps.text(at: 2)
-        let lanePassed: Bool? = laneOutcome.map { ReportWindow.equal($0, "pass") || ReportWindow.equal($0, "flaky") }
-        let seconds = steps.double(at: 4)
+        var lanePassed: Bool?, seconds = 0.0
+        if reading == .durations {
+          lanePassed = steps.text(at: 2).map { ReportWindow.equal($0, "pass") || ReportWindow.equal($0, "flaky") }
+          seconds = steps.double(at: 3)
+        }
         let laneName = steps.text(at: 0)
         if pending == nil || !ReportWindow.equal(laneName, window.laneBytes[pending!.lane]) {
           if let pending { body(pending) }
           let guess = order.count < previousOrder.count ? previousOrder[order.count] : nil
           let lane = window.lane(for: laneName, guess: guess)
           order.append(lane)
-          let fingerprint = window.fingerprint(for: steps.text(at: 3), lane: lane)
+          let fingerprint = reading == .evidence ? window.fingerprint(for: steps.text(at: 2), lane: lane) : nil
           pending = LaneRun(lane: lane, started: run.started, fingerprint: fingerprint, failed: 0, anyPassed: false,
                             finalPassed: false, seconds: 0, lanePassed: false)
         }
