@@ -25,10 +25,10 @@ struct LaneRun: Sendable, Equatable {
 }
 
 /// How a counted attempt ended, as the reports weigh it.
-enum AttemptKind: Int64 {
-  case other = 0
-  case pass = 1
-  case failure = 2
+enum AttemptKind {
+  case other
+  case pass
+  case failure
 
   /// nil for an attempt that is not counted; from the bytes of the column, with no string made.
   init?(bytes: UnsafeBufferPointer<UInt8>?) {

@@ -139,8 +139,6 @@ final class SQLiteStatement {
   // Column reads without building a row: for scans that fold millions of rows.
 
   func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
-  func integer(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-  func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
   /// A text column's UTF-8 bytes, valid until the statement steps, is reset or
   /// goes away; nil for NULL.

@@ -30,7 +30,7 @@ public struct JSONDocument: Sendable {
   public func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
     let written = node(path)?.keys ?? []
     if written.count == members.count { return written }
-    // Every decoded key was scanned; this is only a guard against a key the scan missed.
+    // The reader records every key it keeps; this is only a guard.
     let seen = Set(written)
     return written.filter { members[$0] != nil } + members.keys.filter { !seen.contains($0) }.sorted()
   }
