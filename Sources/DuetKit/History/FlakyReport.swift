@@ -33,56 +33,83 @@ public struct FlakyReport: Sendable {
 
   /// The report over `runs` and their `steps`, as of `now`.
   public static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
-    let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
-    // One lane in one run: its attempts' outcomes, in order.
-    struct LaneRun { var started: Double; var fingerprint: String?; var outcomes: [String] }
-    var byLane: [String: [String: LaneRun]] = [:]
-    for step in steps {
-      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
-      var laneRun = byLane[step.lane]?[step.runID] ?? LaneRun(started: runStart, fingerprint: step.fingerprint, outcomes: [])
-      laneRun.outcomes.append(outcome)
-      byLane[step.lane, default: [:]][step.runID] = laneRun
-    }
-    var entries: [Entry] = []
-    for (lane, runsOfLane) in byLane {
-      let ordered = runsOfLane.values.sorted { $0.started < $1.started }
-      var failures = 0, flips = 0, retriesPassed = 0
+    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    var evidence = Evidence()
+    laneRuns.forEach { evidence.add($0) }
+    return evidence.report(lanes: lanes, runsInWindow: runs.count, now: now)
+  }
+
+  /// The report over the store's last `last` runs (those since `since` only), as
+  /// of `now`, folded as the rows stream out of SQLite.
+  public static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
+    var evidence = Evidence()
+    let window = try store.scanWindow(last: last, since: since, reading: .evidence) { evidence.add($0) }
+    return evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)
+  }
+
+  /// Each lane's evidence so far, fed lane runs in run order.
+  struct Evidence {
+    struct Fingerprint { var passed = false, failed = false, lastPassed: Bool? }
+    struct Lane {
+      var runs = 0, failures = 0, flips = 0, retriesPassed = 0
       var lastSeen = -Double.infinity
-      var outcomesByFingerprint: [String: (passed: Bool, failed: Bool)] = [:]
-      var lastOutcomeByFingerprint: [String: Bool] = [:]
-      for laneRun in ordered {
-        let failed = laneRun.outcomes.filter { $0 == "fail" || $0 == "timeout" }.count
-        failures += failed
-        let finalPass = laneRun.outcomes.last == "pass"
-        if failed > 0 && finalPass {
-          retriesPassed += 1
-          lastSeen = max(lastSeen, laneRun.started)
-        }
-        guard let fingerprint = laneRun.fingerprint else { continue }
-        var seen = outcomesByFingerprint[fingerprint] ?? (false, false)
-        if laneRun.outcomes.contains("pass") { seen.passed = true }
-        if failed > 0 { seen.failed = true }
-        outcomesByFingerprint[fingerprint] = seen
-        if let previous = lastOutcomeByFingerprint[fingerprint], previous != finalPass {
-          flips += 1
-          lastSeen = max(lastSeen, laneRun.started)
-        }
-        lastOutcomeByFingerprint[fingerprint] = finalPass
+      var fingerprints: [Fingerprint] = []
+      var slots: [Int: Int] = [:]
+      /// The newest fingerprint's slot, which nearly every run repeats.
+      var lastFingerprint = -1, lastSlot = -1
+    }
+    var lanes: [Lane] = []
+
+    mutating func add(_ run: LaneRun) {
+      while lanes.count <= run.lane { lanes.append(Lane()) }
+      lanes[run.lane].add(run)
+    }
+
+    func report(lanes names: [String], runsInWindow: Int, now: Double) -> FlakyReport {
+      var entries: [Entry] = []
+      for (index, lane) in lanes.enumerated() where lane.runs > 0 {
+        // Every mixed fingerprint also flipped at least once, and the flip is its evidence in time.
+        let mixed = lane.fingerprints.filter { $0.passed && $0.failed }.count
+        guard mixed > 0 || lane.retriesPassed > 0 else { continue }
+        entries.append(Entry(lane: names[index], runs: lane.runs, failures: lane.failures, flakyFingerprints: mixed, flips: lane.flips,
+                             retriesPassed: lane.retriesPassed, lastSeen: lane.lastSeen, recovered: now - lane.lastSeen > recoveryAge))
       }
-      // Every mixed fingerprint also flipped at least once, and the flip is its evidence in time.
-      let mixed = outcomesByFingerprint.values.filter { $0.passed && $0.failed }
-      guard !mixed.isEmpty || retriesPassed > 0 else { continue }
-      entries.append(Entry(lane: lane, runs: ordered.count, failures: failures, flakyFingerprints: mixed.count, flips: flips,
-                           retriesPassed: retriesPassed, lastSeen: lastSeen, recovered: now - lastSeen > recoveryAge))
+      entries.sort { a, b in
+        if a.recovered != b.recovered { return !a.recovered }
+        let scoreA = a.flips + a.retriesPassed + a.flakyFingerprints, scoreB = b.flips + b.retriesPassed + b.flakyFingerprints
+        if scoreA != scoreB { return scoreA > scoreB }
+        if a.failures != b.failures { return a.failures > b.failures }
+        if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
+        return a.lane < b.lane
+      }
+      return FlakyReport(entries: entries, runsInWindow: runsInWindow)
     }
-    entries.sort { a, b in
-      if a.recovered != b.recovered { return !a.recovered }
-      let scoreA = a.flips + a.retriesPassed + a.flakyFingerprints, scoreB = b.flips + b.retriesPassed + b.flakyFingerprints
-      if scoreA != scoreB { return scoreA > scoreB }
-      if a.failures != b.failures { return a.failures > b.failures }
-      if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
-      return a.lane < b.lane
+  }
+}
+
+extension FlakyReport.Evidence.Lane {
+  mutating func add(_ run: LaneRun) {
+    runs += 1
+    failures += run.failed
+    if run.failed > 0 && run.finalPassed {
+      retriesPassed += 1
+      lastSeen = max(lastSeen, run.started)
     }
-    return FlakyReport(entries: entries, runsInWindow: runs.count)
+    guard let fingerprint = run.fingerprint else { return }
+    if fingerprint != lastFingerprint {
+      lastFingerprint = fingerprint
+      lastSlot = slots[fingerprint] ?? {
+        fingerprints.append(.init())
+        slots[fingerprint] = fingerprints.count - 1
+        return fingerprints.count - 1
+      }()
+    }
+    if run.anyPassed { fingerprints[lastSlot].passed = true }
+    if run.failed > 0 { fingerprints[lastSlot].failed = true }
+    if let previous = fingerprints[lastSlot].lastPassed, previous != run.finalPassed {
+      flips += 1
+      lastSeen = max(lastSeen, run.started)
+    }
+    fingerprints[lastSlot].lastPassed = run.finalPassed
   }
 }

@@ -136,6 +136,17 @@ final class SQLiteStatement {
     while try step() {}
   }
 
+  // Column reads without building a row: for scans that fold millions of rows.
+
+  func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+  /// A text column's UTF-8 bytes, valid until the statement steps, is reset or
+  /// goes away; nil for NULL.
+  func text(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
+    guard let text = sqlite3_column_text(statement, column) else { return nil }
+    return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
+  }
+
   var row: [SQLiteValue] {
     (0..<sqlite3_column_count(statement)).map { column in
       switch sqlite3_column_type(statement, column) {

@@ -19,33 +19,52 @@ public struct StatsReport: Sendable {
   public var runsInWindow: Int
 
   public static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
-    let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
-    // Per lane and run: total seconds over attempts, and whether the lane passed.
-    var byLane: [String: [String: (started: Double, seconds: Double, passed: Bool?)]] = [:]
-    for step in steps {
-      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
-      var entry = byLane[step.lane]?[step.runID] ?? (runStart, 0, nil)
-      entry.seconds += step.duration
-      if let final = step.laneOutcome { entry.passed = final == "pass" || final == "flaky" }
-      byLane[step.lane, default: [:]][step.runID] = entry
+    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    var durations = Durations()
+    laneRuns.forEach { durations.add($0) }
+    return durations.report(lanes: lanes, runsInWindow: runs.count)
+  }
+
+  /// The report over the store's last `last` runs, folded as the rows stream out of SQLite.
+  public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
+    var durations = Durations()
+    let window = try store.scanWindow(last: last, since: nil, reading: .durations) { durations.add($0) }
+    return durations.report(lanes: window.lanes, runsInWindow: window.runs)
+  }
+
+  /// Per lane, in run order: the seconds of each run it ran in, and how many it passed.
+  /// Eight bytes a lane run: the percentiles need every value.
+  struct Durations {
+    var seconds: [[Double]] = []
+    var passes: [Int] = []
+
+    mutating func add(_ run: LaneRun) {
+      while seconds.count <= run.lane { seconds.append([]); passes.append(0) }
+      seconds[run.lane].append(run.seconds)
+      if run.lanePassed { passes[run.lane] += 1 }
     }
-    var entries: [Entry] = []
-    for (lane, perRun) in byLane {
-      let ordered = perRun.values.sorted { $0.started < $1.started }
-      let seconds = ordered.map(\.seconds)
-      let passes = ordered.filter { $0.passed == true }.count
-      var slowdown: Double?
-      if seconds.count >= 25 {
-        let recent = median(Array(seconds.suffix(5)))
-        let before = median(Array(seconds.dropLast(5).suffix(20)))
-        if before > 0 { slowdown = recent / before }
+
+    func report(lanes: [String], runsInWindow: Int) -> StatsReport {
+      var entries: [Entry] = []
+      for (index, inOrder) in seconds.enumerated() where !inOrder.isEmpty {
+        var slowdown: Double?
+        if inOrder.count >= 25 {
+          let recent = median(Array(inOrder.suffix(5)))
+          let before = median(Array(inOrder.dropLast(5).suffix(20)))
+          if before > 0 { slowdown = recent / before }
+        }
+        // Two selections, not a sort: the window may hold thousands of runs a lane.
+        var values = inOrder
+        let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
+        select(p50, in: &values, 0..<values.count)
+        select(p95, in: &values, p50..<values.count)
+        entries.append(Entry(lane: lanes[index], runs: values.count, passRate: Double(passes[index]) / Double(values.count),
+                             p50: values[p50], p95: values[p95], max: inOrder.max()!,
+                             slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
       }
-      entries.append(Entry(lane: lane, runs: ordered.count, passRate: ordered.isEmpty ? 0 : Double(passes) / Double(ordered.count),
-                           p50: percentile(seconds, 0.5), p95: percentile(seconds, 0.95), max: seconds.max() ?? 0,
-                           slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
+      entries.sort { $0.lane < $1.lane }
+      return StatsReport(entries: entries, runsInWindow: runsInWindow)
     }
-    entries.sort { $0.lane < $1.lane }
-    return StatsReport(entries: entries, runsInWindow: runs.count)
   }
 
   static func median(_ values: [Double]) -> Double {
@@ -57,9 +76,40 @@ public struct StatsReport: Sendable {
 
   /// The nearest-rank percentile: the smallest value with at least `p` of the values at or below it.
   static func percentile(_ values: [Double], _ p: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    let rank = Int((p * Double(sorted.count)).rounded(.up))
-    return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+    percentile(sorted: values.sorted(), p)
+  }
+
+  static func percentile(sorted: [Double], _ p: Double) -> Double {
+    sorted.isEmpty ? 0 : sorted[rank(p, of: sorted.count)]
+  }
+
+  /// The index of the nearest-rank `p` percentile among `count` sorted values.
+  static func rank(_ p: Double, of count: Int) -> Int {
+    Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))
+  }
+
+  /// Quickselect: afterwards `values[k]` is what a sort would put there, with
+  /// no larger value before it and no smaller one after it, within `range`.
+  static func select(_ k: Int, in values: inout [Double], _ range: Range<Int>) {
+    var low = range.lowerBound, high = range.upperBound - 1
+    while low < high {
+      // The median of three as the pivot, so sorted input is no worst case.
+      let middle = low + (high - low) / 2
+      if values[middle] < values[low] { values.swapAt(middle, low) }
+      if values[high] < values[low] { values.swapAt(high, low) }
+      if values[high] < values[middle] { values.swapAt(high, middle) }
+      let pivot = values[middle]
+      var i = low, j = high
+      while i <= j {
+        while values[i] < pivot { i += 1 }
+        while pivot < values[j] { j -= 1 }
+        if i <= j {
+          values.swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j { high = j } else if k >= i { low = i } else { return }
+    }
   }
 }

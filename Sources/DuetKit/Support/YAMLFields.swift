@@ -6,8 +6,9 @@
 public struct YAMLFields {
   public let node: YAMLNode
   public let context: String
-  private var values: [String: YAMLNode] = [:]
-  private var keyNodes: [String: YAMLNode] = [:]
+  /// The allowed pairs in file order. A mapping has a handful of keys, so a
+  /// scan beats hashing each key into two dictionaries per token.
+  private var pairs: [YAMLPair] = []
 
   /// Nil (with a diagnostic) when `node` is not a mapping. Unknown keys are
   /// reported with the nearest allowed key as a suggestion.
@@ -25,18 +26,22 @@ public struct YAMLFields {
         diagnostics.add("\(context): unknown key '\(key)'\(Suggestion.hint(for: key, in: allowed)) (allowed: \(known))", at: pair.key.location)
         continue
       }
-      values[key] = pair.value
-      keyNodes[key] = pair.key
+      self.pairs.append(pair)
     }
   }
 
-  public func has(_ key: String) -> Bool { values[key] != nil }
-  public func value(_ key: String) -> YAMLNode? { values[key] }
-  public func keyLocation(_ key: String) -> SourceLocation? { keyNodes[key]?.location }
+  /// The last pair under `key` (the parser refuses a key written twice).
+  private func pair(_ key: String) -> YAMLPair? {
+    pairs.last { $0.key.scalar == key }
+  }
+
+  public func has(_ key: String) -> Bool { pair(key) != nil }
+  public func value(_ key: String) -> YAMLNode? { pair(key)?.value }
+  public func keyLocation(_ key: String) -> SourceLocation? { pair(key)?.key.location }
 
   /// A string scalar; numbers and booleans written plainly are taken as their text.
   public func string(_ key: String, required: Bool = false, diagnostics: inout DiagnosticList) -> String? {
-    guard let value = values[key] else {
+    guard let value = value(key) else {
       if required { diagnostics.add("\(context): missing '\(key)'", at: node.location) }
       return nil
     }
@@ -53,7 +58,7 @@ public struct YAMLFields {
 
   /// A non-negative integer.
   public func count(_ key: String, diagnostics: inout DiagnosticList) -> Int? {
-    guard let value = values[key] else { return nil }
+    guard let value = value(key) else { return nil }
     guard let text = value.scalar, case .scalar(_, plain: true) = value.kind, let number = Int(text), number >= 0 else {
       diagnostics.add("\(context): '\(key)' must be a whole number, 0 or more, got \(value.summary)", at: value.location)
       return nil
@@ -65,7 +70,7 @@ public struct YAMLFields {
   /// a bare number or boolean (`modules: 5`, `requires: yes`), which is more
   /// likely a slip than a path or a program named `5`.
   public func strings(_ key: String, diagnostics: inout DiagnosticList) -> [Located<String>]? {
-    guard let value = values[key] else { return nil }
+    guard let value = value(key) else { return nil }
     if let text = value.scalar, !value.isNull {
       if case .scalar(_, plain: true) = value.kind, YAMLFields.looksTyped(text) {
         diagnostics.add("\(context): '\(key)' must be a list of strings, got \(text) (a YAML \(Double(text) != nil ? "number" : "boolean"); quote it or write a list)", at: value.location)
@@ -97,7 +102,7 @@ public struct YAMLFields {
 
   /// A mapping of string to string (`env:`), in file order.
   public func stringMap(_ key: String, diagnostics: inout DiagnosticList) -> [(String, String)]? {
-    guard let value = values[key] else { return nil }
+    guard let value = value(key) else { return nil }
     guard let pairs = value.mapping else {
       diagnostics.add("\(context): '\(key)' must be a mapping of names to strings, got \(value.summary)", at: value.location)
       return nil

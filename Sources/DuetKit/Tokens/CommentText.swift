@@ -40,35 +40,78 @@ public enum CommentText {
   /// A word longer than a line stands on a line of its own. Columns count
   /// characters, so a non-ASCII word is as wide as it looks.
   public static func lines(_ text: String, prefix: String) -> [String] {
-    var separator = prefix
-    while separator.last == " " { separator.removeLast() }
-    let prefixWidth = prefix.count
-    var result: [String] = []
-    for (index, paragraph) in paragraphs(text).enumerated() {
-      if index > 0 { result.append(separator) }
-      var line = ""
+    var bytes: [UInt8] = []
+    write(text, prefix: prefix, into: &bytes)
+    guard !bytes.isEmpty else { return [] }
+    return bytes.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `lines(text, prefix:)`, each line and its newline appended to `out`: the
+  /// emitters wrap straight into the file's bytes, with no string per line or word.
+  static func write(_ text: String, prefix: String, into out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { source in
+      var separatorEnd = prefix.utf8.count
+      let prefixBytes = Array(prefix.utf8)
+      while separatorEnd > 0 && prefixBytes[separatorEnd - 1] == UInt8(ascii: " ") { separatorEnd -= 1 }
+      let prefixWidth = prefixBytes.allSatisfy { $0 < 0x80 } ? prefixBytes.count : prefix.count
+      // Trimmed lines as byte ranges; with a blank line among them, the lines
+      // between blank lines are one paragraph, else every line is one.
+      var lines: [Range<Int>] = []
+      var start = 0
+      for index in 0...source.count where index == source.count || source[index] == UInt8(ascii: "\n") {
+        var low = start, high = index
+        while low < high && isBlank(source[low]) { low += 1 }
+        while high > low && isBlank(source[high - 1]) { high -= 1 }
+        lines.append(low..<high)
+        start = index + 1
+      }
+      let hasBlankLine = lines.contains { $0.isEmpty }
+      var paragraphs = 0
       var width = 0
-      for word in paragraph.utf8.split(separator: UInt8(ascii: " ")) {
-        let wordWidth = word.allSatisfy { $0 < 0x80 } ? word.count : Substring(word).count
-        if width == 0 {
-          line = prefix
-          line.append(contentsOf: Substring(word))
-          width = prefixWidth + wordWidth
-        } else if width + 1 + wordWidth <= self.width {
-          line.append(" ")
-          line.append(contentsOf: Substring(word))
-          width += 1 + wordWidth
-        } else {
-          result.append(line)
-          line = prefix
-          line.append(contentsOf: Substring(word))
-          width = prefixWidth + wordWidth
+      for (index, line) in lines.enumerated() {
+        if line.isEmpty { continue }
+        let startsParagraph = !hasBlankLine || index == 0 || lines[index - 1].isEmpty
+        if startsParagraph {
+          if width > 0 { out.append(UInt8(ascii: "\n")) }
+          if paragraphs > 0 {
+            out.append(contentsOf: prefixBytes[..<separatorEnd])
+            out.append(UInt8(ascii: "\n"))
+          }
+          paragraphs += 1
+          width = 0
+        }
+        var position = line.lowerBound
+        while position < line.upperBound {
+          if source[position] == UInt8(ascii: " ") { position += 1; continue }
+          var end = position
+          var ascii = true
+          while end < line.upperBound && source[end] != UInt8(ascii: " ") {
+            if source[end] >= 0x80 { ascii = false }
+            end += 1
+          }
+          let word = UnsafeBufferPointer(rebasing: source[position..<end])
+          let wordWidth = ascii ? word.count : String(decoding: word, as: UTF8.self).count
+          if width == 0 {
+            out.append(contentsOf: prefixBytes)
+            width = prefixWidth + wordWidth
+          } else if width + 1 + wordWidth <= self.width {
+            out.append(UInt8(ascii: " "))
+            width += 1 + wordWidth
+          } else {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: prefixBytes)
+            width = prefixWidth + wordWidth
+          }
+          out.append(contentsOf: word)
+          position = end
         }
       }
-      if width > 0 { result.append(line) }
+      if width > 0 { out.append(UInt8(ascii: "\n")) }
     }
-    return result
   }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 
   /// A line's bytes without leading and trailing spaces, tabs and CRs.
   static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
@@ -80,26 +123,34 @@ public enum CommentText {
   }
 }
 
-/// Builds a generated file line by line, with the 2-space indentation both languages use.
+/// Builds a generated file line by line, with the 2-space indentation both
+/// languages use, into one byte buffer: no string per line, one per file.
 struct SourceText {
-  private(set) var lines: [String] = []
+  private(set) var bytes: [UInt8] = []
 
-  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
+  init() { bytes.reserveCapacity(1 << 16) }
 
   mutating func add(_ line: String, indent: Int = 0) {
-    if line.isEmpty || indent == 0 {
-      lines.append(line)
-    } else {
-      lines.append((indent < Self.indents.count ? Self.indents[indent] : String(repeating: "  ", count: indent)) + line)
+    if !line.isEmpty {
+      for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+      bytes.append(contentsOf: line.utf8)
     }
+    bytes.append(UInt8(ascii: "\n"))
   }
 
-  mutating func add(contentsOf more: [String]) { lines.append(contentsOf: more) }
+  mutating func add(contentsOf more: [String]) {
+    for line in more { add(line) }
+  }
 
-  mutating func blank() { lines.append("") }
+  mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
+
+  /// `text` wrapped as comment lines (`CommentText.lines`).
+  mutating func comment(_ text: String, prefix: String) {
+    CommentText.write(text, prefix: prefix, into: &bytes)
+  }
 
   /// The file's text, ending with one newline.
-  var text: String { lines.joined(separator: "\n") + "\n" }
+  var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The bytes every generated file starts with, which mark it as duet's own.

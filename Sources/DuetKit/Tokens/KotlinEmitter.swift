@@ -79,7 +79,7 @@ public enum KotlinEmitter {
     out.add("fun font(token: \(TokenFileNames.font)): FontToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.font, empty: config.fonts.isEmpty)
     table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      if let note = token.note { out.add(contentsOf: CommentText.lines(note, prefix: "      // ")) }
+      if let note = token.note { out.comment(note, prefix: "      // ") }
       out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
       let arguments = [
         "family = FontFamilyToken.\(familyName(token.family))",
@@ -108,7 +108,7 @@ public enum KotlinEmitter {
           entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: "GradientToken.fixed(\(stopList(stops)))")
         case .lightDark(let light, let dark):
           // Two stop lists rarely fit one line: one argument a line, as fonts are.
-          if let note = token.note { out.add(contentsOf: CommentText.lines(note, prefix: "      // ")) }
+          if let note = token.note { out.comment(note, prefix: "      // ") }
           out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
           out.add("light = \(stopList(light)),", indent: 4)
           out.add("dark = \(stopList(dark))", indent: 4)
@@ -137,7 +137,7 @@ public enum KotlinEmitter {
 
   /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
   static func entry(_ out: inout SourceText, vocabulary: String, name: String, note: String?, value: String) {
-    if let note { out.add(contentsOf: CommentText.lines(note, prefix: "      // ")) }
+    if let note { out.comment(note, prefix: "      // ") }
     let head = "\(vocabulary).\(name) ->"
     if 6 + head.count + 1 + value.count <= lineLimit {
       out.add("\(head) \(value)", indent: 3)
@@ -182,7 +182,7 @@ public enum KotlinEmitter {
     let pad = String(repeating: "  ", count: indent)
     out.add("/**", indent: indent)
     // `*/` inside the text would end the KDoc early; a space keeps it readable.
-    out.add(contentsOf: CommentText.lines(doc.replacingOccurrences(of: "*/", with: "* /"), prefix: pad + " * "))
+    out.comment(doc.utf8.contains(UInt8(ascii: "*")) ? doc.replacingOccurrences(of: "*/", with: "* /") : doc, prefix: pad + " * ")
     out.add(" */", indent: indent)
   }
 

@@ -29,7 +29,7 @@ public enum ScaleEmitter {
     out.add("public enum \(scale.typeName) {")
     for (index, token) in scale.tokens(config).enumerated() {
       if index > 0 && token.doc != nil { out.blank() }
-      if let doc = token.doc { out.add(contentsOf: CommentText.lines(doc, prefix: "  /// ")) }
+      if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
       out.add("public static let \(token.name): CGFloat = \(plainNumber(token.value))", indent: 1)
     }
     out.add("}")

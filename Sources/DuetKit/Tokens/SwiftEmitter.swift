@@ -41,7 +41,7 @@ public enum SwiftEmitter {
       }
       for token in group.tokens {
         out.blank()
-        if let doc = token.doc { out.add(contentsOf: CommentText.lines(doc, prefix: "  /// ")) }
+        if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
         out.add("case \(token.name)", indent: 1)
       }
     }
@@ -70,7 +70,7 @@ public enum SwiftEmitter {
     out.add("public func colorSet(for asset: _ColorAsset) -> ColorSet {", indent: 1)
     out.add("switch asset {", indent: 2)
     table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      out.add(contentsOf: caseLines(token.name, note: token.note))
+      caseLines(&out, token.name, note: token.note)
       switch token.values {
       case .single(let value):
         out.add("return ColorSet(.static(\(colorCall(value))))", indent: 3)
@@ -125,7 +125,7 @@ public enum SwiftEmitter {
     out.add("public func fontToken(for asset: _FontAsset) -> FontToken {", indent: 1)
     out.add("switch asset {", indent: 2)
     table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      out.add(contentsOf: caseLines(token.name, note: token.note))
+      caseLines(&out, token.name, note: token.note)
       out.add("return FontToken(", indent: 3)
       let arguments = [
         "family: .\(token.family.rawValue)",
@@ -154,7 +154,7 @@ public enum SwiftEmitter {
       out.add("public func gradientSet(for asset: _GradientAsset) -> GradientSet {", indent: 1)
       out.add("switch asset {", indent: 2)
       table(&out, groups: [(nil, config.gradients)]) { out, token in
-        out.add(contentsOf: caseLines(token.name, note: token.note))
+        caseLines(&out, token.name, note: token.note)
         switch token.stops {
         case .single(let stops):
           out.add("return GradientSet(.static(Gradient(colors: [", indent: 3)
@@ -211,8 +211,9 @@ public enum SwiftEmitter {
   }
 
   /// A note as `//` lines, then `case .name:`.
-  static func caseLines(_ name: String, note: String?) -> [String] {
-    (note.map { CommentText.lines($0, prefix: "    // ") } ?? []) + ["    case .\(name):"]
+  static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
+    if let note { out.comment(note, prefix: "    // ") }
+    out.add("case .\(name):", indent: 2)
   }
 
   /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`.

@@ -148,8 +148,8 @@ public enum SwiftUIEmitter {
       for token in group.tokens {
         let entry = line(token)
         out.blank()
-        if let doc = entry.doc { out.add(contentsOf: CommentText.lines(doc, prefix: "  /// ")) }
-        if let note = entry.note { out.add(contentsOf: CommentText.lines(note, prefix: "  // ")) }
+        if let doc = entry.doc { out.comment(doc, prefix: "  /// ") }
+        if let note = entry.note { out.comment(note, prefix: "  // ") }
         let head = "public static let \(entry.name) = "
         let single = head + entry.value
         if 2 + single.count <= KotlinEmitter.lineLimit {

@@ -21,8 +21,7 @@ public enum TokenCheck {
         report.entries.append(.init(path: file.path, status: .missing))
         continue
       }
-      let expected = Data(file.contents.utf8)
-      if data == expected {
+      if sameBytes(data, file.contents) {
         report.entries.append(.init(path: file.path, status: .upToDate))
       } else {
         let onDisk = String(decoding: data, as: UTF8.self)
@@ -41,6 +40,15 @@ public enum TokenCheck {
       report.entries.append(.init(path: path, status: .orphaned))
     }
     return report
+  }
+
+  /// `data` holds exactly `text`'s UTF-8, compared in place rather than through a copy of the text.
+  static func sameBytes(_ data: Data, _ text: String) -> Bool {
+    guard data.count == text.utf8.count else { return false }
+    let compared = text.utf8.withContiguousStorageIfAvailable { expected in
+      data.withUnsafeBytes { onDisk in expected.isEmpty || memcmp(onDisk.baseAddress!, expected.baseAddress!, expected.count) == 0 }
+    }
+    return compared ?? (data == Data(text.utf8))
   }
 
   /// The first line at which `onDisk` and `generated` differ (a missing final

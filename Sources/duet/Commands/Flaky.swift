@@ -34,8 +34,7 @@ enum FlakyCommand: Command {
     let since = try arguments.duration("--since", command: "flaky")
     guard let store = try HistoryAccess.openForReading(arguments, command: "flaky", console: console, json: json) else { return ExitCode.pass }
     let now = Date().timeIntervalSince1970
-    let runs = try store.window(last: last, since: since.map { now - $0 })
-    let report = FlakyReport.compute(runs: runs, steps: try store.steps(ofRuns: runs.map(\.id)), now: now)
+    let report = try FlakyReport.compute(store: store, last: last, since: since.map { now - $0 }, now: now)
     if json {
       let lanes: [[String: Any]] = report.entries.map { entry in
         ["lane": entry.lane, "runs": entry.runs, "failures": entry.failures, "flakyFingerprints": entry.flakyFingerprints,

@@ -24,8 +24,7 @@ enum StatsCommand: Command {
     let json = arguments.flag("--json")
     let last = try arguments.positiveInt("--last", command: "stats") ?? 500
     guard let store = try HistoryAccess.openForReading(arguments, command: "stats", console: console, json: json) else { return ExitCode.pass }
-    let runs = try store.window(last: last, since: nil)
-    let report = StatsReport.compute(runs: runs, steps: try store.steps(ofRuns: runs.map(\.id)))
+    let report = try StatsReport.compute(store: store, last: last)
     if json {
       let lanes: [[String: Any]] = report.entries.map { entry in
         ["lane": entry.lane, "runs": entry.runs, "passRate": entry.passRate, "p50Seconds": entry.p50, "p95Seconds": entry.p95,

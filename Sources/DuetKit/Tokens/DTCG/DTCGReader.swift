@@ -203,7 +203,7 @@ struct DTCGReader {
   private func note(_ token: DTCGToken) -> String?? {
     guard let value = token.duet["note"] else { return .some(nil) }
     guard case .string(let text) = value else { return nil }
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = trimmedText(text)
     return .some(trimmed.isEmpty ? nil : trimmed)
   }
 

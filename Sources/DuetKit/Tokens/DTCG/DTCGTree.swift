@@ -5,15 +5,25 @@ import Foundation
 /// duet's `$extensions`. Groups and tokens are told apart as the format says:
 /// an object with `$value` is a token, any other object is a group.
 struct DTCGToken {
-  var path: [String]
+  let path: [String]
   var type: String?
   var value: JSONValue
   var description: String?
   /// The members of `$extensions["dev.duet"]`; other vendors' extensions are theirs and are not read.
   var duet: [String: JSONValue]
   var location: SourceLocation
+  /// `path` joined with dots: the key every table and message uses, joined once.
+  let dotted: String
 
-  var dotted: String { path.joined(separator: ".") }
+  init(path: [String], type: String?, value: JSONValue, description: String?, duet: [String: JSONValue], location: SourceLocation) {
+    self.path = path
+    self.type = type
+    self.value = value
+    self.description = description
+    self.duet = duet
+    self.location = location
+    self.dotted = path.joined(separator: ".")
+  }
 }
 
 enum DTCGTree {
@@ -55,7 +65,7 @@ enum DTCGTree {
         }
         continue
       }
-      if key.contains(".") || key.contains("{") || key.contains("}") {
+      if key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
         diagnostics.add("\(childPath.joined(separator: ".")): a name may not contain '.', '{' or '}' (aliases use them)", at: document.location(childPath))
         continue
       }
@@ -91,7 +101,7 @@ enum DTCGTree {
     }
     if let description = members["$description"] {
       if case .string(let text) = description {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmedText(text)
         token.description = trimmed.isEmpty ? nil : trimmed
       } else {
         diagnostics.add("\(dotted): $description must be a string, got \(description.summary)", at: document.location(path + ["$description"]))
@@ -112,4 +122,14 @@ enum DTCGTree {
     }
     return token
   }
+}
+
+/// `text` without leading and trailing whitespace and newlines, as Foundation's
+/// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it; Foundation is
+/// called only when an end is not plain, since most texts need no trimming.
+func trimmedText(_ text: String) -> String {
+  guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+  func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+  if plain(first) && plain(last) { return text }
+  return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }

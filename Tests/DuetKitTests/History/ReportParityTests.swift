@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import DuetKit
+
+/// The flaky and stats reports as they were computed before issue 20: every step
+/// of the window as a `StepRow`, grouped in dictionaries. Kept here only to
+/// check that the streaming reports give the same answers on a fixed store.
+enum LegacyReports {
+  static func flaky(runs: [RunRow], steps: [StepRow], now: Double) -> [FlakyReport.Entry] {
+    let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
+    struct LaneRun { var started: Double; var fingerprint: String?; var outcomes: [String] }
+    var byLane: [String: [String: LaneRun]] = [:]
+    for step in steps {
+      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
+      var laneRun = byLane[step.lane]?[step.runID] ?? LaneRun(started: runStart, fingerprint: step.fingerprint, outcomes: [])
+      laneRun.outcomes.append(outcome)
+      byLane[step.lane, default: [:]][step.runID] = laneRun
+    }
+    var entries: [FlakyReport.Entry] = []
+    for (lane, runsOfLane) in byLane {
+      let ordered = runsOfLane.values.sorted { $0.started < $1.started }
+      var failures = 0, flips = 0, retriesPassed = 0
+      var lastSeen = -Double.infinity
+      var outcomesByFingerprint: [String: (passed: Bool, failed: Bool)] = [:]
+      var lastOutcomeByFingerprint: [String: Bool] = [:]
+      for laneRun in ordered {
+        let failed = laneRun.outcomes.filter { $0 == "fail" || $0 == "timeout" }.count
+        failures += failed
+        let finalPass = laneRun.outcomes.last == "pass"
+        if failed > 0 && finalPass {
+          retriesPassed += 1
+          lastSeen = max(lastSeen, laneRun.started)
+        }
+        guard let fingerprint = laneRun.fingerprint else { continue }
+        var seen = outcomesByFingerprint[fingerprint] ?? (false, false)
+        if laneRun.outcomes.contains("pass") { seen.passed = true }
+        if failed > 0 { seen.failed = true }
+        outcomesByFingerprint[fingerprint] = seen
+        if let previous = lastOutcomeByFingerprint[fingerprint], previous != finalPass {
+          flips += 1
+          lastSeen = max(lastSeen, laneRun.started)
+        }
+        lastOutcomeByFingerprint[fingerprint] = finalPass
+      }
+      let mixed = outcomesByFingerprint.values.filter { $0.passed && $0.failed }
+      guard !mixed.isEmpty || retriesPassed > 0 else { continue }
+      entries.append(FlakyReport.Entry(lane: lane, runs: ordered.count, failures: failures, flakyFingerprints: mixed.count, flips: flips,
+                                       retriesPassed: retriesPassed, lastSeen: lastSeen, recovered: now - lastSeen > FlakyReport.recoveryAge))
+    }
+    entries.sort { a, b in
+      if a.recovered != b.recovered { return !a.recovered }
+      let scoreA = a.flips + a.retriesPassed + a.flakyFingerprints, scoreB = b.flips + b.retriesPassed + b.flakyFingerprints
+      if scoreA != scoreB { return scoreA > scoreB }
+      if a.failures != b.failures { return a.failures > b.failures }
+      if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
+      return a.lane < b.lane
+    }
+    return entries
+  }
+
+  static func stats(runs: [RunRow], steps: [StepRow]) -> [StatsReport.Entry] {
+    let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
+    var byLane: [String: [String: (started: Double, seconds: Double, passed: Bool?)]] = [:]
+    for step in steps {
+      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
+      var entry = byLane[step.lane]?[step.runID] ?? (runStart, 0, nil)
+      entry.seconds += step.duration
+      if let final = step.laneOutcome { entry.passed = final == "pass" || final == "flaky" }
+      byLane[step.lane, default: [:]][step.runID] = entry
+    }
+    var entries: [StatsReport.Entry] = []
+    for (lane, perRun) in byLane {
+      let ordered = perRun.values.sorted { $0.started < $1.started }
+      let seconds = ordered.map(\.seconds)
+      let passes = ordered.filter { $0.passed == true }.count
+      var slowdown: Double?
+      if seconds.count >= 25 {
+        let recent = StatsReport.median(Array(seconds.suffix(5)))
+        let before = StatsReport.median(Array(seconds.dropLast(5).suffix(20)))
+        if before > 0 { slowdown = recent / before }
+      }
+      entries.append(StatsReport.Entry(lane: lane, runs: ordered.count, passRate: ordered.isEmpty ? 0 : Double(passes) / Double(ordered.count),
+                                       p50: StatsReport.percentile(seconds, 0.5), p95: StatsReport.percentile(seconds, 0.95),
+                                       max: seconds.max() ?? 0, slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
+    }
+    entries.sort { $0.lane < $1.lane }
+    return entries
+  }
+}
+
+/// A fixed store: 120 runs recorded out of time order, lanes that come and go
+/// (names short, long and non-ASCII), retries, timeouts, interrupted and skipped
+/// attempts, missing and changing fingerprints, from a fixed seed.
+struct FixedStore {
+  var runs: [RunRow] = []
+  var steps: [StepRow] = []
+
+  init() {
+    var seed: UInt64 = 0x2545F4914F6CDD1D
+    func next(_ bound: Int) -> Int {
+      seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+      return Int(seed % UInt64(bound))
+    }
+    let lanes = ["a", "kotlin", "swift-ui-snapshot-tests-for-ipad", "thème", "design-tokens", "mocks", "zz-late-lane"]
+    let base = 1_700_000_000.0
+    for r in 0..<120 {
+      // Recorded out of time order; distinct start times (equal ones have no order to keep).
+      let slot = (r * 37) % 120
+      let started = base + Double(slot) * 3600 + Double(next(1000)) / 1000
+      let id = String(format: "%08x-run", next(1 << 30))
+      runs.append(RunRow(id: id, logID: "log\(r)", started: started, ended: started + 60, command: "duet verify", root: "/t",
+                         gitCommit: nil, host: "h", outcome: "pass", jobs: 2, duetVersion: "test"))
+      for (index, lane) in lanes.enumerated() {
+        if lane == "zz-late-lane" && slot < 60 { continue }
+        if next(9) == 0 { continue }  // this lane is not in this run at all
+        let fingerprint: String? = index == 0 ? nil : "\(lane)-\(slot / (5 + index))" + String(repeating: "f", count: next(3) * 30)
+        if next(10) == 0 {
+          steps.append(StepRow(runID: id, lane: lane, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
+                               laneOutcome: next(2) == 0 ? "skipped" : "cached", exitCode: nil, fingerprint: fingerprint, logPath: nil))
+          continue
+        }
+        let attempts = 1 + (next(5) == 0 ? 1 + next(2) : 0)
+        var laneOutcome = "pass"
+        for attempt in 1...attempts {
+          let roll = next(20)
+          let outcome = roll < 3 + index ? "fail" : roll == 19 ? "timeout" : roll == 18 && attempt == attempts ? "interrupted" : "pass"
+          let last = attempt == attempts
+          if last { laneOutcome = outcome == "pass" ? (attempts > 1 ? "flaky" : "pass") : outcome }
+          steps.append(StepRow(runID: id, lane: lane, attempt: attempt, started: started + Double(attempt),
+                               duration: Double(1 + next(400)) / 8 + (slot > 110 && index == 2 ? 40 : 0), attemptOutcome: outcome,
+                               laneOutcome: last ? laneOutcome : nil, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: nil))
+        }
+      }
+    }
+  }
+
+  /// The store on disk, written one run per transaction as verify does.
+  func write(to path: String) throws -> HistoryStore {
+    let store = try HistoryStore(path: path)
+    for run in runs { try store.record(run, steps: steps.filter { $0.runID == run.id }) }
+    return store
+  }
+
+  /// The window as the old commands read it: the newest `last` runs, those since `since`.
+  func window(last: Int, since: Double?) -> [RunRow] {
+    let newest = runs.sorted { ($0.started, $0.id) > ($1.started, $1.id) }.prefix(last)
+    return newest.filter { since == nil || $0.started >= since! }
+  }
+}
+
+@Suite("History reports, streamed from the store")
+struct ReportParityTests {
+  /// On a fixed store, `duet flaky` gives the same lanes and figures as the old implementation, for several windows.
+  @Test func flakySameAsBefore() throws {
+    let folder = try TemporaryFolder()
+    let fixed = FixedStore()
+    let store = try fixed.write(to: folder.url.appendingPathComponent("h.sqlite").path)
+    let now = fixed.runs.map(\.started).max()! + 3600
+    for (last, since) in [(500, nil), (120, nil), (119, nil), (40, nil), (7, nil), (1, nil), (500, now - 30 * 3600), (20, now - 50 * 3600)] as [(Int, Double?)] {
+      let window = fixed.window(last: last, since: since)
+      let expected = LegacyReports.flaky(runs: window, steps: fixed.steps, now: now)
+      let report = try FlakyReport.compute(store: store, last: last, since: since, now: now)
+      #expect(report.runsInWindow == window.count)
+      #expect(report.entries == expected, "last \(last), since \(String(describing: since))")
+      #expect(FlakyReport.compute(runs: window, steps: fixed.steps, now: now).entries == expected)
+    }
+    #expect(!LegacyReports.flaky(runs: fixed.runs, steps: fixed.steps, now: now).isEmpty)
+  }
+
+  /// On a fixed store, `duet stats` gives the same runs, pass rates, percentiles and slowdowns as the old implementation.
+  @Test func statsSameAsBefore() throws {
+    let folder = try TemporaryFolder()
+    let fixed = FixedStore()
+    let store = try fixed.write(to: folder.url.appendingPathComponent("h.sqlite").path)
+    for last in [500, 120, 60, 26, 3, 1] {
+      let window = fixed.window(last: last, since: nil)
+      let expected = LegacyReports.stats(runs: window, steps: fixed.steps)
+      let report = try StatsReport.compute(store: store, last: last)
+      #expect(report.runsInWindow == window.count)
+      #expect(report.entries == expected, "last \(last)")
+      #expect(StatsReport.compute(runs: window, steps: fixed.steps).entries == expected)
+    }
+    #expect(try StatsReport.compute(store: store, last: 500).entries.contains { $0.slower })
+  }
+
+  /// Selection puts at every rank what a sort would, for sorted, reversed, repeated and shuffled values.
+  @Test func selectionMatchesSorting() {
+    var generator = SystemRandomNumberGenerator()
+    let inputs: [[Double]] = [
+      [1], [2, 1], Array(repeating: 3, count: 9), (0..<50).map(Double.init), (0..<50).reversed().map(Double.init),
+      (0..<200).map { _ in Double(Int.random(in: 0..<7, using: &generator)) }, (0..<333).map { _ in Double.random(in: 0..<10, using: &generator) },
+    ]
+    for input in inputs {
+      let sorted = input.sorted()
+      for k in 0..<input.count {
+        var values = input
+        StatsReport.select(k, in: &values, 0..<values.count)
+        #expect(values[k] == sorted[k], "k \(k) of \(input)")
+      }
+      var values = input
+      let p50 = StatsReport.rank(0.5, of: input.count), p95 = StatsReport.rank(0.95, of: input.count)
+      StatsReport.select(p50, in: &values, 0..<values.count)
+      StatsReport.select(p95, in: &values, p50..<values.count)
+      #expect(values[p50] == StatsReport.percentile(input, 0.5) && values[p95] == StatsReport.percentile(input, 0.95))
+    }
+  }
+
+  /// Figures worked out by hand on a small store: retries, flips per fingerprint, interrupted attempts not counted.
+  @Test func handWorkedStore() throws {
+    let folder = try TemporaryFolder()
+    var history = SyntheticHistory()
+    history.run(at: 100, [("ui", "u1", ["fail", "pass"]), ("api", "a1", ["pass"])])
+    history.run(at: 200, [("ui", "u1", ["pass"]), ("api", "a1", ["fail"])])
+    history.run(at: 300, [("ui", "u2", ["fail"]), ("api", "a1", ["pass"])])
+    history.run(at: 400, [("ui", "u1", ["fail"]), ("api", "a2", ["interrupted"])])
+    let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+    for run in history.runs { try store.record(run, steps: history.steps.filter { $0.runID == run.id }) }
+
+    let flaky = try FlakyReport.compute(store: store, last: 10, since: nil, now: 500)
+    #expect(flaky.runsInWindow == 4)
+    // api: a1 went pass, fail, pass (2 flips); the interrupted run is no evidence.
+    // ui: a retry passed at 100; u1 went pass (final at 100), pass, fail (1 flip at 400); u2 alone.
+    // Both score 3; ui has more failures.
+    #expect(flaky.entries == [
+      FlakyReport.Entry(lane: "ui", runs: 4, failures: 3, flakyFingerprints: 1, flips: 1, retriesPassed: 1, lastSeen: 400, recovered: false),
+      FlakyReport.Entry(lane: "api", runs: 3, failures: 1, flakyFingerprints: 1, flips: 2, retriesPassed: 0, lastSeen: 300, recovered: false),
+    ])
+    let newest = try FlakyReport.compute(store: store, last: 2, since: nil, now: 500)
+    #expect(newest.runsInWindow == 2 && newest.entries.isEmpty)
+
+    let stats = try StatsReport.compute(store: store, last: 10)
+    #expect(stats.entries.map(\.lane) == ["api", "ui"])
+    #expect(stats.entries[0].runs == 3 && stats.entries[0].passRate == 2.0 / 3)
+    #expect(stats.entries[1].runs == 4 && stats.entries[1].p50 == 1 && stats.entries[1].max == 2 && stats.entries[1].passRate == 0.5)
+  }
+}
