@@ -34,6 +34,16 @@ struct BeforePushCLITests {
     return tree
   }
 
+  /// A local bare repository as `origin`, with the tree's commit pushed to its `main` and fetched back.
+  func pushedToRemote(_ tree: FixtureTree) throws -> URL {
+    let remote = tree.url.deletingLastPathComponent().appendingPathComponent("duet-remote-\(UUID().uuidString).git")
+    #expect(try CIGit.run(["init", "-q", "--bare", remote.path], in: tree.url) == 0)
+    try CIGit.run(["remote", "add", "origin", remote.path], in: tree.url)
+    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
+    try CIGit.run(["fetch", "-q", "origin"], in: tree.url)
+    return remote
+  }
+
   func outcomes(_ run: DuetRun) -> [String: String] {
     var result: [String: String] = [:]
     for line in run.lines {
@@ -94,12 +104,8 @@ struct BeforePushCLITests {
   /// blocks the push, an unaffected change pushes, and a foreign hook is kept unless --force.
   @Test func prePushHook() throws {
     let tree = try repository()
-    let remote = tree.url.deletingLastPathComponent().appendingPathComponent("duet-remote-\(UUID().uuidString).git")
+    let remote = try pushedToRemote(tree)
     defer { try? FileManager.default.removeItem(at: remote) }
-    #expect(try CIGit.run(["init", "-q", "--bare", remote.path], in: tree.url) == 0)
-    try CIGit.run(["remote", "add", "origin", remote.path], in: tree.url)
-    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
-    try CIGit.run(["fetch", "-q", "origin"], in: tree.url)
 
     try tree.write(".git/hooks/pre-push", "#!/bin/sh\necho mine\n")
     let refused = try tree.duet("hook", "install")
@@ -129,12 +135,8 @@ struct BeforePushCLITests {
   /// a hook moved aside by --force still runs, and --force never overwrites a backup.
   @Test func prePushVerifiesWhatIsPushed() throws {
     let tree = try repository()
-    let remote = tree.url.deletingLastPathComponent().appendingPathComponent("duet-remote-\(UUID().uuidString).git")
+    let remote = try pushedToRemote(tree)
     defer { try? FileManager.default.removeItem(at: remote) }
-    #expect(try CIGit.run(["init", "-q", "--bare", remote.path], in: tree.url) == 0)
-    try CIGit.run(["remote", "add", "origin", remote.path], in: tree.url)
-    #expect(try CIGit.run(["push", "-q", "origin", "HEAD:refs/heads/main"], in: tree.url) == 0)
-    try CIGit.run(["fetch", "-q", "origin"], in: tree.url)
     try tree.write(".git/hooks/pre-push", "#!/bin/sh\ncat > lfs-saw.txt\n")
     chmod(tree.url.appendingPathComponent(".git/hooks/pre-push").path, 0o755)
     #expect(try tree.duet("hook", "install", "--force").status == 0)
