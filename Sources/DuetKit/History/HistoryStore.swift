@@ -323,13 +323,6 @@ public final class HistoryStore {
     }
   }
 
-  /// The runs of a report window: the last `last` runs, and only those since `since`.
-  public func window(last: Int, since: Double?) throws(HistoryError) -> [RunRow] {
-    let runs = try recentRuns(limit: last)
-    guard let since else { return runs }
-    return runs.filter { $0.started >= since }
-  }
-
   public func runCount() throws(HistoryError) -> Int {
     try reading { try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0 }
   }

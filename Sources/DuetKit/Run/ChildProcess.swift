@@ -30,11 +30,6 @@ public struct ChildProcess: Sendable {
   /// on a system without `pipe2`.
   private static let spawnLock = NSLock()
 
-  /// Spawns `/bin/sh -c command` in `directory` with exactly `environment`.
-  public static func spawnShell(_ command: String, directory: String, environment: [String: String]) throws(SpawnError) -> ChildProcess {
-    try spawn(path: "/bin/sh", arguments: ["/bin/sh", "-c", command], directory: directory, environment: environment)
-  }
-
   public static func spawn(path: String, arguments: [String], directory: String, environment: [String: String]) throws(SpawnError) -> ChildProcess {
     spawnLock.lock()
     defer { spawnLock.unlock() }

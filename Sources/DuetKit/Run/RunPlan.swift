@@ -98,11 +98,7 @@ public struct RunPlan: Sendable {
   public var total: Int { setup.selected.count }
   /// Whether every selected lane has its outcome.
   public var isFinished: Bool { settledCount == setup.selected.count }
-  /// Lanes running now.
-  public var runningLanes: Set<Int> { running }
   public func record(of index: Int) -> LaneRecord? { records[index] }
-  /// The attempts started so far of a lane that is still running.
-  public func attemptCount(of index: Int) -> Int { attempts[index].count }
 
   /// Every selected lane's record, in manifest order (call when finished).
   public var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
