@@ -26,20 +26,18 @@ public enum GitHook {
 
   /// Where git runs hooks for the work tree holding `root`.
   public static func hooksFolder(root: URL) throws(Failure) -> URL {
-    guard let data = ProcessOutput.shell("git rev-parse --path-format=absolute --git-path hooks 2>/dev/null || git rev-parse --git-path hooks", in: root) else {
+    guard let text = ProcessOutput.git("rev-parse --path-format=absolute --git-path hooks", in: root) ?? ProcessOutput.git("rev-parse --git-path hooks", in: root) else {
       throw Failure(message: "\(root.path) is not inside a git repository; hooks need one (git init)")
     }
-    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return URL(fileURLWithPath: text, relativeTo: root).standardizedFileURL
   }
 
   /// The tree root relative to the repository's top, so the hook finds the
   /// tree wherever the clone lives (`.` when the root is the top).
   public static func rootFromTop(root: URL) throws(Failure) -> String {
-    guard let data = ProcessOutput.shell("git rev-parse --show-prefix", in: root) else {
+    guard let prefix = ProcessOutput.git("rev-parse --show-prefix", in: root) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
-    let prefix = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
   }
 

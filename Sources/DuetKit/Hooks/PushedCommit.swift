@@ -15,7 +15,7 @@ public enum PushedCommit {
   /// Nil when the work tree holding `root` is exactly `commit` (HEAD is it and
   /// nothing is modified, staged or untracked); otherwise what differs.
   public static func difference(from commit: String, root: URL) -> String? {
-    let head = ProcessOutput.shell("git rev-parse HEAD", in: root).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+    let head = ProcessOutput.git("rev-parse HEAD", in: root)
     if head != commit { return "the work tree is at \(head.map { String($0.prefix(12)) } ?? "no commit"), not \(commit.prefix(12))" }
     guard let status = ProcessOutput.shell("git status --porcelain -z --untracked-files=normal", in: root) else {
       return "git status failed"
@@ -30,6 +30,7 @@ public enum PushedCommit {
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let command = "git worktree add --detach --quiet \(ShellWord.quoted(top.path)) \(ShellWord.quoted(commit))"
     guard ProcessOutput.shell(command + " 2>&1", in: root, deadline: 300) != nil else {
+      remove(top, root: root)
       throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree (\(command))")
     }
     return (top, prefix == "." ? top : top.appendingPathComponent(prefix))

@@ -28,11 +28,11 @@ public enum ChangedFiles {
   }
 
   public static func read(_ base: Base, root: URL) throws(Failure) -> Result {
-    guard git("rev-parse --is-inside-work-tree", root) == "true" else {
+    guard ProcessOutput.git("rev-parse --is-inside-work-tree", in: root) == "true" else {
       throw Failure(message: "\(root.path) is not inside a git work tree, so there is no change to measure; run without --since/--changed")
     }
     let (ref, how) = try resolve(base, root: root)
-    guard let mergeBase = git("merge-base \(ShellWord.quoted(ref)) HEAD", root) else {
+    guard let mergeBase = ProcessOutput.git("merge-base \(ShellWord.quoted(ref)) HEAD", in: root) else {
       throw Failure(message: "git finds no common ancestor of '\(ref)' and HEAD")
     }
     let short = String(mergeBase.prefix(12))
@@ -51,16 +51,16 @@ public enum ChangedFiles {
   static func resolve(_ base: Base, root: URL) throws(Failure) -> (ref: String, how: String) {
     switch base {
     case .since(let ref):
-      guard !ref.isEmpty, !ref.hasPrefix("-"), git("rev-parse --verify --quiet \(ShellWord.quoted(ref + "^{commit}"))", root) != nil else {
+      guard ProcessOutput.isCommit(ref, in: root) else {
         throw Failure(message: "--since \(ref): git knows no commit by that name (try a branch, a tag or a SHA: --since origin/main)")
       }
       return (ref, ref)
     case .upstream:
-      if let upstream = git("rev-parse --abbrev-ref --symbolic-full-name '@{upstream}'", root), !upstream.isEmpty {
+      if let upstream = ProcessOutput.git("rev-parse --abbrev-ref --symbolic-full-name '@{upstream}'", in: root), !upstream.isEmpty {
         return (upstream, upstream)
       }
-      if git("rev-parse --verify --quiet refs/remotes/origin/HEAD", root) != nil { return ("refs/remotes/origin/HEAD", "origin/HEAD") }
-      guard git("rev-parse --verify --quiet HEAD", root) != nil else {
+      if ProcessOutput.isCommit("refs/remotes/origin/HEAD", in: root) { return ("refs/remotes/origin/HEAD", "origin/HEAD") }
+      guard ProcessOutput.isCommit("HEAD", in: root) else {
         throw Failure(message: "--changed: the repository has no commit yet; run without it")
       }
       return ("HEAD", "HEAD")
@@ -83,11 +83,5 @@ public enum ChangedFiles {
       }
     }
     return paths
-  }
-
-  /// One line of git's output, trimmed; nil when git fails.
-  private static func git(_ arguments: String, _ root: URL) -> String? {
-    guard let data = ProcessOutput.shell("git \(arguments) 2>/dev/null", in: root) else { return nil }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -16,6 +16,17 @@ public enum ProcessOutput {
                                        limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
     return result.end.succeeded ? Data(result.output) : nil
   }
+
+  /// `git ARGUMENTS` in `directory` (stderr dropped): its output as one trimmed
+  /// line, or nil when git fails. Arguments are shell text; quote what comes from outside.
+  public static func git(_ arguments: String, in directory: URL) -> String? {
+    shell("git \(arguments) 2>/dev/null", in: directory).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+  }
+
+  /// Whether `name` (a SHA, a branch, a ref) names a commit of the repository holding `directory`.
+  public static func isCommit(_ name: String, in directory: URL) -> Bool {
+    !name.isEmpty && !name.hasPrefix("-") && git("rev-parse --verify --quiet \(ShellWord.quoted(name + "^{commit}"))", in: directory) != nil
+  }
 }
 
 /// The tree's git state: the HEAD commit and a digest of every uncommitted change.
@@ -26,9 +37,7 @@ public struct GitState: Sendable, Equatable {
 
   /// Nil where the tree is not a git work tree or git is missing.
   public static func read(root: URL) -> GitState? {
-    guard let head = ProcessOutput.shell("git rev-parse HEAD 2>/dev/null", in: root) else { return nil }
-    let commit = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !commit.isEmpty else { return nil }
+    guard let commit = ProcessOutput.git("rev-parse HEAD", in: root), !commit.isEmpty else { return nil }
     // The diff is hashed as it streams, never held whole.
     let diff = Locked(Digest())
     let diffRead = ProcessOutput.shell("git diff HEAD --binary 2>/dev/null", in: root) { bytes in diff.withLock { $0.update(bytes) } } != nil

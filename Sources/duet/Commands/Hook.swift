@@ -81,9 +81,7 @@ enum HookCommand: Command {
       let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
       let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
       let updates = PrePush.parse(input)
-      let plan = PrePush.plan(updates, remote: remote) { name in
-        ProcessOutput.shell("git rev-parse --verify --quiet \(shellQuoted(name + "^{commit}"))", in: root) != nil
-      }
+      let plan = PrePush.plan(updates, remote: remote) { ProcessOutput.isCommit($0, in: root) }
       switch plan {
       case .nothing(let why):
         console.out("duet hook: \(why); nothing to verify")
@@ -111,9 +109,9 @@ enum HookCommand: Command {
         console.out("duet hook: several commits are being pushed; verifying the work tree")
       }
     case GitHook.Kind.preCommit.rawValue:
-      if ProcessOutput.shell("git rev-parse --verify --quiet HEAD", in: root) != nil {
+      if ProcessOutput.isCommit("HEAD", in: root) {
         since = "HEAD"
-        if let unstaged = ProcessOutput.shell("git diff --name-only", in: root), !unstaged.isEmpty {
+        if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
           console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
         }
       } else {
@@ -134,9 +132,5 @@ enum HookCommand: Command {
       console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
     }
     return code
-  }
-
-  static func shellQuoted(_ word: String) -> String {
-    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
