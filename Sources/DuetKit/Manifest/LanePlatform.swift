@@ -30,3 +30,15 @@ extension Lane {
     return LanePlatform.spoken(platforms)
   }
 }
+
+extension Manifest {
+  /// The CI runner labels (GitHub) or tags (GitLab) of a lane's job: its own
+  /// `runs-on:`, else its platform's from the manifest's `runs-on:` (a lane that
+  /// runs only on macOS goes to macOS, every other lane to Linux), else the CI
+  /// system's default for that platform.
+  public func runnerLabels(for lane: Lane, macOSDefault: [String], linuxDefault: [String]) -> [String] {
+    if !lane.runsOn.isEmpty { return lane.runsOn }
+    if lane.platforms == [.macos] { return runsOn[.macos] ?? macOSDefault }
+    return runsOn[.linux] ?? linuxDefault
+  }
+}

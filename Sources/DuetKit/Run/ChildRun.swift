@@ -123,8 +123,13 @@ public final class ChildRun: Sendable {
   /// Runs `body` later on the queue; every body checks `completed` itself, so
   /// nothing needs cancelling when the child ends first.
   private func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
-    // Clamped, so a timeout of centuries cannot overflow Dispatch's nanoseconds.
-    ChildRun.queue.asyncAfter(deadline: .now() + min(max(0, seconds), 365 * 24 * 3600), execute: body)
+    ChildRun.queue.asyncAfter(deadline: ChildRun.deadline(after: seconds), execute: body)
+  }
+
+  /// Now plus `seconds`, clamped to a year, so a timeout of centuries cannot
+  /// overflow Dispatch's nanoseconds.
+  static func deadline(after seconds: Double) -> DispatchTime {
+    .now() + min(max(0, seconds), 365 * 24 * 3600)
   }
 
   private func terminate(_ pid: pid_t) {

@@ -97,11 +97,22 @@ public enum InputFingerprint {
     return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched)
   }
 
-  /// The SHA-256 of the file `program` names on `path` (links followed), or `missing`.
+  /// Programs up to this size are known by their content; larger ones by size and time.
+  static let hashedProgramLimit = 1 << 20
+
+  /// What identifies the file `program` names on `path` (links followed), or
+  /// `missing`: the SHA-256 of a launcher or script, the size and change time of
+  /// a large binary (hashing a compiler driver of tens of MB would cost every
+  /// verify a good part of a second before any lane starts).
   static func identity(of program: String, path: String) -> String {
     let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
     for candidate in candidates where access(candidate, X_OK) == 0 {
       let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+            let size = (attributes[.size] as? NSNumber)?.intValue else { continue }
+      if size > hashedProgramLimit, let changed = attributes[.modificationDate] as? Date {
+        return "size:\(size)@\(changed.timeIntervalSince1970)"
+      }
       if let hash = try? Digest.sha256(fileAt: resolved) { return "sha256:" + hash }
     }
     return "missing"

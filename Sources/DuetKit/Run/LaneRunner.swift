@@ -75,7 +75,7 @@ public final class LaneRunner: StepRunner {
     }
     // A built-in runs on a thread duet cannot stop; at its deadline the lane
     // ends as timed out and whatever the built-in returns later is dropped.
-    queue.asyncAfter(deadline: .now() + min(attempt.request.timeout, 365 * 24 * 3600)) { [self] in
+    queue.asyncAfter(deadline: ChildRun.deadline(after: attempt.request.timeout)) { [self] in
       guard !attempt.state.withLock({ $0.completed }) else { return }
       attempt.sink.write("duet: timed out after \(DurationText.formatTimeout(attempt.request.timeout)); the built-in's result will be ignored\n")
       attempt.state.withLock { $0.timedOut = true }

@@ -107,7 +107,7 @@ public enum GitHubWorkflow {
       y.append("  \(id):")
       y.append("    name: \(YAMLText.scalar(lane.name))")
       if !needs.isEmpty { y.append("    needs: [\(needs.joined(separator: ", "))]") }
-      y.append("    runs-on: \(labels(runner(for: lane, in: manifest, default: options.runsOn)))")
+      y.append("    runs-on: \(labels(manifest.runnerLabels(for: lane, macOSDefault: ["macos-latest"], linuxDefault: [options.runsOn])))")
       y.append("    timeout-minutes: \(minutes)")
       y.append("    env:")
       y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
@@ -194,15 +194,6 @@ public enum GitHubWorkflow {
     "            duet-history-${{ github.ref_name }}-",
     "            duet-history-${{ github.event.repository.default_branch }}-",
   ]
-
-  /// The runner labels of a lane's job: its own `runs-on:`, else its platform's
-  /// from the manifest (macOS-only lanes on macOS, `macos-latest` by default),
-  /// else `fallback`: every lane that can run anywhere goes to Linux.
-  public static func runner(for lane: Lane, in manifest: Manifest, default fallback: String) -> [String] {
-    if !lane.runsOn.isEmpty { return lane.runsOn }
-    if lane.platforms == [.macos] { return manifest.runsOn[.macos] ?? ["macos-latest"] }
-    return manifest.runsOn[.linux] ?? [fallback]
-  }
 
   /// One label as a scalar, several as a flow list.
   static func labels(_ labels: [String]) -> String {

@@ -30,14 +30,6 @@ public enum GitLabPipeline {
     GitHubWorkflow.jobIDs(for: names)
   }
 
-  /// The runner tags of lane `lane`: its own `runs-on:`, else its platform's
-  /// from the manifest, else macOS's default for a macOS-only lane, else none.
-  public static func tags(for lane: Lane, in manifest: Manifest) -> [String] {
-    if !lane.runsOn.isEmpty { return lane.runsOn }
-    if lane.platforms == [.macos] { return manifest.runsOn[.macos] ?? defaultMacOSTags }
-    return manifest.runsOn[.linux] ?? []
-  }
-
   public static func render(_ manifest: Manifest, options: Options) -> String {
     let lanes = manifest.lanes
     let ids = jobIDs(for: lanes.map(\.name))
@@ -72,7 +64,7 @@ public enum GitLabPipeline {
       y.append("  extends: .duet")
       let needs = manifest.graph.needs[i].map { ids[$0] }
       y.append("  needs: [\(needs.joined(separator: ", "))]")
-      let tags = tags(for: lane, in: manifest)
+      let tags = manifest.runnerLabels(for: lane, macOSDefault: defaultMacOSTags, linuxDefault: [])
       if lane.platforms != [.macos] { y.append("  image: \(YAMLText.scalar(linuxImage))") }
       if !tags.isEmpty { y.append("  tags: [\(tags.map(YAMLText.scalar).joined(separator: ", "))]") }
       y.append("  timeout: \(minutes) minutes")
