@@ -2,7 +2,8 @@ import Foundation
 
 /// The run as JSON for scripts (`duet verify --json`), `schemaVersion` 1.
 public enum RunJSON {
-  public static func object(_ outcome: VerifyOutcome, plan: VerifyPlan, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) -> [String: Any] {
+  /// `runID` is nil for a run that started nothing (an empty shard).
+  public static func object(_ outcome: VerifyOutcome, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) -> [String: Any] {
     let result = outcome.run
     let lanes: [[String: Any]] = result.records.map { record in
       var lane: [String: Any] = [
@@ -28,8 +29,8 @@ public enum RunJSON {
     }
     return [
       "schemaVersion": 1,
-      "runId": plan.runID,
-      "root": plan.root.path,
+      "runId": runID ?? NSNull(),
+      "root": root.path,
       "outcome": outcome.verdict.rawValue,
       "summary": outcome.lastLine,
       "counts": Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) }),

@@ -55,7 +55,7 @@ enum VerifyCommand: Command {
       guard !shard.isEmpty else {
         let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
         _ = VerifyCI.writeReports(outcome, context: ci, console: console)
-        if json { console.out(jsonText(["outcome": outcome.verdict.rawValue, "summary": outcome.lastLine, "durationSeconds": 0, "failed": [String](), "flaky": [String](), "lanes": [[String: Any]]()])) }
+        if json { console.out(jsonText(RunJSON.object(outcome, runID: nil, root: root))) }
         return outcome.exitCode
       }
       options.lanes = shard
@@ -133,7 +133,7 @@ enum VerifyCommand: Command {
     for warning in session.record(outcome) { console.err("duet verify: warning: \(warning)") }
 
     if json {
-      console.out(jsonText(RunJSON.object(outcome, plan: session.plan, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+      console.out(jsonText(RunJSON.object(outcome, runID: session.plan.runID, root: root, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
       if ci.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
     } else {
       printReport(outcome, console: console, github: ci.github)
