@@ -32,11 +32,18 @@ public enum InputFingerprint {
   /// reads it (its command names `DUET_CHANGED_FILES`, or it lists that name in
   /// `env-inputs:`) checks only part of the tree, so its pass must not serve a
   /// full run, nor a full run's pass serve it.
-  public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git: GitState?, duetVersion: String,
+  /// `git` is asked at most once, and only when a lane without inputs needs it:
+  /// reading the uncommitted changes hashes every untracked file of the tree.
+  public static func compute(manifest: Manifest, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
                              changedFiles: [String]? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
+    var gitState: GitState??
+    func git() -> GitState? {
+      if gitState == nil { gitState = .some(readGit()) }
+      return gitState!
+    }
     let platform = self.platform
     var programIdentity: [String: String] = [:]
     var fingerprints: [Int: String] = [:]
@@ -84,7 +91,7 @@ public enum InputFingerprint {
             ?? FingerprintParts.File(path: path, sha256: "unreadable"))
         }
         cacheable.insert(index)
-      } else if let git {
+      } else if let git = git() {
         if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
         parts.git = "\(git.commit) \(git.changes)"
       } else {

@@ -22,7 +22,8 @@ public final class VerifySession {
   public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
   /// For each lane not settled before the run: `cached`, or why it runs.
   public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
-  public private(set) var git: GitState?
+  /// The HEAD commit the history row names; nil outside git.
+  public private(set) var gitCommit: String?
   /// Ctrl-C, from any thread, before or during the run.
   public let interruption = RunInterruption()
   private var store: HistoryStore?
@@ -66,11 +67,15 @@ public final class VerifySession {
       }
     }
     if !recording { store = nil }
-    git = GitState.read(root: plan.root)
-    fingerprints = InputFingerprint.compute(manifest: plan.manifest, root: plan.root, selected: plan.selected, git: git, duetVersion: builtinIdentity,
+    var git: GitState??
+    let root = plan.root
+    fingerprints = InputFingerprint.compute(manifest: plan.manifest, root: root, selected: plan.selected,
+                                            git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
                                             changedFiles: plan.options.changed?.files)
     decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                   fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
+    // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
+    gitCommit = git.map { $0?.commit } ?? ProcessOutput.git("rev-parse HEAD", in: root)
     for (index, decision) in decisions where decision == .cached {
       plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
                                       reason: "inputs unchanged since it last passed")
@@ -107,7 +112,7 @@ public final class VerifySession {
       // one of its passes wrote the tree, so none may be served from the cache.
       let reusable = outcome.changedTrackedFiles.isEmpty
       let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
-                                     gitCommit: git?.commit, host: host, duetVersion: duetVersion,
+                                     gitCommit: gitCommit, host: host, duetVersion: duetVersion,
                                      fingerprints: reusable ? fingerprints.fingerprints : [:])
       var parts: [String: FingerprintParts] = [:]
       for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
