@@ -141,23 +141,7 @@ struct JSONReader {
       path.append(key)
       members[key] = try value(into: child)
       path.removeLast()
-      skipWhitespace()
-      switch next {
-      case UInt8(ascii: ","):
-        position += 1
-        skipWhitespace()
-        if next == UInt8(ascii: "}") {
-          position += 1
-          depth -= 1
-          return .object(members)
-        }
-      case UInt8(ascii: "}"):
-        position += 1
-        depth -= 1
-        return .object(members)
-      default:
-        throw Failure(reason: "expected ',' or '}' after an object member", offset: position)
-      }
+      if try closesAfterItem(UInt8(ascii: "}"), what: "an object member") { return .object(members) }
     }
   }
 
@@ -175,24 +159,24 @@ struct JSONReader {
       path.append(String(items.count))
       items.append(try value(into: nil))
       path.removeLast()
-      skipWhitespace()
-      switch next {
-      case UInt8(ascii: ","):
-        position += 1
-        skipWhitespace()
-        if next == UInt8(ascii: "]") {
-          position += 1
-          depth -= 1
-          return .array(items)
-        }
-      case UInt8(ascii: "]"):
-        position += 1
-        depth -= 1
-        return .array(items)
-      default:
-        throw Failure(reason: "expected ',' or ']' after a list item", offset: position)
-      }
+      if try closesAfterItem(UInt8(ascii: "]"), what: "a list item") { return .array(items) }
     }
+  }
+
+  /// After an item: a `,` (a trailing one before the close is accepted, as
+  /// Foundation accepts it) or the close. True when the container closed.
+  private mutating func closesAfterItem(_ close: UInt8, what: String) throws(Failure) -> Bool {
+    skipWhitespace()
+    if next == UInt8(ascii: ",") {
+      position += 1
+      skipWhitespace()
+      guard next == close else { return false }
+    } else if next != close {
+      throw Failure(reason: "expected ',' or '\(Character(Unicode.Scalar(close)))' after \(what)", offset: position)
+    }
+    position += 1
+    depth -= 1
+    return true
   }
 
   private mutating func literal(_ word: StaticString) throws(Failure) {
