@@ -9,7 +9,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "duet", targets: ["duet"]),
-    .library(name: "DuetKit", targets: ["DuetKit"]),
+    .library(name: "DuetApp", targets: ["DuetApp"]),
   ],
   targets: [
     .systemLibrary(
@@ -30,20 +30,39 @@ let package = Package(
     ),
     // C wrappers for process calls Swift cannot see without _GNU_SOURCE.
     .target(name: "CProcessShim"),
+    // The layers, each depending only on those above it in this list; the
+    // compiler sees the edges, and LayerTests fails on an import that goes up.
+    // Support: YAML reading, diagnostics, globs, digests, atomic files, the one
+    // subprocess API, Locked.
     .target(
-      name: "DuetKit",
+      name: "DuetSupport",
       dependencies: [
         "CProcessShim",
-        "CSQLite",
         "CYAML",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
-    .executableTarget(name: "duet", dependencies: ["DuetKit"]),
+    // Model: the manifest, the lane graph, the parity manifest, what a built-in is.
+    .target(name: "DuetModel", dependencies: ["DuetSupport"]),
+    // Run: plan, scheduler, lane runner, fingerprints, the history store and its
+    // reports. It is handed the built-ins as a value and knows no feature.
+    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetSupport", "CSQLite"]),
+    // The features: design tokens (with contrast and theme tests) and mocks.
+    .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetSupport"]),
+    .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetSupport"]),
+    // Adoption: tree survey, init, doctor, workflow generation, git hooks.
+    .target(name: "DuetAdopt", dependencies: ["DuetRun", "DuetTokens", "DuetModel", "DuetSupport"]),
+    // The one place that assembles the layers: registers the built-ins, finds the
+    // tree, and exposes every command as a call.
+    .target(
+      name: "DuetApp",
+      dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]
+    ),
+    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetKit", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetKit", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,11 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 
 /// One option a command accepts; `value` names its argument (`N`, `DIR`) or is nil for a flag.
 struct OptionSpec {

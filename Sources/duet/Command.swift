@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// A subcommand: its spec, and a function from parsed arguments to an exit code.
 protocol Command {
@@ -47,7 +53,7 @@ struct TreeNotFound: Error, CustomStringConvertible {
 /// The tree's manifest (pinned or derived, with the parity manifest's mock rows),
 /// with every built-in this duet knows.
 func loadTree(root: URL) throws -> TreeManifest {
-  try TreeManifest.load(root: root, builtins: BuiltinRegistry.vocabulary)
+  try TreeManifest.load(root: root)
 }
 
 /// The tree's manifest alone, for commands that need not say where its lanes came from.

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// Where a command's text goes: stdout for results, stderr for diagnostics.
 /// Colour only on a terminal, and never when `NO_COLOR` is set.

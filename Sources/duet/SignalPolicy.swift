@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// One signal policy for every command: SIGINT, SIGTERM, SIGHUP and SIGQUIT
 /// never kill duet outright. While a verify runs they interrupt it (every

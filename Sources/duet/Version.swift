@@ -1,4 +1,11 @@
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// The version `duet --version` prints and history records.
 let duetVersion = "0.1.0"

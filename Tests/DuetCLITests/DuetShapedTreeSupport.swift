@@ -1,5 +1,11 @@
 import Foundation
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// A tree in the Duet shape, written into a fixture folder: a parity manifest
 /// with features and two mock rows, a token config with themes, a Gradle build

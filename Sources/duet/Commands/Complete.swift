@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet __complete lanes [--root DIR]`: the lane names of the tree's manifest, one
 /// a line, for the shell completions to offer. Hidden from help; silent on any

@@ -1,4 +1,11 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 
 /// `duet completion bash|zsh|fish`: the shell's completion script, generated from
 /// the command specs; lane names are completed from the tree's manifest.

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet design-tokens`: writes the Swift and Kotlin token files from
 /// `parity/design-tokens.yaml`, or with `--check` proves they are up to date.

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet doctor`: what this machine and tree give the lanes, one line per thing
 /// looked at and one line per problem; exit 1 when a lane lacks what it needs.
@@ -33,7 +39,7 @@ enum DoctorCommand: Command {
       root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       foundBy = nil
     }
-    let options = Doctor.Options(root: root, foundBy: foundBy, environment: ProcessInfo.processInfo.environment, builtins: BuiltinRegistry.vocabulary)
+    let options = Doctor.Options(root: root, foundBy: foundBy, environment: ProcessInfo.processInfo.environment, builtins: BuiltinSet.standard.vocabulary)
     let report = Doctor.run(options)
     console.out("duet doctor: \(report.root)")
     for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
 enum GraphCommand: Command {

@@ -1,4 +1,11 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 
 /// `duet help [COMMAND]`: the overview, or one command's help (the same text as
 /// `duet COMMAND --help`).

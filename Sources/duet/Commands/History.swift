@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet history`: recent runs; `duet history prune` and `duet history merge FILE...`.
 enum HistoryCommand: Command {

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet hook install|uninstall`: a git hook that runs `duet verify` on what is
 /// being pushed (or committed). `duet hook run KIND` is what the hook calls.

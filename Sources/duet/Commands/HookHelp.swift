@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// What `duet hook --help`, the man page and the completions add to hook's spec:
 /// its exit codes as a table, its subcommands for completion and its examples,
 /// kept apart from Hook.swift as VerifyHelp.swift is from Verify.swift.

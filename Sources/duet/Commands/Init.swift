@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet init`: survey an existing tree and write a commented `lanes/manifest.yaml`
 /// whose lanes cover every module, saying what it found and why each lane exists.

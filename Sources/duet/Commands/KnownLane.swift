@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// A lane name given to `duet logs` or `duet history --lane`: one the manifest
 /// names, or one the history has recorded (a lane since renamed or removed, whose

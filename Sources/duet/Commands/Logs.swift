@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).
 enum LogsCommand: Command {

@@ -1,4 +1,11 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 
 /// `duet man`: the man page (roff), from the same specs as `--help`; `make install`
 /// writes it to share/man/man1/duet.1.

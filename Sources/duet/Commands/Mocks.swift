@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet mocks`: imprint each generated mock with the fingerprints of its inputs
 /// and body; `--check` writes nothing and says which mock files drifted.

@@ -1,4 +1,11 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 
 /// `duet schema manifest`: the JSON Schema of lanes/manifest.yaml, for editors.
 enum SchemaCommand: Command {
@@ -26,7 +33,7 @@ enum SchemaCommand: Command {
     guard name == "manifest" else {
       throw UsageError(message: "unknown schema '\(name)'\(Suggestion.hint(for: name, in: ["manifest"])) (schema knows manifest)", command: "schema")
     }
-    console.raw(ManifestSchema.text(builtins: BuiltinRegistry.vocabulary))
+    console.raw(ManifestSchema.text(builtins: BuiltinSet.standard.vocabulary))
     return ExitCode.pass
   }
 }

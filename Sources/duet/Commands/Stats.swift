@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
 enum StatsCommand: Command {

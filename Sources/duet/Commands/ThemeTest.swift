@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet theme-test`: every label on every surface of `parity/design-tokens.yaml`,
 /// per theme and appearance, at the theme's WCAG level.

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// The tree and the token config a token command reads, from `--root` and
 /// `--config`: shared by `design-tokens` and `theme-test`, which must agree.

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet verify`: every lane of the manifest as a parallel DAG, with progress,
 /// a summary and an exit code a CI job can trust.
@@ -78,7 +84,7 @@ enum VerifyCommand: Command {
     }
     let plan: VerifyPlan
     do {
-      plan = try VerifyPlan(root: root, manifest: manifest, options: options)
+      plan = try VerifyPlan(root: root, manifest: manifest, builtins: .standard, options: options)
     } catch {
       throw UsageError(message: error.message, command: "verify")
     }
@@ -115,7 +121,7 @@ enum VerifyCommand: Command {
       let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
       if options.strict && !interruption.requested { ci.before = TrackedChanges.snapshot(root: root) }
       let result = session.run(
-        runner: LaneRunner(),
+        runner: LaneRunner(builtins: .standard),
         onEvent: { progress.handle($0) },
         onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
       progress.finish()

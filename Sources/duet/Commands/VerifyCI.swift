@@ -1,9 +1,15 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// The CI side of `duet verify`: `--shard I/N`, `--junit FILE`, GitHub Actions
 /// annotations and step summary, and `--strict`'s check that no lane changed a
-/// tracked file. Verify.swift calls these; the text comes from DuetKit.
+/// tracked file. Verify.swift calls these; the text comes from DuetRun.
 enum VerifyCI {
   /// What the run must do for CI, read from the command line and environment.
   struct Context {

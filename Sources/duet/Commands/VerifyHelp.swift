@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// What `duet verify --help`, the man page and the completions add to verify's
 /// spec: its exit codes as a table and its examples. Kept apart from Verify.swift
 /// so the run and its documentation change independently; the exit codes move out

@@ -1,5 +1,11 @@
-import DuetKit
 import Foundation
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 
 /// `duet workflow github|gitlab`: writes (or, with `--check`, checks) a GitHub Actions or GitLab CI
 /// workflow that runs the manifest's lanes as jobs with `needs:` from the DAG.

@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// The bash completion script, generated from the command specs so it cannot
 /// drift from what duet accepts. Lane names come from `duet __complete lanes`,
 /// run with the same duet the user typed (`COMP_WORDS[0]`) and the same `--root`.

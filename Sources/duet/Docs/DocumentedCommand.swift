@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// One command as the generated documents see it: its spec and how many
 /// positional words it takes, so a completion knows whether the last kind repeats.
 struct DocumentedCommand {

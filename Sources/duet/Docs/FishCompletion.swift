@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// The fish completion script, generated from the command specs: one `complete`
 /// line per command and option. Lane names come from `duet __complete lanes`,
 /// run with the duet the user typed and the same `--root`.

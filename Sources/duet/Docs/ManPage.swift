@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// `duet.1`, the man page, rendered in roff (the `man` macros) from the same
 /// command specs as `--help`, so the two cannot disagree. No date in the header:
 /// the same duet gives the same page byte for byte.

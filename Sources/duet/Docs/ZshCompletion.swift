@@ -1,3 +1,11 @@
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
+
 /// The zsh completion script (`#compdef duet`), generated from the command specs.
 /// Each command's options become one `_arguments` call; lane names come from
 /// `duet __complete lanes`, run with the duet the user typed and the same `--root`.

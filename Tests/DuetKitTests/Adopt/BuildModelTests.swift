@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// A tree shaped like the Duet tutorials' (tutorial 3 and 7), written from scratch:
 /// one Gradle build under src-kmp with logic modules, an apple-umbrella module that
@@ -153,7 +159,7 @@ struct BuildModelTests {
     // As a manifest, the run order puts the XCFramework before both packages.
     let manifest = try ManifestLoader.parse(
       try YAMLParser.parse(ManifestWriter.render(plan), file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml",
-      builtins: BuiltinRegistry.vocabulary)
+      builtins: BuiltinSet.standard.vocabulary)
     let order = manifest.graph.topologicalOrder().map { manifest.lanes[$0].name }
     let first = try #require(order.firstIndex(of: "xcframework-FoyerKit"))
     #expect(first < order.firstIndex(of: "swift-FoyerKit")! && first < order.firstIndex(of: "swift-swift-consumer")!)

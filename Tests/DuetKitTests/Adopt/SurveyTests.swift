@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 @Suite("Tree survey and the manifest init writes")
 struct SurveyTests {
@@ -132,7 +138,7 @@ struct SurveyTests {
     survey.swiftPackages = [SwiftPackage(path: ".", manifestFile: "Package.swift", testTargets: ["RootTests"])]
     let plan = AdoptionPlan(survey)
     let text = ManifestWriter.render(plan)
-    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: BuiltinRegistry.vocabulary)
+    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: BuiltinSet.standard.vocabulary)
     let derived = DerivedLanes.lanes(plan)
     #expect(manifest.lanes.map(\.name) == ["design-tokens", "theme-test", "kotlin-ui-kit", "kotlin-app", "swift-package"])
     #expect(manifest.lanes.map(\.step) == derived.map(\.step))

@@ -1,5 +1,11 @@
 import Foundation
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// Runs and manifests built in memory for the CI report tests.
 enum CIFixtures {

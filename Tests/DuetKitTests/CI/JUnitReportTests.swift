@@ -3,7 +3,13 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 @Suite("JUnit report")
 struct JUnitReportTests {

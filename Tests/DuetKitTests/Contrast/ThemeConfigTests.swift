@@ -1,4 +1,10 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 import Testing
 
 /// A config with four colour tokens, one type token and the given `contrast:` and `themes:` lines

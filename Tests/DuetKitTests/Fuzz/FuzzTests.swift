@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 import DuetFuzzSupport
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// The fixtures the mutator starts from, read from the repository.
 enum FuzzCorpus {
@@ -104,16 +110,16 @@ enum FuzzTargets {
     let node: YAMLNode
     do { node = try YAMLParser.parse(Data(bytes), file: "lanes/manifest.yaml") } catch { return .typedError }
     let manifest: Manifest
-    do { manifest = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinRegistry.vocabulary) } catch { return .typedError }
+    do { manifest = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinSet.standard.vocabulary) } catch { return .typedError }
     let all = Set(manifest.lanes.indices)
     _ = manifest.graph.runOrder()
     _ = Sharding.lanes(of: .init(index: 1, count: .max), names: manifest.lanes.map(\.name), weights: [])
-    _ = InputFingerprint.compute(manifest: manifest, root: scratch.root, selected: all, git: { nil }, duetVersion: "fuzz")
+    _ = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: scratch.root, selected: all, git: { nil }, duetVersion: "fuzz")
     _ = GitHubWorkflow.render(manifest, options: .init(duetVersion: "fuzz"))
     var options = VerifyOptions()
     options.jobs = 1
     do {
-      let plan = try VerifyPlan(root: scratch.root, manifest: manifest, options: options, environment: ["PATH": "/usr/bin:/bin"])
+      let plan = try VerifyPlan(root: scratch.root, manifest: manifest, builtins: .standard, options: options, environment: ["PATH": "/usr/bin:/bin"])
       for index in plan.startOrder.prefix(3) { _ = plan.request(index: index, attempt: 1) }
     } catch { return .typedError }
     return .value

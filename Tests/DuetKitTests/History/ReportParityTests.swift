@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// The flaky and stats reports as they were computed before issue 20: every step
 /// of the window as a `StepRow`, grouped in dictionaries. Kept here only to

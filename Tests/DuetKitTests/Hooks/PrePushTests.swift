@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// What the pre-push hook verifies, from git's lines, and which lanes a change touches.
 @Suite("Pre-push plans and affected lanes")

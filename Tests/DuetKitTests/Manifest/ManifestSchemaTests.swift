@@ -1,12 +1,18 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 @Suite("The manifest's JSON Schema")
 struct ManifestSchemaTests {
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  static let schemaText = ManifestSchema.text(builtins: BuiltinRegistry.vocabulary)
+  static let schemaText = ManifestSchema.text(builtins: BuiltinSet.standard.vocabulary)
 
   /// Loader diagnostics a schema cannot express: names that must exist elsewhere in the file, and cycles.
   static let crossReferenceErrors = ["needs unknown lane", "needs form a cycle", "duplicate lane name", "names unknown pool", "is declared twice"]
@@ -23,7 +29,7 @@ struct ManifestSchemaTests {
   /// The loader's verdict: nil when the manifest loads, else its messages.
   static func loaderErrors(_ node: YAMLNode) -> [String]? {
     do {
-      _ = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinRegistry.vocabulary)
+      _ = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinSet.standard.vocabulary)
       return nil
     } catch {
       return error.diagnostics.map(\.message)

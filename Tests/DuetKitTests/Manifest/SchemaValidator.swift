@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// A JSON value as a YAML editor's language server sees a YAML document: plain
 /// scalars resolved by the YAML 1.2 core schema (null, booleans, numbers), quoted

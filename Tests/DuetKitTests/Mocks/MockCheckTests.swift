@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 @Suite("duet mocks --check")
 struct MockCheckTests {
@@ -18,7 +24,7 @@ struct MockCheckTests {
   /// A block written by hand in the exact format, hashes from `sha256sum`, validates, including a Duet-shaped template row.
   @Test func handwrittenFixtureValidates() throws {
     let root = MocksFixtures.folder.appendingPathComponent("handwritten")
-    let manifest = try ManifestLoader.load(root: root, builtins: BuiltinRegistry.vocabulary)
+    let manifest = try ManifestLoader.load(root: root, builtins: BuiltinSet.standard.vocabulary)
     let report = MockCheck.run(manifest, root: root)
     #expect(report.exitCode == 0, "\(report.text)")
     #expect(report.files.map(\.inputCount) == [3, 1])
@@ -29,7 +35,7 @@ struct MockCheckTests {
   @Test func foyerExampleIsUpToDate() throws {
     let root = MocksFixtures.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Examples/Foyer")
-    let manifest = try ManifestLoader.load(root: root, builtins: BuiltinRegistry.vocabulary)
+    let manifest = try ManifestLoader.load(root: root, builtins: BuiltinSet.standard.vocabulary)
     let report = MockCheck.run(manifest, root: root)
     #expect(report.exitCode == 0, "\(report.text)refresh it: duet mocks --root Examples/Foyer")
     #expect(report.files.map(\.inputCount) == [2])
@@ -221,13 +227,13 @@ struct MockCheckTests {
   @Test func builtinLane() throws {
     let tree = try MocksTempTree()
     _ = try imprinted(tree)
-    let lane = try #require(BuiltinRegistry.lane(named: "mocks"))
+    let lane = try #require(BuiltinSet.standard.lane(named: "mocks"))
     #expect(lane.options == ["--check"])
-    let passed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"]))
+    let passed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
     #expect(passed.exitCode == 0)
     #expect(passed.output == "duet mocks --check: 1 mock file(s) up to date\n")
     try tree.write("Sources/Shell/New.swift", "struct New {}\n")
-    let failed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"]))
+    let failed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
     #expect(failed.exitCode == 1)
     #expect(failed.output.contains("unlisted: Sources/Shell/New.swift"))
   }

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// A tree under the system temporary folder for one test, removed when the value goes away.
 final class MocksTempTree {
@@ -36,7 +42,7 @@ final class MocksTempTree {
   /// A manifest with the given `mocks:` entries (YAML text, already indented as list items).
   func manifest(_ mocks: String) throws -> Manifest {
     try write("lanes/manifest.yaml", "version: 1\nmocks:\n" + mocks)
-    return try ManifestLoader.load(root: url, builtins: BuiltinRegistry.vocabulary)
+    return try ManifestLoader.load(root: url, builtins: BuiltinSet.standard.vocabulary)
   }
 
   /// The usual shell: two Swift sources, a hidden file, a non-Swift file and a mock file with no block.

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// Which lanes the cache serves, and the reason given for every lane it does not.
 @Suite("Cache decisions")
@@ -15,7 +21,7 @@ struct CacheCheckTests {
   func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false) -> [String: String] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
-    let prints = InputFingerprint.compute(manifest: manifest, root: tree.url, selected: selected, git: { nil }, duetVersion: "t")
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: { nil }, duetVersion: "t")
     let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history, noCache: noCache)
     return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
   }
@@ -23,7 +29,7 @@ struct CacheCheckTests {
   /// The history a passing run of `lanes` leaves.
   func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: String = "pass") -> [String: CacheCheck.LastVerdict] {
     let manifest = Manifest(path: "m", lanes: lanes)
-    let prints = InputFingerprint.compute(manifest: manifest, root: tree.url, selected: Set(lanes.indices), git: { nil }, duetVersion: "t")
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: { nil }, duetVersion: "t")
     var history: [String: CacheCheck.LastVerdict] = [:]
     for (i, lane) in lanes.enumerated() {
       history[lane.name] = CacheCheck.LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])

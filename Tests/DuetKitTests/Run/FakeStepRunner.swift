@@ -1,5 +1,11 @@
 import Foundation
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// A `StepRunner` with scripted outcomes and delays and no processes, recording
 /// what ran when, so the scheduler can be tested as ninja tests its builder.

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 @Suite("Input fingerprints")
 struct InputFingerprintTests {
@@ -19,7 +25,7 @@ struct InputFingerprintTests {
     try tree.write("src/a.txt", "one")
     let lanes = [lane("gen", inputs: ["src/**"]), lane("use", inputs: ["src/a.txt"], needs: ["gen"])]
     func compute(_ lanes: [Lane]) -> [Int: String] {
-      InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t").fingerprints
+      InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t").fingerprints
     }
     let first = compute(lanes)
     #expect(first.count == 2)
@@ -40,12 +46,12 @@ struct InputFingerprintTests {
   @Test func fallbackToGit() throws {
     let tree = try TemporaryFolder()
     let lanes = [lane("plain")]
-    let none = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: { nil }, duetVersion: "t")
+    let none = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t")
     #expect(none.fingerprints.isEmpty && none.cacheable.isEmpty)
     let git = GitState(commit: "abc", changes: "def")
-    let withGit = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: { git }, duetVersion: "t")
+    let withGit = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { git }, duetVersion: "t")
     #expect(withGit.fingerprints[0] != nil && withGit.cacheable.isEmpty)
-    let moved = InputFingerprint.compute(manifest: manifest(lanes), root: tree.url, selected: [0], git: { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t")
+    let moved = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t")
     #expect(moved.fingerprints[0] != withGit.fingerprints[0])
   }
 }

@@ -1,5 +1,11 @@
 import Testing
-@testable import DuetKit
+@testable import DuetApp
+@testable import DuetAdopt
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 
 /// The wrapping as it was before comments were written into byte buffers
 /// (issue 20), kept only to check that the bytes did not change.

@@ -1,4 +1,10 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 import Foundation
 import Testing
 
@@ -181,19 +187,19 @@ struct TokenCheckTests {
 
   /// The built-in lane `run: design-tokens --check` gives the command's text and exit codes in-process.
   @Test func builtinLaneRunsTheCheck() throws {
-    let lane = try #require(BuiltinRegistry.lane(named: "design-tokens"))
+    let lane = try #require(BuiltinSet.standard.lane(named: "design-tokens"))
     #expect(lane.options == ["--check"])
     let tree = try tree()
-    let missing = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"]))
+    let missing = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
     #expect(missing.exitCode == 1)
     #expect(missing.output.hasPrefix("duet design-tokens --check: FAIL\n  missing: "))
     #expect(tree.snapshot().count == 1)
     _ = DesignTokens.run(root: tree.root, check: false)
-    let passed = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"]))
+    let passed = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
     #expect(passed.exitCode == 0)
     #expect(passed.output == DesignTokens.run(root: tree.root, check: true).text)
     try tree.write("version: 9\n", to: TokenConfig.defaultPath)
-    #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"])).exitCode == 2)
+    #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary)).exitCode == 2)
   }
 
   /// The built-in's implicit inputs are the config, every generated file and every owned file, so a cache sees them.
@@ -217,7 +223,7 @@ struct TokenCheckTests {
   /// A manifest lane `run: design-tokens --check` is accepted by the manifest loader.
   @Test func manifestAcceptsTheBuiltin() throws {
     let node = try YAMLParser.parse("version: 1\nlanes:\n  - name: design-tokens\n    run: design-tokens --check\n", file: "lanes/manifest.yaml")
-    let manifest = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinRegistry.vocabulary)
+    let manifest = try ManifestLoader.parse(node, path: "lanes/manifest.yaml", builtins: BuiltinSet.standard.vocabulary)
     #expect(manifest.lanes.map(\.name) == ["design-tokens"])
   }
 }

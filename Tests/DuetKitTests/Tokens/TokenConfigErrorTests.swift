@@ -1,4 +1,10 @@
-import DuetKit
+import DuetApp
+import DuetAdopt
+import DuetMocks
+import DuetTokens
+import DuetRun
+import DuetModel
+import DuetSupport
 import Foundation
 import Testing
 

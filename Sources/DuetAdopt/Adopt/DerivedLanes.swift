@@ -1,0 +1,31 @@
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// The lanes of a tree that has `parity/manifest.yaml` and no `lanes/manifest.yaml`:
+/// the very lanes `duet init` would write, built from the same plan.
+public enum DerivedLanes {
+  /// The first line `duet lanes` and `duet verify` print for such a tree.
+  public static let notice = "lanes derived from \(ParityManifest.defaultPath); run duet init to pin them"
+
+  /// The lanes and pools a tree with only `parity/manifest.yaml` runs: what
+  /// `TreeManifest.load` is handed, so the model layer needs no survey.
+  public static let derive: TreeManifest.LaneDeriver = { root, parity in
+    let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
+    return (lanes(plan), plan.pools)
+  }
+
+  public static func lanes(_ plan: AdoptionPlan, file: String = ParityManifest.defaultPath) -> [Lane] {
+    plan.lanes.map { planned in
+      var lane = Lane(name: planned.name, step: planned.step, location: SourceLocation(file: file, line: 1, column: 1))
+      lane.dir = planned.dir
+      lane.needs = planned.needs
+      lane.covers = planned.covers
+      lane.requires = planned.requires
+      lane.pool = planned.pool
+      lane.platforms = planned.platforms
+      return lane
+    }
+  }
+}

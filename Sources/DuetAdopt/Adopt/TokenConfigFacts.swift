@@ -1,0 +1,43 @@
+import Foundation
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// What the token config says that decides lanes: whether it declares themes
+/// and where its Swift and Kotlin files go. Read as plain YAML, so a config
+/// with a mistake still gets its `design-tokens` lane, which reports it.
+public struct TokenConfigFacts: Sendable, Equatable {
+  public var path: String
+  public var themeCount = 0
+  /// The file the themes are declared in: the config, or `theme-test.yaml` beside it.
+  public var themesPath: String?
+  public var swiftOutput: String?
+  public var kotlinOutput: String?
+  /// The first thing wrong with the file as YAML, if anything.
+  public var problem: String?
+
+  public static func read(root: URL, path: String = TokenConfig.defaultPath) -> TokenConfigFacts? {
+    let url = root.appendingPathComponent(path)
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    var facts = TokenConfigFacts(path: path)
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.load(url, file: path)
+    } catch {
+      facts.problem = error.diagnostics.first?.description ?? "\(error)"
+      return facts
+    }
+    facts.themeCount = node["themes"]?.sequence?.count ?? 0
+    if facts.themeCount > 0 { facts.themesPath = path }
+    // Themes kept beside the config, in theme-test.yaml, count the same.
+    let beside = ThemeTestFile.beside(configURL: url, configPath: path)
+    if facts.themeCount == 0, FileManager.default.fileExists(atPath: beside.url.path) {
+      facts.themeCount = ((try? YAMLParser.load(beside.url, file: beside.path))?["themes"]?.sequence?.count) ?? 0
+      if facts.themeCount > 0 { facts.themesPath = beside.path }
+    }
+    facts.swiftOutput = node["swift"]?["output"]?.scalar.map(normalizedOutputFolder)
+    facts.kotlinOutput = node["kotlin"]?["output"]?.scalar.map(normalizedOutputFolder)
+    return facts
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// What `duet init` (and derived lanes) find in a tree: the token config, the
+/// parity manifest, the Gradle modules and the Swift packages. It is found the
+/// same way `duet lanes` finds modules, so the lanes made from it cover exactly
+/// the modules `duet lanes` lists.
+public struct TreeSurvey: Sendable {
+  public var tokenConfig: TokenConfigFacts?
+  public var parity: ParityManifest?
+  /// Sorted by folder.
+  public var gradleModules: [GradleModule] = []
+  /// Sorted by folder.
+  public var swiftPackages: [SwiftPackage] = []
+  /// What `init --force` carries over from the manifest it replaces.
+  public var kept = KeptSections()
+  /// `scripts/*.sh`: one may publish an XCFramework a package links.
+  public var scripts: [ScriptFile] = []
+  /// Xcode projects and workspaces with shared schemes; sorted by path.
+  public var xcodeProjects: [XcodeProject] = []
+
+  public init() {}
+
+  /// Surveys the tree at `root`; `parity` is its already-loaded parity manifest, if any.
+  public static func survey(root: URL, parity: ParityManifest?) -> TreeSurvey {
+    var survey = TreeSurvey()
+    survey.parity = parity
+    survey.tokenConfig = TokenConfigFacts.read(root: root)
+    let (settings, packages) = ModuleDiscovery.buildFiles(root: root)
+    var modules: [String: GradleModule] = [:]
+    for file in settings {
+      for module in GradleModule.modules(settingsFile: file, root: root) where modules[module.path] == nil {
+        modules[module.path] = module
+      }
+    }
+    survey.gradleModules = modules.values.sorted { Glob.precedes($0.path, $1.path) }
+    survey.swiftPackages = packages.compactMap { SwiftPackage.read(manifestFile: $0, root: root) }
+      .sorted { Glob.precedes($0.path, $1.path) }
+    if survey.gradleModules.contains(where: { !$0.xcframeworks.isEmpty }) { survey.scripts = ScriptFile.read(root: root) }
+    survey.xcodeProjects = XcodeProject.find(root: root)
+    return survey
+  }
+
+  /// Whether `path` lies in `folder` (a folder relative to the root, `.` for the root).
+  package static func isInside(_ path: String, _ folder: String) -> Bool {
+    folder == "." || path == folder || path.hasPrefix(folder + "/")
+  }
+}

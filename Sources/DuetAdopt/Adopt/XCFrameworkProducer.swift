@@ -1,0 +1,70 @@
+import Foundation
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// How an XCFramework a Swift package links gets built. Kotlin's
+/// `XCFramework("Name")` declares `assemble<Name>XCFramework` (both build
+/// types) and `assemble<Name>Debug/ReleaseXCFramework`, which write
+/// `build/XCFrameworks/debug|release/Name.xcframework`. A package that links
+/// one of those paths gets that exact task; a package that links another path
+/// under the build folder (the tutorials link a flavor-less
+/// `build/XCFrameworks/app/…`) links what a tree's own script publishes there,
+/// so the script that names that path is the lane's command.
+public enum XCFrameworkProducer: Sendable, Equatable {
+  /// A Gradle task of the module that declares the framework.
+  case gradleTask(String)
+  /// A script of the tree (relative to the root) that names the linked path.
+  case script(String)
+
+  /// The producer for a framework `name` declared by `module`, given the
+  /// paths packages link under its build folder and the tree's scripts.
+  package static func choose(name: String, module: GradleModule, linked: [String], scripts: [ScriptFile]) -> XCFrameworkProducer {
+    let mine = linked.filter { path in
+      let file = (path as NSString).lastPathComponent
+      return name.isEmpty || file == name + ".xcframework"
+    }
+    // `build/XCFrameworks/<flavor>/Name.xcframework`: the flavor, when Gradle writes that folder.
+    let flavors = Set(mine.map { path -> String in
+      let parts = path.dropFirst(module.path.count + 1).split(separator: "/")
+      return parts.count == 4 && parts[0] == "build" && parts[1] == "XCFrameworks" ? String(parts[2]) : ""
+    })
+    if flavors.count == 1, let flavor = flavors.first, flavor == "debug" || flavor == "release" {
+      return .gradleTask("assemble\(name)\(flavor == "debug" ? "Debug" : "Release")XCFramework")
+    }
+    let other = mine.filter { path in !["debug", "release"].contains(path.split(separator: "/").dropLast().last.map(String.init) ?? "") }
+    if let path = other.first, let script = scripts.first(where: { $0.text.contains(path) }) {
+      return .script(script.path)
+    }
+    return .gradleTask(GradleModule.xcframeworkTask(name))
+  }
+}
+
+/// A shell script of the tree (`scripts/*.sh`), read so adoption can tell
+/// which one publishes a path; at most 64 KiB of each is read.
+public struct ScriptFile: Sendable, Equatable {
+  public var path: String
+  public var text: String
+  public var isExecutable: Bool
+
+  /// `scripts/*.sh` at the root, sorted; at most 200.
+  package static func read(root: URL) -> [ScriptFile] {
+    let folder = root.appendingPathComponent("scripts")
+    let entries = Glob.entries(of: folder.path).filter { !$0.isDirectory && $0.name.hasSuffix(".sh") }.map(\.name).sorted().prefix(200)
+    return entries.compactMap { name in
+      let url = folder.appendingPathComponent(name)
+      guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+      defer { try? handle.close() }
+      let data = (try? handle.read(upToCount: 65_536)) ?? Data()
+      return ScriptFile(path: "scripts/" + name, text: String(decoding: data, as: UTF8.self), isExecutable: ToolProbe.isExecutableFile(url.path))
+    }
+  }
+
+  /// How a lane runs it from the tree root.
+  package var command: String {
+    if isExecutable { return ShellWord.quoted(path) }
+    let shebang = text.prefix { $0 != "\n" }
+    return (shebang.hasPrefix("#!") && shebang.contains("bash") ? "bash " : "sh ") + ShellWord.quoted(path)
+  }
+}

@@ -1,0 +1,169 @@
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// The programs a lane's shell command starts, read the simple way: the first word
+/// of each command between `&&`, `||`, `;`, `|`, `&` and a subshell's parentheses,
+/// after `VAR=value` assignments and redirections,
+/// skipping shell built-ins and words made from variables (which only the shell
+/// can expand). A `cd DIR` moves where later relative programs are looked for.
+public enum ShellPrograms {
+  public struct Program: Sendable, Equatable {
+    /// As written: `./gradlew`, `swift`.
+    public var name: String
+    /// The folder a `cd` before it moved to, relative to where the lane runs.
+    public var directory: String?
+    /// Whether it names a file (`./gradlew`, `bin/x`) rather than a program on `PATH`.
+    public var isPath: Bool { name.contains("/") }
+  }
+
+  package static let builtins: Set<String> = [
+    "cd", "export", "set", "unset", "echo", "printf", "test", "[", "true", "false", "exit", ":", ".", "source",
+    "read", "eval", "exec", "command", "env", "time", "nohup", "wait", "trap", "shift", "return", "umask", "ulimit",
+    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "{", "}", "!",
+  ]
+
+  /// What `words` puts between commands, and around a subshell, in place of the
+  /// shell's own syntax; no word of a command can be one of these.
+  package static let separator = "\u{1}sep"
+  package static let subshellStart = "\u{1}("
+  package static let subshellEnd = "\u{1})"
+
+  public static func programs(in command: String) -> [Program] {
+    var programs: [Program] = []
+    var directory: String?
+    // A `cd` inside `( ... )` moves only the subshell.
+    var saved: [String?] = []
+    var segment: [String] = []
+    func finish() {
+      defer { segment = [] }
+      var index = 0
+      while index < segment.count, isAssignment(segment[index]) || isRedirection(segment[index]) {
+        // `>log prog` and `2> log prog`: the file is not the program.
+        if segment[index].last == ">" || segment[index].last == "<" { index += 1 }
+        index += 1
+      }
+      // `env A=1 prog`, `exec prog`, `time prog` start the word after them.
+      while index < segment.count, ["env", "exec", "command", "time", "nohup"].contains(segment[index]) {
+        index += 1
+        while index < segment.count, segment[index].hasPrefix("-") || isAssignment(segment[index]) { index += 1 }
+      }
+      guard index < segment.count else { return }
+      let word = segment[index]
+      if word == "cd" {
+        let target = segment.count > index + 1 ? segment[index + 1] : nil
+        if let target, !target.contains("$"), !target.hasPrefix("-") {
+          directory = joined(directory, target)
+        } else {
+          directory = nil
+        }
+        return
+      }
+      if word.contains("$") || word.contains("`") || builtins.contains(word) { return }
+      let program = Program(name: word, directory: word.contains("/") ? directory : nil)
+      if !programs.contains(program) { programs.append(program) }
+    }
+    for word in words(command) {
+      switch word {
+      case separator:
+        finish()
+      case subshellStart:
+        finish()
+        saved.append(directory)
+      case subshellEnd:
+        finish()
+        if let outer = saved.popLast() { directory = outer }
+      default:
+        segment.append(word)
+      }
+    }
+    finish()
+    return programs
+  }
+
+  /// `>log`, `2>&1`, `<in`, `&>all`: a redirection, not a program.
+  package static func isRedirection(_ word: String) -> Bool {
+    let rest = word.drop { $0.isNumber || $0 == "&" }
+    return rest.first == ">" || rest.first == "<"
+  }
+
+  package static func isAssignment(_ word: String) -> Bool {
+    guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return false }
+    return word[..<equals].allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+  }
+
+  package static func joined(_ base: String?, _ path: String) -> String {
+    guard let base, !path.hasPrefix("/") else { return path }
+    return base + "/" + path
+  }
+
+  /// Words with quotes and backslashes removed; `&&`, `||`, `;`, `|`, `&` and
+  /// newlines as `separator`, a subshell's parentheses as `subshellStart` and
+  /// `subshellEnd`. A `&` that is
+  /// part of a redirection (`2>&1`, `&>log`) and a `$(...)` substitution stay
+  /// inside their word.
+  package static func words(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quote: Character?
+    var started = false
+    func flush() {
+      if started { words.append(current) }
+      current = ""
+      started = false
+    }
+    func separate(_ marker: String = separator) {
+      flush()
+      words.append(marker)
+    }
+    var characters = Array(text)[...]
+    while let character = characters.popFirst() {
+      if let open = quote {
+        if open == "\"", character == "\\", let next = characters.first, "\"\\$`".contains(next) {
+          // Inside double quotes a backslash keeps only these four literal.
+          current.append(characters.removeFirst())
+        } else if character == open {
+          quote = nil
+        } else {
+          current.append(character)
+        }
+        continue
+      }
+      switch character {
+      case "'", "\"":
+        quote = character
+        started = true
+      case "\\":
+        if let next = characters.popFirst(), next != "\n" { current.append(next) }
+        started = true
+      case " ", "\t":
+        flush()
+      case "\n", ";":
+        separate()
+      case ")":
+        separate(subshellEnd)
+      case "(" where current.hasSuffix("$"):
+        var depth = 1
+        current.append(character)
+        while depth > 0, let next = characters.popFirst() {
+          if next == "(" { depth += 1 } else if next == ")" { depth -= 1 }
+          current.append(next)
+        }
+      case "(":
+        separate(subshellStart)
+      case "&" where current.hasSuffix(">") || current.hasSuffix("<") || characters.first == ">":
+        current.append(character)
+        started = true
+      case "&", "|":
+        if characters.first == character || (character == "|" && characters.first == "&") { characters.removeFirst() }
+        separate()
+      default:
+        current.append(character)
+        started = true
+      }
+    }
+    flush()
+    return words
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// Finds a program on `PATH` and asks it for its version with a deadline, so a
+/// hung toolchain makes `duet doctor` slow by seconds, never forever.
+public enum ToolProbe {
+  public struct Version: Sendable, Equatable {
+    public var tool: String
+    /// Where it was found, or nil when it is not on `PATH`.
+    public var path: String?
+    /// The line that names its version, or what went wrong asking for it.
+    public var text: String
+    public var ok: Bool
+  }
+
+  /// The toolchains duet reports and the argument each prints its version for.
+  public static let toolchains: [(tool: String, argument: String)] = [("swift", "--version"), ("java", "-version"), ("kotlinc", "-version")]
+
+  /// The executable `name` resolves to through `PATH`, or nil.
+  public static func which(_ name: String, path: String?) -> String? {
+    for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
+      let candidate = folder + "/" + name
+      if isExecutableFile(candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// A regular file (or a link to one) that this user may run.
+  public static func isExecutableFile(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+    return access(path, X_OK) == 0
+  }
+
+  /// Runs `tool argument` (found through `PATH`) with a deadline and keeps the line
+  /// that names its version.
+  public static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
+    guard let path = which(tool, path: environment["PATH"]) else {
+      return Version(tool: tool, path: nil, text: "not found on PATH", ok: false)
+    }
+    let result = ChildRun.capture(path: path, arguments: [path, argument], directory: "/", environment: environment,
+                                  limits: .init(timeout: timeout, killGrace: 1, drainGrace: 5), keep: 16 * 1024)
+    if let problem = result.end.spawnError {
+      return Version(tool: tool, path: path, text: "cannot run it: \(problem)", ok: false)
+    }
+    if result.end.timedOut {
+      return Version(tool: tool, path: path, text: "'\(tool) \(argument)' did not answer within \(DurationText.format(timeout)); killed", ok: false)
+    }
+    let lines = String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let line = lines.first { $0.localizedCaseInsensitiveContains("version") || $0.contains(tool) } ?? lines.first ?? ""
+    var text = line.hasPrefix("info: ") ? String(line.dropFirst(6)) : line
+    if text.count > 120 { text = String(text.prefix(119)) + "…" }
+    guard result.end.exitCode == 0 else {
+      let how = result.end.exitCode.map { "exited \($0)" } ?? "was killed"
+      return Version(tool: tool, path: path, text: "'\(tool) \(argument)' \(how)\(text.isEmpty ? "" : ": " + text)", ok: false)
+    }
+    return Version(tool: tool, path: path, text: text.isEmpty ? "(printed no version)" : text, ok: true)
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import DuetRun
+import DuetTokens
+import DuetModel
+import DuetSupport
+
+/// The commit a pre-push hook must verify, which need not be the work tree:
+/// uncommitted edits, untracked files or another checked-out commit would make
+/// the verdict about something other than what is pushed. Then the commit is
+/// checked out into a temporary worktree (`git worktree add --detach`) and
+/// verified there, with the tree's own history store, so passes cached from the
+/// work tree still count (fingerprints do not depend on where a tree lives).
+public enum PushedCommit {
+  public struct Failure: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+  }
+
+  /// Nil when the work tree holding `root` is exactly `commit` (HEAD is it and
+  /// nothing is modified, staged or untracked); otherwise what differs.
+  public static func difference(from commit: String, root: URL) -> String? {
+    let head = ProcessOutput.git("rev-parse HEAD", in: root)
+    if head != commit { return "the work tree is at \(head.map { String($0.prefix(12)) } ?? "no commit"), not \(commit.prefix(12))" }
+    guard let status = ProcessOutput.shell("git status --porcelain -z --untracked-files=normal", in: root) else {
+      return "git status failed"
+    }
+    return status.isEmpty ? nil : "the work tree has uncommitted or untracked changes"
+  }
+
+  /// Checks `commit` out into a new temporary folder; returns the folder that
+  /// corresponds to `root` there (the same path below the repository's top).
+  public static func checkOut(_ commit: String, root: URL) throws(Failure) -> (top: URL, root: URL) {
+    let prefix = (try? GitHook.rootFromTop(root: root)) ?? "."
+    let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
+    let command = "git worktree add --detach --quiet \(ShellWord.quoted(top.path)) \(ShellWord.quoted(commit))"
+    guard ProcessOutput.shell(command + " 2>&1", in: root, deadline: 300) != nil else {
+      remove(top, root: root)
+      throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree (\(command))")
+    }
+    return (top, prefix == "." ? top : top.appendingPathComponent(prefix))
+  }
+
+  /// Removes a temporary worktree made by `checkOut`.
+  public static func remove(_ top: URL, root: URL) {
+    _ = ProcessOutput.shell("git worktree remove --force \(ShellWord.quoted(top.path)) 2>/dev/null", in: root)
+    try? FileManager.default.removeItem(at: top)
+    _ = ProcessOutput.shell("git worktree prune 2>/dev/null", in: root)
+  }
+}

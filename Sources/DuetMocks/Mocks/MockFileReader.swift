@@ -1,0 +1,122 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// Reads a mock file line by line for its block, then hands over the rest as the
+/// body, in fixed-size chunks: a check never holds a large file in memory, and a
+/// line without an end (a hostile or binary file) is cut off at `lineLimit`.
+package final class MockFileReader {
+  private let fd: Int32
+  private var buffer: [UInt8]
+  private var start = 0
+  private var atEnd = false
+  /// Bytes handed out so far (lines and rest), so a caller knows where the body begins.
+  package private(set) var offset = 0
+  package let path: String
+
+  package static let chunkSize = 256 * 1024
+
+  /// Opens `absolutePath`, a regular file only (PathGuard: a FIFO would block,
+  /// a final link would read outside the tree); errors name `displayPath`.
+  package init(absolutePath: String, displayPath: String) throws(FileError) {
+    let fd = try PathGuard.openRegularFile(atAbsolute: absolutePath, displayPath: displayPath)
+    self.fd = fd
+    self.buffer = []
+    self.path = displayPath
+  }
+
+  /// Reads from bytes in memory (tests, and a file already read whole).
+  package init(bytes: [UInt8], displayPath: String) {
+    self.fd = -1
+    self.buffer = bytes
+    self.atEnd = true
+    self.path = displayPath
+  }
+
+  deinit { if fd >= 0 { close(fd) } }
+
+  /// One line: its bytes without the `\n` (and without a `\r` before it), whether a
+  /// newline ended it, and whether it was cut at the limit. Nil at the end of the file.
+  package struct Line {
+    package var bytes: [UInt8]
+    package var terminated: Bool
+    package var tooLong: Bool
+    package var text: String? {
+      String(bytes: bytes, encoding: .utf8)
+    }
+  }
+
+  package func readLine(limit: Int = 64 * 1024) throws(FileError) -> Line? {
+    var scanned = start
+    while true {
+      if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+        var bytes = Array(buffer[start..<newline])
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        offset += newline + 1 - start
+        start = newline + 1
+        return Line(bytes: bytes, terminated: true, tooLong: false)
+      }
+      if buffer.count - start > limit {
+        let bytes = Array(buffer[start..<(start + limit)])
+        offset += limit
+        start += limit
+        return Line(bytes: bytes, terminated: false, tooLong: true)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        let bytes = Array(buffer[start...])
+        offset += buffer.count - start
+        start = buffer.count
+        return Line(bytes: bytes, terminated: false, tooLong: false)
+      }
+      // Everything before the old end holds no newline; fill() may move `start` to 0.
+      let seen = buffer.count - start
+      try fill()
+      scanned = start + seen
+    }
+  }
+
+  /// Feeds every byte not yet handed out into `digest`, chunk by chunk.
+  package func hashRest(into digest: inout Digest) throws(FileError) {
+    while true {
+      if start < buffer.count {
+        buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        offset += buffer.count - start
+      }
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+      if atEnd { return }
+      try fill()
+    }
+  }
+
+  /// Every byte not yet handed out.
+  package func readRest() throws(FileError) -> [UInt8] {
+    while !atEnd { try fill() }
+    let rest = Array(buffer[start...])
+    offset += rest.count
+    start = buffer.count
+    return rest
+  }
+
+  /// Appends one chunk from the file, dropping bytes already handed out.
+  private func fill() throws(FileError) {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    let old = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: MockFileReader.chunkSize))
+    var n = 0
+    repeat {
+      n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, MockFileReader.chunkSize) }
+    } while n < 0 && errno == EINTR
+    if n < 0 {
+      let code = errno
+      buffer.removeLast(MockFileReader.chunkSize)
+      throw FileError.cannotRead(path, errno: code)
+    }
+    buffer.removeLast(MockFileReader.chunkSize - n)
+    if n == 0 { atEnd = true }
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// Runs an entry's `generator` command and waits for it: `/bin/sh -c` in the tree
+/// root, through the same `posix_spawn` path and reaper the lanes use, with the
+/// output file named in `DUET_MOCK_OUTPUT` and the root in `DUET_ROOT`.
+public enum MockGenerator {
+  /// How a generator ended: its exit code (nil when a signal ended it) and what it printed.
+  public struct Outcome: Sendable {
+    public var exitCode: Int32?
+    public var signal: Int32?
+    public var output: String
+  }
+
+  /// What runs a generator; tests may pass their own.
+  public typealias Runner = @Sendable (_ command: String, _ root: URL, _ output: URL) throws -> Outcome
+
+  /// At most this much of a generator's output is kept, the end of it.
+  package static let keptOutput = 64 * 1024
+
+  /// A generator still running after this long is stopped (its whole process group).
+  public static let deadline: Double = 30 * 60
+
+  public static let shell: Runner = { command, root, output in
+    var environment = ProcessInfo.processInfo.environment
+    environment["DUET_MOCK_OUTPUT"] = output.path
+    environment["DUET_ROOT"] = root.path
+    let result = ChildRun.captureShell(command, directory: root.path, environment: environment,
+                                       limits: .init(timeout: deadline, drainGrace: 5), keep: keptOutput)
+    if let problem = result.end.spawnError { throw MockGeneratorError(message: problem) }
+    var text = result.text
+    if result.end.timedOut { text += "\nduet: the generator ran past \(DurationText.formatTimeout(deadline)) and was stopped\n" }
+    return Outcome(exitCode: result.end.timedOut ? nil : result.end.exitCode, signal: result.end.signal, output: text)
+  }
+}
+
+/// A generator that could not be started at all.
+public struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// `duet mocks`: runs each entry's generator when it has one, then writes the
+/// fingerprint block over the body. Without a generator the body is kept byte for
+/// byte, and a body that no longer matches its recorded hash (a hand edit) or was
+/// generated under another config or bundle is refused unless `acceptBody`. Every write is atomic and an unchanged file is not touched.
+public enum MockImprint {
+  public struct Options: Sendable {
+    public var acceptBody = false
+    public var generator: MockGenerator.Runner = MockGenerator.shell
+    public init(acceptBody: Bool = false) { self.acceptBody = acceptBody }
+  }
+
+  public static func run(_ manifest: Manifest, root: URL, options: Options = Options()) -> MockImprintReport {
+    var report = MockImprintReport()
+    for target in MockTarget.resolve(manifest, root: root) {
+      switch target {
+      case .failure(let error): report.errors.append(error)
+      case .success(let target):
+        do {
+          switch try imprint(target, root: root, options: options) {
+          case .success(let file): report.files.append(file)
+          case .failure(let refusal): report.refused.append(refusal)
+          }
+        } catch {
+          report.errors.append(error)
+        }
+      }
+    }
+    return report
+  }
+
+  /// A body duet will not overwrite without `--accept-body` (exit 1).
+  public struct Refusal: Error, Sendable, Equatable {
+    public var output: String
+    public var message: String
+    public var line: String { "duet mocks: refused \(output): \(message)" }
+  }
+
+  package static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
+    let entry = target.entry
+    func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
+    // Inputs first: a missing root or an unreadable file stops the entry before anything runs.
+    let inputs = try MockInputs.collect(entry, root: root)
+    // What the file held before anything ran, to say whether this run changed it.
+    let before = target.exists ? try? MockFileReader(absolutePath: target.url.path, displayPath: entry.output).readRest() : nil
+
+    if let command = entry.generator {
+      let outcome: MockGenerator.Outcome
+      do {
+        outcome = try options.generator(command, root, target.url)
+      } catch {
+        throw fail("cannot run the generator '\(command)': \(error)")
+      }
+      guard outcome.exitCode == 0 else {
+        let how = outcome.exitCode.map { "exited with \($0)" } ?? "was ended by signal \(outcome.signal ?? 0)"
+        let tail = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).suffix(10).joined(separator: "\n")
+        throw fail("the generator '\(command)' \(how)\(tail.isEmpty ? "" : "; its last output:\n" + tail)")
+      }
+      guard target.exists else {
+        throw fail("the generator '\(command)' succeeded but did not write \(entry.output) (duet passes its path in DUET_MOCK_OUTPUT)")
+      }
+    } else if !target.exists {
+      throw fail("\(entry.output) does not exist and the entry names no generator to make it")
+    }
+
+    let bytes: [UInt8]
+    do {
+      let reader = try MockFileReader(absolutePath: target.url.path, displayPath: entry.output)
+      bytes = try reader.readRest()
+    } catch {
+      if case .cannotRead(_, let code) = error { throw fail("cannot read \(entry.output): \(String(cString: strerror(code)))") }
+      throw fail("\(error)")
+    }
+
+    let recorded: FingerprintBlock?
+    let body: ArraySlice<UInt8>
+    switch FingerprintParser.parse(bytes) {
+    case .none:
+      recorded = nil
+      body = bytes[...]
+    case .block(let block, let start):
+      recorded = block
+      body = bytes[start...]
+      if entry.generator == nil && !options.acceptBody {
+        let now = Digest.sha256(Data(body))
+        if now != block.bodyHash {
+          return .failure(Refusal(output: entry.output, message: "the body was edited after imprinting (the block records sha256:\(block.bodyHash.prefix(12))…, the body is sha256:\(now.prefix(12))…); regenerate it, or keep the edit with 'duet mocks --accept-body'"))
+        }
+      }
+    case .malformed(let problem):
+      recorded = nil
+      guard entry.generator != nil || options.acceptBody else {
+        return .failure(Refusal(output: entry.output, message: "its fingerprint block is unreadable (\(problem)); fix or delete the block, or keep the bytes after it as the body with 'duet mocks --accept-body'"))
+      }
+      body = bytes[min(problem.bodyStart, bytes.count)...]
+    }
+
+    let config = target.expectedConfig(recorded: recorded)
+    // Without a generator duet only re-imprints: a body made under another config
+    // (a row's template, args or bundle changed) is stale, and a new config line
+    // over it would hide that.
+    if entry.generator == nil, !options.acceptBody, let recorded,
+       recorded.description != config.description || recorded.bundle != config.bundle {
+      let was = recorded.description != config.description ? "config '\(recorded.description)'" : "bundle '\(recorded.bundle)'"
+      let now = recorded.description != config.description ? "'\(config.description)'" : "'\(config.bundle)'"
+      return .failure(Refusal(output: entry.output, message: "the body was generated under \(was), the entry now says \(now); regenerate the file with its templates, or record the new one over this body with 'duet mocks --accept-body'"))
+    }
+    let block = FingerprintBlock(bundle: config.bundle, description: config.description, inputs: inputs, bodyHash: Digest.sha256(Data(body)))
+    // A parity row's file is written, block and all, by the Duet mock templates:
+    // duet checks it but never records new inputs over a body they made from old ones.
+    if entry.configDescription != nil, !options.acceptBody, recorded?.inputs != block.inputs {
+      let why = recorded == nil ? "it has no fingerprint block" : "its inputs changed since the templates wrote it ('duet mocks --check' names them)"
+      return .failure(Refusal(output: entry.output, message: "\(why), and the Duet mock templates make it, not duet; regenerate it with them, or record these inputs over this body with 'duet mocks --accept-body'"))
+    }
+    var data = Data(block.rendered().utf8)
+    data.append(contentsOf: body)
+    do {
+      try AtomicFile.write(data, to: entry.output, in: root)
+    } catch {
+      throw fail("\(error)")
+    }
+    let changed = before.map { Data($0) != data } ?? true
+    return .success(MockImprintReport.File(output: entry.output, changed: changed, generated: entry.generator != nil, inputCount: inputs.count))
+  }
+}
+
+/// What `duet mocks` did, ready to print.
+public struct MockImprintReport: Sendable {
+  public struct File: Sendable, Equatable {
+    public var output: String
+    public var changed: Bool
+    public var generated: Bool
+    public var inputCount: Int
+  }
+
+  public var files: [File] = []
+  public var refused: [MockImprint.Refusal] = []
+  public var errors: [MockError] = []
+
+  public init() {}
+
+  /// 0 done, 1 a body was refused, 2 an entry could not be written.
+  public var exitCode: Int32 {
+    if !errors.isEmpty { return 2 }
+    return refused.isEmpty ? 0 : 1
+  }
+
+  /// Each file changed, then a summary; refusals and errors are separate, for stderr.
+  public var lines: [String] {
+    var lines = files.filter(\.changed).map { file in
+      "wrote \(file.output) (\(file.inputCount) input(s)\(file.generated ? ", generated" : ""))"
+    }
+    let total = files.count + refused.count + errors.count
+    let written = files.filter(\.changed).count
+    var summary = "duet mocks: \(written) of \(total) mock file(s) written"
+    let unchanged = files.count - written
+    if unchanged > 0 { summary += ", \(unchanged) already up to date" }
+    if !refused.isEmpty { summary += ", \(refused.count) refused" }
+    if !errors.isEmpty { summary += ", \(errors.count) failed" }
+    lines.append(summary)
+    return lines
+  }
+
+  /// Errors and refusals, then the report: what a built-in lane logs.
+  public var text: String {
+    (errors.map(\.diagnostic.description) + refused.map(\.line) + lines).joined(separator: "\n") + "\n"
+  }
+}

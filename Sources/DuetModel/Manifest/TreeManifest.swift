@@ -1,0 +1,46 @@
+import Foundation
+import DuetSupport
+
+/// The manifest a command runs on, wherever it comes from: `lanes/manifest.yaml`
+/// when the tree has one, else lanes derived from `parity/manifest.yaml`; in both
+/// cases with the parity manifest's mock generator rows added to `mocks`.
+public struct TreeManifest: Sendable {
+  public var manifest: Manifest
+  /// The tree's parity manifest, when it has one.
+  public var parity: ParityManifest?
+  /// True when no `lanes/manifest.yaml` exists and the lanes were derived.
+  public var isDerived: Bool
+
+  /// Whether `root` holds either manifest, so commands can find their tree by either.
+  public static let rootMarkers = [Manifest.defaultPath, ParityManifest.defaultPath]
+
+  /// The lanes (and pools) a tree without `lanes/manifest.yaml` gets from its
+  /// parity manifest. The survey that finds them lives above this layer, so the
+  /// caller hands it in; `nil` skips it when only the mocks matter (the `mocks`
+  /// built-in).
+  public typealias LaneDeriver = @Sendable (_ root: URL, _ parity: ParityManifest) -> (lanes: [Lane], pools: [String: Int])
+
+  /// Loads the tree's manifest.
+  public static func load(root: URL, builtins: [String: [String]], deriveLanes: LaneDeriver? = nil) throws(ManifestError) -> TreeManifest {
+    var parity: ParityManifest?
+    if ParityManifestLoader.exists(root: root) {
+      do {
+        parity = try ParityManifestLoader.load(root: root)
+      } catch {
+        throw ManifestError(diagnostics: error.diagnostics)
+      }
+    }
+    let hasLanes = FileManager.default.fileExists(atPath: root.appendingPathComponent(Manifest.defaultPath).path)
+    var manifest: Manifest
+    if hasLanes || parity == nil {
+      manifest = try ManifestLoader.load(root: root, builtins: builtins)
+    } else {
+      manifest = Manifest(path: ParityManifest.defaultPath)
+      if let deriveLanes, let parity {
+        (manifest.lanes, manifest.pools) = deriveLanes(root, parity)
+      }
+    }
+    manifest.mocks += parity?.mockEntries ?? []
+    return TreeManifest(manifest: manifest, parity: parity, isDerived: !hasLanes && parity != nil)
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// Which lanes are flaky, by the evidence in the history window.
+///
+/// A lane is flaky when, for one input fingerprint, the store holds both a pass
+/// and a failure, or an attempt that failed and then passed on retry. A timeout
+/// counts as a failure; skipped, cancelled and cached lanes are not evidence.
+/// Flips count changes of outcome between consecutive runs with the same
+/// fingerprint, as BuildPulse counts disruptions. A lane whose newest evidence is
+/// over 7 days old is reported as recovered.
+public struct FlakyReport: Sendable {
+  public static let definition = "flaky = one lane and one input fingerprint with both a pass and a failure, or a failed attempt that passed on retry"
+  public static let recoveryAge: Double = 7 * 24 * 3600
+
+  public struct Entry: Sendable, Equatable {
+    public var lane: String
+    public var runs: Int
+    /// Failed or timed-out attempts.
+    public var failures: Int
+    public var flakyFingerprints: Int
+    public var flips: Int
+    public var retriesPassed: Int
+    /// When the newest evidence was seen (seconds since 1970).
+    public var lastSeen: Double
+    public var recovered: Bool
+  }
+
+  public var entries: [Entry]
+  public var runsInWindow: Int
+
+  public var flaky: [Entry] { entries.filter { !$0.recovered } }
+  public var recovered: [Entry] { entries.filter(\.recovered) }
+
+  /// The report over `runs` and their `steps`, as of `now`.
+  public static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
+    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    var evidence = Evidence()
+    laneRuns.forEach { evidence.add($0) }
+    return evidence.report(lanes: lanes, runsInWindow: runs.count, now: now)
+  }
+
+  /// The report over the store's last `last` runs (those since `since` only), as
+  /// of `now`, folded as the rows stream out of SQLite.
+  public static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
+    var evidence = Evidence()
+    let window = try store.scanWindow(last: last, since: since, reading: .evidence) { evidence.add($0) }
+    return evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)
+  }
+
+  /// Each lane's evidence so far, fed lane runs in run order.
+  package struct Evidence {
+    package struct Fingerprint { var passed = false, failed = false, lastPassed: Bool? }
+    package struct Lane {
+      package var runs = 0, failures = 0, flips = 0, retriesPassed = 0
+      package var lastSeen = -Double.infinity
+      package var fingerprints: [Fingerprint] = []
+      package var slots: [Int: Int] = [:]
+      /// The newest fingerprint's slot, which nearly every run repeats.
+      package var lastFingerprint = -1, lastSlot = -1
+    }
+    package var lanes: [Lane] = []
+
+    package mutating func add(_ run: LaneRun) {
+      while lanes.count <= run.lane { lanes.append(Lane()) }
+      lanes[run.lane].add(run)
+    }
+
+    package func report(lanes names: [String], runsInWindow: Int, now: Double) -> FlakyReport {
+      var entries: [Entry] = []
+      for (index, lane) in lanes.enumerated() where lane.runs > 0 {
+        // Every mixed fingerprint also flipped at least once, and the flip is its evidence in time.
+        let mixed = lane.fingerprints.filter { $0.passed && $0.failed }.count
+        guard mixed > 0 || lane.retriesPassed > 0 else { continue }
+        entries.append(Entry(lane: names[index], runs: lane.runs, failures: lane.failures, flakyFingerprints: mixed, flips: lane.flips,
+                             retriesPassed: lane.retriesPassed, lastSeen: lane.lastSeen, recovered: now - lane.lastSeen > recoveryAge))
+      }
+      entries.sort { a, b in
+        if a.recovered != b.recovered { return !a.recovered }
+        let scoreA = a.flips + a.retriesPassed + a.flakyFingerprints, scoreB = b.flips + b.retriesPassed + b.flakyFingerprints
+        if scoreA != scoreB { return scoreA > scoreB }
+        if a.failures != b.failures { return a.failures > b.failures }
+        if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
+        return a.lane < b.lane
+      }
+      return FlakyReport(entries: entries, runsInWindow: runsInWindow)
+    }
+  }
+}
+
+extension FlakyReport.Evidence.Lane {
+  package mutating func add(_ run: LaneRun) {
+    runs += 1
+    failures += run.failed
+    if run.failed > 0 && run.finalPassed {
+      retriesPassed += 1
+      lastSeen = max(lastSeen, run.started)
+    }
+    guard let fingerprint = run.fingerprint else { return }
+    if fingerprint != lastFingerprint {
+      lastFingerprint = fingerprint
+      lastSlot = slots[fingerprint] ?? {
+        fingerprints.append(.init())
+        slots[fingerprint] = fingerprints.count - 1
+        return fingerprints.count - 1
+      }()
+    }
+    if run.anyPassed { fingerprints[lastSlot].passed = true }
+    if run.failed > 0 { fingerprints[lastSlot].failed = true }
+    if let previous = fingerprints[lastSlot].lastPassed, previous != run.finalPassed {
+      flips += 1
+      lastSeen = max(lastSeen, run.started)
+    }
+    fingerprints[lastSlot].lastPassed = run.finalPassed
+  }
+}

@@ -1,0 +1,92 @@
+import DuetModel
+import DuetSupport
+
+/// One verify run as the history store keeps it.
+public struct RunRow: Sendable, Equatable {
+  /// A UUID, unique across machines, so merged stores never collide.
+  public var id: String
+  /// The run id of its log folder (`.duet/logs/<logID>`).
+  public var logID: String
+  public var started: Double
+  public var ended: Double
+  public var command: String
+  public var root: String
+  public var gitCommit: String?
+  public var host: String
+  /// `pass`, `fail` or `interrupted`.
+  public var outcome: String
+  public var jobs: Int
+  public var duetVersion: String
+
+  public init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: String, jobs: Int, duetVersion: String) {
+    self.id = id
+    self.logID = logID
+    self.started = started
+    self.ended = ended
+    self.command = command
+    self.root = root
+    self.gitCommit = gitCommit
+    self.host = host
+    self.outcome = outcome
+    self.jobs = jobs
+    self.duetVersion = duetVersion
+  }
+}
+
+/// One attempt of one lane in one run. A lane settled without running (skipped,
+/// cancelled, cached) has one row with attempt 0 and no attempt outcome.
+public struct StepRow: Sendable, Equatable {
+  public var runID: String
+  public var lane: String
+  public var attempt: Int
+  public var started: Double
+  public var duration: Double
+  /// `pass`, `fail`, `timeout` (or `interrupted`); nil for a lane that did not run.
+  public var attemptOutcome: String?
+  /// The lane's outcome over all attempts; set on its last row only.
+  public var laneOutcome: String?
+  public var exitCode: Int?
+  public var fingerprint: String?
+  public var logPath: String?
+
+  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: String?, laneOutcome: String?, exitCode: Int?, fingerprint: String?, logPath: String?) {
+    self.runID = runID
+    self.lane = lane
+    self.attempt = attempt
+    self.started = started
+    self.duration = duration
+    self.attemptOutcome = attemptOutcome
+    self.laneOutcome = laneOutcome
+    self.exitCode = exitCode
+    self.fingerprint = fingerprint
+    self.logPath = logPath
+  }
+}
+
+extension RunRow {
+  /// The run and its steps as rows, from a finished verify.
+  public static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String]) -> (RunRow, [StepRow]) {
+    let result = outcome.run
+    let run = RunRow(
+      id: id, logID: plan.runID, started: started, ended: started + result.duration,
+      command: command, root: plan.root.path, gitCommit: gitCommit, host: host,
+      outcome: outcome.verdict.rawValue,
+      jobs: plan.options.jobs, duetVersion: duetVersion)
+    var steps: [StepRow] = []
+    for record in result.records {
+      let fingerprint = fingerprints[record.index]
+      if record.attempts.isEmpty {
+        steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
+                             laneOutcome: record.outcome.rawValue, exitCode: nil, fingerprint: fingerprint, logPath: nil))
+        continue
+      }
+      for (offset, attempt) in record.attempts.enumerated() {
+        let isLast = offset == record.attempts.count - 1
+        steps.append(StepRow(runID: id, lane: record.name, attempt: attempt.attempt, started: attempt.started, duration: attempt.duration,
+                             attemptOutcome: attempt.outcome.rawValue, laneOutcome: isLast ? record.outcome.rawValue : nil,
+                             exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath))
+      }
+    }
+    return (run, steps)
+  }
+}

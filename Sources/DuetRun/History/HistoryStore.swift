@@ -1,0 +1,353 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// What went wrong with the history store; recording turns these into warnings.
+public enum HistoryError: Error, CustomStringConvertible, Sendable {
+  case sqlite(String, SQLiteError)
+  case newerSchema(String, Int)
+  case notAStore(String, String)
+  /// A merged store holding a row duet would not write (a log path out of its run's folder).
+  case unsafeRow(String, String)
+  /// The store's own folder is refused by the path guard (`.duet` a link or a file).
+  case refusedFolder(String, FileError)
+
+  public var description: String {
+    switch self {
+    case .sqlite(let path, let error): return "\(path): \(error)"
+    case .newerSchema(let path, let version): return "\(path) was written by a newer duet (schema \(version)); upgrade duet"
+    case .notAStore(let path, let why): return "\(path) is not a duet history store: \(why)"
+    case .unsafeRow(let path, let why): return "\(path): refusing the whole store, nothing merged from it: \(why)"
+    case .refusedFolder(let path, let error): return "\(path): \(error)"
+    }
+  }
+
+  public var isCorrupt: Bool {
+    if case .sqlite(_, let error) = self { return error.isCorrupt }
+    return false
+  }
+
+  public var isBusy: Bool {
+    if case .sqlite(_, let error) = self { return error.isBusy }
+    return false
+  }
+}
+
+/// `.duet/history.sqlite`: every run and every attempt, for flaky and slow-step
+/// reports, critical-path weights and the input cache.
+///
+/// WAL journaling (DELETE where WAL is refused), `synchronous=NORMAL`, a busy
+/// timeout, writes in `BEGIN IMMEDIATE`, and `user_version` migrations that are
+/// only ever appended.
+public final class HistoryStore {
+  public let path: String
+  package let db: SQLiteDatabase
+
+  /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`. Append, never edit.
+  package static let migrations: [String] = [
+    """
+    CREATE TABLE runs (
+      id TEXT PRIMARY KEY,
+      log_id TEXT NOT NULL,
+      started REAL NOT NULL,
+      ended REAL NOT NULL,
+      command TEXT NOT NULL,
+      root TEXT NOT NULL,
+      git_commit TEXT,
+      host TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      jobs INTEGER NOT NULL,
+      duet_version TEXT NOT NULL
+    );
+    CREATE INDEX runs_by_start ON runs(started, id);
+    CREATE TABLE steps (
+      run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+      lane TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      started REAL NOT NULL,
+      duration REAL NOT NULL,
+      attempt_outcome TEXT,
+      lane_outcome TEXT,
+      exit_code INTEGER,
+      fingerprint TEXT,
+      log_path TEXT,
+      PRIMARY KEY (run_id, lane, attempt)
+    ) WITHOUT ROWID;
+    CREATE INDEX steps_by_lane ON steps(lane, started, attempt_outcome, lane_outcome, fingerprint, duration);
+    """,
+    // What each lane's fingerprint was made of on its newest run, so the next
+    // run can say why a lane is not cached. One row per lane, replaced each run.
+    """
+    CREATE TABLE lane_inputs (
+      lane TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      parts TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
+  ]
+
+  public static var schemaVersion: Int { migrations.count }
+
+  /// The store's path: `$DUET_HISTORY`, else `.duet/history.sqlite` under the
+  /// root; nil when `DUET_HISTORY=off` turns recording off.
+  public static func defaultPath(root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    if environment["DUET_HISTORY"] == "off" { return nil }
+    if let custom = environment["DUET_HISTORY"], !custom.isEmpty {
+      return URL(fileURLWithPath: custom, relativeTo: root).path
+    }
+    return root.appendingPathComponent(".duet/history.sqlite").path
+  }
+
+  /// Opens (and creates, and migrates) a store. Read-only stores are checked, not migrated.
+  public init(path: String, readOnly: Bool = false) throws(HistoryError) {
+    self.path = path
+    let folder = (path as NSString).deletingLastPathComponent
+    if (folder as NSString).lastPathComponent == ".duet" {
+      do {
+        try PathGuard.checkStateFolder(root: URL(fileURLWithPath: (folder as NSString).deletingLastPathComponent))
+      } catch {
+        throw .refusedFolder(path, error)
+      }
+    }
+    var info = stat()
+    if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+      throw .notAStore(path, "it is \(PathGuard.kindName(info.st_mode)), not a regular file")
+    }
+    do {
+      if !readOnly {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      }
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 14, message: "cannot make its folder: \(error.localizedDescription)"))
+    }
+    do {
+      db = try SQLiteDatabase(path: path, readOnly: readOnly)
+      db.setBusyTimeout(5000)
+      let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+      if version > HistoryStore.schemaVersion { throw HistoryError.newerSchema(path, version) }
+      if readOnly {
+        guard version >= 1 else { throw HistoryError.notAStore(path, "it has no duet schema") }
+        let check = try db.query("PRAGMA quick_check").first?.first?.text ?? ""
+        guard check == "ok" else { throw HistoryError.notAStore(path, "integrity check: \(check)") }
+        return
+      }
+      let mode = try db.query("PRAGMA journal_mode=WAL").first?.first?.text ?? ""
+      if mode.lowercased() != "wal" { _ = try db.query("PRAGMA journal_mode=DELETE") }
+      try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+      if version < HistoryStore.schemaVersion { try migrate(from: version) }
+    } catch let error as HistoryError {
+      throw error
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  private func migrate(from version: Int) throws {
+    try db.writeTransaction {
+      // Re-read inside the lock: another duet may have migrated meanwhile.
+      var current = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+      guard current < HistoryStore.schemaVersion else { return }
+      while current < HistoryStore.schemaVersion {
+        try db.execute(HistoryStore.migrations[current])
+        current += 1
+        try db.execute("PRAGMA user_version = \(current)")
+      }
+      // Inside the write lock: an ANALYZE on its own is a read that turns into a
+      // write, and two duets opening a new store at once would make one of them
+      // fail with SQLITE_BUSY at once, the busy timeout notwithstanding.
+      try db.execute("ANALYZE")
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes a run and all its steps in one transaction, with the fingerprint
+  /// parts of the lanes that ran (lane name to parts).
+  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:]) throws(HistoryError) {
+    do {
+      try db.writeTransaction {
+        try insert(run, steps: steps)
+        let replace = try db.prepare("INSERT OR REPLACE INTO lane_inputs (lane, fingerprint, parts) VALUES (?,?,?)")
+        for lane in parts.keys.sorted() {
+          let part = parts[lane]!
+          try replace.run([.text(lane), .text(part.fingerprint), .text(part.serialized)])
+        }
+      }
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  private func insert(_ run: RunRow, steps: [StepRow]) throws {
+    let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+    try runInsert.run([.text(run.id), .text(run.logID), .real(run.started), .real(run.ended), .text(run.command), .text(run.root),
+                       run.gitCommit.sqlValue, .text(run.host), .text(run.outcome), .integer(Int64(run.jobs)), .text(run.duetVersion)])
+    let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path) VALUES (?,?,?,?,?,?,?,?,?,?)")
+    for step in steps {
+      try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
+                          step.attemptOutcome.sqlValue, step.laneOutcome.sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
+                          step.fingerprint.sqlValue, step.logPath.sqlValue])
+    }
+  }
+
+  /// Imports every run of another store that this one lacks (same UUID = same run).
+  /// The other store is opened read-only and checked first, and every row it
+  /// holds must be one duet could have written (`LogLocation.problem`), or
+  /// nothing is merged. Errors name the store they come from.
+  public func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
+    let source = try HistoryStore(path: other, readOnly: true)
+    var incoming: [(run: RunRow, steps: [StepRow])] = []
+    do {
+      let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
+      let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
+      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ?")
+      for run in runs where !known.contains(run.id) {
+        try statement.bind([.text(run.id)])
+        var steps: [StepRow] = []
+        while try statement.step() {
+          if let row = HistoryStore.stepRow(statement.row) { steps.append(row) }
+        }
+        if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(other, problem) }
+        incoming.append((run, steps))
+      }
+    } catch let error as HistoryError {
+      throw error
+    } catch let error as SQLiteError {
+      throw .sqlite(other, error)
+    } catch {
+      throw .sqlite(other, SQLiteError(code: 1, message: "\(error)"))
+    }
+    do {
+      try db.writeTransaction {
+        for entry in incoming { try insert(entry.run, steps: entry.steps) }
+      }
+      return (incoming.count, incoming.reduce(0) { $0 + $1.steps.count })
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  /// Drops all but the newest `keep` runs; returns the log ids of the runs dropped.
+  public func prune(keep: Int) throws(HistoryError) -> [String] {
+    do {
+      return try db.writeTransaction {
+        let doomed = try db.query("SELECT id, log_id FROM runs ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?", [.integer(Int64(keep))])
+        let delete = try db.prepare("DELETE FROM runs WHERE id = ?")
+        let deleteSteps = try db.prepare("DELETE FROM steps WHERE run_id = ?")
+        for row in doomed {
+          guard let id = row.first?.text else { continue }
+          try deleteSteps.run([.text(id)])
+          try delete.run([.text(id)])
+        }
+        return doomed.compactMap { $0.count > 1 ? $0[1].text : nil }
+      }
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Each lane's duration on its last passing attempt: the scheduler's weights.
+  public func lastDurations(lanes: [String]) throws(HistoryError) -> [String: Double] {
+    try reading {
+      let statement = try db.prepare("SELECT duration FROM steps WHERE lane = ? AND attempt_outcome = 'pass' ORDER BY started DESC LIMIT 1")
+      var result: [String: Double] = [:]
+      for lane in lanes {
+        try statement.bind([.text(lane)])
+        if try statement.step(), let seconds = statement.row.first?.double { result[lane] = seconds }
+      }
+      return result
+    }
+  }
+
+  /// Each lane's newest verdict (pass, flaky, cached, fail or timeout) with its
+  /// fingerprint and, when kept, that fingerprint's parts: what the cache decides on.
+  public func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
+    try reading {
+      let statement = try db.prepare("""
+        SELECT lane_outcome, fingerprint FROM steps
+        WHERE lane = ? AND lane_outcome IN ('pass', 'flaky', 'cached', 'fail', 'timeout')
+        ORDER BY started DESC, attempt DESC LIMIT 1
+        """)
+      // A store opened read-only may predate the table (`--dry-run` never migrates).
+      let hasParts = !(try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lane_inputs'")).isEmpty
+      let partsStatement = hasParts ? try db.prepare("SELECT fingerprint, parts FROM lane_inputs WHERE lane = ?") : nil
+      var result: [String: CacheCheck.LastVerdict] = [:]
+      for lane in lanes {
+        try statement.bind([.text(lane)])
+        guard try statement.step(), let outcome = statement.row.first?.text else { continue }
+        var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil)
+        if let partsStatement {
+          try partsStatement.bind([.text(lane)])
+          if try partsStatement.step(), partsStatement.row.count > 1, partsStatement.row[0].text == verdict.fingerprint,
+             let text = partsStatement.row[1].text {
+            verdict.parts = FingerprintParts.parse(text)
+          }
+        }
+        result[lane] = verdict
+      }
+      return result
+    }
+  }
+
+  /// The newest runs first, optionally only those in which `lane` took part.
+  public func recentRuns(limit: Int, lane: String? = nil) throws(HistoryError) -> [RunRow] {
+    try reading {
+      let columns = "r.id, r.log_id, r.started, r.ended, r.command, r.root, r.git_commit, r.host, r.outcome, r.jobs, r.duet_version"
+      if let lane {
+        return try db.query("SELECT \(columns) FROM runs r WHERE EXISTS (SELECT 1 FROM steps s WHERE s.run_id = r.id AND s.lane = ?) ORDER BY r.started DESC LIMIT ?", [.text(lane), .integer(Int64(limit))]).compactMap(HistoryStore.runRow)
+      }
+      return try db.query("SELECT \(columns) FROM runs r ORDER BY r.started DESC LIMIT ?", [.integer(Int64(limit))]).compactMap(HistoryStore.runRow)
+    }
+  }
+
+  /// Every step of the given runs.
+  public func steps(ofRuns ids: [String]) throws(HistoryError) -> [StepRow] {
+    try reading {
+      let statement = try db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ? ORDER BY lane, attempt")
+      var rows: [StepRow] = []
+      for id in ids {
+        try statement.bind([.text(id)])
+        while try statement.step() {
+          if let row = HistoryStore.stepRow(statement.row) { rows.append(row) }
+        }
+      }
+      return rows
+    }
+  }
+
+  public func runCount() throws(HistoryError) -> Int {
+    try reading { try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0 }
+  }
+
+  private func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+    do {
+      return try body()
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
+    guard row.count == 11, let id = row[0].text, let logID = row[1].text, let started = row[2].double, let ended = row[3].double else { return nil }
+    return RunRow(id: id, logID: logID, started: started, ended: ended, command: row[4].text ?? "", root: row[5].text ?? "",
+                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: row[8].text ?? "", jobs: row[9].int ?? 0, duetVersion: row[10].text ?? "")
+  }
+
+  package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
+    guard row.count == 10, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
+    return StepRow(runID: run, lane: lane, attempt: attempt, started: row[3].double ?? 0, duration: row[4].double ?? 0,
+                   attemptOutcome: row[5].text, laneOutcome: row[6].text, exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text)
+  }
+}

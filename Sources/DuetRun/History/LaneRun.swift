@@ -1,0 +1,105 @@
+import DuetModel
+import DuetSupport
+
+/// One lane in one run of a report window, its attempts folded into what the
+/// flaky and stats reports need, so neither keeps a step row.
+///
+/// Attempts with no outcome (a lane that did not run) or an `interrupted` one
+/// are not counted; a lane with no counted attempt makes no `LaneRun`. Lane runs
+/// reach a report in run order (the run's start, then its id), so consecutive
+/// runs of a lane are consecutive lane runs.
+package struct LaneRun: Sendable, Equatable {
+  /// The lane's index in the scan's list of lane names.
+  package var lane: Int
+  /// When the run started.
+  package var started: Double
+  /// The fingerprint of the lane's first counted attempt, as an index into the
+  /// scan's fingerprints (equal text, equal index); nil when it had none.
+  package var fingerprint: Int?
+  /// Failed or timed-out attempts.
+  package var failed: Int
+  package var anyPassed: Bool
+  /// The last counted attempt passed.
+  package var finalPassed: Bool
+  /// Seconds over the counted attempts.
+  package var seconds: Double
+  /// The lane's outcome (on its last counted row that has one) was pass or flaky.
+  package var lanePassed: Bool
+}
+
+/// How a counted attempt ended, as the reports weigh it.
+package enum AttemptKind {
+  case other
+  case pass
+  case failure
+
+  /// nil for an attempt that is not counted; from the bytes of the column, with no string made.
+  package init?(bytes: UnsafeBufferPointer<UInt8>?) {
+    guard let bytes else { return nil }
+    if ReportWindow.equal(bytes, "pass") { self = .pass }
+    else if ReportWindow.equal(bytes, "fail") || ReportWindow.equal(bytes, "timeout") { self = .failure }
+    else if ReportWindow.equal(bytes, "interrupted") { return nil }
+    else { self = .other }
+  }
+
+  /// nil for an attempt that is not counted.
+  package init?(_ outcome: String?) {
+    guard let outcome, outcome != "interrupted" else { return nil }
+    switch outcome {
+    case "pass": self = .pass
+    case "fail", "timeout": self = .failure
+    default: self = .other
+    }
+  }
+}
+
+extension LaneRun {
+  /// Folds in-memory rows into lane runs in run order: the reports' input when
+  /// they are given rows rather than a store.
+  package static func fold(runs: [RunRow], steps: [StepRow]) -> (lanes: [String], laneRuns: [LaneRun]) {
+    let ordered = runs.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
+    let position = Dictionary(ordered.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var laneIndex: [String: Int] = [:], lanes: [String] = []
+    var fingerprintIndex: [String: Int] = [:]
+    let counted = steps.enumerated()
+      .filter { position[$0.element.runID] != nil && AttemptKind($0.element.attemptOutcome) != nil }
+      .sorted { a, b in
+        let runA = position[a.element.runID]!, runB = position[b.element.runID]!
+        if runA != runB { return runA < runB }
+        if a.element.lane != b.element.lane { return a.element.lane < b.element.lane }
+        if a.element.attempt != b.element.attempt { return a.element.attempt < b.element.attempt }
+        return a.offset < b.offset
+      }
+      .map(\.element)
+    var result: [LaneRun] = []
+    var current: (run: String, lane: String)?
+    for step in counted {
+      let kind = AttemptKind(step.attemptOutcome)!
+      if current?.run != step.runID || current?.lane != step.lane {
+        let lane = laneIndex[step.lane] ?? { lanes.append(step.lane); laneIndex[step.lane] = lanes.count - 1; return lanes.count - 1 }()
+        let fingerprint = step.fingerprint.map { text in
+          fingerprintIndex[text] ?? { fingerprintIndex[text] = fingerprintIndex.count; return fingerprintIndex.count - 1 }()
+        }
+        result.append(LaneRun(lane: lane, started: ordered[position[step.runID]!].started, fingerprint: fingerprint, failed: 0,
+                              anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false))
+        current = (step.runID, step.lane)
+      }
+      result[result.count - 1].add(kind, seconds: step.duration, laneOutcome: step.laneOutcome)
+    }
+    return (lanes, result)
+  }
+
+  /// Counts one more attempt of this lane in this run.
+  package mutating func add(_ kind: AttemptKind, seconds: Double, laneOutcome: String?) {
+    add(kind, seconds: seconds, lanePassed: laneOutcome.map { $0 == "pass" || $0 == "flaky" })
+  }
+
+  /// Counts one more attempt; `lanePassed` is nil on a row without the lane's outcome.
+  package mutating func add(_ kind: AttemptKind, seconds: Double, lanePassed: Bool?) {
+    if kind == .failure { failed += 1 }
+    if kind == .pass { anyPassed = true }
+    finalPassed = kind == .pass
+    self.seconds += seconds
+    if let lanePassed { self.lanePassed = lanePassed }
+  }
+}

@@ -1,0 +1,118 @@
+import DuetModel
+import DuetSupport
+
+/// Per-lane run counts, pass rates and durations over the history window, with a
+/// `slower` flag when the median of a lane's last 5 runs is over 1.5× the median
+/// of the 20 runs before them.
+public struct StatsReport: Sendable {
+  public struct Entry: Sendable, Equatable {
+    public var lane: String
+    /// Runs in which the lane ran (skipped, cancelled and cached runs are not counted).
+    public var runs: Int
+    public var passRate: Double
+    public var p50: Double
+    public var p95: Double
+    public var max: Double
+    public var slower: Bool
+    /// Median of the last 5 runs over the median of the 20 before (nil without enough runs).
+    public var slowdown: Double?
+  }
+
+  public var entries: [Entry]
+  public var runsInWindow: Int
+
+  public static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
+    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    var durations = Durations()
+    laneRuns.forEach { durations.add($0) }
+    return durations.report(lanes: lanes, runsInWindow: runs.count)
+  }
+
+  /// The report over the store's last `last` runs, folded as the rows stream out of SQLite.
+  public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
+    var durations = Durations()
+    let window = try store.scanWindow(last: last, since: nil, reading: .durations) { durations.add($0) }
+    return durations.report(lanes: window.lanes, runsInWindow: window.runs)
+  }
+
+  /// Per lane, in run order: the seconds of each run it ran in, and how many it passed.
+  /// Eight bytes a lane run: the percentiles need every value.
+  package struct Durations {
+    package var seconds: [[Double]] = []
+    package var passes: [Int] = []
+
+    package mutating func add(_ run: LaneRun) {
+      while seconds.count <= run.lane { seconds.append([]); passes.append(0) }
+      seconds[run.lane].append(run.seconds)
+      if run.lanePassed { passes[run.lane] += 1 }
+    }
+
+    package func report(lanes: [String], runsInWindow: Int) -> StatsReport {
+      var entries: [Entry] = []
+      for (index, inOrder) in seconds.enumerated() where !inOrder.isEmpty {
+        var slowdown: Double?
+        if inOrder.count >= 25 {
+          let recent = median(Array(inOrder.suffix(5)))
+          let before = median(Array(inOrder.dropLast(5).suffix(20)))
+          if before > 0 { slowdown = recent / before }
+        }
+        // Two selections, not a sort: the window may hold thousands of runs a lane.
+        var values = inOrder
+        let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
+        select(p50, in: &values, 0..<values.count)
+        select(p95, in: &values, p50..<values.count)
+        entries.append(Entry(lane: lanes[index], runs: values.count, passRate: Double(passes[index]) / Double(values.count),
+                             p50: values[p50], p95: values[p95], max: inOrder.max()!,
+                             slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
+      }
+      entries.sort { $0.lane < $1.lane }
+      return StatsReport(entries: entries, runsInWindow: runsInWindow)
+    }
+  }
+
+  package static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  /// The nearest-rank percentile: the smallest value with at least `p` of the values at or below it.
+  package static func percentile(_ values: [Double], _ p: Double) -> Double {
+    percentile(sorted: values.sorted(), p)
+  }
+
+  package static func percentile(sorted: [Double], _ p: Double) -> Double {
+    sorted.isEmpty ? 0 : sorted[rank(p, of: sorted.count)]
+  }
+
+  /// The index of the nearest-rank `p` percentile among `count` sorted values.
+  package static func rank(_ p: Double, of count: Int) -> Int {
+    Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))
+  }
+
+  /// Quickselect: afterwards `values[k]` is what a sort would put there, with
+  /// no larger value before it and no smaller one after it, within `range`.
+  package static func select(_ k: Int, in values: inout [Double], _ range: Range<Int>) {
+    var low = range.lowerBound, high = range.upperBound - 1
+    while low < high {
+      // The median of three as the pivot, so sorted input is no worst case.
+      let middle = low + (high - low) / 2
+      if values[middle] < values[low] { values.swapAt(middle, low) }
+      if values[high] < values[low] { values.swapAt(high, low) }
+      if values[high] < values[middle] { values.swapAt(high, middle) }
+      let pivot = values[middle]
+      var i = low, j = high
+      while i <= j {
+        while values[i] < pivot { i += 1 }
+        while pivot < values[j] { j -= 1 }
+        if i <= j {
+          values.swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j { high = j } else if k >= i { low = i } else { return }
+    }
+  }
+}

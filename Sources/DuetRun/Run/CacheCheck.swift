@@ -1,0 +1,83 @@
+import DuetModel
+import DuetSupport
+
+/// Which lanes a verify serves from the cache, and why every other lane runs.
+///
+/// A lane is cached only when its fingerprint (inputs, command, env, dir and its
+/// needs' fingerprints) equals the one of its newest recorded verdict, that
+/// verdict passed, and every need in the run is cached too. A cached lane never
+/// starts. Pure: the history and the fingerprints come in as values.
+public enum CacheCheck {
+  /// A lane's newest recorded verdict (pass, flaky, cached, fail or timeout).
+  public struct LastVerdict: Sendable, Equatable {
+    public var outcome: String
+    public var fingerprint: String?
+    /// The parts of that fingerprint, when the store kept them.
+    public var parts: FingerprintParts?
+    public init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil) {
+      self.outcome = outcome
+      self.fingerprint = fingerprint
+      self.parts = parts
+    }
+
+    package var passed: Bool { outcome == "pass" || outcome == "flaky" || outcome == "cached" }
+  }
+
+  /// A lane's cache decision: `cached`, or the reason it runs.
+  public enum Decision: Sendable, Equatable {
+    case cached
+    case runs(String)
+
+    public var text: String {
+      switch self {
+      case .cached: return "cached"
+      case .runs(let reason): return reason
+      }
+    }
+  }
+
+  /// A decision for every selected lane not settled before the run.
+  /// `settled` holds the outcomes decided before the run (a missing program,
+  /// `unaffected`); a need settled as passing (`unaffected`) does not run.
+  public static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
+                            history: [String: LastVerdict], noCache: Bool) -> [Int: Decision] {
+    var decisions: [Int: Decision] = [:]
+    let graph = manifest.graph
+    for index in graph.topologicalOrder() where selected.contains(index) && settled[index] == nil {
+      decisions[index] = decide(index, manifest: manifest, selected: selected, settled: settled, decisions: decisions,
+                                fingerprints: fingerprints, history: history, noCache: noCache)
+    }
+    return decisions
+  }
+
+  private static func decide(_ index: Int, manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], decisions: [Int: Decision],
+                             fingerprints: InputFingerprint.Result, history: [String: LastVerdict], noCache: Bool) -> Decision {
+    let lane = manifest.lanes[index]
+    if noCache { return .runs("--no-cache") }
+    guard fingerprints.cacheable.contains(index), let fingerprint = fingerprints.fingerprints[index] else {
+      if let empty = fingerprints.unmatched[index] { return .runs("its inputs match no file (\(FingerprintParts.listed(empty)))") }
+      return .runs(lane.isBuiltin ? "no inputs known" : "no inputs declared")
+    }
+    let graph = manifest.graph
+    let running = graph.needs[index].filter { need in
+      guard selected.contains(need) else { return false }
+      if let outcome = settled[need] { return !(outcome == .cached || outcome == .unaffected) }
+      return decisions[need] != .cached
+    }
+    if !running.isEmpty {
+      return .runs("\(running.count == 1 ? "a need" : "needs") will run (\(FingerprintParts.listed(running.map { graph.names[$0] })))")
+    }
+    guard let last = history[lane.name] else { return .runs("no passing run recorded") }
+    guard last.fingerprint != nil else {
+      return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
+    }
+    if last.fingerprint == fingerprint {
+      return last.passed ? .cached : .runs("\(last.outcome == "timeout" ? "timed out" : "failed") last time with these inputs")
+    }
+    if let earlier = last.parts, let now = fingerprints.parts[index] {
+      let changes = now.changes(since: earlier)
+      if let first = changes.first { return .runs(first) }
+    }
+    return .runs(last.passed ? "inputs or definition changed since it last passed" : "inputs or definition changed since it last ran")
+  }
+}

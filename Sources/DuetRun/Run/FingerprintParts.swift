@@ -1,0 +1,137 @@
+import DuetModel
+import DuetSupport
+
+/// What one lane's fingerprint is made of. The history keeps the parts of each
+/// lane's last run, so the next run can say why a lane is not cached (`inputs
+/// changed (src/a.swift, 2 more)`, `command changed`) instead of only that it is not.
+public struct FingerprintParts: Sendable, Equatable {
+  public struct File: Sendable, Equatable {
+    public var path: String
+    /// Hex SHA-256 of the content, or `unreadable`.
+    public var sha256: String
+  }
+
+  /// SHA-256 of the command text (`sh:` or the built-in with its arguments).
+  public var command: String
+  public var dir: String
+  /// SHA-256 of the sorted `env:` entries.
+  public var env: String
+  /// duet's version, for a built-in (its code is part of what it checks).
+  public var duet: String?
+  /// Each need's name and fingerprint.
+  public var needs: [String: String] = [:]
+  /// The input files in sorted path order.
+  public var files: [File] = []
+  /// The git commit and uncommitted-change digest, for a lane without inputs.
+  public var git: String?
+  /// Where it ran (`linux-x86_64`): a pass on another platform says nothing here.
+  public var platform: String = ""
+  /// Each `requires:` program's identity (the SHA-256 of the file `PATH` finds,
+  /// or `missing`), so a pass with another version of a tool is not reused.
+  public var programs: [String: String] = [:]
+  /// Each `env-inputs:` variable's value digest (or `unset`).
+  public var envInputs: [String: String] = [:]
+  /// Under `--since`/`--changed`: the digest of the changed-file list lanes
+  /// read from `DUET_CHANGED_FILES`; nil for a full run.
+  public var changedList: String?
+
+  public init(command: String, dir: String, env: String, duet: String?) {
+    self.command = command
+    self.dir = dir
+    self.env = env
+    self.duet = duet
+  }
+
+  /// The lane's fingerprint: SHA-256 over every part, in a fixed order.
+  public var fingerprint: String {
+    var digest = Digest()
+    digest.update(serialized)
+    return digest.hex()
+  }
+
+  /// One part per line, as the history stores it; `parse` reads it back.
+  public var serialized: String {
+    var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
+    if let duet { lines.append("duet \(duet)") }
+    if let changedList { lines.append("changed-list \(changedList)") }
+    for name in programs.keys.sorted() { lines.append("program \(programs[name]!) \(name)") }
+    for name in envInputs.keys.sorted() { lines.append("env-input \(envInputs[name]!) \(name)") }
+    for name in needs.keys.sorted() { lines.append("need \(needs[name]!) \(name)") }
+    if let git { lines.append("git \(git)") }
+    for file in files { lines.append("file \(file.sha256) \(file.path)") }
+    return lines.map { $0.replacingOccurrences(of: "\n", with: "\\n") }.joined(separator: "\n") + "\n"
+  }
+
+  /// Parts read back from `serialized`; nil for text in another form.
+  public static func parse(_ text: String) -> FingerprintParts? {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    guard lines.first == "duet-lane-fingerprint v2" else { return nil }
+    lines.removeFirst()
+    var parts = FingerprintParts(command: "", dir: "", env: "", duet: nil)
+    for line in lines {
+      guard let space = line.firstIndex(of: " ") else { return nil }
+      let key = line[..<space]
+      let rest = String(line[line.index(after: space)...])
+      switch key {
+      case "command": parts.command = rest
+      case "dir": parts.dir = rest
+      case "env": parts.env = rest
+      case "duet": parts.duet = rest
+      case "git": parts.git = rest
+      case "platform": parts.platform = rest
+      case "changed-list": parts.changedList = rest
+      case "need", "file", "program", "env-input":
+        guard let gap = rest.firstIndex(of: " ") else { return nil }
+        let hash = String(rest[..<gap]), name = String(rest[rest.index(after: gap)...])
+        switch key {
+        case "need": parts.needs[name] = hash
+        case "program": parts.programs[name] = hash
+        case "env-input": parts.envInputs[name] = hash
+        default: parts.files.append(File(path: name, sha256: hash))
+        }
+      default: return nil
+      }
+    }
+    return parts
+  }
+
+  /// Why these parts differ from `earlier`, most telling first: `command changed`,
+  /// `env changed`, `dir changed`, `duet changed`, `a need's inputs changed (x)`,
+  /// `inputs changed (src/a.swift, 2 more)`, `uncommitted changes`. Empty when equal.
+  public func changes(since earlier: FingerprintParts) -> [String] {
+    var reasons: [String] = []
+    if command != earlier.command { reasons.append("command changed") }
+    if env != earlier.env { reasons.append("env changed") }
+    if dir != earlier.dir { reasons.append("dir changed") }
+    if duet != earlier.duet { reasons.append("duet changed (\(earlier.duet ?? "none") to \(duet ?? "none"))") }
+    if changedList != earlier.changedList {
+      reasons.append(earlier.changedList == nil ? "it last passed on the whole tree, now on a change list" : changedList == nil
+        ? "it last passed on a change list (--since), not the whole tree" : "the change list (--since) differs")
+    }
+    if platform != earlier.platform { reasons.append("last passed on another platform (\(earlier.platform))") }
+    let changedPrograms = Set(programs.keys).union(earlier.programs.keys).filter { programs[$0] != earlier.programs[$0] }.sorted()
+    if !changedPrograms.isEmpty { reasons.append("a required program changed (\(FingerprintParts.listed(changedPrograms)))") }
+    let changedEnv = Set(envInputs.keys).union(earlier.envInputs.keys).filter { envInputs[$0] != earlier.envInputs[$0] }.sorted()
+    if !changedEnv.isEmpty { reasons.append("env-inputs changed (\(FingerprintParts.listed(changedEnv)))") }
+    let changedNeeds = Set(needs.keys).union(earlier.needs.keys).filter { needs[$0] != earlier.needs[$0] }.sorted()
+    if !changedNeeds.isEmpty { reasons.append("a need's fingerprint changed (\(FingerprintParts.listed(changedNeeds)))") }
+    var before: [String: String] = [:]
+    for file in earlier.files { before[file.path] = file.sha256 }
+    var changedFiles: [String] = []
+    var seen = Set<String>()
+    for file in files {
+      seen.insert(file.path)
+      if before[file.path] != file.sha256 { changedFiles.append(file.path) }
+    }
+    changedFiles += earlier.files.map(\.path).filter { !seen.contains($0) }
+    if !changedFiles.isEmpty { reasons.append("inputs changed (\(FingerprintParts.listed(changedFiles)))") }
+    if git != earlier.git { reasons.append("the git commit or uncommitted changes moved") }
+    return reasons
+  }
+
+  /// `a, b, 3 more`: at most `limit` names.
+  package static func listed(_ names: [String], limit: Int = 2) -> String {
+    let shown = names.prefix(limit).joined(separator: ", ")
+    return names.count > limit ? shown + ", \(names.count - limit) more" : shown
+  }
+}

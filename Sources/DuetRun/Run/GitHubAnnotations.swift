@@ -1,0 +1,99 @@
+import DuetModel
+import DuetSupport
+
+/// A run as GitHub Actions workflow commands (under `GITHUB_ACTIONS=true`): each
+/// failed lane's log tail inside `::group::`/`::endgroup::`, an `::error` per
+/// failure and a `::warning` per flaky lane. Pure: the caller prints the lines.
+///
+/// GitHub shows at most 10 error and 10 warning annotations per step, so no more
+/// than that are emitted; the step summary names every lane. Log lines are
+/// printed between `::stop-commands::TOKEN` and `::TOKEN::`, so a lane that prints
+/// `::error::` or `::add-mask::` cannot issue workflow commands through duet.
+public enum GitHubAnnotations {
+  /// The most annotations of one kind GitHub shows for a step.
+  public static let maxPerKind = 10
+
+  /// The lines to print after the run. `stopToken` should be unguessable (a
+  /// random UUID): log text cannot then resume command processing early.
+  public static func lines(_ outcome: VerifyOutcome, stopToken: String) -> [String] {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
+    var lines: [String] = []
+    let failures = result.failed
+    for record in failures {
+      lines += group(record, stopToken: stopToken)
+    }
+    var errors: [String] = []
+    for record in failures {
+      errors.append(command("error", properties: [("title", "duet lane \(record.name)")], message: errorMessage(record)))
+    }
+    if !changedFiles.isEmpty {
+      errors.append(command("error", properties: [("title", "duet verify --strict")],
+                            message: "lanes changed tracked files: " + changedFiles.joined(separator: ", ")))
+    }
+    for problem in outcome.reportErrors {
+      errors.append(command("error", properties: [("title", "duet verify")], message: problem))
+    }
+    lines += errors.prefix(maxPerKind)
+    let warnings = result.flaky.map { record in
+      command("warning", properties: [("title", "duet lane \(record.name) is flaky")],
+              message: "failed, then passed on attempt \(record.attempts.count)" + (record.last?.logPath.map { " · log: \($0)" } ?? ""))
+    }
+    lines += warnings.prefix(maxPerKind)
+    return lines
+  }
+
+  /// A failed lane's log tail in a collapsible group, with commands stopped inside it.
+  package static func group(_ record: LaneRecord, stopToken: String) -> [String] {
+    var block = RunReport.failureBlock(record)
+    guard !block.isEmpty else { return [] }
+    let heading = block.removeFirst()
+    var lines = ["::group::" + escapeData(heading.replacingOccurrences(of: "── ", with: "duet lane "))]
+    if !block.isEmpty {
+      lines.append("::stop-commands::\(stopToken)")
+      lines += block
+      lines.append("::\(stopToken)::")
+    }
+    lines.append("::endgroup::")
+    return lines
+  }
+
+  /// `exit 1 · log: .duet/logs/…/kotlin.log`, then the error-looking lines of the tail.
+  package static func errorMessage(_ record: LaneRecord) -> String {
+    var message: String
+    if record.outcome == .timeout {
+      message = "timed out"
+    } else {
+      message = record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last)
+    }
+    if let log = record.last?.logPath { message += " · log: \(log)" }
+    let errors = record.last?.tail.errorLines.prefix(5) ?? []
+    if !errors.isEmpty { message += "\n" + errors.joined(separator: "\n") }
+    return message
+  }
+
+  /// `::name key=value,key=value::message`, every part escaped.
+  public static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
+    let props = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
+    return "::\(name)\(props.isEmpty ? "" : " " + props)::\(escapeData(message))"
+  }
+
+  /// A command's message: `%`, CR and LF as `%25`, `%0D`, `%0A`.
+  public static func escapeData(_ value: String) -> String {
+    var out = ""
+    for scalar in ControlText.clean(value).unicodeScalars {
+      switch scalar {
+      case "%": out += "%25"
+      case "\r": out += "%0D"
+      case "\n": out += "%0A"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A property value: as a message, and `:` and `,` as `%3A` and `%2C`.
+  public static func escapeProperty(_ value: String) -> String {
+    escapeData(value).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// The input fingerprint of a lane: SHA-256 over its definition (command, env,
+/// `dir`, duet's version for a built-in), its needs' fingerprints, and the
+/// contents of the files its `inputs` (and a built-in's implicit inputs) match,
+/// in sorted path order.
+///
+/// A lane without inputs falls back to its definition plus the git commit and
+/// uncommitted changes; without git it has no fingerprint. Either way it is
+/// never cached: nothing says which files its result depends on.
+public enum InputFingerprint {
+  public struct Result: Sendable {
+    public var fingerprints: [Int: String]
+    /// What each fingerprint was made from, so a later run can say what changed.
+    public var parts: [Int: FingerprintParts]
+    /// Lanes whose fingerprint covers their inputs, so an equal one may be served from cache.
+    public var cacheable: Set<Int>
+    /// Lanes that declare inputs matching no file (never cached: a typo or a
+    /// folder given where a glob was meant), with their patterns.
+    public var unmatched: [Int: [String]] = [:]
+  }
+
+  /// `linux-x86_64`, `macos-arm64`: where this duet runs.
+  public static var platform: String {
+    var info = utsname()
+    uname(&info)
+    let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return "\(LanePlatform.current.rawValue)-\(machine)"
+  }
+
+  /// `changedFiles` is the list `--since`/`--changed` hands lanes: a lane that
+  /// reads it (its command names `DUET_CHANGED_FILES`, or it lists that name in
+  /// `env-inputs:`) checks only part of the tree, so its pass must not serve a
+  /// full run, nor a full run's pass serve it.
+  /// `git` is asked at most once, and only when a lane without inputs needs it:
+  /// reading the uncommitted changes hashes every untracked file of the tree.
+  public static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
+                             changedFiles: [String]? = nil,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+    let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
+    var unmatched: [Int: [String]] = [:]
+    var gitState: GitState??
+    func git() -> GitState? {
+      if gitState == nil { gitState = .some(readGit()) }
+      return gitState!
+    }
+    let platform = self.platform
+    var programIdentity: [String: String] = [:]
+    var fingerprints: [Int: String] = [:]
+    var allParts: [Int: FingerprintParts] = [:]
+    var cacheable = Set<Int>()
+    let graph = manifest.graph
+    let needed = graph.closure(of: selected)
+    for index in graph.topologicalOrder() where needed.contains(index) {
+      let lane = manifest.lanes[index]
+      var parts = FingerprintParts(
+        command: Digest.sha256(lane.commandText),
+        dir: lane.dir ?? ".",
+        env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
+        duet: lane.isBuiltin ? duetVersion : nil)
+      parts.platform = platform
+      if lane.readsChangedFiles { parts.changedList = changedList }
+      let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
+      for program in lane.requires {
+        // A relative path names a program in the lane's folder, not duet's working folder.
+        let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
+        if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
+        parts.programs[program] = programIdentity[key]
+      }
+      for name in lane.envInputs where name != "DUET_CHANGED_FILES" {
+        parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
+      }
+      var needsKnown = true
+      for need in graph.needs[index] {
+        guard let fingerprint = fingerprints[need] else {
+          needsKnown = false
+          break
+        }
+        parts.needs[graph.names[need]] = fingerprint
+      }
+      guard needsKnown else { continue }
+
+      let patterns = lane.inputs + implicitInputs(of: lane, root: root, builtins: builtins)
+      let matched = patterns.isEmpty ? [] : files(matching: patterns, root: root)
+      if !matched.isEmpty {
+        for path in matched {
+          let full = root.appendingPathComponent(path).path
+          // The executable bit is part of a file: a script that lost it fails.
+          let mode = access(full, X_OK) == 0 ? "+x" : ""
+          parts.files.append((try? Digest.sha256(fileAt: full)).map { FingerprintParts.File(path: path, sha256: $0 + mode) }
+            ?? FingerprintParts.File(path: path, sha256: "unreadable"))
+        }
+        cacheable.insert(index)
+      } else if let git = git() {
+        if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
+        parts.git = "\(git.commit) \(git.changes)"
+      } else {
+        if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
+        continue
+      }
+      fingerprints[index] = parts.fingerprint
+      allParts[index] = parts
+    }
+    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched)
+  }
+
+  /// Programs up to this size are known by their content; larger ones by size and time.
+  package static let hashedProgramLimit = 1 << 20
+
+  /// What identifies the file `program` names on `path` (links followed), or
+  /// `missing`: the SHA-256 of a launcher or script, the size and change time of
+  /// a large binary (hashing a compiler driver of tens of MB would cost every
+  /// verify a good part of a second before any lane starts).
+  package static func identity(of program: String, path: String) -> String {
+    let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
+    for candidate in candidates where access(candidate, X_OK) == 0 {
+      let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+            let size = (attributes[.size] as? NSNumber)?.intValue else { continue }
+      if size > hashedProgramLimit, let changed = attributes[.modificationDate] as? Date {
+        return "size:\(size)@\(changed.timeIntervalSince1970)"
+      }
+      if let hash = try? Digest.sha256(fileAt: resolved) { return "sha256:" + hash }
+    }
+    return "missing"
+  }
+
+  /// A built-in's own inputs, as globs relative to the tree root.
+  package static func implicitInputs(of lane: Lane, root: URL, builtins: BuiltinSet) -> [String] {
+    guard case .builtin(let command, let arguments) = lane.step, let builtin = builtins.lane(named: command) else { return [] }
+    let tree = lane.dir.map { root.appendingPathComponent($0) } ?? root
+    return builtin.implicitInputs(BuiltinContext(tree: tree, arguments: arguments, vocabulary: builtins.vocabulary)).map { pattern in lane.dir.map { "\($0)/\(pattern)" } ?? pattern }
+  }
+
+  /// Every file the patterns match, each once, sorted by path bytes.
+  package static func files(matching patterns: [String], root: URL) -> [String] {
+    var all = Set<String>()
+    for pattern in patterns { all.formUnion(Glob(pattern).expand(in: root, kind: .files)) }
+    return all.sorted(by: Glob.precedes)
+  }
+}
+
+extension Lane {
+  /// Whether the lane's result depends on the change list of `--since`.
+  package var readsChangedFiles: Bool {
+    commandText.contains("DUET_CHANGED_FILES") || envInputs.contains("DUET_CHANGED_FILES")
+  }
+}

@@ -1,0 +1,127 @@
+import DuetModel
+import DuetSupport
+
+/// A run as JUnit XML (`duet verify --junit FILE`): one `testsuite` for the run,
+/// one `testcase` per lane. Pure: the caller writes the text.
+///
+/// Fail and timeout are `<failure>` holding the log tail; skipped and cancelled
+/// lanes are `<skipped>` with the reason; `flaky`, `cached`, the attempts and the
+/// log path are `<properties>` of the test case. Every text is escaped for XML 1.0,
+/// and characters XML 1.0 cannot carry at all (most C0 controls, a lone
+/// surrogate's replacement, U+FFFE, U+FFFF) become U+FFFD; ANSI colour sequences
+/// are dropped first, so a coloured log stays readable.
+public enum JUnitReport {
+  /// The JUnit text of a run. Tracked files changed under `--strict` add a
+  /// failing test case naming them.
+  public static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
+    let result = outcome.run
+    let changedFiles = outcome.changedTrackedFiles
+    let failures = result.records.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
+    let skipped = result.records.filter { isSkip($0.outcome) }.count
+    let tests = result.records.count + (changedFiles.isEmpty ? 0 : 1)
+    var suiteAttributes = [
+      ("name", suiteName), ("tests", String(tests)), ("failures", String(failures)),
+      ("errors", "0"), ("skipped", String(skipped)), ("time", seconds(result.duration)),
+    ]
+    if let timestamp { suiteAttributes.append(("timestamp", timestamp)) }
+
+    var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+    lines.append("<testsuites" + attributes([("name", "duet"), ("tests", String(tests)), ("failures", String(failures)), ("errors", "0"), ("skipped", String(skipped)), ("time", seconds(result.duration))]) + ">")
+    lines.append("  <testsuite" + attributes(suiteAttributes) + ">")
+    for record in result.records {
+      lines += testCase(record)
+    }
+    if !changedFiles.isEmpty {
+      lines.append("    <testcase" + attributes([("name", "tracked files unchanged (--strict)"), ("classname", "duet"), ("time", "0")]) + ">")
+      let message = "lanes changed tracked files: " + changedFiles.joined(separator: ", ")
+      lines.append("      <failure" + attributes([("message", message), ("type", "tree-changed")]) + ">" + text(changedFiles.joined(separator: "\n")) + "</failure>")
+      lines.append("    </testcase>")
+    }
+    lines.append("  </testsuite>")
+    lines.append("</testsuites>")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  package static func isSkip(_ outcome: LaneOutcome) -> Bool {
+    outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
+  }
+
+  package static func testCase(_ record: LaneRecord) -> [String] {
+    var lines = ["    <testcase" + attributes([("name", record.name), ("classname", "duet.lanes"), ("time", seconds(record.duration))]) + ">"]
+    var properties: [(String, String)] = [("outcome", record.outcome.rawValue), ("attempts", String(record.attempts.count))]
+    if record.outcome == .flaky { properties.append(("flaky", "true")) }
+    if record.outcome == .cached { properties.append(("cached", "true")) }
+    if let log = record.last?.logPath { properties.append(("log", log)) }
+    lines.append("      <properties>")
+    for (name, value) in properties {
+      lines.append("        <property" + attributes([("name", name), ("value", value)]) + "/>")
+    }
+    lines.append("      </properties>")
+    switch record.outcome {
+    case .fail, .timeout:
+      let type = record.outcome == .timeout ? "timeout" : "fail"
+      let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last))
+      let body = record.last?.tail.reportLines.joined(separator: "\n") ?? (record.reason ?? "")
+      lines.append("      <failure" + attributes([("message", message), ("type", type)]) + ">" + text(body) + "</failure>")
+    case .skipped, .cancelled, .interrupted, .unaffected:
+      let reason = record.reason ?? record.outcome.rawValue
+      lines.append("      <skipped" + attributes([("message", record.outcome == .skipped ? reason : "\(record.outcome.rawValue): \(reason)")]) + "/>")
+    case .pass, .flaky, .cached:
+      break
+    }
+    lines.append("    </testcase>")
+    return lines
+  }
+
+  package static func seconds(_ value: Double) -> String {
+    guard value.isFinite, value > 0 else { return "0" }
+    var text = String(format: "%.3f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
+
+  package static func attributes(_ pairs: [(String, String)]) -> String {
+    pairs.map { " \($0.0)=\"\(attribute($0.1))\"" }.joined()
+  }
+
+  /// Character data: `&`, `<`, `>` escaped (`>` too, so `]]>` cannot appear).
+  public static func text(_ value: String) -> String {
+    escape(value, inAttribute: false)
+  }
+
+  /// An attribute value in double quotes: also `"`, `'`, and tab, CR and LF as
+  /// character references, so a parser's attribute normalisation keeps them.
+  public static func attribute(_ value: String) -> String {
+    escape(value, inAttribute: true)
+  }
+
+  package static func escape(_ value: String, inAttribute: Bool) -> String {
+    var out = ""
+    out.reserveCapacity(value.utf8.count)
+    for scalar in ControlText.clean(value).unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"" where inAttribute: out += "&quot;"
+      case "'" where inAttribute: out += "&apos;"
+      case "\t" where inAttribute: out += "&#9;"
+      case "\n" where inAttribute: out += "&#10;"
+      case "\r": out += "&#13;"
+      default:
+        out.unicodeScalars.append(isAllowed(scalar) ? scalar : "\u{FFFD}")
+      }
+    }
+    return out
+  }
+
+  /// XML 1.0's `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000 and up.
+  public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD: return true
+    case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+    default: return false
+    }
+  }
+}

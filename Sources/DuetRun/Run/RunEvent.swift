@@ -1,0 +1,28 @@
+import DuetModel
+import DuetSupport
+
+/// What the scheduler tells the printer as a run goes on, on the scheduler's queue.
+public enum RunEvent: Sendable {
+  case started(index: Int, name: String, attempt: Int)
+  /// An attempt failed and the lane has retries left; the next attempt starts now.
+  case retrying(index: Int, name: String, failed: AttemptResult)
+  case finished(LaneRecord, finishedCount: Int, total: Int)
+}
+
+/// A whole run: a record per selected lane, in manifest order.
+public struct RunResult: Sendable {
+  public var records: [LaneRecord]
+  public var interrupted: Bool
+  public var duration: Double
+
+  public init(records: [LaneRecord], interrupted: Bool, duration: Double) {
+    self.records = records
+    self.interrupted = interrupted
+    self.duration = duration
+  }
+
+  /// Failed and timed-out lanes, in manifest order: the lanes the FAIL line names.
+  public var failed: [LaneRecord] { records.filter { $0.outcome.failsRun } }
+  public var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }
+  public var passed: Bool { failed.isEmpty && !interrupted }
+}

@@ -1,0 +1,88 @@
+import DuetModel
+import DuetSupport
+
+/// The text of a run: the line per finished lane, the failed lanes' log tails,
+/// the summary table and the verdict. Pure, so tests read exactly what users see.
+public enum RunReport {
+  /// `[3/7] ✓ design-tokens 0.12s`, `[4/7] ✗ kotlin 12.3s (exit 1)`.
+  public static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> String {
+    let width = String(total).count
+    let count = String(repeating: " ", count: max(0, width - String(finished).count)) + "\(finished)"
+    return "[\(count)/\(total)] \(symbol(record.outcome)) \(record.name) \(detail(record))"
+  }
+
+  public static func symbol(_ outcome: LaneOutcome) -> String {
+    switch outcome {
+    case .pass, .flaky, .cached: return "✓"
+    case .fail, .timeout, .interrupted: return "✗"
+    case .skipped, .cancelled, .unaffected: return "-"
+    }
+  }
+
+  /// `0.12s`, `12.3s (exit 1)`, `skipped (needs kotlin)`, `1.20s (flaky: passed on attempt 2)`.
+  public static func detail(_ record: LaneRecord) -> String {
+    let time = DurationText.format(record.duration)
+    switch record.outcome {
+    case .pass: return time
+    case .cached: return "cached"
+    case .flaky: return "\(time) (flaky: passed on attempt \(record.attempts.count))"
+    case .fail:
+      if record.attempts.isEmpty { return "failed (\(record.reason ?? "did not start"))" }
+      return "\(time) (\(endText(record.last)))"
+    case .timeout: return "\(time) (timeout)"
+    case .skipped: return "skipped (\(record.reason ?? "not run"))"
+    case .cancelled: return "cancelled (\(record.reason ?? "not started"))"
+    case .unaffected: return "unaffected"
+    case .interrupted: return "\(time) (interrupted)"
+    }
+  }
+
+  /// How a failed attempt ended: `exit 1`, `killed by signal 9`.
+  public static func endText(_ attempt: AttemptResult?) -> String {
+    guard let attempt else { return "did not start" }
+    if let note = attempt.note { return note }
+    if let code = attempt.exitCode { return "exit \(code)" }
+    if let signal = attempt.signal { return "killed by signal \(signal)" }
+    return attempt.outcome.rawValue
+  }
+
+  /// A failed or timed-out lane's block: a heading, then error-looking lines and the tail.
+  public static func failureBlock(_ record: LaneRecord) -> [String] {
+    guard let last = record.last else {
+      return ["── \(record.name): \(record.outcome.rawValue) (\(record.reason ?? "did not start"))"]
+    }
+    var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : endText(last))"
+    if record.attempts.count > 1 { heading += ", attempt \(record.attempts.count) of \(record.attempts.count)" }
+    // A lane that printed but left no file lost its log (a folder that could
+    // not be made, a full disk): say so rather than "no output".
+    heading += " · log: \(last.logPath ?? (last.tail.byteCount > 0 ? "(not written: the log file could not be made)" : "(no output)"))"
+    return [heading] + last.tail.reportLines.map { "   " + $0 }
+  }
+
+  /// One row per lane: name, outcome, time, attempts, note.
+  public static func summary(_ result: RunResult, maxWidth: Int = 100) -> [String] {
+    TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: summaryRows(result)).lines(maxWidth: maxWidth)
+  }
+
+  /// The summary's cells, one row per lane (the step summary renders them as Markdown).
+  public static func summaryRows(_ result: RunResult) -> [[String]] {
+    result.records.map { record -> [String] in
+      let note: String
+      switch record.outcome {
+      case .skipped, .cancelled, .unaffected: note = record.reason ?? ""
+      case .fail: note = record.attempts.isEmpty ? (record.reason ?? "") : endText(record.last)
+      case .timeout: note = "timed out; the lane's process group was stopped"
+      case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"
+      default: note = ""
+      }
+      return [record.name, record.outcome.rawValue, record.attempts.isEmpty ? "-" : DurationText.format(record.duration), record.attempts.isEmpty ? "-" : String(record.attempts.count), note]
+    }
+  }
+
+  /// The line above an unchanged PASS that names flaky lanes.
+  public static func flakyLine(_ result: RunResult) -> String? {
+    let flaky = result.flaky
+    guard !flaky.isEmpty else { return nil }
+    return "flaky: \(flaky.map { "\($0.name) (passed on attempt \($0.attempts.count))" }.joined(separator: ", "))"
+  }
+}

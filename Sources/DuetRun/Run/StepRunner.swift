@@ -1,0 +1,40 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// Everything needed to run one attempt of one lane.
+public struct StepRequest: Sendable {
+  public var index: Int
+  public var lane: Lane
+  public var attempt: Int
+  public var timeout: Double
+  public var workingDirectory: URL
+  /// Where the attempt's output goes; created only when the lane first writes.
+  public var logURL: URL
+  /// `logURL` relative to the tree root, for reports.
+  public var logPath: String
+  public var environment: [String: String]
+  /// Called with each output line when the user asked to `--stream` this lane.
+  public var onLine: (@Sendable (String) -> Void)?
+
+  public init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logURL: URL, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
+    self.index = index
+    self.lane = lane
+    self.attempt = attempt
+    self.timeout = timeout
+    self.workingDirectory = workingDirectory
+    self.logURL = logURL
+    self.logPath = logPath
+    self.environment = environment
+    self.onLine = onLine
+  }
+}
+
+/// Runs attempts. The scheduler only sees this protocol, so tests drive it with
+/// fake steps and no processes, as ninja's build tests do.
+public protocol StepRunner: AnyObject, Sendable {
+  /// Starts one attempt and returns at once; `completion` is called exactly once.
+  func start(_ request: StepRequest, completion: @escaping @Sendable (AttemptResult) -> Void)
+  /// Stops every running attempt (Ctrl-C); their completions report `interrupted`.
+  func interruptAll()
+}

@@ -1,0 +1,101 @@
+import DuetModel
+import DuetSupport
+
+/// The one verdict of a verify: every lane's record, the tracked files the run
+/// changed under `--strict`, and the reports that could not be written. The
+/// exit code, the last line, `--json`, JUnit, the step summary and the history
+/// row are all read from here; nothing else decides pass or fail.
+public struct VerifyOutcome: Sendable {
+  public enum Verdict: String, Sendable, Codable {
+    case pass, fail, interrupted
+  }
+
+  public var run: RunResult
+  /// Tracked files whose status or content the run changed (`--strict`), sorted.
+  public var changedTrackedFiles: [String]
+  /// Reports asked for that could not be written (`--junit: cannot write …`).
+  public var reportErrors: [String]
+
+  public init(run: RunResult, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
+    self.run = run
+    self.changedTrackedFiles = changedTrackedFiles
+    self.reportErrors = reportErrors
+  }
+
+  public var verdict: Verdict {
+    if run.interrupted { return .interrupted }
+    if !run.failed.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
+    return .pass
+  }
+
+  /// 0 pass, 1 fail, 130 interrupted.
+  public var exitCode: Int32 {
+    switch verdict {
+    case .pass: return 0
+    case .fail: return 1
+    case .interrupted: return 130
+    }
+  }
+
+  /// How many lanes ended each way.
+  public var counts: [LaneOutcome: Int] {
+    var counts: [LaneOutcome: Int] = [:]
+    for record in run.records { counts[record.outcome, default: 0] += 1 }
+    return counts
+  }
+
+  /// The last line of the run: `duet verify: PASS (12 passed, 30 cached, 3 skipped:
+  /// needs gradle)` or `duet verify: FAIL (2 failed: kotlin, mocks; 1 timed out:
+  /// shells; 4 skipped)`.
+  public var lastLine: String {
+    let counts = self.counts
+    switch verdict {
+    case .interrupted:
+      let finished = run.records.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
+      return "duet verify: INTERRUPTED (\(finished) of \(run.records.count) lanes finished)"
+    case .pass:
+      var parts: [String] = []
+      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
+        if let count = counts[outcome] { parts.append("\(count) \(word)") }
+      }
+      if let skipped = counts[.skipped] {
+        let why = VerifyOutcome.skipCauses(run.records.filter { $0.outcome == .skipped })
+        parts.append("\(skipped) skipped" + (why.isEmpty ? "" : ": " + why))
+      }
+      return "duet verify: PASS (\(parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")))"
+    case .fail:
+      var parts: [String] = []
+      let failed = run.records.filter { $0.outcome == .fail }
+      let timedOut = run.records.filter { $0.outcome == .timeout }
+      if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
+      if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(VerifyOutcome.names(timedOut))") }
+      for (outcome, word) in [(LaneOutcome.skipped, "skipped"), (.cancelled, "cancelled")] {
+        if let count = counts[outcome] { parts.append("\(count) \(word)") }
+      }
+      if !changedTrackedFiles.isEmpty { parts.append(TrackedChanges.summary(changedTrackedFiles)) }
+      parts += reportErrors
+      return "duet verify: FAIL (\(parts.joined(separator: "; ")))"
+    }
+  }
+
+  /// At most ten names, in manifest order, then how many more.
+  package static func names(_ records: [LaneRecord]) -> String {
+    let shown = records.prefix(10).map(\.name).joined(separator: ", ")
+    return records.count > 10 ? shown + " and \(records.count - 10) more" : shown
+  }
+
+  /// Why lanes were skipped on a passing run: the programs they need, once each
+  /// (`needs gradle, kotlinc`), then any other reason once.
+  package static func skipCauses(_ records: [LaneRecord]) -> String {
+    var programs: [String] = []
+    var others: [String] = []
+    for record in records {
+      if !record.missingPrograms.isEmpty {
+        for program in record.missingPrograms where !programs.contains(program) { programs.append(program) }
+      } else if let reason = record.reason, !others.contains(reason) {
+        others.append(reason)
+      }
+    }
+    return ((programs.isEmpty ? [] : ["needs " + programs.joined(separator: ", ")]) + others).joined(separator: "; ")
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// What `duet verify` was asked to do, from its command line.
+public struct VerifyOptions: Sendable {
+  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  public var failFast = false
+  /// `--lane NAME`: run only these (with their needs unless `noDeps`).
+  public var lanes: [String] = []
+  public var noDeps = false
+  /// Seconds; a lane's own `timeout` wins.
+  public var defaultTimeout: Double = 30 * 60
+  /// A lane whose `requires:` program is missing fails instead of being skipped.
+  public var strict = false
+  /// Run every lane, even those whose inputs are unchanged since they last passed.
+  public var noCache = false
+  /// Lanes whose output is printed live.
+  public var stream: Set<String> = []
+  /// `--since`/`--changed`: the change to verify; lanes it does not touch are `unaffected`.
+  public var changed: ChangedFiles.Result?
+  public init() {}
+}
+
+/// A selection or option that names no lane (exit 2).
+public struct VerifyOptionError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
+}
+
+/// Everything decided before the first lane starts: the lanes selected, the
+/// lanes settled without running (a missing program), the run id and log folder.
+public struct VerifyPlan: Sendable {
+  public let root: URL
+  public let manifest: Manifest
+  /// The built-ins the manifest's `run:` lanes name (their own inputs join the fingerprints).
+  public let builtins: BuiltinSet
+  public let options: VerifyOptions
+  public let runID: String
+  public let selected: Set<Int>
+  public var preset: [Int: LaneRecord]
+  /// Expected seconds per lane for the critical-path priority (1 each without history).
+  public var weights: [Double]
+  public let environment: [String: String]
+  /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
+  public let affected: [Int: AffectedLanes.Decision]
+
+  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws(VerifyOptionError) {
+    self.root = root
+    self.manifest = manifest
+    self.builtins = builtins
+    self.options = options
+    self.environment = environment
+    self.runID = VerifyPlan.makeRunID(now)
+    // Issue 16: the one path guard; `.duet` through a link would put the store,
+    // the logs and log retention in another folder.
+    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
+    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
+    guard !manifest.lanes.isEmpty else {
+      throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
+    }
+    let names = manifest.lanes.map(\.name)
+    var chosen = Set<Int>()
+    for name in options.lanes {
+      guard let index = names.firstIndex(of: name) else {
+        throw VerifyOptionError(message: "--lane \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      }
+      chosen.insert(index)
+    }
+    for name in options.stream where !names.contains(name) {
+      throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+    }
+    if options.lanes.isEmpty {
+      selected = Set(0..<manifest.lanes.count)
+    } else {
+      selected = options.noDeps ? chosen : manifest.graph.closure(of: chosen)
+    }
+    weights = [Double](repeating: 1, count: manifest.lanes.count)
+
+    var preset: [Int: LaneRecord] = [:]
+    if let changed = options.changed {
+      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files) {
+        InputFingerprint.implicitInputs(of: $0, root: root, builtins: builtins)
+      }
+      for (index, decision) in affected where decision == .unaffected {
+        preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .unaffected,
+                                   reason: "no changed file matches its inputs or covers")
+      }
+    } else {
+      affected = [:]
+    }
+    let path = environment["PATH"] ?? "/usr/bin:/bin"
+    for index in selected where preset[index] == nil {
+      let lane = manifest.lanes[index]
+      if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
+        // Issue 16: the path guard, for shell lanes and built-ins alike.
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
+        continue
+      }
+      // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
+      if let reason = lane.platformSkipReason() {
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
+        continue
+      }
+      let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
+      let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path, in: folder) }
+      if !missing.isEmpty {
+        let reason = "needs \(missing.joined(separator: ", ")), not found"
+        preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped,
+                                   reason: options.strict ? reason + " (--strict)" : reason, missingPrograms: missing)
+      }
+    }
+    self.preset = preset
+  }
+
+  /// `.duet/logs/<run-id>`, relative to the root.
+  public var logFolder: String { ".duet/logs/\(runID)" }
+
+  /// Under `--since`/`--changed`: the file naming the changed files, one a line,
+  /// that lanes find through `DUET_CHANGED_FILES`.
+  public var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
+
+  /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
+  public func prepareStateFolder() throws {
+    let folder = root.appendingPathComponent(".duet")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    let ignore = folder.appendingPathComponent(".gitignore")
+    if !FileManager.default.fileExists(atPath: ignore.path) {
+      try AtomicFile.write(Data("*\n".utf8), toAbsolute: ignore.path, displayPath: ".duet/.gitignore")
+    }
+    if let changed = options.changed, let path = changedFilesPath {
+      let file = root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try AtomicFile.write(Data(changed.files.map { $0 + "\n" }.joined().utf8), toAbsolute: file.path, displayPath: path)
+    }
+  }
+
+  /// The request for one attempt of one lane.
+  public func request(index: Int, attempt: Int, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+    let lane = manifest.lanes[index]
+    let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
+    let logPath = "\(logFolder)/\(file)"
+    var environment = self.environment
+    for entry in lane.env { environment[entry.name] = entry.value }
+    environment["DUET_LANE"] = lane.name
+    environment["DUET_ROOT"] = root.path
+    environment["DUET_ATTEMPT"] = String(attempt)
+    if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
+    let directory = lane.dir.map { root.appendingPathComponent($0) } ?? root
+    return StepRequest(
+      index: index, lane: lane, attempt: attempt,
+      timeout: lane.timeout ?? options.defaultTimeout,
+      workingDirectory: directory,
+      logURL: root.appendingPathComponent(logPath), logPath: logPath,
+      environment: environment,
+      onLine: options.stream.contains(lane.name) ? onLine : nil)
+  }
+
+  /// The lanes in the order they would start, for `--dry-run`.
+  public var startOrder: [Int] {
+    manifest.graph.runOrder(weights: weights).filter { selected.contains($0) }
+  }
+
+  /// Sortable and readable: `20261202-181700-3f2a1b`.
+  package static func makeRunID(_ now: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    let suffix = String(UInt32.random(in: 0...0xFFFFFF), radix: 16)
+    return formatter.string(from: now) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+  }
+
+  /// Whether `program` is an executable on `path` (or is itself a path to one,
+  /// relative to `folder`, the lane's folder, never duet's working folder).
+  public static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
+    if program.contains("/") {
+      let full = program.hasPrefix("/") || folder == nil ? program : folder!.appendingPathComponent(program).path
+      return access(full, X_OK) == 0
+    }
+    return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+  }
+}

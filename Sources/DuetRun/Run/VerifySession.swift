@@ -1,0 +1,182 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// One `duet verify` from plan to record: history weights, input fingerprints and
+/// the cache before the run; the scheduler during it; the history row and log
+/// retention after it. Every history problem is a warning, never a failure.
+///
+/// Used from one thread; the only thing another thread (a signal handler) may
+/// touch is `interruption`.
+public final class VerifySession {
+  /// Log folders of this many recent runs are kept under `.duet/logs`.
+  public static let keptLogFolders = 50
+
+  public private(set) var plan: VerifyPlan
+  /// Nil when history is off (`DUET_HISTORY=off`): no weights, no cache, no record.
+  public let historyPath: String?
+  public let duetVersion: String
+  /// What identifies this duet's own code in a built-in lane's fingerprint: a
+  /// built-in checks with duet's code, so a rebuilt duet must not reuse its passes.
+  public let builtinIdentity: String
+  public let commandLine: String
+  public private(set) var warnings: [String] = []
+  public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
+  /// For each lane not settled before the run: `cached`, or why it runs.
+  public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
+  /// The HEAD commit the history row names; nil outside git.
+  public private(set) var gitCommit: String?
+  /// Ctrl-C, from any thread, before or during the run.
+  public let interruption = RunInterruption()
+  private var store: HistoryStore?
+  private let runUUID = UUID().uuidString.lowercased()
+  private let started = Date()
+
+  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String) {
+    self.plan = plan
+    self.historyPath = historyPath
+    self.duetVersion = duetVersion
+    self.builtinIdentity = builtinIdentity ?? duetVersion
+    self.commandLine = commandLine
+  }
+
+  /// Opens the store, weighs lanes by their last recorded durations, fingerprints
+  /// them, and settles as `cached` each lane the cache serves. With `recording`
+  /// false (`--dry-run`) an existing store is only read and none is made.
+  public func prepare(recording: Bool = true) {
+    let names = plan.manifest.lanes.map(\.name)
+    var history: [String: CacheCheck.LastVerdict] = [:]
+    if let historyPath {
+      if recording {
+        let opened = HistoryRecorder.open(path: historyPath)
+        store = opened.store
+        warnings += opened.warnings
+      } else if FileManager.default.fileExists(atPath: historyPath) {
+        do {
+          store = try HistoryStore(path: historyPath, readOnly: true)
+        } catch {
+          warnings.append("history: cannot read \(error); every lane counts as never run")
+        }
+      }
+    }
+    if let store {
+      do {
+        let durations = try store.lastDurations(lanes: names)
+        plan.weights = names.map { max(durations[$0] ?? 1, 0.001) }
+        if !plan.options.noCache { history = try store.lastVerdicts(lanes: names) }
+      } catch {
+        warnings.append("history: cannot read \(error); running without recorded durations")
+      }
+    }
+    if !recording { store = nil }
+    var git: GitState??
+    let root = plan.root
+    fingerprints = InputFingerprint.compute(manifest: plan.manifest, builtins: plan.builtins, root: root, selected: plan.selected,
+                                            git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
+                                            changedFiles: plan.options.changed?.files)
+    decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
+                                  fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
+    // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
+    gitCommit = git.map { $0?.commit } ?? ProcessOutput.git("rev-parse HEAD", in: root)
+    for (index, decision) in decisions where decision == .cached {
+      plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
+                                      reason: "inputs unchanged since it last passed")
+    }
+  }
+
+  /// The plan of the run as `RunPlan` sees it: settled lanes, retries, pools, jobs.
+  public var runPlan: RunPlan {
+    let manifest = plan.manifest
+    return RunPlan(.init(
+      graph: manifest.graph, selected: plan.selected, settled: plan.preset,
+      retries: manifest.lanes.map(\.retries), pools: manifest.lanes.map(\.pool), poolDepths: manifest.pools,
+      weights: plan.weights, jobs: plan.options.jobs, failFast: plan.options.failFast))
+  }
+
+  /// Runs the plan; blocks until every lane has an outcome.
+  public func run(runner: any StepRunner, onEvent: @escaping @Sendable (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
+    let plan = self.plan
+    let scheduler = Scheduler(plan: runPlan, names: plan.manifest.lanes.map(\.name), runner: runner)
+    interruption.attach(scheduler)
+    return scheduler.run(
+      makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
+      onEvent: onEvent)
+  }
+
+  /// Writes the run, with its one verdict, to history and trims old log folders;
+  /// returns new warnings.
+  @discardableResult
+  public func record(_ outcome: VerifyOutcome) -> [String] {
+    var added: [String] = []
+    if let store {
+      let host = ProcessInfo.processInfo.hostName
+      // A run whose lanes changed tracked files (--strict) leaves no fingerprint:
+      // one of its passes wrote the tree, so none may be served from the cache.
+      let reusable = outcome.changedTrackedFiles.isEmpty
+      let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+                                     gitCommit: gitCommit, host: host, duetVersion: duetVersion,
+                                     fingerprints: reusable ? fingerprints.fingerprints : [:])
+      var parts: [String: FingerprintParts] = [:]
+      for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
+        if let part = fingerprints.parts[record.index] { parts[record.name] = part }
+      }
+      added += HistoryRecorder.record(run, steps: steps, parts: parts, in: store)
+    }
+    // Close the store now, not whenever the session is freed: a signal source's
+    // handler can keep the session alive past exit(), and an unclosed WAL store
+    // leaves its last run in -wal beside a main file that CI uploads alone.
+    store = nil
+    trimLogs()
+    warnings += added
+    return added
+  }
+
+  /// The lanes that failed or timed out in the newest recorded run (`--failed`).
+  public static func lanesThatFailedLastTime(historyPath: String?) throws(HistoryError) -> [String]? {
+    guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else { return nil }
+    let store = try HistoryStore(path: historyPath)
+    guard let last = try store.recentRuns(limit: 1).first else { return nil }
+    return try store.steps(ofRuns: [last.id]).filter { $0.laneOutcome == "fail" || $0.laneOutcome == "timeout" }.map(\.lane)
+  }
+
+  private func trimLogs() {
+    let folder = plan.root.appendingPathComponent(".duet/logs")
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+    let sorted = names.filter { !$0.hasPrefix(".") }.sorted()
+    for name in sorted.dropLast(VerifySession.keptLogFolders) {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
+  }
+}
+
+/// Ctrl-C for a run that may not have started yet: a request made before the
+/// scheduler exists is kept and applied the moment it does.
+public final class RunInterruption: Sendable {
+  private struct State: Sendable {
+    var requested = false
+    var scheduler: Scheduler?
+  }
+
+  private let state = Locked(State())
+
+  public init() {}
+
+  /// Whether Ctrl-C (or SIGTERM) arrived.
+  public var requested: Bool { state.withLock { $0.requested } }
+
+  public func interrupt() {
+    let scheduler = state.withLock { state -> Scheduler? in
+      state.requested = true
+      return state.scheduler
+    }
+    scheduler?.interrupt()
+  }
+
+  package func attach(_ scheduler: Scheduler) {
+    let requested = state.withLock { state -> Bool in
+      state.scheduler = scheduler
+      return state.requested
+    }
+    if requested { scheduler.interrupt() }
+  }
+}

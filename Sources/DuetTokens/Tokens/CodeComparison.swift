@@ -1,0 +1,170 @@
+import DuetModel
+import DuetSupport
+
+/// Compares two Swift or Kotlin sources by their code alone: comments,
+/// blank lines, indentation, line breaks and a trailing comma before `)`, `]`
+/// or `}` are set aside, every other token must match exactly (hex case and
+/// number spelling included). This is how a token file the Duet toolchain's
+/// engine wrote is checked: its layout and words are its own, its code must be
+/// what the config generates.
+public enum CodeComparison {
+  /// One token of code and the 1-based line it starts on.
+  public struct Token: Sendable, Equatable {
+    public var text: Substring
+    public var line: Int
+  }
+
+  /// Nil when the two agree by code; otherwise where they part: the line of
+  /// `onDisk` holding the first differing token, with that line and the
+  /// generated line the token should have been on (nil where a side ended).
+  public static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference? {
+    let old = tokens(onDisk)
+    let new = tokens(generated)
+    var index = 0
+    while index < old.count && index < new.count && old[index].text == new[index].text { index += 1 }
+    if index == old.count && index == new.count { return nil }
+    let oldLines = lines(onDisk)
+    let newLines = lines(generated)
+    return TokenReport.Difference(
+      line: index < old.count ? old[index].line : oldLines.count + 1,
+      onDisk: index < old.count ? line(old[index].line, of: oldLines) : nil,
+      generated: index < new.count ? line(new[index].line, of: newLines) : nil)
+  }
+
+  /// Lines split at every `\n` scalar, as the lexer counts them (a `\r\n` is
+  /// one Swift `Character`, so splitting characters would count fewer).
+  package static func lines(_ text: String) -> [String] {
+    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+  }
+
+  /// Line `number` (1-based) without a trailing `\r`, or "" past the end.
+  package static func line(_ number: Int, of lines: [String]) -> String {
+    guard number >= 1, number <= lines.count else { return "" }
+    let text = lines[number - 1]
+    return text.hasSuffix("\r") ? String(text.unicodeScalars.dropLast()) : text
+  }
+
+  /// Whether the two hold the same code.
+  public static func sameCode(_ a: String, _ b: String) -> Bool { firstDifference(a, b) == nil }
+
+  /// The code tokens of `source`, trailing commas dropped.
+  public static func tokens(_ source: String) -> [Token] {
+    var lexer = Lexer(source)
+    var raw: [Token] = []
+    while let token = lexer.next() { raw.append(token) }
+    var result: [Token] = []
+    result.reserveCapacity(raw.count)
+    for (index, token) in raw.enumerated() {
+      if token.text == ",", index + 1 < raw.count, [")", "]", "}"].contains(raw[index + 1].text) { continue }
+      result.append(token)
+    }
+    return result
+  }
+
+  /// A small lexer for the C-family surface both languages share: words,
+  /// numbers, string literals (`"…"` and `"""…"""`), runs of operator
+  /// characters, and single punctuation; `//` and nested `/* */` comments skipped.
+  package struct Lexer {
+    package let scalars: [Unicode.Scalar]
+    package let source: String
+    package var offsets: [String.Index]
+    package var position = 0
+    package var line = 1
+
+    package init(_ source: String) {
+      self.source = source
+      var scalars: [Unicode.Scalar] = []
+      var offsets: [String.Index] = []
+      var index = source.unicodeScalars.startIndex
+      while index < source.unicodeScalars.endIndex {
+        scalars.append(source.unicodeScalars[index])
+        offsets.append(index)
+        index = source.unicodeScalars.index(after: index)
+      }
+      offsets.append(source.unicodeScalars.endIndex)
+      self.scalars = scalars
+      self.offsets = offsets
+    }
+
+    package func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
+      position + ahead < scalars.count ? scalars[position + ahead] : nil
+    }
+
+    package mutating func advance() {
+      if scalars[position] == "\n" { line += 1 }
+      position += 1
+    }
+
+    package static func isWord(_ c: Unicode.Scalar) -> Bool {
+      c == "_" || c == "$" || c.properties.isAlphabetic || ("0"..."9").contains(c)
+    }
+
+    package static let operatorCharacters: Set<Unicode.Scalar> = ["+", "-", "*", "/", "%", "=", "<", ">", "!", "&", "|", "^", "~", "?"]
+
+    package mutating func next() -> Token? {
+      while let c = peek() {
+        if c == " " || c == "\t" || c == "\n" || c == "\r" {
+          advance()
+        } else if c == "/" && peek(1) == "/" {
+          while let d = peek(), d != "\n" { advance() }
+        } else if c == "/" && peek(1) == "*" {
+          var depth = 0
+          repeat {
+            if peek() == "/" && peek(1) == "*" {
+              depth += 1
+              advance()
+              advance()
+            } else if peek() == "*" && peek(1) == "/" {
+              depth -= 1
+              advance()
+              advance()
+            } else {
+              advance()
+            }
+          } while depth > 0 && peek() != nil
+        } else {
+          break
+        }
+      }
+      guard let c = peek() else { return nil }
+      let start = position
+      let startLine = line
+      if c == "\"" {
+        let triple = peek(1) == "\"" && peek(2) == "\""
+        advance()
+        if triple {
+          advance()
+          advance()
+          while peek() != nil && !(peek() == "\"" && peek(1) == "\"" && peek(2) == "\"") { advance() }
+          for _ in 0..<3 where peek() != nil { advance() }
+        } else {
+          while let d = peek(), d != "\"", d != "\n" {
+            if d == "\\" && peek(1) != nil { advance() }
+            advance()
+          }
+          if peek() == "\"" { advance() }
+        }
+      } else if ("0"..."9").contains(c) {
+        // `0x1A`, `34`, `0.5`, `1e3`: a digit run with letters and one `.` before a digit.
+        while let d = peek(), Self.isWord(d) || (d == "." && peek(1).map { ("0"..."9").contains($0) } == true) { advance() }
+      } else if Self.isWord(c) || c == "#" || c == "@" || c == "`" {
+        advance()
+        if c == "`" {
+          while let d = peek(), d != "`", d != "\n" { advance() }
+          if peek() == "`" { advance() }
+        } else {
+          while let d = peek(), Self.isWord(d) { advance() }
+        }
+      } else if Self.operatorCharacters.contains(c) {
+        while let d = peek(), Self.operatorCharacters.contains(d),
+          !(d == "/" && (peek(1) == "/" || peek(1) == "*"))
+        {
+          advance()
+        }
+      } else {
+        advance()
+      }
+      return Token(text: source[offsets[start]..<offsets[position]], line: startLine)
+    }
+  }
+}

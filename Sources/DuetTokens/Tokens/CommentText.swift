@@ -1,0 +1,177 @@
+import DuetModel
+import DuetSupport
+
+/// Turns a token's `doc` or `note` into comment lines wrapped at 80 columns,
+/// keeping its paragraphs, so the generated files read like hand-written ones.
+public enum CommentText {
+  /// The column no comment line passes.
+  public static let width = 80
+
+  /// The paragraphs of a YAML text. A folded scalar (`>-`) keeps a paragraph
+  /// break as a single newline, so when the text has no blank line every line
+  /// is a paragraph; a literal scalar (`|`) separates paragraphs with a blank
+  /// line, and then the lines between blank lines are one paragraph.
+  public static func paragraphs(_ text: String) -> [String] {
+    let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { trimmed($0) }
+    let hasBlankLine = lines.contains { $0.isEmpty }
+    var result: [String] = []
+    var current: [Substring.UTF8View] = []
+    func flush() {
+      guard !current.isEmpty else { return }
+      var bytes: [UInt8] = []
+      for (index, line) in current.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(contentsOf: line)
+      }
+      result.append(String(decoding: bytes, as: UTF8.self))
+      current = []
+    }
+    for line in lines {
+      if line.isEmpty || !hasBlankLine {
+        flush()
+        if !line.isEmpty { current = [line] }
+      } else {
+        current.append(line)
+      }
+    }
+    flush()
+    return result
+  }
+
+  /// `text` as lines that each start with `prefix` (e.g. `"  /// "`) and end by
+  /// column 80; paragraphs are separated by the prefix alone, trimmed.
+  /// A word longer than a line stands on a line of its own. Columns count
+  /// characters, so a non-ASCII word is as wide as it looks.
+  public static func lines(_ text: String, prefix: String) -> [String] {
+    var bytes: [UInt8] = []
+    write(text, prefix: prefix, into: &bytes)
+    guard !bytes.isEmpty else { return [] }
+    return bytes.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `lines(text, prefix:)`, each line and its newline appended to `out`: the
+  /// emitters wrap straight into the file's bytes, with no string per line or word.
+  package static func write(_ text: String, prefix: String, into out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { source in
+      var separatorEnd = prefix.utf8.count
+      let prefixBytes = Array(prefix.utf8)
+      while separatorEnd > 0 && prefixBytes[separatorEnd - 1] == UInt8(ascii: " ") { separatorEnd -= 1 }
+      let prefixWidth = prefixBytes.allSatisfy { $0 < 0x80 } ? prefixBytes.count : prefix.count
+      // Trimmed lines as byte ranges; with a blank line among them, the lines
+      // between blank lines are one paragraph, else every line is one.
+      var lines: [Range<Int>] = []
+      var start = 0
+      for index in 0...source.count where index == source.count || source[index] == UInt8(ascii: "\n") {
+        var low = start, high = index
+        while low < high && isBlank(source[low]) { low += 1 }
+        while high > low && isBlank(source[high - 1]) { high -= 1 }
+        lines.append(low..<high)
+        start = index + 1
+      }
+      let hasBlankLine = lines.contains { $0.isEmpty }
+      var paragraphs = 0
+      var width = 0
+      for (index, line) in lines.enumerated() {
+        if line.isEmpty { continue }
+        let startsParagraph = !hasBlankLine || index == 0 || lines[index - 1].isEmpty
+        if startsParagraph {
+          if width > 0 { out.append(UInt8(ascii: "\n")) }
+          if paragraphs > 0 {
+            out.append(contentsOf: prefixBytes[..<separatorEnd])
+            out.append(UInt8(ascii: "\n"))
+          }
+          paragraphs += 1
+          width = 0
+        }
+        var position = line.lowerBound
+        while position < line.upperBound {
+          if source[position] == UInt8(ascii: " ") { position += 1; continue }
+          var end = position
+          var ascii = true
+          while end < line.upperBound && source[end] != UInt8(ascii: " ") {
+            if source[end] >= 0x80 { ascii = false }
+            end += 1
+          }
+          let word = UnsafeBufferPointer(rebasing: source[position..<end])
+          let wordWidth = ascii ? word.count : String(decoding: word, as: UTF8.self).count
+          if width == 0 {
+            out.append(contentsOf: prefixBytes)
+            width = prefixWidth + wordWidth
+          } else if width + 1 + wordWidth <= self.width {
+            out.append(UInt8(ascii: " "))
+            width += 1 + wordWidth
+          } else {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: prefixBytes)
+            width = prefixWidth + wordWidth
+          }
+          out.append(contentsOf: word)
+          position = end
+        }
+      }
+      if width > 0 { out.append(UInt8(ascii: "\n")) }
+    }
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+  /// A line's bytes without leading and trailing spaces, tabs and CRs.
+  package static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
+    var line = line
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    while let first = line.first, blank(first) { line = line.dropFirst() }
+    while let last = line.last, blank(last) { line = line.dropLast() }
+    return line
+  }
+}
+
+/// Builds a generated file line by line, with the 2-space indentation both
+/// languages use, into one byte buffer: no string per line, one per file.
+package struct SourceText {
+  package private(set) var bytes: [UInt8] = []
+
+  package init() { bytes.reserveCapacity(1 << 16) }
+
+  package mutating func add(_ line: String, indent: Int = 0) {
+    if !line.isEmpty {
+      for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+      bytes.append(contentsOf: line.utf8)
+    }
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  package mutating func add(contentsOf more: [String]) {
+    for line in more { add(line) }
+  }
+
+  package mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
+
+  /// `text` wrapped as comment lines (`CommentText.lines`).
+  package mutating func comment(_ text: String, prefix: String) {
+    CommentText.write(text, prefix: prefix, into: &bytes)
+  }
+
+  /// The file's text, ending with one newline.
+  package var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// The bytes every generated file starts with, which mark it as duet's own.
+package let generatedBannerStart = "// Generated by `duet design-tokens` from "
+
+/// The banner every generated file opens with, in `//` comments both languages
+/// read; it names where the tokens came from (the config, or its DTCG files).
+package func generatedBanner(_ config: TokenConfig) -> [String] {
+  [
+    "\(generatedBannerStart)\(config.sourceDescription).",
+    "// Do not edit: change the config and run `duet design-tokens`. A hand edit",
+    "// fails `duet design-tokens --check`.",
+  ]
+}
+
+/// A number as both languages write a floating-point literal (`17.0`, `-0.01`).
+package func floatLiteral(_ value: Double) -> String {
+  let text = "\(value)"
+  if text.contains(".") || text.contains("e") { return text }
+  return text + ".0"
+}

@@ -1,0 +1,203 @@
+import DuetModel
+import DuetSupport
+
+/// The Kotlin side of the generator: pure functions from the checked config to
+/// the text of each file, in the shapes DESIGN §6 fixes. No trailing commas in
+/// argument lists, so the output compiles on Kotlin 1.3 as on every later one.
+public enum KotlinEmitter {
+  /// Lines of a `when` entry that would pass this column put the value on the next line.
+  public static let lineLimit = 100
+
+  public static func colorVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+    vocabulary(
+      config, target: target, type: TokenFileNames.color,
+      groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
+  }
+
+  public static func fontVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+    vocabulary(
+      config, target: target, type: TokenFileNames.font,
+      groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
+  }
+
+  public static func gradientVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+    vocabulary(config, target: target, type: TokenFileNames.gradient, groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
+  }
+
+  /// `enum class <type> { ... }`: `// <group>` sections, KDoc from `doc`.
+  package static func vocabulary(
+    _ config: TokenConfig, target: KotlinTarget, type: String,
+    groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
+  ) -> String {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("package \(target.package)")
+    out.blank()
+    out.add("enum class \(type) {")
+    for group in groups {
+      if let heading = group.heading {
+        out.blank()
+        out.add("// \(heading)", indent: 1)
+      }
+      for token in group.tokens {
+        out.blank()
+        if let doc = token.doc { kdoc(&out, doc, indent: 1) }
+        out.add("\(token.name),", indent: 1)
+      }
+    }
+    out.add("}")
+    return out.text
+  }
+
+  /// `<palette>.kt`: `object <palette>` with one exhaustive `when` per vocabulary.
+  public static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("package \(target.package)")
+    out.blank()
+    out.add("import \(target.engine).ColorToken")
+    out.add("import \(target.engine).FontFamilyToken")
+    out.add("import \(target.engine).FontToken")
+    if !config.gradients.isEmpty { out.add("import \(target.engine).GradientToken") }
+    out.blank()
+    out.add("object \(target.palette) {")
+
+    out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
+    openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
+      let value: String
+      switch token.values {
+      case .single(let color):
+        value = "ColorToken.fixed(0x\(color.argbHex))"
+      case .lightDark(let light, let dark):
+        value = "ColorToken.auto(light = 0x\(light.argbHex), dark = 0x\(dark.argbHex))"
+      }
+      entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note, value: value)
+    }
+    exhaustiveEnd(&out, empty: config.colors.isEmpty)
+    out.blank()
+
+    out.add("fun font(token: \(TokenFileNames.font)): FontToken =", indent: 1)
+    openWhen(&out, vocabulary: TokenFileNames.font, empty: config.fonts.isEmpty)
+    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
+      if let note = token.note { out.comment(note, prefix: "      // ") }
+      out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
+      let arguments = [
+        "family = FontFamilyToken.\(familyName(token.family))",
+        "weight = \(token.weight)",
+        "sizeSp = \(floatLiteral(token.size))",
+        "lineHeightSp = \(floatLiteral(token.lineHeight))",
+        "trackingEm = \(floatLiteral(token.tracking))",
+        "opticalSize = \(token.opticalSize.map(floatLiteral) ?? "null")",
+        "softness = \(token.softness.map(floatLiteral) ?? "null")",
+        "width = \(token.width.map(floatLiteral) ?? "null")",
+      ]
+      for (index, argument) in arguments.enumerated() {
+        out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
+      }
+      out.add(")", indent: 3)
+    }
+    exhaustiveEnd(&out, empty: config.fonts.isEmpty)
+
+    if !config.gradients.isEmpty {
+      out.blank()
+      out.add("fun gradient(token: \(TokenFileNames.gradient)): GradientToken =", indent: 1)
+      openWhen(&out, vocabulary: TokenFileNames.gradient, empty: false)
+      table(&out, groups: [(nil, config.gradients)]) { out, token in
+        switch token.stops {
+        case .single(let stops):
+          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: "GradientToken.fixed(\(stopList(stops)))")
+        case .lightDark(let light, let dark):
+          // Two stop lists rarely fit one line: one argument a line, as fonts are.
+          if let note = token.note { out.comment(note, prefix: "      // ") }
+          out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
+          out.add("light = \(stopList(light)),", indent: 4)
+          out.add("dark = \(stopList(dark))", indent: 4)
+          out.add(")", indent: 3)
+        }
+      }
+      exhaustiveEnd(&out, empty: false)
+    }
+    out.add("}")
+    return out.text
+  }
+
+  /// The entries of one `when`, `// <group>` before each headed group, groups apart by a blank line.
+  package static func table<Token>(
+    _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])],
+    entry: (inout SourceText, Token) -> Void
+  ) {
+    var first = true
+    for group in groups {
+      if !first { out.blank() }
+      first = false
+      if let heading = group.heading { out.add("// \(heading)", indent: 3) }
+      for token in group.tokens { entry(&out, token) }
+    }
+  }
+
+  /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
+  package static func entry(_ out: inout SourceText, vocabulary: String, name: String, note: String?, value: String) {
+    if let note { out.comment(note, prefix: "      // ") }
+    let head = "\(vocabulary).\(name) ->"
+    if 6 + head.count + 1 + value.count <= lineLimit {
+      out.add("\(head) \(value)", indent: 3)
+    } else {
+      out.add(head, indent: 3)
+      out.add(value, indent: 4)
+    }
+  }
+
+  /// Opens a `when` over the vocabulary. An enum with no entries has no branch
+  /// a `when` could be exhaustive with (Kotlin 1.3 rejects an empty one), so
+  /// the function throws instead: there is no token to ask for.
+  package static func openWhen(_ out: inout SourceText, vocabulary: String, empty: Bool) {
+    if empty {
+      out.add("throw IllegalStateException(\"no value for $token: the config declares no \(vocabulary) tokens\")", indent: 2)
+    } else {
+      out.add("when (token) {", indent: 2)
+    }
+  }
+
+  /// Closes a `when` that `openWhen` opened.
+  package static func exhaustiveEnd(_ out: inout SourceText, empty: Bool) {
+    if !empty { out.add("}", indent: 2) }
+  }
+
+  /// The banner, the `package` line and `imports`, each part followed by a blank line.
+  package static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("package \(target.package)")
+    out.blank()
+    if !imports.isEmpty {
+      out.add(contentsOf: imports.map { "import \($0)" })
+      out.blank()
+    }
+    return out
+  }
+
+  /// `doc` as a KDoc block at `indent` levels.
+  package static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
+    let pad = String(repeating: "  ", count: indent)
+    out.add("/**", indent: indent)
+    // `*/` inside the text would end the KDoc early; a space keeps it readable.
+    out.comment(doc.utf8.contains(UInt8(ascii: "*")) ? doc.replacingOccurrences(of: "*/", with: "* /") : doc, prefix: pad + " * ")
+    out.add(" */", indent: indent)
+  }
+
+  package static func stopList(_ stops: [RGB]) -> String {
+    "listOf(" + stops.map { "0xFF\($0.hex)" }.joined(separator: ", ") + ")"
+  }
+
+  package static func familyName(_ family: FontFamily) -> String {
+    switch family {
+    case .serif: return "Serif"
+    case .sans: return "Sans"
+    case .mono: return "Mono"
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import DuetModel
+import DuetSupport
+
+/// The Swift side of the generator: pure functions from the checked config to
+/// the text of each file, in the shapes DESIGN §6 fixes. Every file sits inside
+/// `#if os(iOS)` because the engine is UIKit-backed.
+public enum SwiftEmitter {
+  /// `public enum SemanticColor: ColorAssetable`, one case per colour token.
+  public static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+    vocabulary(
+      config, target: target, type: TokenFileNames.color, conformance: "ColorAssetable",
+      groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
+  }
+
+  /// `public enum SemanticFont: FontAssetable`, one case per type token.
+  public static func fontVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+    vocabulary(
+      config, target: target, type: TokenFileNames.font, conformance: "FontAssetable",
+      groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
+  }
+
+  /// `public enum SemanticGradient: GradientAssetable`; gradients have no groups.
+  public static func gradientVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+    vocabulary(
+      config, target: target, type: TokenFileNames.gradient, conformance: "GradientAssetable",
+      groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
+  }
+
+  package static func vocabulary(
+    _ config: TokenConfig, target: SwiftTarget, type: String, conformance: String,
+    groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
+  ) -> String {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("#if os(iOS)")
+    out.add("import \(target.engine)")
+    out.blank()
+    out.add("public enum \(type): \(conformance) {")
+    for group in groups {
+      if let heading = group.heading {
+        out.blank()
+        out.add("// MARK: - \(heading)", indent: 1)
+      }
+      for token in group.tokens {
+        out.blank()
+        if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
+        out.add("case \(token.name)", indent: 1)
+      }
+    }
+    out.add("}")
+    out.add("#endif")
+    return out.text
+  }
+
+  /// `<theme>Palette.swift`: the theme's value tables for every vocabulary and
+  /// the file-private `tokenColor` they are written in.
+  public static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
+    let theme = target.theme
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config))
+    out.blank()
+    out.add("#if os(iOS)")
+    // The engine's order: UIKit, SwiftUI (for `Gradient`), then the engine.
+    out.add("import UIKit")
+    if !config.gradients.isEmpty { out.add("import SwiftUI") }
+    out.add("import \(target.engine)")
+    out.blank()
+
+    out.add("extension \(theme) {")
+    out.add("public typealias _ColorAsset = \(TokenFileNames.color)", indent: 1)
+    out.blank()
+    out.add("public func colorSet(for asset: _ColorAsset) -> ColorSet {", indent: 1)
+    out.add("switch asset {", indent: 2)
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
+      caseLines(&out, token.name, note: token.note)
+      switch token.values {
+      case .single(let value):
+        out.add("return ColorSet(.static(\(colorCall(value))))", indent: 3)
+      case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
+        out.add("return ColorSet(.auto(light: \(colorCall(light)), dark: \(colorCall(dark))))", indent: 3)
+      case .lightDark(let light, let dark):
+        out.add("return ColorSet(.auto(", indent: 3)
+        out.add("light: \(colorCall(light)),", indent: 4)
+        out.add("dark: \(colorCall(dark))))", indent: 4)
+      }
+    }
+    out.add("}", indent: 2)
+    out.add("}", indent: 1)
+    out.add("}")
+    out.blank()
+
+    // The type a font entry is written in, and its family, sit in their own
+    // extension: app code names them `MainTheme.FontToken` and
+    // `MainTheme.FontFamilyToken`, as it does against the engine's files.
+    out.add(contentsOf: [
+      "extension \(theme) {",
+      "  /// A type token as the config states it; the theme's `fontSet(for:)`, which",
+      "  /// the app writes, turns it into a face.",
+      "  public struct FontToken {",
+      "    public let family: FontFamilyToken",
+      "    /// The CSS-scale weight, 100 to 900.",
+      "    public let weight: Int",
+      "    public let size: CGFloat",
+      "    public let lineHeight: CGFloat",
+      "    /// Tracking as a fraction of the em.",
+      "    public let trackingEm: CGFloat",
+      "    /// The variable-font axes; nil where the config leaves an axis alone.",
+      "    public let opticalSize: CGFloat?",
+      "    public let softness: CGFloat?",
+      "    public let width: CGFloat?",
+      "    /// The Dynamic Type style the face scales against.",
+      "    public let textStyle: UIFont.TextStyle",
+      "  }",
+      "",
+      "  /// The config's three families; the app picks a face for each.",
+      "  public enum FontFamilyToken {",
+      "    case serif",
+      "    case sans",
+      "    case mono",
+      "  }",
+      "}",
+      "",
+    ])
+    out.add("extension \(theme) {")
+    out.add("public typealias _FontAsset = \(TokenFileNames.font)", indent: 1)
+    out.blank()
+    out.add("public func fontToken(for asset: _FontAsset) -> FontToken {", indent: 1)
+    out.add("switch asset {", indent: 2)
+    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
+      caseLines(&out, token.name, note: token.note)
+      out.add("return FontToken(", indent: 3)
+      let arguments = [
+        "family: .\(token.family.rawValue)",
+        "weight: \(token.weight)",
+        "size: \(swiftNumber(token.size))",
+        "lineHeight: \(swiftNumber(token.lineHeight))",
+        "trackingEm: \(swiftNumber(token.tracking))",
+        "opticalSize: \(token.opticalSize.map(swiftNumber) ?? "nil")",
+        "softness: \(token.softness.map(swiftNumber) ?? "nil")",
+        "width: \(token.width.map(swiftNumber) ?? "nil")",
+        "textStyle: .\(token.textStyle ?? "body"))",
+      ]
+      for (index, argument) in arguments.enumerated() {
+        out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
+      }
+    }
+    out.add("}", indent: 2)
+    out.add("}", indent: 1)
+    out.add("}")
+    out.blank()
+
+    if !config.gradients.isEmpty {
+      out.add("extension \(theme) {")
+      out.add("public typealias _GradientAsset = \(TokenFileNames.gradient)", indent: 1)
+      out.blank()
+      out.add("public func gradientSet(for asset: _GradientAsset) -> GradientSet {", indent: 1)
+      out.add("switch asset {", indent: 2)
+      table(&out, groups: [(nil, config.gradients)]) { out, token in
+        caseLines(&out, token.name, note: token.note)
+        switch token.stops {
+        case .single(let stops):
+          out.add("return GradientSet(.static(Gradient(colors: [", indent: 3)
+          for stop in stops { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 4) }
+          out.add("])))", indent: 3)
+        case .lightDark(let light, let dark):
+          out.add("return GradientSet(.auto(", indent: 3)
+          out.add("light: Gradient(colors: [", indent: 4)
+          for stop in light { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
+          out.add("]),", indent: 4)
+          out.add("dark: Gradient(colors: [", indent: 4)
+          for stop in dark { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
+          out.add("])))", indent: 4)
+        }
+      }
+      out.add("}", indent: 2)
+      out.add("}", indent: 1)
+      out.add("}")
+      out.blank()
+    }
+
+    out.add(contentsOf: [
+      "/// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing",
+      "/// from the app.",
+      "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {",
+      "  UIColor(",
+      "    red: CGFloat((rgb >> 16) & 0xff) / 255.0,",
+      "    green: CGFloat((rgb >> 8) & 0xff) / 255.0,",
+      "    blue: CGFloat(rgb & 0xff) / 255.0,",
+      "    alpha: alpha)",
+      "}",
+      "#endif",
+    ])
+    return out.text
+  }
+
+  /// The cases of one exhaustive `switch`, `// MARK: <group>` before each headed group.
+  package static func table<Token>(
+    _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])],
+    entry: (inout SourceText, Token) -> Void
+  ) {
+    var first = true
+    for group in groups {
+      if let heading = group.heading {
+        if !first { out.blank() }
+        out.add("// MARK: \(heading)", indent: 2)
+        out.blank()
+      } else if !first {
+        out.blank()
+      }
+      first = false
+      for token in group.tokens { entry(&out, token) }
+    }
+  }
+
+  /// A note as `//` lines, then `case .name:`.
+  package static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
+    if let note { out.comment(note, prefix: "    // ") }
+    out.add("case .\(name):", indent: 2)
+  }
+
+  /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`.
+  package static func colorCall(_ value: ColorValue) -> String {
+    if let alpha = value.alpha { return "tokenColor(0x\(value.rgb.hex), alpha: \(floatLiteral(alpha)))" }
+    return "tokenColor(0x\(value.rgb.hex))"
+  }
+
+  /// A `CGFloat` argument as the engine writes it: an integral value as an
+  /// integer literal (`34`, `0`), any other as a decimal (`-0.01`).
+  package static func swiftNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return floatLiteral(value)
+  }
+}

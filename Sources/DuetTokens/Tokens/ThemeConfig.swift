@@ -1,0 +1,92 @@
+import DuetModel
+import DuetSupport
+
+/// The `contrast:` section of the token config: which colour tokens are text
+/// and which are grounds, what lies beneath a translucent ground, and any extra
+/// pairs (with the type style that may make them large text).
+public struct ContrastSpec: Sendable, Equatable {
+  public var labels: [String]
+  public var surfaces: [String]
+  /// The opaque token beneath a translucent surface; the first surface unless the config names one.
+  public var backdrop: String
+  public var pairs: [ContrastPair]
+
+  public init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
+    self.labels = labels
+    self.surfaces = surfaces
+    self.backdrop = backdrop
+    self.pairs = pairs
+  }
+}
+
+/// One extra `{label, surface, font}` pair; `font` names a type token.
+public struct ContrastPair: Sendable, Equatable, Hashable {
+  public var label: String
+  public var surface: String
+  public var font: String?
+  public init(label: String, surface: String, font: String? = nil) {
+    self.label = label
+    self.surface = surface
+    self.font = font
+  }
+}
+
+/// A theme under test: its name, the WCAG level it must reach and, for a theme
+/// other than the main one, the mapping of every colour token onto a
+/// main-palette token.
+public struct ThemeSpec: Sendable, Equatable {
+  public var name: String
+  public var level: ContrastLevel
+  /// Nil for a theme that reads the main palette as it is.
+  public var map: [ThemeMapEntry]?
+  /// Whether duet generates the mapping files for a mapped theme: always in
+  /// the token config, only on `output: true` in `theme-test.yaml` (where the
+  /// team's own mapping source may exist already).
+  public var generatesMapping = true
+
+  public init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
+    self.name = name
+    self.level = level
+    self.map = map
+  }
+
+  /// The main-palette token `token` reads in this theme.
+  public func source(of token: String) -> String {
+    guard let map else { return token }
+    return map.first { $0.sources.contains(token) }?.target ?? token
+  }
+
+  /// `highContrast` -> `HighContrast`, the stem of the generated file names.
+  public var typeStem: String {
+    guard let first = name.first else { return name }
+    return first.uppercased() + name.dropFirst()
+  }
+
+  /// `highContrast` -> `high-contrast`, as the generated doc comment says it.
+  public var spokenName: String {
+    var words: [String] = []
+    var current = ""
+    for character in name {
+      if character.isUppercase && !current.isEmpty {
+        words.append(current)
+        current = ""
+      }
+      current.append(Character(character.lowercased()))
+    }
+    if !current.isEmpty { words.append(current) }
+    return words.joined(separator: "-")
+  }
+
+  /// `highContrastSource`, the property both languages declare.
+  public var sourceProperty: String { name + "Source" }
+}
+
+/// One line of a theme's `map`: the main-palette token and the tokens that read it, in the order written.
+public struct ThemeMapEntry: Sendable, Equatable {
+  public var target: String
+  public var sources: [String]
+  public init(target: String, sources: [String]) {
+    self.target = target
+    self.sources = sources
+  }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// What one `duet design-tokens` run found or did, per file. The CLI and the
+/// built-in lane both print `text`, so a lane's log reads as the command would.
+public struct TokenReport: Sendable, Equatable {
+  public enum Mode: String, Sendable { case write, check }
+
+  public enum Status: String, Sendable {
+    /// Write mode. `kept`: a file the Duet toolchain's engine wrote whose code
+    /// is current, left in the engine's layout (`--rewrite` rewrites it).
+    case written, unchanged, removed, kept
+    /// Check mode.
+    case upToDate, stale, missing, orphaned
+    /// Check mode: the path guard would not read the file (a link, a FIFO).
+    case refused
+  }
+
+  /// The first line where a file on disk and the generated text part ways.
+  public struct Difference: Sendable, Equatable {
+    /// 1-based.
+    public var line: Int
+    /// Nil where that side has ended.
+    public var onDisk: String?
+    public var generated: String?
+  }
+
+  public struct Entry: Sendable, Equatable {
+    public var path: String
+    public var status: Status
+    public var difference: Difference?
+    /// True when the file on disk carries the engine's banner and was
+    /// compared by code rather than byte for byte.
+    public var comparedByCode: Bool
+    /// Why a `refused` file was not read.
+    public var note: String?
+    public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
+      self.path = path
+      self.status = status
+      self.difference = difference
+      self.comparedByCode = comparedByCode
+      self.note = note
+    }
+  }
+
+  public var mode: Mode
+  public var configPath: String
+  /// False when the tree has no config: nothing is generated and the run passes.
+  public var configFound: Bool
+  public var entries: [Entry]
+
+  public init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
+    self.mode = mode
+    self.configPath = configPath
+    self.configFound = configFound
+    self.entries = entries
+  }
+
+  public var passed: Bool {
+    !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }
+  }
+
+  /// 0 when written or up to date, 1 when `--check` finds drift.
+  public var exitCode: Int32 { passed ? 0 : 1 }
+
+  package func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
+
+  /// The text `duet design-tokens` prints, without a final newline.
+  public var text: String {
+    var lines: [String] = []
+    switch mode {
+    case .write:
+      if !configFound {
+        lines.append("duet design-tokens: no \(configPath) in this tree, nothing to generate")
+      } else if count(.written, .removed) == 0 {
+        lines.append("duet design-tokens: \(count(.unchanged, .kept)) token file(s) up to date, nothing written")
+        if count(.kept) > 0 { lines.append(keptLine) }
+      } else {
+        lines.append("duet design-tokens: wrote \(count(.written)) token file(s):")
+        for entry in entries where entry.status == .written { lines.append("  \(entry.path)") }
+        for entry in entries where entry.status == .removed {
+          lines.append("  removed: \(entry.path) — the config no longer declares it")
+        }
+        if count(.kept) > 0 { lines.append(keptLine) }
+        lines.append("review and commit the diff (generated token sources are committed build products)")
+      }
+    case .check:
+      if passed {
+        let byCode = entries.filter { $0.status == .upToDate && $0.comparedByCode }.count
+        let suffix = configFound
+          ? (byCode == 0 ? "" : " (\(byCode) written by the Duet toolchain's engine, compared by code)")
+          : " (no \(configPath) in this tree)"
+        lines.append("duet design-tokens --check: \(count(.upToDate)) generated token file(s) up to date\(suffix)")
+      } else {
+        lines.append("duet design-tokens --check: FAIL")
+        for entry in entries {
+          switch entry.status {
+          case .stale:
+            guard let difference = entry.difference else {
+              lines.append("  stale: \(entry.path) — differs from what the config generates")
+              continue
+            }
+            let how = entry.comparedByCode ? "its code differs from what the config generates (the engine's file, compared by code)" : "differs from what the config generates"
+            lines.append("  stale: \(entry.path) — \(how), from line \(difference.line):")
+            lines.append("    on disk:   \(Self.shown(difference.onDisk))")
+            lines.append("    generated: \(Self.shown(difference.generated))")
+          case .missing:
+            lines.append("  missing: \(entry.path)")
+          case .orphaned:
+            lines.append("  orphaned: \(entry.path) — the config no longer declares it (a target owns this file)")
+          case .refused:
+            lines.append("  refused: \(entry.path) — \(entry.note ?? "not a regular file in the tree"); not read")
+          default:
+            continue
+          }
+        }
+        lines.append("regenerate and commit: duet design-tokens")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// What a write says about the engine's files it left alone.
+  package var keptLine: String {
+    "left \(count(.kept)) file(s) the Duet toolchain's engine wrote as they are (code current); `duet design-tokens --rewrite` puts them in duet's layout"
+  }
+
+  /// A line as the stale report shows it: an empty line or the end of the file said in words.
+  package static func shown(_ line: String?) -> String {
+    guard let line else { return "(end of file)" }
+    return line.isEmpty ? "(empty line)" : line
+  }
+
+  /// The same report as JSON with `"schemaVersion": 1` and sorted keys.
+  public var json: String {
+    let files: [[String: Any]] = entries.map { entry in
+      var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
+      if entry.comparedByCode { object["comparedByCode"] = true }
+      if let note = entry.note { object["note"] = note }
+      if let difference = entry.difference {
+        object["firstDifference"] = [
+          "line": difference.line,
+          "onDisk": difference.onDisk ?? NSNull(),
+          "generated": difference.generated ?? NSNull(),
+        ] as [String: Any]
+      }
+      return object
+    }
+    return TokenJSON.text([
+      "command": "design-tokens",
+      "mode": mode.rawValue,
+      "config": configPath,
+      "configFound": configFound,
+      "passed": passed,
+      "exitCode": Int(exitCode),
+      "files": files,
+    ])
+  }
+
+  /// Config errors as JSON, for `--json` when the run stops with exit 2.
+  public static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
+    return TokenJSON.text([
+      "command": "design-tokens", "mode": mode.rawValue, "config": configPath, "passed": false, "exitCode": 2,
+      "errors": TokenJSON.errors(diagnostics),
+    ])
+  }
+}
+
+/// Stable JSON text (sorted keys, `schemaVersion` 1) for the token reports.
+package enum TokenJSON {
+  /// `errors[]`: each diagnostic's message and, when it has one, its place.
+  package static func errors(_ diagnostics: [Diagnostic]) -> [[String: Any]] {
+    diagnostics.map { item in
+      var object: [String: Any] = ["message": item.message]
+      if let location = item.location {
+        object["file"] = location.file
+        object["line"] = location.line
+        object["column"] = location.column
+      }
+      return object
+    }
+  }
+
+  package static func text(_ object: [String: Any]) -> String {
+    var object = object
+    object["schemaVersion"] = 1
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+      return "{\"schemaVersion\": 1}"
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

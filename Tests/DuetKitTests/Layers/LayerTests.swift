@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The layers of `Sources/`, bottom up. A target may import only the Duet
+/// targets of lower layers, and each C library only where its layer owns it:
+/// SQLite belongs to the history store (DuetRun), libyaml and the process shim
+/// to DuetSupport. SwiftPM sees the edges `Package.swift` declares; these tests
+/// fail on an `import` that goes up or sideways even where a module built
+/// earlier would let it compile, and on a `Package.swift` edge that does.
+struct LayerTests {
+  static let rank: [String: Int] = [
+    "DuetSupport": 0,
+    "DuetModel": 1,
+    "DuetRun": 2, "DuetTokens": 2, "DuetMocks": 2,
+    "DuetAdopt": 3,
+    "DuetApp": 4,
+    "duet": 5,
+  ]
+  /// C modules and the one target each may be imported from.
+  static let cOwner: [String: String] = [
+    "CSQLite": "DuetRun",
+    "CYAML": "DuetSupport",
+    "CProcessShim": "DuetSupport",
+    "CCrypto": "DuetSupport",
+  ]
+  static let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let sources = repository.appendingPathComponent("Sources")
+
+  /// Why `target` may not import `module`, or nil when it may.
+  static func violation(target: String, imports module: String) -> String? {
+    if let owner = cOwner[module] {
+      return owner == target ? nil : "\(target) imports \(module), which only \(owner) may use"
+    }
+    guard let moduleRank = rank[module] else { return nil }  // Foundation, Glibc, ...
+    guard let targetRank = rank[target] else { return "\(target) is in no layer" }
+    return moduleRank < targetRank ? nil : "\(target) (layer \(targetRank)) imports \(module) (layer \(moduleRank))"
+  }
+
+  /// Every `import` of every Swift file under `Sources/<target>`, as (file, module).
+  static func imports(of target: String) throws -> [(file: String, module: String)] {
+    let folder = sources.appendingPathComponent(target)
+    var found: [(String, String)] = []
+    let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      for line in text.split(separator: "\n") {
+        let words = line.split(separator: " ")
+        guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+              words[..<index].allSatisfy({ $0.hasPrefix("@") }) else { continue }
+        found.append(("\(target)/\(file)", String(words[index + 1].split(separator: ".")[0])))
+      }
+    }
+    return found
+  }
+
+  @Test func everySourceFolderIsALayer() throws {
+    let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+      .filter { !$0.hasPrefix(".") && Self.cOwner[$0] == nil }
+    #expect(Set(folders) == Set(Self.rank.keys))
+  }
+
+  @Test func importsGoOnlyDown() throws {
+    var problems: [String] = []
+    for target in Self.rank.keys.sorted() {
+      for (file, module) in try Self.imports(of: target) {
+        if let why = Self.violation(target: target, imports: module) { problems.append("\(file): \(why)") }
+      }
+    }
+    #expect(problems == [])
+  }
+
+  /// The edges `Package.swift` declares follow the same rule, so the compiler
+  /// refuses an upward import even before these tests run.
+  @Test func packageEdgesGoOnlyDown() throws {
+    let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let target = try Regex(#"\.(?:executableTarget|target)\(\s*name:\s*"(\w+)",\s*dependencies:\s*\[([^\]]*)\]"#)
+    var problems: [String] = []
+    var seen: Set<String> = []
+    for match in manifest.matches(of: target) {
+      guard let name = match.output[1].substring.map(String.init), Self.rank[name] != nil,
+            let list = match.output[2].substring else { continue }
+      seen.insert(name)
+      for dependency in list.matches(of: try Regex(#""(\w+)""#)) {
+        guard let module = dependency.output[1].substring.map(String.init) else { continue }
+        if let why = Self.violation(target: name, imports: module) { problems.append("Package.swift: \(why)") }
+      }
+    }
+    #expect(problems == [])
+    #expect(seen == Set(Self.rank.keys))
+  }
+
+  /// The rule itself: an upward, a sideways and a misplaced C import are caught.
+  @Test func theRuleCatchesWhatItShould() {
+    #expect(Self.violation(target: "DuetModel", imports: "DuetRun") != nil)
+    #expect(Self.violation(target: "DuetTokens", imports: "DuetMocks") != nil)
+    #expect(Self.violation(target: "DuetRun", imports: "DuetApp") != nil)
+    #expect(Self.violation(target: "DuetTokens", imports: "CSQLite") != nil)
+    #expect(Self.violation(target: "DuetApp", imports: "DuetRun") == nil)
+    #expect(Self.violation(target: "DuetRun", imports: "CSQLite") == nil)
+  }
+}
