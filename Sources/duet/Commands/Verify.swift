@@ -36,115 +36,65 @@ enum VerifyCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    // Every option and combination is checked before any file is read.
-    var options = try options(arguments)
-    var ci = try VerifyCI.context(arguments)
-    let shardSpec = try VerifyCI.shardSpec(arguments)
+    let request = try request(arguments)
     let json = arguments.flag("--json")
-
-    let root = try treeRoot(arguments)
-    let tree = try loadTree(root: root)
-    let manifest = tree.manifest
-    if tree.isDerived {
-      if json { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
-    }
-    let historyPath = HistoryStore.defaultPath(root: root)
-    if let base = changeBase(arguments) {
-      do {
-        options.changed = try ChangedFiles.read(base, root: root)
-      } catch {
-        throw UsageError(message: error.message, command: "verify")
-      }
-    }
-    if let shardSpec {
-      let shard = VerifyCI.shardLanes(shardSpec, manifest: manifest, historyPath: historyPath, console: console, quiet: json)
-      guard !shard.isEmpty else {
-        let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
-        _ = VerifyCI.writeReports(outcome, context: ci, console: console)
-        if json { console.out(jsonText(RunJSON.object(outcome, runID: nil, root: root))) }
-        return outcome.exitCode
-      }
-      options.lanes = shard
-      options.noDeps = true
-    }
-    if arguments.flag("--failed") {
-      let failed: [String]?
-      do {
-        failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath)
-      } catch {
-        console.err("duet verify: error: --failed: cannot read the history: \(error)")
-        return ExitCode.usage
-      }
-      let known = failed?.filter { manifest.lane(named: $0) != nil } ?? []
-      guard !known.isEmpty else {
-        console.out(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run" : "duet verify --failed: no lane failed in the last run; nothing to run")
-        return ExitCode.pass
-      }
-      options.lanes = known
-    }
-    let plan: VerifyPlan
+    let progress = Locked<ProgressPrinter?>(nil)
+    let observer = VerifyObserver(
+      notice: { json ? console.err($0) : console.out($0) },
+      warning: { console.err("duet verify: warning: \($0)") },
+      error: { console.err("duet verify: error: \($0)") },
+      started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },
+      event: { event in progress.withLock { $0 }?.handle(event) },
+      ended: { progress.withLock { $0 }?.finish() },
+      line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
+    let response: VerifyResponse
     do {
-      plan = try VerifyPlan(root: root, manifest: manifest, builtins: .standard, options: options)
-    } catch {
-      throw UsageError(message: error.message, command: "verify")
+      response = try verify(request, observer: observer, signals: { onSignal, body in SignalPolicy.during({ _ in onSignal() }, body) })
+    } catch let failure as VerifyFailure {
+      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
+      console.err("duet verify: error: \(failure)")
+      return ExitCode.usage
     }
-    let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion, builtinIdentity: duetCodeIdentity,
-                                commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
-    if let changed = options.changed {
-      let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
-      let line = "duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected"
-      if json { console.err(line) } else { console.out(line) }
-    }
+    print(response, request: request, json: json, console: console)
+    return response.exitCode
+  }
 
-    if arguments.flag("--dry-run") {
-      session.prepare(recording: false)
-      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
+  /// The request the command line asks for; every option checked before any file is read.
+  static func request(_ arguments: ParsedArguments) throws -> VerifyRequest {
+    let options = try options(arguments)
+    let junitPath = try VerifyCI.junitPath(arguments)
+    let shard = try VerifyCI.shardSpec(arguments)
+    var request = VerifyRequest(root: try treeRoot(arguments), options: options, duetVersion: duetVersion)
+    request.changeBase = changeBase(arguments)
+    request.shard = shard
+    request.failedOnly = arguments.flag("--failed")
+    request.dryRun = arguments.flag("--dry-run")
+    request.reports = VerifyReports(junitPath: junitPath, environment: ProcessInfo.processInfo.environment)
+    request.commandLine = (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    request.builtinIdentity = duetCodeIdentity
+    request.reapOrphans = true
+    return request
+  }
+
+  /// The response as text or JSON.
+  static func print(_ response: VerifyResponse, request: VerifyRequest, json: Bool, console: Console) {
+    switch response {
+    case .nothingToRun(let sentence):
+      console.out(sentence)
+    case .dryRun(let session):
       if json { console.out(jsonText(dryRunObject(session))) } else { printDryRun(session, console: console) }
-      return ExitCode.pass
+    case .ran(let outcome, nil):
+      // A shard with no lanes: nothing ran, so there is no table to print.
+      if json { console.out(jsonText(RunJSON.object(outcome, runID: nil, root: request.root))) }
+    case .ran(let outcome, let session?):
+      if json {
+        console.out(jsonText(RunJSON.object(outcome, runID: session.plan.runID, root: request.root,
+                                            fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
+      } else {
+        printReport(outcome, console: console, github: request.reports.github)
+      }
     }
-    do {
-      try plan.prepareStateFolder()
-    } catch {
-      console.err("duet verify: warning: cannot make .duet/ under \(root.path): \(error); lane logs may be lost")
-    }
-
-    let interruption = session.interruption
-    Subreaper.enable()
-    // A signal stops the run, and any child already started (a git query while
-    // the run is prepared would otherwise hold Ctrl-C for its whole deadline).
-    let result = SignalPolicy.during({ _ in
-      interruption.interrupt()
-      ChildRun.stopAll()
-    }) { () -> RunResult in
-      session.prepare()
-      for warning in session.warnings { console.err("duet verify: warning: \(warning)") }
-      let progress = ProgressPrinter(console: console, quiet: json, total: plan.selected.count)
-      if options.strict && !interruption.requested { ci.before = TrackedChanges.snapshot(root: root) }
-      let result = session.run(
-        runner: LaneRunner(builtins: .standard),
-        onEvent: { progress.handle($0) },
-        onLine: { index, line in progress.streamed(manifest.lanes[index].name, line) })
-      progress.finish()
-      return result
-    }
-    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
-    let leftovers = Subreaper.killAdopted()
-    if !leftovers.isEmpty {
-      console.err("duet verify: stopped \(leftovers.count) process(es) that lanes left running outside their process groups")
-    }
-
-    // The one verdict: lanes, then the tree under --strict, then the reports.
-    var outcome = VerifyOutcome(run: result, changedTrackedFiles: VerifyCI.changedFiles(ci, root: root))
-    outcome.reportErrors = VerifyCI.writeReports(outcome, context: ci, console: console)
-    for warning in session.record(outcome) { console.err("duet verify: warning: \(warning)") }
-
-    if json {
-      console.out(jsonText(RunJSON.object(outcome, runID: session.plan.runID, root: root, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
-      if ci.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
-    } else {
-      printReport(outcome, console: console, github: ci.github)
-    }
-    return outcome.exitCode
   }
 
   /// The options as `VerifyOptions`, every combination checked; reads no file.

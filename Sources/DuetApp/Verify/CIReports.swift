@@ -1,0 +1,51 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// The files a CI run writes besides the text: the JUnit XML and GitHub's step summary.
+enum CIReports {
+  /// Writes both; returns the reports that could not be written (a missing
+  /// JUnit file fails the run; the summary only warns).
+  static func save(_ outcome: VerifyOutcome, _ reports: VerifyReports, started: Date, observer: VerifyObserver) -> [String] {
+    var errors: [String] = []
+    if let path = reports.junitPath {
+      let xml = JUnitReport.xml(outcome, timestamp: ISO8601DateFormatter().string(from: started))
+      do {
+        try AtomicFile.write(Data(xml.utf8), toAbsolute: path)
+      } catch {
+        observer.error("--junit: \(error)")
+        errors.append("--junit: cannot write \(path)")
+      }
+    }
+    if let path = reports.summaryPath {
+      let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+      var reported = outcome
+      reported.reportErrors += errors
+      let markdown = StepSummary.markdown(reported, limit: max(0, StepSummary.defaultLimit - existing))
+      if !markdown.isEmpty && !append(Data(markdown.utf8), to: path) {
+        observer.warning("cannot append the summary to $GITHUB_STEP_SUMMARY (\(path))")
+      }
+    }
+    return errors
+  }
+
+  /// Appends with `O_APPEND`, so steps that share the summary file never overwrite each other.
+  static func append(_ data: Data, to path: String) -> Bool {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return data.withUnsafeBytes { bytes -> Bool in
+      guard let base = bytes.baseAddress else { return bytes.isEmpty }
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(fd, base + offset, bytes.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += n
+      }
+      return true
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import DuetAdopt
+import DuetModel
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// The part of a run a signal may stop, and what to do when one comes. The
+/// binary passes its signal policy; the default runs the body as it is.
+public typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunResult) -> RunResult
+
+/// `duet verify` as a call: loads the tree's manifest, narrows the lanes to
+/// the request's change, shard or failures, runs them as a DAG, writes the CI
+/// reports and the history, and returns the one verdict.
+/// Throws `ManifestError` for the manifest and `VerifyFailure` for an option
+/// the tree cannot satisfy; both are exit 2.
+public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
+                   signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
+  let started = Date()
+  let tree = try TreeManifest.load(root: request.root)
+  if tree.isDerived { observer.notice(DerivedLanes.notice) }
+  var options = request.options
+  let historyPath = HistoryStore.defaultPath(root: request.root)
+  if let base = request.changeBase {
+    do { options.changed = try ChangedFiles.read(base, root: request.root) } catch { throw VerifyFailure.usage(error.message) }
+  }
+  if let spec = request.shard {
+    let lanes = ShardSelection.lanes(spec, manifest: tree.manifest, historyPath: historyPath, observer: observer)
+    guard !lanes.isEmpty else {
+      let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
+      _ = CIReports.save(outcome, request.reports, started: started, observer: observer)
+      return .ran(outcome, session: nil)
+    }
+    options.lanes = lanes
+    options.noDeps = true
+  }
+  if request.failedOnly {
+    switch try lanesToRetry(tree.manifest, historyPath: historyPath) {
+    case .left(let sentence): return .nothingToRun(sentence)
+    case .right(let lanes): options.lanes = lanes
+    }
+  }
+  let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
+  if request.dryRun {
+    session.prepare(recording: false)
+    session.warnings.forEach(observer.warning)
+    return .dryRun(session)
+  }
+  let outcome = run(session, request, observer: observer, signals: signals, started: started)
+  return .ran(outcome, session: session)
+}
+
+/// `--failed`: the last run's failed lanes still in the manifest, or why there are none.
+private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> Either<String, [String]> {
+  let failed: [String]?
+  do { failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath) } catch { throw .history("\(error)") }
+  let known = failed?.filter { manifest.lane(named: $0) != nil } ?? []
+  guard known.isEmpty else { return .right(known) }
+  return .left(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run"
+                             : "duet verify --failed: no lane failed in the last run; nothing to run")
+}
+
+/// One or the other, for a helper that either ends the command or goes on.
+private enum Either<Left, Right> {
+  case left(Left)
+  case right(Right)
+}
+
+/// The plan and its session; says how many lanes a change selected.
+private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
+                            observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
+  let plan: VerifyPlan
+  do {
+    plan = try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options)
+  } catch {
+    throw .usage(error.message)
+  }
+  if let changed = options.changed {
+    let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
+    observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")
+  }
+  return VerifySession(plan: plan, historyPath: historyPath, duetVersion: request.duetVersion,
+                       builtinIdentity: request.builtinIdentity, commandLine: request.commandLine)
+}
+
+/// Runs the prepared session under `signals`, then settles the verdict: the
+/// lanes, the tree under `--strict`, the reports; and records it.
+private func run(_ session: VerifySession, _ request: VerifyRequest, observer: VerifyObserver,
+                 signals: SignalGuard, started: Date) -> VerifyOutcome {
+  let plan = session.plan
+  do { try plan.prepareStateFolder() } catch {
+    observer.warning("cannot make .duet/ under \(request.root.path): \(error); lane logs may be lost")
+  }
+  let interruption = session.interruption
+  if request.reapOrphans { Subreaper.enable() }
+  var before: TrackedChanges?
+  // A signal stops the run, and any child already started (a git query while
+  // the run is prepared would otherwise hold Ctrl-C for its whole deadline).
+  let result = signals({
+    interruption.interrupt()
+    ChildRun.stopAll()
+  }) {
+    session.prepare()
+    session.warnings.forEach(observer.warning)
+    observer.started(plan.selected.count)
+    if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
+    let names = plan.manifest.lanes.map(\.name)
+    let result = session.run(runner: LaneRunner(builtins: .standard), onEvent: observer.event,
+                             onLine: { index, line in observer.line(names[index], line) })
+    observer.ended()
+    return result
+  }
+  if request.reapOrphans {
+    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
+    let leftovers = Subreaper.killAdopted()
+    if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
+  }
+  var changed: [String] = []
+  if let before, let after = TrackedChanges.snapshot(root: request.root) {
+    changed = TrackedChanges.changed(before: before, after: after)
+  }
+  var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)
+  outcome.reportErrors = CIReports.save(outcome, request.reports, started: started, observer: observer)
+  session.record(outcome).forEach(observer.warning)
+  return outcome
+}

@@ -1,0 +1,39 @@
+import DuetRun
+
+/// How a verify run talks while it goes: the executable prints, a test collects.
+/// Every closure may be called from any thread.
+public struct VerifyObserver: Sendable {
+  /// A line about the run as a whole (the derived-lanes notice, the change or
+  /// shard selected): standard output for text, standard error beside `--json`.
+  public var notice: @Sendable (String) -> Void
+  /// Something went wrong that does not change the verdict (`duet verify: warning: ...`).
+  public var warning: @Sendable (String) -> Void
+  /// A report that could not be written and so fails the run (`duet verify: error: ...`).
+  public var error: @Sendable (String) -> Void
+  /// The lanes are about to start: how many were selected.
+  public var started: @Sendable (_ total: Int) -> Void
+  public var event: @Sendable (RunEvent) -> Void
+  /// The last lane has ended (before the reports are written).
+  public var ended: @Sendable () -> Void
+  /// A line of a `--stream` lane's output, with the lane's name.
+  public var line: @Sendable (_ lane: String, _ text: String) -> Void
+
+  public init(notice: @escaping @Sendable (String) -> Void = { _ in },
+              warning: @escaping @Sendable (String) -> Void = { _ in },
+              error: @escaping @Sendable (String) -> Void = { _ in },
+              started: @escaping @Sendable (Int) -> Void = { _ in },
+              event: @escaping @Sendable (RunEvent) -> Void = { _ in },
+              ended: @escaping @Sendable () -> Void = {},
+              line: @escaping @Sendable (String, String) -> Void = { _, _ in }) {
+    self.notice = notice
+    self.warning = warning
+    self.error = error
+    self.started = started
+    self.event = event
+    self.ended = ended
+    self.line = line
+  }
+
+  /// Says nothing.
+  public static let silent = VerifyObserver()
+}

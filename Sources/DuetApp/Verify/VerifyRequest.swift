@@ -1,0 +1,51 @@
+import DuetModel
+import DuetRun
+import Foundation
+
+/// Everything `duet verify` was asked, checked already: the executable turns
+/// arguments into this, and `verify(_:observer:)` turns it into a response.
+public struct VerifyRequest: Sendable {
+  /// The tree, found once (`--root` or the nearest manifest above the working folder).
+  public var root: URL
+  public var options: VerifyOptions
+  /// `--since REF` / `--changed`: the change whose lanes run.
+  public var changeBase: ChangedFiles.Base?
+  /// `--shard I/N`: this machine's part of the lanes.
+  public var shard: Sharding.Spec?
+  /// `--failed`: the lanes that failed in the last recorded run.
+  public var failedOnly = false
+  /// `--dry-run`: decide, run nothing, record nothing.
+  public var dryRun = false
+  public var reports = VerifyReports()
+  /// What started the run, as the history's `runs.command` column keeps it.
+  public var commandLine = "duet verify"
+  /// duet's version and the identity of its built-in code, for built-in lanes' fingerprints.
+  public var duetVersion: String
+  public var builtinIdentity: String?
+  /// Make this process the subreaper of the lanes' escaped children and stop
+  /// them after the run (the binary does; an in-process caller sharing its
+  /// process with other work may not want it).
+  public var reapOrphans = false
+
+  public init(root: URL, options: VerifyOptions, duetVersion: String) {
+    self.root = root
+    self.options = options
+    self.duetVersion = duetVersion
+  }
+}
+
+/// The reports a CI run writes besides the text: `--junit FILE` and, under
+/// GitHub Actions, annotations and the step summary.
+public struct VerifyReports: Sendable {
+  public var junitPath: String?
+  public var github = false
+  public var summaryPath: String?
+  public init() {}
+
+  /// GitHub's side from the environment (`GITHUB_ACTIONS`, `GITHUB_STEP_SUMMARY`).
+  public init(junitPath: String?, environment: [String: String]) {
+    self.junitPath = junitPath
+    github = environment["GITHUB_ACTIONS"] == "true"
+    if github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty { summaryPath = summary }
+  }
+}
