@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import DuetApp
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
+
+/// `verify(_:observer:)`, the library call the executable's `duet verify` makes:
+/// a request in, the verdict, the events and the history row out, no process.
+struct VerifyCallTests {
+  let tree: TemporaryFolder
+
+  init() throws {
+    tree = try TemporaryFolder()
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: build
+          sh: echo built
+        - name: test
+          sh: 'echo "error: boom" && exit 3'
+          needs: [build]
+        - name: lint
+          sh: "true"
+          needs: [test]
+      """)
+  }
+
+  func request(_ change: (inout VerifyRequest) -> Void = { _ in }) -> VerifyRequest {
+    var options = VerifyOptions()
+    options.jobs = 2
+    var request = VerifyRequest(root: tree.url, options: options, duetVersion: "test")
+    change(&request)
+    return request
+  }
+
+  /// A failed lane fails the run: its dependents are skipped, the exit code is
+  /// 1, the observer hears each lane end, and the history row says `fail`.
+  @Test func aFailedLaneFailsTheRunAndTheRecord() throws {
+    let events = Locked<[String]>([])
+    let observer = VerifyObserver(started: { total in events.withLock { $0.append("started \(total)") } },
+                                  event: { event in
+                                    if case .finished(let record, _, _) = event {
+                                      events.withLock { $0.append("\(record.name) \(record.outcome.rawValue)") }
+                                    }
+                                  })
+    guard case .ran(let outcome, let session?) = try verify(request(), observer: observer) else {
+      Issue.record("expected a run")
+      return
+    }
+    #expect(outcome.exitCode == 1)
+    #expect(outcome.lastLine == "duet verify: FAIL (1 failed: test; 1 skipped)")
+    #expect(events.withLock { $0 } == ["started 3", "build pass", "test fail", "lint skipped"])
+    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
+    let row = try #require(try store.recentRuns(limit: 1).first)
+    #expect(row.outcome == "fail")
+    #expect(row.logID == session.plan.runID)
+  }
+
+  /// `--dry-run` decides and records nothing; `--failed` then has no run to read.
+  @Test func dryRunRecordsNothing() throws {
+    guard case .dryRun(let session) = try verify(request { $0.dryRun = true }) else {
+      Issue.record("expected a dry run")
+      return
+    }
+    #expect(session.plan.selected.count == 3)
+    guard case .nothingToRun(let sentence) = try verify(request { $0.failedOnly = true }) else {
+      Issue.record("expected nothing to run")
+      return
+    }
+    #expect(sentence == "duet verify --failed: no run recorded yet; nothing to run")
+  }
+
+  /// An option the tree cannot satisfy is a `VerifyFailure`, not a crash or a run.
+  @Test func aLaneTheManifestLacksIsAUsageFailure() throws {
+    #expect(throws: VerifyFailure.self) {
+      _ = try verify(request { $0.options.lanes = ["nope"] })
+    }
+  }
+
+  /// A shard with no lanes ran nothing and passes, with no session to report.
+  @Test func anEmptyShardPasses() throws {
+    let notices = Locked<[String]>([])
+    let spec = try #require(Sharding.Spec.parse("9/9"))
+    let response = try verify(request { $0.shard = spec }, observer: VerifyObserver(notice: { line in notices.withLock { $0.append(line) } }))
+    guard case .ran(let outcome, nil) = response else {
+      Issue.record("expected an empty shard")
+      return
+    }
+    #expect(outcome.exitCode == 0)
+    #expect(notices.withLock { $0 } == ["duet verify --shard 9/9: no lane falls in this shard (3 lane(s) over 9 shards)"])
+  }
+}
