@@ -42,11 +42,11 @@ extension FixtureTree {
 /// A run row as a hostile lane job could write it into a store it uploads.
 func hostileRun(id: String, logID: String, started: Double) -> RunRow {
   RunRow(id: id, logID: logID, started: started, ended: started + 1, command: "duet verify", root: "/x", gitCommit: nil,
-         host: "ci", outcome: "pass", jobs: 1, duetVersion: "0.1.0")
+         host: "ci", outcome: .pass, jobs: 1, duetVersion: "0.1.0")
 }
 
 func hostileStep(runID: String, lane: String, logPath: String?) -> StepRow {
-  StepRow(runID: runID, lane: lane, attempt: 1, started: 0, duration: 1, attemptOutcome: "pass", laneOutcome: "pass",
+  StepRow(runID: runID, lane: lane, attempt: 1, started: 0, duration: 1, attemptOutcome: .pass, laneOutcome: .pass,
           exitCode: 0, fingerprint: nil, logPath: logPath)
 }
 

@@ -13,12 +13,11 @@ public struct RunRow: Sendable, Equatable {
   public var root: String
   public var gitCommit: String?
   public var host: String
-  /// `pass`, `fail` or `interrupted`.
-  public var outcome: String
+  public var outcome: VerifyOutcome.Verdict
   public var jobs: Int
   public var duetVersion: String
 
-  public init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: String, jobs: Int, duetVersion: String) {
+  public init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String) {
     self.id = id
     self.logID = logID
     self.started = started
@@ -41,15 +40,15 @@ public struct StepRow: Sendable, Equatable {
   public var attempt: Int
   public var started: Double
   public var duration: Double
-  /// `pass`, `fail`, `timeout` (or `interrupted`); nil for a lane that did not run.
-  public var attemptOutcome: String?
+  /// nil for a lane that did not run.
+  public var attemptOutcome: AttemptOutcome?
   /// The lane's outcome over all attempts; set on its last row only.
-  public var laneOutcome: String?
+  public var laneOutcome: LaneOutcome?
   public var exitCode: Int?
   public var fingerprint: String?
   public var logPath: String?
 
-  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: String?, laneOutcome: String?, exitCode: Int?, fingerprint: String?, logPath: String?) {
+  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?) {
     self.runID = runID
     self.lane = lane
     self.attempt = attempt
@@ -70,20 +69,20 @@ extension RunRow {
     let run = RunRow(
       id: id, logID: plan.runID, started: started, ended: started + result.duration,
       command: command, root: plan.root.path, gitCommit: gitCommit, host: host,
-      outcome: outcome.verdict.rawValue,
+      outcome: outcome.verdict,
       jobs: plan.options.jobs, duetVersion: duetVersion)
     var steps: [StepRow] = []
     for record in result.records {
       let fingerprint = fingerprints[record.index]
       if record.attempts.isEmpty {
         steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
-                             laneOutcome: record.outcome.rawValue, exitCode: nil, fingerprint: fingerprint, logPath: nil))
+                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: nil))
         continue
       }
       for (offset, attempt) in record.attempts.enumerated() {
         let isLast = offset == record.attempts.count - 1
         steps.append(StepRow(runID: id, lane: record.name, attempt: attempt.attempt, started: attempt.started, duration: attempt.duration,
-                             attemptOutcome: attempt.outcome.rawValue, laneOutcome: isLast ? record.outcome.rawValue : nil,
+                             attemptOutcome: attempt.outcome, laneOutcome: isLast ? record.outcome : nil,
                              exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath))
       }
     }

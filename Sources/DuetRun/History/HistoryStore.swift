@@ -185,11 +185,11 @@ public final class HistoryStore {
   private func insert(_ run: RunRow, steps: [StepRow]) throws {
     let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
     try runInsert.run([.text(run.id), .text(run.logID), .real(run.started), .real(run.ended), .text(run.command), .text(run.root),
-                       run.gitCommit.sqlValue, .text(run.host), .text(run.outcome), .integer(Int64(run.jobs)), .text(run.duetVersion)])
+                       run.gitCommit.sqlValue, .text(run.host), .text(run.outcome.rawValue), .integer(Int64(run.jobs)), .text(run.duetVersion)])
     let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path) VALUES (?,?,?,?,?,?,?,?,?,?)")
     for step in steps {
       try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
-                          step.attemptOutcome.sqlValue, step.laneOutcome.sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
+                          step.attemptOutcome.map(\.rawValue).sqlValue, step.laneOutcome.map(\.rawValue).sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
                           step.fingerprint.sqlValue, step.logPath.sqlValue])
     }
   }
@@ -339,15 +339,19 @@ public final class HistoryStore {
     }
   }
 
+  /// A run row, or nil for one duet would not write (a missing key, an
+  /// outcome this duet does not know), which the readers leave out.
   package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
-    guard row.count == 11, let id = row[0].text, let logID = row[1].text, let started = row[2].double, let ended = row[3].double else { return nil }
+    guard row.count == 11, let id = row[0].text, let logID = row[1].text, let started = row[2].double, let ended = row[3].double,
+          let outcome = row[8].text.flatMap(VerifyOutcome.Verdict.init(rawValue:)) else { return nil }
     return RunRow(id: id, logID: logID, started: started, ended: ended, command: row[4].text ?? "", root: row[5].text ?? "",
-                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: row[8].text ?? "", jobs: row[9].int ?? 0, duetVersion: row[10].text ?? "")
+                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: row[9].int ?? 0, duetVersion: row[10].text ?? "")
   }
 
+  /// A step row; an outcome this duet does not know reads as none.
   package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
     guard row.count == 10, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
     return StepRow(runID: run, lane: lane, attempt: attempt, started: row[3].double ?? 0, duration: row[4].double ?? 0,
-                   attemptOutcome: row[5].text, laneOutcome: row[6].text, exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text)
+                   attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text)
   }
 }

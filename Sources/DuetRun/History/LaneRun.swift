@@ -43,12 +43,11 @@ package enum AttemptKind {
   }
 
   /// nil for an attempt that is not counted.
-  package init?(_ outcome: String?) {
-    guard let outcome, outcome != "interrupted" else { return nil }
+  package init?(_ outcome: AttemptOutcome?) {
     switch outcome {
-    case "pass": self = .pass
-    case "fail", "timeout": self = .failure
-    default: self = .other
+    case nil, .interrupted?: return nil
+    case .pass?: self = .pass
+    case .fail?, .timeout?: self = .failure
     }
   }
 }
@@ -90,8 +89,8 @@ extension LaneRun {
   }
 
   /// Counts one more attempt of this lane in this run.
-  package mutating func add(_ kind: AttemptKind, seconds: Double, laneOutcome: String?) {
-    add(kind, seconds: seconds, lanePassed: laneOutcome.map { $0 == "pass" || $0 == "flaky" })
+  package mutating func add(_ kind: AttemptKind, seconds: Double, laneOutcome: LaneOutcome?) {
+    add(kind, seconds: seconds, lanePassed: laneOutcome.map { $0 == .pass || $0 == .flaky })
   }
 
   /// Counts one more attempt; `lanePassed` is nil on a row without the lane's outcome.

@@ -40,7 +40,7 @@ public enum LogLocation {
       return "run \(run.id): log_id \(quoted(run.logID)) is not a run id such as 20261202-181700-3f2a1b"
     }
     // Text `duet history` and `duet logs` print: no terminal escapes or line breaks.
-    for (name, text) in [("id", run.id), ("command", run.command), ("root", run.root), ("host", run.host), ("outcome", run.outcome),
+    for (name, text) in [("id", run.id), ("command", run.command), ("root", run.root), ("host", run.host), ("outcome", run.outcome.rawValue),
                          ("git_commit", run.gitCommit ?? ""), ("duet_version", run.duetVersion)] where hasControlCharacter(text) {
       return "run \(quoted(run.id)): \(name) holds a control character"
     }

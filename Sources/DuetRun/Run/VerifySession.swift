@@ -136,7 +136,7 @@ public final class VerifySession {
     guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else { return nil }
     let store = try HistoryStore(path: historyPath)
     guard let last = try store.recentRuns(limit: 1).first else { return nil }
-    return try store.steps(ofRuns: [last.id]).filter { $0.laneOutcome == "fail" || $0.laneOutcome == "timeout" }.map(\.lane)
+    return try store.steps(ofRuns: [last.id]).filter { $0.laneOutcome?.failsRun == true }.map(\.lane)
   }
 
   private func trimLogs() {

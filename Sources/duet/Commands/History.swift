@@ -50,12 +50,12 @@ enum HistoryCommand: Command {
     guard let store = try HistoryAccess.openForReading(arguments, command: "history", console: console, json: json) else { return ExitCode.pass }
     let runs = try store.recentRuns(limit: limit, lane: arguments.value("--lane"))
     let steps = try store.steps(ofRuns: runs.map(\.id))
-    let failedByRun = Dictionary(grouping: steps.filter { $0.laneOutcome == "fail" || $0.laneOutcome == "timeout" }, by: \.runID)
+    let failedByRun = Dictionary(grouping: steps.filter { $0.laneOutcome?.failsRun == true }, by: \.runID)
     if json {
       let list: [[String: Any]] = runs.map { run in
         [
           "id": run.id, "logId": run.logID, "startedAt": HistoryAccess.iso(run.started), "durationSeconds": run.ended - run.started,
-          "outcome": run.outcome, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "command": run.command,
+          "outcome": run.outcome.rawValue, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "command": run.command,
           "jobs": run.jobs, "duetVersion": run.duetVersion, "failed": (failedByRun[run.id] ?? []).map(\.lane),
         ]
       }
@@ -65,7 +65,7 @@ enum HistoryCommand: Command {
     let filter = arguments.value("--lane").map { " with lane \($0)" } ?? ""
     console.out("duet history: \(runs.count) most recent run(s)\(filter), newest first")
     let rows = runs.map { run -> [String] in
-      [HistoryAccess.time(run.started), run.outcome, DurationText.format(run.ended - run.started),
+      [HistoryAccess.time(run.started), run.outcome.rawValue, DurationText.format(run.ended - run.started),
        run.gitCommit.map { String($0.prefix(10)) } ?? "-", run.logID,
        (failedByRun[run.id] ?? []).map(\.lane).joined(separator: ", ")]
     }

@@ -53,7 +53,7 @@ struct VerifyCallTests {
     #expect(events.withLock { $0 } == ["started 3", "build pass", "test fail", "lint skipped"])
     let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
     let row = try #require(try store.recentRuns(limit: 1).first)
-    #expect(row.outcome == "fail")
+    #expect(row.outcome == .fail)
     #expect(row.logID == session.plan.runID)
   }
 

@@ -15,12 +15,12 @@ struct HistoryStoreTests {
     String(format: "20261202-181700-%06x", id.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFFF })
   }
 
-  func sample(_ id: String, at time: Double, outcome: String = "pass", fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
+  func sample(_ id: String, at time: Double, outcome: VerifyOutcome.Verdict = .pass, fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
     let logID = HistoryStoreTests.logID(id)
     let run = RunRow(id: id, logID: logID, started: time, ended: time + 2, command: "duet verify", root: "/t", gitCommit: "abc",
                      host: "h", outcome: outcome, jobs: 2, duetVersion: "test")
-    let step = StepRow(runID: id, lane: "kotlin", attempt: 1, started: time, duration: 1.5, attemptOutcome: outcome,
-                       laneOutcome: outcome, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: ".duet/logs/\(logID)/kotlin.log")
+    let step = StepRow(runID: id, lane: "kotlin", attempt: 1, started: time, duration: 1.5, attemptOutcome: AttemptOutcome(rawValue: outcome.rawValue),
+                       laneOutcome: LaneOutcome(rawValue: outcome.rawValue), exitCode: outcome == .pass ? 0 : 1, fingerprint: fingerprint, logPath: ".duet/logs/\(logID)/kotlin.log")
     return (run, [step])
   }
 
@@ -30,7 +30,7 @@ struct HistoryStoreTests {
     let path = folder.url.appendingPathComponent("h.sqlite").path
     let store = try HistoryStore(path: path)
     let (run1, steps1) = sample("a", at: 100)
-    let (run2, steps2) = sample("b", at: 200, outcome: "fail", fingerprint: "fp2")
+    let (run2, steps2) = sample("b", at: 200, outcome: .fail, fingerprint: "fp2")
     try store.record(run1, steps: steps1)
     try store.record(run2, steps: steps2)
     #expect(try store.recentRuns(limit: 10).map(\.id) == ["b", "a"])
@@ -107,5 +107,26 @@ struct HistoryStoreTests {
     let raw = try SQLiteDatabase(path: path)
     try raw.execute("PRAGMA user_version = 99")
     #expect(throws: HistoryError.self) { try HistoryStore(path: path) }
+  }
+
+  /// Rows decode to the outcome enums; an outcome this duet never writes (a
+  /// newer duet's, or a hostile store's) leaves the run out and reads as no
+  /// outcome on a step, instead of reaching a report as raw text.
+  @Test func rowsDecodeToOutcomeEnums() {
+    func run(_ outcome: String) -> [SQLiteValue] {
+      [.text("r"), .text("log"), .real(1), .real(2), .text("duet verify"), .text("/t"), .null, .text("h"), .text(outcome), .integer(2), .text("t")]
+    }
+    #expect(HistoryStore.runRow(run("fail"))?.outcome == .fail)
+    #expect(HistoryStore.runRow(run("interrupted"))?.outcome == .interrupted)
+    #expect(HistoryStore.runRow(run("\u{1B}[2Jpwned")) == nil)
+    func step(_ attempt: String, _ lane: String) -> [SQLiteValue] {
+      [.text("r"), .text("kotlin"), .integer(1), .real(1), .real(2), .text(attempt), .text(lane), .integer(1), .null, .null]
+    }
+    let known = HistoryStore.stepRow(step("timeout", "flaky"))
+    #expect(known?.attemptOutcome == .timeout)
+    #expect(known?.laneOutcome == .flaky)
+    let unknown = HistoryStore.stepRow(step("exploded", "vanished"))
+    #expect(unknown?.attemptOutcome == nil)
+    #expect(unknown?.laneOutcome == nil)
   }
 }

@@ -17,7 +17,7 @@ enum LegacyReports {
     struct LaneRun { var started: Double; var fingerprint: String?; var outcomes: [String] }
     var byLane: [String: [String: LaneRun]] = [:]
     for step in steps {
-      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
+      guard let runStart = started[step.runID], let outcome = step.attemptOutcome?.rawValue, outcome != "interrupted" else { continue }
       var laneRun = byLane[step.lane]?[step.runID] ?? LaneRun(started: runStart, fingerprint: step.fingerprint, outcomes: [])
       laneRun.outcomes.append(outcome)
       byLane[step.lane, default: [:]][step.runID] = laneRun
@@ -68,10 +68,10 @@ enum LegacyReports {
     let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
     var byLane: [String: [String: (started: Double, seconds: Double, passed: Bool?)]] = [:]
     for step in steps {
-      guard let runStart = started[step.runID], let outcome = step.attemptOutcome, outcome != "interrupted" else { continue }
+      guard let runStart = started[step.runID], let outcome = step.attemptOutcome?.rawValue, outcome != "interrupted" else { continue }
       var entry = byLane[step.lane]?[step.runID] ?? (runStart, 0, nil)
       entry.seconds += step.duration
-      if let final = step.laneOutcome { entry.passed = final == "pass" || final == "flaky" }
+      if let final = step.laneOutcome { entry.passed = final == .pass || final == .flaky }
       byLane[step.lane, default: [:]][step.runID] = entry
     }
     var entries: [StatsReport.Entry] = []
@@ -115,14 +115,14 @@ struct FixedStore {
       let started = base + Double(slot) * 3600 + Double(next(1000)) / 1000
       let id = String(format: "%08x-run", next(1 << 30))
       runs.append(RunRow(id: id, logID: "log\(r)", started: started, ended: started + 60, command: "duet verify", root: "/t",
-                         gitCommit: nil, host: "h", outcome: "pass", jobs: 2, duetVersion: "test"))
+                         gitCommit: nil, host: "h", outcome: .pass, jobs: 2, duetVersion: "test"))
       for (index, lane) in lanes.enumerated() {
         if lane == "zz-late-lane" && slot < 60 { continue }
         if next(9) == 0 { continue }  // this lane is not in this run at all
         let fingerprint: String? = index == 0 ? nil : "\(lane)-\(slot / (5 + index))" + String(repeating: "f", count: next(3) * 30)
         if next(10) == 0 {
           steps.append(StepRow(runID: id, lane: lane, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
-                               laneOutcome: next(2) == 0 ? "skipped" : "cached", exitCode: nil, fingerprint: fingerprint, logPath: nil))
+                               laneOutcome: next(2) == 0 ? .skipped : .cached, exitCode: nil, fingerprint: fingerprint, logPath: nil))
           continue
         }
         let attempts = 1 + (next(5) == 0 ? 1 + next(2) : 0)
@@ -133,8 +133,8 @@ struct FixedStore {
           let last = attempt == attempts
           if last { laneOutcome = outcome == "pass" ? (attempts > 1 ? "flaky" : "pass") : outcome }
           steps.append(StepRow(runID: id, lane: lane, attempt: attempt, started: started + Double(attempt),
-                               duration: Double(1 + next(400)) / 8 + (slot > 110 && index == 2 ? 40 : 0), attemptOutcome: outcome,
-                               laneOutcome: last ? laneOutcome : nil, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: nil))
+                               duration: Double(1 + next(400)) / 8 + (slot > 110 && index == 2 ? 40 : 0), attemptOutcome: AttemptOutcome(rawValue: outcome),
+                               laneOutcome: last ? LaneOutcome(rawValue: laneOutcome) : nil, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: nil))
         }
       }
     }

@@ -16,18 +16,18 @@ struct SyntheticHistory {
   mutating func run(at time: Double, _ lanes: [(String, String?, [String])]) {
     let id = "run-\(runs.count)"
     runs.append(RunRow(id: id, logID: id, started: time, ended: time + 1, command: "duet verify", root: "/t", gitCommit: nil,
-                       host: "h", outcome: "pass", jobs: 2, duetVersion: "test"))
+                       host: "h", outcome: .pass, jobs: 2, duetVersion: "test"))
     for (lane, fingerprint, outcomes) in lanes {
       if outcomes.isEmpty {
-        steps.append(StepRow(runID: id, lane: lane, attempt: 0, started: time, duration: 0, attemptOutcome: nil, laneOutcome: "skipped",
+        steps.append(StepRow(runID: id, lane: lane, attempt: 0, started: time, duration: 0, attemptOutcome: nil, laneOutcome: .skipped,
                              exitCode: nil, fingerprint: fingerprint, logPath: nil))
         continue
       }
       for (i, outcome) in outcomes.enumerated() {
         let last = i == outcomes.count - 1
         let final = outcome == "pass" ? (outcomes.count > 1 ? "flaky" : "pass") : outcome
-        steps.append(StepRow(runID: id, lane: lane, attempt: i + 1, started: time, duration: 1, attemptOutcome: outcome,
-                             laneOutcome: last ? final : nil, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: nil))
+        steps.append(StepRow(runID: id, lane: lane, attempt: i + 1, started: time, duration: 1, attemptOutcome: AttemptOutcome(rawValue: outcome),
+                             laneOutcome: last ? LaneOutcome(rawValue: final) : nil, exitCode: outcome == "pass" ? 0 : 1, fingerprint: fingerprint, logPath: nil))
       }
     }
   }

@@ -343,7 +343,7 @@ struct HostileInputTests {
   /// Finding 1: text a merged store would have `duet history` print carries no terminal escapes, and lanes are lane names.
   @Test func mergedTextIsPlain() {
     let id = "20261202-181700-3f2a1b"
-    let clean = RunRow(id: "r", logID: id, started: 0, ended: 1, command: "duet verify", root: "/t", gitCommit: nil, host: "ci", outcome: "pass", jobs: 1, duetVersion: "1")
+    let clean = RunRow(id: "r", logID: id, started: 0, ended: 1, command: "duet verify", root: "/t", gitCommit: nil, host: "ci", outcome: .pass, jobs: 1, duetVersion: "1")
     #expect(LogLocation.problem(run: clean, steps: []) == nil)
     var escaped = clean
     escaped.host = "ci\u{1B}]0;pwned\u{07}"
@@ -358,7 +358,7 @@ struct HostileInputTests {
     let source = scratch.url.appendingPathComponent("ci/evil.sqlite").path
     let destination = scratch.url.appendingPathComponent("tree/.duet/history.sqlite").path
     let evil = try HistoryStore(path: source)
-    try evil.record(RunRow(id: "r1", logID: "../../../../tmp/x", started: 1, ended: 2, command: "", root: "", gitCommit: nil, host: "", outcome: "pass", jobs: 1, duetVersion: ""), steps: [])
+    try evil.record(RunRow(id: "r1", logID: "../../../../tmp/x", started: 1, ended: 2, command: "", root: "", gitCommit: nil, host: "", outcome: .pass, jobs: 1, duetVersion: ""), steps: [])
     let store = try HistoryStore(path: destination)
     do {
       _ = try store.merge(from: source)
