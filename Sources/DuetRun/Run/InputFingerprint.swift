@@ -46,7 +46,6 @@ public enum InputFingerprint {
       if gitState == nil { gitState = .some(readGit()) }
       return gitState!
     }
-    let platform = self.platform
     var programIdentity: [String: String] = [:]
     var fingerprints: [Int: String] = [:]
     var allParts: [Int: FingerprintParts] = [:]
@@ -55,43 +54,17 @@ public enum InputFingerprint {
     let needed = graph.closure(of: selected)
     for index in graph.topologicalOrder() where needed.contains(index) {
       let lane = manifest.lanes[index]
-      var parts = FingerprintParts(
-        command: Digest.sha256(lane.commandText),
-        dir: lane.dir ?? ".",
-        env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
-        duet: lane.isBuiltin ? duetVersion : nil)
-      parts.platform = platform
-      if lane.readsChangedFiles { parts.changedList = changedList }
-      let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
-      for program in lane.requires {
-        // A relative path names a program in the lane's folder, not duet's working folder.
-        let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
-        if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
-        parts.programs[program] = programIdentity[key]
-      }
-      for name in lane.envInputs where name != "DUET_CHANGED_FILES" {
-        parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
-      }
-      var needsKnown = true
-      for need in graph.needs[index] {
-        guard let fingerprint = fingerprints[need] else {
-          needsKnown = false
-          break
-        }
-        parts.needs[graph.names[need]] = fingerprint
-      }
-      guard needsKnown else { continue }
+      var parts = ownParts(of: lane, root: root, duetVersion: duetVersion, changedList: changedList,
+                           environment: environment, programIdentity: &programIdentity)
+      // A need without a fingerprint (it has none to give) leaves this lane without one too.
+      let needs = graph.needs[index].map { (graph.names[$0], fingerprints[$0]) }
+      guard needs.allSatisfy({ $0.1 != nil }) else { continue }
+      for (name, fingerprint) in needs { parts.needs[name] = fingerprint }
 
       let patterns = lane.inputs + implicitInputs(of: lane, root: root, builtins: builtins)
       let matched = patterns.isEmpty ? [] : files(matching: patterns, root: root)
       if !matched.isEmpty {
-        for path in matched {
-          let full = root.appendingPathComponent(path).path
-          // The executable bit is part of a file: a script that lost it fails.
-          let mode = access(full, X_OK) == 0 ? "+x" : ""
-          parts.files.append((try? Digest.sha256(fileAt: full)).map { FingerprintParts.File(path: path, sha256: $0 + mode) }
-            ?? FingerprintParts.File(path: path, sha256: "unreadable"))
-        }
+        parts.files = fileParts(matched, root: root)
         cacheable.insert(index)
       } else if let git = git() {
         if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
@@ -104,6 +77,42 @@ public enum InputFingerprint {
       allParts[index] = parts
     }
     return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched)
+  }
+
+  /// What a lane's fingerprint holds of the lane itself and this machine: its
+  /// command, folder and env, duet's identity for a built-in, the platform, the
+  /// changed-file list it reads, its programs and its `env-inputs`.
+  private static func ownParts(of lane: Lane, root: URL, duetVersion: String, changedList: String?,
+                               environment: [String: String], programIdentity: inout [String: String]) -> FingerprintParts {
+    var parts = FingerprintParts(
+      command: Digest.sha256(lane.commandText),
+      dir: lane.dir ?? ".",
+      env: Digest.sha256(lane.env.sorted(by: { $0.name < $1.name }).map { "\($0.name)=\($0.value)\n" }.joined()),
+      duet: lane.isBuiltin ? duetVersion : nil)
+    parts.platform = platform
+    if lane.readsChangedFiles { parts.changedList = changedList }
+    let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
+    for program in lane.requires {
+      // A relative path names a program in the lane's folder, not duet's working folder.
+      let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
+      if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
+      parts.programs[program] = programIdentity[key]
+    }
+    for name in lane.envInputs where name != "DUET_CHANGED_FILES" {
+      parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
+    }
+    return parts
+  }
+
+  /// Each matched file's content hash, with `+x` for an executable one: a
+  /// script that lost its executable bit fails, so the bit is part of the file.
+  private static func fileParts(_ matched: [String], root: URL) -> [FingerprintParts.File] {
+    matched.map { path in
+      let full = root.appendingPathComponent(path).path
+      let mode = access(full, X_OK) == 0 ? "+x" : ""
+      return (try? Digest.sha256(fileAt: full)).map { FingerprintParts.File(path: path, sha256: $0 + mode) }
+        ?? FingerprintParts.File(path: path, sha256: "unreadable")
+    }
   }
 
   /// Programs up to this size are known by their content; larger ones by size and time.

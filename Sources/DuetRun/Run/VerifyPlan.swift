@@ -52,31 +52,9 @@ public struct VerifyPlan: Sendable {
     self.options = options
     self.environment = environment
     self.runID = VerifyPlan.makeRunID(now)
-    // Issue 16: the one path guard; `.duet` through a link would put the store,
-    // the logs and log retention in another folder.
-    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
-    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
-    guard !manifest.lanes.isEmpty else {
-      throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
-    }
-    let names = manifest.lanes.map(\.name)
-    var chosen = Set<Int>()
-    for name in options.lanes {
-      guard let index = names.firstIndex(of: name) else {
-        throw VerifyOptionError(message: "--lane \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
-      }
-      chosen.insert(index)
-    }
-    for name in options.stream where !names.contains(name) {
-      throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
-    }
-    if options.lanes.isEmpty {
-      selected = Set(0..<manifest.lanes.count)
-    } else {
-      selected = options.noDeps ? chosen : manifest.graph.closure(of: chosen)
-    }
+    try VerifyPlan.check(root: root, manifest: manifest, options: options)
+    selected = try VerifyPlan.select(manifest, options)
     weights = [Double](repeating: 1, count: manifest.lanes.count)
-
     var preset: [Int: LaneRecord] = [:]
     if let changed = options.changed {
       affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files) {
@@ -91,26 +69,59 @@ public struct VerifyPlan: Sendable {
     }
     let path = environment["PATH"] ?? "/usr/bin:/bin"
     for index in selected where preset[index] == nil {
-      let lane = manifest.lanes[index]
-      if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
-        // Issue 16: the path guard, for shell lanes and built-ins alike.
-        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
-        continue
-      }
-      // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
-      if let reason = lane.platformSkipReason() {
-        preset[index] = LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
-        continue
-      }
-      let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
-      let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path, in: folder) }
-      if !missing.isEmpty {
-        let reason = "needs \(missing.joined(separator: ", ")), not found"
-        preset[index] = LaneRecord(index: index, name: lane.name, outcome: options.strict ? .fail : .skipped,
-                                   reason: options.strict ? reason + " (--strict)" : reason, missingPrograms: missing)
-      }
+      preset[index] = VerifyPlan.settledBeforeRun(index, manifest.lanes[index], root: root, path: path, strict: options.strict)
     }
     self.preset = preset
+  }
+
+  /// What makes a run impossible before any lane is looked at: a refused
+  /// `.duet` folder, a timeout out of range, a manifest without lanes.
+  private static func check(root: URL, manifest: Manifest, options: VerifyOptions) throws(VerifyOptionError) {
+    // Issue 16: the one path guard; `.duet` through a link would put the store,
+    // the logs and log retention in another folder.
+    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
+    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
+    guard !manifest.lanes.isEmpty else {
+      throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
+    }
+  }
+
+  /// The lanes `--lane` names (with their needs unless `--no-deps`), or every
+  /// lane; a name the manifest lacks, in `--lane` or `--stream`, is an error.
+  private static func select(_ manifest: Manifest, _ options: VerifyOptions) throws(VerifyOptionError) -> Set<Int> {
+    let names = manifest.lanes.map(\.name)
+    var chosen = Set<Int>()
+    for name in options.lanes {
+      guard let index = names.firstIndex(of: name) else {
+        throw VerifyOptionError(message: "--lane \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      }
+      chosen.insert(index)
+    }
+    for name in options.stream where !names.contains(name) {
+      throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+    }
+    if options.lanes.isEmpty { return Set(0..<manifest.lanes.count) }
+    return options.noDeps ? chosen : manifest.graph.closure(of: chosen)
+  }
+
+  /// The record of a lane that ends before the run starts: a refused `dir`
+  /// (fail), another platform's lane (skipped), a missing `requires:` program
+  /// (skipped, or failed under `--strict`); nil for a lane that may run.
+  private static func settledBeforeRun(_ index: Int, _ lane: Lane, root: URL, path: String, strict: Bool) -> LaneRecord? {
+    if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
+      // Issue 16: the path guard, for shell lanes and built-ins alike.
+      return LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
+    }
+    // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
+    if let reason = lane.platformSkipReason() {
+      return LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
+    }
+    let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
+    let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path, in: folder) }
+    guard !missing.isEmpty else { return nil }
+    let reason = "needs \(missing.joined(separator: ", ")), not found"
+    return LaneRecord(index: index, name: lane.name, outcome: strict ? .fail : .skipped,
+                      reason: strict ? reason + " (--strict)" : reason, missingPrograms: missing)
   }
 
   /// `.duet/logs/<run-id>`, relative to the root.
