@@ -90,9 +90,9 @@ enum HookCommand: Command {
     let target: HookTarget
     switch kind {
     case GitHook.Kind.prePush.rawValue:
-      switch prePushTarget(arguments, root: root, console: console) {
-      case .success(let found): target = found
-      case .failure(let stop): return stop.code
+      switch prePushDecision(arguments, root: root, console: console) {
+      case .verify(let found): target = found
+      case .stop(let code): return code
       }
     case GitHook.Kind.preCommit.rawValue:
       target = HookTarget(root: root, since: preCommitBase(root: root, console: console))
@@ -114,15 +114,17 @@ enum HookCommand: Command {
     return code
   }
 
-  /// Why a hook run ends before verify, with the exit code it ends with.
-  struct HookStop: Error {
-    var code: Int32
+  /// What the pushed refs decide: verify a target, or end the hook run now
+  /// with an exit code (nothing to verify, or no checkout of the pushed commit).
+  enum PrePushDecision {
+    case verify(HookTarget)
+    case stop(Int32)
   }
 
   /// pre-push: the refs git is pushing (on stdin) decide the change; exactly
   /// what is pushed is verified, in a temporary checkout when the work tree is
   /// anything else.
-  static func prePushTarget(_ arguments: ParsedArguments, root: URL, console: Console) -> Result<HookTarget, HookStop> {
+  static func prePushDecision(_ arguments: ParsedArguments, root: URL, console: Console) -> PrePushDecision {
     var target = HookTarget(root: root)
     let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
     let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -131,7 +133,7 @@ enum HookCommand: Command {
     switch plan {
     case .nothing(let why):
       console.out("duet hook: \(why); nothing to verify")
-      return .failure(HookStop(code: ExitCode.pass))
+      return .stop(ExitCode.pass)
     case .everything(let why):
       console.out("duet hook: verifying every lane: \(why)")
     case .since(let base, let how):
@@ -147,12 +149,12 @@ enum HookCommand: Command {
         console.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
       } catch {
         console.err("duet hook: error: \(error.message)")
-        return .failure(HookStop(code: ExitCode.failed))
+        return .stop(ExitCode.failed)
       }
     } else if pushed.count > 1 {
       console.out("duet hook: several commits are being pushed; verifying the work tree")
     }
-    return .success(target)
+    return .verify(target)
   }
 
   /// pre-commit: the change since HEAD, or every lane before the first commit.
