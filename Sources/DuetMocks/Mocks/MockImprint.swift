@@ -75,6 +75,7 @@ public enum MockImprint {
     return .success(MockImprintReport.File(output: entry.output, changed: changed, generated: entry.generator != nil, inputCount: inputs.count))
   }
 
+  /// An error about `target`, located at the manifest entry that declares it.
   static func mockError(_ target: MockTarget, _ message: String) -> MockError {
     MockError(output: target.entry.output, message: message, location: target.entry.location)
   }
@@ -102,6 +103,7 @@ public enum MockImprint {
     }
   }
 
+  /// The whole file, block and body, with a read error said in words.
   static func readOutput(_ target: MockTarget) throws(MockError) -> [UInt8] {
     let output = target.entry.output
     do {
