@@ -104,66 +104,7 @@ public enum ShellPrograms {
   /// part of a redirection (`2>&1`, `&>log`) and a `$(...)` substitution stay
   /// inside their word.
   package static func words(_ text: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    var quote: Character?
-    var started = false
-    func flush() {
-      if started { words.append(current) }
-      current = ""
-      started = false
-    }
-    func separate(_ marker: String = separator) {
-      flush()
-      words.append(marker)
-    }
-    var characters = Array(text)[...]
-    while let character = characters.popFirst() {
-      if let open = quote {
-        if open == "\"", character == "\\", let next = characters.first, "\"\\$`".contains(next) {
-          // Inside double quotes a backslash keeps only these four literal.
-          current.append(characters.removeFirst())
-        } else if character == open {
-          quote = nil
-        } else {
-          current.append(character)
-        }
-        continue
-      }
-      switch character {
-      case "'", "\"":
-        quote = character
-        started = true
-      case "\\":
-        if let next = characters.popFirst(), next != "\n" { current.append(next) }
-        started = true
-      case " ", "\t":
-        flush()
-      case "\n", ";":
-        separate()
-      case ")":
-        separate(subshellEnd)
-      case "(" where current.hasSuffix("$"):
-        var depth = 1
-        current.append(character)
-        while depth > 0, let next = characters.popFirst() {
-          if next == "(" { depth += 1 } else if next == ")" { depth -= 1 }
-          current.append(next)
-        }
-      case "(":
-        separate(subshellStart)
-      case "&" where current.hasSuffix(">") || current.hasSuffix("<") || characters.first == ">":
-        current.append(character)
-        started = true
-      case "&", "|":
-        if characters.first == character || (character == "|" && characters.first == "&") { characters.removeFirst() }
-        separate()
-      default:
-        current.append(character)
-        started = true
-      }
-    }
-    flush()
-    return words
+    var splitter = ShellWordSplitter(text)
+    return splitter.split()
   }
 }

@@ -74,8 +74,18 @@ public enum GitHubWorkflow {
 
   /// The workflow text for `manifest`.
   public static func render(_ manifest: Manifest, options: Options) -> String {
-    let lanes = manifest.lanes
-    let ids = jobIDs(for: lanes.map(\.name))
+    let ids = jobIDs(for: manifest.lanes.map(\.name))
+    var y = header(options)
+    for (i, lane) in manifest.lanes.enumerated() {
+      y += laneJob(lane, id: ids[i], needs: manifest.graph.needs[i].map { ids[$0] }, manifest: manifest, options: options)
+    }
+    y += summaryJob(needs: ids, manifest: manifest, options: options)
+    return y.joined(separator: "\n") + "\n"
+  }
+
+  /// The comment that says where the file comes from, the triggers, and the
+  /// duet version every job installs.
+  static func header(_ options: Options) -> [String] {
     let version = options.duetVersion
     var y: [String] = []
     y += [
@@ -102,39 +112,50 @@ public enum GitHubWorkflow {
       "",
       "jobs:",
     ]
-    for (i, lane) in lanes.enumerated() {
-      let id = ids[i]
-      let history = ".duet/ci/history-\(id).sqlite"
-      let needs = manifest.graph.needs[i].map { ids[$0] }
-      let perAttempt = (lane.timeout ?? 30 * 60) / 60
-      let minutes = Int((perAttempt * Double(lane.retries + 1)).rounded(.up)) + 30
-      y.append("  \(id):")
-      y.append("    name: \(YAMLText.scalar(lane.name))")
-      if !needs.isEmpty { y.append("    needs: [\(needs.joined(separator: ", "))]") }
-      y.append("    runs-on: \(labels(manifest.runnerLabels(for: lane, macOSDefault: ["macos-latest"], linuxDefault: [options.runsOn])))")
-      y.append("    timeout-minutes: \(minutes)")
-      y.append("    env:")
-      y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
-      y.append("    steps:")
-      y += checkoutAndBuild(version: version)
-      y += restoreHistory
-      y += [
-        "      - name: Start this lane's store from the restored one",
-        "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
-        "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
-        "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
-        "      - name: Upload the history store",
-        "        if: always()",
-        "        uses: actions/upload-artifact@v4",
-        "        with:",
-        "          name: \(YAMLText.scalar("duet-history-\(id)"))",
-        "          path: \(YAMLText.scalar(history))",
-        "          include-hidden-files: true",
-        "          if-no-files-found: warn",
-        "          retention-days: 7",
-        "",
-      ]
-    }
+    return y
+  }
+
+  /// The job that runs `lane` alone, with a history store of its own it uploads.
+  static func laneJob(_ lane: Lane, id: String, needs: [String], manifest: Manifest, options: Options) -> [String] {
+    let version = options.duetVersion
+    var y: [String] = []
+    let history = ".duet/ci/history-\(id).sqlite"
+    let perAttempt = (lane.timeout ?? 30 * 60) / 60
+    let minutes = Int((perAttempt * Double(lane.retries + 1)).rounded(.up)) + 30
+    y.append("  \(id):")
+    y.append("    name: \(YAMLText.scalar(lane.name))")
+    if !needs.isEmpty { y.append("    needs: [\(needs.joined(separator: ", "))]") }
+    y.append("    runs-on: \(labels(manifest.runnerLabels(for: lane, macOSDefault: ["macos-latest"], linuxDefault: [options.runsOn])))")
+    y.append("    timeout-minutes: \(minutes)")
+    y.append("    env:")
+    y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
+    y.append("    steps:")
+    y += checkoutAndBuild(version: version)
+    y += restoreHistory
+    y += [
+      "      - name: Start this lane's store from the restored one",
+      "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
+      "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
+      "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
+      "      - name: Upload the history store",
+      "        if: always()",
+      "        uses: actions/upload-artifact@v4",
+      "        with:",
+      "          name: \(YAMLText.scalar("duet-history-\(id)"))",
+      "          path: \(YAMLText.scalar(history))",
+      "          include-hidden-files: true",
+      "          if-no-files-found: warn",
+      "          retention-days: 7",
+      "",
+    ]
+    return y
+  }
+
+  /// The last job: merges every lane's store, prints `duet flaky`, and fails
+  /// the workflow if a lane job failed or was cancelled.
+  static func summaryJob(needs ids: [String], manifest: Manifest, options: Options) -> [String] {
+    let version = options.duetVersion
+    var y: [String] = []
     y.append("  \(summaryJobID):")
     y.append("    name: duet history")
     if !ids.isEmpty { y.append("    needs: [\(ids.joined(separator: ", "))]") }
@@ -179,7 +200,7 @@ public enum GitHubWorkflow {
       "          echo \"::error title=duet::a lane job failed or was cancelled; see the jobs above\"",
       "          exit 1",
     ]
-    return y.joined(separator: "\n") + "\n"
+    return y
   }
 
   /// The history store's cache key: one entry per run, found again by the

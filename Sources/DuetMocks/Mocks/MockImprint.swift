@@ -41,73 +41,22 @@ public enum MockImprint {
 
   package static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
     let entry = target.entry
-    func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
     // Inputs first: a missing root or an unreadable file stops the entry before anything runs.
     let inputs = try MockInputs.collect(entry, root: root)
     // What the file held before anything ran, to say whether this run changed it.
     let before = target.exists ? try? MockFileReader(absolutePath: target.url.path, displayPath: entry.output).readRest() : nil
-
-    if let command = entry.generator {
-      let outcome: MockGenerator.Outcome
-      do {
-        outcome = try options.generator(command, root, target.url)
-      } catch {
-        throw fail("cannot run the generator '\(command)': \(error)")
-      }
-      guard outcome.exitCode == 0 else {
-        let how = outcome.exitCode.map { "exited with \($0)" } ?? "was ended by signal \(outcome.signal ?? 0)"
-        let tail = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).suffix(10).joined(separator: "\n")
-        throw fail("the generator '\(command)' \(how)\(tail.isEmpty ? "" : "; its last output:\n" + tail)")
-      }
-      guard target.exists else {
-        throw fail("the generator '\(command)' succeeded but did not write \(entry.output) (duet passes its path in DUET_MOCK_OUTPUT)")
-      }
-    } else if !target.exists {
-      throw fail("\(entry.output) does not exist and the entry names no generator to make it")
-    }
-
-    let bytes: [UInt8]
-    do {
-      let reader = try MockFileReader(absolutePath: target.url.path, displayPath: entry.output)
-      bytes = try reader.readRest()
-    } catch {
-      if case .cannotRead(_, let code) = error { throw fail("cannot read \(entry.output): \(String(cString: strerror(code)))") }
-      throw fail("\(error)")
-    }
+    try generate(target, root: root, options: options)
+    let bytes = try readOutput(target)
 
     let recorded: FingerprintBlock?
     let body: ArraySlice<UInt8>
-    switch FingerprintParser.parse(bytes) {
-    case .none:
-      recorded = nil
-      body = bytes[...]
-    case .block(let block, let start):
-      recorded = block
-      body = bytes[start...]
-      if entry.generator == nil && !options.acceptBody {
-        let now = Digest.sha256(Data(body))
-        if now != block.bodyHash {
-          return .failure(Refusal(output: entry.output, message: "the body was edited after imprinting (the block records sha256:\(block.bodyHash.prefix(12))…, the body is sha256:\(now.prefix(12))…); regenerate it, or keep the edit with 'duet mocks --accept-body'"))
-        }
-      }
-    case .malformed(let problem):
-      recorded = nil
-      guard entry.generator != nil || options.acceptBody else {
-        return .failure(Refusal(output: entry.output, message: "its fingerprint block is unreadable (\(problem)); fix or delete the block, or keep the bytes after it as the body with 'duet mocks --accept-body'"))
-      }
-      body = bytes[min(problem.bodyStart, bytes.count)...]
+    switch splitBlock(bytes, of: target, options: options) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let split): (recorded, body) = split
     }
 
     let config = target.expectedConfig(recorded: recorded)
-    // Without a generator duet only re-imprints: a body made under another config
-    // (a row's template, args or bundle changed) is stale, and a new config line
-    // over it would hide that.
-    if entry.generator == nil, !options.acceptBody, let recorded,
-       recorded.description != config.description || recorded.bundle != config.bundle {
-      let was = recorded.description != config.description ? "config '\(recorded.description)'" : "bundle '\(recorded.bundle)'"
-      let now = recorded.description != config.description ? "'\(config.description)'" : "'\(config.bundle)'"
-      return .failure(Refusal(output: entry.output, message: "the body was generated under \(was), the entry now says \(now); regenerate the file with its templates, or record the new one over this body with 'duet mocks --accept-body'"))
-    }
+    if let refusal = configRefusal(target, recorded: recorded, config: config, options: options) { return .failure(refusal) }
     let block = FingerprintBlock(bundle: config.bundle, description: config.description, inputs: inputs, bodyHash: Digest.sha256(Data(body)))
     // A parity row's file is written, block and all, by the Duet mock templates:
     // duet checks it but never records new inputs over a body they made from old ones.
@@ -120,10 +69,89 @@ public enum MockImprint {
     do {
       try AtomicFile.write(data, to: entry.output, in: root)
     } catch {
-      throw fail("\(error)")
+      throw mockError(target, "\(error)")
     }
     let changed = before.map { Data($0) != data } ?? true
     return .success(MockImprintReport.File(output: entry.output, changed: changed, generated: entry.generator != nil, inputCount: inputs.count))
+  }
+
+  /// An error about `target`, located at the manifest entry that declares it.
+  static func mockError(_ target: MockTarget, _ message: String) -> MockError {
+    MockError(output: target.entry.output, message: message, location: target.entry.location)
+  }
+
+  /// Runs the entry's generator, if it has one; either way the file must exist after.
+  static func generate(_ target: MockTarget, root: URL, options: Options) throws(MockError) {
+    let entry = target.entry
+    guard let command = entry.generator else {
+      if !target.exists { throw mockError(target, "\(entry.output) does not exist and the entry names no generator to make it") }
+      return
+    }
+    let outcome: MockGenerator.Outcome
+    do {
+      outcome = try options.generator(command, root, target.url)
+    } catch {
+      throw mockError(target, "cannot run the generator '\(command)': \(error)")
+    }
+    guard outcome.exitCode == 0 else {
+      let how = outcome.exitCode.map { "exited with \($0)" } ?? "was ended by signal \(outcome.signal ?? 0)"
+      let tail = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).suffix(10).joined(separator: "\n")
+      throw mockError(target, "the generator '\(command)' \(how)\(tail.isEmpty ? "" : "; its last output:\n" + tail)")
+    }
+    guard target.exists else {
+      throw mockError(target, "the generator '\(command)' succeeded but did not write \(entry.output) (duet passes its path in DUET_MOCK_OUTPUT)")
+    }
+  }
+
+  /// The whole file, block and body, with a read error said in words.
+  static func readOutput(_ target: MockTarget) throws(MockError) -> [UInt8] {
+    let output = target.entry.output
+    do {
+      let reader = try MockFileReader(absolutePath: target.url.path, displayPath: output)
+      return try reader.readRest()
+    } catch {
+      if case .cannotRead(_, let code) = error { throw mockError(target, "cannot read \(output): \(String(cString: strerror(code)))") }
+      throw mockError(target, "\(error)")
+    }
+  }
+
+  /// The block the file records and the body after it, or a refusal: without a
+  /// generator, a hand-edited body or an unreadable block is kept only with `acceptBody`.
+  static func splitBlock(
+    _ bytes: [UInt8], of target: MockTarget, options: Options
+  ) -> Result<(recorded: FingerprintBlock?, body: ArraySlice<UInt8>), Refusal> {
+    let entry = target.entry
+    switch FingerprintParser.parse(bytes) {
+    case .none:
+      return .success((nil, bytes[...]))
+    case .block(let block, let start):
+      let body = bytes[start...]
+      if entry.generator == nil && !options.acceptBody {
+        let now = Digest.sha256(Data(body))
+        if now != block.bodyHash {
+          return .failure(Refusal(output: entry.output, message: "the body was edited after imprinting (the block records sha256:\(block.bodyHash.prefix(12))…, the body is sha256:\(now.prefix(12))…); regenerate it, or keep the edit with 'duet mocks --accept-body'"))
+        }
+      }
+      return .success((block, body))
+    case .malformed(let problem):
+      guard entry.generator != nil || options.acceptBody else {
+        return .failure(Refusal(output: entry.output, message: "its fingerprint block is unreadable (\(problem)); fix or delete the block, or keep the bytes after it as the body with 'duet mocks --accept-body'"))
+      }
+      return .success((nil, bytes[min(problem.bodyStart, bytes.count)...]))
+    }
+  }
+
+  /// Without a generator duet only re-imprints: a body made under another config
+  /// (a row's template, args or bundle changed) is stale, and a new config line
+  /// over it would hide that.
+  static func configRefusal(
+    _ target: MockTarget, recorded: FingerprintBlock?, config: (description: String, bundle: String), options: Options
+  ) -> Refusal? {
+    guard target.entry.generator == nil, !options.acceptBody, let recorded,
+       recorded.description != config.description || recorded.bundle != config.bundle else { return nil }
+    let was = recorded.description != config.description ? "config '\(recorded.description)'" : "bundle '\(recorded.bundle)'"
+    let now = recorded.description != config.description ? "'\(config.description)'" : "'\(config.bundle)'"
+    return Refusal(output: target.entry.output, message: "the body was generated under \(was), the entry now says \(now); regenerate the file with its templates, or record the new one over this body with 'duet mocks --accept-body'")
   }
 }
 

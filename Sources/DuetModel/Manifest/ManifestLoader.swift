@@ -75,81 +75,12 @@ public enum ManifestLoader {
     for (index, item) in items.enumerated() {
       let label = item["name"]?.scalar.map { "lane '\($0)'" } ?? "lane \(index + 1)"
       guard let fields = YAMLFields(item, context: label, allowed: laneKeys, diagnostics: &diagnostics) else { continue }
-      guard let name = fields.string("name", required: true, diagnostics: &diagnostics) else { continue }
-      let nameLocation = fields.value("name")?.location ?? item.location
-      if name.utf8.count > Lane.maxNameLength {
-        diagnostics.add("\(label.prefix(60))…: a lane name may be at most \(Lane.maxNameLength) characters (its log file is named after it), got \(name.utf8.count)", at: nameLocation)
-      } else if !isValidName(name) {
-        diagnostics.add("\(label): a lane name may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit", at: nameLocation)
-      }
-      if let earlier = firstDeclared[name] {
-        diagnostics.add("\(label): duplicate lane name; the first is at line \(earlier.line)", at: nameLocation)
-        continue
-      }
-      firstDeclared[name] = item.location
-
-      let step: Lane.Step?
-      switch (fields.has("run"), fields.has("sh")) {
-      case (true, true):
-        diagnostics.add("\(label): has both 'run' and 'sh'; a lane runs a built-in ('run') or a shell command ('sh'), not both", at: fields.keyLocation("sh"))
-        step = nil
-      case (false, false):
-        diagnostics.add("\(label): needs 'run' (a built-in: \(builtins.keys.sorted().joined(separator: ", ").nonEmpty ?? "none yet")) or 'sh' (a shell command)", at: item.location)
-        step = nil
-      case (true, false):
-        step = fields.string("run", required: true, diagnostics: &diagnostics).flatMap { text in
-          builtinStep(text, label: label, at: fields.value("run")!.location, builtins: builtins, diagnostics: &diagnostics)
-        }
-      case (false, true):
-        step = fields.string("sh", required: true, diagnostics: &diagnostics).map { .shell($0) }
-      }
-
+      guard let name = laneName(fields, of: item, label: label, firstDeclared: &firstDeclared, diagnostics: &diagnostics) else { continue }
+      let step = laneStep(fields, of: item, label: label, builtins: builtins, diagnostics: &diagnostics)
       var lane = Lane(name: name, step: step ?? .shell(""), location: item.location)
       let needs = fields.strings("needs", diagnostics: &diagnostics) ?? []
       lane.needs = needs.map(\.value)
-      lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
-      lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
-      lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
-      lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
-      if lane.retries > Lane.maxRetries, let value = fields.value("retries") {
-        diagnostics.add("\(label): 'retries' must be at most \(Lane.maxRetries), got \(value.summary)", at: value.location)
-        lane.retries = 0
-      }
-      if let pool = fields.string("pool", required: fields.has("pool"), diagnostics: &diagnostics) {
-        if pools[pool] == nil {
-          let names = pools.keys.sorted()
-          let known = names.isEmpty ? "the manifest declares no pools (add 'pools: {\(pool): 1}' at its top)" : "declared pools: \(names.joined(separator: ", "))"
-          diagnostics.add("\(label): 'pool' names unknown pool '\(pool)'\(Suggestion.hint(for: pool, in: names)); \(known)", at: fields.value("pool")!.location)
-        }
-        lane.pool = pool
-      }
-      for name in fields.strings("env-inputs", diagnostics: &diagnostics) ?? [] {
-        if name.value.isEmpty || name.value.contains("=") || name.value.contains("\0") {
-          diagnostics.add("\(label): 'env-inputs' names environment variables; \"\(name.value)\" is not a variable name", at: name.location)
-        } else {
-          lane.envInputs.append(name.value)
-        }
-      }
-      lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).map(\.value)
-      if let values = fields.strings("platforms", diagnostics: &diagnostics) {
-        lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
-      }
-      if let timeout = fields.value("timeout") {
-        if let text = timeout.scalar, let seconds = DurationText.seconds(text), seconds <= Lane.maxTimeout {
-          lane.timeout = seconds
-        } else {
-          diagnostics.add("\(label): 'timeout' must be a duration such as 90s, 10m or 1h, at most 7d, got \(timeout.summary)", at: timeout.location)
-        }
-      }
-      lane.env = environment(fields, label: label, diagnostics: &diagnostics)
-      if let dir = fields.string("dir", diagnostics: &diagnostics) {
-        let parts = dir.split(separator: "/").map(String.init)
-        if dir.hasPrefix("/") || parts.contains("..") {
-          diagnostics.add("\(label): 'dir' must be a folder inside the tree, relative to its root, got \"\(dir)\"", at: fields.value("dir")!.location)
-        } else {
-          lane.dir = dir
-        }
-      }
+      readLaneFields(fields, into: &lane, label: label, pools: pools, diagnostics: &diagnostics)
       lanes.append(lane)
       needLocations.append(needs)
     }

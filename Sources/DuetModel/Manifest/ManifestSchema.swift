@@ -25,64 +25,74 @@ public enum ManifestSchema {
       ("type", .string("object")),
       ("required", .array([.string("version")])),
       ("additionalProperties", .bool(false)),
-      ("properties", .object([
-        ("version", .object([
-          ("description", .string("The manifest format; this duet reads version \(ManifestLoader.newestVersion).")),
-          ("enum", .array([.integer(ManifestLoader.newestVersion)])),
-        ])),
-        ("modules", ref("paths", description: "Globs of the folders that are modules; duet lanes lists those no lane covers.")),
-        ("mocks", .object([
-          ("description", .string("Generated mock files and the source roots they are made from.")),
-          ("type", .array([.string("array"), .string("null")])),
-          ("items", .object([("$ref", .string("#/definitions/mock"))])),
-        ])),
-        ("pools", .object([
-          ("description", .string("Pools cap how many of their lanes run at once, as ninja's pools do: a name and its depth.")),
-          ("type", .array([.string("object"), .string("null")])),
-          ("propertyNames", .object([("pattern", .string(namePattern))])),
-          ("additionalProperties", .object([
-            ("type", .string("integer")),
-            ("minimum", .integer(1)),
-            ("maximum", .integer(ManifestLoader.maximumPoolDepth)),
-          ])),
-        ])),
-        ("runs-on", .object([
-          ("description", .string("The GitHub runner label (or labels) duet workflow github uses per platform, such as {macos: macos-14, linux: ubuntu-latest}.")),
-          ("type", .array([.string("object"), .string("null")])),
-          ("propertyNames", .object([("enum", platformNames)])),
-          ("additionalProperties", .object([("$ref", .string("#/definitions/labels"))])),
-        ])),
-        ("lanes", .object([
-          ("description", .string("The lanes: each runs a built-in (run) or a shell command (sh).")),
-          ("type", .array([.string("array"), .string("null")])),
-          ("items", .object([("$ref", .string("#/definitions/lane"))])),
-        ])),
+      ("properties", topLevelProperties),
+      ("definitions", definitions(builtins: builtins)),
+    ])
+  }
+
+  /// The top-level keys the loader reads.
+  static var topLevelProperties: OrderedJSON {
+    .object([
+    ("version", .object([
+      ("description", .string("The manifest format; this duet reads version \(ManifestLoader.newestVersion).")),
+      ("enum", .array([.integer(ManifestLoader.newestVersion)])),
+    ])),
+    ("modules", ref("paths", description: "Globs of the folders that are modules; duet lanes lists those no lane covers.")),
+    ("mocks", .object([
+      ("description", .string("Generated mock files and the source roots they are made from.")),
+      ("type", .array([.string("array"), .string("null")])),
+      ("items", .object([("$ref", .string("#/definitions/mock"))])),
+    ])),
+    ("pools", .object([
+      ("description", .string("Pools cap how many of their lanes run at once, as ninja's pools do: a name and its depth.")),
+      ("type", .array([.string("object"), .string("null")])),
+      ("propertyNames", .object([("pattern", .string(namePattern))])),
+      ("additionalProperties", .object([
+        ("type", .string("integer")),
+        ("minimum", .integer(1)),
+        ("maximum", .integer(ManifestLoader.maximumPoolDepth)),
       ])),
-      ("definitions", .object([
-        ("paths", .object([
-          ("description", .string("A path or glob inside the tree, relative to its root (no '..', no leading '/'), or a list of them.")),
-          ("anyOf", .array([
-            .object([("type", .string("string")), ("pattern", .string(dirPattern))]),
-            .object([("type", .string("array")), ("items", .object([("type", .string("string")), ("pattern", .string(dirPattern))]))]),
-          ])),
-        ])),
-        ("strings", .object([
-          ("description", .string("A list of strings, or one string.")),
-          ("anyOf", .array([
-            .object([("type", .string("string"))]),
-            .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))]),
-          ])),
-        ])),
-        ("labels", .object([
-          ("description", .string("A runner label, or a list of them.")),
-          ("anyOf", .array([
-            .object([("type", .string("string")), ("minLength", .integer(1))]),
-            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", .object([("type", .string("string")), ("minLength", .integer(1))]))]),
-          ])),
-        ])),
-        ("lane", lane(builtins: builtins)),
-        ("mock", mock),
+    ])),
+    ("runs-on", .object([
+      ("description", .string("The GitHub runner label (or labels) duet workflow github uses per platform, such as {macos: macos-14, linux: ubuntu-latest}.")),
+      ("type", .array([.string("object"), .string("null")])),
+      ("propertyNames", .object([("enum", platformNames)])),
+      ("additionalProperties", .object([("$ref", .string("#/definitions/labels"))])),
+    ])),
+    ("lanes", .object([
+      ("description", .string("The lanes: each runs a built-in (run) or a shell command (sh).")),
+      ("type", .array([.string("array"), .string("null")])),
+      ("items", .object([("$ref", .string("#/definitions/lane"))])),
+    ])),
+    ])
+  }
+
+  /// The shapes the properties refer to by `$ref`.
+  static func definitions(builtins: [String: [String]]) -> OrderedJSON {
+    .object([
+    ("paths", .object([
+      ("description", .string("A path or glob inside the tree, relative to its root (no '..', no leading '/'), or a list of them.")),
+      ("anyOf", .array([
+        .object([("type", .string("string")), ("pattern", .string(dirPattern))]),
+        .object([("type", .string("array")), ("items", .object([("type", .string("string")), ("pattern", .string(dirPattern))]))]),
       ])),
+    ])),
+    ("strings", .object([
+      ("description", .string("A list of strings, or one string.")),
+      ("anyOf", .array([
+        .object([("type", .string("string"))]),
+        .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))]),
+      ])),
+    ])),
+    ("labels", .object([
+      ("description", .string("A runner label, or a list of them.")),
+      ("anyOf", .array([
+        .object([("type", .string("string")), ("minLength", .integer(1))]),
+        .object([("type", .string("array")), ("minItems", .integer(1)), ("items", .object([("type", .string("string")), ("minLength", .integer(1))]))]),
+      ])),
+    ])),
+    ("lane", lane(builtins: builtins)),
+    ("mock", mock),
     ])
   }
 
@@ -104,83 +114,6 @@ public enum ManifestSchema {
       return escaped(name) + tail
     }
     return "^[ \\t]*(?:\(alternatives.joined(separator: "|")))[ \\t]*$"
-  }
-
-  package static func lane(builtins: [String: [String]]) -> OrderedJSON {
-    let names = builtins.keys.sorted()
-    let runHelp = names.map { name in
-      let options = builtins[name]!
-      return options.isEmpty ? name : "\(name) [\(options.joined(separator: " "))]"
-    }.joined(separator: "; ")
-    var properties: [(String, OrderedJSON)] = []
-    for key in ManifestLoader.laneKeys {
-      let value: OrderedJSON
-      switch key {
-      case "name":
-        value = .object([("description", .string("The lane's name: letters, digits, '.', '_' and '-'.")), ("type", .string("string")), ("pattern", .string(namePattern))])
-      case "run":
-        value = .object([("description", .string("A built-in duet command, run in-process: \(runHelp).")), ("type", .string("string")), ("pattern", .string(runPattern(builtins: builtins)))])
-      case "sh":
-        value = .object([("description", .string("A shell command, run with /bin/sh -c in the lane's dir. Quote it, or use a block (sh: |), when it holds ': ' or starts with a YAML indicator.")), ("type", .string("string")), ("pattern", .string("\\S"))])
-      case "needs":
-        value = ref("strings", description: "Lanes that must pass before this one starts; each must be a lane of this manifest.")
-      case "inputs":
-        value = ref("paths", description: "Globs of the files whose content makes the lane's fingerprint (the cache).")
-      case "covers":
-        value = ref("paths", description: "The modules this lane tests.")
-      case "timeout":
-        value = .object([
-          ("description", .string("How long one attempt may run: 90s, 10m, 1h30m, or a number of seconds (default 30m).")),
-          ("anyOf", .array([
-            .object([("type", .string("number")), ("exclusiveMinimum", .integer(0)), ("maximum", .integer(Int(Lane.maxTimeout)))]),
-            .object([("type", .string("string")), ("pattern", .string(durationPattern))]),
-          ])),
-        ])
-      case "retries":
-        value = .object([("description", .string("How many times a failed attempt runs again; a lane that fails and then passes is flaky.")), ("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(Lane.maxRetries))])
-      case "env":
-        value = .object([
-          ("description", .string("Variables merged into the lane's environment.")),
-          ("type", .string("object")),
-          ("additionalProperties", .object([("type", .array([.string("string"), .string("number"), .string("boolean"), .string("null")]))])),
-        ])
-      case "dir":
-        value = .object([("description", .string("The folder the lane runs in, relative to the tree root; a built-in treats it as its tree.")), ("type", .string("string")), ("pattern", .string(dirPattern))])
-      case "requires":
-        value = ref("strings", description: "Programs that must be on PATH; without them the lane is skipped (failed under --strict).")
-      case "platforms":
-        value = .object([
-          ("description", .string("The operating systems the lane can run on; elsewhere it is skipped, which fails no run.")),
-          ("anyOf", .array([
-            .object([("enum", platformNames)]),
-            .object([("type", .string("array")), ("minItems", .integer(1)), ("items", .object([("enum", platformNames)]))]),
-          ])),
-        ])
-      case "env-inputs":
-        let variable: OrderedJSON = .object([("type", .string("string")), ("pattern", .string("^[^=]+$"))])
-        value = .object([
-          ("description", .string("Environment variables whose values join the lane's fingerprint.")),
-          ("anyOf", .array([variable, .object([("type", .string("array")), ("items", variable)])])),
-        ])
-      case "runs-on":
-        value = ref("strings", description: "The GitHub runner labels this lane's job runs on, overriding the top-level runs-on.")
-      case "pool":
-        value = .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
-      default:
-        value = .object([])
-      }
-      properties.append((key, value))
-    }
-    return .object([
-      ("type", .string("object")),
-      ("required", .array([.string("name")])),
-      ("additionalProperties", .bool(false)),
-      ("oneOf", .array([
-        .object([("required", .array([.string("run")]))]),
-        .object([("required", .array([.string("sh")]))]),
-      ])),
-      ("properties", .object(properties)),
-    ])
   }
 
   package static let mock: OrderedJSON = .object([

@@ -25,46 +25,15 @@ package struct BuildScript {
       if scalar == "/" && at(1) == "/" {
         while index < scalars.count && scalars[index] != "\n" { index += 1 }
       } else if scalar == "/" && at(1) == "*" {
-        var depth = 0
-        repeat {
-          if scalars[index] == "/" && at(1) == "*" {
-            depth += 1
-            index += 2
-          } else if scalars[index] == "*" && at(1) == "/" {
-            depth -= 1
-            index += 2
-          } else {
-            index += 1
-          }
-        } while depth > 0 && index < scalars.count
+        index = Self.endOfBlockComment(scalars, from: index)
       } else if scalar == "\"" && at(1) == "\"" && at(2) == "\"" {
-        index += 3
-        var text = String.UnicodeScalarView()
-        var dynamic = false
-        while index < scalars.count && !(scalars[index] == "\"" && at(1) == "\"" && at(2) == "\"") {
-          if Self.startsTemplate(scalars, index) { dynamic = true }
-          text.append(scalars[index])
-          index += 1
-        }
-        index = min(index + 3, scalars.count)
-        tokens.append(.literal(dynamic ? nil : String(text)))
+        let (token, end) = Self.textBlock(scalars, from: index)
+        tokens.append(token)
+        index = end
       } else if scalar == "\"" || scalar == "'" {
-        index += 1
-        var text = String.UnicodeScalarView()
-        var dynamic = false
-        while index < scalars.count && scalars[index] != scalar && scalars[index] != "\n" {
-          if scalars[index] == "\\", index + 1 < scalars.count {
-            if scalars[index + 1] == "(" { dynamic = true }
-            text.append(scalars[index + 1])
-            index += 2
-            continue
-          }
-          if scalar == "\"" && Self.startsTemplate(scalars, index) { dynamic = true }
-          text.append(scalars[index])
-          index += 1
-        }
-        if index < scalars.count && scalars[index] == scalar { index += 1 }
-        tokens.append(.literal(dynamic ? nil : String(text)))
+        let (token, end) = Self.quoted(scalars, from: index)
+        tokens.append(token)
+        index = end
       } else if Self.isIdentifier(scalar) {
         var word = String.UnicodeScalarView()
         while index < scalars.count && Self.isIdentifier(scalars[index]) {
@@ -77,6 +46,61 @@ package struct BuildScript {
         index += 1
       }
     }
+  }
+
+  /// The index just after the `/* */` comment that starts at `start`; comments nest.
+  private static func endOfBlockComment(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+    var index = start
+    func at(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
+    var depth = 0
+    repeat {
+      if scalars[index] == "/" && at(1) == "*" {
+        depth += 1
+        index += 2
+      } else if scalars[index] == "*" && at(1) == "/" {
+        depth -= 1
+        index += 2
+      } else {
+        index += 1
+      }
+    } while depth > 0 && index < scalars.count
+    return index
+  }
+
+  /// The `"""` block that starts at `start`, and the index just after it.
+  private static func textBlock(_ scalars: [Unicode.Scalar], from start: Int) -> (Token, end: Int) {
+    var index = start + 3
+    func at(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
+    var text = String.UnicodeScalarView()
+    var dynamic = false
+    while index < scalars.count && !(scalars[index] == "\"" && at(1) == "\"" && at(2) == "\"") {
+      if startsTemplate(scalars, index) { dynamic = true }
+      text.append(scalars[index])
+      index += 1
+    }
+    return (.literal(dynamic ? nil : String(text)), min(index + 3, scalars.count))
+  }
+
+  /// The `"..."` or `'...'` literal that starts at `start` (it ends at the line's
+  /// end at the latest), and the index just after it.
+  private static func quoted(_ scalars: [Unicode.Scalar], from start: Int) -> (Token, end: Int) {
+    let quote = scalars[start]
+    var index = start + 1
+    var text = String.UnicodeScalarView()
+    var dynamic = false
+    while index < scalars.count && scalars[index] != quote && scalars[index] != "\n" {
+      if scalars[index] == "\\", index + 1 < scalars.count {
+        if scalars[index + 1] == "(" { dynamic = true }
+        text.append(scalars[index + 1])
+        index += 2
+        continue
+      }
+      if quote == "\"" && startsTemplate(scalars, index) { dynamic = true }
+      text.append(scalars[index])
+      index += 1
+    }
+    if index < scalars.count && scalars[index] == quote { index += 1 }
+    return (.literal(dynamic ? nil : String(text)), index)
   }
 
   /// `$name` or `${` in a Kotlin or Groovy string: a template, not text.

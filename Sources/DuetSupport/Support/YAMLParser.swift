@@ -133,32 +133,9 @@ public enum YAMLParser {
             throw YAMLError(diagnostics: [Diagnostic("expected one YAML document, found a second one", at: start)])
           }
         case YAML_SCALAR_EVENT:
-          let scalar = event.data.scalar
-          let text = scalar.value.map { pointer in
-            String(decoding: UnsafeBufferPointer(start: pointer, count: Int(scalar.length)), as: UTF8.self)
-          } ?? ""
-          let node = YAMLNode(.scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), at: start)
-          remember(anchor: scalar.anchor, node: node, size: 1)
-          try add(node, size: 1, height: 0, to: &stack, root: &root)
+          try addScalar(of: event, at: start, to: &stack, root: &root)
         case YAML_ALIAS_EVENT:
-          let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
-          guard let anchored = anchors[name] else {
-            throw YAMLError(diagnostics: [Diagnostic("unknown alias '*\(name)'", at: start)])
-          }
-          expandedNodes += anchored.size
-          if expandedNodes > YAMLParser.aliasNodeBudget {
-            throw YAMLError(diagnostics: [Diagnostic(
-              "aliases expand to more than \(YAMLParser.aliasNodeBudget) nodes; refusing to expand '*\(name)'",
-              at: start)])
-          }
-          if stack.count + anchored.depth > YAMLParser.maxDepth {
-            throw YAMLError(diagnostics: [Diagnostic(
-              "nesting deeper than \(YAMLParser.maxDepth) levels (lists and mappings inside each other) once '*\(name)' is expanded; duet refuses deeper files",
-              at: start)])
-          }
-          var copy = anchored.node
-          copy.location = start
-          try add(copy, size: anchored.size, height: anchored.depth, to: &stack, root: &root)
+          try addAlias(of: event, at: start, to: &stack, root: &root)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
           guard stack.count < YAMLParser.maxDepth else {
             throw YAMLError(diagnostics: [Diagnostic(
@@ -177,6 +154,39 @@ public enum YAMLParser {
           break
         }
       }
+    }
+
+    mutating func addScalar(of event: yaml_event_t, at start: SourceLocation, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
+      let scalar = event.data.scalar
+      let text = scalar.value.map { pointer in
+        String(decoding: UnsafeBufferPointer(start: pointer, count: Int(scalar.length)), as: UTF8.self)
+      } ?? ""
+      let node = YAMLNode(.scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), at: start)
+      remember(anchor: scalar.anchor, node: node, size: 1)
+      try add(node, size: 1, height: 0, to: &stack, root: &root)
+    }
+
+    /// A copy of the anchored node, refused past the expansion budget or the
+    /// depth limit, so a few lines of aliases cannot blow up into millions of nodes.
+    mutating func addAlias(of event: yaml_event_t, at start: SourceLocation, to stack: inout [Frame], root: inout YAMLNode?) throws(YAMLError) {
+      let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+      guard let anchored = anchors[name] else {
+        throw YAMLError(diagnostics: [Diagnostic("unknown alias '*\(name)'", at: start)])
+      }
+      expandedNodes += anchored.size
+      if expandedNodes > YAMLParser.aliasNodeBudget {
+        throw YAMLError(diagnostics: [Diagnostic(
+          "aliases expand to more than \(YAMLParser.aliasNodeBudget) nodes; refusing to expand '*\(name)'",
+          at: start)])
+      }
+      if stack.count + anchored.depth > YAMLParser.maxDepth {
+        throw YAMLError(diagnostics: [Diagnostic(
+          "nesting deeper than \(YAMLParser.maxDepth) levels (lists and mappings inside each other) once '*\(name)' is expanded; duet refuses deeper files",
+          at: start)])
+      }
+      var copy = anchored.node
+      copy.location = start
+      try add(copy, size: anchored.size, height: anchored.depth, to: &stack, root: &root)
     }
 
     mutating func remember(anchor: UnsafeMutablePointer<yaml_char_t>?, node: YAMLNode, size: Int) {

@@ -74,61 +74,35 @@ enum HookCommand: Command {
     }
   }
 
+  /// What a hook run verifies: the work tree or a temporary checkout of the
+  /// pushed commit, and the commit the change is measured from (nil: every lane).
+  struct HookTarget {
+    var root: URL
+    var since: String?
+    /// The temporary checkout, removed once verify is done.
+    var checkout: URL?
+  }
+
   /// What the installed hook calls: decide the change, then verify it in-process.
   static func runHook(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let kind = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
     let root = try treeRoot(arguments)
-    var verifyRoot = root
-    var since: String?
-    var checkout: URL?
-    defer { if let checkout { PushedCommit.remove(checkout, root: root) } }
+    let target: HookTarget
     switch kind {
     case GitHook.Kind.prePush.rawValue:
-      let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
-      let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-      let updates = PrePush.parse(input)
-      let plan = PrePush.plan(updates, remote: remote) { ProcessOutput.isCommit($0, in: root) }
-      switch plan {
-      case .nothing(let why):
-        console.out("duet hook: \(why); nothing to verify")
-        return ExitCode.pass
-      case .everything(let why):
-        console.out("duet hook: verifying every lane: \(why)")
-      case .since(let base, let how):
-        console.out("duet hook: verifying the change since \(how)")
-        since = base
-      }
-      // Verify exactly what is pushed: the pushed commit, in a temporary checkout
-      // when the work tree is anything else.
-      let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
-      if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
-        do {
-          let made = try PushedCommit.checkOut(commit, root: root)
-          checkout = made.top
-          verifyRoot = made.root
-          console.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
-        } catch {
-          console.err("duet hook: error: \(error.message)")
-          return ExitCode.failed
-        }
-      } else if pushed.count > 1 {
-        console.out("duet hook: several commits are being pushed; verifying the work tree")
+      switch prePushDecision(arguments, root: root, console: console) {
+      case .verify(let found): target = found
+      case .stop(let code): return code
       }
     case GitHook.Kind.preCommit.rawValue:
-      if ProcessOutput.isCommit("HEAD", in: root) {
-        since = "HEAD"
-        if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
-          console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
-        }
-      } else {
-        console.out("duet hook: the first commit; verifying every lane")
-      }
+      target = HookTarget(root: root, since: preCommitBase(root: root, console: console))
     default:
       throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(kind)'", command: "hook")
     }
-    var verify = ["--root", verifyRoot.path]
-    if let since { verify += ["--since", since] }
-    if checkout != nil && ProcessInfo.processInfo.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root) {
+    defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: root) } }
+    var verify = ["--root", target.root.path]
+    if let since = target.since { verify += ["--since", since] }
+    if target.checkout != nil && ProcessInfo.processInfo.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root) {
       // The temporary checkout records into, and is cached from, the tree's own store.
       setenv("DUET_HISTORY", store, 1)
     }
@@ -138,5 +112,60 @@ enum HookCommand: Command {
       console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
     }
     return code
+  }
+
+  /// What the pushed refs decide: verify a target, or end the hook run now
+  /// with an exit code (nothing to verify, or no checkout of the pushed commit).
+  enum PrePushDecision {
+    case verify(HookTarget)
+    case stop(Int32)
+  }
+
+  /// pre-push: the refs git is pushing (on stdin) decide the change; exactly
+  /// what is pushed is verified, in a temporary checkout when the work tree is
+  /// anything else.
+  static func prePushDecision(_ arguments: ParsedArguments, root: URL, console: Console) -> PrePushDecision {
+    var target = HookTarget(root: root)
+    let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
+    let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    let updates = PrePush.parse(input)
+    let plan = PrePush.plan(updates, remote: remote) { ProcessOutput.isCommit($0, in: root) }
+    switch plan {
+    case .nothing(let why):
+      console.out("duet hook: \(why); nothing to verify")
+      return .stop(ExitCode.pass)
+    case .everything(let why):
+      console.out("duet hook: verifying every lane: \(why)")
+    case .since(let base, let how):
+      console.out("duet hook: verifying the change since \(how)")
+      target.since = base
+    }
+    let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
+    if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
+      do {
+        let made = try PushedCommit.checkOut(commit, root: root)
+        target.checkout = made.top
+        target.root = made.root
+        console.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
+      } catch {
+        console.err("duet hook: error: \(error.message)")
+        return .stop(ExitCode.failed)
+      }
+    } else if pushed.count > 1 {
+      console.out("duet hook: several commits are being pushed; verifying the work tree")
+    }
+    return .verify(target)
+  }
+
+  /// pre-commit: the change since HEAD, or every lane before the first commit.
+  static func preCommitBase(root: URL, console: Console) -> String? {
+    guard ProcessOutput.isCommit("HEAD", in: root) else {
+      console.out("duet hook: the first commit; verifying every lane")
+      return nil
+    }
+    if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
+      console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
+    }
+    return "HEAD"
   }
 }

@@ -30,13 +30,7 @@ enum InitCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let root: URL
-    if arguments.value("--root") != nil {
-      root = try treeRoot(arguments)
-    } else {
-      root = (try? TreeRoot.find(from: cwd, override: nil, markers: TreeManifest.rootMarkers + [".git"])) ?? cwd.standardizedFileURL
-    }
+    let root = try initRoot(arguments)
     let target = Manifest.defaultPath
     var isFolder: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(target).path, isDirectory: &isFolder)
@@ -51,19 +45,8 @@ enum InitCommand: Command {
     var survey = TreeSurvey.survey(root: root, parity: parity)
     if exists, !isFolder.boolValue {
       // --force replaces the lanes, never the mock entries and module globs no survey can rebuild.
-      do {
-        survey.kept = try KeptSections.read(root: root)
-      } catch {
-        switch error {
-        case .unreadable(let diagnostics):
-          console.err("duet init: error: \(target) cannot be replaced: it does not read as YAML, so duet cannot keep its modules: and mocks: (if it has them); fix it or move the file aside first")
-          console.err(diagnostics.map(\.description).joined(separator: "\n"))
-        case .broken(let diagnostics):
-          console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
-          console.err(diagnostics.map(\.description).joined(separator: "\n"))
-        }
-        return ExitCode.usage
-      }
+      guard let kept = keptSections(root: root, console: console) else { return ExitCode.usage }
+      survey.kept = kept
     }
     let plan = AdoptionPlan(survey)
     let text = ManifestWriter.render(plan)
@@ -73,7 +56,42 @@ enum InitCommand: Command {
       console.err("duet init: error: \(error)")
       return ExitCode.usage
     }
+    report(plan, root: root, replaced: exists, console: console)
+    return ExitCode.pass
+  }
 
+  /// `--root`, else the tree around the working directory (a git work tree
+  /// counts: the tree may have no manifest yet), else the working directory.
+  static func initRoot(_ arguments: ParsedArguments) throws -> URL {
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if arguments.value("--root") != nil {
+      return try treeRoot(arguments)
+    }
+    return (try? TreeRoot.find(from: cwd, override: nil, markers: TreeManifest.rootMarkers + [".git"])) ?? cwd.standardizedFileURL
+  }
+
+  /// The `modules:` and `mocks:` of the manifest being replaced, or nil (said
+  /// on stderr) when they cannot be read and so would be lost.
+  static func keptSections(root: URL, console: Console) -> KeptSections? {
+    let target = Manifest.defaultPath
+    do {
+      return try KeptSections.read(root: root)
+    } catch {
+      switch error {
+      case .unreadable(let diagnostics):
+        console.err("duet init: error: \(target) cannot be replaced: it does not read as YAML, so duet cannot keep its modules: and mocks: (if it has them); fix it or move the file aside first")
+        console.err(diagnostics.map(\.description).joined(separator: "\n"))
+      case .broken(let diagnostics):
+        console.err("duet init: error: \(target) cannot be replaced: its modules: or mocks: section would be lost; fix it or move the file aside first")
+        console.err(diagnostics.map(\.description).joined(separator: "\n"))
+      }
+      return nil
+    }
+  }
+
+  /// What the survey found, each lane with its reason, and what was written.
+  static func report(_ plan: AdoptionPlan, root: URL, replaced: Bool, console: Console) {
+    let target = Manifest.defaultPath
     console.out("duet init: surveyed \(root.path)")
     if plan.findings.isEmpty {
       console.out("found: no token config, parity manifest, Gradle settings or Package.swift")
@@ -85,12 +103,11 @@ enum InitCommand: Command {
       console.out("lanes, and why each exists:")
       for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: console.width) { console.out(line) }
     }
-    let verb = exists ? "replaced" : "wrote"
+    let verb = replaced ? "replaced" : "wrote"
     if plan.lanes.isEmpty {
       console.out("duet init: \(verb) \(target) with one example lane (an echo); replace it with your checks, then 'duet verify' runs them")
     } else {
       console.out("duet init: \(verb) \(target) (\(plan.lanes.count) lane(s)); 'duet lanes' lists them, 'duet verify' runs them")
     }
-    return ExitCode.pass
   }
 }

@@ -33,35 +33,47 @@ enum LanesCommand: Command {
     let outside = modules.filter { $0.coveredBy.isEmpty }
 
     if arguments.flag("--json") {
-      let lanes: [[String: Any]] = order.map { index in
-        let lane = manifest.lanes[index]
-        var entry: [String: Any] = [
-          "name": lane.name,
-          "kind": lane.isBuiltin ? "builtin" : "sh",
-          "command": lane.commandText,
-          "needs": lane.needs,
-          "inputs": lane.inputs,
-          "covers": lane.covers,
-          "requires": lane.requires,
-          "retries": lane.retries,
-        ]
-        entry["timeoutSeconds"] = lane.timeout ?? NSNull()
-        entry["dir"] = lane.dir ?? NSNull()
-        entry["pool"] = lane.pool ?? NSNull()
-        entry["platforms"] = lane.platforms.map { $0.map(\.rawValue) } ?? NSNull()
-        return entry
-      }
-      let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }
-      console.out(jsonText([
-        "manifest": manifest.path,
-        "derived": tree.isDerived,
-        "lanes": lanes,
-        "modules": moduleList,
-        "outsideManifest": outside.map(\.path),
-      ]))
-      return ExitCode.pass
+      printJSON(tree, order: order, modules: modules, outside: outside, console: console)
+    } else {
+      printText(tree, order: order, outside: outside, console: console)
     }
+    return ExitCode.pass
+  }
 
+  /// The same listing as one JSON object.
+  static func printJSON(_ tree: TreeManifest, order: [Int], modules: [Module], outside: [Module], console: Console) {
+    let manifest = tree.manifest
+    let lanes: [[String: Any]] = order.map { index in
+      let lane = manifest.lanes[index]
+      var entry: [String: Any] = [
+        "name": lane.name,
+        "kind": lane.isBuiltin ? "builtin" : "sh",
+        "command": lane.commandText,
+        "needs": lane.needs,
+        "inputs": lane.inputs,
+        "covers": lane.covers,
+        "requires": lane.requires,
+        "retries": lane.retries,
+      ]
+      entry["timeoutSeconds"] = lane.timeout ?? NSNull()
+      entry["dir"] = lane.dir ?? NSNull()
+      entry["pool"] = lane.pool ?? NSNull()
+      entry["platforms"] = lane.platforms.map { $0.map(\.rawValue) } ?? NSNull()
+      return entry
+    }
+    let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }
+    console.out(jsonText([
+      "manifest": manifest.path,
+      "derived": tree.isDerived,
+      "lanes": lanes,
+      "modules": moduleList,
+      "outsideManifest": outside.map(\.path),
+    ]))
+  }
+
+  /// The lanes as a table in run order, then the modules no lane covers.
+  static func printText(_ tree: TreeManifest, order: [Int], outside: [Module], console: Console) {
+    let manifest = tree.manifest
     if tree.isDerived { console.out(DerivedLanes.notice) }
     console.out("\(manifest.path): \(manifest.lanes.count) \(tree.isDerived ? "derived lane(s)" : "lane(s)"), in run order")
     if !order.isEmpty {
@@ -87,6 +99,5 @@ enum LanesCommand: Command {
       let rows = outside.map { [$0.path, $0.foundBy.joined(separator: ", ")] }
       for line in TextTable(header: nil, rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
     }
-    return ExitCode.pass
   }
 }

@@ -34,15 +34,7 @@ enum WorkflowCommand: Command {
   static let maxPositionals = 1
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    guard let target = arguments.positionals.first else {
-      throw UsageError(message: "workflow needs a CI system: duet workflow github or duet workflow gitlab", command: "workflow")
-    }
-    guard target == "github" || target == "gitlab" else {
-      throw UsageError(message: "unknown CI system '\(target)'\(Suggestion.hint(for: target, in: ["github", "gitlab"])) (workflow supports github and gitlab)", command: "workflow")
-    }
-    if target == "gitlab" && arguments.value("--duet-git") != nil {
-      throw UsageError(message: "--duet-git is for github; the GitLab pipeline reads the CI/CD variable DUET_GIT_URL", command: "workflow")
-    }
+    let target = try ciSystem(arguments)
     let defaultPath = target == "gitlab" ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath
     let output = arguments.value("--output") ?? defaultPath
     let root = try treeRoot(arguments)
@@ -52,6 +44,38 @@ enum WorkflowCommand: Command {
       throw UsageError(message: "--output \(output): \(error)", command: "workflow")
     }
     let manifest = try loadManifest(root: root)
+    let data = Data(try render(target, manifest: manifest, arguments: arguments).utf8)
+
+    if arguments.flag("--check") {
+      return try check(target, output: output, defaultPath: defaultPath, against: data, manifest: manifest, root: root, console: console)
+    }
+    let changed: Bool
+    do {
+      changed = try AtomicFile.write(data, to: output, in: root)
+    } catch {
+      throw CommandFailure(message: "duet workflow \(target): error: \(error)", code: ExitCode.failed)
+    }
+    let jobs = "\(manifest.lanes.count) lane job(s) and \(GitHubWorkflow.summaryJobID)"
+    console.out(changed ? "duet workflow \(target): wrote \(output) (\(jobs))" : "duet workflow \(target): \(output) is already up to date (\(jobs))")
+    return ExitCode.pass
+  }
+
+  /// `github` or `gitlab`, the one positional, with the options that go with it.
+  static func ciSystem(_ arguments: ParsedArguments) throws -> String {
+    guard let target = arguments.positionals.first else {
+      throw UsageError(message: "workflow needs a CI system: duet workflow github or duet workflow gitlab", command: "workflow")
+    }
+    guard target == "github" || target == "gitlab" else {
+      throw UsageError(message: "unknown CI system '\(target)'\(Suggestion.hint(for: target, in: ["github", "gitlab"])) (workflow supports github and gitlab)", command: "workflow")
+    }
+    if target == "gitlab" && arguments.value("--duet-git") != nil {
+      throw UsageError(message: "--duet-git is for github; the GitLab pipeline reads the CI/CD variable DUET_GIT_URL", command: "workflow")
+    }
+    return target
+  }
+
+  /// The workflow text for `target`, stamped with this duet's version (and commit, for GitHub).
+  static func render(_ target: String, manifest: Manifest, arguments: ParsedArguments) throws -> String {
     var options = GitHubWorkflow.Options(duetVersion: duetVersion)
     options.manifestPath = manifest.path
     // A build that knows its commit pins the fallback build to it (a dirty build's base commit).
@@ -66,35 +90,28 @@ enum WorkflowCommand: Command {
     }
     var gitlab = GitLabPipeline.Options(duetVersion: duetVersion)
     gitlab.manifestPath = manifest.path
-    let text = target == "gitlab" ? GitLabPipeline.render(manifest, options: gitlab) : GitHubWorkflow.render(manifest, options: options)
-    let data = Data(text.utf8)
+    return target == "gitlab" ? GitLabPipeline.render(manifest, options: gitlab) : GitHubWorkflow.render(manifest, options: options)
+  }
 
-    if arguments.flag("--check") {
-      let read: Data?
-      do {
-        read = try PathGuard.read(output, in: root)
-      } catch {
-        throw CommandFailure(message: "duet workflow \(target) --check: error: \(error)", code: ExitCode.failed)
-      }
-      guard let existing = read else {
-        console.err("duet workflow \(target) --check: \(output) is missing; run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to write it")
-        return ExitCode.failed
-      }
-      guard existing == data else {
-        console.err("duet workflow \(target) --check: \(output) is stale (it differs from what \(manifest.path) gives); run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to regenerate it")
-        return ExitCode.failed
-      }
-      console.out("duet workflow \(target) --check: \(output) is up to date (\(manifest.lanes.count) lane job(s))")
-      return ExitCode.pass
-    }
-    let changed: Bool
+  /// `--check`: passes when the file at `output` holds exactly `data`.
+  static func check(
+    _ target: String, output: String, defaultPath: String, against data: Data, manifest: Manifest, root: URL, console: Console
+  ) throws -> Int32 {
+    let read: Data?
     do {
-      changed = try AtomicFile.write(data, to: output, in: root)
+      read = try PathGuard.read(output, in: root)
     } catch {
-      throw CommandFailure(message: "duet workflow \(target): error: \(error)", code: ExitCode.failed)
+      throw CommandFailure(message: "duet workflow \(target) --check: error: \(error)", code: ExitCode.failed)
     }
-    let jobs = "\(manifest.lanes.count) lane job(s) and \(GitHubWorkflow.summaryJobID)"
-    console.out(changed ? "duet workflow \(target): wrote \(output) (\(jobs))" : "duet workflow \(target): \(output) is already up to date (\(jobs))")
+    guard let existing = read else {
+      console.err("duet workflow \(target) --check: \(output) is missing; run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to write it")
+      return ExitCode.failed
+    }
+    guard existing == data else {
+      console.err("duet workflow \(target) --check: \(output) is stale (it differs from what \(manifest.path) gives); run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to regenerate it")
+      return ExitCode.failed
+    }
+    console.out("duet workflow \(target) --check: \(output) is up to date (\(manifest.lanes.count) lane job(s))")
     return ExitCode.pass
   }
 

@@ -1,0 +1,72 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// The Apple part of an adoption plan: a lane per Swift package (its tests, or
+/// a build when it has none) and per shared Xcode scheme.
+extension AdoptionPlan {
+  mutating func addSwiftPackageLanes(_ survey: TreeSurvey, xcframeworkLanes: XCFrameworkLanes, names: inout UniqueLaneNames) {
+    let swiftHolders = GeneratedCodeReach.swift(survey.swiftPackages, generatedFolder: survey.tokenConfig?.swiftOutput)
+    for package in survey.swiftPackages {
+      let targets = package.testTargets
+      findings.append((package.manifestFile, targets.isEmpty ? "Swift package without a test target" : "Swift package, test target(s): \(targets.joined(separator: ", "))"))
+      let leaf = package.path == "." ? "package" : String(package.path.split(separator: "/").last ?? "package")
+      var lane = PlannedLane(
+        name: names.claim("swift-" + LaneNames.sanitized(leaf)),
+        step: .shell("swift \(targets.isEmpty ? "build" : "test") --package-path \(ShellWord.quoted(package.path))"),
+        reason: targets.isEmpty
+          ? "Swift package \(package.path) has no test target: built, so it still compiles"
+          : "Swift package \(package.path) has test target(s) \(targets.joined(separator: ", "))")
+      lane.covers = [package.path]
+      lane.requires = ["swift"]
+      lane.reason += Self.featureNote(package.path, in: survey)
+      if package.path == "." {
+        lane.reason += "; as the root package it covers '.', and so every module below the root: one added later is not listed outside the manifest"
+      }
+      Self.orderAfterTokens(&lane, at: package.path, survey: survey, reach: swiftHolders)
+      Self.orderAfterXCFrameworks(&lane, linkedBy: package, survey: survey, xcframeworkLanes: xcframeworkLanes)
+      if let why = package.macOSOnlyReason {
+        lane.platforms = [.macos]
+        lane.reason += "; macOS only: \(why)"
+      }
+      lanes.append(lane)
+    }
+  }
+
+  /// A binary target under a Gradle module's build/ is that module's
+  /// XCFramework: the lanes that build it come first.
+  static func orderAfterXCFrameworks(
+    _ lane: inout PlannedLane, linkedBy package: SwiftPackage, survey: TreeSurvey, xcframeworkLanes: XCFrameworkLanes
+  ) {
+    for binary in package.binaryTargetPaths {
+      guard let module = survey.gradleModules.first(where: { binary.hasPrefix($0.path + "/build/") }) else { continue }
+      let fileName = (binary as NSString).lastPathComponent
+      let stem = fileName.hasSuffix(".xcframework") ? String(fileName.dropLast(".xcframework".count)) : fileName
+      let candidates = xcframeworkLanes[module.path] ?? []
+      let chosen = candidates.filter { $0.framework == stem }.map(\.lane)
+      let builders = chosen.isEmpty ? candidates.map(\.lane) : chosen
+      for builder in builders where !lane.needs.contains(builder) { lane.needs.append(builder) }
+      if builders.isEmpty {
+        lane.reason += "; it links \(binary), under Gradle module \(module.project)'s build folder, which declares no XCFramework(...) duet could name"
+      } else {
+        lane.reason += "; it links \(binary), which \(builders.joined(separator: ", ")) builds, so it runs after it"
+      }
+    }
+  }
+
+  mutating func addXcodeLanes(_ survey: TreeSurvey, names: inout UniqueLaneNames) {
+    for project in survey.xcodeProjects {
+      findings.append((project.path, "Xcode \(project.isWorkspace ? "workspace" : "project"), shared scheme(s): \(project.schemes.joined(separator: ", "))"))
+      for scheme in project.schemes {
+        var lane = PlannedLane(
+          name: names.claim("xcode-" + LaneNames.sanitized(scheme)),
+          step: .shell(project.testCommand(scheme: scheme)),
+          reason: "shared scheme \(scheme) of \(project.path): tested on an iOS simulator; macOS only")
+        lane.requires = ["xcodebuild"]
+        lane.platforms = [.macos]
+        if project.folder != "." { lane.covers = [project.folder] }
+        lanes.append(lane)
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// The Gradle part of an adoption plan: a lane per module that has tests (or
+/// that only builds), and a macOS lane per XCFramework a module declares. The
+/// lanes of one Gradle build share its pool, since two Gradle runs in one build
+/// contend for its locks.
+extension AdoptionPlan {
+  /// Each XCFramework lane by the path of the module that builds it: (framework name, lane name).
+  typealias XCFrameworkLanes = [String: [(framework: String, lane: String)]]
+
+  /// What the Swift package lanes need to know about the Gradle lanes.
+  mutating func addGradleLanes(_ survey: TreeSurvey, names: inout UniqueLaneNames) -> XCFrameworkLanes {
+    let gradleBuilds = noteGradleBuilds(survey)
+    let kotlinHolders = GeneratedCodeReach.kotlin(survey.gradleModules, generatedFolder: survey.tokenConfig?.kotlinOutput)
+    var xcframeworkLanes: XCFrameworkLanes = [:]
+    for module in survey.gradleModules {
+      let pool = Self.gradlePool(module, builds: gradleBuilds)
+      pools[pool] = 1
+      // A module that declares XCFrameworks gets a lane per framework, macOS only
+      // (Kotlin/Native Apple targets build only there), in the build's pool.
+      for framework in module.xcframeworks {
+        var lane = Self.xcframeworkLane(framework, of: module, survey: survey, names: &names)
+        lane.pool = pool
+        Self.orderAfterTokens(&lane, at: module.path, survey: survey, reach: kotlinHolders)
+        lanes.append(lane)
+        xcframeworkLanes[module.path, default: []].append((framework, lane.name))
+      }
+      // Its XCFramework lanes already build a module without host tests.
+      if module.testTask == nil && !module.xcframeworks.isEmpty { continue }
+      var lane = Self.moduleLane(module, survey: survey, names: &names)
+      lane.pool = pool
+      Self.orderAfterTokens(&lane, at: module.path, survey: survey, reach: kotlinHolders)
+      lanes.append(lane)
+    }
+    return xcframeworkLanes
+  }
+
+  /// A finding per Gradle build (settings file) with the modules it includes;
+  /// returns the settings files, in survey order.
+  mutating func noteGradleBuilds(_ survey: TreeSurvey) -> [String] {
+    var settingsSeen: [String] = []
+    for module in survey.gradleModules where !settingsSeen.contains(module.settingsFile) {
+      settingsSeen.append(module.settingsFile)
+      let included = survey.gradleModules.filter { $0.settingsFile == module.settingsFile }.map(\.project)
+      findings.append((module.settingsFile, "\(included.count) Gradle module(s): \(included.joined(separator: ", "))"))
+    }
+    return settingsSeen
+  }
+
+  /// The pool of one Gradle build: `gradle`, or `gradle-<folder>` when the tree has several.
+  static func gradlePool(_ module: GradleModule, builds: [String]) -> String {
+    builds.count == 1 ? "gradle" : "gradle-" + LaneNames.sanitized(module.settingsFolder.isEmpty ? "root" : module.settingsFolder.replacingOccurrences(of: "/", with: "-"))
+  }
+
+  /// `kotlin-<project>`, the name of a module's own lane.
+  static func moduleLaneName(_ module: GradleModule) -> String {
+    "kotlin-" + LaneNames.sanitized(module.project.split(separator: ":").joined(separator: "-"))
+  }
+
+  static func gradleCommand(_ module: GradleModule) -> String { module.hasWrapper ? "./gradlew" : "gradle" }
+
+  /// The lane that builds `framework` (empty for an unnamed `XCFramework()`) of
+  /// `module`: its Gradle task, or the script that publishes the path a package links.
+  static func xcframeworkLane(_ framework: String, of module: GradleModule, survey: TreeSurvey, names: inout UniqueLaneNames) -> PlannedLane {
+    let project = module.project == ":" ? "" : module.project
+    let linked = survey.swiftPackages.flatMap(\.binaryTargetPaths).filter { $0.hasPrefix(module.path + "/build/") }
+    let declared = "Gradle module \(module.project) declares XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")")"
+    let name = "xcframework-" + LaneNames.sanitized(framework.isEmpty ? String(moduleLaneName(module).dropFirst("kotlin-".count)) : framework)
+    var lane: PlannedLane
+    switch XCFrameworkProducer.choose(name: framework, module: module, linked: linked, scripts: survey.scripts) {
+    case .gradleTask(let task):
+      lane = PlannedLane(
+        name: names.claim(name),
+        step: .shell("\(gradleCommand(module)) \(ShellWord.quoted(project + ":" + task)) --console=plain"),
+        reason: "\(declared), assembled by \(task)")
+      lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+      let unwritten = linked.filter { ($0 as NSString).lastPathComponent == framework + ".xcframework" }
+      if task == GradleModule.xcframeworkTask(framework), let path = unwritten.first {
+        lane.reason += " (which writes build/XCFrameworks/debug and release, not \(path), the path a package links: point the lane at whatever publishes that path)"
+      }
+    case .script(let path):
+      let script = survey.scripts.first { $0.path == path }
+      lane = PlannedLane(
+        name: names.claim(name),
+        step: .shell(script?.command ?? ShellWord.quoted(path)),
+        reason: "\(declared); the packages link a path Gradle does not write, which \(path) publishes, so the lane runs it")
+    }
+    lane.reason += "; macOS only, as Kotlin/Native Apple frameworks build only there"
+    lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+    lane.platforms = [.macos]
+    if module.testTask == nil { lane.covers = [module.path] }
+    return lane
+  }
+
+  /// The module's own lane: its host tests, or `assemble` when it has none.
+  static func moduleLane(_ module: GradleModule, survey: TreeSurvey, names: inout UniqueLaneNames) -> PlannedLane {
+    let task = module.testTask
+    let project = module.project == ":" ? "" : module.project
+    let taskPath = project + ":" + (task ?? "assemble")
+    var lane = PlannedLane(
+      name: names.claim(moduleLaneName(module)),
+      step: .shell("\(gradleCommand(module)) \(ShellWord.quoted(taskPath)) --console=plain"),
+      reason: "")
+    lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
+    lane.covers = [module.path]
+    lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+    if let task {
+      lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
+    } else if !module.testSourceSets.isEmpty {
+      lane.reason = "Gradle module \(module.project) has only device tests (src/\(module.testSourceSets.joined(separator: ", src/"))): assembled, so it still builds"
+    } else {
+      lane.reason = "Gradle module \(module.project) has no tests: assembled, so it still builds"
+    }
+    lane.reason += featureNote(module.path, in: survey)
+    return lane
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import DuetSupport
+
+/// The fields of one entry under `lanes:`, each checked where it is read so
+/// every problem is reported, in the order the fields are read.
+extension ManifestLoader {
+  /// The lane's name, or nil when it is missing or repeats an earlier lane's
+  /// (the entry is then skipped); a name too long or with odd characters is
+  /// reported but kept.
+  static func laneName(
+    _ fields: YAMLFields, of item: YAMLNode, label: String, firstDeclared: inout [String: SourceLocation],
+    diagnostics: inout DiagnosticList
+  ) -> String? {
+    guard let name = fields.string("name", required: true, diagnostics: &diagnostics) else { return nil }
+    let nameLocation = fields.value("name")?.location ?? item.location
+    if name.utf8.count > Lane.maxNameLength {
+      diagnostics.add("\(label.prefix(60))…: a lane name may be at most \(Lane.maxNameLength) characters (its log file is named after it), got \(name.utf8.count)", at: nameLocation)
+    } else if !isValidName(name) {
+      diagnostics.add("\(label): a lane name may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit", at: nameLocation)
+    }
+    if let earlier = firstDeclared[name] {
+      diagnostics.add("\(label): duplicate lane name; the first is at line \(earlier.line)", at: nameLocation)
+      return nil
+    }
+    firstDeclared[name] = item.location
+    return name
+  }
+
+  /// A built-in (`run:`) or a shell command (`sh:`), exactly one of them.
+  static func laneStep(
+    _ fields: YAMLFields, of item: YAMLNode, label: String, builtins: [String: [String]], diagnostics: inout DiagnosticList
+  ) -> Lane.Step? {
+    switch (fields.has("run"), fields.has("sh")) {
+    case (true, true):
+      diagnostics.add("\(label): has both 'run' and 'sh'; a lane runs a built-in ('run') or a shell command ('sh'), not both", at: fields.keyLocation("sh"))
+      return nil
+    case (false, false):
+      diagnostics.add("\(label): needs 'run' (a built-in: \(builtins.keys.sorted().joined(separator: ", ").nonEmpty ?? "none yet")) or 'sh' (a shell command)", at: item.location)
+      return nil
+    case (true, false):
+      return fields.string("run", required: true, diagnostics: &diagnostics).flatMap { text in
+        builtinStep(text, label: label, at: fields.value("run")!.location, builtins: builtins, diagnostics: &diagnostics)
+      }
+    case (false, true):
+      return fields.string("sh", required: true, diagnostics: &diagnostics).map { .shell($0) }
+    }
+  }
+
+  /// Everything after the name, the step and `needs:`.
+  static func readLaneFields(
+    _ fields: YAMLFields, into lane: inout Lane, label: String, pools: [String: Int], diagnostics: inout DiagnosticList
+  ) {
+    lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
+    lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
+    lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
+    lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
+    if lane.retries > Lane.maxRetries, let value = fields.value("retries") {
+      diagnostics.add("\(label): 'retries' must be at most \(Lane.maxRetries), got \(value.summary)", at: value.location)
+      lane.retries = 0
+    }
+    if let pool = lanePool(fields, label: label, pools: pools, diagnostics: &diagnostics) { lane.pool = pool }
+    lane.envInputs += envInputs(fields, label: label, diagnostics: &diagnostics)
+    lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).map(\.value)
+    if let values = fields.strings("platforms", diagnostics: &diagnostics) {
+      lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
+    }
+    if let timeout = fields.value("timeout") {
+      if let text = timeout.scalar, let seconds = DurationText.seconds(text), seconds <= Lane.maxTimeout {
+        lane.timeout = seconds
+      } else {
+        diagnostics.add("\(label): 'timeout' must be a duration such as 90s, 10m or 1h, at most 7d, got \(timeout.summary)", at: timeout.location)
+      }
+    }
+    lane.env = environment(fields, label: label, diagnostics: &diagnostics)
+    if let dir = laneDir(fields, label: label, diagnostics: &diagnostics) { lane.dir = dir }
+  }
+
+  /// `pool:`, which must name a pool the manifest declares; an unknown one is
+  /// reported and still returned.
+  static func lanePool(_ fields: YAMLFields, label: String, pools: [String: Int], diagnostics: inout DiagnosticList) -> String? {
+    guard let pool = fields.string("pool", required: fields.has("pool"), diagnostics: &diagnostics) else { return nil }
+    if pools[pool] == nil {
+      let names = pools.keys.sorted()
+      let known = names.isEmpty ? "the manifest declares no pools (add 'pools: {\(pool): 1}' at its top)" : "declared pools: \(names.joined(separator: ", "))"
+      diagnostics.add("\(label): 'pool' names unknown pool '\(pool)'\(Suggestion.hint(for: pool, in: names)); \(known)", at: fields.value("pool")!.location)
+    }
+    return pool
+  }
+
+  /// `env-inputs:`, the names that are environment variable names.
+  static func envInputs(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [String] {
+    var names: [String] = []
+    for name in fields.strings("env-inputs", diagnostics: &diagnostics) ?? [] {
+      if name.value.isEmpty || name.value.contains("=") || name.value.contains("\0") {
+        diagnostics.add("\(label): 'env-inputs' names environment variables; \"\(name.value)\" is not a variable name", at: name.location)
+      } else {
+        names.append(name.value)
+      }
+    }
+    return names
+  }
+
+  /// `dir:`, a folder inside the tree relative to its root.
+  static func laneDir(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> String? {
+    guard let dir = fields.string("dir", diagnostics: &diagnostics) else { return nil }
+    let parts = dir.split(separator: "/").map(String.init)
+    if dir.hasPrefix("/") || parts.contains("..") {
+      diagnostics.add("\(label): 'dir' must be a folder inside the tree, relative to its root, got \"\(dir)\"", at: fields.value("dir")!.location)
+      return nil
+    }
+    return dir
+  }
+}
