@@ -61,7 +61,7 @@ enum VerifyCommand: Command {
       guard !shard.isEmpty else {
         let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
         _ = VerifyCI.writeReports(outcome, context: ci, console: console)
-        if json { console.out(jsonText(RunJSON.object(outcome, runID: nil, root: root))) }
+        if json { console.out(jsonText(RunJSON(outcome, runID: nil, root: root))) }
         return outcome.exitCode
       }
       options.lanes = shard
@@ -139,7 +139,7 @@ enum VerifyCommand: Command {
     for warning in session.record(outcome) { console.err("duet verify: warning: \(warning)") }
 
     if json {
-      console.out(jsonText(RunJSON.object(outcome, runID: session.plan.runID, root: root, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+      console.out(jsonText(RunJSON(outcome, runID: session.plan.runID, root: root, fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
       if ci.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
     } else {
       printReport(outcome, console: console, github: ci.github)
