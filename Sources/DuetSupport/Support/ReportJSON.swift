@@ -15,7 +15,8 @@ public enum ReportJSON {
   /// The version of every report's shape; a script reads it before anything else.
   public static let schemaVersion = 1
 
-  /// The report as pretty-printed JSON with `schemaVersion`, without a final newline.
+  /// The report (a struct, printed as an object) as pretty-printed JSON with
+  /// `schemaVersion`, without a final newline.
   public static func text<Report: Encodable>(_ report: Report) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
