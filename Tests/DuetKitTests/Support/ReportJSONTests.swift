@@ -51,15 +51,18 @@ struct ReportJSONTests {
     #expect(decoded.exitCode == nil && decoded.signal == 9)
   }
 
-  /// `JSONEncoder` sorts keys by code point, `JSONSerialization` ignoring case and
-  /// reading digits as numbers: the same order for every key duet prints, not for all.
+  /// On Linux `JSONEncoder` sorts keys by code point, where `JSONSerialization`
+  /// ignored case and read digits as numbers: the same order for every key duet
+  /// prints, not for all (the byte tests of each report would catch a new one).
   @Test func keyOrderIsCodePointOrder() throws {
+    #if os(Linux)
     struct Keys: Encodable {
       var aa = 1, aB = 2, p9 = 3, p10 = 4
     }
     let text = ReportJSON.text(Keys())
     let order = ["aB", "aa", "p10", "p9", "schemaVersion"].map { text.range(of: "\"\($0)\"")!.lowerBound }
     #expect(order == order.sorted())
+    #endif
   }
 
   @Test func diagnosticsKeepTheirPlaceOnlyWhenTheyHaveOne() throws {
