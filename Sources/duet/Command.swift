@@ -61,12 +61,7 @@ func loadManifest(root: URL) throws -> Manifest {
   try loadTree(root: root).manifest
 }
 
-/// Encodes a JSON report with sorted keys, so output is stable for scripts and tests.
-func jsonText(_ object: [String: Any]) -> String {
-  var object = object
-  object["schemaVersion"] = 1
-  guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
-    return "{}"
-  }
-  return String(decoding: data, as: UTF8.self)
+/// A `--json` report as duet prints every one: through `ReportJSON`, which adds `schemaVersion`.
+func jsonText<Report: Encodable>(_ report: Report) -> String {
+  ReportJSON.text(report)
 }

@@ -61,28 +61,76 @@ public struct ThemeTestReport: Sendable {
   }
 
   /// Every pair, unrounded, for tools.
-  public var json: String {
-    func object(_ result: ContrastPairResult) -> [String: Any] {
-      var object: [String: Any] = [
-        "theme": result.theme, "level": result.level.rawValue, "appearance": result.appearance.rawValue,
-        "label": result.label, "surface": result.surface, "labelSource": result.labelSource,
-        "surfaceSource": result.surfaceSource, "largeText": result.largeText, "labelColor": result.labelColor.hex,
-        "surfaceColor": result.surfaceColor.hex, "ratio": result.ratio, "ratioText": ratioText(result.ratio),
-        "required": result.required, "passed": result.passes,
-      ]
-      if let font = result.font { object["font"] = font }
-      return object
-    }
-    var top: [String: Any] = [
-      "command": "theme-test", "config": configPath, "passed": passed, "exitCode": Int(exitCode),
-      "pairs": results.map(object), "shortfalls": shortfalls.count,
-    ]
-    if let worst { top["worst"] = object(worst) }
-    return TokenJSON.text(top)
-  }
+  public var json: String { ReportJSON.text(ThemeTestJSON(self)) }
 
   /// `--json` for a config that could not be read.
   public static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
-    return TokenJSON.text(["command": "theme-test", "config": configPath, "passed": false, "exitCode": 2, "errors": TokenJSON.errors(diagnostics)])
+    ReportJSON.text(ThemeTestJSON(errors: diagnostics, configPath: configPath))
+  }
+}
+
+/// `duet theme-test --json`: every pair and the worst, or (exit code 2) the
+/// errors of a config that could not be read.
+public struct ThemeTestJSON: Codable, Sendable, Equatable {
+  /// One pair's result; `font` only when the pair names one.
+  public struct Pair: Codable, Sendable, Equatable {
+    public var theme: String
+    public var level: String
+    public var appearance: String
+    public var label: String
+    public var surface: String
+    public var labelSource: String
+    public var surfaceSource: String
+    public var largeText: Bool
+    public var labelColor: String
+    public var surfaceColor: String
+    public var ratio: Double
+    public var ratioText: String
+    public var required: Double
+    public var passed: Bool
+    public var font: String?
+
+    public init(_ result: ContrastPairResult) {
+      theme = result.theme
+      level = result.level.rawValue
+      appearance = result.appearance.rawValue
+      label = result.label
+      surface = result.surface
+      labelSource = result.labelSource
+      surfaceSource = result.surfaceSource
+      largeText = result.largeText
+      labelColor = result.labelColor.hex
+      surfaceColor = result.surfaceColor.hex
+      ratio = result.ratio
+      ratioText = DuetTokens.ratioText(result.ratio)
+      required = result.required
+      passed = result.passes
+      font = result.font
+    }
+  }
+
+  public var command = "theme-test"
+  public var config: String
+  public var passed: Bool
+  public var exitCode: Int
+  public var pairs: [Pair]?
+  public var shortfalls: Int?
+  public var worst: Pair?
+  public var errors: [DiagnosticJSON]?
+
+  public init(_ report: ThemeTestReport) {
+    config = report.configPath
+    passed = report.passed
+    exitCode = Int(report.exitCode)
+    pairs = report.results.map(Pair.init)
+    shortfalls = report.shortfalls.count
+    worst = report.worst.map(Pair.init)
+  }
+
+  public init(errors diagnostics: [Diagnostic], configPath: String) {
+    config = configPath
+    passed = false
+    exitCode = 2
+    errors = diagnostics.map(DiagnosticJSON.init)
   }
 }

@@ -132,59 +132,70 @@ public struct TokenReport: Sendable, Equatable {
     return line.isEmpty ? "(empty line)" : line
   }
 
-  /// The same report as JSON with `"schemaVersion": 1` and sorted keys.
-  public var json: String {
-    let files: [[String: Any]] = entries.map { entry in
-      var object: [String: Any] = ["path": entry.path, "status": entry.status.rawValue]
-      if entry.comparedByCode { object["comparedByCode"] = true }
-      if let note = entry.note { object["note"] = note }
-      if let difference = entry.difference {
-        object["firstDifference"] = [
-          "line": difference.line,
-          "onDisk": difference.onDisk ?? NSNull(),
-          "generated": difference.generated ?? NSNull(),
-        ] as [String: Any]
-      }
-      return object
-    }
-    return TokenJSON.text([
-      "command": "design-tokens",
-      "mode": mode.rawValue,
-      "config": configPath,
-      "configFound": configFound,
-      "passed": passed,
-      "exitCode": Int(exitCode),
-      "files": files,
-    ])
-  }
+  /// The same report as JSON, with `schemaVersion`.
+  public var json: String { ReportJSON.text(TokenReportJSON(self)) }
 
   /// Config errors as JSON, for `--json` when the run stops with exit 2.
   public static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
-    return TokenJSON.text([
-      "command": "design-tokens", "mode": mode.rawValue, "config": configPath, "passed": false, "exitCode": 2,
-      "errors": TokenJSON.errors(diagnostics),
-    ])
+    ReportJSON.text(TokenReportJSON(errors: diagnostics, mode: mode, configPath: configPath))
   }
 }
 
-/// Stable JSON text (sorted keys, `schemaVersion` 1) for the token reports.
-package enum TokenJSON {
-  /// `errors[]`: each diagnostic's message and, when it has one, its place.
-  package static func errors(_ diagnostics: [Diagnostic]) -> [[String: Any]] {
-    diagnostics.map { item in
-      var object: [String: Any] = ["message": item.message]
-      if let location = item.location {
-        object["file"] = location.file
-        object["line"] = location.line
-        object["column"] = location.column
-      }
-      return object
+/// `duet design-tokens --json`: a report (with `configFound` and `files`) or,
+/// when the config cannot be read, its errors (with `errors`, exit code 2).
+public struct TokenReportJSON: Codable, Sendable, Equatable {
+  /// A file; `comparedByCode` only when true, `note` and `firstDifference` only when known.
+  public struct File: Codable, Sendable, Equatable {
+    public var path: String
+    public var status: String
+    public var comparedByCode: Bool?
+    public var note: String?
+    public var firstDifference: Difference?
+  }
+
+  /// Where the file on disk and the generated text part; null where a side has ended.
+  public struct Difference: Codable, Sendable, Equatable {
+    public var line: Int
+    @Nullable public var onDisk: String?
+    @Nullable public var generated: String?
+  }
+
+  public var command = "design-tokens"
+  public var mode: String
+  public var config: String
+  public var configFound: Bool?
+  public var passed: Bool
+  public var exitCode: Int
+  public var files: [File]?
+  public var errors: [DiagnosticJSON]?
+
+  public init(_ report: TokenReport) {
+    mode = report.mode.rawValue
+    config = report.configPath
+    configFound = report.configFound
+    passed = report.passed
+    exitCode = Int(report.exitCode)
+    files = report.entries.map { entry in
+      File(path: entry.path, status: entry.status.rawValue, comparedByCode: entry.comparedByCode ? true : nil, note: entry.note,
+           firstDifference: entry.difference.map { Difference(line: $0.line, onDisk: $0.onDisk, generated: $0.generated) })
     }
   }
 
+  public init(errors diagnostics: [Diagnostic], mode: TokenReport.Mode, configPath: String) {
+    self.mode = mode.rawValue
+    config = configPath
+    passed = false
+    exitCode = 2
+    errors = diagnostics.map(DiagnosticJSON.init)
+  }
+}
+
+/// JSON text for the `duet contrast` query, whose answer (in `ColorText.swift`)
+/// is still built as a dictionary; the reports above are values.
+package enum TokenJSON {
   package static func text(_ object: [String: Any]) -> String {
     var object = object
-    object["schemaVersion"] = 1
+    object["schemaVersion"] = ReportJSON.schemaVersion
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
       return "{\"schemaVersion\": 1}"
     }

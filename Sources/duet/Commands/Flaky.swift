@@ -42,12 +42,7 @@ enum FlakyCommand: Command {
     let now = Date().timeIntervalSince1970
     let report = try FlakyReport.compute(store: store, last: last, since: since.map { now - $0 }, now: now)
     if json {
-      let lanes: [[String: Any]] = report.entries.map { entry in
-        ["lane": entry.lane, "runs": entry.runs, "failures": entry.failures, "flakyFingerprints": entry.flakyFingerprints,
-         "flips": entry.flips, "retriesPassed": entry.retriesPassed, "lastSeen": HistoryAccess.iso(entry.lastSeen),
-         "status": entry.recovered ? "recovered" : "flaky"]
-      }
-      console.out(jsonText(["definition": FlakyReport.definition, "runsInWindow": report.runsInWindow, "lanes": lanes]))
+      console.out(jsonText(FlakyJSON(report)))
       return ExitCode.pass
     }
     console.out("duet flaky: \(report.runsInWindow) run(s) in the window; \(FlakyReport.definition)")

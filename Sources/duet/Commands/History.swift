@@ -52,14 +52,7 @@ enum HistoryCommand: Command {
     let steps = try store.steps(ofRuns: runs.map(\.id))
     let failedByRun = Dictionary(grouping: steps.filter { $0.laneOutcome?.failsRun == true }, by: \.runID)
     if json {
-      let list: [[String: Any]] = runs.map { run in
-        [
-          "id": run.id, "logId": run.logID, "startedAt": HistoryAccess.iso(run.started), "durationSeconds": run.ended - run.started,
-          "outcome": run.outcome.rawValue, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "command": run.command,
-          "jobs": run.jobs, "duetVersion": run.duetVersion, "failed": (failedByRun[run.id] ?? []).map(\.lane),
-        ]
-      }
-      console.out(jsonText(["store": store.path, "runs": list]))
+      console.out(jsonText(HistoryListJSON(store: store.path, runs: runs, failedLanes: failedByRun.mapValues { $0.map(\.lane) })))
       return ExitCode.pass
     }
     let filter = arguments.value("--lane").map { " with lane \($0)" } ?? ""

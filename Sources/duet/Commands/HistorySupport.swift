@@ -24,7 +24,7 @@ enum HistoryAccess {
     }
     guard FileManager.default.fileExists(atPath: path) else {
       if json {
-        console.out(jsonText(["store": path, "runs": [Any](), "lanes": [Any]()]))
+        console.out(jsonText(NoHistoryJSON(store: path)))
       } else {
         console.out("duet \(command): no runs recorded yet (\(displayPath(path, root: root)) does not exist; duet verify makes it)")
       }
@@ -46,10 +46,6 @@ enum HistoryAccess {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
     return formatter.string(from: Date(timeIntervalSince1970: seconds))
-  }
-
-  static func iso(_ seconds: Double) -> String {
-    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
   }
 }
 

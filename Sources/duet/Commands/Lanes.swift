@@ -27,71 +27,29 @@ enum LanesCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let root = try treeRoot(arguments)
     let tree = try loadTree(root: root)
-    let manifest = tree.manifest
-    let order = manifest.graph.runOrder()
-    let modules = ModuleDiscovery.discover(root: root, manifest: manifest)
-    let outside = modules.filter { $0.coveredBy.isEmpty }
-
+    let report = LanesJSON(tree, modules: ModuleDiscovery.discover(root: root, manifest: tree.manifest))
     if arguments.flag("--json") {
-      printJSON(tree, order: order, modules: modules, outside: outside, console: console)
-    } else {
-      printText(tree, order: order, outside: outside, console: console)
+      console.out(jsonText(report))
+      return ExitCode.pass
     }
-    return ExitCode.pass
-  }
 
-  /// The same listing as one JSON object.
-  static func printJSON(_ tree: TreeManifest, order: [Int], modules: [Module], outside: [Module], console: Console) {
-    let manifest = tree.manifest
-    let lanes: [[String: Any]] = order.map { index in
-      let lane = manifest.lanes[index]
-      var entry: [String: Any] = [
-        "name": lane.name,
-        "kind": lane.isBuiltin ? "builtin" : "sh",
-        "command": lane.commandText,
-        "needs": lane.needs,
-        "inputs": lane.inputs,
-        "covers": lane.covers,
-        "requires": lane.requires,
-        "retries": lane.retries,
-      ]
-      entry["timeoutSeconds"] = lane.timeout ?? NSNull()
-      entry["dir"] = lane.dir ?? NSNull()
-      entry["pool"] = lane.pool ?? NSNull()
-      entry["platforms"] = lane.platforms.map { $0.map(\.rawValue) } ?? NSNull()
-      return entry
-    }
-    let moduleList: [[String: Any]] = modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }
-    console.out(jsonText([
-      "manifest": manifest.path,
-      "derived": tree.isDerived,
-      "lanes": lanes,
-      "modules": moduleList,
-      "outsideManifest": outside.map(\.path),
-    ]))
-  }
-
-  /// The lanes as a table in run order, then the modules no lane covers.
-  static func printText(_ tree: TreeManifest, order: [Int], outside: [Module], console: Console) {
-    let manifest = tree.manifest
-    if tree.isDerived { console.out(DerivedLanes.notice) }
-    console.out("\(manifest.path): \(manifest.lanes.count) \(tree.isDerived ? "derived lane(s)" : "lane(s)"), in run order")
-    if !order.isEmpty {
-      let rows = order.map { index -> [String] in
-        let lane = manifest.lanes[index]
-        let timeout = lane.timeout.map(DurationText.formatTimeout) ?? "default"
-        return [
+    if report.derived { console.out(DerivedLanes.notice) }
+    console.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
+    if !report.lanes.isEmpty {
+      let rows = report.lanes.map { lane -> [String] in
+        [
           lane.name,
-          lane.isBuiltin ? "built-in" : "sh",
+          lane.kind == "builtin" ? "built-in" : "sh",
           lane.needs.isEmpty ? "-" : lane.needs.joined(separator: ","),
-          timeout,
+          lane.timeoutSeconds.map(DurationText.formatTimeout) ?? "default",
           String(lane.retries),
-          lane.commandText,
+          lane.command,
         ]
       }
       let table = TextTable(header: ["lane", "step", "needs", "timeout", "retries", "command"], rows: rows)
       for line in table.lines(maxWidth: console.width) { console.out("  " + line) }
     }
+    let outside = report.outside
     if outside.isEmpty {
       console.out("outside the manifest: none (every module is covered by a lane)")
     } else {
@@ -99,5 +57,6 @@ enum LanesCommand: Command {
       let rows = outside.map { [$0.path, $0.foundBy.joined(separator: ", ")] }
       for line in TextTable(header: nil, rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
     }
+    return ExitCode.pass
   }
 }

@@ -43,22 +43,7 @@ enum MocksCommand: Command {
     if check {
       let report = MockCheck.run(manifest, root: root)
       if json {
-        console.out(jsonText([
-          "command": "mocks --check",
-          "upToDate": report.exitCode == 0,
-          "exitCode": Int(report.exitCode),
-          "files": report.files.map { file -> [String: Any] in
-            [
-              "output": file.output,
-              "inputs": file.inputCount,
-              "upToDate": file.isUpToDate,
-              "findings": file.findings.map { finding -> [String: Any] in
-                ["kind": finding.kind.rawValue, "path": finding.path ?? NSNull(), "message": finding.message]
-              },
-            ]
-          },
-          "errors": errorObjects(report.errors),
-        ]))
+        console.out(jsonText(MockCheckJSON(report)))
       } else {
         console.diagnostics(report.errors.map(\.diagnostic))
         for line in report.lines { console.out(line) }
@@ -70,26 +55,12 @@ enum MocksCommand: Command {
     options.acceptBody = arguments.flag("--accept-body")
     let report = MockImprint.run(manifest, root: root, options: options)
     if json {
-      console.out(jsonText([
-        "command": "mocks",
-        "exitCode": Int(report.exitCode),
-        "files": report.files.map { file -> [String: Any] in
-          ["output": file.output, "inputs": file.inputCount, "changed": file.changed, "generated": file.generated]
-        },
-        "refused": report.refused.map { ["output": $0.output, "message": $0.message] },
-        "errors": errorObjects(report.errors),
-      ]))
+      console.out(jsonText(MockImprintJSON(report)))
     } else {
       console.diagnostics(report.errors.map(\.diagnostic))
       for refusal in report.refused { console.err(refusal.line) }
       for line in report.lines { console.out(line) }
     }
     return report.exitCode
-  }
-
-  static func errorObjects(_ errors: [MockError]) -> [[String: Any]] {
-    errors.map { error in
-      ["output": error.output, "message": error.message, "location": error.location.map { "\($0)" } ?? NSNull()]
-    }
   }
 }

@@ -32,11 +32,7 @@ enum StatsCommand: Command {
     guard let store = try HistoryAccess.openForReading(arguments, command: "stats", console: console, json: json) else { return ExitCode.pass }
     let report = try StatsReport.compute(store: store, last: last)
     if json {
-      let lanes: [[String: Any]] = report.entries.map { entry in
-        ["lane": entry.lane, "runs": entry.runs, "passRate": entry.passRate, "p50Seconds": entry.p50, "p95Seconds": entry.p95,
-         "maxSeconds": entry.max, "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
-      }
-      console.out(jsonText(["runsInWindow": report.runsInWindow, "lanes": lanes]))
+      console.out(jsonText(StatsJSON(report)))
       return ExitCode.pass
     }
     console.out("duet stats: \(report.runsInWindow) run(s) in the window")

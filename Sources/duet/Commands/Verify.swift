@@ -85,10 +85,10 @@ enum VerifyCommand: Command {
       if json { console.out(jsonText(dryRunObject(session))) } else { printDryRun(session, console: console) }
     case .ran(let outcome, nil):
       // A shard with no lanes: nothing ran, so there is no table to print.
-      if json { console.out(jsonText(RunJSON.object(outcome, runID: nil, root: request.root))) }
+      if json { console.out(jsonText(RunJSON(outcome, runID: nil, root: request.root))) }
     case .ran(let outcome, let session?):
       if json {
-        console.out(jsonText(RunJSON.object(outcome, runID: session.plan.runID, root: request.root,
+        console.out(jsonText(RunJSON(outcome, runID: session.plan.runID, root: request.root,
                                             fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
         if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
       } else {

@@ -11,29 +11,21 @@ import DuetSupport
 extension VerifyCommand {
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
   static func printDryRun(_ session: VerifySession, console: Console) {
-    let rows = dryRunRows(session)
-    var counts: [String: Int] = [:]
-    for row in rows { counts[row.status, default: 0] += 1 }
-    var parts = ["\(counts["runs"] ?? 0) would run", "\(counts["cached"] ?? 0) cached"]
-    if let skipped = counts["skipped"] { parts.append("\(skipped) skipped") }
-    if let unaffected = counts["unaffected"] { parts.append("\(unaffected) unaffected") }
-    if let failed = counts["fail"] { parts.append("\(failed) would fail") }
-    console.out("duet verify --dry-run: \(rows.count) lane(s), \(parts.joined(separator: ", ")), at most \(session.plan.options.jobs) at once; in start order:")
-    let table = rows.enumerated().map { position, row -> [String] in
-      ["\(position + 1).", row.lane.name, row.status, row.why]
+    let report = dryRunObject(session)
+    console.out("duet verify --dry-run: \(report.lanes.count) lane(s), \(report.countParts.joined(separator: ", ")), at most \(report.jobs) at once; in start order:")
+    let table = report.lanes.enumerated().map { position, lane -> [String] in
+      ["\(position + 1).", lane.name, lane.status, lane.reason]
     }
     for line in TextTable(header: nil, rows: table).lines(maxWidth: console.width) { console.out("  " + line) }
     console.out("nothing was run")
   }
 
-  static func dryRunObject(_ session: VerifySession) -> [String: Any] {
-    [
-      "dryRun": true,
-      "jobs": session.plan.options.jobs,
-      "lanes": dryRunRows(session).map { row -> [String: Any] in
-        ["name": row.lane.name, "status": row.status, "reason": row.why, "needs": row.lane.needs, "command": row.lane.commandText]
-      },
-    ]
+  /// The dry run as a value, for the text above and for `--dry-run --json`.
+  static func dryRunObject(_ session: VerifySession) -> DryRunReport {
+    let lanes = dryRunRows(session).map { row in
+      DryRunReport.Lane(name: row.lane.name, status: row.status, reason: row.why, needs: row.lane.needs, command: row.lane.commandText)
+    }
+    return DryRunReport(jobs: session.plan.options.jobs, lanes: lanes)
   }
 
   /// Each selected lane in start order with what the run would do with it:

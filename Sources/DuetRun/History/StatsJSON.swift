@@ -1,0 +1,28 @@
+import DuetSupport
+
+/// `duet stats --json`: per lane, runs, pass rate and durations in the window.
+public struct StatsJSON: Codable, Sendable, Equatable {
+  /// One lane; `slowdown` is null unless it is measured.
+  public struct Lane: Codable, Sendable, Equatable {
+    public var lane: String
+    public var runs: Int
+    /// 0 to 1.
+    public var passRate: Double
+    public var p50Seconds: Double
+    public var p95Seconds: Double
+    public var maxSeconds: Double
+    public var slower: Bool
+    @Nullable public var slowdown: Double?
+  }
+
+  public var runsInWindow: Int
+  public var lanes: [Lane]
+
+  public init(_ report: StatsReport) {
+    runsInWindow = report.runsInWindow
+    lanes = report.entries.map { entry in
+      Lane(lane: entry.lane, runs: entry.runs, passRate: entry.passRate, p50Seconds: entry.p50, p95Seconds: entry.p95,
+           maxSeconds: entry.max, slower: entry.slower, slowdown: entry.slowdown)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import DuetRun
+@testable import DuetSupport
+
+/// `history`, `flaky` and `stats --json` as values: the bytes the dictionaries
+/// printed, and a round trip.
+struct HistoryJSONTests {
+  static func iso(_ seconds: Double) -> String { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds)) }
+
+  @Test func historyListBytesAsBefore() throws {
+    let runs = [
+      RunRow(id: "6fd2", logID: "20261203-181823-ba5544", started: 1_796_321_903, ended: 1_796_321_915.776406288146973,
+             command: "duet verify --json", root: "/t", gitCommit: "929703e7", host: "vm", outcome: .pass, jobs: 2, duetVersion: "0.1.0"),
+      RunRow(id: "77aa", logID: "20261203-181900-000000", started: 1_796_321_940.5, ended: 1_796_321_941,
+             command: "duet verify", root: "/t", gitCommit: nil, host: "vm", outcome: .fail, jobs: 4, duetVersion: "0.1.0"),
+    ]
+    let failed = ["77aa": ["lint", "test"]]
+    let report = HistoryListJSON(store: "/t/.duet/history.sqlite", runs: runs, failedLanes: failed)
+    let legacy: [String: Any] = ["store": "/t/.duet/history.sqlite", "runs": runs.map { run -> [String: Any] in
+      [
+        "id": run.id, "logId": run.logID, "startedAt": Self.iso(run.started), "durationSeconds": run.ended - run.started,
+        "outcome": run.outcome.rawValue, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "command": run.command,
+        "jobs": run.jobs, "duetVersion": run.duetVersion, "failed": failed[run.id] ?? [],
+      ]
+    }]
+    #expect(ReportJSON.text(report) == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(report))
+  }
+
+  @Test func noHistoryBytesAsBefore() throws {
+    let report = NoHistoryJSON(store: "/t/.duet/history.sqlite")
+    #expect(ReportJSON.text(report) == LegacyJSON.text(["store": "/t/.duet/history.sqlite", "runs": [Any](), "lanes": [Any]()]))
+    #expect(try LegacyJSON.roundTrips(report))
+  }
+
+  @Test func flakyBytesAsBefore() throws {
+    let report = FlakyReport(entries: [
+      .init(lane: "ui", runs: 12, failures: 3, flakyFingerprints: 1, flips: 2, retriesPassed: 1, lastSeen: 1_796_321_903, recovered: false),
+      .init(lane: "old", runs: 4, failures: 1, flakyFingerprints: 1, flips: 0, retriesPassed: 0, lastSeen: 1_700_000_000, recovered: true),
+    ], runsInWindow: 40)
+    let legacy: [String: Any] = ["definition": FlakyReport.definition, "runsInWindow": 40, "lanes": report.entries.map { entry -> [String: Any] in
+      ["lane": entry.lane, "runs": entry.runs, "failures": entry.failures, "flakyFingerprints": entry.flakyFingerprints,
+       "flips": entry.flips, "retriesPassed": entry.retriesPassed, "lastSeen": Self.iso(entry.lastSeen),
+       "status": entry.recovered ? "recovered" : "flaky"]
+    }]
+    #expect(ReportJSON.text(FlakyJSON(report)) == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(FlakyJSON(report)))
+  }
+
+  @Test func statsBytesAsBefore() throws {
+    let report = StatsReport(entries: [
+      .init(lane: "build", runs: 30, passRate: 0.9666666666666667, p50: 0.003093719482421875, p95: 12.5, max: 60, slower: true, slowdown: 1.8),
+      .init(lane: "lint", runs: 2, passRate: 1, p50: 0.5, p95: 0.5, max: 0.5, slower: false, slowdown: nil),
+    ], runsInWindow: 30)
+    let legacy: [String: Any] = ["runsInWindow": 30, "lanes": report.entries.map { entry -> [String: Any] in
+      ["lane": entry.lane, "runs": entry.runs, "passRate": entry.passRate, "p50Seconds": entry.p50, "p95Seconds": entry.p95,
+       "maxSeconds": entry.max, "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
+    }]
+    #expect(ReportJSON.text(StatsJSON(report)) == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(StatsJSON(report)))
+  }
+}

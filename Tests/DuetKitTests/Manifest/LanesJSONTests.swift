@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import DuetModel
+@testable import DuetSupport
+
+/// `duet lanes --json` as a value: the bytes the dictionary printed, and a round trip.
+struct LanesJSONTests {
+  @Test func bytesAsBefore() throws {
+    let text = """
+      version: 1
+      pools: {gradle: 1}
+      lanes:
+        - {name: kotlin, sh: ./gradlew check, needs: [swift], timeout: 10m, dir: src-kmp, pool: gradle, platforms: [linux], retries: 1}
+        - {name: swift, sh: swift test, inputs: ["src-ios/**"], covers: [src-ios], requires: [swift]}
+      """
+    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: [:])
+    let tree = TreeManifest(manifest: manifest, parity: nil, isDerived: false)
+    let modules = [Module(path: "src-ios", foundBy: ["Package.swift"], coveredBy: ["swift"]), Module(path: "tools/x", foundBy: ["Package.swift"], coveredBy: [])]
+    let report = LanesJSON(tree, modules: modules)
+    let lanes: [[String: Any]] = manifest.graph.runOrder().map { index in
+      let lane = manifest.lanes[index]
+      var entry: [String: Any] = [
+        "name": lane.name, "kind": lane.isBuiltin ? "builtin" : "sh", "command": lane.commandText, "needs": lane.needs,
+        "inputs": lane.inputs, "covers": lane.covers, "requires": lane.requires, "retries": lane.retries,
+      ]
+      entry["timeoutSeconds"] = lane.timeout ?? NSNull()
+      entry["dir"] = lane.dir ?? NSNull()
+      entry["pool"] = lane.pool ?? NSNull()
+      entry["platforms"] = lane.platforms.map { $0.map(\.rawValue) } ?? NSNull()
+      return entry
+    }
+    let legacy: [String: Any] = [
+      "manifest": "lanes/manifest.yaml", "derived": false, "lanes": lanes,
+      "modules": modules.map { ["path": $0.path, "foundBy": $0.foundBy, "coveredBy": $0.coveredBy] }, "outsideManifest": ["tools/x"],
+    ]
+    #expect(ReportJSON.text(report) == LegacyJSON.text(legacy))
+    #expect(report.lanes.map(\.name) == ["swift", "kotlin"])
+    #expect(report.outside.map(\.path) == ["tools/x"])
+    #expect(try LegacyJSON.roundTrips(report))
+  }
+}
