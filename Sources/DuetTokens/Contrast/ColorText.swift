@@ -70,11 +70,30 @@ public struct ContrastQuery: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  public var json: String {
-    TokenJSON.text([
-      "command": "contrast", "foreground": foreground.hex, "background": background.hex, "ratio": ratio,
-      "ratioText": ratioText(ratio),
-      "levels": checks.map { ["level": $0.level.rawValue, "largeText": $0.largeText, "required": $0.required, "passed": $0.passes] },
-    ])
+  public var json: String { ReportJSON.text(ContrastJSON(self)) }
+}
+
+/// `duet contrast --json`: the ratio and each threshold it meets or misses.
+public struct ContrastJSON: Codable, Sendable, Equatable {
+  public struct Level: Codable, Sendable, Equatable {
+    public var level: String
+    public var largeText: Bool
+    public var required: Double
+    public var passed: Bool
+  }
+
+  public var command = "contrast"
+  public var foreground: String
+  public var background: String
+  public var ratio: Double
+  public var ratioText: String
+  public var levels: [Level]
+
+  public init(_ query: ContrastQuery) {
+    foreground = query.foreground.hex
+    background = query.background.hex
+    ratio = query.ratio
+    ratioText = DuetTokens.ratioText(query.ratio)
+    levels = query.checks.map { Level(level: $0.level.rawValue, largeText: $0.largeText, required: $0.required, passed: $0.passes) }
   }
 }

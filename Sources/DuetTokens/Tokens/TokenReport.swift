@@ -189,16 +189,3 @@ public struct TokenReportJSON: Codable, Sendable, Equatable {
     errors = diagnostics.map(DiagnosticJSON.init)
   }
 }
-
-/// JSON text for the `duet contrast` query, whose answer (in `ColorText.swift`)
-/// is still built as a dictionary; the reports above are values.
-package enum TokenJSON {
-  package static func text(_ object: [String: Any]) -> String {
-    var object = object
-    object["schemaVersion"] = ReportJSON.schemaVersion
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
-      return "{\"schemaVersion\": 1}"
-    }
-    return String(decoding: data, as: UTF8.self)
-  }
-}

@@ -84,4 +84,17 @@ struct TokenJSONTests {
     #expect(ThemeTestReport.errorJSON(Self.diagnostics, configPath: "c.yaml") == LegacyJSON.text(legacy))
     #expect(try LegacyJSON.roundTrips(ThemeTestJSON(errors: Self.diagnostics, configPath: "c.yaml")))
   }
+
+  /// `duet contrast --json`: a translucent foreground over a tint, the bytes
+  /// the dictionary printed before it was a value.
+  @Test func contrastBytesAsBefore() throws {
+    let query = ContrastQuery(try #require(TypedColor("#1A1A1A/0.6")), on: try #require(TypedColor("#EEF")))
+    let legacy: [String: Any] = [
+      "command": "contrast", "foreground": query.foreground.hex, "background": query.background.hex, "ratio": query.ratio,
+      "ratioText": ratioText(query.ratio),
+      "levels": query.checks.map { ["level": $0.level.rawValue, "largeText": $0.largeText, "required": $0.required, "passed": $0.passes] },
+    ]
+    #expect(query.json == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(ContrastJSON(query)))
+  }
 }
