@@ -13,3 +13,26 @@ int duet_pipe_cloexec_nonblocking(int fds[2]);
 /// Makes this process the subreaper of its descendants (Linux's PR_SET_CHILD_SUBREAPER):
 /// an orphaned descendant is re-parented to duet, not to init. -1 where unsupported.
 int duet_become_subreaper(void);
+
+#if defined(__linux__)
+#include <sys/types.h>
+
+/// One child to start: in a process group of its own, stdin from /dev/null,
+/// stdout and stderr onto `output`, in `directory`, with an empty signal mask.
+typedef struct {
+  const char *path;
+  char *const *argv;
+  char *const *envp;
+  /// NULL: duet's own working directory.
+  const char *directory;
+  int output;
+  /// Signals set to their default action in the child even when duet ignores them.
+  const int *defaults;
+  int default_count;
+} duet_spawn_request;
+
+/// posix_spawn's work without its per-call stack mapping and its 64 signal
+/// queries (see spawn.c). Returns 0 or an errno; on success `*pid` is the
+/// child and `*pidfd` a close-on-exec pidfd for it, or -1 on a kernel without.
+int duet_spawn(const duet_spawn_request *request, pid_t *pid, int *pidfd);
+#endif
