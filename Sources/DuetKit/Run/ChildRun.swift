@@ -90,7 +90,12 @@ public final class ChildRun: Sendable {
       onBytes: onBytes,
       onClose: { run.outputClosed() }))
     run.state.withLock { $0.token = token }
-    ChildReaper.shared.watch(child.pid) { status in run.exited(status) }
+    // With a pidfd (Linux) the pump notices the exit too, on the same thread.
+    if child.pidfd >= 0 {
+      OutputPump.shared.watchExit(.init(pidfd: child.pidfd, pid: child.pid) { status in run.exited(status) })
+    } else {
+      ChildReaper.shared.watch(child.pid) { status in run.exited(status) }
+    }
     if let timeout = limits.timeout {
       run.after(timeout) { run.deadlinePassed() }
     }

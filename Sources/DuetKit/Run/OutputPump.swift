@@ -7,7 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// One thread that reads every child's output pipe with `poll`, as ninja does.
+/// One thread that reads every child's output pipe with `poll`, as ninja does,
+/// and on Linux also notices each child's exit there, through its pidfd: a
+/// lane's end is seen on one thread, with no SIGCHLD handler or queue between.
 ///
 /// Dispatch read sources were tried first: with hundreds of short-lived pipes
 /// whose descriptor numbers are reused at once, libdispatch's epoll backend on
@@ -31,10 +33,19 @@ final class OutputPump: Sendable {
     var onClose: @Sendable () -> Void
   }
 
+  /// A child whose exit the pump waits for, by the pidfd that becomes readable when it exits.
+  struct ExitWatch: Sendable {
+    var pidfd: Int32
+    var pid: pid_t
+    /// Called on the pump thread with the wait status, once the group is killed and the child reaped.
+    var onExit: @Sendable (Int32) -> Void
+  }
+
   private struct Requests: Sendable {
     var nextToken: UInt64 = 1
     var added: [(Token, Int32, Reader)] = []
     var dropped: Set<Token> = []
+    var exits: [ExitWatch] = []
   }
 
   private let requests = Locked(Requests())
@@ -65,6 +76,12 @@ final class OutputPump: Sendable {
     }
     wake()
     return token
+  }
+
+  /// Waits for a child's exit by its pidfd, which the pump then closes.
+  func watchExit(_ exit: ExitWatch) {
+    requests.withLock { $0.exits.append(exit) }
+    wake()
   }
 
   /// Stops reading the pipe of `token` early (a grandchild outside the group
@@ -101,18 +118,37 @@ final class OutputPump: Sendable {
     return false
   }
 
+  /// Reaps the children whose pidfds `polled` reports ready and calls their
+  /// handlers; keeps the others.
+  private func reapExited(_ exits: inout [ExitWatch], _ polled: ArraySlice<pollfd>) {
+    var waiting: [ExitWatch] = []
+    for (watch, entry) in zip(exits, polled) {
+      guard entry.revents != 0 else {
+        waiting.append(watch)
+        continue
+      }
+      let status = ChildReaper.killGroupAndReap(watch.pid)
+      close(watch.pidfd)
+      watch.onExit(status)
+    }
+    exits = waiting
+  }
+
   private func loop() {
     var readers: [Token: (fd: Int32, reader: Reader)] = [:]
+    var exits: [ExitWatch] = []
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     while true {
-      let (added, dropped) = requests.withLock { requests -> ([(Token, Int32, Reader)], Set<Token>) in
+      let (added, dropped, newExits) = requests.withLock { requests -> ([(Token, Int32, Reader)], Set<Token>, [ExitWatch]) in
         defer {
           requests.added.removeAll()
           requests.dropped.removeAll()
+          requests.exits.removeAll()
         }
-        return (requests.added, requests.dropped)
+        return (requests.added, requests.dropped, requests.exits)
       }
       for (token, fd, reader) in added { readers[token] = (fd, reader) }
+      exits += newExits
       for token in dropped {
         guard let entry = readers.removeValue(forKey: token) else { continue }
         // What the lane already wrote is kept: read what is there, then let go.
@@ -124,6 +160,7 @@ final class OutputPump: Sendable {
       let order = Array(readers.keys)
       var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       for token in order { polled.append(pollfd(fd: readers[token]!.fd, events: Int16(POLLIN), revents: 0)) }
+      for watch in exits { polled.append(pollfd(fd: watch.pidfd, events: Int16(POLLIN), revents: 0)) }
       let ready = poll(&polled, nfds_t(polled.count), -1)
       if ready < 0 { continue }
       if polled[0].revents != 0 {
@@ -139,6 +176,8 @@ final class OutputPump: Sendable {
           entry.reader.onClose()
         }
       }
+      // After the pipes: a child whose pipe closed in the same round ends here at once.
+      reapExited(&exits, polled[(order.count + 1)...])
     }
   }
 }
