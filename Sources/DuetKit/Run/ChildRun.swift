@@ -125,10 +125,11 @@ public final class ChildRun: Sendable {
 
   // MARK: - Ends and deadlines
 
-  /// Runs `body` later on the queue; every body checks `completed` itself, so
+  /// Runs `body` later on the pump's thread, whose `poll` keeps the deadlines
+  /// (no Dispatch timer per child); every body checks `completed` itself, so
   /// nothing needs cancelling when the child ends first.
   private func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
-    ChildRun.queue.asyncAfter(deadline: ChildRun.deadline(after: seconds), execute: body)
+    OutputPump.shared.after(seconds, body)
   }
 
   /// Now plus `seconds`, clamped to a year, so a timeout of centuries cannot

@@ -46,6 +46,7 @@ final class OutputPump: Sendable {
     var added: [(Token, Int32, Reader)] = []
     var dropped: Set<Token> = []
     var exits: [ExitWatch] = []
+    var timers = DeadlineList()
   }
 
   private let requests = Locked(Requests())
@@ -76,6 +77,14 @@ final class OutputPump: Sendable {
     }
     wake()
     return token
+  }
+
+  /// Runs `body` on the pump's thread once `seconds` have passed; nothing
+  /// cancels it, so the body checks whether it is still wanted.
+  func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+    let deadline = DeadlineList.at(after: seconds)
+    requests.withLock { $0.timers.add(at: deadline, body) }
+    wake()
   }
 
   /// Waits for a child's exit by its pidfd, which the pump then closes.
@@ -134,22 +143,30 @@ final class OutputPump: Sendable {
     exits = waiting
   }
 
+  /// Takes what other threads asked for since the last round.
+  private func takeRequests() -> Requests {
+    requests.withLock { requests in
+      defer {
+        requests.added.removeAll()
+        requests.dropped.removeAll()
+        requests.exits.removeAll()
+        requests.timers = DeadlineList()
+      }
+      return requests
+    }
+  }
+
   private func loop() {
     var readers: [Token: (fd: Int32, reader: Reader)] = [:]
     var exits: [ExitWatch] = []
+    var timers = DeadlineList()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     while true {
-      let (added, dropped, newExits) = requests.withLock { requests -> ([(Token, Int32, Reader)], Set<Token>, [ExitWatch]) in
-        defer {
-          requests.added.removeAll()
-          requests.dropped.removeAll()
-          requests.exits.removeAll()
-        }
-        return (requests.added, requests.dropped, requests.exits)
-      }
-      for (token, fd, reader) in added { readers[token] = (fd, reader) }
-      exits += newExits
-      for token in dropped {
+      let taken = takeRequests()
+      for (token, fd, reader) in taken.added { readers[token] = (fd, reader) }
+      exits += taken.exits
+      timers.merge(taken.timers)
+      for token in taken.dropped {
         guard let entry = readers.removeValue(forKey: token) else { continue }
         // What the lane already wrote is kept: read what is there, then let go.
         _ = drain(entry, buffer: buffer, limit: OutputPump.dropDrainLimit)
@@ -161,7 +178,8 @@ final class OutputPump: Sendable {
       var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       for token in order { polled.append(pollfd(fd: readers[token]!.fd, events: Int16(POLLIN), revents: 0)) }
       for watch in exits { polled.append(pollfd(fd: watch.pidfd, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&polled, nfds_t(polled.count), -1)
+      let ready = poll(&polled, nfds_t(polled.count), timers.pollTimeout(now: DeadlineList.now()))
+      for body in timers.takeDue(now: DeadlineList.now()) { body() }
       if ready < 0 { continue }
       if polled[0].revents != 0 {
         while read(wakeRead, buffer.baseAddress, buffer.count) > 0 {}
