@@ -1,5 +1,6 @@
 #pragma once
 #include <spawn.h>
+#include <stddef.h>
 
 /// A pipe whose two ends are close-on-exec from the start (pipe2 on Linux).
 int duet_pipe_cloexec(int fds[2]);
@@ -9,6 +10,9 @@ int duet_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const 
 
 /// A close-on-exec pipe whose ends are both non-blocking (the pump's wake-up pipe).
 int duet_pipe_cloexec_nonblocking(int fds[2]);
+
+/// Sorts NAME=value entries by name, bytewise (the order `env` shows a lane).
+void duet_sort_environment(char **entries, size_t count);
 
 /// Makes this process the subreaper of its descendants (Linux's PR_SET_CHILD_SUBREAPER):
 /// an orphaned descendant is re-parented to duet, not to init. -1 where unsupported.
