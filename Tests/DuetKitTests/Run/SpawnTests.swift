@@ -23,7 +23,7 @@ struct SpawnTests {
     let captured = ChildRun.captureShell("pwd; wc -c", directory: folder.url.path, environment: [:], limits: .init(timeout: 30), keep: 4096)
     let lines = captured.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(lines.count == 2)
-    #expect(lines.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() } == folder.url.resolvingSymlinksInPath())
+    #expect(lines.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == folder.url.resolvingSymlinksInPath().path)
     #expect(lines.last == "0")
   }
 
