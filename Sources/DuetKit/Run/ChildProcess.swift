@@ -52,10 +52,11 @@ public struct ChildProcess: Sendable {
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    var pidfd: Int32 = -1
     #if os(Linux)
+    var pidfd: Int32 = -1
     let status = linuxSpawn(&pid, &pidfd, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
     #else
+    let pidfd: Int32 = -1
     let status = posixSpawn(&pid, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
     #endif
     close(writeEnd)
