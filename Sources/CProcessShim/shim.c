@@ -52,3 +52,9 @@ static int compare_names(const void *a, const void *b) {
 void duet_sort_environment(char **entries, size_t count) {
   qsort(entries, count, sizeof *entries, compare_names);
 }
+
+static __thread int on_pump_thread = 0;
+
+void duet_mark_pump_thread(void) { on_pump_thread = 1; }
+
+int duet_is_pump_thread(void) { return on_pump_thread; }

@@ -14,6 +14,11 @@ int duet_pipe_cloexec_nonblocking(int fds[2]);
 /// Sorts NAME=value entries by name, bytewise (the order `env` shows a lane).
 void duet_sort_environment(char **entries, size_t count);
 
+/// Marks the calling thread as the output pump's (a thread-local flag), so a
+/// request made on the pump itself need not wake it.
+void duet_mark_pump_thread(void);
+int duet_is_pump_thread(void);
+
 /// Makes this process the subreaper of its descendants (Linux's PR_SET_CHILD_SUBREAPER):
 /// an orphaned descendant is re-parented to duet, not to init. -1 where unsupported.
 int duet_become_subreaper(void);

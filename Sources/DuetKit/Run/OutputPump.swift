@@ -100,7 +100,10 @@ final class OutputPump: Sendable {
     wake()
   }
 
+  /// Wakes the pump's `poll`; not needed on the pump's own thread (a lane
+  /// started as another ended), which takes the requests before it polls again.
   private func wake() {
+    guard duet_is_pump_thread() == 0 else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
   }
@@ -157,6 +160,7 @@ final class OutputPump: Sendable {
   }
 
   private func loop() {
+    duet_mark_pump_thread()
     var readers: [Token: (fd: Int32, reader: Reader)] = [:]
     var exits: [ExitWatch] = []
     var timers = DeadlineList()
