@@ -20,6 +20,8 @@ struct DeadlineList: Sendable {
     entries.append((deadline, body))
   }
 
+  var isEmpty: Bool { entries.isEmpty }
+
   mutating func merge(_ other: DeadlineList) {
     entries += other.entries
   }

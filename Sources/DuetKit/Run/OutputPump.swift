@@ -182,7 +182,10 @@ final class OutputPump: Sendable {
       var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       for token in order { polled.append(pollfd(fd: readers[token]!.fd, events: Int16(POLLIN), revents: 0)) }
       for watch in exits { polled.append(pollfd(fd: watch.pidfd, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&polled, nfds_t(polled.count), timers.pollTimeout(now: DeadlineList.now()))
+      // A pipe dropped above may have ended a lane and started the next one
+      // on this thread, unannounced: then only look, do not sleep.
+      let pending = requests.withLock { !$0.added.isEmpty || !$0.dropped.isEmpty || !$0.exits.isEmpty || !$0.timers.isEmpty }
+      let ready = poll(&polled, nfds_t(polled.count), pending ? 0 : timers.pollTimeout(now: DeadlineList.now()))
       for body in timers.takeDue(now: DeadlineList.now()) { body() }
       if ready < 0 { continue }
       if polled[0].revents != 0 {
