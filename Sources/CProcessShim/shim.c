@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -37,3 +38,23 @@ int duet_become_subreaper(void) {
   return -1;
 #endif
 }
+
+/// Compares two NAME=value entries by their names' bytes ('=' ends a name).
+static int compare_names(const void *a, const void *b) {
+  const unsigned char *x = *(const unsigned char *const *)a;
+  const unsigned char *y = *(const unsigned char *const *)b;
+  for (;; x++, y++) {
+    unsigned cx = *x == '=' ? 0 : *x, cy = *y == '=' ? 0 : *y;
+    if (cx != cy || cx == 0) return (int)cx - (int)cy;
+  }
+}
+
+void duet_sort_environment(char **entries, size_t count) {
+  qsort(entries, count, sizeof *entries, compare_names);
+}
+
+static __thread int on_pump_thread = 0;
+
+void duet_mark_pump_thread(void) { on_pump_thread = 1; }
+
+int duet_is_pump_thread(void) { return on_pump_thread; }

@@ -19,6 +19,8 @@ public final class Scheduler: Sendable {
   private let names: [String]
   private let runner: any StepRunner
   private let queue = DispatchQueue(label: "duet.scheduler")
+  /// Set on `queue`, so an end reported while the queue runs is told apart.
+  private let onQueue = DispatchSpecificKey<Bool>()
   /// Touched only on `queue`; the lock makes that checkable, it is never contended.
   private let state: Locked<State>
   private let finished = DispatchSemaphore(value: 0)
@@ -27,6 +29,7 @@ public final class Scheduler: Sendable {
     self.names = names
     self.runner = runner
     self.state = Locked(State(plan: plan))
+    queue.setSpecific(key: onQueue, value: true)
   }
 
   /// Runs every selected lane and blocks until each has an outcome.
@@ -81,8 +84,19 @@ public final class Scheduler: Sendable {
     let (makeRequest, onEvent) = state.withLock { ($0.makeRequest, $0.onEvent) }
     onEvent?(.started(index: start.index, name: names[start.index], attempt: start.attempt))
     guard let request = makeRequest?(start.index, start.attempt) else { return }
-    runner.start(request) { [self] result in
-      queue.async { self.attemptEnded(start.index, result) }
+    runner.start(request) { [self] result in self.ended(start.index, result) }
+  }
+
+  /// An attempt's end is handled on the thread that reports it (the output
+  /// pump, for a child), which then starts the next lane itself: no hop to
+  /// another thread sits between one lane's end and the next one's start. An
+  /// end reported while the queue runs (a step that fails as it starts) is
+  /// queued instead, so `begin` is never re-entered.
+  private func ended(_ index: Int, _ result: AttemptResult) {
+    if DispatchQueue.getSpecific(key: onQueue) == true {
+      queue.async { self.attemptEnded(index, result) }
+    } else {
+      queue.sync { self.attemptEnded(index, result) }
     }
   }
 

@@ -16,6 +16,9 @@ public struct ChildProcess: Sendable {
   public let pid: pid_t
   /// The read end of the merged stdout/stderr pipe, non-blocking, owned by the caller.
   public let output: Int32
+  /// A pidfd that becomes readable when the child exits (Linux), owned by the
+  /// caller; -1 where there is none.
+  public let pidfd: Int32
 
   public enum SpawnError: Error, CustomStringConvertible, Sendable {
     case failed(String, Int32)
@@ -38,21 +41,69 @@ public struct ChildProcess: Sendable {
     guard duet_pipe_cloexec(&fds) == 0 else { throw .failed("cannot make a pipe", errno) }
     let readEnd = fds[0], writeEnd = fds[1]
 
+    let argv = arguments.map { strdup($0) } + [nil]
+    // Sorted for a stable `env` in a lane: by the names' bytes, in C (Swift's
+    // String comparison showed in every spawn's profile; same order for ASCII names).
+    var envp = environment.map { strdup("\($0.key)=\($0.value)") }
+    envp.withUnsafeMutableBufferPointer { duet_sort_environment($0.baseAddress, $0.count) }
+    envp.append(nil)
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
     #if os(Linux)
-    var actions = posix_spawn_file_actions_t()
-    var attributes = posix_spawnattr_t()
+    var pidfd: Int32 = -1
+    let status = linuxSpawn(&pid, &pidfd, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
     #else
+    let pidfd: Int32 = -1
+    let status = posixSpawn(&pid, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
+    #endif
+    close(writeEnd)
+    guard status == 0 else {
+      close(readEnd)
+      throw .failed("cannot start \(path) in \(directory)", status)
+    }
+    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    return ChildProcess(pid: pid, output: readEnd, pidfd: pidfd)
+  }
+
+  /// Signals a lane starts with at their default action even if duet ignores them.
+  private static let defaultSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM]
+
+  #if os(Linux)
+  /// `duet_spawn` (spawn.c): what `posixSpawn` does, without glibc's stack
+  /// mapping per call, and with a pidfd for the exit; returns 0 or an errno.
+  private static func linuxSpawn(_ pid: inout pid_t, _ pidfd: inout Int32, path: String, argv: [UnsafeMutablePointer<CChar>?],
+                                 envp: [UnsafeMutablePointer<CChar>?], directory: String, output: Int32) -> Int32 {
+    path.withCString { path in
+      directory.withCString { directory in
+        argv.withUnsafeBufferPointer { argv in
+          envp.withUnsafeBufferPointer { envp in
+            defaultSignals.withUnsafeBufferPointer { defaults in
+              var request = duet_spawn_request(path: path, argv: argv.baseAddress, envp: envp.baseAddress, directory: directory,
+                                               output: output, defaults: defaults.baseAddress, default_count: Int32(defaults.count))
+              return duet_spawn(&request, &pid, &pidfd)
+            }
+          }
+        }
+      }
+    }
+  }
+  #else
+  /// `posix_spawn` with the file actions and attributes `spawn` promises; returns its status.
+  private static func posixSpawn(_ pid: inout pid_t, path: String, argv: [UnsafeMutablePointer<CChar>?], envp: [UnsafeMutablePointer<CChar>?],
+                                 directory: String, output: Int32) -> Int32 {
     var actions: posix_spawn_file_actions_t?
     var attributes: posix_spawnattr_t?
-    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
 
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
+    posix_spawn_file_actions_adddup2(&actions, output, 2)
     duet_spawn_file_actions_addchdir(&actions, directory)
 
     // Own process group (so a timeout or Ctrl-C can signal the whole tree of the
@@ -65,25 +116,12 @@ public struct ChildProcess: Sendable {
     posix_spawnattr_setsigmask(&attributes, &emptyMask)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] { sigaddset(&defaults, signal) }
+    for signal in defaultSignals { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
 
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    close(writeEnd)
-    guard status == 0 else {
-      close(readEnd)
-      throw .failed("cannot start \(path) in \(directory)", status)
-    }
-    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
-    return ChildProcess(pid: pid, output: readEnd)
+    return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
   }
+  #endif
 }
 
 /// Signals a lane's whole process group: the shell and everything it started.

@@ -50,13 +50,20 @@ public final class ChildReaper: Sendable {
         continue
       }
       guard childPid(info) == pid else { continue }
-      signalGroup(pid, SIGKILL)
-      var status: Int32 = 0
-      var result: pid_t
-      repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+      let status = ChildReaper.killGroupAndReap(pid)
       watched.withLock { $0[pid] = nil }
       handler(status)
     }
+  }
+
+  /// For a child known to have exited (still a zombie): kills what is left of
+  /// its process group, then reaps it and returns its wait status.
+  static func killGroupAndReap(_ pid: pid_t) -> Int32 {
+    signalGroup(pid, SIGKILL)
+    var status: Int32 = 0
+    var result: pid_t
+    repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+    return status
   }
 
   private func childPid(_ info: siginfo_t) -> pid_t {

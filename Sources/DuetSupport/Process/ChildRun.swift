@@ -90,7 +90,12 @@ public final class ChildRun: Sendable {
       onBytes: onBytes,
       onClose: { run.outputClosed() }))
     run.state.withLock { $0.token = token }
-    ChildReaper.shared.watch(child.pid) { status in run.exited(status) }
+    // With a pidfd (Linux) the pump notices the exit too, on the same thread.
+    if child.pidfd >= 0 {
+      OutputPump.shared.watchExit(.init(pidfd: child.pidfd, pid: child.pid) { status in run.exited(status) })
+    } else {
+      ChildReaper.shared.watch(child.pid) { status in run.exited(status) }
+    }
     if let timeout = limits.timeout {
       run.after(timeout) { run.deadlinePassed() }
     }
@@ -120,10 +125,11 @@ public final class ChildRun: Sendable {
 
   // MARK: - Ends and deadlines
 
-  /// Runs `body` later on the queue; every body checks `completed` itself, so
+  /// Runs `body` later on the pump's thread, whose `poll` keeps the deadlines
+  /// (no Dispatch timer per child); every body checks `completed` itself, so
   /// nothing needs cancelling when the child ends first.
   private func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
-    ChildRun.queue.asyncAfter(deadline: ChildRun.deadline(after: seconds), execute: body)
+    OutputPump.shared.after(seconds, body)
   }
 
   /// Now plus `seconds`, clamped to a year, so a timeout of centuries cannot

@@ -7,7 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// One thread that reads every child's output pipe with `poll`, as ninja does.
+/// One thread that reads every child's output pipe with `poll`, as ninja does,
+/// and on Linux also notices each child's exit there, through its pidfd: a
+/// lane's end is seen on one thread, with no SIGCHLD handler or queue between.
 ///
 /// Dispatch read sources were tried first: with hundreds of short-lived pipes
 /// whose descriptor numbers are reused at once, libdispatch's epoll backend on
@@ -31,10 +33,20 @@ package final class OutputPump: Sendable {
     package var onClose: @Sendable () -> Void
   }
 
+  /// A child whose exit the pump waits for, by the pidfd that becomes readable when it exits.
+  struct ExitWatch: Sendable {
+    var pidfd: Int32
+    var pid: pid_t
+    /// Called on the pump thread with the wait status, once the group is killed and the child reaped.
+    var onExit: @Sendable (Int32) -> Void
+  }
+
   private struct Requests: Sendable {
     var nextToken: UInt64 = 1
     var added: [(Token, Int32, Reader)] = []
     var dropped: Set<Token> = []
+    var exits: [ExitWatch] = []
+    var timers = DeadlineList()
   }
 
   private let requests = Locked(Requests())
@@ -67,6 +79,20 @@ package final class OutputPump: Sendable {
     return token
   }
 
+  /// Runs `body` on the pump's thread once `seconds` have passed; nothing
+  /// cancels it, so the body checks whether it is still wanted.
+  func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+    let deadline = DeadlineList.at(after: seconds)
+    requests.withLock { $0.timers.add(at: deadline, body) }
+    wake()
+  }
+
+  /// Waits for a child's exit by its pidfd, which the pump then closes.
+  func watchExit(_ exit: ExitWatch) {
+    requests.withLock { $0.exits.append(exit) }
+    wake()
+  }
+
   /// Stops reading the pipe of `token` early (a grandchild outside the group
   /// holds it open); does nothing when that pipe has already closed.
   package func drop(_ token: Token) {
@@ -74,7 +100,10 @@ package final class OutputPump: Sendable {
     wake()
   }
 
+  /// Wakes the pump's `poll`; not needed on the pump's own thread (a lane
+  /// started as another ended), which takes the requests before it polls again.
   private func wake() {
+    guard duet_is_pump_thread() == 0 else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
   }
@@ -101,19 +130,47 @@ package final class OutputPump: Sendable {
     return false
   }
 
+  /// Reaps the children whose pidfds `polled` reports ready and calls their
+  /// handlers; keeps the others.
+  private func reapExited(_ exits: inout [ExitWatch], _ polled: ArraySlice<pollfd>) {
+    var waiting: [ExitWatch] = []
+    for (watch, entry) in zip(exits, polled) {
+      guard entry.revents != 0 else {
+        waiting.append(watch)
+        continue
+      }
+      let status = ChildReaper.killGroupAndReap(watch.pid)
+      close(watch.pidfd)
+      watch.onExit(status)
+    }
+    exits = waiting
+  }
+
+  /// Takes what other threads asked for since the last round.
+  private func takeRequests() -> Requests {
+    requests.withLock { requests in
+      defer {
+        requests.added.removeAll()
+        requests.dropped.removeAll()
+        requests.exits.removeAll()
+        requests.timers = DeadlineList()
+      }
+      return requests
+    }
+  }
+
   private func loop() {
+    duet_mark_pump_thread()
     var readers: [Token: (fd: Int32, reader: Reader)] = [:]
+    var exits: [ExitWatch] = []
+    var timers = DeadlineList()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     while true {
-      let (added, dropped) = requests.withLock { requests -> ([(Token, Int32, Reader)], Set<Token>) in
-        defer {
-          requests.added.removeAll()
-          requests.dropped.removeAll()
-        }
-        return (requests.added, requests.dropped)
-      }
-      for (token, fd, reader) in added { readers[token] = (fd, reader) }
-      for token in dropped {
+      let taken = takeRequests()
+      for (token, fd, reader) in taken.added { readers[token] = (fd, reader) }
+      exits += taken.exits
+      timers.merge(taken.timers)
+      for token in taken.dropped {
         guard let entry = readers.removeValue(forKey: token) else { continue }
         // What the lane already wrote is kept: read what is there, then let go.
         _ = drain(entry, buffer: buffer, limit: OutputPump.dropDrainLimit)
@@ -124,7 +181,12 @@ package final class OutputPump: Sendable {
       let order = Array(readers.keys)
       var polled = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       for token in order { polled.append(pollfd(fd: readers[token]!.fd, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&polled, nfds_t(polled.count), -1)
+      for watch in exits { polled.append(pollfd(fd: watch.pidfd, events: Int16(POLLIN), revents: 0)) }
+      // A pipe dropped above may have ended a lane and started the next one
+      // on this thread, unannounced: then only look, do not sleep.
+      let pending = requests.withLock { !$0.added.isEmpty || !$0.dropped.isEmpty || !$0.exits.isEmpty || !$0.timers.isEmpty }
+      let ready = poll(&polled, nfds_t(polled.count), pending ? 0 : timers.pollTimeout(now: DeadlineList.now()))
+      for body in timers.takeDue(now: DeadlineList.now()) { body() }
       if ready < 0 { continue }
       if polled[0].revents != 0 {
         while read(wakeRead, buffer.baseAddress, buffer.count) > 0 {}
@@ -139,6 +201,8 @@ package final class OutputPump: Sendable {
           entry.reader.onClose()
         }
       }
+      // After the pipes: a child whose pipe closed in the same round ends here at once.
+      reapExited(&exits, polled[(order.count + 1)...])
     }
   }
 }

@@ -69,7 +69,7 @@ func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:]) -> [Lane]
 }
 
 /// Runs `lanes` through a `Scheduler` with `runner`; returns outcomes by lane name.
-func schedule(_ lanes: [Lane], runner: FakeStepRunner, jobs: Int = 2, failFast: Bool = false,
+func schedule(_ lanes: [Lane], runner: any StepRunner, jobs: Int = 2, failFast: Bool = false,
               selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
               poolDepths: [String: Int] = [:]) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
