@@ -169,6 +169,7 @@ func generatedBanner(_ config: TokenConfig) -> [String] {
 /// A number as both languages write a floating-point literal (`17.0`, `-0.01`).
 func floatLiteral(_ value: Double) -> String {
   let text = "\(value)"
-  if text.contains(".") || text.contains("e") { return text }
+  // Bytes, not `String.contains`: with Foundation imported that is a locale-aware search.
+  if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }
   return text + ".0"
 }
