@@ -3,6 +3,8 @@
 public enum TokenAlias {
   /// `"{group.token}"` -> `group.token`; nil for any other text.
   public static func target(of text: String) -> String? {
+    // Most values are not aliases: their bytes say so before characters are counted.
+    guard text.utf8.first == UInt8(ascii: "{"), text.utf8.last == UInt8(ascii: "}") else { return nil }
     guard text.count > 2, text.first == "{", text.last == "}" else { return nil }
     let inner = text.dropFirst().dropLast()
     guard !inner.isEmpty, !inner.contains("{"), !inner.contains("}"), !inner.contains(where: \.isWhitespace) else { return nil }

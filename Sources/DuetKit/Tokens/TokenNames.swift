@@ -40,7 +40,7 @@ public enum TokenNames {
   }
 
   public static func isLowerCamelCase(_ name: String) -> Bool {
-    let bytes = Array(name.utf8)
+    let bytes = name.utf8
     guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
     return bytes.allSatisfy { isASCIIAlphanumeric($0) }
   }

@@ -164,6 +164,11 @@ struct DTCGReader {
 
   /// The path below the heading as one lowerCamelCase name: `label.primary` -> `labelPrimary`.
   static func joinedName(_ parts: ArraySlice<String>) -> String {
+    joinedASCIIName(parts) ?? joinedWords(parts)
+  }
+
+  /// `joinedName` for any parts: split into words at `-`, `_` and spaces, then cased.
+  static func joinedWords(_ parts: ArraySlice<String>) -> String {
     var words: [String] = []
     for part in parts {
       words += part.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " }).map(String.init)
@@ -171,6 +176,27 @@ struct DTCGReader {
     return words.enumerated().map { index, word in
       index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined()
+  }
+
+  /// `joinedName` for parts of ASCII letters and digits alone (nearly every
+  /// name), straight into bytes: no word strings to split, case and join.
+  /// Nil for anything else.
+  static func joinedASCIIName(_ parts: ArraySlice<String>) -> String? {
+    var bytes: [UInt8] = []
+    for part in parts {
+      var first = true
+      for byte in part.utf8 {
+        let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        guard isLetter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else { return nil }
+        if first && isLetter {
+          bytes.append(bytes.isEmpty ? byte | 0x20 : byte & ~0x20)
+        } else {
+          bytes.append(byte)
+        }
+        first = false
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func name(_ token: DTCGToken, below depth: Int, taken: inout [String: String]) -> String? {

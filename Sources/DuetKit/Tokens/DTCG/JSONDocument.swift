@@ -37,7 +37,7 @@ public struct JSONDocument: Sendable {
 
   /// Where the key at the end of `path` starts; the file's start for the root.
   public func location(_ path: [String]) -> SourceLocation {
-    guard let last = path.last, let location = node(path.dropLast())?.locations[last] else {
+    guard let last = path.last, let location = node(path.dropLast())?.location(of: last) else {
       return SourceLocation(file: file, line: 1, column: 1)
     }
     return location
@@ -46,7 +46,7 @@ public struct JSONDocument: Sendable {
   private func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
     var current = keyOrder
     for key in path {
-      guard let next = current.children[key] else { return nil }
+      guard let next = current.child(key) else { return nil }
       current = next
     }
     return current
@@ -69,9 +69,52 @@ public struct JSONDocument: Sendable {
 
 /// The keys of one object in file order with where each starts, and the same
 /// for the objects inside it: a tree beside the values, walked by path.
+///
+/// One array of entries, searched by scan: most objects have a few keys, and
+/// two dictionaries per object cost a DTCG file more to fill and free than
+/// anything else it read. An object with many keys (a group of tokens) gets
+/// an index.
 final class KeyOrder: @unchecked Sendable {
   // Filled by the reader, read-only after it, so sharing it is safe.
-  var keys: [String] = []
-  var locations: [String: SourceLocation] = [:]
-  var children: [String: KeyOrder] = [:]
+  private struct Entry {
+    var key: String
+    var location: SourceLocation
+    var child: KeyOrder?
+  }
+
+  private var entries: [Entry] = []
+  /// Positions in `entries` by key, kept once there are more than `scanLimit`.
+  private var index: [String: Int] = [:]
+  private static let scanLimit = 16
+
+  /// The keys in file order.
+  var keys: [String] { entries.map(\.key) }
+
+  /// Where `key` starts, if this object has it.
+  func location(of key: String) -> SourceLocation? { position(of: key).map { entries[$0].location } }
+
+  /// The key order of the object under `key`, if that value is an object.
+  func child(_ key: String) -> KeyOrder? { position(of: key).flatMap { entries[$0].child } }
+
+  /// Records `key`, which this object must not have yet, at `location`.
+  func append(_ key: String, at location: SourceLocation) {
+    entries.append(Entry(key: key, location: location))
+    if entries.count > Self.scanLimit {
+      if index.isEmpty {
+        for (position, entry) in entries.enumerated() { index[entry.key] = position }
+      } else {
+        index[key] = entries.count - 1
+      }
+    }
+  }
+
+  /// Gives the last key appended the key order of its object value.
+  func setLastChild(_ child: KeyOrder) {
+    entries[entries.count - 1].child = child
+  }
+
+  private func position(of key: String) -> Int? {
+    if entries.count > Self.scanLimit { return index[key] }
+    return entries.firstIndex { $0.key == key }
+  }
 }

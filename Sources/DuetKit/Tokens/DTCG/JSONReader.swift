@@ -118,15 +118,14 @@ struct JSONReader {
       let start = location(position)
       let key = try string()
       var repeated = false
-      if let earlier = keys.locations[key] {
+      if let earlier = keys.location(of: key) {
         repeated = true
         let dotted = (path + [key]).joined(separator: ".")
         duplicates.append(Diagnostic(
           "\(dotted): the key '\(key)' is written twice in one object (first at \(earlier.line):\(earlier.column)); JSON keeps only the last",
           at: start))
       } else {
-        keys.keys.append(key)
-        keys.locations[key] = start
+        keys.append(key, at: start)
       }
       skipWhitespace()
       guard next == UInt8(ascii: ":") else { throw Failure(reason: "expected ':' after the key", offset: position) }
@@ -135,8 +134,9 @@ struct JSONReader {
       // An object under a key is walked by path; a repeated member's goes to a node nobody reads.
       var child: KeyOrder?
       if next == UInt8(ascii: "{") {
-        child = KeyOrder()
-        if !repeated { keys.children[key] = child }
+        let object = KeyOrder()
+        child = object
+        if !repeated { keys.setLastChild(object) }
       }
       path.append(key)
       members[key] = try value(into: child)
