@@ -48,6 +48,8 @@ struct AliasResolver<Value> {
   /// names nothing (the one to report), two names elsewhere.
   mutating func resolve(_ name: String) -> Result<Value, Failure> {
     if let done = settled[name] { return done }
+    // A plain value (most names) has no chain to follow or settle.
+    if case .value(let value)? = entries[name] { return .success(value) }
     var chain: [String] = []
     var position: [String: Int] = [:]
     var current = name

@@ -28,7 +28,13 @@ public struct JSONDocument: Sendable {
 
   /// The keys of the object at `path`, in the order the file writes them.
   public func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
-    let written = node(path)?.keys ?? []
+    keys(in: node(path), of: members)
+  }
+
+  /// `keys(at:of:)` for an object whose key order is in hand (a walk down the
+  /// file passes each object's on, rather than finding it again from the root).
+  func keys(in order: KeyOrder?, of members: [String: JSONValue]) -> [String] {
+    let written = order?.keys ?? []
     if written.count == members.count { return written }
     // The reader records every key it keeps; this is only a guard.
     let seen = Set(written)
@@ -37,13 +43,19 @@ public struct JSONDocument: Sendable {
 
   /// Where the key at the end of `path` starts; the file's start for the root.
   public func location(_ path: [String]) -> SourceLocation {
-    guard let last = path.last, let location = node(path.dropLast())?.location(of: last) else {
-      return SourceLocation(file: file, line: 1, column: 1)
-    }
-    return location
+    guard let last = path.last else { return SourceLocation(file: file, line: 1, column: 1) }
+    return location(of: last, in: node(path.dropLast()))
   }
 
-  private func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
+  /// Where `key` of the object with key order `order` starts; the file's start when unknown.
+  func location(of key: String, in order: KeyOrder?) -> SourceLocation {
+    guard let order, let position = order.position(of: key) else { return SourceLocation(file: file, line: 1, column: 1) }
+    let place = order.place(at: position)
+    return SourceLocation(file: file, line: place.line, column: place.column)
+  }
+
+  /// The key order of the object at `path`: the root's for an empty path.
+  func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
     var current = keyOrder
     for key in path {
       guard let next = current.child(key) else { return nil }
@@ -76,9 +88,12 @@ public struct JSONDocument: Sendable {
 /// an index.
 final class KeyOrder: @unchecked Sendable {
   // Filled by the reader, read-only after it, so sharing it is safe.
+  /// A line and column, not a `SourceLocation`: the file is the document's,
+  /// and a name per key was one more reference to count.
   private struct Entry {
     var key: String
-    var location: SourceLocation
+    var line: Int
+    var column: Int
     var child: KeyOrder?
   }
 
@@ -90,15 +105,15 @@ final class KeyOrder: @unchecked Sendable {
   /// The keys in file order.
   var keys: [String] { entries.map(\.key) }
 
-  /// Where `key` starts, if this object has it.
-  func location(of key: String) -> SourceLocation? { position(of: key).map { entries[$0].location } }
+  /// The line and column where the key at `position` starts.
+  func place(at position: Int) -> (line: Int, column: Int) { (entries[position].line, entries[position].column) }
 
   /// The key order of the object under `key`, if that value is an object.
   func child(_ key: String) -> KeyOrder? { position(of: key).flatMap { entries[$0].child } }
 
-  /// Records `key`, which this object must not have yet, at `location`.
-  func append(_ key: String, at location: SourceLocation) {
-    entries.append(Entry(key: key, location: location))
+  /// Records `key`, which this object must not have yet, starting at `line` and `column`.
+  func append(_ key: String, line: Int, column: Int) {
+    entries.append(Entry(key: key, line: line, column: column))
     if entries.count > Self.scanLimit {
       if index.isEmpty {
         for (position, entry) in entries.enumerated() { index[entry.key] = position }
@@ -113,7 +128,15 @@ final class KeyOrder: @unchecked Sendable {
     entries[entries.count - 1].child = child
   }
 
-  private func position(of key: String) -> Int? {
+  /// The object's members: `values[i]` is the value of the `i`th key.
+  func members(_ values: [JSONValue]) -> [String: JSONValue] {
+    var members = [String: JSONValue](minimumCapacity: values.count)
+    for (position, value) in values.enumerated() { members[entries[position].key] = value }
+    return members
+  }
+
+  /// Where `key` is among the entries, if this object has it.
+  func position(of key: String) -> Int? {
     if entries.count > Self.scanLimit { return index[key] }
     return entries.firstIndex { $0.key == key }
   }

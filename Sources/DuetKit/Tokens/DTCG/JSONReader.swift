@@ -106,26 +106,29 @@ struct JSONReader {
   private mutating func object(into keys: KeyOrder) throws(Failure) -> JSONValue {
     try nest()
     position += 1
-    var members: [String: JSONValue] = [:]
+    // Values in the order of `keys`' entries, a repeated key's in its first
+    // place; the dictionary is built once at the close, at its final size,
+    // rather than grown (and rehashed) member by member.
+    var values: [JSONValue] = []
     skipWhitespace()
     if next == UInt8(ascii: "}") {
       position += 1
       depth -= 1
-      return .object(members)
+      return .object([:])
     }
     while true {
       guard next == UInt8(ascii: "\"") else { throw Failure(reason: "expected a key in double quotes", offset: position) }
       let start = location(position)
       let key = try string()
-      var repeated = false
-      if let earlier = keys.location(of: key) {
-        repeated = true
+      let earlier = keys.position(of: key)
+      if let earlier {
+        let first = keys.place(at: earlier)
         let dotted = (path + [key]).joined(separator: ".")
         duplicates.append(Diagnostic(
-          "\(dotted): the key '\(key)' is written twice in one object (first at \(earlier.line):\(earlier.column)); JSON keeps only the last",
+          "\(dotted): the key '\(key)' is written twice in one object (first at \(first.line):\(first.column)); JSON keeps only the last",
           at: start))
       } else {
-        keys.append(key, at: start)
+        keys.append(key, line: start.line, column: start.column)
       }
       skipWhitespace()
       guard next == UInt8(ascii: ":") else { throw Failure(reason: "expected ':' after the key", offset: position) }
@@ -136,12 +139,13 @@ struct JSONReader {
       if next == UInt8(ascii: "{") {
         let object = KeyOrder()
         child = object
-        if !repeated { keys.setLastChild(object) }
+        if earlier == nil { keys.setLastChild(object) }
       }
       path.append(key)
-      members[key] = try value(into: child)
+      let value = try value(into: child)
+      if let earlier { values[earlier] = value } else { values.append(value) }
       path.removeLast()
-      if try closesAfterItem(UInt8(ascii: "}"), what: "an object member") { return .object(members) }
+      if try closesAfterItem(UInt8(ascii: "}"), what: "an object member") { return .object(keys.members(values)) }
     }
   }
 
