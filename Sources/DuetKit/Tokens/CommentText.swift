@@ -144,6 +144,26 @@ struct SourceText {
 
   mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
 
+  /// One line at `indent` levels from what `write` appends: the tables'
+  /// thousands of entries are written in place, with no `String` built per
+  /// line or per value.
+  mutating func line(indent: Int = 0, _ write: (inout SourceText) -> Void) {
+    for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+    write(&self)
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  /// Appends `text` to the line `line(indent:_:)` is writing.
+  mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// Appends `value` as `count` upper-case hex digits (`tokenHexDigits`).
+  mutating func writeHex(_ value: UInt32, count: Int) {
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      let digit = UInt8((value >> (4 * UInt32(index))) & 0xF)
+      bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+    }
+  }
+
   /// `text` wrapped as comment lines (`CommentText.lines`).
   mutating func comment(_ text: String, prefix: String) {
     CommentText.write(text, prefix: prefix, into: &bytes)

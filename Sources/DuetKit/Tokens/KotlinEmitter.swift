@@ -40,7 +40,7 @@ public enum KotlinEmitter {
       for token in group.tokens {
         out.blank()
         if let doc = token.doc { kdoc(&out, doc, indent: 1) }
-        out.add("\(token.name),", indent: 1)
+        out.line(indent: 1) { $0.write(token.name); $0.write(",") }
       }
     }
     out.add("}")
@@ -138,13 +138,21 @@ public enum KotlinEmitter {
   /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
   static func entry(_ out: inout SourceText, vocabulary: String, name: String, note: String?, value: String) {
     if let note { out.comment(note, prefix: "      // ") }
-    let head = "\(vocabulary).\(name) ->"
-    if 6 + head.count + 1 + value.count <= lineLimit {
-      out.add("\(head) \(value)", indent: 3)
+    // The head `Vocabulary.name ->` is written in place; its parts join
+    // without merging characters (the name is checked lowerCamelCase ASCII).
+    let headWidth = columns(vocabulary) + 1 + columns(name) + 3
+    if 6 + headWidth + 1 + columns(value) <= lineLimit {
+      out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); $0.write(value) }
     } else {
-      out.add(head, indent: 3)
+      out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" ->") }
       out.add(value, indent: 4)
     }
+  }
+
+  /// How many characters `text` is: its byte count when it is printable
+  /// ASCII, which needs no walk over grapheme clusters.
+  static func columns(_ text: String) -> Int {
+    text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : text.count
   }
 
   /// Opens a `when` over the vocabulary. An enum with no entries has no branch
