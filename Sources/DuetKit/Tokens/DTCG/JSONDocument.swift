@@ -113,6 +113,7 @@ final class KeyOrder: @unchecked Sendable {
 
   /// Records `key`, which this object must not have yet, starting at `line` and `column`.
   func append(_ key: String, line: Int, column: Int) {
+    if entries.isEmpty { entries.reserveCapacity(4) }
     entries.append(Entry(key: key, line: line, column: column))
     if entries.count > Self.scanLimit {
       if index.isEmpty {

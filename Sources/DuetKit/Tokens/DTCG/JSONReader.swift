@@ -116,6 +116,7 @@ struct JSONReader {
       depth -= 1
       return .object([:])
     }
+    values.reserveCapacity(4)
     while true {
       guard next == UInt8(ascii: "\"") else { throw Failure(reason: "expected a key in double quotes", offset: position) }
       let start = location(position)
