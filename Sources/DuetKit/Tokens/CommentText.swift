@@ -153,6 +153,19 @@ struct SourceText {
     bytes.append(UInt8(ascii: "\n"))
   }
 
+  /// How many bytes are written: a mark to measure or take back a line from.
+  var count: Int { bytes.count }
+
+  /// The characters of the line that starts at byte `start` and ends the text,
+  /// its newline not counted; a byte count when the line is printable ASCII.
+  func columns(ofLineFrom start: Int) -> Int {
+    let line = bytes[start..<(bytes.count - 1)]
+    return line.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? line.count : String(decoding: line, as: UTF8.self).count
+  }
+
+  /// Takes back everything written from byte `start` on.
+  mutating func remove(from start: Int) { bytes.removeSubrange(start...) }
+
   /// Appends `text` to the line `line(indent:_:)` is writing.
   mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
 

@@ -64,14 +64,20 @@ public enum KotlinEmitter {
     out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
     table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      let value: String
-      switch token.values {
-      case .single(let color):
-        value = "ColorToken.fixed(0x\(color.argbHex))"
-      case .lightDark(let light, let dark):
-        value = "ColorToken.auto(light = 0x\(light.argbHex), dark = 0x\(dark.argbHex))"
+      entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note) { out in
+        switch token.values {
+        case .single(let color):
+          out.write("ColorToken.fixed(0x")
+          out.write(color.argbHex)
+          out.write(")")
+        case .lightDark(let light, let dark):
+          out.write("ColorToken.auto(light = 0x")
+          out.write(light.argbHex)
+          out.write(", dark = 0x")
+          out.write(dark.argbHex)
+          out.write(")")
+        }
       }
-      entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note, value: value)
     }
     exhaustiveEnd(&out, empty: config.colors.isEmpty)
     out.blank()
@@ -105,7 +111,7 @@ public enum KotlinEmitter {
       table(&out, groups: [(nil, config.gradients)]) { out, token in
         switch token.stops {
         case .single(let stops):
-          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: "GradientToken.fixed(\(stopList(stops)))")
+          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note) { $0.write("GradientToken.fixed(\(stopList(stops)))") }
         case .lightDark(let light, let dark):
           // Two stop lists rarely fit one line: one argument a line, as fonts are.
           if let note = token.note { out.comment(note, prefix: "      // ") }
@@ -136,23 +142,18 @@ public enum KotlinEmitter {
   }
 
   /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
-  static func entry(_ out: inout SourceText, vocabulary: String, name: String, note: String?, value: String) {
+  /// The line is written in place with the value `value` appends, and taken
+  /// back for the two-line form only when it turns out too long.
+  static func entry(
+    _ out: inout SourceText, vocabulary: String, name: String, note: String?, value: (inout SourceText) -> Void
+  ) {
     if let note { out.comment(note, prefix: "      // ") }
-    // The head `Vocabulary.name ->` is written in place; its parts join
-    // without merging characters (the name is checked lowerCamelCase ASCII).
-    let headWidth = columns(vocabulary) + 1 + columns(name) + 3
-    if 6 + headWidth + 1 + columns(value) <= lineLimit {
-      out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); $0.write(value) }
-    } else {
-      out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" ->") }
-      out.add(value, indent: 4)
-    }
-  }
-
-  /// How many characters `text` is: its byte count when it is printable
-  /// ASCII, which needs no walk over grapheme clusters.
-  static func columns(_ text: String) -> Int {
-    text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : text.count
+    let start = out.count
+    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); value(&$0) }
+    if out.columns(ofLineFrom: start) <= lineLimit { return }
+    out.remove(from: start)
+    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" ->") }
+    out.line(indent: 4) { value(&$0) }
   }
 
   /// Opens a `when` over the vocabulary. An enum with no entries has no branch

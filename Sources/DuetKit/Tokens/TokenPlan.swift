@@ -33,23 +33,25 @@ public struct TokenPlan: Sendable, Equatable {
   /// The files are independent, so they are emitted in parallel; each one's
   /// text depends on the config alone, so the result is the same every time.
   public init(_ config: TokenConfig) {
-    var jobs: [(path: String, emit: @Sendable () -> String)] = []
+    var jobs: [(path: String, rank: Int, emit: @Sendable () -> String)] = []
     var owned: [String] = []
     var generatedFilePatterns: [String] = []
     /// Declares `path` when `declared`; else it is a file the target would own.
-    func file(_ path: String, when declared: Bool = true, _ emit: @escaping @Sendable () -> String) {
-      if declared { jobs.append((path, emit)) } else { owned.append(path) }
+    /// `rank` orders the work, not the files: 0 for a palette (every token's
+    /// value), 1 for a colour vocabulary, 2 for the rest.
+    func file(_ path: String, when declared: Bool = true, rank: Int = 2, _ emit: @escaping @Sendable () -> String) {
+      if declared { jobs.append((path, rank, emit)) } else { owned.append(path) }
     }
     let hasGradients = !config.gradients.isEmpty
     let hasFonts = !config.fonts.isEmpty
     if let swift = config.swift {
       let folder = swift.output
       let engine = swift.style == .engine
-      file(join(folder, "\(TokenFileNames.color).swift"), when: engine) { SwiftEmitter.colorVocabulary(config, target: swift) }
+      file(join(folder, "\(TokenFileNames.color).swift"), when: engine, rank: 1) { SwiftEmitter.colorVocabulary(config, target: swift) }
       file(join(folder, "\(TokenFileNames.font).swift"), when: engine) { SwiftEmitter.fontVocabulary(config, target: swift) }
       file(join(folder, "\(TokenFileNames.gradient).swift"), when: engine && hasGradients) { SwiftEmitter.gradientVocabulary(config, target: swift) }
       if engine {
-        file(join(folder, "\(swift.theme)Palette.swift")) { SwiftEmitter.palette(config, target: swift) }
+        file(join(folder, "\(swift.theme)Palette.swift"), rank: 0) { SwiftEmitter.palette(config, target: swift) }
         for theme in config.mappedThemes {
           file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
         }
@@ -64,11 +66,11 @@ public struct TokenPlan: Sendable, Equatable {
     if let kotlin = config.kotlin {
       let folder = kotlin.output
       let engine = kotlin.style == .engine
-      file(join(folder, "\(TokenFileNames.color).kt"), when: engine) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
+      file(join(folder, "\(TokenFileNames.color).kt"), when: engine, rank: 1) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
       file(join(folder, "\(TokenFileNames.font).kt"), when: engine) { KotlinEmitter.fontVocabulary(config, target: kotlin) }
       file(join(folder, "\(TokenFileNames.gradient).kt"), when: engine && hasGradients) { KotlinEmitter.gradientVocabulary(config, target: kotlin) }
       if engine {
-        file(join(folder, "\(kotlin.palette).kt")) { KotlinEmitter.palette(config, target: kotlin) }
+        file(join(folder, "\(kotlin.palette).kt"), rank: 0) { KotlinEmitter.palette(config, target: kotlin) }
         for theme in config.mappedThemes {
           file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
         }
@@ -83,7 +85,13 @@ public struct TokenPlan: Sendable, Equatable {
     let undeclared = owned
     let slots = Slots(count: jobs.count)
     let emitters = jobs.map(\.emit)
-    DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
+    // The largest files start first, so that no thread is left with one alone
+    // at the end while the other idles (the threads take indices in order).
+    let order = jobs.indices.sorted { (jobs[$0].rank, $0) < (jobs[$1].rank, $1) }
+    DispatchQueue.concurrentPerform(iterations: emitters.count) { step in
+      let index = order[step]
+      slots.set(index, emitters[index]())
+    }
     self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = undeclared
     self.generatedFilePatterns = generatedFilePatterns
