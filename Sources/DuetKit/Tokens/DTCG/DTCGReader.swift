@@ -131,7 +131,10 @@ struct DTCGReader {
   private func heading(_ token: DTCGToken) -> String? { token.path.count > 1 ? token.path[0] : nil }
 
   private static func append<Token>(_ token: Token, heading: String?, to groups: inout [TokenGroup<Token>]) {
-    if let index = groups.firstIndex(where: { $0.heading == heading }) {
+    // Tokens come group by group: the last group is nearly always the one.
+    if let last = groups.indices.last, groups[last].heading == heading {
+      groups[last].tokens.append(token)
+    } else if let index = groups.firstIndex(where: { $0.heading == heading }) {
       groups[index].tokens.append(token)
     } else {
       groups.append(TokenGroup(heading: heading, tokens: [token]))

@@ -218,7 +218,9 @@ struct JSONReader {
       if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { position += 1 }
       guard digits(&self) > 0 else { throw Failure(reason: "expected a digit in the exponent", offset: position) }
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    let written = UnsafeBufferPointer(rebasing: bytes[start..<position])
+    if let exact = JSONNumber.exact(written) { return exact }
+    let text = String(decoding: written, as: UTF8.self)
     guard let number = Double(text), number.isFinite else { throw Failure(reason: "the number \(text) is out of range", offset: start) }
     return number
   }
