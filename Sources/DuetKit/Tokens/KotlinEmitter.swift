@@ -63,22 +63,7 @@ public enum KotlinEmitter {
 
     out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
-    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note) { out in
-        switch token.values {
-        case .single(let color):
-          out.write("ColorToken.fixed(0x")
-          out.write(color.argbHex)
-          out.write(")")
-        case .lightDark(let light, let dark):
-          out.write("ColorToken.auto(light = 0x")
-          out.write(light.argbHex)
-          out.write(", dark = 0x")
-          out.write(dark.argbHex)
-          out.write(")")
-        }
-      }
-    }
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
     exhaustiveEnd(&out, empty: config.colors.isEmpty)
     out.blank()
 
@@ -138,6 +123,24 @@ public enum KotlinEmitter {
       first = false
       if let heading = group.heading { out.add("// \(heading)", indent: 3) }
       for token in group.tokens { entry(&out, token) }
+    }
+  }
+
+  /// `SemanticColor.name -> ColorToken.fixed(0xAARRGGBB)`, or `.auto(light = ..., dark = ...)`.
+  static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+    entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note) { out in
+      switch token.values {
+      case .single(let color):
+        out.write("ColorToken.fixed(0x")
+        out.write(color.argbHex)
+        out.write(")")
+      case .lightDark(let light, let dark):
+        out.write("ColorToken.auto(light = 0x")
+        out.write(light.argbHex)
+        out.write(", dark = 0x")
+        out.write(dark.argbHex)
+        out.write(")")
+      }
     }
   }
 

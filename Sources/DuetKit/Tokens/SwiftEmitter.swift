@@ -69,25 +69,7 @@ public enum SwiftEmitter {
     out.blank()
     out.add("public func colorSet(for asset: _ColorAsset) -> ColorSet {", indent: 1)
     out.add("switch asset {", indent: 2)
-    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      caseLines(&out, token.name, note: token.note)
-      switch token.values {
-      case .single(let value):
-        out.line(indent: 3) { $0.write("return ColorSet(.static("); colorCall(value, into: &$0); $0.write("))") }
-      case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
-        out.line(indent: 3) {
-          $0.write("return ColorSet(.auto(light: ")
-          colorCall(light, into: &$0)
-          $0.write(", dark: ")
-          colorCall(dark, into: &$0)
-          $0.write("))")
-        }
-      case .lightDark(let light, let dark):
-        out.add("return ColorSet(.auto(", indent: 3)
-        out.line(indent: 4) { $0.write("light: "); colorCall(light, into: &$0); $0.write(",") }
-        out.line(indent: 4) { $0.write("dark: "); colorCall(dark, into: &$0); $0.write("))") }
-      }
-    }
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
     out.add("}", indent: 2)
     out.add("}", indent: 1)
     out.add("}")
@@ -213,6 +195,27 @@ public enum SwiftEmitter {
       }
       first = false
       for token in group.tokens { entry(&out, token) }
+    }
+  }
+
+  /// One colour's `case` and its `return ColorSet(...)`, written in place.
+  static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+    caseLines(&out, token.name, note: token.note)
+    switch token.values {
+    case .single(let value):
+      out.line(indent: 3) { $0.write("return ColorSet(.static("); colorCall(value, into: &$0); $0.write("))") }
+    case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
+      out.line(indent: 3) {
+        $0.write("return ColorSet(.auto(light: ")
+        colorCall(light, into: &$0)
+        $0.write(", dark: ")
+        colorCall(dark, into: &$0)
+        $0.write("))")
+      }
+    case .lightDark(let light, let dark):
+      out.add("return ColorSet(.auto(", indent: 3)
+      out.line(indent: 4) { $0.write("light: "); colorCall(light, into: &$0); $0.write(",") }
+      out.line(indent: 4) { $0.write("dark: "); colorCall(dark, into: &$0); $0.write("))") }
     }
   }
 

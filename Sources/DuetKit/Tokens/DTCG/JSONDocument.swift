@@ -55,7 +55,7 @@ public struct JSONDocument: Sendable {
   }
 
   /// The key order of the object at `path`: the root's for an empty path.
-  func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
+  private func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
     var current = keyOrder
     for key in path {
       guard let next = current.child(key) else { return nil }
