@@ -58,7 +58,7 @@ public final class ChildReaper: Sendable {
 
   /// For a child known to have exited (still a zombie): kills what is left of
   /// its process group, then reaps it and returns its wait status.
-  static func killGroupAndReap(_ pid: pid_t) -> Int32 {
+  package static func killGroupAndReap(_ pid: pid_t) -> Int32 {
     signalGroup(pid, SIGKILL)
     var status: Int32 = 0
     var result: pid_t

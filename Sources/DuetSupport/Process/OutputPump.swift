@@ -34,11 +34,11 @@ package final class OutputPump: Sendable {
   }
 
   /// A child whose exit the pump waits for, by the pidfd that becomes readable when it exits.
-  struct ExitWatch: Sendable {
-    var pidfd: Int32
-    var pid: pid_t
+  package struct ExitWatch: Sendable {
+    package var pidfd: Int32
+    package var pid: pid_t
     /// Called on the pump thread with the wait status, once the group is killed and the child reaped.
-    var onExit: @Sendable (Int32) -> Void
+    package var onExit: @Sendable (Int32) -> Void
   }
 
   private struct Requests: Sendable {
@@ -81,14 +81,14 @@ package final class OutputPump: Sendable {
 
   /// Runs `body` on the pump's thread once `seconds` have passed; nothing
   /// cancels it, so the body checks whether it is still wanted.
-  func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+  package func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
     let deadline = DeadlineList.at(after: seconds)
     requests.withLock { $0.timers.add(at: deadline, body) }
     wake()
   }
 
   /// Waits for a child's exit by its pidfd, which the pump then closes.
-  func watchExit(_ exit: ExitWatch) {
+  package func watchExit(_ exit: ExitWatch) {
     requests.withLock { $0.exits.append(exit) }
     wake()
   }

@@ -48,7 +48,7 @@ public enum DurationText {
 
   /// `String(format:)`'s text for one double, from C's `vsnprintf` directly:
   /// Foundation's formatter was most of the cost of a progress line.
-  static func fixed(_ value: Double, _ format: String) -> String {
+  package static func fixed(_ value: Double, _ format: String) -> String {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
       _ = withVaList([value]) { vsnprintf(buffer.baseAddress, buffer.count, format, $0) }
       return String(cString: buffer.baseAddress!)

@@ -19,6 +19,11 @@ public struct YAMLFields {
     }
     self.node = node
     self.context = context
+    // Usually every key is allowed: then the node's own pairs serve, uncopied.
+    if pairs.allSatisfy({ pair in pair.key.scalar.map { allowed.contains($0) } ?? false }) {
+      self.pairs = pairs
+      return
+    }
     for pair in pairs {
       guard let key = pair.key.scalar else { continue }
       if !allowed.contains(key) {

@@ -1,7 +1,9 @@
 /// A YAML node as libyaml read it, with the 1-based position it started at, so
 /// every later check can point at the exact line and column.
 public struct YAMLNode: Sendable {
-  public indirect enum Kind: Sendable {
+  /// Not `indirect`: the lists already hold their nodes out of line, and a box
+  /// per node was one more allocation (and free) for every scalar of a file.
+  public enum Kind: Sendable {
     /// `plain` is true for an unquoted scalar: only those can be null, numbers or booleans.
     case scalar(String, plain: Bool)
     case sequence([YAMLNode])

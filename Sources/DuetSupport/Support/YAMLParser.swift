@@ -28,9 +28,14 @@ public enum YAMLParser {
       if let bad = TextBytes.firstProblem(in: buffer) {
         throw YAMLError(diagnostics: [Diagnostic("\(file) is not YAML text: \(bad.what)", at: SourceLocation(file: file, line: bad.line, column: bad.column))])
       }
-      var builder = Builder(file: file)
-      return try builder.run(buffer)
+      return try build(buffer, file: file)
     }
+  }
+
+  /// Builds the nodes of bytes already checked by `TextBytes.firstProblem`.
+  private static func build(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws(YAMLError) -> YAMLNode {
+    var builder = Builder(file: file)
+    return try builder.run(buffer)
   }
 
   /// Reads and parses the file at `url`, naming it `file` in messages.
@@ -62,7 +67,13 @@ public enum YAMLParser {
     if let bad = TextBytes.firstProblem(in: data) {
       throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text: \(bad.what)", at: SourceLocation(file: file, line: bad.line, column: bad.column))])
     }
-    return try parse(String(decoding: data, as: UTF8.self), file: file)
+    // Checked bytes go to libyaml as they are: no String to decode, copy back
+    // and check a second time (a tenth of a large config's load).
+    if data.isEmpty { return try parse("", file: file) }
+    let result = data.withUnsafeBytes { raw in
+      Result { () throws(YAMLError) in try build(raw.bindMemory(to: UInt8.self), file: file) }
+    }
+    return try result.get()
   }
 
   private struct Builder {
@@ -80,14 +91,16 @@ public enum YAMLParser {
     /// An open collection while its children are read; a class, so children are
     /// appended in place rather than copying the collection at every step.
     final class Frame {
-      package let isMapping: Bool
-      package let location: SourceLocation
-      package let anchor: String?
-      package var items: [YAMLNode] = []
-      package var pairs: [YAMLPair] = []
-      package var pendingKey: YAMLNode?
-      package var seen: Set<String> = []
-      package var size = 1
+      let isMapping: Bool
+      let location: SourceLocation
+      let anchor: String?
+      var items: [YAMLNode] = []
+      var pairs: [YAMLPair] = []
+      var pendingKey: YAMLNode?
+      /// The keys so far, hashed only once a mapping is large: most have a few
+      /// pairs, and a set per mapping cost more than scanning them.
+      var seen: Set<String> = []
+      var size = 1
       /// How many levels the deepest child adds below this collection.
       package var height = 0
 
@@ -99,6 +112,19 @@ public enum YAMLParser {
 
       package var node: YAMLNode {
         YAMLNode(isMapping ? .mapping(pairs) : .sequence(items), at: location)
+      }
+
+      /// Whether `key` was already a key of this mapping; remembers it. The
+      /// same `String` equality a `Set` uses, by scan up to `scanLimit` pairs.
+      func isKeyRepeated(_ key: String) -> Bool {
+        let scanLimit = 16
+        if pairs.count < scanLimit {
+          return pairs.contains { $0.key.scalar == key }
+        }
+        if seen.isEmpty {
+          for pair in pairs { if let text = pair.key.scalar { seen.insert(text) } }
+        }
+        return !seen.insert(key).inserted
       }
     }
 
@@ -211,7 +237,7 @@ public enum YAMLParser {
         return
       }
       if let text = node.scalar {
-        if !top.seen.insert(text).inserted {
+        if top.isKeyRepeated(text) {
           problems.append(Diagnostic("duplicate key '\(text)' in this mapping", at: node.location))
         }
       } else {

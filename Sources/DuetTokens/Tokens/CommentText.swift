@@ -147,6 +147,39 @@ package struct SourceText {
 
   package mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
 
+  /// One line at `indent` levels from what `write` appends: the tables'
+  /// thousands of entries are written in place, with no `String` built per
+  /// line or per value.
+  package mutating func line(indent: Int = 0, _ write: (inout SourceText) -> Void) {
+    for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+    write(&self)
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  /// How many bytes are written: a mark to measure or take back a line from.
+  package var count: Int { bytes.count }
+
+  /// The characters of the line that starts at byte `start` and ends the text,
+  /// its newline not counted; a byte count when the line is printable ASCII.
+  package func columns(ofLineFrom start: Int) -> Int {
+    let line = bytes[start..<(bytes.count - 1)]
+    return line.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? line.count : String(decoding: line, as: UTF8.self).count
+  }
+
+  /// Takes back everything written from byte `start` on.
+  package mutating func remove(from start: Int) { bytes.removeSubrange(start...) }
+
+  /// Appends `text` to the line `line(indent:_:)` is writing.
+  package mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// Appends `value` as `count` upper-case hex digits (`tokenHexDigits`).
+  package mutating func writeHex(_ value: UInt32, count: Int) {
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      let digit = UInt8((value >> (4 * UInt32(index))) & 0xF)
+      bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+    }
+  }
+
   /// `text` wrapped as comment lines (`CommentText.lines`).
   package mutating func comment(_ text: String, prefix: String) {
     CommentText.write(text, prefix: prefix, into: &bytes)
@@ -172,6 +205,7 @@ package func generatedBanner(_ config: TokenConfig) -> [String] {
 /// A number as both languages write a floating-point literal (`17.0`, `-0.01`).
 package func floatLiteral(_ value: Double) -> String {
   let text = "\(value)"
-  if text.contains(".") || text.contains("e") { return text }
+  // Bytes, not `String.contains`: with Foundation imported that is a locale-aware search.
+  if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }
   return text + ".0"
 }

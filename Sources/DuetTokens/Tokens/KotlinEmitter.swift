@@ -43,7 +43,7 @@ public enum KotlinEmitter {
       for token in group.tokens {
         out.blank()
         if let doc = token.doc { kdoc(&out, doc, indent: 1) }
-        out.add("\(token.name),", indent: 1)
+        out.line(indent: 1) { $0.write(token.name); $0.write(",") }
       }
     }
     out.add("}")
@@ -66,16 +66,7 @@ public enum KotlinEmitter {
 
     out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
-    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      let value: String
-      switch token.values {
-      case .single(let color):
-        value = "ColorToken.fixed(0x\(color.argbHex))"
-      case .lightDark(let light, let dark):
-        value = "ColorToken.auto(light = 0x\(light.argbHex), dark = 0x\(dark.argbHex))"
-      }
-      entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note, value: value)
-    }
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
     exhaustiveEnd(&out, empty: config.colors.isEmpty)
     out.blank()
 
@@ -108,7 +99,7 @@ public enum KotlinEmitter {
       table(&out, groups: [(nil, config.gradients)]) { out, token in
         switch token.stops {
         case .single(let stops):
-          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note, value: "GradientToken.fixed(\(stopList(stops)))")
+          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note) { $0.write("GradientToken.fixed(\(stopList(stops)))") }
         case .lightDark(let light, let dark):
           // Two stop lists rarely fit one line: one argument a line, as fonts are.
           if let note = token.note { out.comment(note, prefix: "      // ") }
@@ -138,16 +129,37 @@ public enum KotlinEmitter {
     }
   }
 
-  /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
-  package static func entry(_ out: inout SourceText, vocabulary: String, name: String, note: String?, value: String) {
-    if let note { out.comment(note, prefix: "      // ") }
-    let head = "\(vocabulary).\(name) ->"
-    if 6 + head.count + 1 + value.count <= lineLimit {
-      out.add("\(head) \(value)", indent: 3)
-    } else {
-      out.add(head, indent: 3)
-      out.add(value, indent: 4)
+  /// `SemanticColor.name -> ColorToken.fixed(0xAARRGGBB)`, or `.auto(light = ..., dark = ...)`.
+  package static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+    entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note) { out in
+      switch token.values {
+      case .single(let color):
+        out.write("ColorToken.fixed(0x")
+        out.write(color.argbHex)
+        out.write(")")
+      case .lightDark(let light, let dark):
+        out.write("ColorToken.auto(light = 0x")
+        out.write(light.argbHex)
+        out.write(", dark = 0x")
+        out.write(dark.argbHex)
+        out.write(")")
+      }
     }
+  }
+
+  /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
+  /// The line is written in place with the value `value` appends, and taken
+  /// back for the two-line form only when it turns out too long.
+  package static func entry(
+    _ out: inout SourceText, vocabulary: String, name: String, note: String?, value: (inout SourceText) -> Void
+  ) {
+    if let note { out.comment(note, prefix: "      // ") }
+    let start = out.count
+    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); value(&$0) }
+    if out.columns(ofLineFrom: start) <= lineLimit { return }
+    out.remove(from: start)
+    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" ->") }
+    out.line(indent: 4) { value(&$0) }
   }
 
   /// Opens a `when` over the vocabulary. An enum with no entries has no branch

@@ -45,7 +45,7 @@ public enum SwiftEmitter {
       for token in group.tokens {
         out.blank()
         if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
-        out.add("case \(token.name)", indent: 1)
+        out.line(indent: 1) { $0.write("case "); $0.write(token.name) }
       }
     }
     out.add("}")
@@ -72,19 +72,7 @@ public enum SwiftEmitter {
     out.blank()
     out.add("public func colorSet(for asset: _ColorAsset) -> ColorSet {", indent: 1)
     out.add("switch asset {", indent: 2)
-    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      caseLines(&out, token.name, note: token.note)
-      switch token.values {
-      case .single(let value):
-        out.add("return ColorSet(.static(\(colorCall(value))))", indent: 3)
-      case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
-        out.add("return ColorSet(.auto(light: \(colorCall(light)), dark: \(colorCall(dark))))", indent: 3)
-      case .lightDark(let light, let dark):
-        out.add("return ColorSet(.auto(", indent: 3)
-        out.add("light: \(colorCall(light)),", indent: 4)
-        out.add("dark: \(colorCall(dark))))", indent: 4)
-      }
-    }
+    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
     out.add("}", indent: 2)
     out.add("}", indent: 1)
     out.add("}")
@@ -213,16 +201,43 @@ public enum SwiftEmitter {
     }
   }
 
+  /// One colour's `case` and its `return ColorSet(...)`, written in place.
+  package static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+    caseLines(&out, token.name, note: token.note)
+    switch token.values {
+    case .single(let value):
+      out.line(indent: 3) { $0.write("return ColorSet(.static("); colorCall(value, into: &$0); $0.write("))") }
+    case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
+      out.line(indent: 3) {
+        $0.write("return ColorSet(.auto(light: ")
+        colorCall(light, into: &$0)
+        $0.write(", dark: ")
+        colorCall(dark, into: &$0)
+        $0.write("))")
+      }
+    case .lightDark(let light, let dark):
+      out.add("return ColorSet(.auto(", indent: 3)
+      out.line(indent: 4) { $0.write("light: "); colorCall(light, into: &$0); $0.write(",") }
+      out.line(indent: 4) { $0.write("dark: "); colorCall(dark, into: &$0); $0.write("))") }
+    }
+  }
+
   /// A note as `//` lines, then `case .name:`.
   package static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
     if let note { out.comment(note, prefix: "    // ") }
-    out.add("case .\(name):", indent: 2)
+    out.line(indent: 2) { $0.write("case ."); $0.write(name); $0.write(":") }
   }
 
-  /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`.
-  package static func colorCall(_ value: ColorValue) -> String {
-    if let alpha = value.alpha { return "tokenColor(0x\(value.rgb.hex), alpha: \(floatLiteral(alpha)))" }
-    return "tokenColor(0x\(value.rgb.hex))"
+  /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`, appended
+  /// to the line `out` is writing.
+  package static func colorCall(_ value: ColorValue, into out: inout SourceText) {
+    out.write("tokenColor(0x")
+    out.writeHex(value.rgb.value, count: 6)
+    if let alpha = value.alpha {
+      out.write(", alpha: ")
+      out.write(floatLiteral(alpha))
+    }
+    out.write(")")
   }
 
   /// A `CGFloat` argument as the engine writes it: an integral value as an

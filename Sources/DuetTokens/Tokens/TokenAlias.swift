@@ -6,6 +6,8 @@ import DuetSupport
 public enum TokenAlias {
   /// `"{group.token}"` -> `group.token`; nil for any other text.
   public static func target(of text: String) -> String? {
+    // Most values are not aliases: their bytes say so before characters are counted.
+    guard text.utf8.first == UInt8(ascii: "{"), text.utf8.last == UInt8(ascii: "}") else { return nil }
     guard text.count > 2, text.first == "{", text.last == "}" else { return nil }
     let inner = text.dropFirst().dropLast()
     guard !inner.isEmpty, !inner.contains("{"), !inner.contains("}"), !inner.contains(where: \.isWhitespace) else { return nil }
@@ -49,6 +51,8 @@ package struct AliasResolver<Value> {
   /// names nothing (the one to report), two names elsewhere.
   package mutating func resolve(_ name: String) -> Result<Value, Failure> {
     if let done = settled[name] { return done }
+    // A plain value (most names) has no chain to follow or settle.
+    if case .value(let value)? = entries[name] { return .success(value) }
     var chain: [String] = []
     var position: [String: Int] = [:]
     var current = name

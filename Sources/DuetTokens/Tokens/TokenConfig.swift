@@ -143,8 +143,8 @@ public struct RGB: Sendable, Equatable, Hashable {
 
   /// `"#1A1A1A"` -> 0x1A1A1A; nil for anything else.
   public init?(hex text: String) {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return nil }
+    let bytes = text.utf8
+    guard bytes.count == 7, bytes.first == UInt8(ascii: "#") else { return nil }
     var value: UInt32 = 0
     for byte in bytes.dropFirst() {
       guard let digit = hexDigit(byte) else { return nil }

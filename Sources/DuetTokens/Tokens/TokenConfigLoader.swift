@@ -548,6 +548,8 @@ public enum TokenConfigLoader {
         diagnostics.add("\(fields.context): '\(key)' must be text, got \(value.summary)", at: value.location)
         return nil
       }
+      // Most texts start and end with a visible ASCII character: nothing to trim.
+      if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
       var trimmed = Substring(text)
       while let first = trimmed.first, first.isWhitespace { trimmed = trimmed.dropFirst() }
       while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }

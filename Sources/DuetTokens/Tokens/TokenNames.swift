@@ -33,6 +33,10 @@ public enum TokenNames {
     if !isLowerCamelCase(name) {
       return "must be lowerCamelCase (a lower-case letter, then letters and digits, e.g. 'cardSurface')"
     }
+    // A lowerCamelCase name can only be a reserved word when it is lower-case
+    // letters alone (`TokenNamesTests` checks the lists): most names, with a
+    // capital or a digit, are not hashed twice more.
+    guard name.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return nil }
     if swiftReserved.contains(name) {
       return "'\(name)' is a reserved word in Swift; choose another name (e.g. '\(name)Color')"
     }
@@ -43,7 +47,7 @@ public enum TokenNames {
   }
 
   public static func isLowerCamelCase(_ name: String) -> Bool {
-    let bytes = Array(name.utf8)
+    let bytes = name.utf8
     guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
     return bytes.allSatisfy { isASCIIAlphanumeric($0) }
   }

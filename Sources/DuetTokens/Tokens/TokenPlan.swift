@@ -35,60 +35,12 @@ public struct TokenPlan: Sendable, Equatable {
   /// The files are independent, so they are emitted in parallel; each one's
   /// text depends on the config alone, so the result is the same every time.
   public init(_ config: TokenConfig) {
-    var jobs: [(path: String, emit: @Sendable () -> String)] = []
-    var owned: [String] = []
-    var generatedFilePatterns: [String] = []
-    /// Declares `path` when `declared`; else it is a file the target would own.
-    func file(_ path: String, when declared: Bool = true, _ emit: @escaping @Sendable () -> String) {
-      if declared { jobs.append((path, emit)) } else { owned.append(path) }
-    }
-    let hasGradients = !config.gradients.isEmpty
-    let hasFonts = !config.fonts.isEmpty
-    if let swift = config.swift {
-      let folder = swift.output
-      let engine = swift.style == .engine
-      file(join(folder, "\(TokenFileNames.color).swift"), when: engine) { SwiftEmitter.colorVocabulary(config, target: swift) }
-      file(join(folder, "\(TokenFileNames.font).swift"), when: engine) { SwiftEmitter.fontVocabulary(config, target: swift) }
-      file(join(folder, "\(TokenFileNames.gradient).swift"), when: engine && hasGradients) { SwiftEmitter.gradientVocabulary(config, target: swift) }
-      if engine {
-        file(join(folder, "\(swift.theme)Palette.swift")) { SwiftEmitter.palette(config, target: swift) }
-        for theme in config.mappedThemes {
-          file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
-        }
-      }
-      generatedFilePatterns.append(join(folder, "*.swift"))
-      file(join(folder, SwiftUIEmitter.colorFileName), when: !engine) { SwiftUIEmitter.colors(config) }
-      file(join(folder, SwiftUIEmitter.fontFileName), when: !engine && hasFonts) { SwiftUIEmitter.fonts(config) }
-      for scale in ScaleEmitter.Scale.allCases {
-        file(join(folder, "\(scale.typeName).swift"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.swift(config, scale: scale) }
-      }
-    }
-    if let kotlin = config.kotlin {
-      let folder = kotlin.output
-      let engine = kotlin.style == .engine
-      file(join(folder, "\(TokenFileNames.color).kt"), when: engine) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
-      file(join(folder, "\(TokenFileNames.font).kt"), when: engine) { KotlinEmitter.fontVocabulary(config, target: kotlin) }
-      file(join(folder, "\(TokenFileNames.gradient).kt"), when: engine && hasGradients) { KotlinEmitter.gradientVocabulary(config, target: kotlin) }
-      if engine {
-        file(join(folder, "\(kotlin.palette).kt")) { KotlinEmitter.palette(config, target: kotlin) }
-        for theme in config.mappedThemes {
-          file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
-        }
-      }
-      generatedFilePatterns.append(join(folder, "*.kt"))
-      file(join(folder, ComposeEmitter.colorFileName), when: !engine) { ComposeEmitter.colors(config, target: kotlin) }
-      file(join(folder, ComposeEmitter.fontFileName), when: !engine && hasFonts) { ComposeEmitter.fonts(config, target: kotlin) }
-      for scale in ScaleEmitter.Scale.allCases {
-        file(join(folder, "\(scale.typeName).kt"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.kotlin(config, scale: scale, target: kotlin) }
-      }
-    }
-    let undeclared = owned
-    let slots = Slots(count: jobs.count)
-    let emitters = jobs.map(\.emit)
-    DispatchQueue.concurrentPerform(iterations: emitters.count) { index in slots.set(index, emitters[index]()) }
-    self.files = zip(jobs, slots.values).map { GeneratedFile(path: $0.path, contents: $1) }
-    self.ownedButUndeclared = undeclared
-    self.generatedFilePatterns = generatedFilePatterns
+    var jobs = EmitJobs()
+    if let swift = config.swift { jobs.addSwift(config, target: swift) }
+    if let kotlin = config.kotlin { jobs.addKotlin(config, target: kotlin) }
+    self.files = zip(jobs.jobs, jobs.emitAll()).map { GeneratedFile(path: $0.path, contents: $1) }
+    self.ownedButUndeclared = jobs.owned
+    self.generatedFilePatterns = jobs.generatedFilePatterns
   }
 
   /// Every source file in a target's output folder (`Generated/*.swift`,
@@ -133,20 +85,73 @@ public struct TokenPlan: Sendable, Equatable {
   }
 }
 
-/// One result per emitter, filled from `concurrentPerform`'s threads.
-private final class Slots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [String]
-  init(count: Int) { storage = Array(repeating: "", count: count) }
-  func set(_ index: Int, _ value: String) {
-    lock.lock()
-    storage[index] = value
-    lock.unlock()
+/// The files a config declares, each with the emitter that writes it, and the
+/// paths a target would own that it does not declare.
+private struct EmitJobs {
+  var jobs: [(path: String, rank: Int, emit: @Sendable () -> String)] = []
+  var owned: [String] = []
+  var generatedFilePatterns: [String] = []
+
+  /// Declares `path` when `declared`; else it is a file the target would own.
+  /// `rank` orders the work, not the files: 0 for a palette (every token's
+  /// value), 1 for a colour vocabulary, 2 for the rest.
+  mutating func file(_ path: String, when declared: Bool = true, rank: Int = 2, _ emit: @escaping @Sendable () -> String) {
+    if declared { jobs.append((path, rank, emit)) } else { owned.append(path) }
   }
-  var values: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
+
+  mutating func addSwift(_ config: TokenConfig, target swift: SwiftTarget) {
+    let folder = swift.output
+    let engine = swift.style == .engine
+    file(join(folder, "\(TokenFileNames.color).swift"), when: engine, rank: 1) { SwiftEmitter.colorVocabulary(config, target: swift) }
+    file(join(folder, "\(TokenFileNames.font).swift"), when: engine) { SwiftEmitter.fontVocabulary(config, target: swift) }
+    file(join(folder, "\(TokenFileNames.gradient).swift"), when: engine && !config.gradients.isEmpty) { SwiftEmitter.gradientVocabulary(config, target: swift) }
+    if engine {
+      file(join(folder, "\(swift.theme)Palette.swift"), rank: 0) { SwiftEmitter.palette(config, target: swift) }
+      for theme in config.mappedThemes {
+        file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
+      }
+    }
+    generatedFilePatterns.append(join(folder, "*.swift"))
+    file(join(folder, SwiftUIEmitter.colorFileName), when: !engine) { SwiftUIEmitter.colors(config) }
+    file(join(folder, SwiftUIEmitter.fontFileName), when: !engine && !config.fonts.isEmpty) { SwiftUIEmitter.fonts(config) }
+    for scale in ScaleEmitter.Scale.allCases {
+      file(join(folder, "\(scale.typeName).swift"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.swift(config, scale: scale) }
+    }
+  }
+
+  mutating func addKotlin(_ config: TokenConfig, target kotlin: KotlinTarget) {
+    let folder = kotlin.output
+    let engine = kotlin.style == .engine
+    file(join(folder, "\(TokenFileNames.color).kt"), when: engine, rank: 1) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
+    file(join(folder, "\(TokenFileNames.font).kt"), when: engine) { KotlinEmitter.fontVocabulary(config, target: kotlin) }
+    file(join(folder, "\(TokenFileNames.gradient).kt"), when: engine && !config.gradients.isEmpty) { KotlinEmitter.gradientVocabulary(config, target: kotlin) }
+    if engine {
+      file(join(folder, "\(kotlin.palette).kt"), rank: 0) { KotlinEmitter.palette(config, target: kotlin) }
+      for theme in config.mappedThemes {
+        file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
+      }
+    }
+    generatedFilePatterns.append(join(folder, "*.kt"))
+    file(join(folder, ComposeEmitter.colorFileName), when: !engine) { ComposeEmitter.colors(config, target: kotlin) }
+    file(join(folder, ComposeEmitter.fontFileName), when: !engine && !config.fonts.isEmpty) { ComposeEmitter.fonts(config, target: kotlin) }
+    for scale in ScaleEmitter.Scale.allCases {
+      file(join(folder, "\(scale.typeName).kt"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.kotlin(config, scale: scale, target: kotlin) }
+    }
+  }
+
+  /// Every job's text, in the jobs' order. The files are independent, so they
+  /// are emitted in parallel; the largest start first, so that no thread is left
+  /// with one alone at the end while the other idles (threads take indices in order).
+  func emitAll() -> [String] {
+    let results = Locked([String](repeating: "", count: jobs.count))
+    let emitters = jobs.map(\.emit)
+    let order = jobs.indices.sorted { (jobs[$0].rank, $0) < (jobs[$1].rank, $1) }
+    DispatchQueue.concurrentPerform(iterations: emitters.count) { step in
+      let index = order[step]
+      let text = emitters[index]()
+      results.withLock { $0[index] = text }
+    }
+    return results.withLock { $0 }
   }
 }
 

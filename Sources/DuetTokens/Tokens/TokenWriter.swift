@@ -32,22 +32,24 @@ public enum TokenWriter {
         throw TokenConfigError(diagnostics: [Diagnostic("cannot create \(folder): \(error.localizedDescription)")])
       }
     }
-    let outcomes = WriteOutcomes(count: plan.files.count)
+    let outcomes = Locked([WriteOutcome?](repeating: nil, count: plan.files.count))
     let files = plan.files
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
       let file = files[index]
+      let outcome: WriteOutcome
       if !rewrite && keepsEngineFile(file, root: root) {
-        outcomes.set(index, .kept)
-        return
+        outcome = .kept
+      } else {
+        do {
+          outcome = .success(try AtomicFile.write(Data(file.contents.utf8), to: file.path, in: root))
+        } catch {
+          outcome = .failure(Diagnostic("\(error)"))
+        }
       }
-      do {
-        outcomes.set(index, .success(try AtomicFile.write(Data(file.contents.utf8), to: file.path, in: root)))
-      } catch {
-        outcomes.set(index, .failure(Diagnostic("\(error)")))
-      }
+      outcomes.withLock { $0[index] = outcome }
     }
     var failures: [Diagnostic] = []
-    for (file, outcome) in zip(files, outcomes.values) {
+    for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
       switch outcome {
       case .success(let changed): report.entries.append(.init(path: file.path, status: changed ? .written : .unchanged))
       case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
@@ -86,23 +88,8 @@ public enum TokenWriter {
 }
 
 /// What each parallel write ended in: whether the file changed, or why it could not be written.
-private final class WriteOutcomes: @unchecked Sendable {
-  enum Outcome {
-    case success(Bool)
-    case kept
-    case failure(Diagnostic)
-  }
-  private let lock = NSLock()
-  private var storage: [Outcome?]
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ value: Outcome) {
-    lock.lock()
-    storage[index] = value
-    lock.unlock()
-  }
-  var values: [Outcome?] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
+private enum WriteOutcome: Sendable {
+  case success(Bool)
+  case kept
+  case failure(Diagnostic)
 }

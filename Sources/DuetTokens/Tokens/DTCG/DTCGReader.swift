@@ -133,7 +133,10 @@ package struct DTCGReader {
   private func heading(_ token: DTCGToken) -> String? { token.path.count > 1 ? token.path[0] : nil }
 
   private static func append<Token>(_ token: Token, heading: String?, to groups: inout [TokenGroup<Token>]) {
-    if let index = groups.firstIndex(where: { $0.heading == heading }) {
+    // Tokens come group by group: the last group is nearly always the one.
+    if let last = groups.indices.last, groups[last].heading == heading {
+      groups[last].tokens.append(token)
+    } else if let index = groups.firstIndex(where: { $0.heading == heading }) {
       groups[index].tokens.append(token)
     } else {
       groups.append(TokenGroup(heading: heading, tokens: [token]))
@@ -166,6 +169,11 @@ package struct DTCGReader {
 
   /// The path below the heading as one lowerCamelCase name: `label.primary` -> `labelPrimary`.
   package static func joinedName(_ parts: ArraySlice<String>) -> String {
+    joinedASCIIName(parts) ?? joinedWords(parts)
+  }
+
+  /// `joinedName` for any parts: split into words at `-`, `_` and spaces, then cased.
+  package static func joinedWords(_ parts: ArraySlice<String>) -> String {
     var words: [String] = []
     for part in parts {
       words += part.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " }).map(String.init)
@@ -173,6 +181,27 @@ package struct DTCGReader {
     return words.enumerated().map { index, word in
       index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined()
+  }
+
+  /// `joinedName` for parts of ASCII letters and digits alone (nearly every
+  /// name), straight into bytes: no word strings to split, case and join.
+  /// Nil for anything else.
+  package static func joinedASCIIName(_ parts: ArraySlice<String>) -> String? {
+    var bytes: [UInt8] = []
+    for part in parts {
+      var first = true
+      for byte in part.utf8 {
+        let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        guard isLetter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else { return nil }
+        if first && isLetter {
+          bytes.append(bytes.isEmpty ? byte | 0x20 : byte & ~0x20)
+        } else {
+          bytes.append(byte)
+        }
+        first = false
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func name(_ token: DTCGToken, below depth: Int, taken: inout [String: String]) -> String? {

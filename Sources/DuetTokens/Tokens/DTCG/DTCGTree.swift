@@ -41,12 +41,13 @@ package enum DTCGTree {
       return []
     }
     var result: [DTCGToken] = []
-    walk(members, path: [], inherited: nil, document: document, into: &result, diagnostics: &diagnostics)
+    walk(members, path: [], order: document.keyOrder, inherited: nil, document: document, into: &result, diagnostics: &diagnostics)
     return result
   }
 
+  /// `order` is the key order of `members`' object, passed down with it.
   private static func walk(
-    _ members: [String: JSONValue], path: [String], inherited: String?, document: JSONDocument,
+    _ members: [String: JSONValue], path: [String], order: KeyOrder?, inherited: String?, document: JSONDocument,
     into result: inout [DTCGToken], diagnostics: inout DiagnosticList
   ) {
     let here = path.isEmpty ? "the file's top level" : "group \(path.joined(separator: "."))"
@@ -56,7 +57,7 @@ package enum DTCGTree {
         diagnostics.add("\(here): $type must be a string, got \(declared.summary)", at: document.location(path + ["$type"]))
       }
     }
-    for key in document.keys(at: path, of: members) {
+    for key in document.keys(in: order, of: members) {
       let value = members[key]!
       let childPath = path + [key]
       if key.hasPrefix("$") {
@@ -77,21 +78,26 @@ package enum DTCGTree {
           at: document.location(childPath))
         continue
       }
+      let childOrder = order?.child(key)
       if let tokenValue = child["$value"] {
-        result.append(token(child, value: tokenValue, path: childPath, inherited: type, document: document, diagnostics: &diagnostics))
+        let location = document.location(of: key, in: order)
+        result.append(token(
+          child, value: tokenValue, path: childPath, order: childOrder, location: location, inherited: type, document: document,
+          diagnostics: &diagnostics))
       } else {
-        walk(child, path: childPath, inherited: type, document: document, into: &result, diagnostics: &diagnostics)
+        walk(child, path: childPath, order: childOrder, inherited: type, document: document, into: &result, diagnostics: &diagnostics)
       }
     }
   }
 
+  /// `order` is the key order of the token's object, `location` where its key starts.
   private static func token(
-    _ members: [String: JSONValue], value: JSONValue, path: [String], inherited: String?, document: JSONDocument,
-    diagnostics: inout DiagnosticList
+    _ members: [String: JSONValue], value: JSONValue, path: [String], order: KeyOrder?, location: SourceLocation, inherited: String?,
+    document: JSONDocument, diagnostics: inout DiagnosticList
   ) -> DTCGToken {
-    let dotted = path.joined(separator: ".")
-    var token = DTCGToken(path: path, type: inherited, value: value, description: nil, duet: [:], location: document.location(path))
-    for key in document.keys(at: path, of: members) where !tokenProperties.contains(key) {
+    var token = DTCGToken(path: path, type: inherited, value: value, description: nil, duet: [:], location: location)
+    let dotted = token.dotted
+    for key in document.keys(in: order, of: members) where !tokenProperties.contains(key) {
       diagnostics.add(
         "\(dotted): unknown property '\(key)'\(Suggestion.hint(for: key, in: Array(tokenProperties).sorted())) (a token may hold \(tokenProperties.sorted().joined(separator: ", ")))",
         at: document.location(path + [key]))

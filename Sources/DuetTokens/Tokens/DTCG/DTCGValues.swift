@@ -19,15 +19,15 @@ package enum DTCGValues {
   package static func color(_ value: JSONValue) -> Result<ColorValue, Expected> {
     switch value {
     case .string(let text):
-      let bytes = Array(text.utf8)
-      if bytes.count == 9, let rgb = RGB(hex: String(text.prefix(7))), let alphaByte = UInt8(String(text.suffix(2)), radix: 16) {
+      if text.utf8.count == 9, let rgb = RGB(hex: String(text.prefix(7))), let alphaByte = UInt8(String(text.suffix(2)), radix: 16) {
         return .success(ColorValue(rgb, alpha: alphaByte == 0xFF ? nil : Double(alphaByte) / 255))
       }
       if let rgb = RGB(hex: text) { return .success(ColorValue(rgb)) }
       return .failure("a colour \"#RRGGBB\", \"#RRGGBBAA\" or a colour object {colorSpace, components, alpha}")
     case .object(let members):
       let allowed = ["colorSpace", "components", "alpha", "hex"]
-      if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
+      // Sorted only when a key is unknown, to name the first of them.
+      if members.keys.contains(where: { !allowed.contains($0) }), let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
         return .failure("a colour object with colorSpace, components, alpha and hex only, not '\(unknown)'")
       }
       guard case .string(let space)? = members["colorSpace"] else {

@@ -30,7 +30,13 @@ public struct JSONDocument: Sendable {
 
   /// The keys of the object at `path`, in the order the file writes them.
   public func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
-    let written = node(path)?.keys ?? []
+    keys(in: node(path), of: members)
+  }
+
+  /// `keys(at:of:)` for an object whose key order is in hand (a walk down the
+  /// file passes each object's on, rather than finding it again from the root).
+  package func keys(in order: KeyOrder?, of members: [String: JSONValue]) -> [String] {
+    let written = order?.keys ?? []
     if written.count == members.count { return written }
     // The reader records every key it keeps; this is only a guard.
     let seen = Set(written)
@@ -39,16 +45,22 @@ public struct JSONDocument: Sendable {
 
   /// Where the key at the end of `path` starts; the file's start for the root.
   public func location(_ path: [String]) -> SourceLocation {
-    guard let last = path.last, let location = node(path.dropLast())?.locations[last] else {
-      return SourceLocation(file: file, line: 1, column: 1)
-    }
-    return location
+    guard let last = path.last else { return SourceLocation(file: file, line: 1, column: 1) }
+    return location(of: last, in: node(path.dropLast()))
   }
 
+  /// Where `key` of the object with key order `order` starts; the file's start when unknown.
+  package func location(of key: String, in order: KeyOrder?) -> SourceLocation {
+    guard let order, let position = order.position(of: key) else { return SourceLocation(file: file, line: 1, column: 1) }
+    let place = order.place(at: position)
+    return SourceLocation(file: file, line: place.line, column: place.column)
+  }
+
+  /// The key order of the object at `path`: the root's for an empty path.
   private func node<Path: Collection<String>>(_ path: Path) -> KeyOrder? {
     var current = keyOrder
     for key in path {
-      guard let next = current.children[key] else { return nil }
+      guard let next = current.child(key) else { return nil }
       current = next
     }
     return current
@@ -71,9 +83,66 @@ public struct JSONDocument: Sendable {
 
 /// The keys of one object in file order with where each starts, and the same
 /// for the objects inside it: a tree beside the values, walked by path.
-package final class KeyOrder: @unchecked Sendable {
-  // Filled by the reader, read-only after it, so sharing it is safe.
-  package var keys: [String] = []
-  package var locations: [String: SourceLocation] = [:]
-  package var children: [String: KeyOrder] = [:]
+///
+/// One array of entries, searched by scan: most objects have a few keys, and
+/// two dictionaries per object cost a DTCG file more to fill and free than
+/// anything else it read. An object with many keys (a group of tokens) gets
+/// an index. A value, built bottom up by the reader (an object's order is
+/// complete before its parent takes it), so sharing it needs no lock.
+package struct KeyOrder: Sendable {
+  /// A line and column, not a `SourceLocation`: the file is the document's,
+  /// and a name per key was one more reference to count.
+  private struct Entry: Sendable {
+    var key: String
+    var line: Int
+    var column: Int
+    var child: KeyOrder?
+  }
+
+  private var entries: [Entry] = []
+  /// Positions in `entries` by key, kept once there are more than `scanLimit`.
+  private var index: [String: Int] = [:]
+  private static let scanLimit = 16
+
+  package init() {}
+
+  /// The keys in file order.
+  package var keys: [String] { entries.map(\.key) }
+
+  /// The line and column where the key at `position` starts.
+  package func place(at position: Int) -> (line: Int, column: Int) { (entries[position].line, entries[position].column) }
+
+  /// The key order of the object under `key`, if that value is an object.
+  package func child(_ key: String) -> KeyOrder? { position(of: key).flatMap { entries[$0].child } }
+
+  /// Records `key`, which this object must not have yet, starting at `line` and `column`.
+  package mutating func append(_ key: String, line: Int, column: Int) {
+    if entries.isEmpty { entries.reserveCapacity(4) }
+    entries.append(Entry(key: key, line: line, column: column))
+    if entries.count > Self.scanLimit {
+      if index.isEmpty {
+        for (position, entry) in entries.enumerated() { index[entry.key] = position }
+      } else {
+        index[key] = entries.count - 1
+      }
+    }
+  }
+
+  /// Gives the last key appended the key order of its object value.
+  package mutating func setLastChild(_ child: KeyOrder) {
+    entries[entries.count - 1].child = child
+  }
+
+  /// The object's members: `values[i]` is the value of the `i`th key.
+  package func members(_ values: [JSONValue]) -> [String: JSONValue] {
+    var members = [String: JSONValue](minimumCapacity: values.count)
+    for (position, value) in values.enumerated() { members[entries[position].key] = value }
+    return members
+  }
+
+  /// Where `key` is among the entries, if this object has it.
+  package func position(of key: String) -> Int? {
+    if entries.count > Self.scanLimit { return index[key] }
+    return entries.firstIndex { $0.key == key }
+  }
 }

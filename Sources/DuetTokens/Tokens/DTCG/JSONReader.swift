@@ -45,12 +45,11 @@ package struct JSONReader {
       reader.position = 3
       reader.columnOffset = 3
     }
-    let root = KeyOrder()
     reader.skipWhitespace()
-    let value = try reader.value(into: root)
+    let (value, root) = try reader.value()
     reader.skipWhitespace()
     if reader.position < bytes.count { throw Failure(reason: "unexpected text after the end of the JSON value", offset: reader.position) }
-    return (value, root, reader.duplicates)
+    return (value, root ?? KeyOrder(), reader.duplicates)
   }
 
   private init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
@@ -85,11 +84,19 @@ package struct JSONReader {
 
   private var next: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-  /// A value; an object's keys go to `keys` (a node of its own when nil).
-  private mutating func value(into keys: KeyOrder?) throws(Failure) -> JSONValue {
+  /// A value, and for an object the order of its keys.
+  private mutating func value() throws(Failure) -> (JSONValue, KeyOrder?) {
+    if next == UInt8(ascii: "{") {
+      let (object, keys) = try object()
+      return (object, keys)
+    }
+    return (try scalarOrArray(), nil)
+  }
+
+  /// A value that is not an object.
+  private mutating func scalarOrArray() throws(Failure) -> JSONValue {
     guard let byte = next else { throw Failure(reason: "unexpected end of file, expected a value", offset: position) }
     switch byte {
-    case UInt8(ascii: "{"): return try object(into: keys ?? KeyOrder())
     case UInt8(ascii: "["): return try array()
     case UInt8(ascii: "\""): return .string(try string())
     case UInt8(ascii: "t"): try literal("true"); return .bool(true)
@@ -105,45 +112,46 @@ package struct JSONReader {
     if depth > JSONReader.depthLimit { throw Failure(reason: "nested more than \(JSONReader.depthLimit) levels deep", offset: position) }
   }
 
-  private mutating func object(into keys: KeyOrder) throws(Failure) -> JSONValue {
+  private mutating func object() throws(Failure) -> (JSONValue, KeyOrder) {
+    var keys = KeyOrder()
     try nest()
     position += 1
-    var members: [String: JSONValue] = [:]
+    // Values in the order of `keys`' entries, a repeated key's in its first
+    // place; the dictionary is built once at the close, at its final size,
+    // rather than grown (and rehashed) member by member.
+    var values: [JSONValue] = []
     skipWhitespace()
     if next == UInt8(ascii: "}") {
       position += 1
       depth -= 1
-      return .object(members)
+      return (.object([:]), keys)
     }
+    values.reserveCapacity(4)
     while true {
       guard next == UInt8(ascii: "\"") else { throw Failure(reason: "expected a key in double quotes", offset: position) }
       let start = location(position)
       let key = try string()
-      var repeated = false
-      if let earlier = keys.locations[key] {
-        repeated = true
+      let earlier = keys.position(of: key)
+      if let earlier {
+        let first = keys.place(at: earlier)
         let dotted = (path + [key]).joined(separator: ".")
         duplicates.append(Diagnostic(
-          "\(dotted): the key '\(key)' is written twice in one object (first at \(earlier.line):\(earlier.column)); JSON keeps only the last",
+          "\(dotted): the key '\(key)' is written twice in one object (first at \(first.line):\(first.column)); JSON keeps only the last",
           at: start))
       } else {
-        keys.keys.append(key)
-        keys.locations[key] = start
+        keys.append(key, line: start.line, column: start.column)
       }
       skipWhitespace()
       guard next == UInt8(ascii: ":") else { throw Failure(reason: "expected ':' after the key", offset: position) }
       position += 1
       skipWhitespace()
-      // An object under a key is walked by path; a repeated member's goes to a node nobody reads.
-      var child: KeyOrder?
-      if next == UInt8(ascii: "{") {
-        child = KeyOrder()
-        if !repeated { keys.children[key] = child }
-      }
       path.append(key)
-      members[key] = try value(into: child)
+      let (value, child) = try value()
+      // An object under a key is walked by path; a repeated member's order is dropped.
+      if let earlier { values[earlier] = value } else { values.append(value) }
+      if earlier == nil, let child { keys.setLastChild(child) }
       path.removeLast()
-      if try closesAfterItem(UInt8(ascii: "}"), what: "an object member") { return .object(members) }
+      if try closesAfterItem(UInt8(ascii: "}"), what: "an object member") { return (.object(keys.members(values)), keys) }
     }
   }
 
@@ -159,7 +167,7 @@ package struct JSONReader {
     }
     while true {
       path.append(String(items.count))
-      items.append(try value(into: nil))
+      items.append(try value().0)
       path.removeLast()
       if try closesAfterItem(UInt8(ascii: "]"), what: "a list item") { return .array(items) }
     }
@@ -215,7 +223,9 @@ package struct JSONReader {
       if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { position += 1 }
       guard digits(&self) > 0 else { throw Failure(reason: "expected a digit in the exponent", offset: position) }
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    let written = UnsafeBufferPointer(rebasing: bytes[start..<position])
+    if let exact = JSONNumber.exact(written) { return exact }
+    let text = String(decoding: written, as: UTF8.self)
     guard let number = Double(text), number.isFinite else { throw Failure(reason: "the number \(text) is out of range", offset: start) }
     return number
   }

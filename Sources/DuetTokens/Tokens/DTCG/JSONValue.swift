@@ -4,7 +4,9 @@ import DuetSupport
 
 /// A JSON value as `JSONReader` reads it, with numbers and booleans kept
 /// apart (a `fontWeight` of `true` is an error, not 1).
-public indirect enum JSONValue: Sendable, Equatable {
+/// Not `indirect`: arrays and dictionaries already hold their values out of
+/// line, and a box per value was one more allocation for every string and number.
+public enum JSONValue: Sendable, Equatable {
   case string(String)
   case number(Double)
   case bool(Bool)
