@@ -30,7 +30,7 @@ enum InitCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let cwd = arguments.invocation.workingDirectory
     let root: URL
     if arguments.value("--root") != nil {
       root = try treeRoot(arguments)

@@ -38,7 +38,7 @@ enum VerifyCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     // Every option and combination is checked before any file is read.
     var options = try options(arguments)
-    var ci = try VerifyCI.context(arguments)
+    var ci = try VerifyCI.context(arguments, environment: arguments.invocation.environment)
     let shardSpec = try VerifyCI.shardSpec(arguments)
     let json = arguments.flag("--json")
 
@@ -48,7 +48,7 @@ enum VerifyCommand: Command {
     if tree.isDerived {
       if json { console.err(DerivedLanes.notice) } else { console.out(DerivedLanes.notice) }
     }
-    let historyPath = HistoryStore.defaultPath(root: root)
+    let historyPath = HistoryStore.defaultPath(root: root, environment: arguments.invocation.environment)
     if let base = changeBase(arguments) {
       do {
         options.changed = try ChangedFiles.read(base, root: root)
@@ -84,12 +84,12 @@ enum VerifyCommand: Command {
     }
     let plan: VerifyPlan
     do {
-      plan = try VerifyPlan(root: root, manifest: manifest, builtins: .standard, options: options)
+      plan = try VerifyPlan(root: root, manifest: manifest, builtins: .standard, options: options, environment: arguments.invocation.environment)
     } catch {
       throw UsageError(message: error.message, command: "verify")
     }
     let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: duetVersion, builtinIdentity: duetCodeIdentity,
-                                commandLine: (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+                                commandLine: arguments.invocation.commandLine)
     if let changed = options.changed {
       let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
       let line = "duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected"
@@ -109,10 +109,11 @@ enum VerifyCommand: Command {
     }
 
     let interruption = session.interruption
-    Subreaper.enable()
+    let ownsProcess = arguments.invocation.ownsProcess
+    if ownsProcess { Subreaper.enable() }
     // A signal stops the run, and any child already started (a git query while
     // the run is prepared would otherwise hold Ctrl-C for its whole deadline).
-    let result = SignalPolicy.during({ _ in
+    let result = SignalPolicy.during(ownsProcess: ownsProcess, { _ in
       interruption.interrupt()
       ChildRun.stopAll()
     }) { () -> RunResult in
@@ -128,7 +129,7 @@ enum VerifyCommand: Command {
       return result
     }
     // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
-    let leftovers = Subreaper.killAdopted()
+    let leftovers = ownsProcess ? Subreaper.killAdopted() : []
     if !leftovers.isEmpty {
       console.err("duet verify: stopped \(leftovers.count) process(es) that lanes left running outside their process groups")
     }

@@ -20,11 +20,11 @@ enum VerifyCI {
     var started = Date()
   }
 
-  static func context(_ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Context {
+  static func context(_ arguments: ParsedArguments, environment: [String: String]) throws -> Context {
     var context = Context()
     if let junit = arguments.value("--junit") {
       guard !junit.isEmpty else { throw UsageError(message: "--junit needs a file path", command: "verify") }
-      context.junitPath = URL(fileURLWithPath: junit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
+      context.junitPath = URL(fileURLWithPath: junit, relativeTo: arguments.invocation.workingDirectory).path
     }
     context.github = environment["GITHUB_ACTIONS"] == "true"
     if context.github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty { context.summaryPath = summary }
