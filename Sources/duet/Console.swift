@@ -42,6 +42,15 @@ final class Console: Sendable {
   func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
   func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
+  /// Bytes as they are (a lane's log), to stdout.
+  func bytes(_ data: Data) {
+    if case .buffers(let buffers) = output {
+      buffers.append(String(decoding: data, as: UTF8.self), error: false)
+      return
+    }
+    writing.withLock { _ in FileHandle.standardOutput.write(data) }
+  }
+
   /// `file:line:col: error: message`, with `error` in red on a terminal.
   func diagnostics(_ items: [Diagnostic]) {
     for item in items {

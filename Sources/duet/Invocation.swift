@@ -17,6 +17,16 @@ struct Invocation: Sendable {
   /// become the subreaper of what lanes leave behind, and exit.
   var ownsProcess: Bool
 
+  init(arguments: [String], workingDirectory: URL, environment: [String: String], standardInput: Data?, executable: URL, ownsProcess: Bool) {
+    self.arguments = arguments
+    // A folder URL, so a relative path (`--junit reports/j.xml`) resolves inside it, not beside it.
+    self.workingDirectory = URL(fileURLWithPath: workingDirectory.path, isDirectory: true)
+    self.environment = environment
+    self.standardInput = standardInput
+    self.executable = executable
+    self.ownsProcess = ownsProcess
+  }
+
   /// The binary's own invocation, read from this process.
   static func process() -> Invocation {
     let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])

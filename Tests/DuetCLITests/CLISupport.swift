@@ -45,29 +45,42 @@ final class FixtureTree: Sendable {
 
   func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path) }
 
-  /// Runs duet in this tree and waits for it (at most `timeout` seconds, then it is killed).
-  func duet(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
-    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  /// Runs duet in this tree, in-process (see `runDuet`).
+  func duet(_ arguments: String..., environment: [String: String] = [:]) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment)
   }
 
   /// `duet` with an argument list built at run time.
-  func duet(arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
-    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  func duet(arguments: [String], environment: [String: String] = [:]) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment)
   }
+
+  /// Runs the built binary in this tree and waits for it (at most `timeout` seconds,
+  /// then it is killed): for what only a separate process shows (a hang, a crash).
+  func binary(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
+    try runBinary(arguments, in: url, environment: environment, timeout: timeout)
+  }
+}
+
+/// The environment a test's duet sees: this process's, without colour or the
+/// GitHub Actions switch, with the test's own variables on top.
+func duetEnvironment(_ overrides: [String: String]) -> [String: String] {
+  var env = ProcessInfo.processInfo.environment
+  env["NO_COLOR"] = "1"
+  env.removeValue(forKey: "GITHUB_ACTIONS")
+  for (key, value) in overrides { env[key] = value }
+  return env
 }
 
 /// Runs the built binary with `arguments` in `directory`; stdout and stderr are
 /// read concurrently, so a chatty run cannot deadlock against the pipe buffer.
-func runDuet(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
+/// For signals, process groups, terminals, hangs and crashes; `runDuet` otherwise.
+func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
   let process = Process()
   process.executableURL = duetBinary
   process.arguments = arguments
   process.currentDirectoryURL = directory
-  var env = ProcessInfo.processInfo.environment
-  env["NO_COLOR"] = "1"
-  env.removeValue(forKey: "GITHUB_ACTIONS")
-  for (key, value) in environment { env[key] = value }
-  process.environment = env
+  process.environment = duetEnvironment(environment)
   let out = Pipe(), err = Pipe()
   process.standardOutput = out
   process.standardError = err

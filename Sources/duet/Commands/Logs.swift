@@ -66,7 +66,7 @@ enum LogsCommand: Command {
     guard let data = contents else {
       throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
     }
-    FileHandle.standardOutput.write(data)
+    console.bytes(data)
     return ExitCode.pass
   }
 }
