@@ -221,7 +221,7 @@ enum DocTranscripts {
   }
 }
 
-@Suite("Transcripts in README.md and docs/ are what the binary prints", .serialized)
+@Suite("Transcripts in README.md and docs/ are what the binary prints")
 struct DocTranscriptTests {
   /// Every `$ duet` console block of the page prints, on its tree, what the page shows.
   @Test(arguments: DocTranscripts.pages)

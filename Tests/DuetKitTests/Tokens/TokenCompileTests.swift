@@ -85,7 +85,7 @@ enum KotlinJVM {
   }
 }
 
-@Suite("design tokens: real compilers", .serialized)
+@Suite("design tokens: real compilers")
 struct TokenCompileTests {
   func swiftFiles(_ fixture: String) throws -> [GeneratedFile] {
     TokenPlan(try TokenFixtures.config(fixture)).files.filter { $0.path.hasSuffix(".swift") }
