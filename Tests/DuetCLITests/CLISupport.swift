@@ -36,7 +36,7 @@ final class FixtureTree: Sendable {
   func write(_ path: String, _ text: String) throws {
     let file = url.appendingPathComponent(path)
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try text.write(to: file, atomically: false, encoding: .utf8)
+    try writeClosingOnExec(Array(text.utf8), to: file.path)
   }
 
   func read(_ path: String) throws -> String {
@@ -70,6 +70,23 @@ func duetEnvironment(_ overrides: [String: String]) -> [String: String] {
   env.removeValue(forKey: "GITHUB_ACTIONS")
   for (key, value) in overrides { env[key] = value }
   return env
+}
+
+/// Writes a file through a close-on-exec descriptor. Foundation's writes leave it
+/// inheritable, and in-process runs of other tests spawn lanes meanwhile: a lane
+/// that inherited it would keep the file open for writing, and running it (a stub
+/// program on PATH) would fail with "Text file busy" while that lane lives.
+func writeClosingOnExec(_ bytes: [UInt8], to path: String) throws {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+  guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, "errno": errno]) }
+  defer { close(fd) }
+  var offset = 0
+  while offset < bytes.count {
+    let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, "errno": errno]) }
+    offset += n
+  }
 }
 
 /// Runs the built binary with `arguments` in `directory`; stdout and stderr are
