@@ -116,6 +116,11 @@ struct ParsedArguments {
   private(set) var values: [String: [String]] = [:]
   private(set) var positionals: [String] = []
   var wantsHelp = false
+  /// Where the words came from: the working folder and environment the command
+  /// must use instead of this process's (an in-process call has its own).
+  var invocation: Invocation
+
+  init(invocation: Invocation) { self.invocation = invocation }
 
   func flag(_ name: String) -> Bool { flags.contains(name) }
   func value(_ name: String) -> String? { values[name]?.last }
@@ -139,8 +144,8 @@ struct ParsedArguments {
     return seconds
   }
 
-  static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0) throws -> ParsedArguments {
-    var parsed = ParsedArguments()
+  static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0, invocation: Invocation) throws -> ParsedArguments {
+    var parsed = ParsedArguments(invocation: invocation)
     var index = 0
     let names = spec.listedOptions.map(\.name)
     while index < arguments.count {

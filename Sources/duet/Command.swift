@@ -33,7 +33,7 @@ enum ExitCode {
 /// The tree root for `--root`, or the nearest folder above the working directory
 /// holding `lanes/manifest.yaml` or `parity/manifest.yaml`.
 func treeRoot(_ arguments: ParsedArguments) throws -> URL {
-  let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+  let cwd = arguments.invocation.workingDirectory
   do {
     return try TreeRoot.find(from: cwd, override: arguments.value("--root"), markers: TreeManifest.rootMarkers)
   } catch {

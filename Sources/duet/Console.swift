@@ -8,15 +8,19 @@ import DuetModel
 import DuetSupport
 
 /// Where a command's text goes: stdout for results, stderr for diagnostics.
-/// Colour only on a terminal, and never when `NO_COLOR` is set.
-final class Console: @unchecked Sendable {
+/// Colour only on a terminal, and never when `NO_COLOR` is set. An in-process
+/// call writes into buffers instead, and is never a terminal.
+final class Console: Sendable {
   let isTerminal: Bool
   let useColor: Bool
   let width: Int
-  private let lock = NSLock()
+  private let output: ConsoleOutput
+  /// Serialises writes to the descriptors, so lines from several threads never interleave.
+  private let writing = Locked(())
 
-  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    isTerminal = isatty(STDOUT_FILENO) == 1
+  init(environment: [String: String], output: ConsoleOutput = .standardStreams) {
+    self.output = output
+    if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     useColor = isTerminal && !noColor && environment["TERM"] != "dumb"
     var size = winsize()
@@ -38,6 +42,15 @@ final class Console: @unchecked Sendable {
   func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
   func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
+  /// Bytes as they are (a lane's log), to stdout.
+  func bytes(_ data: Data) {
+    if case .buffers(let buffers) = output {
+      buffers.append(String(decoding: data, as: UTF8.self), error: false)
+      return
+    }
+    writing.withLock { _ in FileHandle.standardOutput.write(data) }
+  }
+
   /// `file:line:col: error: message`, with `error` in red on a terminal.
   func diagnostics(_ items: [Diagnostic]) {
     for item in items {
@@ -52,15 +65,19 @@ final class Console: @unchecked Sendable {
   }
 
   private func write(_ text: String, to fd: Int32) {
-    lock.lock()
-    defer { lock.unlock() }
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 { if errno == EINTR { continue } else { return } }
-        offset += n
+    if case .buffers(let buffers) = output {
+      buffers.append(text, error: fd == STDERR_FILENO)
+      return
+    }
+    writing.withLock { _ in
+      var text = text
+      text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+          if n < 0 { if errno == EINTR { continue } else { return } }
+          offset += n
+        }
       }
     }
   }

@@ -22,7 +22,8 @@ enum Entrypoint {
     commands.map { DocumentedCommand(spec: $0.documentedSpec, maxPositionals: $0.maxPositionals) }
   }
 
-  static func run(_ arguments: [String], console: Console) -> Int32 {
+  static func run(_ invocation: Invocation, console: Console) -> Int32 {
+    let arguments = invocation.arguments
     guard let first = arguments.first else {
       console.out(overview)
       return ExitCode.usage
@@ -43,7 +44,7 @@ enum Entrypoint {
       return ExitCode.usage
     }
     do {
-      let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, maxPositionals: command.maxPositionals)
+      let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, maxPositionals: command.maxPositionals, invocation: invocation)
       if parsed.wantsHelp {
         console.out(command.documentedSpec.help)
         return ExitCode.pass

@@ -37,8 +37,10 @@ enum SignalPolicy {
     }
   }
 
-  /// Runs `body` with `handler` taking the signals (verify's interrupt).
-  static func during<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+  /// Runs `body` with `handler` taking the signals (verify's interrupt). A call
+  /// that does not own the process (in-process) leaves the signals alone.
+  static func during<T>(ownsProcess: Bool = true, _ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+    guard ownsProcess else { return try body() }
     state.withLock { $0.handler = handler }
     defer { state.withLock { $0.handler = nil } }
     return try body()

@@ -10,5 +10,6 @@ import DuetSupport
 // A closed stdout (`duet lanes | head`) ends a write with EPIPE instead of killing duet.
 signal(SIGPIPE, SIG_IGN)
 SignalPolicy.install()
-let console = Console()
-exit(SignalPolicy.exitCode(Entrypoint.run(Array(CommandLine.arguments.dropFirst()), console: console)))
+let invocation = Invocation.process()
+let console = Console(environment: invocation.environment)
+exit(SignalPolicy.exitCode(Entrypoint.run(invocation, console: console)))

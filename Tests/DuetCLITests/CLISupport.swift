@@ -36,7 +36,7 @@ final class FixtureTree: Sendable {
   func write(_ path: String, _ text: String) throws {
     let file = url.appendingPathComponent(path)
     try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try text.write(to: file, atomically: false, encoding: .utf8)
+    try writeClosingOnExec(Array(text.utf8), to: file.path)
   }
 
   func read(_ path: String) throws -> String {
@@ -45,29 +45,59 @@ final class FixtureTree: Sendable {
 
   func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path) }
 
-  /// Runs duet in this tree and waits for it (at most `timeout` seconds, then it is killed).
-  func duet(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
-    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  /// Runs duet in this tree, in-process (see `runDuet`).
+  func duet(_ arguments: String..., environment: [String: String] = [:]) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment)
   }
 
   /// `duet` with an argument list built at run time.
-  func duet(arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
-    try runDuet(arguments, in: url, environment: environment, timeout: timeout)
+  func duet(arguments: [String], environment: [String: String] = [:]) throws -> DuetRun {
+    try runDuet(arguments, in: url, environment: environment)
+  }
+
+  /// Runs the built binary in this tree and waits for it (at most `timeout` seconds,
+  /// then it is killed): for what only a separate process shows (a hang, a crash).
+  func binary(_ arguments: String..., environment: [String: String] = [:], timeout: Double = 60) throws -> DuetRun {
+    try runBinary(arguments, in: url, environment: environment, timeout: timeout)
+  }
+}
+
+/// The environment a test's duet sees: this process's, without colour or the
+/// GitHub Actions switch, with the test's own variables on top.
+func duetEnvironment(_ overrides: [String: String]) -> [String: String] {
+  var env = ProcessInfo.processInfo.environment
+  env["NO_COLOR"] = "1"
+  env.removeValue(forKey: "GITHUB_ACTIONS")
+  for (key, value) in overrides { env[key] = value }
+  return env
+}
+
+/// Writes a file through a close-on-exec descriptor. Foundation's writes leave it
+/// inheritable, and in-process runs of other tests spawn lanes meanwhile: a lane
+/// that inherited it would keep the file open for writing, and running it (a stub
+/// program on PATH) would fail with "Text file busy" while that lane lives.
+func writeClosingOnExec(_ bytes: [UInt8], to path: String) throws {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+  guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, "errno": errno]) }
+  defer { close(fd) }
+  var offset = 0
+  while offset < bytes.count {
+    let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, "errno": errno]) }
+    offset += n
   }
 }
 
 /// Runs the built binary with `arguments` in `directory`; stdout and stderr are
 /// read concurrently, so a chatty run cannot deadlock against the pipe buffer.
-func runDuet(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
+/// For signals, process groups, terminals, hangs and crashes; `runDuet` otherwise.
+func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
   let process = Process()
   process.executableURL = duetBinary
   process.arguments = arguments
   process.currentDirectoryURL = directory
-  var env = ProcessInfo.processInfo.environment
-  env["NO_COLOR"] = "1"
-  env.removeValue(forKey: "GITHUB_ACTIONS")
-  for (key, value) in environment { env[key] = value }
-  process.environment = env
+  process.environment = duetEnvironment(environment)
   let out = Pipe(), err = Pipe()
   process.standardOutput = out
   process.standardError = err

@@ -158,7 +158,7 @@ struct CacheTrustCLITests {
     chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
     try tree.write(".git/HEAD", "ref: refs/heads/main\n")
     let start = Date()
-    let run = try runDuet(["verify"], in: tree.url, environment: ["PATH": tree.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"]) { process in
+    let run = try runBinary(["verify"], in: tree.url, environment: ["PATH": tree.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"]) { process in
       Thread.sleep(forTimeInterval: 1)
       kill(process.processIdentifier, SIGINT)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet design-tokens and theme-test on DTCG input (the binary)")
+@Suite("duet design-tokens and theme-test on DTCG input (the command line, in-process)")
 struct DTCGCLITests {
   static let fixture = DesignTokensCLI.repository.appendingPathComponent("Tests/Fixtures/dtcg/foyer/parity")
 

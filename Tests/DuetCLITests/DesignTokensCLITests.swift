@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet design-tokens (the binary)")
+@Suite("duet design-tokens (the command line, in-process)")
 struct DesignTokensCLITests {
   static let tutorialOutput = """
     duet design-tokens: wrote 8 token file(s):

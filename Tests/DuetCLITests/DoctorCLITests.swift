@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet doctor (the binary)")
+@Suite("duet doctor (the command line, in-process)")
 struct DoctorCLITests {
   /// A folder of stub toolchain programs that print a version the way the real ones do.
   func stubBin(_ tools: [String: String]) throws -> FixtureTree {

@@ -8,7 +8,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetSupport
 
-@Suite("A tree the Duet toolchain made (the binary)")
+@Suite("A tree the Duet toolchain made (the command line, in-process)")
 struct DuetToolchainTreeCLITests {
   func duetShapedTree() throws -> FixtureTree {
     let tree = try FixtureTree()

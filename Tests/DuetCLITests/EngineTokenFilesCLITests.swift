@@ -20,7 +20,7 @@ private let enginePaths = [
   "kmp/theming/Generated/SemanticGradient.kt", "kmp/theming/Generated/MainPalette.kt",
 ]
 
-@Suite("duet design-tokens on files the Duet toolchain's engine wrote (the binary)")
+@Suite("duet design-tokens on files the Duet toolchain's engine wrote (the command line, in-process)")
 struct EngineTokenFilesCLITests {
   /// `--check` passes the engine's files as they are and says how many it compared by code.
   @Test func checkPassesTheEnginesFiles() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet help, --help, --version and the man page (the binary)")
+@Suite("duet help, --help, --version and the man page (the command line, in-process)")
 struct HelpCLITests {
   /// Every command `duet --help` lists, read from its output.
   func commandNames() throws -> [String] {

@@ -19,10 +19,10 @@ struct HostileInputCLITests {
       let run = try runDuetSample(["verify", "--shard", spec], in: tree.url)
       #expect(run == FuzzRunEnd(status: 0, signaled: false, timedOut: false), "--shard \(spec)")
     }
-    let dry = try tree.duet("verify", "--shard", "1/1000000000", "--dry-run", timeout: 20)
+    let dry = try tree.binary("verify", "--shard", "1/1000000000", "--dry-run", timeout: 20)
     #expect(dry.status == 0)
     #expect(dry.stdout.contains("duet verify --shard 1/1000000000: 1 of 2 lane(s)"))
-    let past = try tree.duet("verify", "--shard", "3/1000000000", timeout: 20)
+    let past = try tree.binary("verify", "--shard", "3/1000000000", timeout: 20)
     #expect(past.status == 0)
     #expect(past.stdout.contains("no lane falls in this shard (2 lane(s) over 1000000000 shards)"))
   }
@@ -31,7 +31,7 @@ struct HostileInputCLITests {
   @Test func deepYAMLIsAnError() throws {
     let deep = String(repeating: "[", count: 40_000) + String(repeating: "]", count: 40_000)
     let manifest = try FixtureTree(manifest: "version: 1\nlanes: \(deep)\n")
-    let run = try manifest.duet("lanes", timeout: 20)
+    let run = try manifest.binary("lanes", timeout: 20)
     #expect(run.status == 2)
     #expect(run.stderr.contains("lanes/manifest.yaml:2:519: error: nesting deeper than 512 levels"))
 
@@ -42,7 +42,7 @@ struct HostileInputCLITests {
 
     let tokens = try FixtureTree(manifest: twoLanes)
     try tokens.write("parity/design-tokens.yaml", "version: 1\ncolors: \(deep)\n")
-    let tokenRun = try tokens.duet("design-tokens", "--check", timeout: 20)
+    let tokenRun = try tokens.binary("design-tokens", "--check", timeout: 20)
     #expect(tokenRun.status == 2)
     #expect(tokenRun.stderr.contains("parity/design-tokens.yaml:2:520: error: nesting deeper than 512 levels"))
   }
@@ -57,7 +57,7 @@ struct HostileInputCLITests {
           retries: 9223372036854775807
           timeout: 99999999999999999999h
       """)
-    let run = try tree.duet("verify", timeout: 20)
+    let run = try tree.binary("verify", timeout: 20)
     #expect(run.status == 2)
     #expect(run.stderr.contains("lanes/manifest.yaml:5:14: error: lane 'loop': 'retries' must be at most 10"))
     #expect(run.stderr.contains("lanes/manifest.yaml:6:14: error: lane 'loop': 'timeout' must be a duration such as 90s, 10m or 1h, at most 7d"))
@@ -70,7 +70,7 @@ struct HostileInputCLITests {
     let tree = try FixtureTree(manifest: twoLanes)
     try tree.write("parity/design-tokens.yaml", config)
     let started = Date()
-    let run = try tree.duet("design-tokens", "--check", timeout: 20)
+    let run = try tree.binary("design-tokens", "--check", timeout: 20)
     #expect(run.status == 2)
     #expect(run.stderr.components(separatedBy: "circular alias").count == 2)
     #expect(Date().timeIntervalSince(started) < 15)
@@ -128,7 +128,7 @@ struct HostileInputCLITests {
     let fifo = try FixtureTree()
     try FileManager.default.createDirectory(at: fifo.url.appendingPathComponent("lanes"), withIntermediateDirectories: true)
     #expect(mkfifo(fifo.url.appendingPathComponent("lanes/manifest.yaml").path, 0o644) == 0)
-    let run = try fifo.duet("lanes", timeout: 20)
+    let run = try fifo.binary("lanes", timeout: 20)
     #expect(run.status == 2)
     #expect(run.stderr.contains("lanes/manifest.yaml: it is a FIFO (named pipe), not a regular file"))
 

@@ -175,7 +175,7 @@ struct HostileTreeCLITests {
           sh: 'true'
           inputs: ["../secret", "../../dev/zero"]
       """)
-    let run = try tree.duet("verify", timeout: 20)
+    let run = try tree.binary("verify", timeout: 20)
     #expect(run.status == 2)
     #expect(run.stderr.contains("lanes/manifest.yaml:5:"))
     #expect(run.stderr.contains("'inputs'"))
@@ -192,7 +192,7 @@ struct HostileTreeCLITests {
       """)
     try tree.write("src/a.txt", "a")
     #expect(mkfifo(tree.url.appendingPathComponent("src/pipe").path, 0o644) == 0)
-    let run = try tree.duet("verify", timeout: 20)
+    let run = try tree.binary("verify", timeout: 20)
     #expect(run.status == 0)
   }
 
@@ -217,7 +217,7 @@ struct HostileTreeCLITests {
       let end = try runDuetSample(arguments, in: tree.url)
       #expect(!end.timedOut && !end.signaled && [1, 2].contains(end.status), "duet \(arguments.joined(separator: " ")): \(end)")
     }
-    let check = try tree.duet("mocks", "--check", timeout: 20)
+    let check = try tree.binary("mocks", "--check", timeout: 20)
     #expect((check.stdout + check.stderr).contains("it is a FIFO (named pipe), not a regular file"))
   }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetSupport
 
-@Suite("duet init and derived lanes (the binary)")
+@Suite("duet init and derived lanes (the command line, in-process)")
 struct InitCLITests {
   func duetShapedTree(gradleWrapper: Bool = true) throws -> FixtureTree {
     let tree = try FixtureTree()

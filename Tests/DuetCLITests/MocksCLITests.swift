@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet mocks (the binary)")
+@Suite("duet mocks (the command line, in-process)")
 struct MocksCLITests {
   func shellTree() throws -> FixtureTree {
     let tree = try FixtureTree()

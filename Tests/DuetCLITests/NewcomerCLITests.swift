@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Small things a newcomer hits (the binary)")
+@Suite("Small things a newcomer hits (the command line, in-process)")
 struct NewcomerCLITests {
   /// A YAML error inside an unquoted `sh:` value (block or flow style) says to
   /// quote the command or write it as a block; other YAML errors get no such hint.

@@ -15,7 +15,7 @@ struct SignalCLITests {
   /// Runs verify, sends `signal` once the lane's grandchild exists, and returns the run and the grandchild's pid.
   func interruptVerify(with signal: Int32) throws -> (DuetRun, Int32) {
     let tree = try FixtureTree(manifest: SignalCLITests.longLane)
-    let run = try runDuet(["verify"], in: tree.url) { process in
+    let run = try runBinary(["verify"], in: tree.url) { process in
       for _ in 0..<200 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
       Thread.sleep(forTimeInterval: 0.1)
       kill(process.processIdentifier, signal)
@@ -55,7 +55,7 @@ struct SignalCLITests {
           run: mocks --check
       """)
     try tree.write("Sources/A.swift", "struct A {}\n")
-    let run = try runDuet(["mocks"], in: tree.url) { process in
+    let run = try runBinary(["mocks"], in: tree.url) { process in
       for _ in 0..<200 where !tree.exists("gen.pid") { Thread.sleep(forTimeInterval: 0.05) }
       Thread.sleep(forTimeInterval: 0.1)
       kill(process.processIdentifier, SIGTERM)
@@ -87,7 +87,7 @@ struct EscapedDescendantTests {
         - name: daemon
           sh: setsid sh -c 'echo $$ > daemon.pid; exec sleep 120' > /dev/null 2>&1 < /dev/null & sleep 0.3
       """)
-    let run = try tree.duet("verify")
+    let run = try tree.binary("verify")
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("stopped 1 process(es) that lanes left running outside their process groups"), "\(run.stderr)")
     let pid = try #require(Int32(tree.read("daemon.pid").trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("duet theme-test and duet contrast (the binary)")
+@Suite("duet theme-test and duet contrast (the command line, in-process)")
 struct ThemeTestCLITests {
   static let foyerOutput = """
     duet theme-test: parity/design-tokens.yaml, 9 pair(s) per theme and appearance

@@ -87,7 +87,7 @@ struct VerifyCLITests {
           sh: echo later
           needs: [long]
       """)
-    let run = try runDuet(["verify", "--jobs", "2"], in: tree.url) { process in
+    let run = try runBinary(["verify", "--jobs", "2"], in: tree.url) { process in
       // Wait for the grandchild to exist, then interrupt duet.
       for _ in 0..<100 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
       Thread.sleep(forTimeInterval: 0.1)

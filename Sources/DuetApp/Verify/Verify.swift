@@ -19,7 +19,7 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   let tree = try TreeManifest.load(root: request.root)
   if tree.isDerived { observer.notice(DerivedLanes.notice) }
   var options = request.options
-  let historyPath = HistoryStore.defaultPath(root: request.root)
+  let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
     do { options.changed = try ChangedFiles.read(base, root: request.root) } catch { throw VerifyFailure.usage(error.message) }
   }
@@ -70,7 +70,8 @@ private func prepareSession(_ request: VerifyRequest, manifest: Manifest, option
                             observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
   let plan: VerifyPlan
   do {
-    plan = try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options)
+    plan = try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
+                          environment: request.environment)
   } catch {
     throw .usage(error.message)
   }

@@ -26,6 +26,9 @@ public struct VerifyRequest: Sendable {
   /// them after the run (the binary does; an in-process caller sharing its
   /// process with other work may not want it).
   public var reapOrphans = false
+  /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`):
+  /// this process's, unless the caller runs duet for another.
+  public var environment = ProcessInfo.processInfo.environment
 
   public init(root: URL, options: VerifyOptions, duetVersion: String) {
     self.root = root

@@ -172,14 +172,19 @@ public struct VerifyPlan: Sendable {
     manifest.graph.runOrder(weights: weights).filter { selected.contains($0) }
   }
 
-  /// Sortable and readable: `20261202-181700-3f2a1b`.
+  /// Sortable and readable: `20261202-181700-3f2a1b`. The suffix leads with the
+  /// millisecond (its low 14 bits are random), so runs started within one second
+  /// still sort in start order: log retention keeps the newest folders by name.
   package static func makeRunID(_ now: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")
     formatter.dateFormat = "yyyyMMdd-HHmmss"
-    let suffix = String(UInt32.random(in: 0...0xFFFFFF), radix: 16)
-    return formatter.string(from: now) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+    // Both parts from the whole second: the formatter would round 0.9995s up to the next one.
+    let second = now.timeIntervalSince1970.rounded(.down)
+    let millisecond = min(999, UInt32(((now.timeIntervalSince1970 - second) * 1000).rounded(.down)))
+    let suffix = String(millisecond << 14 | UInt32.random(in: 0..<(1 << 14)), radix: 16)
+    return formatter.string(from: Date(timeIntervalSince1970: second)) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
   }
 
   /// Whether `program` is an executable on `path` (or is itself a path to one,

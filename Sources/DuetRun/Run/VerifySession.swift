@@ -73,7 +73,7 @@ public final class VerifySession {
     let root = plan.root
     fingerprints = InputFingerprint.compute(manifest: plan.manifest, builtins: plan.builtins, root: root, selected: plan.selected,
                                             git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
-                                            changedFiles: plan.options.changed?.files)
+                                            changedFiles: plan.options.changed?.files, environment: plan.environment)
     decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                   fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.

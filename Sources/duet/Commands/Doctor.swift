@@ -36,10 +36,10 @@ enum DoctorCommand: Command {
         : TreeManifest.rootMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
     } catch is TreeNotFound {
       // No tree is a problem to report beside the toolchains, not a reason to print nothing.
-      root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      root = arguments.invocation.workingDirectory
       foundBy = nil
     }
-    let options = Doctor.Options(root: root, foundBy: foundBy, environment: ProcessInfo.processInfo.environment, builtins: BuiltinSet.standard.vocabulary)
+    let options = Doctor.Options(root: root, foundBy: foundBy, environment: arguments.invocation.environment, builtins: BuiltinSet.standard.vocabulary)
     let report = Doctor.run(options)
     console.out("duet doctor: \(report.root)")
     for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }

@@ -46,7 +46,7 @@ enum HistoryCommand: Command {
   static func list(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
     let limit = try arguments.positiveInt("--limit", command: "history") ?? 20
-    if let lane = arguments.value("--lane") { try KnownLane.check(lane, root: try treeRoot(arguments), command: "history") }
+    if let lane = arguments.value("--lane") { try KnownLane.check(lane, root: try treeRoot(arguments), environment: arguments.invocation.environment, command: "history") }
     guard let store = try HistoryAccess.openForReading(arguments, command: "history", console: console, json: json) else { return ExitCode.pass }
     let runs = try store.recentRuns(limit: limit, lane: arguments.value("--lane"))
     let steps = try store.steps(ofRuns: runs.map(\.id))
@@ -89,7 +89,7 @@ enum HistoryCommand: Command {
     let files = Array(arguments.positionals.dropFirst())
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)
-    guard let path = HistoryStore.defaultPath(root: root) else {
+    guard let path = HistoryStore.defaultPath(root: root, environment: arguments.invocation.environment) else {
       throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
     }
     let store: HistoryStore
@@ -100,7 +100,7 @@ enum HistoryCommand: Command {
     }
     var failures = 0
     for file in files {
-      let full = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
+      let full = URL(fileURLWithPath: file, relativeTo: arguments.invocation.workingDirectory).path
       do {
         let added = try store.merge(from: full)
         console.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")

@@ -14,7 +14,7 @@ enum HistoryAccess {
   /// The tree's store for reading, or nil (after saying so) when nothing is recorded yet.
   static func openForReading(_ arguments: ParsedArguments, command: String, console: Console, json: Bool) throws -> HistoryStore? {
     let root = try treeRoot(arguments)
-    guard let path = HistoryStore.defaultPath(root: root) else {
+    guard let path = HistoryStore.defaultPath(root: root, environment: arguments.invocation.environment) else {
       throw CommandFailure(message: "duet \(command): error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
     }
     do {

@@ -43,7 +43,7 @@ enum HookCommand: Command {
     }
     let kind: GitHook.Kind = arguments.flag("--pre-commit") ? .preCommit : .prePush
     let root = try treeRoot(arguments)
-    let duet = Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments[0]
+    let duet = arguments.invocation.executable.path
     do {
       switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force")) {
       case .written(let path):
@@ -102,11 +102,12 @@ enum HookCommand: Command {
     defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: root) } }
     var verify = ["--root", target.root.path]
     if let since = target.since { verify += ["--since", since] }
-    if target.checkout != nil && ProcessInfo.processInfo.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root) {
+    var invocation = arguments.invocation
+    if target.checkout != nil && invocation.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root, environment: invocation.environment) {
       // The temporary checkout records into, and is cached from, the tree's own store.
-      setenv("DUET_HISTORY", store, 1)
+      invocation.environment["DUET_HISTORY"] = store
     }
-    let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec)
+    let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec, invocation: invocation)
     let code = try VerifyCommand.run(parsed, console: console)
     if code != ExitCode.pass {
       console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
@@ -127,7 +128,7 @@ enum HookCommand: Command {
   static func prePushDecision(_ arguments: ParsedArguments, root: URL, console: Console) -> PrePushDecision {
     var target = HookTarget(root: root)
     let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
-    let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    let input = String(decoding: arguments.invocation.readStandardInput(), as: UTF8.self)
     let updates = PrePush.parse(input)
     let plan = PrePush.plan(updates, remote: remote) { ProcessOutput.isCommit($0, in: root) }
     switch plan {

@@ -63,7 +63,7 @@ enum InitCommand: Command {
   /// `--root`, else the tree around the working directory (a git work tree
   /// counts: the tree may have no manifest yet), else the working directory.
   static func initRoot(_ arguments: ParsedArguments) throws -> URL {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let cwd = arguments.invocation.workingDirectory
     if arguments.value("--root") != nil {
       return try treeRoot(arguments)
     }

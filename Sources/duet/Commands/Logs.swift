@@ -33,7 +33,7 @@ enum LogsCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
     let root = try treeRoot(arguments)
-    try KnownLane.check(lane, root: root, command: "logs")
+    try KnownLane.check(lane, root: root, environment: arguments.invocation.environment, command: "logs")
     guard let store = try HistoryAccess.openForReading(arguments, command: "logs", console: console, json: false) else { return ExitCode.failed }
     var runs = try store.recentRuns(limit: 1000, lane: lane)
     if let wanted = arguments.value("--run") {
@@ -66,7 +66,7 @@ enum LogsCommand: Command {
     guard let data = contents else {
       throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
     }
-    FileHandle.standardOutput.write(data)
+    console.bytes(data)
     return ExitCode.pass
   }
 }

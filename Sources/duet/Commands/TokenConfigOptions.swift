@@ -26,7 +26,7 @@ struct TokenConfigChoice {
   /// Nil when no tree is found, after saying so on stderr: either marker makes
   /// a tree, so the message names both.
   static func resolve(_ arguments: ParsedArguments, command: String, console: Console) throws -> TokenConfigChoice? {
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let cwd = arguments.invocation.workingDirectory
     let root: URL
     do {
       root = try TreeRoot.find(

@@ -53,7 +53,10 @@ enum VerifyCommand: Command {
       line: { lane, line in printing.async { progress.withLock { $0 }?.streamed(lane, line) } })
     let response: VerifyResponse
     do {
-      response = try verify(request, observer: observer, signals: { onSignal, body in SignalPolicy.during({ _ in onSignal() }, body) })
+      let ownsProcess = arguments.invocation.ownsProcess
+      response = try verify(request, observer: observer, signals: { onSignal, body in
+        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
+      })
     } catch let failure as VerifyFailure {
       if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
       console.err("duet verify: error: \(failure)")
@@ -74,10 +77,11 @@ enum VerifyCommand: Command {
     request.shard = shard
     request.failedOnly = arguments.flag("--failed")
     request.dryRun = arguments.flag("--dry-run")
-    request.reports = VerifyReports(junitPath: junitPath, environment: ProcessInfo.processInfo.environment)
-    request.commandLine = (["duet"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    request.environment = arguments.invocation.environment
+    request.reports = VerifyReports(junitPath: junitPath, environment: arguments.invocation.environment)
+    request.commandLine = arguments.invocation.commandLine
     request.builtinIdentity = duetCodeIdentity
-    request.reapOrphans = true
+    request.reapOrphans = arguments.invocation.ownsProcess
     return request
   }
 

@@ -14,7 +14,7 @@ enum VerifyCI {
   static func junitPath(_ arguments: ParsedArguments) throws -> String? {
     guard let junit = arguments.value("--junit") else { return nil }
     guard !junit.isEmpty else { throw UsageError(message: "--junit needs a file path", command: "verify") }
-    return URL(fileURLWithPath: junit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
+    return URL(fileURLWithPath: junit, relativeTo: arguments.invocation.workingDirectory).path
   }
 
   /// `--shard I/N` read from the command line; nil without it. A usage error for a bad spec.

@@ -9,11 +9,12 @@ import Foundation
 import Testing
 
 /// Runs a program found on `PATH` and returns its exit status and merged output.
-private func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+private func run(_ program: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [program] + arguments
   if let directory { process.currentDirectoryURL = directory }
+  if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
   let pipe = Pipe()
   process.standardOutput = pipe
   process.standardError = pipe
@@ -75,7 +76,16 @@ enum SwiftCompileInput {
   }
 }
 
-@Suite("design tokens: real compilers", .serialized)
+/// JVM options for one short kotlinc run: the JIT's first tier only and one GC
+/// thread. The same compiler checks the same files in half the time; a
+/// `JAVA_OPTS` of the caller's own wins.
+enum KotlinJVM {
+  static var quickStart: [String: String] {
+    ProcessInfo.processInfo.environment["JAVA_OPTS"] != nil ? [:] : ["JAVA_OPTS": "-Xmx256M -Xms32M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"]
+  }
+}
+
+@Suite("design tokens: real compilers")
 struct TokenCompileTests {
   func swiftFiles(_ fixture: String) throws -> [GeneratedFile] {
     TokenPlan(try TokenFixtures.config(fixture)).files.filter { $0.path.hasSuffix(".swift") }
@@ -195,7 +205,7 @@ struct TokenCompileTests {
       }
     }
     #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4 + 4)
-    let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path])
+    let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path], environment: KotlinJVM.quickStart)
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.
     let warnings = result.output.split(separator: "\n").filter { $0.contains(": warning:") }

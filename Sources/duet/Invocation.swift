@@ -1,0 +1,47 @@
+import Foundation
+
+/// One call of duet: what a process is handed by whoever started it. Commands
+/// read the working folder, the environment and standard input from here, never
+/// from this process, so the same entry serves the binary and an in-process call
+/// (the tests run most of the command line that way, in parallel, in one process).
+struct Invocation: Sendable {
+  /// The words after `duet`.
+  var arguments: [String]
+  var workingDirectory: URL
+  var environment: [String: String]
+  /// Standard input; nil is this process's own (the binary's).
+  var standardInput: Data?
+  /// The duet executable a hook should call.
+  var executable: URL
+  /// Only the binary's `main` owns the process: it alone may take the signals,
+  /// become the subreaper of what lanes leave behind, and exit.
+  var ownsProcess: Bool
+
+  init(arguments: [String], workingDirectory: URL, environment: [String: String], standardInput: Data?, executable: URL, ownsProcess: Bool) {
+    self.arguments = arguments
+    // A folder URL, so a relative path (`--junit reports/j.xml`) resolves inside it, not beside it.
+    self.workingDirectory = URL(fileURLWithPath: workingDirectory.path, isDirectory: true)
+    self.environment = environment
+    self.standardInput = standardInput
+    self.executable = executable
+    self.ownsProcess = ownsProcess
+  }
+
+  /// The binary's own invocation, read from this process.
+  static func process() -> Invocation {
+    let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    return Invocation(
+      arguments: Array(CommandLine.arguments.dropFirst()),
+      workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+      environment: ProcessInfo.processInfo.environment,
+      standardInput: nil, executable: executable, ownsProcess: true)
+  }
+
+  /// The command line as a person would type it, for the history.
+  var commandLine: String { (["duet"] + arguments).joined(separator: " ") }
+
+  /// All of standard input, read once the command needs it.
+  func readStandardInput() -> Data {
+    standardInput ?? FileHandle.standardInput.readDataToEndOfFile()
+  }
+}
