@@ -21,7 +21,6 @@ struct FunctionLengthTests {
   /// list only shrinks: a listed function that is no longer over the limit
   /// fails `everyExceptionIsStillOverTheLimit` until it is taken off.
   static let exceptions: Set<Exception> = [
-    Exception(path: "Sources/DuetTokens/Tokens/DTCG/JSONReader.swift", name: "JSONReader.string"),
     Exception(path: "Sources/DuetTokens/Tokens/KotlinEmitter.swift", name: "KotlinEmitter.palette"),
     Exception(path: "Sources/DuetTokens/Tokens/SwiftEmitter.swift", name: "SwiftEmitter.palette"),
     Exception(path: "Sources/DuetTokens/Tokens/SwiftUIEmitter.swift", name: "SwiftUIEmitter.fonts"),
