@@ -101,70 +101,102 @@ public enum CodeComparison {
 
     package static let operatorCharacters: Set<Unicode.Scalar> = ["+", "-", "*", "/", "%", "=", "<", ">", "!", "&", "|", "^", "~", "?"]
 
+    /// The next token of code, or nil at the end of the source.
     package mutating func next() -> Token? {
+      skipSpaceAndComments()
+      guard let c = peek() else { return nil }
+      let start = position
+      let startLine = line
+      if c == "\"" {
+        skipStringLiteral()
+      } else if ("0"..."9").contains(c) {
+        skipNumber()
+      } else if Self.isWord(c) || c == "#" || c == "@" || c == "`" {
+        skipWord(startingWith: c)
+      } else if Self.operatorCharacters.contains(c) {
+        skipOperator()
+      } else {
+        advance()
+      }
+      return Token(text: source[offsets[start]..<offsets[position]], line: startLine)
+    }
+
+    /// Moves past whitespace, line breaks and comments up to the next token.
+    package mutating func skipSpaceAndComments() {
       while let c = peek() {
         if c == " " || c == "\t" || c == "\n" || c == "\r" {
           advance()
         } else if c == "/" && peek(1) == "/" {
           while let d = peek(), d != "\n" { advance() }
         } else if c == "/" && peek(1) == "*" {
-          var depth = 0
-          repeat {
-            if peek() == "/" && peek(1) == "*" {
-              depth += 1
-              advance()
-              advance()
-            } else if peek() == "*" && peek(1) == "/" {
-              depth -= 1
-              advance()
-              advance()
-            } else {
-              advance()
-            }
-          } while depth > 0 && peek() != nil
+          skipBlockComment()
         } else {
           break
         }
       }
-      guard let c = peek() else { return nil }
-      let start = position
-      let startLine = line
-      if c == "\"" {
-        let triple = peek(1) == "\"" && peek(2) == "\""
-        advance()
-        if triple {
+    }
+
+    /// Moves past a `/* */` comment, counting the nested ones it holds, or to
+    /// the end when it is not closed.
+    package mutating func skipBlockComment() {
+      var depth = 0
+      repeat {
+        if peek() == "/" && peek(1) == "*" {
+          depth += 1
           advance()
           advance()
-          while peek() != nil && !(peek() == "\"" && peek(1) == "\"" && peek(2) == "\"") { advance() }
-          for _ in 0..<3 where peek() != nil { advance() }
+        } else if peek() == "*" && peek(1) == "/" {
+          depth -= 1
+          advance()
+          advance()
         } else {
-          while let d = peek(), d != "\"", d != "\n" {
-            if d == "\\" && peek(1) != nil { advance() }
-            advance()
-          }
-          if peek() == "\"" { advance() }
-        }
-      } else if ("0"..."9").contains(c) {
-        // `0x1A`, `34`, `0.5`, `1e3`: a digit run with letters and one `.` before a digit.
-        while let d = peek(), Self.isWord(d) || (d == "." && peek(1).map { ("0"..."9").contains($0) } == true) { advance() }
-      } else if Self.isWord(c) || c == "#" || c == "@" || c == "`" {
-        advance()
-        if c == "`" {
-          while let d = peek(), d != "`", d != "\n" { advance() }
-          if peek() == "`" { advance() }
-        } else {
-          while let d = peek(), Self.isWord(d) { advance() }
-        }
-      } else if Self.operatorCharacters.contains(c) {
-        while let d = peek(), Self.operatorCharacters.contains(d),
-          !(d == "/" && (peek(1) == "/" || peek(1) == "*"))
-        {
           advance()
         }
+      } while depth > 0 && peek() != nil
+    }
+
+    /// Moves past a `"…"` or `"""…"""` literal; a one-line literal ends at its
+    /// line's end when it is not closed.
+    package mutating func skipStringLiteral() {
+      let triple = peek(1) == "\"" && peek(2) == "\""
+      advance()
+      if triple {
+        advance()
+        advance()
+        while peek() != nil && !(peek() == "\"" && peek(1) == "\"" && peek(2) == "\"") { advance() }
+        for _ in 0..<3 where peek() != nil { advance() }
       } else {
+        while let d = peek(), d != "\"", d != "\n" {
+          if d == "\\" && peek(1) != nil { advance() }
+          advance()
+        }
+        if peek() == "\"" { advance() }
+      }
+    }
+
+    /// `0x1A`, `34`, `0.5`, `1e3`: a digit run with letters and one `.` before a digit.
+    package mutating func skipNumber() {
+      while let d = peek(), Self.isWord(d) || (d == "." && peek(1).map { ("0"..."9").contains($0) } == true) { advance() }
+    }
+
+    /// Moves past a word, a `#`/`@` attribute or directive, or a `` `quoted` `` name.
+    package mutating func skipWord(startingWith c: Unicode.Scalar) {
+      advance()
+      if c == "`" {
+        while let d = peek(), d != "`", d != "\n" { advance() }
+        if peek() == "`" { advance() }
+      } else {
+        while let d = peek(), Self.isWord(d) { advance() }
+      }
+    }
+
+    /// Moves past a run of operator characters, stopping where a comment starts.
+    package mutating func skipOperator() {
+      while let d = peek(), Self.operatorCharacters.contains(d),
+        !(d == "/" && (peek(1) == "/" || peek(1) == "*"))
+      {
         advance()
       }
-      return Token(text: source[offsets[start]..<offsets[position]], line: startLine)
     }
   }
 }

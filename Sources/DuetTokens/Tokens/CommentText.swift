@@ -54,62 +54,101 @@ public enum CommentText {
   package static func write(_ text: String, prefix: String, into out: inout [UInt8]) {
     var text = text
     text.withUTF8 { source in
-      var separatorEnd = prefix.utf8.count
-      let prefixBytes = Array(prefix.utf8)
-      while separatorEnd > 0 && prefixBytes[separatorEnd - 1] == UInt8(ascii: " ") { separatorEnd -= 1 }
-      let prefixWidth = prefixBytes.allSatisfy { $0 < 0x80 } ? prefixBytes.count : prefix.count
-      // Trimmed lines as byte ranges; with a blank line among them, the lines
-      // between blank lines are one paragraph, else every line is one.
-      var lines: [Range<Int>] = []
-      var start = 0
-      for index in 0...source.count where index == source.count || source[index] == UInt8(ascii: "\n") {
-        var low = start, high = index
-        while low < high && isBlank(source[low]) { low += 1 }
-        while high > low && isBlank(source[high - 1]) { high -= 1 }
-        lines.append(low..<high)
-        start = index + 1
-      }
+      let lines = trimmedLines(source)
+      // With a blank line among them, the lines between blank lines are one
+      // paragraph, else every line is one.
       let hasBlankLine = lines.contains { $0.isEmpty }
-      var paragraphs = 0
-      var width = 0
-      for (index, line) in lines.enumerated() {
-        if line.isEmpty { continue }
-        let startsParagraph = !hasBlankLine || index == 0 || lines[index - 1].isEmpty
-        if startsParagraph {
-          if width > 0 { out.append(UInt8(ascii: "\n")) }
-          if paragraphs > 0 {
-            out.append(contentsOf: prefixBytes[..<separatorEnd])
-            out.append(UInt8(ascii: "\n"))
-          }
-          paragraphs += 1
-          width = 0
-        }
-        var position = line.lowerBound
-        while position < line.upperBound {
-          if source[position] == UInt8(ascii: " ") { position += 1; continue }
-          var end = position
-          var ascii = true
-          while end < line.upperBound && source[end] != UInt8(ascii: " ") {
-            if source[end] >= 0x80 { ascii = false }
-            end += 1
-          }
-          let word = UnsafeBufferPointer(rebasing: source[position..<end])
-          let wordWidth = ascii ? word.count : String(decoding: word, as: UTF8.self).count
-          if width == 0 {
-            out.append(contentsOf: prefixBytes)
-            width = prefixWidth + wordWidth
-          } else if width + 1 + wordWidth <= self.width {
-            out.append(UInt8(ascii: " "))
-            width += 1 + wordWidth
-          } else {
-            out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: prefixBytes)
-            width = prefixWidth + wordWidth
-          }
-          out.append(contentsOf: word)
-          position = end
-        }
+      var filler = LineFiller(prefix: prefix)
+      for (index, line) in lines.enumerated() where !line.isEmpty {
+        if !hasBlankLine || index == 0 || lines[index - 1].isEmpty { filler.startParagraph(into: &out) }
+        filler.writeWords(of: line, in: source, into: &out)
       }
+      filler.finish(into: &out)
+    }
+  }
+
+  /// The lines of `source` as byte ranges, each without its leading and
+  /// trailing blanks (an all-blank line is an empty range).
+  private static func trimmedLines(_ source: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var lines: [Range<Int>] = []
+    var start = 0
+    for index in 0...source.count where index == source.count || source[index] == UInt8(ascii: "\n") {
+      var low = start, high = index
+      while low < high && isBlank(source[low]) { low += 1 }
+      while high > low && isBlank(source[high - 1]) { high -= 1 }
+      lines.append(low..<high)
+      start = index + 1
+    }
+    return lines
+  }
+
+  /// Fills comment lines word by word: each line opens with the prefix, and a
+  /// word that would pass column 80 starts the next one.
+  private struct LineFiller {
+    let prefix: [UInt8]
+    /// The prefix without its trailing spaces: the line between paragraphs.
+    let separator: ArraySlice<UInt8>
+    let prefixWidth: Int
+    var paragraphs = 0
+    /// The open line's columns so far; 0 when no line is open.
+    var width = 0
+
+    init(prefix: String) {
+      let bytes = Array(prefix.utf8)
+      var separatorEnd = bytes.count
+      while separatorEnd > 0 && bytes[separatorEnd - 1] == UInt8(ascii: " ") { separatorEnd -= 1 }
+      self.prefix = bytes
+      separator = bytes[..<separatorEnd]
+      prefixWidth = bytes.allSatisfy { $0 < 0x80 } ? bytes.count : prefix.count
+    }
+
+    /// Closes the open line and, after the first paragraph, writes the
+    /// separator line.
+    mutating func startParagraph(into out: inout [UInt8]) {
+      if width > 0 { out.append(UInt8(ascii: "\n")) }
+      if paragraphs > 0 {
+        out.append(contentsOf: separator)
+        out.append(UInt8(ascii: "\n"))
+      }
+      paragraphs += 1
+      width = 0
+    }
+
+    /// Writes the space-separated words of `source[line]`.
+    mutating func writeWords(of line: Range<Int>, in source: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+      var position = line.lowerBound
+      while position < line.upperBound {
+        if source[position] == UInt8(ascii: " ") { position += 1; continue }
+        var end = position
+        var ascii = true
+        while end < line.upperBound && source[end] != UInt8(ascii: " ") {
+          if source[end] >= 0x80 { ascii = false }
+          end += 1
+        }
+        write(word: UnsafeBufferPointer(rebasing: source[position..<end]), ascii: ascii, into: &out)
+        position = end
+      }
+    }
+
+    /// Writes one word on the open line, or on a new one when it does not fit.
+    mutating func write(word: UnsafeBufferPointer<UInt8>, ascii: Bool, into out: inout [UInt8]) {
+      let wordWidth = ascii ? word.count : String(decoding: word, as: UTF8.self).count
+      if width == 0 {
+        out.append(contentsOf: prefix)
+        width = prefixWidth + wordWidth
+      } else if width + 1 + wordWidth <= CommentText.width {
+        out.append(UInt8(ascii: " "))
+        width += 1 + wordWidth
+      } else {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: prefix)
+        width = prefixWidth + wordWidth
+      }
+      out.append(contentsOf: word)
+    }
+
+    /// Closes the open line.
+    func finish(into out: inout [UInt8]) {
       if width > 0 { out.append(UInt8(ascii: "\n")) }
     }
   }

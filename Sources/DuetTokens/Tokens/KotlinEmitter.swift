@@ -64,55 +64,75 @@ public enum KotlinEmitter {
     out.blank()
     out.add("object \(target.palette) {")
 
+    colorFunction(&out, config)
+    out.blank()
+    fontFunction(&out, config)
+    if !config.gradients.isEmpty {
+      out.blank()
+      gradientFunction(&out, config)
+    }
+    out.add("}")
+    return out.text
+  }
+
+  /// The palette's `fun color(token:)`.
+  private static func colorFunction(_ out: inout SourceText, _ config: TokenConfig) {
     out.add("fun color(token: \(TokenFileNames.color)): ColorToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.color, empty: config.colors.isEmpty)
     table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
     exhaustiveEnd(&out, empty: config.colors.isEmpty)
-    out.blank()
+  }
 
+  /// The palette's `fun font(token:)`.
+  private static func fontFunction(_ out: inout SourceText, _ config: TokenConfig) {
     out.add("fun font(token: \(TokenFileNames.font)): FontToken =", indent: 1)
     openWhen(&out, vocabulary: TokenFileNames.font, empty: config.fonts.isEmpty)
-    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
+    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in fontEntry(&out, token) }
+    exhaustiveEnd(&out, empty: config.fonts.isEmpty)
+  }
+
+  /// `SemanticFont.name -> FontToken(...)`, one argument a line.
+  private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
+    if let note = token.note { out.comment(note, prefix: "      // ") }
+    out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
+    let arguments = [
+      "family = FontFamilyToken.\(familyName(token.family))",
+      "weight = \(token.weight)",
+      "sizeSp = \(floatLiteral(token.size))",
+      "lineHeightSp = \(floatLiteral(token.lineHeight))",
+      "trackingEm = \(floatLiteral(token.tracking))",
+      "opticalSize = \(token.opticalSize.map(floatLiteral) ?? "null")",
+      "softness = \(token.softness.map(floatLiteral) ?? "null")",
+      "width = \(token.width.map(floatLiteral) ?? "null")",
+    ]
+    for (index, argument) in arguments.enumerated() {
+      out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
+    }
+    out.add(")", indent: 3)
+  }
+
+  /// The palette's `fun gradient(token:)`, written only when the config has gradients.
+  private static func gradientFunction(_ out: inout SourceText, _ config: TokenConfig) {
+    out.add("fun gradient(token: \(TokenFileNames.gradient)): GradientToken =", indent: 1)
+    openWhen(&out, vocabulary: TokenFileNames.gradient, empty: false)
+    table(&out, groups: [(nil, config.gradients)]) { out, token in gradientEntry(&out, token) }
+    exhaustiveEnd(&out, empty: false)
+  }
+
+  /// `SemanticGradient.name -> GradientToken.fixed(listOf(...))`, or `.auto(...)`
+  /// with one stop list a line.
+  private static func gradientEntry(_ out: inout SourceText, _ token: GradientToken) {
+    switch token.stops {
+    case .single(let stops):
+      entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note) { $0.write("GradientToken.fixed(\(stopList(stops)))") }
+    case .lightDark(let light, let dark):
+      // Two stop lists rarely fit one line: one argument a line, as fonts are.
       if let note = token.note { out.comment(note, prefix: "      // ") }
-      out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
-      let arguments = [
-        "family = FontFamilyToken.\(familyName(token.family))",
-        "weight = \(token.weight)",
-        "sizeSp = \(floatLiteral(token.size))",
-        "lineHeightSp = \(floatLiteral(token.lineHeight))",
-        "trackingEm = \(floatLiteral(token.tracking))",
-        "opticalSize = \(token.opticalSize.map(floatLiteral) ?? "null")",
-        "softness = \(token.softness.map(floatLiteral) ?? "null")",
-        "width = \(token.width.map(floatLiteral) ?? "null")",
-      ]
-      for (index, argument) in arguments.enumerated() {
-        out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
-      }
+      out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
+      out.add("light = \(stopList(light)),", indent: 4)
+      out.add("dark = \(stopList(dark))", indent: 4)
       out.add(")", indent: 3)
     }
-    exhaustiveEnd(&out, empty: config.fonts.isEmpty)
-
-    if !config.gradients.isEmpty {
-      out.blank()
-      out.add("fun gradient(token: \(TokenFileNames.gradient)): GradientToken =", indent: 1)
-      openWhen(&out, vocabulary: TokenFileNames.gradient, empty: false)
-      table(&out, groups: [(nil, config.gradients)]) { out, token in
-        switch token.stops {
-        case .single(let stops):
-          entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note) { $0.write("GradientToken.fixed(\(stopList(stops)))") }
-        case .lightDark(let light, let dark):
-          // Two stop lists rarely fit one line: one argument a line, as fonts are.
-          if let note = token.note { out.comment(note, prefix: "      // ") }
-          out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
-          out.add("light = \(stopList(light)),", indent: 4)
-          out.add("dark = \(stopList(dark))", indent: 4)
-          out.add(")", indent: 3)
-        }
-      }
-      exhaustiveEnd(&out, empty: false)
-    }
-    out.add("}")
-    return out.text
   }
 
   /// The entries of one `when`, `// <group>` before each headed group, groups apart by a blank line.

@@ -66,7 +66,16 @@ public enum SwiftEmitter {
     if !config.gradients.isEmpty { out.add("import SwiftUI") }
     out.add("import \(target.engine)")
     out.blank()
+    colorSets(&out, config, theme: theme)
+    fontTokenTypes(&out, theme: theme)
+    fontTokens(&out, config, theme: theme)
+    if !config.gradients.isEmpty { gradientSets(&out, config, theme: theme) }
+    tokenColorFunction(&out)
+    return out.text
+  }
 
+  /// The palette's `colorSet(for:)` extension.
+  private static func colorSets(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
     out.add("extension \(theme) {")
     out.add("public typealias _ColorAsset = \(TokenFileNames.color)", indent: 1)
     out.blank()
@@ -77,10 +86,12 @@ public enum SwiftEmitter {
     out.add("}", indent: 1)
     out.add("}")
     out.blank()
+  }
 
-    // The type a font entry is written in, and its family, sit in their own
-    // extension: app code names them `MainTheme.FontToken` and
-    // `MainTheme.FontFamilyToken`, as it does against the engine's files.
+  /// The type a font entry is written in, and its family, in their own
+  /// extension: app code names them `MainTheme.FontToken` and
+  /// `MainTheme.FontFamilyToken`, as it does against the engine's files.
+  private static func fontTokenTypes(_ out: inout SourceText, theme: String) {
     out.add(contentsOf: [
       "extension \(theme) {",
       "  /// A type token as the config states it; the theme's `fontSet(for:)`, which",
@@ -110,63 +121,78 @@ public enum SwiftEmitter {
       "}",
       "",
     ])
+  }
+
+  /// The palette's `fontToken(for:)` extension.
+  private static func fontTokens(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
     out.add("extension \(theme) {")
     out.add("public typealias _FontAsset = \(TokenFileNames.font)", indent: 1)
     out.blank()
     out.add("public func fontToken(for asset: _FontAsset) -> FontToken {", indent: 1)
     out.add("switch asset {", indent: 2)
-    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
-      caseLines(&out, token.name, note: token.note)
-      out.add("return FontToken(", indent: 3)
-      let arguments = [
-        "family: .\(token.family.rawValue)",
-        "weight: \(token.weight)",
-        "size: \(swiftNumber(token.size))",
-        "lineHeight: \(swiftNumber(token.lineHeight))",
-        "trackingEm: \(swiftNumber(token.tracking))",
-        "opticalSize: \(token.opticalSize.map(swiftNumber) ?? "nil")",
-        "softness: \(token.softness.map(swiftNumber) ?? "nil")",
-        "width: \(token.width.map(swiftNumber) ?? "nil")",
-        "textStyle: .\(token.textStyle ?? "body"))",
-      ]
-      for (index, argument) in arguments.enumerated() {
-        out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
-      }
-    }
+    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in fontEntry(&out, token) }
     out.add("}", indent: 2)
     out.add("}", indent: 1)
     out.add("}")
     out.blank()
+  }
 
-    if !config.gradients.isEmpty {
-      out.add("extension \(theme) {")
-      out.add("public typealias _GradientAsset = \(TokenFileNames.gradient)", indent: 1)
-      out.blank()
-      out.add("public func gradientSet(for asset: _GradientAsset) -> GradientSet {", indent: 1)
-      out.add("switch asset {", indent: 2)
-      table(&out, groups: [(nil, config.gradients)]) { out, token in
-        caseLines(&out, token.name, note: token.note)
-        switch token.stops {
-        case .single(let stops):
-          out.add("return GradientSet(.static(Gradient(colors: [", indent: 3)
-          for stop in stops { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 4) }
-          out.add("])))", indent: 3)
-        case .lightDark(let light, let dark):
-          out.add("return GradientSet(.auto(", indent: 3)
-          out.add("light: Gradient(colors: [", indent: 4)
-          for stop in light { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
-          out.add("]),", indent: 4)
-          out.add("dark: Gradient(colors: [", indent: 4)
-          for stop in dark { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
-          out.add("])))", indent: 4)
-        }
-      }
-      out.add("}", indent: 2)
-      out.add("}", indent: 1)
-      out.add("}")
-      out.blank()
+  /// One type token's `case` and its `return FontToken(...)`, an argument a line.
+  private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
+    caseLines(&out, token.name, note: token.note)
+    out.add("return FontToken(", indent: 3)
+    let arguments = [
+      "family: .\(token.family.rawValue)",
+      "weight: \(token.weight)",
+      "size: \(swiftNumber(token.size))",
+      "lineHeight: \(swiftNumber(token.lineHeight))",
+      "trackingEm: \(swiftNumber(token.tracking))",
+      "opticalSize: \(token.opticalSize.map(swiftNumber) ?? "nil")",
+      "softness: \(token.softness.map(swiftNumber) ?? "nil")",
+      "width: \(token.width.map(swiftNumber) ?? "nil")",
+      "textStyle: .\(token.textStyle ?? "body"))",
+    ]
+    for (index, argument) in arguments.enumerated() {
+      out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
     }
+  }
 
+  /// The palette's `gradientSet(for:)` extension, written only when the config
+  /// has gradients.
+  private static func gradientSets(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
+    out.add("extension \(theme) {")
+    out.add("public typealias _GradientAsset = \(TokenFileNames.gradient)", indent: 1)
+    out.blank()
+    out.add("public func gradientSet(for asset: _GradientAsset) -> GradientSet {", indent: 1)
+    out.add("switch asset {", indent: 2)
+    table(&out, groups: [(nil, config.gradients)]) { out, token in gradientEntry(&out, token) }
+    out.add("}", indent: 2)
+    out.add("}", indent: 1)
+    out.add("}")
+    out.blank()
+  }
+
+  /// One gradient's `case` and its `return GradientSet(...)`, a stop a line.
+  private static func gradientEntry(_ out: inout SourceText, _ token: GradientToken) {
+    caseLines(&out, token.name, note: token.note)
+    switch token.stops {
+    case .single(let stops):
+      out.add("return GradientSet(.static(Gradient(colors: [", indent: 3)
+      for stop in stops { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 4) }
+      out.add("])))", indent: 3)
+    case .lightDark(let light, let dark):
+      out.add("return GradientSet(.auto(", indent: 3)
+      out.add("light: Gradient(colors: [", indent: 4)
+      for stop in light { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
+      out.add("]),", indent: 4)
+      out.add("dark: Gradient(colors: [", indent: 4)
+      for stop in dark { out.add("Color(uiColor: tokenColor(0x\(stop.hex))),", indent: 5) }
+      out.add("])))", indent: 4)
+    }
+  }
+
+  /// The file-private `tokenColor` the tables are written in, and the file's end.
+  private static func tokenColorFunction(_ out: inout SourceText) {
     out.add(contentsOf: [
       "/// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing",
       "/// from the app.",
@@ -179,7 +205,6 @@ public enum SwiftEmitter {
       "}",
       "#endif",
     ])
-    return out.text
   }
 
   /// The cases of one exhaustive `switch`, `// MARK: <group>` before each headed group.

@@ -63,6 +63,20 @@ public enum SwiftUIEmitter {
   /// that scales size and line height with `@ScaledMetric(relativeTo:)`.
   public static func fonts(_ config: TokenConfig) -> String {
     var out = opening(config)
+    typeTokenStruct(&out, config)
+    out.add("extension TypeToken {")
+    statics(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { token in
+      (token.name, token.doc, axesNote(token).map { [token.note, $0].compactMap { $0 }.joined(separator: "\n") } ?? token.note, typeTokenCall(token))
+    }
+    out.add("}")
+    out.blank()
+    tokenFontModifier(&out)
+    return out.text
+  }
+
+  /// `struct TypeToken` with its doc, which names the config's first font as
+  /// its example.
+  private static func typeTokenStruct(_ out: inout SourceText, _ config: TokenConfig) {
     let example = config.fonts.first?.name ?? "body"
     out.add(contentsOf: CommentText.lines(
       "One step of the type scale as the config states it. `.tokenFont(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
@@ -82,12 +96,11 @@ public enum SwiftUIEmitter {
       "}",
       "",
     ])
-    out.add("extension TypeToken {")
-    statics(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { token in
-      (token.name, token.doc, axesNote(token).map { [token.note, $0].compactMap { $0 }.joined(separator: "\n") } ?? token.note, typeTokenCall(token))
-    }
-    out.add("}")
-    out.blank()
+  }
+
+  /// `.tokenFont(_:)` and the view modifier that scales a token with Dynamic
+  /// Type, and the file's end.
+  private static func tokenFontModifier(_ out: inout SourceText) {
     out.add(contentsOf: [
       "extension View {",
       "  /// Sets `token`'s face at its size scaled with Dynamic Type, with its line",
@@ -122,7 +135,6 @@ public enum SwiftUIEmitter {
       "}",
       "#endif",
     ])
-    return out.text
   }
 
   /// The banner, the iOS guard and the two imports both files open with.

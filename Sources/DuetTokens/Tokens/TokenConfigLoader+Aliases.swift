@@ -21,23 +21,52 @@ extension TokenConfigLoader.Reader {
   package mutating func resolveColorAliases(_ groups: inout [TokenGroup<ColorToken>]) {
     guard !colorAliases.isEmpty else { return }
     let tokens = groups.flatMap(\.tokens)
-    let names = tokens.map(\.name)
-    func key(_ token: String, _ appearance: Appearance) -> String { "\(token)@\(appearance.rawValue)" }
+    let resolved = resolveEachColorAlias(colorAliasEntries(tokens), names: tokens.map(\.name))
+    let written = Set(colorAliases.map(\.token))
+    for groupIndex in groups.indices {
+      for tokenIndex in groups[groupIndex].tokens.indices {
+        let token = groups[groupIndex].tokens[tokenIndex]
+        guard written.contains(token.name) else { continue }
+        let light = resolved[Self.colorAliasKey(token.name, .light)] ?? token.value(.light)
+        let dark = resolved[Self.colorAliasKey(token.name, .dark)] ?? token.value(.dark)
+        switch token.values {
+        case .single where light == dark:
+          groups[groupIndex].tokens[tokenIndex].values = .single(light)
+        default:
+          groups[groupIndex].tokens[tokenIndex].values = .lightDark(light: light, dark: dark)
+        }
+      }
+    }
+  }
 
+  /// The resolver's key for one appearance of a token: `labelPrimary@light`.
+  private static func colorAliasKey(_ token: String, _ appearance: Appearance) -> String { "\(token)@\(appearance.rawValue)" }
+
+  /// Every token's written value in each appearance, and every alias in
+  /// place of the value it replaces, carrying the token's own alpha over
+  /// the aliased colour when it has one.
+  private func colorAliasEntries(_ tokens: [ColorToken]) -> [String: AliasResolver<ColorValue>.Entry] {
     var entries: [String: AliasResolver<ColorValue>.Entry] = [:]
     for token in tokens {
-      for appearance in Appearance.allCases { entries[key(token.name, appearance)] = .value(token.value(appearance)) }
+      for appearance in Appearance.allCases { entries[Self.colorAliasKey(token.name, appearance)] = .value(token.value(appearance)) }
     }
-    var pendingByKey: [String: PendingColorAlias] = [:]
     var tokenByName: [String: ColorToken] = [:]
     for token in tokens where tokenByName[token.name] == nil { tokenByName[token.name] = token }
     for alias in colorAliases {
       let ownAlpha = tokenByName[alias.token]?.value(alias.appearance).alpha
       let adjust: ((ColorValue) -> ColorValue)? = ownAlpha.map { alpha in { ColorValue($0.rgb, alpha: alpha) } }
-      entries[key(alias.token, alias.appearance)] = .alias(target: key(alias.target, alias.appearance), adjust: adjust)
-      pendingByKey[key(alias.token, alias.appearance)] = alias
+      entries[Self.colorAliasKey(alias.token, alias.appearance)] = .alias(
+        target: Self.colorAliasKey(alias.target, alias.appearance), adjust: adjust)
     }
+    return entries
+  }
 
+  /// The value each alias's chain ends at, by key; a chain that is broken
+  /// (reported on the token whose own alias names nothing) or circular
+  /// (reported once per cycle) has none.
+  private mutating func resolveEachColorAlias(
+    _ entries: [String: AliasResolver<ColorValue>.Entry], names: [String]
+  ) -> [String: ColorValue] {
     var resolver = AliasResolver(entries)
     var reportedCycles: Set<[String]> = []
     // Every name of a cycle fails with the same chain, so its first name is
@@ -45,7 +74,7 @@ extension TokenConfigLoader.Reader {
     var seenCycleStarts: Set<String> = []
     var resolved: [String: ColorValue] = [:]
     for alias in colorAliases {
-      let name = key(alias.token, alias.appearance)
+      let name = Self.colorAliasKey(alias.token, alias.appearance)
       switch resolver.resolve(name) {
       case .success(let value):
         resolved[name] = value
@@ -65,21 +94,6 @@ extension TokenConfigLoader.Reader {
           at: alias.location)
       }
     }
-
-    let written = Set(colorAliases.map(\.token))
-    for groupIndex in groups.indices {
-      for tokenIndex in groups[groupIndex].tokens.indices {
-        let token = groups[groupIndex].tokens[tokenIndex]
-        guard written.contains(token.name) else { continue }
-        let light = resolved[key(token.name, .light)] ?? token.value(.light)
-        let dark = resolved[key(token.name, .dark)] ?? token.value(.dark)
-        switch token.values {
-        case .single where light == dark:
-          groups[groupIndex].tokens[tokenIndex].values = .single(light)
-        default:
-          groups[groupIndex].tokens[tokenIndex].values = .lightDark(light: light, dark: dark)
-        }
-      }
-    }
+    return resolved
   }
 }

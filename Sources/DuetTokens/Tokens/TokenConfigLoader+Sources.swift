@@ -12,6 +12,8 @@ extension TokenConfigLoader {
 }
 
 extension TokenConfigLoader.Reader {
+  /// Reads the DTCG files `tokens:` names into `config`'s colours, type and
+  /// scales; nothing is read unless every file is.
   package mutating func tokenSources(_ node: YAMLNode, top: YAMLFields, needsTextStyle: Bool, into config: inout TokenConfig) {
     let context = "the token config: 'tokens'"
     for key in ["colors", "fonts"] where top.has(key) {
@@ -19,58 +21,10 @@ extension TokenConfigLoader.Reader {
         "the token config: '\(key)' and 'tokens' both give tokens; with 'tokens' the DTCG file holds them, so remove '\(key)'",
         at: top.keyLocation(key))
     }
-    var paths: [(path: String, location: SourceLocation)] = []
-    if let text = node.scalar, !node.isNull {
-      paths = [(text, node.location)]
-    } else if let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.tokenSourceKeys, diagnostics: &diagnostics) {
-      for key in TokenConfigLoader.tokenSourceKeys {
-        guard let value = fields.value(key) else {
-          diagnostics.add("\(context): missing '\(key)' (the DTCG file of the \(key) appearance)", at: node.location)
-          continue
-        }
-        guard let text = value.scalar, !value.isNull else {
-          diagnostics.add("\(context): '\(key)' must be a path, got \(value.summary)", at: value.location)
-          continue
-        }
-        paths.append((text, value.location))
-      }
-      guard paths.count == 2 else { return }
-    } else {
-      return
-    }
-
+    guard let paths = tokenSourcePaths(node, context: context) else { return }
     var documents: [JSONDocument] = []
     for (path, location) in paths {
-      let components = path.split(separator: "/").map(String.init)
-      if path.hasPrefix("/") || path.hasPrefix("~") || components.contains("..") {
-        diagnostics.add("\(context): '\(path)' must be a file inside the tree (relative to its root, no '..')", at: location)
-        continue
-      }
-      guard path.hasSuffix(".json") else {
-        diagnostics.add("\(context): '\(path)' must be a DTCG file (*.tokens.json)", at: location)
-        continue
-      }
-      guard let root else {
-        diagnostics.add("\(context): DTCG files are read from a tree; load the config from one", at: location)
-        continue
-      }
-      let normalized = normalizedOutputFolder(path)
-      let read: Data?
-      do {
-        read = try PathGuard.read(normalized, in: root)
-      } catch {
-        diagnostics.add("\(context): \(error)", at: location)
-        continue
-      }
-      guard let data = read else {
-        diagnostics.add("\(context): no DTCG file at \(normalized) (paths are relative to the tree root)", at: location)
-        continue
-      }
-      do throws(TokenConfigError) {
-        documents.append(try JSONDocument.parse(data, file: normalized))
-      } catch {
-        diagnostics.add(contentsOf: error.diagnostics)
-      }
+      if let document = dtcgDocument(path, at: location, context: context) { documents.append(document) }
     }
     guard documents.count == paths.count, let light = documents.first else { return }
     var reader = DTCGReader(light: light, dark: documents.count > 1 ? documents[1] : nil, needsTextStyle: needsTextStyle)
@@ -89,6 +43,64 @@ extension TokenConfigLoader.Reader {
       } else {
         config.radius = fromFile
       }
+    }
+  }
+
+  /// The one path `tokens: FILE` names, or the light and dark paths of
+  /// `tokens: {light: FILE, dark: FILE}`; nil when they are not all there.
+  private mutating func tokenSourcePaths(_ node: YAMLNode, context: String) -> [(path: String, location: SourceLocation)]? {
+    if let text = node.scalar, !node.isNull { return [(text, node.location)] }
+    guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.tokenSourceKeys, diagnostics: &diagnostics) else {
+      return nil
+    }
+    var paths: [(path: String, location: SourceLocation)] = []
+    for key in TokenConfigLoader.tokenSourceKeys {
+      guard let value = fields.value(key) else {
+        diagnostics.add("\(context): missing '\(key)' (the DTCG file of the \(key) appearance)", at: node.location)
+        continue
+      }
+      guard let text = value.scalar, !value.isNull else {
+        diagnostics.add("\(context): '\(key)' must be a path, got \(value.summary)", at: value.location)
+        continue
+      }
+      paths.append((text, value.location))
+    }
+    return paths.count == 2 ? paths : nil
+  }
+
+  /// The DTCG file at `path` in the tree, parsed; nil, with the reason
+  /// reported, when the path leaves the tree or the file is missing or bad.
+  private mutating func dtcgDocument(_ path: String, at location: SourceLocation, context: String) -> JSONDocument? {
+    let components = path.split(separator: "/").map(String.init)
+    if path.hasPrefix("/") || path.hasPrefix("~") || components.contains("..") {
+      diagnostics.add("\(context): '\(path)' must be a file inside the tree (relative to its root, no '..')", at: location)
+      return nil
+    }
+    guard path.hasSuffix(".json") else {
+      diagnostics.add("\(context): '\(path)' must be a DTCG file (*.tokens.json)", at: location)
+      return nil
+    }
+    guard let root else {
+      diagnostics.add("\(context): DTCG files are read from a tree; load the config from one", at: location)
+      return nil
+    }
+    let normalized = normalizedOutputFolder(path)
+    let read: Data?
+    do {
+      read = try PathGuard.read(normalized, in: root)
+    } catch {
+      diagnostics.add("\(context): \(error)", at: location)
+      return nil
+    }
+    guard let data = read else {
+      diagnostics.add("\(context): no DTCG file at \(normalized) (paths are relative to the tree root)", at: location)
+      return nil
+    }
+    do throws(TokenConfigError) {
+      return try JSONDocument.parse(data, file: normalized)
+    } catch {
+      diagnostics.add(contentsOf: error.diagnostics)
+      return nil
     }
   }
 }

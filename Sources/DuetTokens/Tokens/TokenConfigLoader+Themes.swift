@@ -198,7 +198,8 @@ extension TokenConfigLoader.Reader {
     return theme
   }
 
-  /// `map:`, target token to the tokens that read it: every colour token placed exactly once.
+  /// `map:`, target token to the tokens that read it: every colour token
+  /// placed exactly once (`ThemeMapReader`).
   package mutating func map(_ node: YAMLNode, context: String, config: TokenConfig, colorNames: [String: SourceLocation]) -> [ThemeMapEntry]? {
     guard let pairs = node.mapping else {
       diagnostics.add("\(context): 'map' must map main-palette tokens to the lists of tokens that read them (e.g. 'surface: [surface, cardSurface]'), got \(node.summary)", at: node.location)
@@ -209,57 +210,13 @@ extension TokenConfigLoader.Reader {
       diagnostics.add("\(context): 'map' needs colour tokens to map, and the config declares none", at: node.location)
       return nil
     }
-    var valid = true
+    var reader = ThemeMapReader(context: context, known: known)
     var entries: [ThemeMapEntry] = []
-    var placed: [String: (target: String, location: SourceLocation)] = [:]
-    var targets: Set<String> = []
     for pair in pairs {
-      guard let target = pair.key.scalar else { continue }
-      if !known.contains(target) {
-        diagnostics.add("\(context): 'map' maps onto '\(target)', which is not a colour token of the main palette\(Suggestion.hint(for: target, in: known))", at: pair.key.location)
-        valid = false
-      }
-      if !targets.insert(target).inserted {
-        diagnostics.add("\(context): 'map' names the target '\(target)' twice; list all its tokens under one key", at: pair.key.location)
-        valid = false
-      }
-      let items = pair.value.sequence ?? (pair.value.scalar != nil && !pair.value.isNull ? [pair.value] : nil)
-      guard let items, !items.isEmpty else {
-        diagnostics.add("\(context): 'map.\(target)' must be a list of the colour tokens that read '\(target)', got \(pair.value.summary)", at: pair.value.location)
-        valid = false
-        continue
-      }
-      var sources: [String] = []
-      for item in items {
-        guard let source = item.scalar, !item.isNull else {
-          diagnostics.add("\(context): every item of 'map.\(target)' must name a colour token, got \(item.summary)", at: item.location)
-          valid = false
-          continue
-        }
-        guard known.contains(source) else {
-          diagnostics.add("\(context): 'map.\(target)' places '\(source)', which is not a colour token\(Suggestion.hint(for: source, in: known))", at: item.location)
-          valid = false
-          continue
-        }
-        if let first = placed[source] {
-          diagnostics.add(
-            "\(context): colour token '\(source)' is placed twice in 'map' (onto '\(first.target)' at \(first.location.line):\(first.location.column), and onto '\(target)'); place it exactly once",
-            at: item.location)
-          valid = false
-          continue
-        }
-        placed[source] = (target, item.location)
-        sources.append(source)
-      }
-      entries.append(ThemeMapEntry(target: target, sources: sources))
+      if let entry = reader.entry(pair, &diagnostics) { entries.append(entry) }
     }
-    // Declaration order, so the messages read as the config does.
-    let declared = colorNames.sorted { ($0.value.line, $0.value.column) < ($1.value.line, $1.value.column) }.map(\.key)
-    for token in declared where placed[token] == nil {
-      diagnostics.add("\(context): colour token '\(token)' is left out of 'map'; place every colour token exactly once, as an exhaustive switch would demand", at: node.location)
-      valid = false
-    }
-    return valid ? entries : nil
+    reader.checkEveryTokenPlaced(colorNames, at: node.location, &diagnostics)
+    return reader.valid ? entries : nil
   }
 
   /// Through a theme's map the backdrop may land on a translucent token; it must stay opaque.

@@ -73,25 +73,44 @@ public enum TokenConfigLoader {
     package var themeTestFile: ThemeTestFile?
 
     package mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
-      let context = "the token config"
-      guard let top = YAMLFields(node, context: context, allowed: TokenConfigLoader.topKeys, diagnostics: &diagnostics) else {
+      guard let top = YAMLFields(node, context: "the token config", allowed: TokenConfigLoader.topKeys, diagnostics: &diagnostics) else {
         return nil
       }
-      if let version = top.value("version") {
-        if case .scalar(let text, plain: true) = version.kind, let number = Int(text), number >= 1 {
-          if number > TokenConfig.newestVersion {
-            diagnostics.add(
-              "token config version \(number) is newer than this duet understands (\(TokenConfig.newestVersion)); upgrade duet",
-              at: version.location)
-          }
-        } else {
-          diagnostics.add("\(context): 'version' must be 1, got \(version.summary)", at: version.location)
-        }
-      } else {
-        diagnostics.add("\(context): missing 'version' (write 'version: 1' at the top)", at: node.location)
-      }
-
+      checkVersion(top.value("version"), in: node)
       var config = TokenConfig(path: path)
+      targets(top, in: node, into: &config)
+      var colorNames: [String: SourceLocation] = [:]
+      var fontNames: [String: SourceLocation] = [:]
+      guard readTokens(top, into: &config, colorNames: &colorNames, fontNames: &fontNames) else { return config }
+      checkStyles(config, top: top, colorNames: colorNames)
+      config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
+      config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
+      if let file = themeTestFile, FileManager.default.fileExists(atPath: file.url.path) {
+        themeTestSettings(file, top: top, into: &config, colorNames: colorNames, fontNames: fontNames)
+      }
+      return config
+    }
+
+    /// `version:`, required: 1, or a newer version this duet cannot read.
+    package mutating func checkVersion(_ version: YAMLNode?, in node: YAMLNode) {
+      guard let version else {
+        diagnostics.add("the token config: missing 'version' (write 'version: 1' at the top)", at: node.location)
+        return
+      }
+      guard case .scalar(let text, plain: true) = version.kind, let number = Int(text), number >= 1 else {
+        diagnostics.add("the token config: 'version' must be 1, got \(version.summary)", at: version.location)
+        return
+      }
+      if number > TokenConfig.newestVersion {
+        diagnostics.add(
+          "token config version \(number) is newer than this duet understands (\(TokenConfig.newestVersion)); upgrade duet",
+          at: version.location)
+      }
+    }
+
+    /// The `swift:` and `kotlin:` targets: at least one, each in a folder of its own.
+    package mutating func targets(_ top: YAMLFields, in node: YAMLNode, into config: inout TokenConfig) {
+      let context = "the token config"
       if let value = top.value("swift") { config.swift = swiftTarget(value) }
       if let value = top.value("kotlin") { config.kotlin = kotlinTarget(value) }
       if !top.has("swift") && !top.has("kotlin") {
@@ -100,28 +119,39 @@ public enum TokenConfigLoader {
       if let swift = config.swift, let kotlin = config.kotlin, normalizedOutputFolder(swift.output) == normalizedOutputFolder(kotlin.output) {
         diagnostics.add("\(context): the swift and kotlin targets share the output folder '\(swift.output)'; give each its own", at: top.value("kotlin")?["output"]?.location ?? node.location)
       }
+    }
 
-      var colorNames: [String: SourceLocation] = [:]
-      config.colorGroups = groups(top.value("colors"), key: "colors", kind: "colour") { reader, item, context in
-        reader.colorToken(item, context: context, names: &colorNames)
+    /// The colours, type, gradients and scales, from the config itself and
+    /// from the DTCG files `tokens:` names; every token's name is recorded
+    /// with where it is declared. False when a DTCG file fails to give its
+    /// tokens: each pair and theme naming one would be an error too, so the
+    /// file is to be fixed first.
+    package mutating func readTokens(
+      _ top: YAMLFields, into config: inout TokenConfig,
+      colorNames: inout [String: SourceLocation], fontNames: inout [String: SourceLocation]
+    ) -> Bool {
+      config.colorGroups = groups(top.value("colors"), key: "colors", kind: "colour", names: &colorNames) { reader, item, context, names in
+        reader.colorToken(item, context: context, names: &names)
       }
-      var fontNames: [String: SourceLocation] = [:]
       let needsTextStyle = top.has("swift")
-      config.fontGroups = groups(top.value("fonts"), key: "fonts", kind: "font") { reader, item, context in
-        reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &fontNames)
+      config.fontGroups = groups(top.value("fonts"), key: "fonts", kind: "font", names: &fontNames) { reader, item, context, names in
+        reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &names)
       }
       resolveColorAliases(&config.colorGroups)
       config.gradients = gradients(top.value("gradients"))
       config.spacing = scale(top.value("spacing"), key: "spacing")
       config.radius = scale(top.value("radius"), key: "radius")
-      if let node = top.value("tokens") {
-        let before = diagnostics.items.count
-        tokenSources(node, top: top, needsTextStyle: needsTextStyle, into: &config)
-        for token in config.colors { colorNames[token.name] = node.location }
-        for token in config.fonts { fontNames[token.name] = node.location }
-        // A token the DTCG file fails to give would make each pair and theme naming it an error too: fix the file first.
-        if diagnostics.items.count > before { return config }
-      }
+      guard let node = top.value("tokens") else { return true }
+      let before = diagnostics.items.count
+      tokenSources(node, top: top, needsTextStyle: needsTextStyle, into: &config)
+      for token in config.colors { colorNames[token.name] = node.location }
+      for token in config.fonts { fontNames[token.name] = node.location }
+      return diagnostics.items.count == before
+    }
+
+    /// What a target's style cannot generate: a colour SwiftUI's `Color`
+    /// already names, or gradients outside style engine.
+    package mutating func checkStyles(_ config: TokenConfig, top: YAMLFields, colorNames: [String: SourceLocation]) {
       if config.swift?.style == .swiftui {
         for token in config.colors where SwiftUIEmitter.colorMembers.contains(token.name) {
           diagnostics.add(
@@ -136,12 +166,6 @@ public enum TokenConfigLoader {
             at: node.location)
         }
       }
-      config.contrast = contrast(top.value("contrast"), config: config, colorNames: colorNames, fontNames: fontNames)
-      config.themes = themes(top.value("themes"), config: config, colorNames: colorNames)
-      if let file = themeTestFile, FileManager.default.fileExists(atPath: file.url.path) {
-        themeTestSettings(file, top: top, into: &config, colorNames: colorNames, fontNames: fontNames)
-      }
-      return config
     }
 
     // MARK: Targets
@@ -223,9 +247,11 @@ public enum TokenConfigLoader {
     // MARK: Groups
 
     /// `colors:` or `fonts:`: a list of `{group, tokens}` mappings.
+    /// Every token's name goes into `names`, which `token` is handed to check
+    /// the name against.
     package mutating func groups<Token>(
-      _ node: YAMLNode?, key: String, kind: String,
-      token: (inout Reader, YAMLNode, String) -> Token?
+      _ node: YAMLNode?, key: String, kind: String, names: inout [String: SourceLocation],
+      token: (inout Reader, YAMLNode, String, inout [String: SourceLocation]) -> Token?
     ) -> [TokenGroup<Token>] {
       guard let node, !node.isNull else { return [] }
       guard let items = node.sequence else {
@@ -255,7 +281,7 @@ public enum TokenConfigLoader {
         var parsed: [Token] = []
         for (position, tokenNode) in tokenItems.enumerated() {
           let fallback = "\(kind) token \(position + 1) in \(context)"
-          if let value = token(&self, tokenNode, fallback) { parsed.append(value) }
+          if let value = token(&self, tokenNode, fallback, &names) { parsed.append(value) }
         }
         result.append(TokenGroup(heading: heading, tokens: parsed))
       }
@@ -390,64 +416,64 @@ public enum TokenConfigLoader {
       let doc = text(fields, "doc")
       let note = text(fields, "note")
 
-      var family: FontFamily?
-      if let value = fields.value("family") {
-        let known = FontFamily.allCases.map(\.rawValue)
-        if let text = value.scalar, let parsed = FontFamily(rawValue: text) {
-          family = parsed
-        } else {
-          let hint = value.scalar.map { Suggestion.hint(for: $0, in: known) } ?? ""
-          diagnostics.add("\(context): 'family' must be one of serif, sans, mono, got \(value.summary)\(hint)", at: value.location)
-        }
-      } else {
-        diagnostics.add("\(context): missing 'family' (serif, sans or mono)", at: node.location)
-      }
-
-      var weight: Int?
-      if let value = fields.value("weight") {
-        if case .scalar(let text, plain: true) = value.kind, let number = Int(text), number >= 100, number <= 900, number % 100 == 0 {
-          weight = number
-        } else {
-          diagnostics.add("\(context): 'weight' must be a multiple of 100 from 100 to 900, got \(value.summary)", at: value.location)
-        }
-      } else {
-        diagnostics.add("\(context): missing 'weight' (100, 200, ... 900)", at: node.location)
-      }
-
+      let family = fontFamily(fields, context: context)
+      let weight = fontWeight(fields, context: context)
       let size = positive(fields, "size", context: context, required: true)
       let lineHeight = positive(fields, "lineHeight", context: context, required: true)
       let tracking = finite(fields, "tracking", context: context, form: "a number (a fraction of the em, e.g. -0.01)")
       let opticalSize = finite(fields, "opticalSize", context: context, form: "a number")
       let softness = finite(fields, "softness", context: context, form: "a number")
       let width = finite(fields, "width", context: context, form: "a number")
-
-      var textStyle: String?
-      var textStyleValid = true
-      if let swift = fields.value("swift") {
-        if let swiftFields = YAMLFields(swift, context: "\(context): 'swift'", allowed: TokenConfigLoader.fontSwiftKeys, diagnostics: &diagnostics) {
-          if let value = swiftFields.value("textStyle") {
-            if let text = value.scalar, TextStyles.all.contains(text) {
-              textStyle = text
-            } else {
-              textStyleValid = false
-              let hint = value.scalar.map { Suggestion.hint(for: $0, in: TextStyles.all) } ?? ""
-              diagnostics.add("\(context): unknown text style \(value.summary)\(hint) (one of \(TextStyles.all.joined(separator: ", ")))", at: value.location)
-            }
-          }
-        } else {
-          textStyleValid = false
-        }
-      }
-      if needsTextStyle && textStyle == nil && textStyleValid {
+      let textStyle = self.textStyle(fields, context: context)
+      if needsTextStyle, case .some(.none) = textStyle {
         diagnostics.add("\(context): missing 'swift: textStyle:' (a swift target is declared, so every font needs the Dynamic Type style it scales against, e.g. 'body')", at: node.location)
       }
 
       guard let name, let family, let weight, let size = size ?? nil, let lineHeight = lineHeight ?? nil,
-        let tracking, let opticalSize, let softness, let width, textStyleValid
+        let tracking, let opticalSize, let softness, let width, let textStyle
       else { return nil }
       return FontToken(
         name: name, doc: doc, note: note, family: family, weight: weight, size: size, lineHeight: lineHeight,
         tracking: tracking ?? 0, opticalSize: opticalSize, softness: softness, width: width, textStyle: textStyle)
+    }
+
+    /// A font's `family`: serif, sans or mono.
+    package mutating func fontFamily(_ fields: YAMLFields, context: String) -> FontFamily? {
+      guard let value = fields.value("family") else {
+        diagnostics.add("\(context): missing 'family' (serif, sans or mono)", at: fields.node.location)
+        return nil
+      }
+      if let text = value.scalar, let parsed = FontFamily(rawValue: text) { return parsed }
+      let hint = value.scalar.map { Suggestion.hint(for: $0, in: FontFamily.allCases.map(\.rawValue)) } ?? ""
+      diagnostics.add("\(context): 'family' must be one of serif, sans, mono, got \(value.summary)\(hint)", at: value.location)
+      return nil
+    }
+
+    /// A font's `weight`: a multiple of 100 from 100 to 900, as CSS writes it.
+    package mutating func fontWeight(_ fields: YAMLFields, context: String) -> Int? {
+      guard let value = fields.value("weight") else {
+        diagnostics.add("\(context): missing 'weight' (100, 200, ... 900)", at: fields.node.location)
+        return nil
+      }
+      if case .scalar(let text, plain: true) = value.kind, let number = Int(text), number >= 100, number <= 900, number % 100 == 0 {
+        return number
+      }
+      diagnostics.add("\(context): 'weight' must be a multiple of 100 from 100 to 900, got \(value.summary)", at: value.location)
+      return nil
+    }
+
+    /// A font's `swift: textStyle:`, the Dynamic Type style it scales against:
+    /// `.some(nil)` when absent, nil when invalid (a bad `swift:` mapping too).
+    package mutating func textStyle(_ fields: YAMLFields, context: String) -> String?? {
+      guard let swift = fields.value("swift") else { return .some(nil) }
+      guard let swiftFields = YAMLFields(swift, context: "\(context): 'swift'", allowed: TokenConfigLoader.fontSwiftKeys, diagnostics: &diagnostics) else {
+        return nil
+      }
+      guard let value = swiftFields.value("textStyle") else { return .some(nil) }
+      if let text = value.scalar, TextStyles.all.contains(text) { return .some(text) }
+      let hint = value.scalar.map { Suggestion.hint(for: $0, in: TextStyles.all) } ?? ""
+      diagnostics.add("\(context): unknown text style \(value.summary)\(hint) (one of \(TextStyles.all.joined(separator: ", ")))", at: value.location)
+      return nil
     }
 
     /// A number above 0: `.some(nil)` when absent and optional, nil when invalid or missing.

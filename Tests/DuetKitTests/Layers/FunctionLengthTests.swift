@@ -9,32 +9,6 @@ struct FunctionLengthTests {
   static let repository = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// A function allowed over the limit for now, by file (from the repository
-  /// root) and qualified name.
-  struct Exception: Hashable, CustomStringConvertible {
-    var path: String
-    var name: String
-    var description: String { "\(path) \(name)" }
-  }
-
-  /// Functions still over the limit in files other work is rewriting. The
-  /// list only shrinks: a listed function that is no longer over the limit
-  /// fails `everyExceptionIsStillOverTheLimit` until it is taken off.
-  static let exceptions: Set<Exception> = [
-    Exception(path: "Sources/DuetTokens/Tokens/CodeComparison.swift", name: "CodeComparison.Lexer.next"),
-    Exception(path: "Sources/DuetTokens/Tokens/CommentText.swift", name: "CommentText.write"),
-    Exception(path: "Sources/DuetTokens/Tokens/DTCG/DTCGReader.swift", name: "DTCGReader.fontToken"),
-    Exception(path: "Sources/DuetTokens/Tokens/DTCG/JSONReader.swift", name: "JSONReader.string"),
-    Exception(path: "Sources/DuetTokens/Tokens/KotlinEmitter.swift", name: "KotlinEmitter.palette"),
-    Exception(path: "Sources/DuetTokens/Tokens/SwiftEmitter.swift", name: "SwiftEmitter.palette"),
-    Exception(path: "Sources/DuetTokens/Tokens/SwiftUIEmitter.swift", name: "SwiftUIEmitter.fonts"),
-    Exception(path: "Sources/DuetTokens/Tokens/TokenConfigLoader+Aliases.swift", name: "TokenConfigLoader.Reader.resolveColorAliases"),
-    Exception(path: "Sources/DuetTokens/Tokens/TokenConfigLoader+Sources.swift", name: "TokenConfigLoader.Reader.tokenSources"),
-    Exception(path: "Sources/DuetTokens/Tokens/TokenConfigLoader+Themes.swift", name: "TokenConfigLoader.Reader.map"),
-    Exception(path: "Sources/DuetTokens/Tokens/TokenConfigLoader.swift", name: "TokenConfigLoader.Reader.fontToken"),
-    Exception(path: "Sources/DuetTokens/Tokens/TokenConfigLoader.swift", name: "TokenConfigLoader.Reader.config"),
-  ]
-
   /// Every function over the limit in `Sources/`, with the file it is in.
   static func longFunctions() throws -> [(path: String, function: FunctionScanner.Function)] {
     let sources = repository.appendingPathComponent("Sources")
@@ -50,16 +24,8 @@ struct FunctionLengthTests {
   }
 
   @Test func noFunctionIsOverTheLimit() throws {
-    let problems = try Self.longFunctions()
-      .filter { !Self.exceptions.contains(Exception(path: $0.path, name: $0.function.name)) }
-      .map { "\($0.path):\($0.function)" }
+    let problems = try Self.longFunctions().map { "\($0.path):\($0.function)" }
     #expect(problems == [], "over \(Self.limit) lines: split them into well-named helpers")
-  }
-
-  @Test func everyExceptionIsStillOverTheLimit() throws {
-    let long = Set(try Self.longFunctions().map { Exception(path: $0.path, name: $0.function.name) })
-    let stale = Self.exceptions.subtracting(long).map(\.description).sorted()
-    #expect(stale == [], "no longer over \(Self.limit) lines (or gone): take them off the exception list")
   }
 
   // MARK: The scanner itself

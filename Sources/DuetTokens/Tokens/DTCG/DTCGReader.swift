@@ -33,7 +33,8 @@ package struct DTCGReader {
   private var resolver = AliasResolver<JSONValue>([:])
   private var seenCycleStarts: Set<String> = []
   private var reportedCycles: Set<[String]> = []
-  private var needsTextStyle: Bool
+  /// A swift target is declared, so every typography token needs a text style.
+  private(set) var needsTextStyle: Bool
   private var hasDarkFile: Bool
 
   package init(light: JSONDocument, dark: JSONDocument?, needsTextStyle: Bool) {
@@ -231,7 +232,7 @@ package struct DTCGReader {
     }
   }
 
-  private func note(_ token: DTCGToken) -> String?? {
+  func note(_ token: DTCGToken) -> String?? {
     guard let value = token.duet["note"] else { return .some(nil) }
     guard case .string(let text) = value else { return nil }
     let trimmed = trimmedText(text)
@@ -248,7 +249,7 @@ package struct DTCGReader {
   }
 
   /// The value of `{target}` in one appearance, for an alias inside a composite.
-  private mutating func resolved(alias target: String, _ appearance: Appearance, in token: DTCGToken) -> JSONValue? {
+  mutating func resolved(alias target: String, _ appearance: Appearance, in token: DTCGToken) -> JSONValue? {
     guard byPath[target] != nil else {
       brokenAlias(token, target: target)
       return nil
@@ -286,7 +287,7 @@ package struct DTCGReader {
 
   // MARK: Values
 
-  private mutating func misfit(_ token: DTCGToken, field: String?, _ expected: DTCGValues.Expected, got value: JSONValue) {
+  mutating func misfit(_ token: DTCGToken, field: String?, _ expected: DTCGValues.Expected, got value: JSONValue) {
     let place = field.map { "\(token.dotted): $value.\($0)" } ?? "\(token.dotted): $value"
     diagnostics.add("\(place) must be \(expected.form), got \(value.summary)", at: token.location)
   }
@@ -333,7 +334,7 @@ package struct DTCGReader {
   /// A `dimension` (points), `number`, `fontWeight` or `fontFamily` value as a number (a family as 0),
   /// reporting a misfit; nil when it does not fit.
   @discardableResult
-  private mutating func part(_ value: JSONValue, type: String, token: DTCGToken, field: String?) -> Double? {
+  mutating func part(_ value: JSONValue, type: String, token: DTCGToken, field: String?) -> Double? {
     switch type {
     case "dimension":
       switch DTCGValues.dimension(value) {
@@ -362,113 +363,14 @@ package struct DTCGReader {
     return nil
   }
 
+  /// A typography token, its `$value` object read by `DTCGFontTokenReader`.
   private mutating func fontToken(_ token: DTCGToken, name: String) -> FontToken? {
     guard case .success(let value) = resolved(token, .light) else { return nil }
     guard case .object(let members) = value else {
       misfit(token, field: nil, "a typography object {fontFamily, fontSize, fontWeight, letterSpacing, lineHeight}", got: value)
       return nil
     }
-    for key in members.keys.sorted() where !Self.typographyKeys.contains(key) {
-      diagnostics.add(
-        "\(token.dotted): $value has an unknown key '\(key)'\(Suggestion.hint(for: key, in: Self.typographyKeys)) (a typography value holds \(Self.typographyKeys.joined(separator: ", ")))",
-        at: token.location)
-    }
-    /// A member with its alias followed.
-    func member(_ key: String, reader: inout DTCGReader) -> JSONValue? {
-      guard let raw = members[key] else { return nil }
-      if case .string(let text) = raw, let target = TokenAlias.target(of: text) {
-        return reader.resolved(alias: target, .light, in: token)
-      }
-      return raw
-    }
-    var valid = true
-    func require(_ key: String, reader: inout DTCGReader) -> JSONValue? {
-      if members[key] == nil {
-        reader.diagnostics.add("\(token.dotted): $value is missing '\(key)'", at: token.location)
-        valid = false
-        return nil
-      }
-      let value = member(key, reader: &reader)
-      if value == nil { valid = false }
-      return value
-    }
-
-    var family: FontFamily?
-    if let value = require("fontFamily", reader: &self) {
-      switch DTCGValues.fontFamily(value) {
-      case .success(let parsed): family = parsed
-      case .failure(let expected): misfit(token, field: "fontFamily", expected, got: value)
-      }
-    }
-    var size: Double?
-    if let value = require("fontSize", reader: &self) {
-      size = part(value, type: "dimension", token: token, field: "fontSize")
-      if let points = size, points <= 0 {
-        diagnostics.add("\(token.dotted): $value.fontSize must be above 0", at: token.location)
-        size = nil
-      }
-    }
-    var weight: Int?
-    if let value = require("fontWeight", reader: &self) {
-      switch DTCGValues.fontWeight(value) {
-      case .success(let parsed): weight = parsed
-      case .failure(let expected): misfit(token, field: "fontWeight", expected, got: value)
-      }
-    }
-    var lineHeight: Double?
-    if let value = require("lineHeight", reader: &self) {
-      if case .number(let multiple) = value, multiple > 0 {
-        lineHeight = size.map { DTCGValues.rounded($0 * multiple) }
-      } else if case .success(.points(let points)) = DTCGValues.dimension(value), points > 0 {
-        lineHeight = points
-      } else {
-        misfit(token, field: "lineHeight", "a number above 0 (a multiple of the font size) or a dimension", got: value)
-      }
-    }
-    var tracking: Double? = 0
-    if members["letterSpacing"] != nil {
-      tracking = nil
-      if let value = member("letterSpacing", reader: &self) {
-        switch DTCGValues.dimension(value, allowEm: true) {
-        case .success(.em(let em)): tracking = em
-        case .success(.points(let points)): tracking = size.map { DTCGValues.rounded(points / $0, places: 6) }
-        case .failure(let expected): misfit(token, field: "letterSpacing", expected, got: value)
-        }
-      }
-    }
-
-    var axes: [String: Double] = [:]
-    for axis in ["opticalSize", "softness", "width"] {
-      guard let value = token.duet[axis] else { continue }
-      if case .number(let number) = value { axes[axis] = number } else {
-        diagnostics.add("\(token.dotted): $extensions.\(DTCGTree.extensionKey).\(axis) must be a number, got \(value.summary)", at: token.location)
-        valid = false
-      }
-    }
-    var textStyle: String?
-    if let value = token.duet["textStyle"] {
-      if case .string(let text) = value, TextStyles.all.contains(text) {
-        textStyle = text
-      } else {
-        let hint = { if case .string(let text) = value { return Suggestion.hint(for: text, in: TextStyles.all) } else { return "" } }()
-        diagnostics.add(
-          "\(token.dotted): $extensions.\(DTCGTree.extensionKey).textStyle must be one of \(TextStyles.all.joined(separator: ", ")), got \(value.summary)\(hint)",
-          at: token.location)
-        valid = false
-      }
-    } else if needsTextStyle {
-      diagnostics.add(
-        "\(token.dotted): missing $extensions.\(DTCGTree.extensionKey).textStyle (a swift target is declared, so every type token needs the Dynamic Type style it scales against, e.g. \"body\")",
-        at: token.location)
-      valid = false
-    }
-    guard let note = note(token) else {
-      diagnostics.add("\(token.dotted): $extensions.\(DTCGTree.extensionKey).note must be a string", at: token.location)
-      return nil
-    }
-    guard valid, let family, let size, let weight, let lineHeight, let tracking else { return nil }
-    return FontToken(
-      name: name, doc: token.description, note: note, family: family, weight: weight, size: size, lineHeight: lineHeight,
-      tracking: tracking, opticalSize: axes["opticalSize"], softness: axes["softness"], width: axes["width"], textStyle: textStyle)
+    var fields = DTCGFontTokenReader(token: token, members: members)
+    return fields.read(name: name, &self)
   }
 }

@@ -246,52 +246,67 @@ package struct JSONReader {
       if byte < 0x20 { throw Failure(reason: "a control character in a string must be escaped", offset: position) }
       position += 1
     }
+    return try escapedString(from: start)
+  }
+
+  /// The rest of a string from its first escape (at `position`) to its
+  /// closing quote, the plain bytes from `start` on kept in front.
+  private mutating func escapedString(from start: Int) throws(Failure) -> String {
     var text = Array(bytes[start..<position])
     while position < bytes.count {
       let byte = bytes[position]
-      switch byte {
-      case UInt8(ascii: "\""):
+      if byte == UInt8(ascii: "\"") {
         position += 1
         return String(decoding: text, as: UTF8.self)
-      case UInt8(ascii: "\\"):
+      }
+      if byte == UInt8(ascii: "\\") {
         position += 1
-        guard let escaped = next else { break }
-        position += 1
-        switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = try hex4()
-          if (0xD800..<0xDC00).contains(scalar) {
-            // A high surrogate needs its low half, written as a second escape.
-            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-              throw Failure(reason: "a \\u escape of a high surrogate must be followed by its low surrogate", offset: position)
-            }
-            position += 2
-            let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw Failure(reason: "invalid low surrogate in a \\u escape", offset: position - 4) }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-          } else if (0xDC00..<0xE000).contains(scalar) {
-            throw Failure(reason: "a \\u escape of a lone low surrogate", offset: position - 4)
-          }
-          text.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-        default:
-          throw Failure(reason: "invalid escape '\\\(Character(Unicode.Scalar(escaped)))' in a string", offset: position - 1)
-        }
-        continue
-      default:
+        try unescape(into: &text)
+      } else {
         if byte < 0x20 { throw Failure(reason: "a control character in a string must be escaped", offset: position) }
         text.append(byte)
         position += 1
-        continue
       }
-      break
     }
     throw Failure(reason: "unexpected end of file in a string", offset: position)
+  }
+
+  /// Appends the UTF-8 of the character an escape stands for, `position`
+  /// just past its backslash.
+  private mutating func unescape(into text: inout [UInt8]) throws(Failure) {
+    guard let escaped = next else { throw Failure(reason: "unexpected end of file in a string", offset: position) }
+    position += 1
+    switch escaped {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+    case UInt8(ascii: "b"): text.append(0x08)
+    case UInt8(ascii: "f"): text.append(0x0C)
+    case UInt8(ascii: "n"): text.append(0x0A)
+    case UInt8(ascii: "r"): text.append(0x0D)
+    case UInt8(ascii: "t"): text.append(0x09)
+    case UInt8(ascii: "u"):
+      let scalar = try unicodeEscape()
+      text.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+    default:
+      throw Failure(reason: "invalid escape '\\\(Character(Unicode.Scalar(escaped)))' in a string", offset: position - 1)
+    }
+  }
+
+  /// The scalar a `\u` escape names, `position` just past its `u`; a high
+  /// surrogate is joined with the low one its second escape names.
+  private mutating func unicodeEscape() throws(Failure) -> UInt32 {
+    let scalar = try hex4()
+    if (0xD800..<0xDC00).contains(scalar) {
+      guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+        throw Failure(reason: "a \\u escape of a high surrogate must be followed by its low surrogate", offset: position)
+      }
+      position += 2
+      let low = try hex4()
+      guard (0xDC00..<0xE000).contains(low) else { throw Failure(reason: "invalid low surrogate in a \\u escape", offset: position - 4) }
+      return 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+    } else if (0xDC00..<0xE000).contains(scalar) {
+      throw Failure(reason: "a \\u escape of a lone low surrogate", offset: position - 4)
+    }
+    return scalar
   }
 
   private mutating func hex4() throws(Failure) -> UInt32 {
