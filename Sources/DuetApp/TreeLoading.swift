@@ -9,4 +9,24 @@ extension TreeManifest {
   public static func load(root: URL) throws(ManifestError) -> TreeManifest {
     try load(root: root, builtins: BuiltinSet.standard.vocabulary, deriveLanes: DerivedLanes.derive)
   }
+
+  /// The tree a command works on, found once per command: `override` (`--root`,
+  /// taken as given) or the nearest folder from `workingDirectory` up that holds
+  /// `lanes/manifest.yaml` or `parity/manifest.yaml`.
+  public static func root(from workingDirectory: URL, override: String?) throws -> URL {
+    do {
+      return try TreeRoot.find(from: workingDirectory, override: override, markers: rootMarkers)
+    } catch {
+      guard case .notFound(let start) = error else { throw error }
+      throw TreeNotFound(start: start)
+    }
+  }
+}
+
+/// No tree here or above; the executable prints it as `duet <command>: error: ...` with exit 2.
+public struct TreeNotFound: Error, CustomStringConvertible, Sendable {
+  public var start: String
+  public var description: String {
+    "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
+  }
 }

@@ -31,23 +31,9 @@ enum ExitCode {
 }
 
 /// The tree root for `--root`, or the nearest folder above the working directory
-/// holding `lanes/manifest.yaml` or `parity/manifest.yaml`.
+/// holding `lanes/manifest.yaml` or `parity/manifest.yaml` (`TreeManifest.root`).
 func treeRoot(_ arguments: ParsedArguments) throws -> URL {
-  let cwd = arguments.invocation.workingDirectory
-  do {
-    return try TreeRoot.find(from: cwd, override: arguments.value("--root"), markers: TreeManifest.rootMarkers)
-  } catch {
-    guard case .notFound(let start) = error else { throw error }
-    throw TreeNotFound(start: start)
-  }
-}
-
-/// No tree here or above; `Entrypoint` prints it as `duet <command>: error: ...` with exit 2.
-struct TreeNotFound: Error, CustomStringConvertible {
-  var start: String
-  var description: String {
-    "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
-  }
+  try TreeManifest.root(from: arguments.invocation.workingDirectory, override: arguments.value("--root"))
 }
 
 /// The tree's manifest (pinned or derived, with the parity manifest's mock rows),
