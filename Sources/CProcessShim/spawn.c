@@ -75,6 +75,16 @@ static int place(int from, int to) {
   return flags < 0 ? -1 : fcntl(to, F_SETFD, flags & ~FD_CLOEXEC);
 }
 
+/// Closes every descriptor above stderr in the child (its table is its own:
+/// no CLONE_FILES). What the parent left open without close-on-exec (a
+/// sibling lane's pipe, the history store, a hosting process's files) is not
+/// the lane's. Best effort: a kernel without close_range (before 5.9) keeps them.
+static void close_inherited(void) {
+#ifdef SYS_close_range
+  syscall(SYS_close_range, 3U, ~0U, 0U);
+#endif
+}
+
 static int child_main(void *pointer) {
   struct child_args *args = pointer;
   const duet_spawn_request *request = args->request;
@@ -83,6 +93,7 @@ static int child_main(void *pointer) {
   if (place(args->dev_null, 0) != 0) goto fail;
   if (place(request->output, 1) != 0 || place(request->output, 2) != 0) goto fail;
   if (request->directory && chdir(request->directory) != 0) goto fail;
+  close_inherited();
   sigset_t empty;
   sigemptyset(&empty);
   sigprocmask(SIG_SETMASK, &empty, NULL);

@@ -108,7 +108,11 @@ public struct ChildProcess: Sendable {
 
     // Own process group (so a timeout or Ctrl-C can signal the whole tree of the
     // lane), an empty signal mask, and default dispositions for the signals duet handles.
-    let flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    #if canImport(Darwin)
+    // Only the descriptors the file actions name (0, 1, 2) reach the child.
+    flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #endif
     posix_spawnattr_setflags(&attributes, Int16(flags))
     posix_spawnattr_setpgroup(&attributes, 0)
     var emptyMask = sigset_t()

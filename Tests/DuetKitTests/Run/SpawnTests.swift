@@ -50,6 +50,18 @@ struct SpawnTests {
     #endif
   }
 
+  /// A descriptor duet (or a process hosting it) left open without close-on-exec
+  /// is not a lane's: a lane holding another's pipe would keep it from ending,
+  /// one holding the history store could lock it. The child has 0, 1 and 2 only.
+  @Test func aChildInheritsOnlyItsThreeStandardDescriptors() throws {
+    let leaked = open("/dev/null", O_RDONLY)  // no O_CLOEXEC, on purpose
+    try #require(leaked > 2)
+    defer { close(leaked) }
+    let captured = ChildRun.captureShell("if [ -e /dev/fd/\(leaked) ]; then echo inherited; else echo closed; fi", directory: "/",
+                                         environment: [:], limits: .init(timeout: 30), keep: 4096)
+    #expect(captured.text == "closed\n")
+  }
+
   @Test func aMissingDirectoryIsASpawnError() {
     let captured = ChildRun.captureShell("true", directory: "/no/such/folder/here", environment: [:], limits: .init(timeout: 30), keep: 100)
     #expect(captured.end.waitStatus == nil)
