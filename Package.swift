@@ -22,7 +22,7 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
-    // SHA-256 on Linux; Apple platforms use CryptoKit instead (see Support/Digest.swift).
+    // SHA-256 on Linux; Apple platforms use CryptoKit instead (see Sources/DuetSupport/Support/Digest.swift).
     .systemLibrary(
       name: "CCrypto",
       pkgConfig: "libcrypto",
