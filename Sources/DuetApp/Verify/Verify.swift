@@ -35,8 +35,8 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   }
   if request.failedOnly {
     switch try lanesToRetry(tree.manifest, historyPath: historyPath) {
-    case .left(let sentence): return .nothingToRun(sentence)
-    case .right(let lanes): options.lanes = lanes
+    case .nothing(let sentence): return .nothingToRun(sentence)
+    case .lanes(let lanes): options.lanes = lanes
     }
   }
   let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
@@ -49,20 +49,20 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   return .ran(outcome, session: session)
 }
 
+/// What `--failed` finds: the lanes to run again, or the sentence saying why there are none.
+private enum Retry {
+  case lanes([String])
+  case nothing(String)
+}
+
 /// `--failed`: the last run's failed lanes still in the manifest, or why there are none.
-private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> Either<String, [String]> {
+private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> Retry {
   let failed: [String]?
   do { failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath) } catch { throw .history("\(error)") }
   let known = failed?.filter { manifest.lane(named: $0) != nil } ?? []
-  guard known.isEmpty else { return .right(known) }
-  return .left(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run"
+  guard known.isEmpty else { return .lanes(known) }
+  return .nothing(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run"
                              : "duet verify --failed: no lane failed in the last run; nothing to run")
-}
-
-/// One or the other, for a helper that either ends the command or goes on.
-private enum Either<Left, Right> {
-  case left(Left)
-  case right(Right)
 }
 
 /// The plan and its session; says how many lanes a change selected.
