@@ -24,8 +24,11 @@ public final class VerifySession {
   public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
   /// For each lane not settled before the run: `cached`, or why it runs.
   public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
-  /// The HEAD commit the history row names; nil outside git.
-  public private(set) var gitCommit: String?
+  /// The HEAD commit the history row names; nil outside git. When the
+  /// fingerprints did not ask git already, it is asked while the lanes run:
+  /// only the record needs it, so the first lane need not wait for it.
+  public var gitCommit: String? { commit?.value }
+  private var commit: PendingCommit?
   /// Ctrl-C, from any thread, before or during the run.
   public let interruption = RunInterruption()
   private var store: HistoryStore?
@@ -77,7 +80,7 @@ public final class VerifySession {
     decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                   fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
-    gitCommit = git.map { $0?.commit } ?? ProcessOutput.git("rev-parse HEAD", in: root)
+    commit = git.map { PendingCommit(known: $0?.commit) } ?? (recording ? PendingCommit(askingIn: root) : nil)
     for (index, decision) in decisions where decision == .cached {
       plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
                                       reason: "inputs unchanged since it last passed")
@@ -178,5 +181,32 @@ public final class RunInterruption: Sendable {
       return state.requested
     }
     if requested { scheduler.interrupt() }
+  }
+}
+
+/// `git rev-parse HEAD`, asked on a thread of its own so that the lanes start
+/// without waiting for it; `value` waits for the answer.
+private final class PendingCommit: Sendable {
+  private let answer: Locked<String?>
+  private let done = DispatchGroup()
+
+  init(known: String?) {
+    answer = Locked(known)
+  }
+
+  init(askingIn root: URL) {
+    let answer = Locked<String?>(nil)
+    self.answer = answer
+    done.enter()
+    DispatchQueue.global().async { [done] in
+      let commit = ProcessOutput.git("rev-parse HEAD", in: root)
+      answer.withLock { $0 = commit }
+      done.leave()
+    }
+  }
+
+  var value: String? {
+    done.wait()
+    return answer.withLock { $0 }
   }
 }

@@ -90,4 +90,27 @@ struct VerifyCallTests {
     #expect(outcome.exitCode == 0)
     #expect(notices.withLock { $0 } == ["duet verify --shard 9/9: no lane falls in this shard (3 lane(s) over 9 shards)"])
   }
+
+  /// Lanes with inputs need no git for their fingerprints, so the commit the
+  /// history row names is asked while they run; the row still names HEAD.
+  @Test func theRecordNamesTheCommitAskedDuringTheRun() throws {
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: build
+          sh: "true"
+          inputs: [lanes/manifest.yaml]
+      """)
+    func git(_ arguments: String) -> String? { ProcessOutput.git(arguments, in: tree.url) }
+    _ = git("init -q")
+    _ = git("-c user.email=t@t -c user.name=t -c commit.gpgsign=false commit -q --allow-empty -m start")
+    let head = try #require(git("rev-parse HEAD"))
+    guard case .ran(let outcome, _) = try verify(request()) else {
+      Issue.record("expected a run")
+      return
+    }
+    #expect(outcome.exitCode == 0)
+    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
+    #expect(try store.recentRuns(limit: 1).first?.gitCommit == head)
+  }
 }
