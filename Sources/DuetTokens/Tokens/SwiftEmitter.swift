@@ -66,22 +66,32 @@ public enum SwiftEmitter {
     if !config.gradients.isEmpty { out.add("import SwiftUI") }
     out.add("import \(target.engine)")
     out.blank()
-    colorSets(&out, config, theme: theme)
+    lookup(&out, theme: theme, kind: "Color", vocabulary: TokenFileNames.color, method: "colorSet", result: "ColorSet",
+           groups: config.colorGroups.map { ($0.heading, $0.tokens) }, entry: colorEntry)
     fontTokenTypes(&out, theme: theme)
-    fontTokens(&out, config, theme: theme)
-    if !config.gradients.isEmpty { gradientSets(&out, config, theme: theme) }
+    lookup(&out, theme: theme, kind: "Font", vocabulary: TokenFileNames.font, method: "fontToken", result: "FontToken",
+           groups: config.fontGroups.map { ($0.heading, $0.tokens) }, entry: fontEntry)
+    if !config.gradients.isEmpty {
+      lookup(&out, theme: theme, kind: "Gradient", vocabulary: TokenFileNames.gradient, method: "gradientSet", result: "GradientSet",
+             groups: [(nil, config.gradients)], entry: gradientEntry)
+    }
     tokenColorFunction(&out)
     return out.text
   }
 
-  /// The palette's `colorSet(for:)` extension.
-  private static func colorSets(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
+  /// One of the palette's lookups, in an extension of its own:
+  /// `public func colorSet(for asset: _ColorAsset) -> ColorSet { switch asset { ... } }`,
+  /// the same for fonts and gradients, one entry per token.
+  private static func lookup<Token>(
+    _ out: inout SourceText, theme: String, kind: String, vocabulary: String, method: String, result: String,
+    groups: [(heading: String?, tokens: [Token])], entry: (inout SourceText, Token) -> Void
+  ) {
     out.add("extension \(theme) {")
-    out.add("public typealias _ColorAsset = \(TokenFileNames.color)", indent: 1)
+    out.add("public typealias _\(kind)Asset = \(vocabulary)", indent: 1)
     out.blank()
-    out.add("public func colorSet(for asset: _ColorAsset) -> ColorSet {", indent: 1)
+    out.add("public func \(method)(for asset: _\(kind)Asset) -> \(result) {", indent: 1)
     out.add("switch asset {", indent: 2)
-    table(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in colorEntry(&out, token) }
+    table(&out, groups: groups, entry: entry)
     out.add("}", indent: 2)
     out.add("}", indent: 1)
     out.add("}")
@@ -123,20 +133,6 @@ public enum SwiftEmitter {
     ])
   }
 
-  /// The palette's `fontToken(for:)` extension.
-  private static func fontTokens(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
-    out.add("extension \(theme) {")
-    out.add("public typealias _FontAsset = \(TokenFileNames.font)", indent: 1)
-    out.blank()
-    out.add("public func fontToken(for asset: _FontAsset) -> FontToken {", indent: 1)
-    out.add("switch asset {", indent: 2)
-    table(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in fontEntry(&out, token) }
-    out.add("}", indent: 2)
-    out.add("}", indent: 1)
-    out.add("}")
-    out.blank()
-  }
-
   /// One type token's `case` and its `return FontToken(...)`, an argument a line.
   private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
     caseLines(&out, token.name, note: token.note)
@@ -155,21 +151,6 @@ public enum SwiftEmitter {
     for (index, argument) in arguments.enumerated() {
       out.add(argument + (index == arguments.count - 1 ? "" : ","), indent: 4)
     }
-  }
-
-  /// The palette's `gradientSet(for:)` extension, written only when the config
-  /// has gradients.
-  private static func gradientSets(_ out: inout SourceText, _ config: TokenConfig, theme: String) {
-    out.add("extension \(theme) {")
-    out.add("public typealias _GradientAsset = \(TokenFileNames.gradient)", indent: 1)
-    out.blank()
-    out.add("public func gradientSet(for asset: _GradientAsset) -> GradientSet {", indent: 1)
-    out.add("switch asset {", indent: 2)
-    table(&out, groups: [(nil, config.gradients)]) { out, token in gradientEntry(&out, token) }
-    out.add("}", indent: 2)
-    out.add("}", indent: 1)
-    out.add("}")
-    out.blank()
   }
 
   /// One gradient's `case` and its `return GradientSet(...)`, a stop a line.

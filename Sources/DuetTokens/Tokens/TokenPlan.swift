@@ -36,8 +36,8 @@ public struct TokenPlan: Sendable, Equatable {
   /// text depends on the config alone, so the result is the same every time.
   public init(_ config: TokenConfig) {
     var jobs = EmitJobs()
-    if let swift = config.swift { jobs.addSwift(config, target: swift) }
-    if let kotlin = config.kotlin { jobs.addKotlin(config, target: kotlin) }
+    if let swift = config.swift { jobs.add(.swift(config, swift), config) }
+    if let kotlin = config.kotlin { jobs.add(.kotlin(config, kotlin), config) }
     self.files = zip(jobs.jobs, jobs.emitAll()).map { GeneratedFile(path: $0.path, contents: $1) }
     self.ownedButUndeclared = jobs.owned
     self.generatedFilePatterns = jobs.generatedFilePatterns
@@ -99,43 +99,29 @@ private struct EmitJobs {
     if declared { jobs.append((path, rank, emit)) } else { owned.append(path) }
   }
 
-  mutating func addSwift(_ config: TokenConfig, target swift: SwiftTarget) {
-    let folder = swift.output
-    let engine = swift.style == .engine
-    file(join(folder, "\(TokenFileNames.color).swift"), when: engine, rank: 1) { SwiftEmitter.colorVocabulary(config, target: swift) }
-    file(join(folder, "\(TokenFileNames.font).swift"), when: engine) { SwiftEmitter.fontVocabulary(config, target: swift) }
-    file(join(folder, "\(TokenFileNames.gradient).swift"), when: engine && !config.gradients.isEmpty) { SwiftEmitter.gradientVocabulary(config, target: swift) }
+  /// One target's files, in the order every target lists them: the engine
+  /// style's vocabularies, palette and theme mappings, or the plain style's two
+  /// files; then the scales. Which emitter writes each is the target's own.
+  mutating func add(_ target: TargetFiles, _ config: TokenConfig) {
+    let folder = target.folder
+    let engine = target.engine
+    let ext = target.fileExtension
+    file(join(folder, "\(TokenFileNames.color).\(ext)"), when: engine, rank: 1, target.colorVocabulary)
+    file(join(folder, "\(TokenFileNames.font).\(ext)"), when: engine, target.fontVocabulary)
+    file(join(folder, "\(TokenFileNames.gradient).\(ext)"), when: engine && !config.gradients.isEmpty, target.gradientVocabulary)
     if engine {
-      file(join(folder, "\(swift.theme)Palette.swift"), rank: 0) { SwiftEmitter.palette(config, target: swift) }
+      file(join(folder, "\(target.paletteName).\(ext)"), rank: 0, target.palette)
       for theme in config.mappedThemes {
-        file(join(folder, ThemeMappingEmitter.swiftFileName(theme))) { ThemeMappingEmitter.swift(config, theme: theme, target: swift) }
+        let mapping = target.mapping
+        file(join(folder, target.mappingFileName(theme))) { mapping(theme) }
       }
     }
-    generatedFilePatterns.append(join(folder, "*.swift"))
-    file(join(folder, SwiftUIEmitter.colorFileName), when: !engine) { SwiftUIEmitter.colors(config) }
-    file(join(folder, SwiftUIEmitter.fontFileName), when: !engine && !config.fonts.isEmpty) { SwiftUIEmitter.fonts(config) }
+    generatedFilePatterns.append(join(folder, "*.\(ext)"))
+    file(join(folder, target.plainColors.name), when: !engine, target.plainColors.emit)
+    file(join(folder, target.plainFonts.name), when: !engine && !config.fonts.isEmpty, target.plainFonts.emit)
     for scale in ScaleEmitter.Scale.allCases {
-      file(join(folder, "\(scale.typeName).swift"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.swift(config, scale: scale) }
-    }
-  }
-
-  mutating func addKotlin(_ config: TokenConfig, target kotlin: KotlinTarget) {
-    let folder = kotlin.output
-    let engine = kotlin.style == .engine
-    file(join(folder, "\(TokenFileNames.color).kt"), when: engine, rank: 1) { KotlinEmitter.colorVocabulary(config, target: kotlin) }
-    file(join(folder, "\(TokenFileNames.font).kt"), when: engine) { KotlinEmitter.fontVocabulary(config, target: kotlin) }
-    file(join(folder, "\(TokenFileNames.gradient).kt"), when: engine && !config.gradients.isEmpty) { KotlinEmitter.gradientVocabulary(config, target: kotlin) }
-    if engine {
-      file(join(folder, "\(kotlin.palette).kt"), rank: 0) { KotlinEmitter.palette(config, target: kotlin) }
-      for theme in config.mappedThemes {
-        file(join(folder, ThemeMappingEmitter.kotlinFileName(theme))) { ThemeMappingEmitter.kotlin(config, theme: theme, target: kotlin) }
-      }
-    }
-    generatedFilePatterns.append(join(folder, "*.kt"))
-    file(join(folder, ComposeEmitter.colorFileName), when: !engine) { ComposeEmitter.colors(config, target: kotlin) }
-    file(join(folder, ComposeEmitter.fontFileName), when: !engine && !config.fonts.isEmpty) { ComposeEmitter.fonts(config, target: kotlin) }
-    for scale in ScaleEmitter.Scale.allCases {
-      file(join(folder, "\(scale.typeName).kt"), when: !scale.tokens(config).isEmpty) { ScaleEmitter.kotlin(config, scale: scale, target: kotlin) }
+      let emit = target.scale
+      file(join(folder, "\(scale.typeName).\(ext)"), when: !scale.tokens(config).isEmpty) { emit(scale) }
     }
   }
 
@@ -152,6 +138,53 @@ private struct EmitJobs {
       results.withLock { $0[index] = text }
     }
     return results.withLock { $0 }
+  }
+}
+
+/// What one target (Swift or Kotlin) generates, named and written by its own
+/// emitters, so `EmitJobs.add` lists both targets' files in one order.
+private struct TargetFiles: Sendable {
+  typealias Emit = @Sendable () -> String
+  var folder: String
+  var engine: Bool
+  var fileExtension: String
+  var paletteName: String
+  var colorVocabulary: Emit
+  var fontVocabulary: Emit
+  var gradientVocabulary: Emit
+  var palette: Emit
+  var mappingFileName: @Sendable (ThemeSpec) -> String
+  var mapping: @Sendable (ThemeSpec) -> String
+  var plainColors: (name: String, emit: Emit)
+  var plainFonts: (name: String, emit: Emit)
+  var scale: @Sendable (ScaleEmitter.Scale) -> String
+
+  static func swift(_ config: TokenConfig, _ target: SwiftTarget) -> TargetFiles {
+    TargetFiles(
+      folder: target.output, engine: target.style == .engine, fileExtension: "swift", paletteName: "\(target.theme)Palette",
+      colorVocabulary: { SwiftEmitter.colorVocabulary(config, target: target) },
+      fontVocabulary: { SwiftEmitter.fontVocabulary(config, target: target) },
+      gradientVocabulary: { SwiftEmitter.gradientVocabulary(config, target: target) },
+      palette: { SwiftEmitter.palette(config, target: target) },
+      mappingFileName: ThemeMappingEmitter.swiftFileName,
+      mapping: { ThemeMappingEmitter.swift(config, theme: $0, target: target) },
+      plainColors: (SwiftUIEmitter.colorFileName, { SwiftUIEmitter.colors(config) }),
+      plainFonts: (SwiftUIEmitter.fontFileName, { SwiftUIEmitter.fonts(config) }),
+      scale: { ScaleEmitter.swift(config, scale: $0) })
+  }
+
+  static func kotlin(_ config: TokenConfig, _ target: KotlinTarget) -> TargetFiles {
+    TargetFiles(
+      folder: target.output, engine: target.style == .engine, fileExtension: "kt", paletteName: target.palette,
+      colorVocabulary: { KotlinEmitter.colorVocabulary(config, target: target) },
+      fontVocabulary: { KotlinEmitter.fontVocabulary(config, target: target) },
+      gradientVocabulary: { KotlinEmitter.gradientVocabulary(config, target: target) },
+      palette: { KotlinEmitter.palette(config, target: target) },
+      mappingFileName: ThemeMappingEmitter.kotlinFileName,
+      mapping: { ThemeMappingEmitter.kotlin(config, theme: $0, target: target) },
+      plainColors: (ComposeEmitter.colorFileName, { ComposeEmitter.colors(config, target: target) }),
+      plainFonts: (ComposeEmitter.fontFileName, { ComposeEmitter.fonts(config, target: target) }),
+      scale: { ScaleEmitter.kotlin(config, scale: $0, target: target) })
   }
 }
 
