@@ -92,6 +92,11 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     observer.warning("cannot make .duet/ under \(request.root.path): \(error); lane logs may be lost")
   }
   let interruption = session.interruption
+  // The observer hears the lanes on a queue of its own: a lane's end is noticed
+  // on the output pump's thread, which also keeps every lane's deadline, and an
+  // observer that blocks (a terminal nobody reads) must hold only itself, not
+  // the run. The run is recorded before the queue is waited for.
+  let delivery = DispatchQueue(label: "duet.verify.observer")
   if request.reapOrphans { Subreaper.enable() }
   var before: TrackedChanges?
   // A signal stops the run, and any child already started (a git query while
@@ -105,9 +110,10 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     observer.started(plan.selected.count)
     if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
     let names = plan.manifest.lanes.map(\.name)
-    let result = session.run(runner: LaneRunner(builtins: .standard), onEvent: observer.event,
-                             onLine: { index, line in observer.line(names[index], line) })
-    observer.ended()
+    let result = session.run(runner: LaneRunner(builtins: .standard),
+                             onEvent: { event in delivery.async { observer.event(event) } },
+                             onLine: { index, line in delivery.async { observer.line(names[index], line) } })
+    delivery.async { observer.ended() }
     return result
   }
   if request.reapOrphans {
@@ -122,5 +128,6 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)
   outcome.reportErrors = CIReports.save(outcome, request.reports, started: started, observer: observer)
   session.record(outcome).forEach(observer.warning)
+  delivery.sync {}
   return outcome
 }

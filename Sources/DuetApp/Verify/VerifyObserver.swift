@@ -1,7 +1,9 @@
 import DuetRun
 
 /// How a verify run talks while it goes: the executable prints, a test collects.
-/// Every closure may be called from any thread.
+/// `started`, `event`, `line` and `ended` come in order on one queue of the
+/// run's, never on the thread that runs the lanes, so an observer that blocks
+/// holds only itself; the others come from the calling thread.
 public struct VerifyObserver: Sendable {
   /// A line about the run as a whole (the derived-lanes notice, the change or
   /// shard selected): standard output for text, standard error beside `--json`.

@@ -38,19 +38,15 @@ enum VerifyCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let request = try request(arguments)
     let json = arguments.flag("--json")
-    // Progress is printed on a queue of its own: a lane's end is noticed on the
-    // output pump's thread, which also keeps the lanes' deadlines, and a reader
-    // that stops reading (a paused pager) must hold only the text, not the run.
-    let printing = DispatchQueue(label: "duet.progress")
     let progress = Locked<ProgressPrinter?>(nil)
     let observer = VerifyObserver(
       notice: { json ? console.err($0) : console.out($0) },
       warning: { console.err("duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
       started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },
-      event: { event in printing.async { progress.withLock { $0 }?.handle(event) } },
-      ended: { printing.async { progress.withLock { $0 }?.finish() } },
-      line: { lane, line in printing.async { progress.withLock { $0 }?.streamed(lane, line) } })
+      event: { event in progress.withLock { $0 }?.handle(event) },
+      ended: { progress.withLock { $0 }?.finish() },
+      line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
     let response: VerifyResponse
     do {
       let ownsProcess = arguments.invocation.ownsProcess
@@ -62,7 +58,6 @@ enum VerifyCommand: Command {
       console.err("duet verify: error: \(failure)")
       return ExitCode.usage
     }
-    printing.sync {}
     print(response, request: request, json: json, console: console)
     return response.exitCode
   }

@@ -113,4 +113,36 @@ struct VerifyCallTests {
     let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
     #expect(try store.recentRuns(limit: 1).first?.gitCommit == head)
   }
+
+  /// An observer that blocks (a terminal nobody reads) holds only itself: the
+  /// lanes still time out and the run is recorded while it waits.
+  @Test func aBlockedObserverDoesNotHoldTheRun() throws {
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: quick
+          sh: "true"
+        - name: slow
+          sh: sleep 30
+          timeout: 1s
+      """)
+    let store = try #require(HistoryStore.defaultPath(root: tree.url))
+    let recordedWhileBlocked = Locked<Bool?>(nil)
+    let observer = VerifyObserver(event: { _ in
+      guard recordedWhileBlocked.withLock({ $0 }) == nil else { return }
+      let deadline = Date().addingTimeInterval(15)
+      var recorded = false
+      while !recorded && Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.1)
+        recorded = FileManager.default.fileExists(atPath: store) && ((try? HistoryStore(path: store).recentRuns(limit: 1).first) ?? nil) != nil
+      }
+      recordedWhileBlocked.withLock { $0 = recorded }
+    })
+    guard case .ran(let outcome, _) = try verify(request(), observer: observer) else {
+      Issue.record("expected a run")
+      return
+    }
+    #expect(recordedWhileBlocked.withLock { $0 } == true)
+    #expect(outcome.lastLine == "duet verify: FAIL (1 timed out: slow)")
+  }
 }
