@@ -18,9 +18,8 @@ extension ManifestSchema {
 
   /// Each built-in with the options it takes, for `run:`'s description.
   static func runHelp(builtins: [String: [String]]) -> String {
-    builtins.keys.sorted().map { name in
-      let options = builtins[name]!
-      return options.isEmpty ? name : "\(name) [\(options.joined(separator: " "))]"
+    builtins.sorted { $0.key < $1.key }.map { name, options in
+      options.isEmpty ? name : "\(name) [\(options.joined(separator: " "))]"
     }.joined(separator: "; ")
   }
 

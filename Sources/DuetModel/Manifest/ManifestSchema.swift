@@ -108,8 +108,8 @@ public enum ManifestSchema {
 
   /// `run:`'s text: a built-in, then only the options it takes, separated by spaces or tabs.
   public static func runPattern(builtins: [String: [String]]) -> String {
-    let alternatives = builtins.keys.sorted().map { name -> String in
-      let options = builtins[name]!.map(escaped)
+    let alternatives = builtins.sorted { $0.key < $1.key }.map { name, options -> String in
+      let options = options.map(escaped)
       let tail = options.isEmpty ? "" : "(?:[ \\t]+(?:\(options.joined(separator: "|"))))*"
       return escaped(name) + tail
     }

@@ -75,8 +75,8 @@ enum BashCompletion {
       s.append("      valued=\" \(valued.map(\.name).joined(separator: " ")) \"")
       s.append("      case $prev in")
       let grouped = Dictionary(grouping: valued, by: { offer($0.completion) })
-      for kind in grouped.keys.sorted() {
-        let options = grouped[kind]!.map(\.name).joined(separator: "|")
+      for (kind, offered) in grouped.sorted(by: { $0.key < $1.key }) {
+        let options = offered.map(\.name).joined(separator: "|")
         s.append("        \(options)) _duet_offer \(kind) \"$cur\"; return 0 ;;")
       }
       s.append("      esac")
