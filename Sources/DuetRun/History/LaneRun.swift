@@ -29,17 +29,16 @@ package struct LaneRun: Sendable, Equatable {
 
 /// How a counted attempt ended, as the reports weigh it.
 package enum AttemptKind {
-  case other
   case pass
   case failure
 
-  /// nil for an attempt that is not counted; from the bytes of the column, with no string made.
+  /// nil for an attempt that is not counted (interrupted, or an outcome duet
+  /// never writes, as `StepRow` reads it); from the bytes of the column, with no string made.
   package init?(bytes: UnsafeBufferPointer<UInt8>?) {
     guard let bytes else { return nil }
     if ReportWindow.equal(bytes, "pass") { self = .pass }
     else if ReportWindow.equal(bytes, "fail") || ReportWindow.equal(bytes, "timeout") { self = .failure }
-    else if ReportWindow.equal(bytes, "interrupted") { return nil }
-    else { self = .other }
+    else { return nil }
   }
 
   /// nil for an attempt that is not counted.
@@ -61,25 +60,26 @@ extension LaneRun {
     var laneIndex: [String: Int] = [:], lanes: [String] = []
     var fingerprintIndex: [String: Int] = [:]
     let counted = steps.enumerated()
-      .filter { position[$0.element.runID] != nil && AttemptKind($0.element.attemptOutcome) != nil }
+      .compactMap { item -> (run: Int, offset: Int, element: StepRow, kind: AttemptKind)? in
+        guard let run = position[item.element.runID], let kind = AttemptKind(item.element.attemptOutcome) else { return nil }
+        return (run, item.offset, item.element, kind)
+      }
       .sorted { a, b in
-        let runA = position[a.element.runID]!, runB = position[b.element.runID]!
-        if runA != runB { return runA < runB }
+        if a.run != b.run { return a.run < b.run }
         if a.element.lane != b.element.lane { return a.element.lane < b.element.lane }
         if a.element.attempt != b.element.attempt { return a.element.attempt < b.element.attempt }
         return a.offset < b.offset
       }
-      .map(\.element)
+      .map { ($0.element, $0.kind, ordered[$0.run].started) }
     var result: [LaneRun] = []
     var current: (run: String, lane: String)?
-    for step in counted {
-      let kind = AttemptKind(step.attemptOutcome)!
+    for (step, kind, started) in counted {
       if current?.run != step.runID || current?.lane != step.lane {
         let lane = laneIndex[step.lane] ?? { lanes.append(step.lane); laneIndex[step.lane] = lanes.count - 1; return lanes.count - 1 }()
         let fingerprint = step.fingerprint.map { text in
           fingerprintIndex[text] ?? { fingerprintIndex[text] = fingerprintIndex.count; return fingerprintIndex.count - 1 }()
         }
-        result.append(LaneRun(lane: lane, started: ordered[position[step.runID]!].started, fingerprint: fingerprint, failed: 0,
+        result.append(LaneRun(lane: lane, started: started, fingerprint: fingerprint, failed: 0,
                               anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false))
         current = (step.runID, step.lane)
       }
