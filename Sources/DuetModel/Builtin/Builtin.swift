@@ -49,14 +49,15 @@ public struct BuiltinLane: Sendable {
 /// assembles duet (`DuetApp`), so the runner needs no feature to exist.
 /// A `run:` naming any other is a manifest error.
 public struct BuiltinSet: Sendable {
-  public var lanes: [BuiltinLane]
+  public let lanes: [BuiltinLane]
+  /// Command to accepted options, as `ManifestLoader` wants it; made once, as
+  /// every built-in lane's context and fingerprint hand it on.
+  public let vocabulary: [String: [String]]
 
-  public init(_ lanes: [BuiltinLane]) { self.lanes = lanes }
+  public init(_ lanes: [BuiltinLane]) {
+    self.lanes = lanes
+    vocabulary = Dictionary(lanes.map { ($0.name, $0.options) }, uniquingKeysWith: { first, _ in first })
+  }
 
   public func lane(named name: String) -> BuiltinLane? { lanes.first { $0.name == name } }
-
-  /// Command to accepted options, as `ManifestLoader` wants it.
-  public var vocabulary: [String: [String]] {
-    Dictionary(lanes.map { ($0.name, $0.options) }, uniquingKeysWith: { first, _ in first })
-  }
 }
