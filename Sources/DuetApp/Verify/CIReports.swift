@@ -34,18 +34,6 @@ enum CIReports {
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return false }
     defer { close(fd) }
-    return data.withUnsafeBytes { bytes -> Bool in
-      guard let base = bytes.baseAddress else { return bytes.isEmpty }
-      var offset = 0
-      while offset < bytes.count {
-        let n = write(fd, base + offset, bytes.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += n
-      }
-      return true
-    }
+    return data.withUnsafeBytes { writeAll(fd, $0) } == nil
   }
 }

@@ -36,14 +36,7 @@ package final class LogSink: Sendable {
         state.failedToOpen = state.fd < 0
         state.created = state.fd >= 0
       }
-      if state.fd >= 0 {
-        var offset = 0
-        while offset < bytes.count {
-          let n = Foundation.write(state.fd, bytes.baseAddress! + offset, bytes.count - offset)
-          if n < 0 { if errno == EINTR { continue } else { break } }
-          offset += n
-        }
-      }
+      if state.fd >= 0 { _ = writeAll(state.fd, bytes) }
       guard onLine != nil else { return [] }
       var lines: [String] = []
       for byte in bytes {

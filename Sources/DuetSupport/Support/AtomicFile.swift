@@ -35,18 +35,7 @@ public enum AtomicFile {
     guard fd >= 0 else { throw FileError.cannotWrite(shown, reason: String(cString: strerror(errno))) }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: String?
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = String(cString: strerror(errno))
-          return
-        }
-        offset += n
-      }
-    }
+    if let code = data.withUnsafeBytes({ writeAll(fd, $0) }) { failure = String(cString: strerror(code)) }
     if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
     fchmod(fd, 0o644)
     close(fd)
