@@ -36,7 +36,9 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   if request.failedOnly {
     switch try lanesToRetry(tree.manifest, historyPath: historyPath) {
     case .nothing(let sentence): return .nothingToRun(sentence)
-    case .lanes(let lanes): options.lanes = lanes
+    case .lanes(let lanes, let notice):
+      observer.notice(notice)
+      options.lanes = lanes
     }
   }
   let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
@@ -49,20 +51,27 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   return .ran(outcome, session: session)
 }
 
-/// What `--failed` finds: the lanes to run again, or the sentence saying why there are none.
+/// What `--failed` finds: the lanes to run again and why, or the sentence saying why there are none.
 private enum Retry {
-  case lanes([String])
+  case lanes([String], notice: String)
   case nothing(String)
 }
 
-/// `--failed`: the last run's failed lanes still in the manifest, or why there are none.
+/// `--failed`: every lane of the manifest whose newest recorded outcome is not a
+/// pass, across runs, and every lane never recorded; a lane for another
+/// platform is left out (it would only be skipped again).
 private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> Retry {
-  let failed: [String]?
-  do { failed = try VerifySession.lanesThatFailedLastTime(historyPath: historyPath) } catch { throw .history("\(error)") }
-  let known = failed?.filter { manifest.lane(named: $0) != nil } ?? []
-  guard known.isEmpty else { return .lanes(known) }
-  return .nothing(failed == nil ? "duet verify --failed: no run recorded yet; nothing to run"
-                             : "duet verify --failed: no lane failed in the last run; nothing to run")
+  let names = manifest.lanes.filter { $0.platformSkipReason() == nil }.map(\.name)
+  let found: (notPassing: [String], notVerified: [String])?
+  do { found = try VerifySession.lanesNotPassing(historyPath: historyPath, lanes: names) } catch { throw .history("\(error)") }
+  guard let found else { return .nothing("duet verify --failed: no run recorded yet; nothing to run") }
+  guard !found.notPassing.isEmpty || !found.notVerified.isEmpty else {
+    return .nothing("duet verify --failed: every lane passed when it last ran; nothing to run")
+  }
+  var parts: [String] = []
+  if !found.notPassing.isEmpty { parts.append("\(found.notPassing.count) not passing (\(FingerprintParts.listed(found.notPassing, limit: 5)))") }
+  if !found.notVerified.isEmpty { parts.append("\(found.notVerified.count) not verified (\(FingerprintParts.listed(found.notVerified, limit: 5)))") }
+  return .lanes(found.notPassing + found.notVerified, notice: "duet verify --failed: " + parts.joined(separator: ", "))
 }
 
 /// The plan and its session; says how many lanes a change selected.
@@ -117,6 +126,8 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     return result
   }
   if request.reapOrphans {
+    // duet's own question to git is answered first: it is duet's child, not a lane's leftover.
+    _ = session.gitCommit
     // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
     let leftovers = Subreaper.killAdopted()
     if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }

@@ -42,7 +42,14 @@ extension ManifestLoader {
         builtinStep(text, label: label, at: fields.value("run")!.location, builtins: builtins, diagnostics: &diagnostics)
       }
     case (false, true):
-      return fields.string("sh", required: true, diagnostics: &diagnostics).map { .shell($0) }
+      guard let command = fields.string("sh", required: true, diagnostics: &diagnostics) else { return nil }
+      // The shell would get the command up to the NUL only: `exit 0\0; exit 1` passes.
+      if command.contains("\0") {
+        diagnostics.add("\(label): 'sh' holds a NUL byte, which no shell command can carry (the shell would run only the text before it)",
+                        at: fields.value("sh")!.location)
+        return nil
+      }
+      return .shell(command)
     }
   }
 
@@ -52,7 +59,11 @@ extension ManifestLoader {
   ) {
     lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
     lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
-    lane.requires = fields.strings("requires", diagnostics: &diagnostics)?.map(\.value) ?? []
+    lane.requires = (fields.strings("requires", diagnostics: &diagnostics) ?? []).compactMap { program in
+      guard program.value.contains("\0") else { return program.value }
+      diagnostics.add("\(label): 'requires' names programs; one of them holds a NUL byte, which no program name can carry", at: program.location)
+      return nil
+    }
     lane.retries = fields.count("retries", diagnostics: &diagnostics) ?? 0
     if lane.retries > Lane.maxRetries, let value = fields.value("retries") {
       diagnostics.add("\(label): 'retries' must be at most \(Lane.maxRetries), got \(value.summary)", at: value.location)

@@ -47,8 +47,10 @@ public struct StepRow: Sendable, Equatable {
   public var exitCode: Int?
   public var fingerprint: String?
   public var logPath: String?
+  /// The conditions the step was judged under (`PassConditions.serialized`), on the lane's last row.
+  public var judged: String?
 
-  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?) {
+  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?, judged: String? = nil) {
     self.runID = runID
     self.lane = lane
     self.attempt = attempt
@@ -59,12 +61,13 @@ public struct StepRow: Sendable, Equatable {
     self.exitCode = exitCode
     self.fingerprint = fingerprint
     self.logPath = logPath
+    self.judged = judged
   }
 }
 
 extension RunRow {
   /// The run and its steps as rows, from a finished verify.
-  public static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String]) -> (RunRow, [StepRow]) {
+  public static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
     let result = outcome.run
     let run = RunRow(
       id: id, logID: plan.runID, started: started, ended: started + result.duration,
@@ -74,16 +77,18 @@ extension RunRow {
     var steps: [StepRow] = []
     for record in result.records {
       let fingerprint = fingerprints[record.index]
+      let conditions = judged[record.index].map(\.serialized).flatMap { $0.isEmpty ? nil : $0 }
       if record.attempts.isEmpty {
         steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
-                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: nil))
+                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: nil, judged: conditions))
         continue
       }
       for (offset, attempt) in record.attempts.enumerated() {
         let isLast = offset == record.attempts.count - 1
         steps.append(StepRow(runID: id, lane: record.name, attempt: attempt.attempt, started: attempt.started, duration: attempt.duration,
                              attemptOutcome: attempt.outcome, laneOutcome: isLast ? record.outcome : nil,
-                             exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath))
+                             exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath,
+                             judged: isLast ? conditions : nil))
       }
     }
     return (run, steps)

@@ -84,6 +84,9 @@ public final class HistoryStore {
       parts TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    // The conditions each step was judged under (`PassConditions`: strict,
+    // partial, inputs moved while it ran), so a pass serves only runs it covers.
+    "ALTER TABLE steps ADD COLUMN judged TEXT;",
   ]
 
   public static var schemaVersion: Int { migrations.count }
@@ -186,11 +189,11 @@ public final class HistoryStore {
     let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
     try runInsert.run([.text(run.id), .text(run.logID), .real(run.started), .real(run.ended), .text(run.command), .text(run.root),
                        run.gitCommit.sqlValue, .text(run.host), .text(run.outcome.rawValue), .integer(Int64(run.jobs)), .text(run.duetVersion)])
-    let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path) VALUES (?,?,?,?,?,?,?,?,?,?)")
+    let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, judged) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
     for step in steps {
       try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
                           step.attemptOutcome.map(\.rawValue).sqlValue, step.laneOutcome.map(\.rawValue).sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
-                          step.fingerprint.sqlValue, step.logPath.sqlValue])
+                          step.fingerprint.sqlValue, step.logPath.sqlValue, step.judged.sqlValue])
     }
   }
 
@@ -204,7 +207,9 @@ public final class HistoryStore {
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
       let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
-      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ?")
+      // A store from an older duet has no `judged` column: its passes were judged under no known condition.
+      let judged = try source.hasColumn("judged", in: "steps") ? "judged" : "NULL"
+      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged) FROM steps WHERE run_id = ?")
       for run in runs where !known.contains(run.id) {
         try statement.bind([.text(run.id)])
         var steps: [StepRow] = []
@@ -274,7 +279,7 @@ public final class HistoryStore {
   public func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
     try reading {
       let statement = try db.prepare("""
-        SELECT lane_outcome, fingerprint FROM steps
+        SELECT lane_outcome, fingerprint, \(try hasColumn("judged", in: "steps") ? "judged" : "NULL") FROM steps
         WHERE lane = ? AND lane_outcome IN ('pass', 'flaky', 'cached', 'fail', 'timeout')
         ORDER BY started DESC, attempt DESC LIMIT 1
         """)
@@ -285,7 +290,8 @@ public final class HistoryStore {
       for lane in lanes {
         try statement.bind([.text(lane)])
         guard try statement.step(), let outcome = statement.row.first?.text else { continue }
-        var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil)
+        var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
+                                             judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
         if let partsStatement {
           try partsStatement.bind([.text(lane)])
           if try partsStatement.step(), partsStatement.row.count > 1, partsStatement.row[0].text == verdict.fingerprint,
@@ -294,6 +300,24 @@ public final class HistoryStore {
           }
         }
         result[lane] = verdict
+      }
+      return result
+    }
+  }
+
+  /// Each lane's newest recorded outcome, over every run; `unaffected` (a lane a
+  /// change did not touch) says nothing of the lane and is passed over.
+  public func latestOutcomes(lanes: [String]) throws(HistoryError) -> [String: LaneOutcome] {
+    try reading {
+      let statement = try db.prepare("""
+        SELECT lane_outcome FROM steps
+        WHERE lane = ? AND lane_outcome IS NOT NULL AND lane_outcome != 'unaffected'
+        ORDER BY started DESC, attempt DESC LIMIT 1
+        """)
+      var result: [String: LaneOutcome] = [:]
+      for lane in lanes {
+        try statement.bind([.text(lane)])
+        if try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) { result[lane] = outcome }
       }
       return result
     }
@@ -350,8 +374,14 @@ public final class HistoryStore {
 
   /// A step row; an outcome this duet does not know reads as none.
   package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
-    guard row.count == 10, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
+    guard row.count == 10 || row.count == 11, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
     return StepRow(runID: run, lane: lane, attempt: attempt, started: row[3].double ?? 0, duration: row[4].double ?? 0,
-                   attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text)
+                   attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text,
+                   judged: row.count > 10 ? row[10].text : nil)
+  }
+
+  /// Whether `table` has `column` (a store opened read-only may predate a migration).
+  package func hasColumn(_ column: String, in table: String) throws -> Bool {
+    try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?", [.text(column)]).isEmpty == false
   }
 }

@@ -14,10 +14,13 @@ public enum CacheCheck {
     public var fingerprint: String?
     /// The parts of that fingerprint, when the store kept them.
     public var parts: FingerprintParts?
-    public init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil) {
+    /// What the verdict was judged under: a pass serves only runs these conditions cover.
+    public var judged: PassConditions
+    public init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
       self.outcome = outcome
       self.fingerprint = fingerprint
       self.parts = parts
+      self.judged = judged
     }
 
     package var passed: Bool { outcome == "pass" || outcome == "flaky" || outcome == "cached" }
@@ -36,26 +39,37 @@ public enum CacheCheck {
     }
   }
 
+  /// The run a cached pass would serve: `--strict` or not, the whole tree or a change list.
+  public struct RunConditions: Sendable, Equatable {
+    public var strict = false
+    public var partial = false
+    public init(strict: Bool = false, partial: Bool = false) {
+      self.strict = strict
+      self.partial = partial
+    }
+  }
+
   /// A decision for every selected lane not settled before the run.
   /// `settled` holds the outcomes decided before the run (a missing program,
   /// `unaffected`); a need settled as passing (`unaffected`) does not run.
   public static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
-                            history: [String: LastVerdict], noCache: Bool) -> [Int: Decision] {
+                            history: [String: LastVerdict], noCache: Bool, run: RunConditions = RunConditions()) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]
     let graph = manifest.graph
     for index in graph.topologicalOrder() where selected.contains(index) && settled[index] == nil {
       decisions[index] = decide(index, manifest: manifest, selected: selected, settled: settled, decisions: decisions,
-                                fingerprints: fingerprints, history: history, noCache: noCache)
+                                fingerprints: fingerprints, history: history, noCache: noCache, run: run)
     }
     return decisions
   }
 
   private static func decide(_ index: Int, manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], decisions: [Int: Decision],
-                             fingerprints: InputFingerprint.Result, history: [String: LastVerdict], noCache: Bool) -> Decision {
+                             fingerprints: InputFingerprint.Result, history: [String: LastVerdict], noCache: Bool, run: RunConditions) -> Decision {
     let lane = manifest.lanes[index]
     if noCache { return .runs("--no-cache") }
     guard fingerprints.cacheable.contains(index), let fingerprint = fingerprints.fingerprints[index] else {
       if let empty = fingerprints.unmatched[index] { return .runs("its inputs match no file (\(FingerprintParts.listed(empty)))") }
+      if let problem = fingerprints.unkeyable[index] { return .runs("its inputs reach a file duet cannot fingerprint: \(problem)") }
       return .runs(lane.isBuiltin ? "no inputs known" : "no inputs declared")
     }
     let graph = manifest.graph
@@ -72,7 +86,9 @@ public enum CacheCheck {
       return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
     }
     if last.fingerprint == fingerprint {
-      return last.passed ? .cached : .runs("\(last.outcome == "timeout" ? "timed out" : "failed") last time with these inputs")
+      guard last.passed else { return .runs("\(last.outcome == "timeout" ? "timed out" : "failed") last time with these inputs") }
+      if let refusal = last.judged.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
+      return .cached
     }
     if let earlier = last.parts, let now = fingerprints.parts[index] {
       let changes = now.changes(since: earlier)

@@ -115,18 +115,23 @@ public struct FingerprintParts: Sendable, Equatable {
     if !changedEnv.isEmpty { reasons.append("env-inputs changed (\(FingerprintParts.listed(changedEnv)))") }
     let changedNeeds = Set(needs.keys).union(earlier.needs.keys).filter { needs[$0] != earlier.needs[$0] }.sorted()
     if !changedNeeds.isEmpty { reasons.append("a need's fingerprint changed (\(FingerprintParts.listed(changedNeeds)))") }
-    var before: [String: String] = [:]
-    for file in earlier.files { before[file.path] = file.sha256 }
-    var changedFiles: [String] = []
-    var seen = Set<String>()
-    for file in files {
-      seen.insert(file.path)
-      if before[file.path] != file.sha256 { changedFiles.append(file.path) }
-    }
-    changedFiles += earlier.files.map(\.path).filter { !seen.contains($0) }
+    let changedFiles = FingerprintParts.changedPaths(files, since: earlier.files)
     if !changedFiles.isEmpty { reasons.append("inputs changed (\(FingerprintParts.listed(changedFiles)))") }
     if git != earlier.git { reasons.append("the git commit or uncommitted changes moved") }
     return reasons
+  }
+
+  /// The paths whose key differs between two file lists: changed, added, then gone.
+  public static func changedPaths(_ files: [File], since earlier: [File]) -> [String] {
+    var before: [String: String] = [:]
+    for file in earlier { before[file.path] = file.sha256 }
+    var changed: [String] = []
+    var seen = Set<String>()
+    for file in files {
+      seen.insert(file.path)
+      if before[file.path] != file.sha256 { changed.append(file.path) }
+    }
+    return changed + earlier.map(\.path).filter { !seen.contains($0) }
   }
 
   /// `a, b, 3 more`: at most `limit` names.

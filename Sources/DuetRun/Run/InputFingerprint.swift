@@ -20,6 +20,9 @@ public enum InputFingerprint {
     /// Lanes that declare inputs matching no file (never cached: a typo or a
     /// folder given where a glob was meant), with their patterns.
     public var unmatched: [Int: [String]] = [:]
+    /// Lanes whose inputs reach a file duet cannot put in the key (unreadable),
+    /// with why: never cached, since an edit there would go unseen.
+    public var unkeyable: [Int: String] = [:]
   }
 
   /// `linux-x86_64`, `macos-arm64`: where this duet runs.
@@ -41,6 +44,7 @@ public enum InputFingerprint {
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
+    var unkeyable: [Int: String] = [:]
     var gitState: GitState??
     func git() -> GitState? {
       if gitState == nil { gitState = .some(readGit()) }
@@ -61,11 +65,14 @@ public enum InputFingerprint {
       guard needs.allSatisfy({ $0.1 != nil }) else { continue }
       for (name, fingerprint) in needs { parts.needs[name] = fingerprint }
 
-      let patterns = lane.inputs + implicitInputs(of: lane, root: root, builtins: builtins)
-      let matched = patterns.isEmpty ? [] : files(matching: patterns, root: root)
-      if !matched.isEmpty {
-        parts.files = fileParts(matched, root: root)
-        cacheable.insert(index)
+      let matched = inputFiles(of: lane, root: root, builtins: builtins)
+      if !matched.files.isEmpty {
+        parts.files = matched.files
+        if let problem = matched.problems.first {
+          unkeyable[index] = problem + (matched.problems.count > 1 ? " and \(matched.problems.count - 1) more" : "")
+        } else {
+          cacheable.insert(index)
+        }
       } else if let git = git() {
         if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
         parts.git = "\(git.commit) \(git.changes)"
@@ -76,7 +83,7 @@ public enum InputFingerprint {
       fingerprints[index] = parts.fingerprint
       allParts[index] = parts
     }
-    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched)
+    return Result(fingerprints: fingerprints, parts: allParts, cacheable: cacheable, unmatched: unmatched, unkeyable: unkeyable)
   }
 
   /// What a lane's fingerprint holds of the lane itself and this machine: its
@@ -98,21 +105,17 @@ public enum InputFingerprint {
       if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
       parts.programs[program] = programIdentity[key]
     }
-    for name in lane.envInputs where name != "DUET_CHANGED_FILES" {
+    for name in lane.envInputs where !VerifyPlan.laneVariables.contains(name) {
       parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
     }
     return parts
   }
 
-  /// Each matched file's content hash, with `+x` for an executable one: a
-  /// script that lost its executable bit fails, so the bit is part of the file.
-  private static func fileParts(_ matched: [String], root: URL) -> [FingerprintParts.File] {
-    matched.map { path in
-      let full = root.appendingPathComponent(path).path
-      let mode = access(full, X_OK) == 0 ? "+x" : ""
-      return (try? Digest.sha256(fileAt: full)).map { FingerprintParts.File(path: path, sha256: $0 + mode) }
-        ?? FingerprintParts.File(path: path, sha256: "unreadable")
-    }
+  /// The files a lane's inputs (and a built-in's own inputs) reach, as its key
+  /// holds them: taken before the lane runs, and again after it passes.
+  package static func inputFiles(of lane: Lane, root: URL, builtins: BuiltinSet) -> InputFiles {
+    let patterns = lane.inputs + implicitInputs(of: lane, root: root, builtins: builtins)
+    return patterns.isEmpty ? InputFiles() : InputFiles.collect(patterns, root: root)
   }
 
   /// Programs up to this size are known by their content; larger ones by size and time.
@@ -141,13 +144,6 @@ public enum InputFingerprint {
     guard case .builtin(let command, let arguments) = lane.step, let builtin = builtins.lane(named: command) else { return [] }
     let tree = lane.dir.map { root.appendingPathComponent($0) } ?? root
     return builtin.implicitInputs(BuiltinContext(tree: tree, arguments: arguments, vocabulary: builtins.vocabulary)).map { pattern in lane.dir.map { "\($0)/\(pattern)" } ?? pattern }
-  }
-
-  /// Every file the patterns match, each once, sorted by path bytes.
-  package static func files(matching patterns: [String], root: URL) -> [String] {
-    var all = Set<String>()
-    for pattern in patterns { all.formUnion(Glob(pattern).expand(in: root, kind: .files)) }
-    return all.sorted(by: Glob.precedes)
   }
 }
 

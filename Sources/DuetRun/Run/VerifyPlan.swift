@@ -152,6 +152,9 @@ public struct VerifyPlan: Sendable {
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
     var environment = self.environment
+    // What duet sets for lanes comes from this run only: a DUET_CHANGED_FILES
+    // inherited from the caller would narrow a full run to someone else's list.
+    for name in VerifyPlan.laneVariables { environment[name] = nil }
     for entry in lane.env { environment[entry.name] = entry.value }
     environment["DUET_LANE"] = lane.name
     environment["DUET_ROOT"] = root.path
@@ -166,6 +169,9 @@ public struct VerifyPlan: Sendable {
       environment: environment,
       onLine: options.stream.contains(lane.name) ? onLine : nil)
   }
+
+  /// The variables duet sets for lanes; never inherited from duet's own environment.
+  public static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES"]
 
   /// The lanes in the order they would start, for `--dry-run`.
   public var startOrder: [Int] {

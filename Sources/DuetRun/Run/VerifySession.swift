@@ -29,6 +29,10 @@ public final class VerifySession {
   /// only the record needs it, so the first lane need not wait for it.
   public var gitCommit: String? { commit?.value }
   private var commit: PendingCommit?
+  /// Each lane's newest recorded verdict, as the cache was decided from it.
+  private var history: [String: CacheCheck.LastVerdict] = [:]
+  /// Watches the inputs of the lanes that run, so a pass whose inputs moved is not kept.
+  private var inputWatch: InputWatch?
   /// Ctrl-C, from any thread, before or during the run.
   public let interruption = RunInterruption()
   private var store: HistoryStore?
@@ -77,8 +81,10 @@ public final class VerifySession {
     fingerprints = InputFingerprint.compute(manifest: plan.manifest, builtins: plan.builtins, root: root, selected: plan.selected,
                                             git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
                                             changedFiles: plan.options.changed?.files, environment: plan.environment)
+    self.history = history
     decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
-                                  fingerprints: fingerprints, history: history, noCache: plan.options.noCache)
+                                  fingerprints: fingerprints, history: history, noCache: plan.options.noCache,
+                                  run: .init(strict: plan.options.strict, partial: plan.options.changed != nil))
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
     commit = git.map { PendingCommit(known: $0?.commit) } ?? (recording ? PendingCommit(askingIn: root) : nil)
     for (index, decision) in decisions where decision == .cached {
@@ -99,7 +105,10 @@ public final class VerifySession {
   /// Runs the plan; blocks until every lane has an outcome.
   public func run(runner: any StepRunner, onEvent: @escaping @Sendable (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
     let plan = self.plan
-    let scheduler = Scheduler(plan: runPlan, names: plan.manifest.lanes.map(\.name), runner: runner)
+    let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
+    let watch = InputWatch(runner, root: plan.root, builtins: plan.builtins, before: before)
+    inputWatch = watch
+    let scheduler = Scheduler(plan: runPlan, names: plan.manifest.lanes.map(\.name), runner: watch)
     interruption.attach(scheduler)
     return scheduler.run(
       makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
@@ -118,7 +127,7 @@ public final class VerifySession {
       let reusable = outcome.changedTrackedFiles.isEmpty
       let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                      gitCommit: gitCommit, host: host, duetVersion: duetVersion,
-                                     fingerprints: reusable ? fingerprints.fingerprints : [:])
+                                     fingerprints: reusable ? fingerprints.fingerprints : [:], judged: judged(outcome))
       var parts: [String: FingerprintParts] = [:]
       for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
         if let part = fingerprints.parts[record.index] { parts[record.name] = part }
@@ -134,12 +143,33 @@ public final class VerifySession {
     return added
   }
 
-  /// The lanes that failed or timed out in the newest recorded run (`--failed`).
-  public static func lanesThatFailedLastTime(historyPath: String?) throws(HistoryError) -> [String]? {
+  /// The conditions each recorded lane was judged under: those of this run for
+  /// a lane that ran, those of the pass it was served from for a cached one.
+  private func judged(_ outcome: VerifyOutcome) -> [Int: PassConditions] {
+    let moved = inputWatch?.moved ?? [:]
+    var judged: [Int: PassConditions] = [:]
+    for record in outcome.run.records {
+      if record.outcome == .cached {
+        judged[record.index] = history[record.name]?.judged
+      } else if !record.attempts.isEmpty {
+        judged[record.index] = PassConditions(strict: plan.options.strict && outcome.changedTrackedFiles.isEmpty,
+                                              partial: plan.options.changed != nil, moved: moved[record.index] ?? [])
+      }
+    }
+    return judged
+  }
+
+  /// What `--failed` runs again: every lane whose newest recorded outcome is
+  /// not a pass (failed, timed out, skipped, cancelled, interrupted), looked up
+  /// across runs, so a partial or interrupted run hides nothing; and every lane
+  /// the store has never recorded. Nil when no run is recorded at all.
+  public static func lanesNotPassing(historyPath: String?, lanes: [String]) throws(HistoryError) -> (notPassing: [String], notVerified: [String])? {
     guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else { return nil }
-    let store = try HistoryStore(path: historyPath)
-    guard let last = try store.recentRuns(limit: 1).first else { return nil }
-    return try store.steps(ofRuns: [last.id]).filter { $0.laneOutcome?.failsRun == true }.map(\.lane)
+    let store = try HistoryStore(path: historyPath, readOnly: true)
+    guard try !store.recentRuns(limit: 1).isEmpty else { return nil }
+    let latest = try store.latestOutcomes(lanes: lanes)
+    let notPassing = lanes.filter { latest[$0].map { !$0.letsDependentsRun } ?? false }
+    return (notPassing, lanes.filter { latest[$0] == nil })
   }
 
   private func trimLogs() {

@@ -196,6 +196,12 @@ public final class ChildRun: Sendable {
 
   /// How many children are running now.
   public static var running: Int { live.withLock { $0.count } }
+
+  /// The pids of the children duet started itself and still waits for: never a
+  /// lane's leftover, whatever the subreaper finds.
+  public static var livePIDs: Set<pid_t> {
+    Set(live.withLock { Array($0.values) }.compactMap { $0.state.withLock { $0.pid } })
+  }
 }
 
 extension ChildRun {

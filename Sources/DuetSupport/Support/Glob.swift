@@ -33,17 +33,27 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   /// Whether the pattern has no wildcard, so it names one path.
   public var isLiteral: Bool { !pattern.contains(where: { "*?[".contains($0) }) }
 
+  /// How a wildcard treats hidden names. `.special` (modules, covers, includes):
+  /// a hidden file or folder matches only a segment that starts with `.`.
+  /// `.ordinary` (lane inputs, whose every file must reach the cache key): a
+  /// hidden name matches as any name does, except `.git` and `.duet` (the
+  /// repository's and duet's own state), which a wildcard never matches.
+  public enum HiddenNames: Sendable { case special, ordinary }
+
+  /// Names a wildcard never matches under `.ordinary`.
+  public static let stateFolders: Set<String> = [".git", ".duet"]
+
   /// Whether `path` (relative, `/`-separated) matches the whole pattern.
-  public func matches(_ path: String) -> Bool {
+  public func matches(_ path: String, hidden: HiddenNames = .special) -> Bool {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-    return Glob.match(segments, parts)
+    return Glob.match(segments, parts, hidden: hidden)
   }
 
   /// Whole-path matching as a table, from the ends backwards: `table[i][j]` says
   /// whether pattern segments `i...` match path segments `j...`. Each cell is
   /// computed once, so `**/d/**/d/**` over a deep path is polynomial (segments ×
   /// path length × path length at worst), never exponential as backtracking is.
-  package static func match(_ pattern: [String], _ path: [String]) -> Bool {
+  package static func match(_ pattern: [String], _ path: [String], hidden: HiddenNames = .special) -> Bool {
     let p = pattern.count, n = path.count
     var next = [Bool](repeating: false, count: n + 1)
     next[n] = true  // empty pattern matches only the empty rest
@@ -53,19 +63,29 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         // `**` takes zero segments, or one visible segment and stays.
         row[n] = next[n]
         for j in stride(from: n - 1, through: 0, by: -1) {
-          row[j] = next[j] || (!path[j].hasPrefix(".") && row[j + 1])
+          row[j] = next[j] || (wildcardTakes(path[j], hidden) && row[j + 1])
         }
       } else {
-        for j in 0..<n where next[j + 1] && segmentMatches(pattern[i], path[j]) { row[j] = true }
+        for j in 0..<n where next[j + 1] && segmentMatches(pattern[i], path[j], hidden: hidden) { row[j] = true }
       }
       next = row
     }
     return next[0]
   }
 
-  /// One segment against one name: `*` any run, `?` one character; hidden names need a leading `.`.
-  public static func segmentMatches(_ pattern: String, _ name: String) -> Bool {
-    if name.hasPrefix(".") && !pattern.hasPrefix(".") { return false }
+  /// Whether a wildcard (`**`, or a segment not starting with `.`) may take `name`.
+  package static func wildcardTakes(_ name: String, _ hidden: HiddenNames) -> Bool {
+    switch hidden {
+    case .special: return !name.hasPrefix(".")
+    case .ordinary: return !stateFolders.contains(name)
+    }
+  }
+
+  /// One segment against one name: `*` any run, `?` one character; under
+  /// `.special` hidden names need a leading `.`.
+  public static func segmentMatches(_ pattern: String, _ name: String, hidden: HiddenNames = .special) -> Bool {
+    if pattern != name && !pattern.hasPrefix(".") && !wildcardTakes(name, hidden) { return false }
+    if pattern.hasPrefix(".") && stateFolders.contains(name) && hidden == .ordinary && pattern != name { return false }
     let p = Array(pattern.unicodeScalars), n = Array(name.unicodeScalars)
     var pi = 0, ni = 0, starP = -1, starN = 0
     while ni < n.count {

@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+
+/// Issue 26: a cached pass certifies exactly what the lane saw. Each test is a
+/// PASS that an earlier duet gave for a tree that fails.
+@Suite("A cached pass certifies what the lane saw, end to end")
+struct CacheSoundnessCLITests {
+  /// An input edited while the lane runs: the pass stands for that run, but it
+  /// is not kept for the inputs duet read before the lane, and `--dry-run` says why.
+  @Test func inputEditedDuringTheLaneIsNotCached() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: check
+          sh: sleep 1.2; grep -q ok f
+          inputs: [f]
+      """)
+    try tree.write("f", "bad\n")
+    let url = tree.url
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+      try? Data("ok\n".utf8).write(to: url.appendingPathComponent("f"))
+    }
+    #expect(try tree.duet("verify").status == 0)
+    try tree.write("f", "bad\n")
+    let dry = try tree.duet("verify", "--dry-run")
+    #expect(dry.stdout.contains("its inputs changed while it last ran (f)"), "\(dry.stdout)")
+    let again = try tree.duet("verify")
+    #expect(again.status == 1, "\(again.stdout)")
+    #expect(!again.stdout.contains("cached"))
+  }
+
+  /// A pass judged without `--strict` (its lane rewrote a tracked file) does
+  /// not serve a `--strict` run, which fails as `--no-cache` does.
+  @Test func strictIsNotServedANonStrictPass() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: gen
+          sh: echo v2 > gen.txt
+          inputs: ["src/*.txt"]
+      """)
+    try tree.write("src/a.txt", "a\n")
+    try tree.write("gen.txt", "v1\n")
+    try tree.write(".gitignore", ".duet/\n")
+    try CIGit.commitAll(tree)
+    #expect(try tree.duet("verify").status == 0)
+    try CIGit.run(["checkout", "-q", "gen.txt"], in: tree.url)
+    let dry = try tree.duet("verify", "--strict", "--dry-run")
+    #expect(dry.stdout.contains("it last passed without --strict"), "\(dry.stdout)")
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1, "\(strict.stdout)")
+    #expect(strict.stdout.contains("lanes changed 1 tracked file(s): gen.txt"), "\(strict.stdout)")
+    // A --strict pass serves both kinds of run.
+    try CIGit.run(["checkout", "-q", "gen.txt"], in: tree.url)
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: gen
+          sh: test -f gen.txt
+          inputs: ["src/*.txt"]
+      """)
+    #expect(try tree.duet("verify", "--strict").status == 0)
+    #expect(try tree.duet("verify", "--strict").stdout.contains("PASS (1 cached)"))
+    #expect(try tree.duet("verify").stdout.contains("PASS (1 cached)"))
+  }
+
+  /// `DUET_CHANGED_FILES` inherited from the caller is not handed to lanes: a
+  /// lane that checks only the listed files checks the whole tree, and fails.
+  @Test func inheritedChangedFilesListIsCleared() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: lint
+          sh: 'if [ -n "$DUET_CHANGED_FILES" ]; then files=$(cat "$DUET_CHANGED_FILES"); else files=$(ls src/*); fi; for f in $files; do if grep -q BAD "$f"; then echo "$f: error: BAD"; exit 1; fi; done'
+          inputs: ["src/**"]
+      """)
+    try tree.write("src/old.txt", "BAD\n")
+    try tree.write("src/new.txt", "fine\n")
+    try tree.write("list", "src/new.txt\n")
+    let inherited = try tree.duet("verify", environment: ["DUET_CHANGED_FILES": tree.url.appendingPathComponent("list").path,
+                                                          "DUET_LANE": "spoof", "DUET_ROOT": "/nowhere"])
+    #expect(inherited.status == 1, "\(inherited.stdout)")
+    #expect(inherited.stdout.contains("src/old.txt: error: BAD"))
+  }
+
+  /// A pass under a change list (`--since`) never serves a full run, even when
+  /// the lane reads the list through a script its command does not show.
+  @Test func partialPassThroughAScriptDoesNotServeAFullRun() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: lint
+          sh: sh check.sh
+          inputs: ["src/**", check.sh]
+      """)
+    try tree.write("check.sh", """
+      if [ -n "$DUET_CHANGED_FILES" ]; then files=$(grep '^src/' "$DUET_CHANGED_FILES"); else files=$(ls src/*); fi
+      for f in $files; do if grep -q BAD "$f"; then echo "$f: error: BAD"; exit 1; fi; done
+
+      """)
+    try tree.write("src/old.txt", "BAD\n")
+    try tree.write(".gitignore", ".duet/\n")
+    try CIGit.commitAll(tree)
+    try tree.write("src/new.txt", "fine\n")
+    #expect(try tree.duet("verify", "--since", "HEAD").status == 0)
+    let dry = try tree.duet("verify", "--dry-run")
+    #expect(dry.stdout.contains("it last passed on a change list (--since), not the whole tree"), "\(dry.stdout)")
+    let full = try tree.duet("verify")
+    #expect(full.status == 1, "\(full.stdout)")
+    // A full run's pass does serve a later partial run.
+    try tree.write("src/old.txt", "fine\n")
+    #expect(try tree.duet("verify").status == 0)
+    #expect(try tree.duet("verify", "--since", "HEAD").stdout.contains("cached"))
+  }
+
+  /// Files under an input's folder that an earlier duet left out of the key: a
+  /// hidden file, a name that is not UTF-8, a link to a file and a link to a
+  /// folder. Editing each makes the lane run again.
+  @Test(arguments: ["hidden", "latin1", "file-link", "folder-link", "link-target"])
+  func everyFileUnderAnInputIsInTheKey(_ kind: String) throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: check
+          sh: "true"
+          inputs: ["src/**"]
+      """)
+    try tree.write("src/a.txt", "a\n")
+    try tree.write("other/b.txt", "b\n")
+    try tree.write("outside.txt", "o\n")
+    let src = tree.url.appendingPathComponent("src").path
+    let latin1 = src + "/caf\u{E9}.txt"
+    var latin1Path = Array(src.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
+    latin1Path.append(0)
+    switch kind {
+    case "hidden": try tree.write("src/.hidden.txt", "1\n")
+    case "latin1":
+      let fd = latin1Path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+      #expect(fd >= 0)
+      _ = write(fd, "1\n", 2)
+      close(fd)
+    case "file-link": try FileManager.default.createSymbolicLink(atPath: src + "/link.txt", withDestinationPath: "../outside.txt")
+    case "folder-link", "link-target": try FileManager.default.createSymbolicLink(atPath: src + "/dir", withDestinationPath: "../other")
+    default: Issue.record("unknown kind \(kind)")
+    }
+    _ = latin1
+    #expect(try tree.duet("verify").status == 0)
+    #expect(try tree.duet("verify").stdout.contains("PASS (1 cached)"))
+    switch kind {
+    case "hidden": try tree.write("src/.hidden.txt", "2\n")
+    case "latin1":
+      let fd = latin1Path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_TRUNC, 0o644) }
+      _ = write(fd, "2\n", 2)
+      close(fd)
+    case "file-link": try tree.write("outside.txt", "changed\n")
+    case "folder-link": try tree.write("other/b.txt", "changed\n")
+    case "link-target":
+      try FileManager.default.removeItem(atPath: src + "/dir")
+      try FileManager.default.createSymbolicLink(atPath: src + "/dir", withDestinationPath: "../elsewhere")
+    default: break
+    }
+    let dry = try tree.duet("verify", "--dry-run")
+    #expect(dry.stdout.contains("inputs changed"), "\(kind): \(dry.stdout)")
+    #expect(!(try tree.duet("verify").stdout.contains("cached")), "\(kind)")
+  }
+
+  /// A NUL byte in `sh:` or `requires:` would run a truncated command (`exit 0`):
+  /// the manifest is refused with the position.
+  @Test(arguments: [("sh: \"exit 0\\0; exit 1\"", "lanes/manifest.yaml:4:"),
+                    ("sh: \"true\"\n    requires: [\"ko\\0tlinc\"]", "lanes/manifest.yaml:5:")])
+  func nulInACommandIsRefused(_ line: String, _ position: String) throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: a
+          \(line)
+      """)
+    let run = try tree.duet("verify")
+    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains(position), "\(run.stderr)")
+    #expect(run.stderr.contains("NUL"), "\(run.stderr)")
+  }
+
+  /// `--failed` after a partial run (`--lane`) still finds the lane that failed
+  /// before, and runs a lane never verified, saying which is which.
+  @Test func failedLooksAcrossRuns() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: a
+          sh: exit 1
+        - name: b
+          sh: "true"
+      """)
+    #expect(try tree.duet("verify").status == 1)
+    #expect(try tree.duet("verify", "--lane", "b").status == 0)
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: a
+          sh: exit 1
+        - name: b
+          sh: "true"
+        - name: c
+          sh: "true"
+      """)
+    let failed = try tree.duet("verify", "--failed")
+    #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+    #expect(failed.stdout.contains("duet verify --failed: 1 not passing (a), 1 not verified (c)"), "\(failed.stdout)")
+    #expect(failed.stdout.contains("✗ a"))
+    #expect(failed.stdout.contains("✓ c"))
+    #expect(!failed.stdout.contains("✓ b"))
+  }
+
+  /// `--failed` after an interrupted run runs the lane the interruption stopped.
+  @Test func failedRunsWhatAnInterruptedRunLeft() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: slow
+          sh: sleep 30
+        - name: quick
+          sh: "true"
+      """)
+    let url = tree.url
+    let process = Process()
+    process.executableURL = duetBinary
+    process.arguments = ["verify"]
+    process.currentDirectoryURL = url
+    process.environment = duetEnvironment([:])
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: slow
+          sh: "true"
+        - name: quick
+          sh: "true"
+      """)
+    let failed = try tree.duet("verify", "--failed")
+    #expect(failed.status == 0, "\(failed.stdout)\(failed.stderr)")
+    #expect(failed.stdout.contains("✓ slow"), "\(failed.stdout)")
+    #expect(!failed.stdout.contains("✓ quick"))
+    let none = try tree.duet("verify", "--failed")
+    #expect(none.stdout.contains("every lane passed when it last ran; nothing to run"), "\(none.stdout)\(none.stderr)")
+  }
+
+  /// duet never kills its own `git rev-parse` as a lane's leftover: every run
+  /// records the commit, and none warns of stopped processes.
+  @Test func ownGitQueryIsNotALeftover() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: a
+          sh: "true"
+          inputs: [lanes/manifest.yaml]
+        - name: b
+          sh: "true"
+          inputs: [lanes/manifest.yaml]
+      """)
+    try tree.write(".gitignore", ".duet/\nbin/\n")
+    try CIGit.commitAll(tree)
+    // A slow git (as on a loaded machine): the lanes end while duet still asks it for HEAD.
+    let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    try tree.write("bin/git", "#!/bin/sh\nsleep 0.3\nexec \(realGit) \"$@\"\n")
+    chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
+    let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let runs = 8
+    for _ in 0..<runs {
+      let run = try tree.binary("verify", "--no-cache", environment: ["PATH": path])
+      #expect(run.status == 0)
+      #expect(!run.stderr.contains("stopped"), "\(run.stderr)")
+    }
+    let history = try tree.duet("history", "--json", "--limit", "\(runs)")
+    let object = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any]
+    let listed = object?["runs"] as? [[String: Any]] ?? []
+    #expect(listed.count == runs)
+    #expect(listed.allSatisfy { ($0["gitCommit"] as? String)?.count == 40 }, "\(history.stdout)")
+  }
+}
