@@ -284,3 +284,91 @@ struct CacheSoundnessCLITests {
     #expect(listed.allSatisfy { ($0["gitCommit"] as? String)?.count == 40 }, "\(history.stdout)")
   }
 }
+
+/// Issue 26: the lanes `duet init` writes carry `inputs:`, so they are cached
+/// when nothing changed; and `--since` runs every lane a change affects: a
+/// module's dependents and, for the build's own files, every lane of the build.
+@Suite("Derived inputs and affected lanes, end to end")
+struct AffectedCLITests {
+  /// A two-module Gradle build (`:app` depends on `:core`) with a wrapper that
+  /// only echoes, and a `java` stub on PATH, committed to git.
+  private func gradleTree() throws -> (FixtureTree, [String: String]) {
+    let tree = try FixtureTree()
+    try tree.write("settings.gradle.kts", "rootProject.name = \"two\"\ninclude(\":core\", \":app\")\n")
+    try tree.write("gradle/wrapper/gradle-wrapper.properties", "distributionUrl=gradle-8.10-bin.zip\n")
+    try tree.write("gradlew", "#!/bin/sh\necho \"gradle stub: $*\"\n")
+    try tree.makeExecutable("gradlew")
+    try tree.write("core/build.gradle.kts", "plugins { kotlin(\"jvm\") }\n")
+    try tree.write("core/src/main/kotlin/Core.kt", "class Core\n")
+    try tree.write("core/src/test/kotlin/CoreTest.kt", "class CoreTest\n")
+    try tree.write("app/build.gradle.kts", "plugins { kotlin(\"jvm\") }\ndependencies { implementation(project(\":core\")) }\n")
+    try tree.write("app/src/main/kotlin/App.kt", "class App\n")
+    try tree.write("app/src/test/kotlin/AppTest.kt", "class AppTest\n")
+    try tree.write("bin/java", "#!/bin/sh\nexit 0\n")
+    try tree.makeExecutable("bin/java")
+    try tree.write(".gitignore", ".duet/\nbin/\n")
+    let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    return (tree, ["PATH": path])
+  }
+
+  /// Every lane `duet init` writes has inputs, and a second verify serves them all from the cache.
+  @Test func initLanesAreCachedOnTheSecondVerify() throws {
+    let (tree, env) = try gradleTree()
+    #expect(try tree.duet("init").status == 0)
+    let manifest = try tree.read("lanes/manifest.yaml")
+    #expect(manifest.contains("core/src/**"), "\(manifest)")
+    let first = try tree.duet("verify", environment: env)
+    #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+    let second = try tree.duet("verify", environment: env)
+    #expect(second.stdout.contains("duet verify: PASS (2 cached)"), "\(second.stdout)")
+  }
+
+  /// A change to `:core` runs `:app`'s lane too, which depends on it; a change
+  /// to the build's own files runs every lane of the build; `--dry-run` names
+  /// the changed file behind each lane.
+  @Test func sinceRunsDependentsAndBuildFileChanges() throws {
+    let (tree, env) = try gradleTree()
+    #expect(try tree.duet("init").status == 0)
+    try CIGit.commitAll(tree)
+    try tree.write("core/src/main/kotlin/Core.kt", "class Core { val x = 1 }\n")
+    let core = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(core.stdout.contains("2 of 2 lane(s) affected"), "\(core.stdout)")
+    #expect(core.stdout.contains("changed: core/src/main/kotlin/Core.kt"), "\(core.stdout)")
+    #expect(!core.stdout.contains("unaffected"), "\(core.stdout)")
+    try CIGit.run(["checkout", "-q", "."], in: tree.url)
+    try tree.write("gradle/wrapper/gradle-wrapper.properties", "distributionUrl=gradle-8.11-bin.zip\n")
+    try tree.write("settings.gradle.kts", "rootProject.name = \"two\"\ninclude(\":core\", \":app\")\n// touched\n")
+    let build = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(build.stdout.contains("2 of 2 lane(s) affected"), "\(build.stdout)")
+    #expect(!build.stdout.contains("unaffected"), "\(build.stdout)")
+    // An edit to :app alone leaves :core unaffected.
+    try CIGit.run(["checkout", "-q", "."], in: tree.url)
+    try tree.write("app/src/main/kotlin/App.kt", "class App { val y = 2 }\n")
+    let app = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(app.stdout.contains("1 of 2 lane(s) affected"), "\(app.stdout)")
+  }
+
+  /// A hand-written lane that only `covers:` a module runs when a module it
+  /// depends on, or its build's own files, changed.
+  @Test func coversReachDependenciesAndBuildFiles() throws {
+    let (tree, env) = try gradleTree()
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - {name: core, sh: ./gradlew :core:test, covers: [core]}
+        - {name: app, sh: ./gradlew :app:test, covers: [app]}
+      """)
+    try CIGit.commitAll(tree)
+    try tree.write("core/src/main/kotlin/Core.kt", "class Core { val x = 1 }\n")
+    let core = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(core.stdout.contains("2 of 2 lane(s) affected"), "\(core.stdout)")
+    try CIGit.run(["checkout", "-q", "."], in: tree.url)
+    try tree.write("gradle/wrapper/gradle-wrapper.properties", "distributionUrl=gradle-8.11-bin.zip\n")
+    let build = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(build.stdout.contains("2 of 2 lane(s) affected"), "\(build.stdout)")
+    try CIGit.run(["checkout", "-q", "."], in: tree.url)
+    try tree.write("app/src/main/kotlin/App.kt", "class App { val y = 2 }\n")
+    let app = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    #expect(app.stdout.contains("1 of 2 lane(s) affected"), "\(app.stdout)")
+  }
+}

@@ -19,6 +19,7 @@ extension AdoptionPlan {
           : "Swift package \(package.path) has test target(s) \(targets.joined(separator: ", "))")
       lane.covers = [package.path]
       lane.requires = ["swift"]
+      lane.inputs = DerivedInputs.swift(package, in: survey.swiftPackages)
       lane.reason += Self.featureNote(package.path, in: survey)
       if package.path == "." {
         lane.reason += "; as the root package it covers '.', and so every module below the root: one added later is not listed outside the manifest"
@@ -63,6 +64,7 @@ extension AdoptionPlan {
           step: .shell(project.testCommand(scheme: scheme)),
           reason: "shared scheme \(scheme) of \(project.path): tested on an iOS simulator; macOS only")
         lane.requires = ["xcodebuild"]
+        lane.inputs = [DerivedInputs.joined(project.folder, "**")]
         lane.platforms = [.macos]
         if project.folder != "." { lane.covers = [project.folder] }
         lanes.append(lane)

@@ -89,6 +89,10 @@ extension AdoptionPlan {
     }
     lane.reason += "; macOS only, as Kotlin/Native Apple frameworks build only there"
     lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+    lane.inputs = DerivedInputs.gradle(module, in: survey.gradleModules)
+    if case .script(let path) = XCFrameworkProducer.choose(name: framework, module: module, linked: linked, scripts: survey.scripts) {
+      lane.inputs.append(path)
+    }
     lane.platforms = [.macos]
     if module.testTask == nil { lane.covers = [module.path] }
     return lane
@@ -106,6 +110,7 @@ extension AdoptionPlan {
     lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
     lane.covers = [module.path]
     lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+    lane.inputs = DerivedInputs.gradle(module, in: survey.gradleModules)
     if let task {
       lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
     } else if !module.testSourceSets.isEmpty {

@@ -16,6 +16,8 @@ public struct AdoptionPlan: Sendable {
     public var needs: [String] = []
     public var covers: [String] = []
     public var requires: [String] = []
+    /// What its result depends on (`DerivedInputs`): its fingerprint, and what `--since` matches.
+    public var inputs: [String] = []
     /// The pool the lane shares (every Gradle lane of one Gradle build shares one of depth 1).
     public var pool: String?
     /// Where it can run; nil for anywhere.

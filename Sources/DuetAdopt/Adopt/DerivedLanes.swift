@@ -23,6 +23,7 @@ public enum DerivedLanes {
       lane.needs = planned.needs
       lane.covers = planned.covers
       lane.requires = planned.requires
+      lane.inputs = planned.inputs
       lane.pool = planned.pool
       lane.platforms = planned.platforms
       return lane

@@ -47,6 +47,11 @@ public enum ManifestWriter {
       if !lane.needs.isEmpty { text += "    needs: \(YAMLText.list(lane.needs))\n" }
       if !lane.covers.isEmpty { text += "    covers: \(YAMLText.list(lane.covers))\n" }
       if !lane.requires.isEmpty { text += "    requires: \(YAMLText.list(lane.requires))\n" }
+      if !lane.inputs.isEmpty {
+        // A flow list while it fits in 80 columns, else one pattern a line.
+        let flow = "    inputs: \(YAMLText.list(lane.inputs))"
+        text += flow.count <= 80 ? flow + "\n" : "    inputs:\n" + lane.inputs.map { "      - \(YAMLText.scalar($0))\n" }.joined()
+      }
       if let pool = lane.pool { text += "    pool: \(YAMLText.scalar(pool))\n" }
       if let platforms = lane.platforms { text += "    platforms: \(YAMLText.list(platforms.map(\.rawValue)))\n" }
     }

@@ -80,7 +80,8 @@ private func prepareSession(_ request: VerifyRequest, manifest: Manifest, option
   let plan: VerifyPlan
   do {
     plan = try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
-                          environment: request.environment)
+                          environment: request.environment,
+                          moduleInputs: options.changed == nil ? [:] : DerivedInputs.byModule(root: request.root))
   } catch {
     throw .usage(error.message)
   }

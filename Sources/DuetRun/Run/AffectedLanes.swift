@@ -12,14 +12,18 @@ public enum AffectedLanes {
     case unaffected
   }
 
-  /// A decision for each selected lane. `implicitInputs` gives a built-in's own input globs.
+  /// A decision for each selected lane. `implicitInputs` gives a built-in's own
+  /// input globs; `moduleInputs`, by module folder, the globs a module depends on
+  /// (its files, the modules it depends on, its build's own files), which affect
+  /// every lane that `covers:` it.
   public static func decide(manifest: Manifest, selected: Set<Int>, changed: [String],
-                            implicitInputs: (Lane) -> [String] = { _ in [] }) -> [Int: Decision] {
+                            implicitInputs: (Lane) -> [String] = { _ in [] },
+                            moduleInputs: [String: [String]] = [:]) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]
     let graph = manifest.graph
     for index in graph.topologicalOrder() where selected.contains(index) {
       let lane = manifest.lanes[index]
-      let inputs = (lane.inputs + implicitInputs(lane)).map(Glob.init)
+      let inputs = (lane.inputs + implicitInputs(lane) + lane.covers.flatMap { moduleInputs[$0] ?? [] }).map(Glob.init)
       let covers = lane.covers.map(Glob.init)
       let running = graph.needs[index].filter { selected.contains($0) && decisions[$0] != .unaffected }
       if !running.isEmpty {
@@ -28,7 +32,7 @@ public enum AffectedLanes {
         decisions[index] = .runs("declares no inputs or covers, so it always runs")
       } else {
         let hits = changed.filter { path in
-          inputs.contains { $0.matches(path) } || covers.contains { ModuleDiscovery.covered(path, by: $0) }
+          inputs.contains { $0.matches(path, hidden: .ordinary) } || covers.contains { ModuleDiscovery.covered(path, by: $0) }
         }
         decisions[index] = hits.isEmpty ? .unaffected : .runs("changed: \(FingerprintParts.listed(hits))")
       }

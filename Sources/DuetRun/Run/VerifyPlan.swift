@@ -45,7 +45,9 @@ public struct VerifyPlan: Sendable {
   /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
   public let affected: [Int: AffectedLanes.Decision]
 
-  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws(VerifyOptionError) {
+  /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
+  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+              now: Date = Date(), moduleInputs: [String: [String]] = [:]) throws(VerifyOptionError) {
     self.root = root
     self.manifest = manifest
     self.builtins = builtins
@@ -57,9 +59,9 @@ public struct VerifyPlan: Sendable {
     weights = [Double](repeating: 1, count: manifest.lanes.count)
     var preset: [Int: LaneRecord] = [:]
     if let changed = options.changed {
-      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files) {
-        InputFingerprint.implicitInputs(of: $0, root: root, builtins: builtins)
-      }
+      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files,
+                                      implicitInputs: { InputFingerprint.implicitInputs(of: $0, root: root, builtins: builtins) },
+                                      moduleInputs: moduleInputs)
       for (index, decision) in affected where decision == .unaffected {
         preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .unaffected,
                                    reason: "no changed file matches its inputs or covers")
