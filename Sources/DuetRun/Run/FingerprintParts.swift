@@ -122,16 +122,18 @@ public struct FingerprintParts: Sendable, Equatable {
   }
 
   /// The paths whose key differs between two file lists: changed, added, then gone.
+  /// Paths are told apart by their bytes: Swift's `==` on strings holds the NFC
+  /// and NFD spellings of `é.txt` equal, and they are two files.
   public static func changedPaths(_ files: [File], since earlier: [File]) -> [String] {
-    var before: [String: String] = [:]
-    for file in earlier { before[file.path] = file.sha256 }
+    var before: [[UInt8]: String] = [:]
+    for file in earlier { before[Array(file.path.utf8)] = file.sha256 }
     var changed: [String] = []
-    var seen = Set<String>()
+    var seen = Set<[UInt8]>()
     for file in files {
-      seen.insert(file.path)
-      if before[file.path] != file.sha256 { changed.append(file.path) }
+      seen.insert(Array(file.path.utf8))
+      if before[Array(file.path.utf8)] != file.sha256 { changed.append(file.path) }
     }
-    return changed + earlier.map(\.path).filter { !seen.contains($0) }
+    return changed + earlier.map(\.path).filter { !seen.contains(Array($0.utf8)) }
   }
 
   /// `a, b, 3 more`: at most `limit` names.

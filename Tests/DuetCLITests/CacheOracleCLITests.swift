@@ -1,0 +1,295 @@
+import DuetFuzzSupport
+import Foundation
+import Testing
+
+/// Issue 26's proof: random trees and edit sequences against lanes whose result
+/// is a pure function of their inputs (a lane fails when a file it reaches holds
+/// `BAD`), checked after every run against a model the test keeps itself.
+///
+/// The edits: file content, executable bits, renames, deletions, hidden names,
+/// names that are not UTF-8, NFC and NFD spellings of one name (two files), links
+/// to a file or folder inside the tree, out of it and to nothing, retargeted
+/// links, edits of what a link reaches, and a lane that writes into its own
+/// inputs while it runs (`l5`, when `a5/stamp` exists); the runs: plain, `--strict` and
+/// `--since HEAD`. The invariants, after every run: a lane reported `cached`
+/// passes when run now (the model's outcome), a lane that ran has the model's
+/// outcome, and a lane runs only when the model says its inputs or the
+/// conditions of its last pass ask for it. Seeded; a failure names the seed, the
+/// step and the edits so far.
+@Suite("The cache against an oracle, randomised")
+struct CacheOracleCLITests {
+  @Test(arguments: [UInt64(0x5EED_0001), 0x5EED_0002, 0x5EED_0003])
+  func cachedMeansWouldPassNow(seed: UInt64) throws {
+    var oracle = try CacheOracle(seed: seed)
+    for step in 0..<100 {
+      let edit = oracle.randomEdit()
+      try oracle.apply(edit)
+      let problems = try oracle.runAndCheck()
+      if !problems.isEmpty {
+        Issue.record("seed \(String(seed, radix: 16)), step \(step): \(problems.joined(separator: "; "))\nedits:\n\(oracle.log.joined(separator: "\n"))")
+        return
+      }
+    }
+  }
+}
+
+/// The tree, its model, and the model's idea of each lane's last pass.
+private struct CacheOracle {
+  enum Node: Equatable {
+    case file(content: String, executable: Bool)
+    case link(target: String)
+  }
+
+  /// What a lane's key should hold: its reachable entries, by path bytes.
+  typealias Snapshot = [[UInt8]: String]
+
+  struct LastPass {
+    var snapshot: Snapshot
+    var needSnapshot: Snapshot?
+    var strict: Bool
+    var partial: Bool
+  }
+
+  enum Mode: String { case plain, strict, since }
+
+  static let areas = ["a1", "a2", "a3", "a4", "a5"]
+  /// File names an edit may use: plain, hidden, Latin-1, NFC and NFD `é`, nested.
+  static let names: [[UInt8]] = [
+    Array("x.txt".utf8), Array(".hidden".utf8), [0x63, 0x61, 0x66, 0xE9], [0xC3, 0xA9, 0x2E, 0x74], [0x65, 0xCC, 0x81, 0x2E, 0x74],
+    Array("sub/y.txt".utf8), Array("sub/.z".utf8), Array("stamp".utf8),
+  ]
+
+  let tree: FixtureTree
+  /// A folder outside the tree, whose file a link may name; never edited.
+  let outsideTree: FixtureTree
+  var outside: URL { outsideTree.url }
+  var random: SeededRandom
+  /// Area files and links by their path bytes relative to the root; `lib/` and `shared.txt` too.
+  var nodes: [[UInt8]: Node] = [:]
+  var lastPass: [String: LastPass] = [:]
+  var log: [String] = []
+  /// What `a5/stamp` held before `l5` last appended to it: writing it back makes
+  /// the inputs equal to those `l5`'s last pass was fingerprinted from.
+  var stampBeforeLane: String?
+
+  init(seed: UInt64) throws {
+    random = SeededRandom(seed: seed)
+    tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: l1, sh: "! grep -Rqs BAD a1", inputs: ["a1/**"]}
+        - {name: l2, sh: "! grep -Rqs BAD a2", inputs: ["a2/**"]}
+        - {name: l3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"]}
+        - {name: l4, sh: "! grep -Rqs BAD a4", inputs: ["a4/**"], needs: [l1]}
+        - {name: l5, sh: "! grep -Rqs BAD a5 && { [ ! -f a5/stamp ] || echo stamped >> a5/stamp; }", inputs: ["a5/**"]}
+      """)
+    outsideTree = try FixtureTree()
+    try outsideTree.write("o.txt", "fine\n")
+    for area in CacheOracle.areas { try set(Array("\(area)/keep.txt".utf8), .file(content: "ok\n", executable: false)) }
+    try set(Array("shared.txt".utf8), .file(content: "ok\n", executable: false))
+    try set(Array("lib/l.txt".utf8), .file(content: "ok\n", executable: false))
+    try tree.write(".gitignore", ".duet/\n")
+    try CIGit.commitAll(tree)
+  }
+
+  // MARK: - Edits
+
+  enum Edit {
+    case write([UInt8], String)
+    case remove([UInt8])
+    case rename([UInt8], [UInt8])
+    case toggleExecutable([UInt8])
+    case link([UInt8], String)
+    case nothing
+  }
+
+  mutating func randomEdit() -> Edit {
+    let area = random.pick(CacheOracle.areas)
+    let content = random.below(4) == 0 ? "BAD \(random.below(100))\n" : "ok \(random.below(100))\n"
+    let inArea = nodes.keys.filter { $0.starts(with: Array("\(area)/".utf8)) && $0 != Array("\(area)/keep.txt".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    switch random.below(11) {
+    case 0, 1: return .write(Array("\(area)/".utf8) + random.pick(CacheOracle.names), content)
+    case 2: return inArea.isEmpty ? .nothing : .remove(random.pick(inArea))
+    case 3:
+      guard !inArea.isEmpty else { return .nothing }
+      return .rename(random.pick(inArea), Array("\(area)/".utf8) + random.pick(CacheOracle.names))
+    case 4:
+      let files = inArea.filter { if case .file = nodes[$0] { return true } else { return false } }
+      return files.isEmpty ? .nothing : .toggleExecutable(random.pick(files))
+    case 5:
+      let targets = ["../shared.txt", "../lib", outside.appendingPathComponent("o.txt").path, "../nowhere"]
+      return .link(Array("\(area)/".utf8) + Array("link\(random.below(2))".utf8), random.pick(targets))
+    case 6: return .write(Array("shared.txt".utf8), content)
+    case 7: return .write(Array(random.below(2) == 0 ? "lib/l.txt".utf8 : "lib/m.txt".utf8), content)
+    case 8, 9: return .write(Array("a5/stamp".utf8), stampBeforeLane ?? content)
+    default: return .nothing
+    }
+  }
+
+  mutating func apply(_ edit: Edit) throws {
+    switch edit {
+    case .write(let path, let content): try set(path, .file(content: content, executable: executable(path)))
+    case .remove(let path):
+      try unlinkPath(path)
+      nodes[path] = nil
+    case .rename(let from, let to):
+      guard from != to, let node = nodes[from], nodes[to] == nil else { return }
+      try makeParents(to)
+      try check(rename(cPath(from), cPath(to)), "rename")
+      nodes[from] = nil
+      nodes[to] = node
+    case .toggleExecutable(let path):
+      guard case .file(let content, let executable) = nodes[path] else { return }
+      try check(chmod(cPath(path), executable ? 0o644 : 0o755), "chmod")
+      nodes[path] = .file(content: content, executable: !executable)
+    case .link(let path, let target): try set(path, .link(target: target))
+    case .nothing: break
+    }
+    log.append(describe(edit))
+  }
+
+  func executable(_ path: [UInt8]) -> Bool {
+    if case .file(_, let executable) = nodes[path] { return executable }
+    return false
+  }
+
+  mutating func set(_ path: [UInt8], _ node: Node) throws {
+    try makeParents(path)
+    if nodes[path] != nil || lstatExists(path) { try unlinkPath(path) }
+    switch node {
+    case .file(let content, let executable):
+      let fd = open(cPath(path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+      try check(fd >= 0 ? 0 : -1, "open")
+      _ = content.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+      close(fd)
+    case .link(let target):
+      try check(symlink(target, cPath(path)), "symlink")
+    }
+    nodes[path] = node
+  }
+
+  func cPath(_ relative: [UInt8]) -> [CChar] {
+    (Array(tree.url.path.utf8) + [0x2F] + relative).map { CChar(bitPattern: $0) } + [0]
+  }
+
+  func lstatExists(_ path: [UInt8]) -> Bool {
+    var info = stat()
+    return lstat(cPath(path), &info) == 0
+  }
+
+  func unlinkPath(_ path: [UInt8]) throws { try check(unlink(cPath(path)), "unlink") }
+
+  func makeParents(_ path: [UInt8]) throws {
+    var prefix: [UInt8] = []
+    for part in path.split(separator: 0x2F).dropLast() {
+      prefix += prefix.isEmpty ? Array(part) : [0x2F] + Array(part)
+      _ = mkdir(cPath(prefix), 0o755)
+    }
+  }
+
+  func check(_ result: Int32, _ what: String) throws {
+    if result != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"]) }
+  }
+
+  func describe(_ edit: Edit) -> String {
+    func text(_ bytes: [UInt8]) -> String { bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined() }
+    switch edit {
+    case .write(let path, let content): return "write \(text(path)) \(content.debugDescription)"
+    case .remove(let path): return "remove \(text(path))"
+    case .rename(let from, let to): return "rename \(text(from)) \(text(to))"
+    case .toggleExecutable(let path): return "chmod \(text(path))"
+    case .link(let path, let target): return "link \(text(path)) -> \(target)"
+    case .nothing: return "nothing"
+    }
+  }
+
+  // MARK: - The model
+
+  /// What lane `area`'s key should hold: its files, each link by its text and
+  /// what it reaches inside the tree (a file's content, a folder's files).
+  func snapshot(_ area: String) -> Snapshot {
+    var snapshot: Snapshot = [:]
+    let prefix = Array("\(area)/".utf8)
+    for (path, node) in nodes where path.starts(with: prefix) {
+      switch node {
+      case .file(let content, let executable): snapshot[path] = content + (executable ? "+x" : "")
+      case .link(let target):
+        snapshot[path] = "link " + target
+        // `../x` reaches the root's `x` only from an area's top; a link renamed
+        // into `sub/` names a path that does not exist.
+        guard path.filter({ $0 == 0x2F }).count == 1 else { continue }
+        if target == "../shared.txt", case .file(let content, _) = nodes[Array("shared.txt".utf8)] { snapshot[path]! += " " + content }
+        if target == "../lib" {
+          for (libPath, libNode) in nodes where libPath.starts(with: Array("lib/".utf8)) {
+            if case .file(let content, _) = libNode { snapshot[path + [0x2F] + libPath.dropFirst(4)] = content }
+          }
+        }
+      }
+    }
+    return snapshot
+  }
+
+  /// The lane's outcome run now: it fails when a file it reaches holds `BAD`.
+  func passes(_ area: String) -> Bool {
+    !snapshot(area).values.contains { $0.contains("BAD") }
+  }
+
+  func lane(_ area: String) -> String { "l" + area.dropFirst() }
+
+  /// Whether the model says the lane should be served from the cache in a run of `mode`.
+  func expectsCached(_ area: String, mode: Mode, reported: [String: String]) -> Bool {
+    guard let last = lastPass[lane(area)], last.snapshot == snapshot(area) else { return false }
+    if mode == .strict && !last.strict { return false }
+    if last.partial && mode != .since { return false }
+    if area == "a4" {
+      guard last.needSnapshot == snapshot("a1"), let need = reported["l1"], need == "cached" || need == "unaffected" else { return false }
+    }
+    return true
+  }
+
+  // MARK: - A run and its check
+
+  mutating func runAndCheck() throws -> [String] {
+    let mode: Mode = [.plain, .plain, .plain, .strict, .since][random.below(5)]
+    var arguments = ["verify", "--json"]
+    if mode == .strict { arguments.append("--strict") }
+    if mode == .since { arguments += ["--since", "HEAD"] }
+    log.append("run \(mode.rawValue)")
+    let run = try tree.duet(arguments: arguments)
+    let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+    let lanes = object?["lanes"] as? [[String: Any]] ?? []
+    var reported: [String: String] = [:]
+    for lane in lanes { reported[lane["name"] as? String ?? "?"] = lane["outcome"] as? String }
+    let treeUnchanged = (object?["changedTrackedFiles"] as? [Any])?.isEmpty ?? true
+    var problems: [String] = []
+    for area in CacheOracle.areas {
+      let name = lane(area)
+      guard let outcome = reported[name] else {
+        problems.append("\(name) missing from the report: \(run.stdout) \(run.stderr)")
+        continue
+      }
+      let expected = expectsCached(area, mode: mode, reported: reported)
+      switch outcome {
+      case "cached":
+        if !passes(area) { problems.append("\(name) cached, but it fails when run now") }
+        if !expected { problems.append("\(name) cached, but the model says it must run") }
+      case "pass", "fail":
+        if (outcome == "pass") != passes(area) { problems.append("\(name) \(outcome), but the model says it \(passes(area) ? "passes" : "fails")") }
+        if expected { problems.append("\(name) ran (\(outcome)) though nothing it saw changed since it last passed") }
+        lastPass[name] = outcome == "pass"
+          ? LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
+                     strict: mode == .strict && treeUnchanged, partial: mode == .since)
+          : nil
+        let stamp = Array("a5/stamp".utf8)
+        if name == "l5", outcome == "pass", case .file(let content, let executable) = nodes[stamp] {
+          // The lane appended to its own input while it ran: that pass serves no later run.
+          nodes[stamp] = .file(content: content + "stamped\n", executable: executable)
+          stampBeforeLane = content
+          lastPass[name] = nil
+        }
+      default: break  // unaffected, skipped: not a verdict on the lane
+      }
+    }
+    return problems
+  }
+}
