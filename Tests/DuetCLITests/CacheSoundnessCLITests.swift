@@ -371,4 +371,42 @@ struct AffectedCLITests {
     let app = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
     #expect(app.stdout.contains("1 of 2 lane(s) affected"), "\(app.stdout)")
   }
+
+  /// `duet init` on this repository's example trees: with `gradle` and `java`
+  /// stubs on PATH every lane that runs here passes, and a second verify serves
+  /// them all from the cache; on Atrium (`:app` needs `:home` needs `:theming`)
+  /// an edit to `:theming` under `--since` runs all three Gradle lanes.
+  @Test(arguments: ["Foyer", "Atrium"])
+  func initOnTheExamplesIsCachedAndAffectedTransitively(_ example: String) throws {
+    let tree = try FixtureTree()
+    let source = DocTranscripts.repository.appendingPathComponent("Examples/\(example)")
+    for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where name != "lanes" && name != ".duet" {
+      try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: tree.url.appendingPathComponent(name))
+    }
+    for program in ["gradle", "java"] {
+      try tree.write("bin/\(program)", "#!/bin/sh\nexit 0\n")
+      try tree.makeExecutable("bin/\(program)")
+    }
+    try tree.write(".gitignore", ".duet/\nbin/\n")
+    let env = ["PATH": tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    #expect(try tree.duet("init").status == 0)
+    let first = try tree.duet("verify", environment: env)
+    #expect(first.status == 0, "\(first.stdout)")
+    #expect(first.stdout.contains("✓ kotlin-theming"), "\(first.stdout)")
+    let second = try tree.duet("verify", environment: env)
+    #expect(!second.stdout.contains(" pass "), "\(second.stdout)")
+    #expect(second.stdout.contains("duet verify: PASS ("), "\(second.stdout)")
+    #expect(!second.stdout.contains("passed"), "\(second.stdout)")
+    guard example == "Atrium" else { return }
+    try CIGit.commitAll(tree)
+    let theming = try #require(try FileManager.default.subpathsOfDirectory(atPath: tree.url.appendingPathComponent("src-kmp/theming/src").path)
+      .first { $0.hasSuffix(".kt") && !$0.contains("Generated") })
+    try tree.write("src-kmp/theming/src/\(theming)", try tree.read("src-kmp/theming/src/\(theming)") + "\n// edited\n")
+    let since = try tree.duet("verify", "--since", "HEAD", "--dry-run", environment: env)
+    for lane in ["kotlin-theming", "kotlin-home", "kotlin-app"] {
+      let row = since.lines.first { $0.split(separator: " ").contains(Substring(lane)) }
+      #expect(row?.split(separator: " ").contains("runs") == true, "\(lane): \(since.stdout)")
+    }
+    #expect(since.stdout.contains("3 of 7 lane(s) affected"), "\(since.stdout)")
+  }
 }
