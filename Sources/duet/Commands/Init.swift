@@ -42,6 +42,16 @@ enum InitCommand: Command {
     if ParityManifestLoader.exists(root: root) {
       parity = try ParityManifestLoader.load(root: root)
     }
+    // A starting theme test, so the theme-test lane has something to check (issue 30).
+    let scaffold = ThemeTestScaffold.make(root: root)
+    if case .success(let theme)? = scaffold {
+      do {
+        try AtomicFile.write(Data(theme.text.utf8), to: theme.path, in: root)
+      } catch {
+        console.err("duet init: error: \(error)")
+        return ExitCode.usage
+      }
+    }
     var survey = TreeSurvey.survey(root: root, parity: parity)
     if exists, !isFolder.boolValue {
       // --force replaces the lanes, never the mock entries and module globs no survey can rebuild.
@@ -57,6 +67,14 @@ enum InitCommand: Command {
       return ExitCode.usage
     }
     report(plan, root: root, replaced: exists, console: console)
+    switch scaffold {
+    case .success(let theme)?:
+      console.out("duet init: wrote \(theme.path), a starting theme test: \(theme.labels.count) label(s) on \(theme.surfaces.count) surface(s), main at AA\(theme.highContrast ? ", highContrast at AAA" : ""); its comments say how duet guessed")
+    case .failure(.nothingToPair(let why))?:
+      console.out("duet init: no theme test written: \(why); write \(ThemeTestFile.fileName) beside the config (docs/theme-tests.md)")
+    default:
+      break
+    }
     return ExitCode.pass
   }
 
