@@ -41,23 +41,28 @@ public enum XCFrameworkProducer: Sendable, Equatable {
   }
 }
 
-/// A shell script of the tree (`scripts/*.sh`), read so adoption can tell
+/// A shell script of the tree (`scripts/*.sh`, `parity/scripts/*.sh`), read so adoption can tell
 /// which one publishes a path; at most 64 KiB of each is read.
 public struct ScriptFile: Sendable, Equatable {
   public var path: String
   public var text: String
   public var isExecutable: Bool
 
-  /// `scripts/*.sh` at the root, sorted; at most 200.
+  /// Where a tree keeps such scripts: at the root, and under `parity/` as Duet trees do.
+  package static let folders = ["scripts", "parity/scripts"]
+
+  /// `*.sh` in each of `folders`, sorted within each; at most 200 a folder.
   package static func read(root: URL) -> [ScriptFile] {
-    let folder = root.appendingPathComponent("scripts")
-    let entries = Glob.entries(of: folder.path).filter { !$0.isDirectory && $0.name.hasSuffix(".sh") }.map(\.name).sorted().prefix(200)
-    return entries.compactMap { name in
-      let url = folder.appendingPathComponent(name)
-      guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-      defer { try? handle.close() }
-      let data = (try? handle.read(upToCount: 65_536)) ?? Data()
-      return ScriptFile(path: "scripts/" + name, text: String(decoding: data, as: UTF8.self), isExecutable: ToolProbe.isExecutableFile(url.path))
+    folders.flatMap { folderPath -> [ScriptFile] in
+      let folder = root.appendingPathComponent(folderPath)
+      let entries = Glob.entries(of: folder.path).filter { !$0.isDirectory && $0.name.hasSuffix(".sh") }.map(\.name).sorted().prefix(200)
+      return entries.compactMap { name in
+        let url = folder.appendingPathComponent(name)
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: 65_536)) ?? Data()
+        return ScriptFile(path: folderPath + "/" + name, text: String(decoding: data, as: UTF8.self), isExecutable: ToolProbe.isExecutableFile(url.path))
+      }
     }
   }
 

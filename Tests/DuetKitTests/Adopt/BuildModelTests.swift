@@ -189,6 +189,16 @@ struct BuildModelTests {
     #expect(plan.lanes.first { $0.name == "swift-FoyerKit" }?.needs == ["xcframework-FoyerKit"])
   }
 
+  /// Duet trees keep their publisher scripts under `parity/scripts/` too (issue 30, item 4).
+  @Test func publisherScriptUnderParity() throws {
+    let (_, tree) = try plan()
+    try tree.write("parity/scripts/assemble_kit.sh", "#!/bin/sh\n# publishes src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework\n")
+    let plan = AdoptionPlan(TreeSurvey.survey(root: tree.url, parity: nil))
+    let lane = try #require(plan.lanes.first { $0.name == "xcframework-FoyerKit" })
+    #expect(lane.step == .shell("sh parity/scripts/assemble_kit.sh"))
+    #expect(lane.inputs.contains("parity/scripts/assemble_kit.sh"))
+  }
+
   /// Two Gradle builds get a pool each, so lanes of different builds may still run side by side.
   @Test func onePoolPerGradleBuild() throws {
     let tree = try TemporaryFolder()
