@@ -71,4 +71,21 @@ extension AdoptionPlan {
       }
     }
   }
+
+  /// An app XcodeGen describes gets the lane its committed project would get,
+  /// with the project generated first.
+  mutating func addXcodegenLanes(_ survey: TreeSurvey, names: inout UniqueLaneNames) {
+    for spec in survey.xcodegenSpecs {
+      findings.append((spec.path, "XcodeGen spec of project \(spec.projectName), no committed .xcodeproj"))
+      var lane = PlannedLane(
+        name: names.claim("xcode-" + LaneNames.sanitized(spec.scheme)),
+        step: .shell(spec.testCommand),
+        reason: "\(spec.path) describes Xcode project \(spec.projectName) (XcodeGen): generated, then scheme \(spec.scheme) tested on an iOS simulator; macOS only")
+      lane.requires = ["xcodegen", "xcodebuild"]
+      lane.inputs = [DerivedInputs.joined(spec.folder, "**")]
+      lane.platforms = [.macos]
+      lane.covers = [spec.folder]
+      lanes.append(lane)
+    }
+  }
 }

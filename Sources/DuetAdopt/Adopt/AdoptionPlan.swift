@@ -33,6 +33,9 @@ public struct AdoptionPlan: Sendable {
   /// What the survey found, one line per source of lanes: (file, what it says).
   public var findings: [(subject: String, detail: String)] = []
   public var lanes: [PlannedLane] = []
+  /// Checks the tree runs that no lane could be made for, with why: `duet init`
+  /// lists them "outside the manifest" and writes them into it as comments.
+  public var outside: [(subject: String, reason: String)] = []
   /// The `modules:` and `mocks:` of the manifest this plan replaces, written as they were.
   public var kept = KeptSections()
 
@@ -50,6 +53,8 @@ public struct AdoptionPlan: Sendable {
     let xcframeworkLanes = addGradleLanes(survey, names: &names)
     addSwiftPackageLanes(survey, xcframeworkLanes: xcframeworkLanes, names: &names)
     addXcodeLanes(survey, names: &names)
+    addXcodegenLanes(survey, names: &names)
+    addCIWorkflowLanes(survey, names: &names)
   }
 
   mutating func noteParityManifest(_ survey: TreeSurvey) {

@@ -61,7 +61,7 @@ package enum DerivedInputs {
   /// `--since` matches beside a lane's own inputs, so a hand-written lane that
   /// covers `:app` runs when `:core`, which `:app` depends on, changed.
   public static func byModule(root: URL) -> [String: [String]] {
-    let (settings, packageFiles) = ModuleDiscovery.buildFiles(root: root)
+    let (settings, packageFiles, _) = ModuleDiscovery.buildFiles(root: root)
     var modules: [GradleModule] = []
     for file in settings {
       for module in GradleModule.modules(settingsFile: file, root: root) where !modules.contains(where: { $0.path == module.path }) {

@@ -55,6 +55,12 @@ public enum ManifestWriter {
       if let pool = lane.pool { text += "    pool: \(YAMLText.scalar(pool))\n" }
       if let platforms = lane.platforms { text += "    platforms: \(YAMLText.list(platforms.map(\.rawValue)))\n" }
     }
+    if !plan.outside.isEmpty {
+      text += "\n# Outside the manifest: checks this tree's CI runs that duet cannot run as a lane.\n"
+      for entry in plan.outside {
+        for line in CommentText.lines("\(entry.subject): \(entry.reason).", prefix: "#   ") { text += line + "\n" }
+      }
+    }
     return text
   }
 

@@ -21,6 +21,10 @@ public struct TreeSurvey: Sendable {
   public var scripts: [ScriptFile] = []
   /// Xcode projects and workspaces with shared schemes; sorted by path.
   public var xcodeProjects: [XcodeProject] = []
+  /// XcodeGen specs (an app with no committed `.xcodeproj`); sorted by path.
+  public var xcodegenSpecs: [XcodegenSpec] = []
+  /// The checks the tree's own CI workflows run.
+  public var ciChecks = CIWorkflowChecks()
 
   public init() {}
 
@@ -29,7 +33,7 @@ public struct TreeSurvey: Sendable {
     var survey = TreeSurvey()
     survey.parity = parity
     survey.tokenConfig = TokenConfigFacts.read(root: root)
-    let (settings, packages) = ModuleDiscovery.buildFiles(root: root)
+    let (settings, packages, xcodegenSpecs) = ModuleDiscovery.buildFiles(root: root)
     var modules: [String: GradleModule] = [:]
     for file in settings {
       for module in GradleModule.modules(settingsFile: file, root: root) where modules[module.path] == nil {
@@ -41,6 +45,8 @@ public struct TreeSurvey: Sendable {
       .sorted { Glob.precedes($0.path, $1.path) }
     if survey.gradleModules.contains(where: { !$0.xcframeworks.isEmpty }) { survey.scripts = ScriptFile.read(root: root) }
     survey.xcodeProjects = XcodeProject.find(root: root)
+    survey.xcodegenSpecs = xcodegenSpecs.map { XcodegenSpec.read($0, root: root) }
+    survey.ciChecks = CIWorkflowChecks.read(root: root)
     return survey
   }
 

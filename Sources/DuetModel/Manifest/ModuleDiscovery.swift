@@ -26,7 +26,7 @@ public enum ModuleDiscovery {
     for pattern in manifest.modules {
       for path in Glob(pattern).expand(in: root, kind: .directories) { note(path, "modules: \(pattern)") }
     }
-    let (settings, packages) = buildFiles(root: root)
+    let (settings, packages, xcodegenSpecs) = buildFiles(root: root)
     for file in settings {
       let folder = (file as NSString).deletingLastPathComponent
       guard let data = try? PathGuard.read(file, in: root), let text = String(data: data, encoding: .utf8) else { continue }
@@ -35,7 +35,8 @@ public enum ModuleDiscovery {
         note(path, file)
       }
     }
-    for file in packages {
+    // An app XcodeGen describes has no committed .xcodeproj; its spec marks the module.
+    for file in packages + xcodegenSpecs {
       let folder = (file as NSString).deletingLastPathComponent
       note(folder.isEmpty ? "." : folder, file)
     }
@@ -125,21 +126,33 @@ public enum ModuleDiscovery {
     return projects
   }
 
-  /// Every `settings.gradle(.kts)` and `Package.swift` under the root, relative to
-  /// it, in one walk that skips build products and hidden folders.
-  public static func buildFiles(root: URL) -> (settings: [String], packages: [String]) {
+  /// Every `settings.gradle(.kts)`, `Package.swift` and XcodeGen spec under the
+  /// root, relative to it, in one walk that skips build products and hidden folders.
+  public static func buildFiles(root: URL) -> (settings: [String], packages: [String], xcodegenSpecs: [String]) {
     var settings: [String] = []
     var packages: [String] = []
+    var specs: [String] = []
     walk(root: root) { path, name, isDirectory in
       guard !isDirectory else { return true }
       if name == "settings.gradle" || name == "settings.gradle.kts" {
         settings.append(path)
       } else if name == "Package.swift" {
         packages.append(path)
+      } else if isXcodegenSpec(path, name: name, root: root) {
+        specs.append(path)
       }
       return false
     }
-    return (settings, packages)
+    return (settings, packages, specs)
+  }
+
+  /// `xcodegen.yml` (or `.yaml`), or XcodeGen's default `project.yml` when it
+  /// has a top-level `targets:` (a `project.yml` can be something else).
+  static func isXcodegenSpec(_ path: String, name: String, root: URL) -> Bool {
+    if name == "xcodegen.yml" || name == "xcodegen.yaml" { return true }
+    guard name == "project.yml" || name == "project.yaml",
+          let data = (try? PathGuard.read(path, in: root)) ?? nil else { return false }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("targets:") }
   }
 
   /// Every entry under `root` (root-relative path, name, whether a folder), skipping

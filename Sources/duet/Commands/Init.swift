@@ -121,6 +121,10 @@ enum InitCommand: Command {
       console.out("lanes, and why each exists:")
       for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: console.width) { console.out(line) }
     }
+    if !plan.outside.isEmpty {
+      console.out("outside the manifest (checks duet cannot run as a lane; listed as comments in \(target)):")
+      for line in HangingList.lines(plan.outside.map { ($0.subject, $0.reason) }, maxWidth: console.width) { console.out(line) }
+    }
     let verb = replaced ? "replaced" : "wrote"
     if plan.lanes.isEmpty {
       console.out("duet init: \(verb) \(target) with one example lane (an echo); replace it with your checks, then 'duet verify' runs them")
