@@ -29,13 +29,14 @@ public enum GitLabPipeline {
     public init(duetVersion: String) { self.duetVersion = duetVersion }
   }
 
-  /// Job names for `names`: GitHub's rules serve here too (letters, digits, `-`, `_`).
-  public static func jobIDs(for names: [String]) -> [String] {
-    GitHubWorkflow.jobIDs(for: names)
+  /// Job names for `names`: GitHub's rules serve here too (letters, digits, `-`,
+  /// `_`, no YAML 1.1 boolean or null, no GitLab keyword).
+  public static func jobIDs(for names: [String]) throws(GitHubWorkflow.JobIDClash) -> [String] {
+    try GitHubWorkflow.jobIDs(for: names)
   }
 
-  public static func render(_ manifest: Manifest, options: Options) -> String {
-    let ids = jobIDs(for: manifest.lanes.map(\.name))
+  public static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
+    let ids = try jobIDs(for: manifest.lanes.map(\.name))
     var y = header(options)
     for (i, lane) in manifest.lanes.enumerated() {
       y += laneJob(lane, id: ids[i], needs: manifest.graph.needs[i].map { ids[$0] }, manifest: manifest)
