@@ -36,11 +36,11 @@ public enum GitHubWorkflow {
   }
 
   /// Job ids for `names`, in order, for both CI files. A name that is a valid
-  /// job id (a letter or `_`, then letters, digits, `-`, `_`) and no word YAML
-  /// reads as something else (`null`, `true`, `on`, `yes`…: YAMLText.reservedWords)
-  /// nor a GitLab keyword (`stages`, `variables`, `image`…) nor the history job's
-  /// id keeps it; any other gets every other character as `_` and a `lane_`
-  /// prefix. Two lanes that would share an id (GitHub compares ids without
+  /// job id (a letter or `_`, then letters, digits, `-`, `_`) keeps it, any
+  /// other character becoming `_`; one that then does not start with a letter
+  /// or `_`, or is a word YAML reads as something else (`null`, `true`, `on`,
+  /// `yes`…: YAMLText.reservedWords), a GitLab keyword (`stages`, `variables`,
+  /// `image`…) or the history job's id, gets a `lane_` prefix. Two lanes that would share an id (GitHub compares ids without
   /// case) are refused, naming both, rather than renamed behind the user's back.
   public static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
     var owner: [String: String] = [summaryJobID.lowercased(): summaryJobID]
@@ -58,9 +58,8 @@ public enum GitHubWorkflow {
 
   /// The job id of one lane name (see `jobIDs(for:)`).
   package static func jobID(for name: String) -> String {
-    if isValidJobID(name) && !isReservedJobID(name) { return name }
-    let base = String(name.unicodeScalars.map { isIDCharacter($0) ? Character($0) : "_" })
-    return "lane_" + base
+    let id = String(name.unicodeScalars.map { isIDCharacter($0) ? Character($0) : "_" })
+    return isValidJobID(id) && !isReservedJobID(id) ? id : "lane_" + id
   }
 
   /// GitLab's top-level keywords and special job names, which a job id must

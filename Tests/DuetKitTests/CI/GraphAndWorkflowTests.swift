@@ -15,7 +15,7 @@ struct GraphAndWorkflowTests {
     CIFixtures.lane("kotlin", needs: ["design-tokens"]),
     CIFixtures.lane("swift.ui", needs: ["design-tokens"]),
     CIFixtures.lane("theme", needs: ["kotlin", "swift.ui"]),
-    CIFixtures.lane("swift_ui"),
+    CIFixtures.lane("swift_kit"),
     CIFixtures.lane("1st"),
     CIFixtures.lane("duet-history"),
   ]
@@ -44,18 +44,18 @@ struct GraphAndWorkflowTests {
   /// Job ids are valid, unique without case, the lane's name where it is a safe id, and never the history job's id.
   @Test func jobIDs() throws {
     let ids = try GitHubWorkflow.jobIDs(for: Self.lanes.map(\.name))
-    #expect(ids == ["design-tokens", "kotlin", "lane_swift_ui", "theme", "swift_ui", "lane_1st", "lane_duet-history"])
+    #expect(ids == ["design-tokens", "kotlin", "swift_ui", "theme", "swift_kit", "lane_1st", "lane_duet-history"])
     #expect(ids.allSatisfy(GitHubWorkflow.isValidJobID))
     #expect(Set(ids.map { $0.lowercased() }).count == ids.count)
     #expect(!GitHubWorkflow.isValidJobID("1a") && !GitHubWorkflow.isValidJobID("a.b") && GitHubWorkflow.isValidJobID("_a-b"))
   }
 
   /// Two lanes that would share a job id (by case, or `.` against `_`, or a
-  /// mapped name against a lane already called so) are refused, naming both;
+  /// `.` against `_`, or a prefixed name against a lane already called so) are refused, naming both;
   /// before, the second was silently renamed `-2`.
   @Test func clashingJobIDsAreRefused() {
     #expect(throws: GitHubWorkflow.JobIDClash(first: "A", second: "a", id: "a", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["A", "a"]) }
-    #expect(throws: GitHubWorkflow.JobIDClash(first: "x.y", second: "lane_x_y", id: "lane_x_y", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["x.y", "lane_x_y"]) }
+    #expect(throws: GitHubWorkflow.JobIDClash(first: "x.y", second: "x_y", id: "x_y", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["x.y", "x_y"]) }
     #expect(throws: GitHubWorkflow.JobIDClash(first: "null", second: "lane_null", id: "lane_null", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["null", "lane_null"]) }
     let clash = GitHubWorkflow.JobIDClash(first: "A", second: "a", id: "a", isSummaryJob: false)
     #expect(clash.description.contains("'A' and 'a'") && clash.description.contains("rename"))
