@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Tree text that tries to start a workflow command (`::error`) or send a
+/// terminal escape through what duet prints (issue 27, defect 4).
+@Suite("tree text in printed lines")
+struct TerminalEscapeCLITests {
+  static let spoof = "::error title=spoof::forged"
+
+  /// No printed line starts with `::` (a GitHub workflow command), and nothing
+  /// printed holds a raw control other than `\n` and tab.
+  static func expectClean(_ run: DuetRun, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    for line in (run.stdout + run.stderr).split(separator: "\n") {
+      #expect(!line.hasPrefix("::"), "\(what): \(line)", sourceLocation: sourceLocation)
+      let raw = line.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
+      #expect(raw.isEmpty, "\(what): raw \(raw.map { $0.value }) in \(line.debugDescription)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// A tracked file named `x\n::error…` that a lane modifies is named escaped in
+  /// the `--strict` verdict, on one line.
+  @Test func strictVerdictEscapesFileNames() throws {
+    let name = "x\n\(Self.spoof)"
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: writer
+          sh: for f in x*; do echo more >> "$f"; done
+      """)
+    try tree.write(name, "base\n")
+    try CIGit.commitAll(tree)
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1)
+    Self.expectClean(strict, "--strict")
+    #expect(strict.stdout.contains("tracked file(s): x\\n::error title=spoof::forged"), "\(strict.stdout)")
+  }
+
+  /// A `requires:` entry holding `\n::error…` and an escape sequence is shown
+  /// escaped in the progress line, the summary, the failure block and the
+  /// `--dry-run` reasons.
+  @Test func requiresEntriesAreEscaped() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: needy
+          sh: "true"
+          requires: ["nothere\\n\(Self.spoof)\\e]0;title\\a"]
+      """)
+    let run = try tree.duet("verify", "--strict")
+    Self.expectClean(run, "verify")
+    #expect(run.stdout.contains("nothere\\n::error"), "\(run.stdout)")
+    let plain = try tree.duet("verify")
+    Self.expectClean(plain, "verify")
+    let dry = try tree.duet("verify", "--dry-run")
+    Self.expectClean(dry, "--dry-run")
+  }
+
+  /// Commands and folder names with OSC and CSI sequences, CR and NEL are
+  /// printed escaped by `lanes`, `doctor` and `init`.
+  @Test func lanesDoctorAndInitEscapeTreeText() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: osc
+          sh: "printf '\\e]0;pwned\\a\\e[2J' \\r\(Self.spoof)"
+          requires: ["prog\\e]8;;http://x\\a"]
+      """)
+    Self.expectClean(try tree.duet("lanes"), "lanes")
+    Self.expectClean(try tree.duet("doctor"), "doctor")
+    let other = try FixtureTree()
+    try other.write("P\u{1B}]0;pwned\u{07}\r\n\(Self.spoof)\u{85}/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.testTarget(name: \"PTests\")])\n")
+    let initRun = try other.duet("init")
+    #expect(initRun.status == 0, "\(initRun.stderr)")
+    Self.expectClean(initRun, "init")
+  }
+}
