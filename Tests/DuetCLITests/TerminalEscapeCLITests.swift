@@ -74,3 +74,25 @@ struct TerminalEscapeCLITests {
     Self.expectClean(initRun, "init")
   }
 }
+
+/// `--junit PATH` by the one rule of what duet replaces (issue 27, defect 6).
+@Suite("--junit never renames over what is not a regular file")
+struct JUnitTargetCLITests {
+  /// A link to /dev/null takes the report and stays a link; a FIFO no one reads
+  /// fails the run with a clear error at once and stays a FIFO.
+  @Test func devicesAndPipes() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    let link = tree.url.appendingPathComponent("out-null").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    let run = try tree.duet("verify", "--junit", "out-null")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/null")
+    let fifo = tree.url.appendingPathComponent("out-fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let refused = try tree.duet("verify", "--junit", "out-fifo")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("--junit") && refused.stderr.contains("no one reads"), "\(refused.stderr)")
+    var info = stat()
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+}
