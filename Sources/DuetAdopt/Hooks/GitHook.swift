@@ -22,10 +22,11 @@ public enum GitHook {
     public var description: String { message }
   }
 
+  /// What install did, and where the hook is (which says what duet it runs).
   public enum Installed: Sendable, Equatable {
-    case written(String)
+    case written(String, placement: Placement)
     /// A foreign hook was moved to `backup` (`--force`).
-    case replaced(String, backup: String)
+    case replaced(String, backup: String, placement: Placement)
   }
 
   /// Where git runs hooks for the work tree holding `root`.
@@ -111,7 +112,7 @@ public enum GitHook {
     let placement = try self.placement(of: folder, root: root, named: namedFolder)
     let hook = folder.appendingPathComponent(kind.rawValue)
     let text = script(kind, duetPath: duetPath, rootFromTop: try rootFromTop(root: root), placement: placement)
-    var result = Installed.written(hook.path)
+    var result = Installed.written(hook.path, placement: placement)
     if case .foreign(let what) = HookFile.existing(hook.path) {
       guard force else {
         throw Failure(message: "\(hook.path) is a \(kind.rawValue) hook duet did not write (\(what)); keep it, or pass --force to move it to \(hook.lastPathComponent).duet-backup and install duet's")
@@ -123,7 +124,7 @@ public enum GitHook {
       guard rename(hook.path, backup) == 0 else {
         throw Failure(message: "cannot move \(hook.path) aside to \(backup): \(String(cString: strerror(errno)))")
       }
-      result = .replaced(hook.path, backup: backup)
+      result = .replaced(hook.path, backup: backup, placement: placement)
     }
     do {
       try AtomicFile.write(Data(text.utf8), toAbsolute: hook.path)
@@ -153,9 +154,11 @@ public enum GitHook {
       let resolved = URL(fileURLWithPath: base, relativeTo: root).resolvingSymlinksInPath().path
       return real == resolved || real.hasPrefix(resolved.hasSuffix("/") ? resolved : resolved + "/")
     }
-    if inside(ProcessOutput.git("rev-parse --path-format=absolute --git-common-dir", in: root))
-      || inside(ProcessOutput.git("rev-parse --path-format=absolute --git-dir", in: root)) {
-      return .gitFolder
+    // Relative answers (a git before 2.31) are relative to `root`, as `inside` reads them.
+    for flag in ["--git-common-dir", "--git-dir"] {
+      if inside(ProcessOutput.git("rev-parse --path-format=absolute \(flag)", in: root) ?? ProcessOutput.git("rev-parse \(flag)", in: root)) {
+        return .gitFolder
+      }
     }
     if inside(ProcessOutput.git("rev-parse --show-toplevel", in: root)) { return .workTree }
     guard let named, URL(fileURLWithPath: named, relativeTo: root).resolvingSymlinksInPath().path == real else {

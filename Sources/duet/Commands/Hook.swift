@@ -47,10 +47,10 @@ enum HookCommand: Command {
     let duet = arguments.invocation.executable.path
     do {
       switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force"), namedFolder: arguments.value("--hooks-folder")) {
-      case .written(let path):
-        console.out("duet hook: wrote \(path); it runs \(duet)")
-      case .replaced(let path, let backup):
-        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(duet)")
+      case .written(let path, let placement):
+        console.out("duet hook: wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
+      case .replaced(let path, let backup, let placement):
+        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
       }
     } catch {
       console.err("duet hook: error: \(error.message)")
