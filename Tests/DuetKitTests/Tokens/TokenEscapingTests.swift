@@ -140,6 +140,23 @@ enum HostileDocs {
     }
   }
 
+  /// `--check` on a tree whose token files an older duet wrote with a doc's
+  /// carriage return raw (the injected member compiling) fails: the files are
+  /// stale, not up to date.
+  @Test func checkNoticesARawCarriageReturn() throws {
+    let tree = try TokenTempTree()
+    let doc = HostileDocs.texts[0]
+    try tree.write("version: 1\nswift:\n  output: ios/T\n  style: swiftui\ncolors:\n  - tokens:\n      - name: card\n        doc: \(HostileDocs.yamlQuoted(doc))\n        value: \"#FFFFFF\"\n", to: TokenConfig.defaultPath)
+    #expect(DesignTokens.run(root: tree.root, check: false).exitCode == 0)
+    #expect(DesignTokens.run(root: tree.root, check: true).exitCode == 0)
+    let file = try #require(TokenPlan(try TokenConfigLoader.load(root: tree.root)).files.first { $0.contents.contains("injected") })
+    let old = file.contents.replacingOccurrences(of: "\\u{D}", with: "\r")
+    #expect(old != file.contents)
+    try tree.write(old, to: file.path)
+    let check = DesignTokens.run(root: tree.root, check: true)
+    #expect(check.exitCode == 1, "\(check.text)")
+  }
+
   /// A file written before this fix, whose doc's CR let a member through, fails
   /// `--check` by code too: a carriage return ends a `//` comment for the code
   /// comparison as it does for the compilers, so the injected member is code.
