@@ -96,3 +96,46 @@ struct JUnitTargetCLITests {
     #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
   }
 }
+
+/// File and folder names that are not UTF-8 (issue 27, the fuzz brief): what
+/// duet prints and writes from them stays clean and parses.
+@Suite("names that are not UTF-8")
+struct NonUTF8NamesCLITests {
+  /// Creates `name` (raw bytes, relative to `folder`) as a file holding `text`.
+  static func create(_ name: [UInt8], in folder: URL, _ text: String) throws {
+    let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+    let fd = path.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+    #expect(fd >= 0)
+    _ = text.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+  }
+
+  /// A tracked file named with a byte that is not UTF-8, a newline and
+  /// `::error`, modified by a lane: the `--strict` verdict stays one clean line.
+  @Test func strictVerdict() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: writer\n    sh: for f in x*; do echo more >> \"$f\"; done\n")
+    try Self.create(Array("x".utf8) + [0xFF, 0xFE] + Array("\n::error title=spoof::forged".utf8), in: tree.url, "base\n")
+    try CIGit.commitAll(tree)
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1)
+    TerminalEscapeCLITests.expectClean(strict, "--strict")
+    #expect(strict.stdout.contains("1 tracked file(s): x"), "\(strict.stdout)")
+  }
+
+  /// A folder named with bytes that are not UTF-8 and a line break, holding a
+  /// Package.swift: init's output is clean and its manifest reads back with no
+  /// lane from the name (today the survey passes such a folder by).
+  @Test func initSurvey() throws {
+    let tree = try FixtureTree()
+    let folder = Array("P".utf8) + [0xC3, 0x28] + Array("\r- {name: pwn, sh: x}".utf8)
+    let path = Array(tree.url.path.utf8) + [UInt8(ascii: "/")] + folder + [0]
+    _ = path.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) { mkdir($0, 0o755) } }
+    try Self.create(folder + Array("/Package.swift".utf8), in: tree.url, "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.testTarget(name: \"PTests\")])\n")
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    TerminalEscapeCLITests.expectClean(run, "init")
+    let lanes = try tree.duet("lanes", "--json")
+    #expect(lanes.status == 0, "\(lanes.stderr)")
+    #expect(!lanes.stdout.contains("\"pwn\""), "\(lanes.stdout)")
+  }
+}
