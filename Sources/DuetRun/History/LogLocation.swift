@@ -102,12 +102,12 @@ public enum LogLocation {
   }
 
   package static func hasControlCharacter(_ text: String) -> Bool {
-    text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }
+    text.unicodeScalars.contains(where: ControlText.needsEscape)
   }
 
   /// Hostile text, shown short and without control characters.
   package static func quoted(_ text: String) -> String {
     let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-    return "'" + String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 })) + "'"
+    return "'" + ControlText.shown(cut) + "'"
   }
 }
