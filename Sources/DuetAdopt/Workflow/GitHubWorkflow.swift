@@ -161,7 +161,7 @@ public enum GitHubWorkflow {
       "      - name: Start this lane's store from the restored one",
       "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
       "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
-      "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
+      "        run: \(YAMLText.scalar("tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps"))",
       "      - name: Upload the history store",
       "        if: always()",
       "        uses: actions/upload-artifact@v4",
