@@ -38,9 +38,14 @@ final class Console: Sendable {
   static let windowSizeRequest: UInt = 0x4008_7468
   #endif
 
-  func out(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+  /// Lines to stdout and stderr. Tree text in them is escaped where it is put in
+  /// (`ControlText.shown`); as a last guard, any control left but `\n`, tab and
+  /// duet's own colours is escaped here (`ControlText.terminal`).
+  func out(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDOUT_FILENO) }
+  /// Text duet generated whole (a script, the man page, the progress line's
+  /// carriage return and erase), as it is.
   func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
-  func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+  func err(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDERR_FILENO) }
 
   /// Bytes as they are (a lane's log), to stdout.
   func bytes(_ data: Data) {

@@ -35,7 +35,7 @@ public enum ManifestWriter {
     }
     for (index, lane) in plan.lanes.enumerated() {
       if index > 0 { text += "\n" }
-      for line in CommentText.lines(lane.reason + ".", prefix: "  # ") { text += line + "\n" }
+      for line in CommentText.lines(YAMLText.comment(lane.reason) + ".", prefix: "  # ") { text += line + "\n" }
       text += "  - name: \(YAMLText.scalar(lane.name))\n"
       switch lane.step {
       case .builtin(let command, let arguments):

@@ -22,10 +22,11 @@ public enum GitHook {
     public var description: String { message }
   }
 
+  /// What install did, and where the hook is (which says what duet it runs).
   public enum Installed: Sendable, Equatable {
-    case written(String)
+    case written(String, placement: Placement)
     /// A foreign hook was moved to `backup` (`--force`).
-    case replaced(String, backup: String)
+    case replaced(String, backup: String, placement: Placement)
   }
 
   /// Where git runs hooks for the work tree holding `root`.
@@ -45,55 +46,85 @@ public enum GitHook {
     return prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
   }
 
-  /// The hook's text: it runs duet at the path recorded now (a GUI git client
-  /// may run hooks with a bare `PATH`), else the `duet` on `PATH`. A hook that
-  /// `--force` moved aside (`<hook>.duet-backup`) still runs first, with the same
-  /// arguments and input, and its failure stops git as before.
-  public static func script(_ kind: Kind, duetPath: String, rootFromTop: String) -> String {
+  /// Where a hooks folder is, which decides what a hook in it may say.
+  public enum Placement: Sendable, Equatable {
+    /// In the repository's git folder (`.git/hooks`): this clone's alone, so the
+    /// hook records duet's path on this machine.
+    case gitFolder
+    /// In the work tree (a tracked `core.hooksPath` such as `.githooks`): shared
+    /// through the repository, so the hook finds duet by name on `PATH`.
+    case workTree
+    /// Outside the repository (a global `core.hooksPath`): other repositories
+    /// run it too, so it finds duet by name and does nothing without a manifest.
+    case outside
+  }
+
+  /// The hook's text. In `.gitFolder` it runs duet at the path recorded now (a
+  /// GUI git client may run hooks with a bare `PATH`), else the `duet` on
+  /// `PATH`; elsewhere only the `duet` on `PATH`. A hook that `--force` moved
+  /// aside (`<hook>.duet-backup`) still runs first, with the same arguments and
+  /// input, and its failure stops git as before. Placed `.outside`, it then does
+  /// nothing in a repository without duet's manifest. Every word from outside
+  /// (duet's path, the root) is one single-quoted shell word (`ShellWord`).
+  public static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
     let quotedDuet = ShellWord.quoted(duetPath)
     let quotedRoot = ShellWord.quoted(rootFromTop)
+    let findDuet = placement == .gitFolder
+      ? """
+        duet=\(quotedDuet)
+        [ -x "$duet" ] || duet=$(command -v duet) || {
+          printf 'duet hook: duet is neither at %s nor on PATH; reinstall it and run duet hook install\\n' \(quotedDuet) >&2
+          exit 1
+        }
+        """
+      : """
+        duet=$(command -v duet) || {
+          echo "duet hook: duet is not on PATH; install it, or skip this hook once with --no-verify" >&2
+          exit 1
+        }
+        """
+    let manifestGuard = placement == .outside
+      ? "[ -f \"$top\"/\(quotedRoot)/\(Manifest.defaultPath) ] || [ -f \"$top\"/\(quotedRoot)/\(ParityManifest.defaultPath) ] || exit 0\n"
+      : ""
     return """
       #!/bin/sh
       \(marker): written by `duet hook install`; `duet hook uninstall` removes it.
       # Verifies what is being \(kind == .prePush ? "pushed" : "committed") with duet; skip it once with --no-verify.
-      duet=\(quotedDuet)
-      [ -x "$duet" ] || duet=$(command -v duet) || {
-        echo "duet hook: duet is neither at \(duetPath) nor on PATH; reinstall it and run duet hook install" >&2
-        exit 1
-      }
       top=$(git rev-parse --show-toplevel) || exit 1
       input=$(cat)
       if [ -x "$0.duet-backup" ]; then
-        printf '%s\n' "$input" | "$0.duet-backup" "$@" || exit $?
+        printf '%s\\n' "$input" | "$0.duet-backup" "$@" || exit $?
       fi
-      printf '%s\n' "$input" | "$duet" hook run \(kind.rawValue) --root "$top"/\(quotedRoot) "$@"
+      \(manifestGuard)\(findDuet)
+      printf '%s\\n' "$input" | "$duet" hook run \(kind.rawValue) --root "$top"/\(quotedRoot) "$@"
 
       """
   }
 
-  /// Writes the hook; a hook duet did not write is an error unless `force`.
-  public static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool) throws(Failure) -> Installed {
+  /// Writes the hook. The tree must have a manifest (a hook without one would
+  /// stop every push). A hooks folder outside the repository is refused unless
+  /// `namedFolder` names it. Anything already at the hook's path that duet did
+  /// not write (any bytes, a link, dangling or not) is an error unless `force`,
+  /// and is then renamed, exactly as it is, to `<hook>.duet-backup`.
+  public static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool, namedFolder: String? = nil) throws(Failure) -> Installed {
+    try requireManifest(root: root)
     let folder = try hooksFolder(root: root)
+    let placement = try self.placement(of: folder, root: root, named: namedFolder)
     let hook = folder.appendingPathComponent(kind.rawValue)
-    let text = script(kind, duetPath: duetPath, rootFromTop: try rootFromTop(root: root))
-    var result = Installed.written(hook.path)
-    if let existing = try? String(contentsOf: hook, encoding: .utf8), !existing.contains(marker) {
+    let text = script(kind, duetPath: duetPath, rootFromTop: try rootFromTop(root: root), placement: placement)
+    var result = Installed.written(hook.path, placement: placement)
+    if case .foreign(let what) = HookFile.existing(hook.path) {
       guard force else {
-        let first = existing.split(separator: "\n").prefix(3).joined(separator: " | ")
-        throw Failure(message: "\(hook.path) is a \(kind.rawValue) hook duet did not write (it begins: \(first)); keep it, or pass --force to move it to \(hook.lastPathComponent).duet-backup and install duet's")
+        throw Failure(message: "\(hook.path) is a \(kind.rawValue) hook duet did not write (\(what)); keep it, or pass --force to move it to \(hook.lastPathComponent).duet-backup and install duet's")
       }
       let backup = hook.path + ".duet-backup"
-      guard !FileManager.default.fileExists(atPath: backup) else {
+      guard !HookFile.exists(backup) else {
         throw Failure(message: "\(backup) already holds a hook duet moved aside; keep one of them: move or delete \(backup) or \(hook.path), then run duet hook install again")
       }
-      do {
-        try FileManager.default.moveItem(atPath: hook.path, toPath: backup)
-      } catch {
-        throw Failure(message: "cannot move \(hook.path) aside to \(backup): \(error.localizedDescription)")
+      guard rename(hook.path, backup) == 0 else {
+        throw Failure(message: "cannot move \(hook.path) aside to \(backup): \(String(cString: strerror(errno)))")
       }
-      result = .replaced(hook.path, backup: backup)
-    } else if FileManager.default.fileExists(atPath: hook.path), (try? String(contentsOf: hook, encoding: .utf8)) == nil {
-      guard force else { throw Failure(message: "\(hook.path) exists and is not a text file; pass --force to replace it") }
+      result = .replaced(hook.path, backup: backup, placement: placement)
     }
     do {
       try AtomicFile.write(Data(text.utf8), toAbsolute: hook.path)
@@ -104,31 +135,99 @@ public enum GitHook {
     return result
   }
 
-  /// Removes duet's hooks (restoring a hook `--force` moved aside); leaves
-  /// foreign hooks alone. One line per hook looked at.
+  /// Refuses a root with neither `lanes/manifest.yaml` nor `parity/manifest.yaml`.
+  static func requireManifest(root: URL) throws(Failure) {
+    let found = [Manifest.defaultPath, ParityManifest.defaultPath].contains {
+      FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+    }
+    guard found else {
+      throw Failure(message: "\(root.path) has no \(Manifest.defaultPath) (nor \(ParityManifest.defaultPath)); a hook there would stop every push. Run duet init there first, or pass --root with the folder that holds the manifest")
+    }
+  }
+
+  /// Where `folder` lies: in the git folder, in the work tree, or outside the
+  /// repository, which is refused unless `named` is that folder.
+  static func placement(of folder: URL, root: URL, named: String?) throws(Failure) -> Placement {
+    let real = folder.resolvingSymlinksInPath().path
+    func inside(_ base: String?) -> Bool {
+      guard let base else { return false }
+      let resolved = URL(fileURLWithPath: base, relativeTo: root).resolvingSymlinksInPath().path
+      return real == resolved || real.hasPrefix(resolved.hasSuffix("/") ? resolved : resolved + "/")
+    }
+    // Relative answers (a git before 2.31) are relative to `root`, as `inside` reads them.
+    for flag in ["--git-common-dir", "--git-dir"] {
+      if inside(ProcessOutput.git("rev-parse --path-format=absolute \(flag)", in: root) ?? ProcessOutput.git("rev-parse \(flag)", in: root)) {
+        return .gitFolder
+      }
+    }
+    if inside(ProcessOutput.git("rev-parse --show-toplevel", in: root)) { return .workTree }
+    guard let named, URL(fileURLWithPath: named, relativeTo: root).resolvingSymlinksInPath().path == real else {
+      throw Failure(message: "git runs this repository's hooks from \(real) (core.hooksPath), outside the repository: every repository that uses that folder would run duet's hook. Install there only by naming it: duet hook install --hooks-folder \(ShellWord.quoted(real))")
+    }
+    return .outside
+  }
+
+  /// Removes duet's hooks, putting back, exactly as it was, a hook `--force`
+  /// moved aside; leaves foreign hooks alone. One line per hook looked at.
   public static func uninstall(root: URL) throws(Failure) -> [String] {
     let folder = try hooksFolder(root: root)
     var lines: [String] = []
     for kind in Kind.allCases {
       let hook = folder.appendingPathComponent(kind.rawValue)
-      guard let text = try? String(contentsOf: hook, encoding: .utf8) else { continue }
-      guard text.contains(marker) else {
+      switch HookFile.existing(hook.path) {
+      case .none: continue
+      case .foreign:
         lines.append("\(hook.path): not duet's; left alone")
         continue
+      case .duets: break
       }
-      do {
-        try FileManager.default.removeItem(at: hook)
-        let backup = hook.path + ".duet-backup"
-        if FileManager.default.fileExists(atPath: backup) {
-          try FileManager.default.moveItem(atPath: backup, toPath: hook.path)
-          lines.append("\(hook.path): removed duet's hook and put back the one it had replaced")
-        } else {
-          lines.append("\(hook.path): removed")
+      guard unlink(hook.path) == 0 else {
+        throw Failure(message: "cannot remove \(hook.path): \(String(cString: strerror(errno)))")
+      }
+      let backup = hook.path + ".duet-backup"
+      if HookFile.exists(backup) {
+        guard rename(backup, hook.path) == 0 else {
+          throw Failure(message: "removed duet's \(hook.path), but cannot put back \(backup): \(String(cString: strerror(errno)))")
         }
-      } catch {
-        throw Failure(message: "cannot remove \(hook.path): \(error.localizedDescription)")
+        lines.append("\(hook.path): removed duet's hook and put back the one it had replaced")
+      } else {
+        lines.append("\(hook.path): removed")
       }
     }
     return lines
+  }
+}
+
+/// What is at a hook's path, looked at without following a link.
+enum HookFile {
+  enum Existing: Equatable {
+    case none
+    /// A regular file holding duet's marker.
+    case duets
+    /// Anything else, described for the refusal.
+    case foreign(String)
+  }
+
+  /// Whether anything (a dangling link too) is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  static func existing(_ path: String) -> Existing {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return .none }
+    switch info.st_mode & S_IFMT {
+    case S_IFLNK:
+      let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+      return .foreign("it is a symbolic link to \(ControlText.shown(target))\(exists(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path) ? "" : ", which does not exist")")
+    case S_IFREG:
+      let bytes = FileManager.default.contents(atPath: path) ?? Data()
+      if bytes.range(of: Data(GitHook.marker.utf8)) != nil { return .duets }
+      let head = String(decoding: bytes.prefix(240), as: UTF8.self).split(separator: "\n").prefix(3).joined(separator: " | ")
+      return .foreign("it begins: \(ControlText.shown(head))")
+    default:
+      return .foreign("it is \(PathGuard.kindName(info.st_mode)), not a file duet wrote")
+    }
   }
 }

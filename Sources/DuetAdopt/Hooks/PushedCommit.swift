@@ -40,6 +40,30 @@ public enum PushedCommit {
     return (top, prefix == "." ? top : top.appendingPathComponent(prefix))
   }
 
+  /// Moves the run log folders (`.duet/logs/<run id>`) a verify wrote in the
+  /// temporary checkout at `checkoutRoot` into the tree's own `.duet/logs`, where
+  /// the history rows (recorded in the tree's store) find them; before, they
+  /// went with the checkout. Returns why they could not be kept, or nil.
+  public static func keepLogs(from checkoutRoot: URL, into root: URL) -> String? {
+    let source = checkoutRoot.appendingPathComponent(LogLocation.logsFolder)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: source.path) else { return nil }
+    let target = root.appendingPathComponent(LogLocation.logsFolder)
+    do {
+      try PathGuard.checkStateFolder(root: root)
+      try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+      try PathGuard.checkStateFolder(root: root)
+      for name in names.sorted() where LogLocation.isRunID(name) {
+        let destination = target.appendingPathComponent(name)
+        var info = stat()
+        guard lstat(destination.path, &info) != 0 else { continue }
+        try FileManager.default.moveItem(at: source.appendingPathComponent(name), to: destination)
+      }
+    } catch {
+      return "the logs of the hook's run could not be kept in \(LogLocation.logsFolder): \(error)"
+    }
+    return nil
+  }
+
   /// Removes a temporary worktree made by `checkOut`.
   public static func remove(_ top: URL, root: URL) {
     _ = ProcessOutput.shell("git worktree remove --force \(ShellWord.quoted(top.path)) 2>/dev/null", in: root)

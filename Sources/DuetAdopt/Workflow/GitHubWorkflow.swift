@@ -35,33 +35,58 @@ public enum GitHubWorkflow {
     public init(duetVersion: String) { self.duetVersion = duetVersion }
   }
 
-  /// Job ids for `names`, in order. A name that is already a valid job id (a
-  /// letter or `_`, then letters, digits, `-`, `_`) keeps it; others get every
-  /// other character as `_` and a `lane_` prefix when they do not start with a
-  /// letter or `_`. Collisions (GitHub compares ids without case) are resolved in
-  /// manifest order with `-2`, `-3`…; valid names are placed first, so a lane's
-  /// id does not change when an invalid name is added beside it.
-  public static func jobIDs(for names: [String]) -> [String] {
-    var taken: Set<String> = [summaryJobID.lowercased()]
-    var ids = [String?](repeating: nil, count: names.count)
-    for (i, name) in names.enumerated() where isValidJobID(name) && !taken.contains(name.lowercased()) {
-      ids[i] = name
-      taken.insert(name.lowercased())
-    }
-    for (i, name) in names.enumerated() where ids[i] == nil {
-      var base = String(name.unicodeScalars.map { isIDCharacter($0) ? Character($0) : "_" })
-      if base.isEmpty { base = "lane" }
-      if let first = base.unicodeScalars.first, !(isLetter(first) || first == "_") { base = "lane_" + base }
-      var candidate = base
-      var n = 2
-      while taken.contains(candidate.lowercased()) {
-        candidate = "\(base)-\(n)"
-        n += 1
+  /// Job ids for `names`, in order, for both CI files. A name that is a valid
+  /// job id (a letter or `_`, then letters, digits, `-`, `_`) keeps it, any
+  /// other character becoming `_`; one that then does not start with a letter
+  /// or `_`, or is a word YAML reads as something else (`null`, `true`, `on`,
+  /// `yes`…: YAMLText.reservedWords), a GitLab keyword (`stages`, `variables`,
+  /// `image`…) or the history job's id, gets a `lane_` prefix. Two lanes that would share an id (GitHub compares ids without
+  /// case) are refused, naming both, rather than renamed behind the user's back.
+  public static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
+    var owner: [String: String] = [summaryJobID.lowercased(): summaryJobID]
+    var ids: [String] = []
+    for name in names {
+      let id = jobID(for: name)
+      if let earlier = owner[id.lowercased()] {
+        throw JobIDClash(first: earlier, second: name, id: id, isSummaryJob: earlier == summaryJobID)
       }
-      ids[i] = candidate
-      taken.insert(candidate.lowercased())
+      owner[id.lowercased()] = name
+      ids.append(id)
     }
-    return ids.map { $0 ?? "lane" }
+    return ids
+  }
+
+  /// The job id of one lane name (see `jobIDs(for:)`).
+  package static func jobID(for name: String) -> String {
+    let id = String(name.unicodeScalars.map { isIDCharacter($0) ? Character($0) : "_" })
+    return isValidJobID(id) && !isReservedJobID(id) ? id : "lane_" + id
+  }
+
+  /// GitLab's top-level keywords and special job names, which a job id must
+  /// not take, as lowercase.
+  package static let gitLabKeywords: Set<String> = [
+    "default", "include", "stages", "variables", "workflow", "image", "services", "cache",
+    "before_script", "after_script", "types", "pages", "spec",
+  ]
+
+  /// Whether `id` would read as a YAML boolean or null, name a GitLab keyword,
+  /// or be the history job's id.
+  package static func isReservedJobID(_ id: String) -> Bool {
+    let lower = id.lowercased()
+    return YAMLText.reservedWords.contains(lower) || gitLabKeywords.contains(lower) || lower == summaryJobID
+  }
+
+  /// Two lanes whose names map to one job id.
+  public struct JobIDClash: Error, Equatable, CustomStringConvertible {
+    public var first: String
+    public var second: String
+    public var id: String
+    public var isSummaryJob: Bool
+    public var description: String {
+      isSummaryJob
+        ? "lane '\(second)' would take the job id '\(id)' of duet's history job; rename the lane in the manifest"
+        : "lanes '\(first)' and '\(second)' would both be the CI job '\(id)' (job ids allow only letters, digits, '-' and '_', and GitHub compares them without case); rename one of them in the manifest"
+    }
   }
 
   public static func isValidJobID(_ id: String) -> Bool {
@@ -73,8 +98,8 @@ public enum GitHubWorkflow {
   package static func isIDCharacter(_ s: Unicode.Scalar) -> Bool { isLetter(s) || ("0"..."9").contains(s) || s == "-" || s == "_" }
 
   /// The workflow text for `manifest`.
-  public static func render(_ manifest: Manifest, options: Options) -> String {
-    let ids = jobIDs(for: manifest.lanes.map(\.name))
+  public static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
+    let ids = try jobIDs(for: manifest.lanes.map(\.name))
     var y = header(options)
     for (i, lane) in manifest.lanes.enumerated() {
       y += laneJob(lane, id: ids[i], needs: manifest.graph.needs[i].map { ids[$0] }, manifest: manifest, options: options)
@@ -89,7 +114,7 @@ public enum GitHubWorkflow {
     let version = options.duetVersion
     var y: [String] = []
     y += [
-      "# Generated by duet \(version) (`duet workflow github`) from \(options.manifestPath); do not edit.",
+      "# Generated by duet \(version) (`duet workflow github`) from \(YAMLText.comment(options.manifestPath)); do not edit.",
       "# Regenerate it with `duet workflow github`; `duet workflow github --check` fails when it is stale.",
       "# One job per lane, `needs:` mirroring the lane DAG; the last job merges every",
       "# lane's history store and fails the workflow if any lane failed.",
@@ -136,7 +161,7 @@ public enum GitHubWorkflow {
       "      - name: Start this lane's store from the restored one",
       "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
       "      - name: \(YAMLText.scalar("duet verify --lane \(lane.name)"))",
-      "        run: tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps",
+      "        run: \(YAMLText.scalar("tools/duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps"))",
       "      - name: Upload the history store",
       "        if: always()",
       "        uses: actions/upload-artifact@v4",

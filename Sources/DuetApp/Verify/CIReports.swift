@@ -29,11 +29,9 @@ enum CIReports {
     return errors
   }
 
-  /// Appends with `O_APPEND`, so steps that share the summary file never overwrite each other.
+  /// Appends with `O_APPEND`, so steps that share the summary file never
+  /// overwrite each other; by the rule of `AtomicFile.append`.
   static func append(_ data: Data, to path: String) -> Bool {
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return data.withUnsafeBytes { writeAll(fd, $0) } == nil
+    (try? AtomicFile.append(data, toAbsolute: path)) != nil
   }
 }

@@ -7,7 +7,14 @@ import DuetSupport
 /// (never deleted) and a new one made; every problem comes back as a warning.
 public enum HistoryRecorder {
   /// The store at `path`, or nil with warnings when it cannot be had.
+  /// Only a regular file (or a link to one) is a store: a device, a FIFO or a
+  /// folder at `path` (`DUET_HISTORY=/dev/null`) is never opened, and so never
+  /// "moved aside" as damaged.
   public static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+      return (nil, ["history: \(path) is \(PathGuard.kindName(info.st_mode)), not a store file; this run is not recorded"])
+    }
     do {
       return (try openRetryingWhileBusy(path: path), [])
     } catch {

@@ -75,6 +75,22 @@ public enum LogLocation {
     return true
   }
 
+  /// Why the log at `logPath` of run `logID` is not there, as far as the tree
+  /// tells: trimmed (as many newer run folders as duet keeps), its file deleted
+  /// from a folder that is there, or its whole folder never in this tree.
+  public static func missingReason(logPath: String, logID: String, root: URL) -> String {
+    let logs = root.appendingPathComponent(logsFolder)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []
+    if names.contains(logID) {
+      return "\(logPath) is missing: its run's folder \(logsFolder)/\(logID) is there, but the file was deleted"
+    }
+    let newer = names.filter { isRunID($0) && $0 > logID }.count
+    if newer >= VerifySession.keptLogFolders {
+      return "\(logPath) is gone: duet keeps the logs of the last \(VerifySession.keptLogFolders) runs, and \(newer) runs are newer"
+    }
+    return "\(logPath) is missing: its run's folder \(logsFolder)/\(logID) is not in this tree (deleted, or the run was recorded from another checkout sharing this history store)"
+  }
+
   /// The content of a recorded log, nil when it is gone; the row is checked
   /// again here, so a store merged before this check existed cannot lead out.
   public static func read(logPath: String, logID: String, root: URL) throws(FileError) -> Data? {
@@ -86,12 +102,12 @@ public enum LogLocation {
   }
 
   package static func hasControlCharacter(_ text: String) -> Bool {
-    text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }
+    text.unicodeScalars.contains(where: ControlText.needsEscape)
   }
 
   /// Hostile text, shown short and without control characters.
   package static func quoted(_ text: String) -> String {
     let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-    return "'" + String(String.UnicodeScalarView(cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 })) + "'"
+    return "'" + ControlText.shown(cut) + "'"
   }
 }

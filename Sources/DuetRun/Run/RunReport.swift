@@ -8,7 +8,7 @@ public enum RunReport {
   public static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> String {
     let width = String(total).count
     let count = String(repeating: " ", count: max(0, width - String(finished).count)) + "\(finished)"
-    return "[\(count)/\(total)] \(symbol(record.outcome)) \(record.name) \(detail(record))"
+    return "[\(count)/\(total)] \(symbol(record.outcome)) \(record.name) \(ControlText.shown(detail(record)))"
   }
 
   public static func symbol(_ outcome: LaneOutcome) -> String {
@@ -49,9 +49,9 @@ public enum RunReport {
   /// A failed or timed-out lane's block: a heading, then error-looking lines and the tail.
   public static func failureBlock(_ record: LaneRecord) -> [String] {
     guard let last = record.last else {
-      return ["── \(record.name): \(record.outcome.rawValue) (\(record.reason ?? "did not start"))"]
+      return ["── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"]
     }
-    var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : endText(last))"
+    var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : ControlText.shown(endText(last)))"
     if record.attempts.count > 1 { heading += ", attempt \(record.attempts.count) of \(record.attempts.count)" }
     // A lane that printed but left no file lost its log (a folder that could
     // not be made, a full disk): say so rather than "no output".

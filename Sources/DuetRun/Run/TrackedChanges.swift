@@ -52,7 +52,7 @@ public struct TrackedChanges: Sendable, Equatable {
 
   /// `--strict: lanes changed 2 tracked file(s): a.txt, b.txt`, for the FAIL line.
   public static func summary(_ files: [String]) -> String {
-    let shown = files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
+    let shown = files.prefix(10).map(ControlText.shown).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
     return "--strict: lanes changed \(files.count) tracked file(s): \(shown)"
   }
 }

@@ -62,7 +62,8 @@ public struct VerifyOutcome: Sendable {
         let why = VerifyOutcome.skipCauses(run.records.filter { $0.outcome == .skipped })
         parts.append("\(skipped) skipped" + (why.isEmpty ? "" : ": " + why))
       }
-      return "duet verify: PASS (\(parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")))"
+      // One line, whatever the tree's names hold (ControlText.shown).
+      return ControlText.shown("duet verify: PASS (\(parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")))")
     case .fail:
       var parts: [String] = []
       let failed = run.records.filter { $0.outcome == .fail }
@@ -74,7 +75,7 @@ public struct VerifyOutcome: Sendable {
       }
       if !changedTrackedFiles.isEmpty { parts.append(TrackedChanges.summary(changedTrackedFiles)) }
       parts += reportErrors
-      return "duet verify: FAIL (\(parts.joined(separator: "; ")))"
+      return ControlText.shown("duet verify: FAIL (\(parts.joined(separator: "; ")))")
     }
   }
 

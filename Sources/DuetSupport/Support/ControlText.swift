@@ -23,3 +23,74 @@ public enum ControlText {
     return String(out)
   }
 }
+
+/// The one escaping of tree text (a file name, a folder name, a `requires:`
+/// entry, a command, a reason that quotes them) for a line duet prints.
+extension ControlText {
+  /// `text` on one line with nothing a terminal or a CI log acts on: every line
+  /// break (`\n`, `\r`, NEL, LS, PS, VT, FF), every other C0 and C1 control,
+  /// DEL, and the bidirectional overrides written as `\n`, `\r`, `\t`, `\0` or
+  /// `\u{HEX}`. So a file named `x\n::error::…` cannot start a line, and an
+  /// `ESC ]` in a folder name cannot retitle the terminal.
+  public static func shown(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case "\0": out += "\\0"
+      default:
+        if needsEscape(scalar) {
+          out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out
+  }
+
+  /// Whether `shown` escapes `scalar`.
+  public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+  }
+
+  /// `text`, lines duet built, made safe for a terminal as a last guard: `\n`
+  /// and tab kept, duet's own colour and erase-line sequences (`ESC [ digits ;
+  /// m` or `K`) kept, every other control escaped as `shown` does.
+  public static func terminal(_ text: String) -> String {
+    let scalars = Array(text.unicodeScalars)
+    guard scalars.contains(where: { $0 != "\n" && $0 != "\t" && needsEscape($0) }) else { return text }
+    var out = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "\u{1B}", let end = styleSequenceEnd(scalars, from: index) {
+        out.append(contentsOf: scalars[index...end])
+        index = end + 1
+        continue
+      }
+      if scalar == "\n" || scalar == "\t" || !needsEscape(scalar) {
+        out.append(scalar)
+      } else {
+        out.append(contentsOf: shown(String(scalar)).unicodeScalars)
+      }
+      index += 1
+    }
+    return String(out)
+  }
+
+  /// The index of the `m` or `K` ending an `ESC [ digits ;` sequence at `start`.
+  private static func styleSequenceEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+    guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
+    var index = start + 2
+    while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == ";" { index += 1 }
+    guard index < scalars.count, scalars[index] == "m" || scalars[index] == "K" else { return nil }
+    return index
+  }
+}

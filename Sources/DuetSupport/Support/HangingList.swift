@@ -3,7 +3,10 @@
 /// explanations must fit a terminal and a CI log without being cut off.
 public enum HangingList {
   /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
+  /// Names and texts are shown with their controls escaped (`ControlText.shown`):
+  /// they hold folder names and commands from the tree.
   public static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
+    let rows = rows.map { (ControlText.shown($0.0), ControlText.shown($0.1)) }
     let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 4))
     let hang = String(repeating: " ", count: indent.count + nameWidth + 2)
     let room = max(20, maxWidth - hang.count)

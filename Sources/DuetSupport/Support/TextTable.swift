@@ -9,8 +9,10 @@ public struct TextTable: Sendable {
   }
 
   /// The table as lines no wider than `maxWidth` (the last cell ends in `…` when cut).
+  /// Every cell is shown on one line, its controls escaped (`ControlText.shown`):
+  /// a cell holds tree text (a reason naming a file, a `requires:` entry).
   public func lines(maxWidth: Int = 100) -> [String] {
-    let all = (header.map { [$0] } ?? []) + rows
+    let all = ((header.map { [$0] } ?? []) + rows).map { $0.map(ControlText.shown) }
     guard let columns = all.map(\.count).max(), columns > 0 else { return [] }
     var widths = [Int](repeating: 0, count: columns)
     for row in all {

@@ -52,16 +52,8 @@ public struct YAMLNode: Sendable {
     case .scalar(let text, _):
       if isNull { return "nothing" }
       let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
-      // Control characters (a NUL, an escape) are shown, never sent to the terminal.
-      var shown = ""
-      for scalar in cut.unicodeScalars {
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          shown += scalar == "\0" ? "\\0" : String(format: "\\x%02X", scalar.value)
-        } else {
-          shown.unicodeScalars.append(scalar)
-        }
-      }
-      return "\"\(shown)\""
+      // Control characters (a NUL, an escape, a line break) are shown, never sent to the terminal.
+      return "\"\(ControlText.shown(cut))\""
     }
   }
 

@@ -1,38 +1,69 @@
 import Foundation
 
-/// YAML scalars duet writes (init's manifest, the GitHub workflow): plain when
-/// that reads back as the same string, double-quoted otherwise, so no value a
-/// user typed turns into a boolean, a number or a comment on the way out.
+/// The one escaping of text for YAML duet writes (init's manifest, the GitHub
+/// and GitLab workflows): scalars plain when that reads back as the same string
+/// in YAML 1.2 and 1.1 alike, double-quoted otherwise, so no value a user typed
+/// turns into a boolean, a null, a number or a comment on the way out; and
+/// comment text with every line break and control escaped, so a folder name
+/// cannot end a comment and start a key.
 package enum YAMLText {
+  /// The words YAML 1.1 (GitLab, PyYAML) or 1.2 reads as a boolean or a null.
+  package static let reservedWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"]
+
   package static func scalar(_ text: String) -> String {
     let plainSafe = !text.isEmpty
       && text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }
       && !"-?:,[]{}#&*!|>'\"%@` ".unicodeScalars.contains(text.unicodeScalars.first!)
       && !text.contains(": ") && !text.contains(" #") && !text.hasSuffix(":") && !text.hasSuffix(" ")
       && !text.contains(where: { "[]{},".contains($0) })
-      && !["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
-      && Double(text) == nil
+      && !reservedWords.contains(text.lowercased())
+      && Double(text) == nil && !looksNumeric(text)
     if plainSafe { return text }
-    var quoted = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": quoted += "\\\""
-      case "\\": quoted += "\\\\"
-      case "\n": quoted += "\\n"
-      case "\t": quoted += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          quoted += String(format: "\\x%02x", scalar.value)
-        } else {
-          quoted.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return quoted + "\""
+    return "\"" + escaped(text, quote: true) + "\""
   }
 
   /// A flow list: `[a, b]`.
   package static func list(_ items: [String]) -> String {
     "[" + items.map(scalar).joined(separator: ", ") + "]"
+  }
+
+  /// `text` for the inside of a `#` comment: one line, whatever it holds.
+  package static func comment(_ text: String) -> String { escaped(text, quote: false) }
+
+  /// `text` with YAML's double-quoted escapes for `\`, (when `quote`) `"`, and
+  /// every scalar that is a line break in YAML 1.1 or 1.2 (LF, CR, NEL, LS, PS),
+  /// a control (C0, DEL, C1), a byte-order mark or a bidirectional override.
+  package static func escaped(_ text: String, quote: Bool) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"" where quote: out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += quote ? "\\t" : "\t"
+      case "\u{85}": out += "\\N"
+      case "\u{2028}": out += "\\L"
+      case "\u{2029}": out += "\\P"
+      default:
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: out += String(format: "\\x%02x", scalar.value)
+        case 0x202A...0x202E, 0x2066...0x2069, 0xFEFF, 0xFFFE, 0xFFFF: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out
+  }
+
+  /// What YAML 1.1 reads as a number that Swift's `Double` does not: `0x1F`,
+  /// `0o17`, `1_000`, `+.inf`, `.NaN`, sexagesimal `1:30`.
+  private static func looksNumeric(_ text: String) -> Bool {
+    let lower = text.lowercased()
+    if [".inf", "+.inf", "-.inf", ".nan"].contains(lower) { return true }
+    guard let first = lower.unicodeScalars.first, "0123456789+-.".unicodeScalars.contains(first) else { return false }
+    let unsigned = lower.drop { $0 == "+" || $0 == "-" }
+    return lower.unicodeScalars.allSatisfy { "0123456789abcdefox_.:+-".unicodeScalars.contains($0) }
+      && (lower.contains("_") || lower.contains(":") || unsigned.hasPrefix("0x") || unsigned.hasPrefix("0o"))
   }
 }

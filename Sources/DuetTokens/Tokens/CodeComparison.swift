@@ -127,7 +127,8 @@ public enum CodeComparison {
         if c == " " || c == "\t" || c == "\n" || c == "\r" {
           advance()
         } else if c == "/" && peek(1) == "/" {
-          while let d = peek(), d != "\n" { advance() }
+          // A carriage return ends a line comment in both languages, as `\n` does.
+          while let d = peek(), d != "\n", d != "\r" { advance() }
         } else if c == "/" && peek(1) == "*" {
           skipBlockComment()
         } else {

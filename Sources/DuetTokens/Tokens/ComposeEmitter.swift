@@ -30,7 +30,7 @@ public enum ComposeEmitter {
       out.add("/** The colour tokens in the \(appearance.rawValue) appearance. */")
       out.add("object \(name) : SemanticColors {")
       sections(&out, groups: config.colorGroups.map { ($0.heading, $0.tokens) }) { out, token in
-        if let note = token.note { out.comment(note, prefix: "  // ") }
+        if let note = token.note { out.comment(note, prefix: "  // ", in: .kotlin) }
         out.add("override val \(token.name) = Color(0x\(token.value(appearance).argbHex))", indent: 1)
       }
       out.add("}")
@@ -49,9 +49,9 @@ public enum ComposeEmitter {
     sections(&out, groups: config.fontGroups.map { ($0.heading, $0.tokens) }) { out, token in
       out.blank()
       if let doc = token.doc { KotlinEmitter.kdoc(&out, doc, indent: 1) }
-      if let note = token.note { out.comment(note, prefix: "  // ") }
+      if let note = token.note { out.comment(note, prefix: "  // ", in: .kotlin) }
       if let axes = SwiftUIEmitter.axesNote(token) {
-        out.comment(axes.replacingOccurrences(of: "the system face has", with: "a TextStyle has"), prefix: "  // ")
+        out.comment(axes.replacingOccurrences(of: "the system face has", with: "a TextStyle has"), prefix: "  // ", in: .kotlin)
       }
       out.add("val \(token.name) = TextStyle(", indent: 1)
       let arguments = [
@@ -77,7 +77,7 @@ public enum ComposeEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// \(heading)", indent: 1)
+        out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 1)
       }
       for token in group.tokens { entry(&out, token) }
     }

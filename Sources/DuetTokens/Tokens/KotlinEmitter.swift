@@ -30,7 +30,7 @@ public enum KotlinEmitter {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
     out.add("package \(target.package)")
     out.blank()
@@ -38,7 +38,7 @@ public enum KotlinEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// \(heading)", indent: 1)
+        out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 1)
       }
       for token in group.tokens {
         out.blank()
@@ -53,7 +53,7 @@ public enum KotlinEmitter {
   /// `<palette>.kt`: `object <palette>` with one exhaustive `when` per vocabulary.
   public static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
     out.add("package \(target.package)")
     out.blank()
@@ -93,7 +93,7 @@ public enum KotlinEmitter {
 
   /// `SemanticFont.name -> FontToken(...)`, one argument a line.
   private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
-    if let note = token.note { out.comment(note, prefix: "      // ") }
+    if let note = token.note { out.comment(note, prefix: "      // ", in: .kotlin) }
     out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
     let arguments = [
       "family = FontFamilyToken.\(familyName(token.family))",
@@ -127,7 +127,7 @@ public enum KotlinEmitter {
       entry(&out, vocabulary: TokenFileNames.gradient, name: token.name, note: token.note) { $0.write("GradientToken.fixed(\(stopList(stops)))") }
     case .lightDark(let light, let dark):
       // Two stop lists rarely fit one line: one argument a line, as fonts are.
-      if let note = token.note { out.comment(note, prefix: "      // ") }
+      if let note = token.note { out.comment(note, prefix: "      // ", in: .kotlin) }
       out.add("\(TokenFileNames.gradient).\(token.name) -> GradientToken.auto(", indent: 3)
       out.add("light = \(stopList(light)),", indent: 4)
       out.add("dark = \(stopList(dark))", indent: 4)
@@ -144,7 +144,7 @@ public enum KotlinEmitter {
     for group in groups {
       if !first { out.blank() }
       first = false
-      if let heading = group.heading { out.add("// \(heading)", indent: 3) }
+      if let heading = group.heading { out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 3) }
       for token in group.tokens { entry(&out, token) }
     }
   }
@@ -173,7 +173,7 @@ public enum KotlinEmitter {
   package static func entry(
     _ out: inout SourceText, vocabulary: String, name: String, note: String?, value: (inout SourceText) -> Void
   ) {
-    if let note { out.comment(note, prefix: "      // ") }
+    if let note { out.comment(note, prefix: "      // ", in: .kotlin) }
     let start = out.count
     out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); value(&$0) }
     if out.columns(ofLineFrom: start) <= lineLimit { return }
@@ -201,7 +201,7 @@ public enum KotlinEmitter {
   /// The banner, the `package` line and `imports`, each part followed by a blank line.
   package static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
     out.add("package \(target.package)")
     out.blank()
@@ -216,8 +216,7 @@ public enum KotlinEmitter {
   package static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
     let pad = String(repeating: "  ", count: indent)
     out.add("/**", indent: indent)
-    // `*/` inside the text would end the KDoc early; a space keeps it readable.
-    out.comment(doc.utf8.contains(UInt8(ascii: "*")) ? doc.replacingOccurrences(of: "*/", with: "* /") : doc, prefix: pad + " * ")
+    out.comment(doc, prefix: pad + " * ", in: .kotlin)
     out.add(" */", indent: indent)
   }
 

@@ -24,7 +24,7 @@ public enum ScaleEmitter {
   /// SwiftUI and UIKit measure in; Foundation gives `CGFloat` on every platform.
   public static func swift(_ config: TokenConfig, scale: Scale) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
     out.add("import Foundation")
     out.blank()
@@ -32,7 +32,7 @@ public enum ScaleEmitter {
     out.add("public enum \(scale.typeName) {")
     for (index, token) in scale.tokens(config).enumerated() {
       if index > 0 && token.doc != nil { out.blank() }
-      if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
+      if let doc = token.doc { out.comment(doc, prefix: "  /// ", in: .swift) }
       out.add("public static let \(token.name): CGFloat = \(plainNumber(token.value))", indent: 1)
     }
     out.add("}")

@@ -31,7 +31,7 @@ public enum SwiftEmitter {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
     out.add("#if os(iOS)")
     out.add("import \(target.engine)")
@@ -40,11 +40,11 @@ public enum SwiftEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// MARK: - \(heading)", indent: 1)
+        out.add("// MARK: - \(SourceLanguage.swift.comment(heading))", indent: 1)
       }
       for token in group.tokens {
         out.blank()
-        if let doc = token.doc { out.comment(doc, prefix: "  /// ") }
+        if let doc = token.doc { out.comment(doc, prefix: "  /// ", in: .swift) }
         out.line(indent: 1) { $0.write("case "); $0.write(token.name) }
       }
     }
@@ -58,7 +58,7 @@ public enum SwiftEmitter {
   public static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
     let theme = target.theme
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
     out.add("#if os(iOS)")
     // The engine's order: UIKit, SwiftUI (for `Gradient`), then the engine.
@@ -197,7 +197,7 @@ public enum SwiftEmitter {
     for group in groups {
       if let heading = group.heading {
         if !first { out.blank() }
-        out.add("// MARK: \(heading)", indent: 2)
+        out.add("// MARK: \(SourceLanguage.swift.comment(heading))", indent: 2)
         out.blank()
       } else if !first {
         out.blank()
@@ -230,7 +230,7 @@ public enum SwiftEmitter {
 
   /// A note as `//` lines, then `case .name:`.
   package static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
-    if let note { out.comment(note, prefix: "    // ") }
+    if let note { out.comment(note, prefix: "    // ", in: .swift) }
     out.line(indent: 2) { $0.write("case ."); $0.write(name); $0.write(":") }
   }
 

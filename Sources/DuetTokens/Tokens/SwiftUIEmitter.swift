@@ -140,7 +140,7 @@ public enum SwiftUIEmitter {
   /// The banner, the iOS guard and the two imports both files open with.
   package static func opening(_ config: TokenConfig) -> SourceText {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
     out.add("#if os(iOS)")
     out.add("import SwiftUI")
@@ -158,13 +158,13 @@ public enum SwiftUIEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// MARK: - \(heading)", indent: 1)
+        out.add("// MARK: - \(SourceLanguage.swift.comment(heading))", indent: 1)
       }
       for token in group.tokens {
         let entry = line(token)
         out.blank()
-        if let doc = entry.doc { out.comment(doc, prefix: "  /// ") }
-        if let note = entry.note { out.comment(note, prefix: "  // ") }
+        if let doc = entry.doc { out.comment(doc, prefix: "  /// ", in: .swift) }
+        if let note = entry.note { out.comment(note, prefix: "  // ", in: .swift) }
         let head = "public static let \(entry.name) = "
         let single = head + entry.value
         if 2 + single.count <= KotlinEmitter.lineLimit {

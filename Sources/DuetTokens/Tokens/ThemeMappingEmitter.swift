@@ -14,7 +14,7 @@ public enum ThemeMappingEmitter {
   /// `extension SemanticColor { var highContrastSource: SemanticColor }`, one exhaustive `switch`.
   public static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
     out.add("#if os(iOS)")
     out.add("import \(target.engine)")
@@ -63,7 +63,7 @@ public enum ThemeMappingEmitter {
   public static func kotlin(_ config: TokenConfig, theme: ThemeSpec, target: KotlinTarget) -> String {
     let type = TokenFileNames.color
     var out = SourceText()
-    out.add(contentsOf: generatedBanner(config))
+    out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
     out.add("package \(target.package)")
     out.blank()

@@ -129,7 +129,7 @@ public struct TokenReport: Sendable, Equatable {
   /// A line as the stale report shows it: an empty line or the end of the file said in words.
   package static func shown(_ line: String?) -> String {
     guard let line else { return "(end of file)" }
-    return line.isEmpty ? "(empty line)" : line
+    return line.isEmpty ? "(empty line)" : ControlText.shown(line)
   }
 
   /// The same report as JSON, with `schemaVersion`.

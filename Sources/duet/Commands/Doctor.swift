@@ -45,7 +45,7 @@ enum DoctorCommand: Command {
     for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }
     console.out(console.paint(report.verdict, report.problems.isEmpty ? "32;1" : "31;1"))
     // One line per problem, never wrapped, so a CI log can be searched for them.
-    for problem in report.problems { console.out("  " + problem) }
+    for problem in report.problems { console.out("  " + ControlText.shown(problem)) }
     return report.exitCode
   }
 }

@@ -13,11 +13,12 @@ enum HookCommand: Command {
   static let spec = CommandSpec(
     name: "hook",
     summary: "install a git pre-push (or pre-commit) hook that verifies what is being pushed",
-    usage: "duet hook install [--pre-push|--pre-commit] [--force] | duet hook uninstall",
+    usage: "duet hook install [--pre-push|--pre-commit] [--force] [--hooks-folder DIR] | duet hook uninstall",
     options: [
       OptionSpec(name: "--pre-push", value: nil, help: "install the pre-push hook (the default): verify the change being pushed"),
       OptionSpec(name: "--pre-commit", value: nil, help: "install a pre-commit hook: verify the change since HEAD"),
-      OptionSpec(name: "--force", value: nil, help: "replace a hook duet did not write (it is kept as <hook>.duet-backup)"),
+      OptionSpec(name: "--force", value: nil, help: "replace a hook duet did not write (it is kept, byte for byte, as <hook>.duet-backup)"),
+      OptionSpec(name: "--hooks-folder", value: "DIR", help: "install into DIR when git runs this repository's hooks from there and it is outside the repository (a global core.hooksPath)"),
       CommandSpec.rootOption,
     ],
     details: "exit codes: 0 done, 1 a hook duet did not write is in the way (or, from the hook, verify failed), 2 a usage error or no git repository\nthe pre-push hook runs 'duet verify --since <the remote's commit>'; a new branch is verified since the remote's default branch; 'git push --no-verify' skips it once"
@@ -45,11 +46,11 @@ enum HookCommand: Command {
     let root = try treeRoot(arguments)
     let duet = arguments.invocation.executable.path
     do {
-      switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force")) {
-      case .written(let path):
-        console.out("duet hook: wrote \(path); it runs \(duet)")
-      case .replaced(let path, let backup):
-        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(duet)")
+      switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force"), namedFolder: arguments.value("--hooks-folder")) {
+      case .written(let path, let placement):
+        console.out("duet hook: wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
+      case .replaced(let path, let backup, let placement):
+        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
       }
     } catch {
       console.err("duet hook: error: \(error.message)")
@@ -109,6 +110,9 @@ enum HookCommand: Command {
     }
     let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec, invocation: invocation)
     let code = try VerifyCommand.run(parsed, console: console)
+    if target.checkout != nil, let problem = PushedCommit.keepLogs(from: target.root, into: root) {
+      console.err("duet hook: warning: \(problem)")
+    }
     if code != ExitCode.pass {
       console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
     }

@@ -64,7 +64,7 @@ enum LogsCommand: Command {
       throw CommandFailure(message: "duet logs: error: \(store.path): \(error)", code: ExitCode.failed)
     }
     guard let data = contents else {
-      throw CommandFailure(message: "duet logs: error: \(path) is gone (old logs are trimmed after 50 runs)", code: ExitCode.failed)
+      throw CommandFailure(message: "duet logs: error: \(LogLocation.missingReason(logPath: path, logID: logID, root: root))", code: ExitCode.failed)
     }
     console.bytes(data)
     return ExitCode.pass

@@ -90,7 +90,11 @@ enum WorkflowCommand: Command {
     }
     var gitlab = GitLabPipeline.Options(duetVersion: duetVersion)
     gitlab.manifestPath = manifest.path
-    return target == "gitlab" ? GitLabPipeline.render(manifest, options: gitlab) : GitHubWorkflow.render(manifest, options: options)
+    do {
+      return target == "gitlab" ? try GitLabPipeline.render(manifest, options: gitlab) : try GitHubWorkflow.render(manifest, options: options)
+    } catch {
+      throw CommandFailure(message: "duet workflow \(target): error: \(manifest.path): \(error)", code: ExitCode.usage)
+    }
   }
 
   /// `--check`: passes when the file at `output` holds exactly `data`.

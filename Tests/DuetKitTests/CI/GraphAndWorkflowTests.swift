@@ -15,7 +15,7 @@ struct GraphAndWorkflowTests {
     CIFixtures.lane("kotlin", needs: ["design-tokens"]),
     CIFixtures.lane("swift.ui", needs: ["design-tokens"]),
     CIFixtures.lane("theme", needs: ["kotlin", "swift.ui"]),
-    CIFixtures.lane("swift_ui"),
+    CIFixtures.lane("swift_kit"),
     CIFixtures.lane("1st"),
     CIFixtures.lane("duet-history"),
   ]
@@ -41,20 +41,30 @@ struct GraphAndWorkflowTests {
     #expect(GraphRender.mermaidLabel("a\"<b>") == "a#quot;#lt;b#gt;")
   }
 
-  /// Job ids are valid, unique without case, stable for valid names, and never the history job's id.
-  @Test func jobIDs() {
-    let ids = GitHubWorkflow.jobIDs(for: Self.lanes.map(\.name))
-    #expect(ids == ["design-tokens", "kotlin", "swift_ui-2", "theme", "swift_ui", "lane_1st", "duet-history-2"])
+  /// Job ids are valid, unique without case, the lane's name where it is a safe id, and never the history job's id.
+  @Test func jobIDs() throws {
+    let ids = try GitHubWorkflow.jobIDs(for: Self.lanes.map(\.name))
+    #expect(ids == ["design-tokens", "kotlin", "swift_ui", "theme", "swift_kit", "lane_1st", "lane_duet-history"])
     #expect(ids.allSatisfy(GitHubWorkflow.isValidJobID))
     #expect(Set(ids.map { $0.lowercased() }).count == ids.count)
-    #expect(GitHubWorkflow.jobIDs(for: ["A", "a", "a.b", "a_b"]) == ["A", "a-2", "a_b-2", "a_b"])
     #expect(!GitHubWorkflow.isValidJobID("1a") && !GitHubWorkflow.isValidJobID("a.b") && GitHubWorkflow.isValidJobID("_a-b"))
+  }
+
+  /// Two lanes that would share a job id (by case, or `.` against `_`, or a
+  /// `.` against `_`, or a prefixed name against a lane already called so) are refused, naming both;
+  /// before, the second was silently renamed `-2`.
+  @Test func clashingJobIDsAreRefused() {
+    #expect(throws: GitHubWorkflow.JobIDClash(first: "A", second: "a", id: "a", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["A", "a"]) }
+    #expect(throws: GitHubWorkflow.JobIDClash(first: "x.y", second: "x_y", id: "x_y", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["x.y", "x_y"]) }
+    #expect(throws: GitHubWorkflow.JobIDClash(first: "null", second: "lane_null", id: "lane_null", isSummaryJob: false)) { try GitHubWorkflow.jobIDs(for: ["null", "lane_null"]) }
+    let clash = GitHubWorkflow.JobIDClash(first: "A", second: "a", id: "a", isSummaryJob: false)
+    #expect(clash.description.contains("'A' and 'a'") && clash.description.contains("rename"))
   }
 
   func workflow(_ lanes: [Lane]) throws -> (text: String, node: YAMLNode) {
     var options = GitHubWorkflow.Options(duetVersion: "9.8.7")
     options.duetGitURL = "https://example.invalid/duet.git"
-    let text = GitHubWorkflow.render(CIFixtures.manifest(lanes), options: options)
+    let text = try GitHubWorkflow.render(CIFixtures.manifest(lanes), options: options)
     return (text, try YAMLParser.parse(text, file: "duet.yml"))
   }
 
@@ -62,7 +72,7 @@ struct GraphAndWorkflowTests {
   @Test func needsMirrorTheDAG() throws {
     let manifest = CIFixtures.manifest(Self.lanes)
     let (_, node) = try workflow(Self.lanes)
-    let ids = GitHubWorkflow.jobIDs(for: manifest.lanes.map(\.name))
+    let ids = try GitHubWorkflow.jobIDs(for: manifest.lanes.map(\.name))
     let jobs = try #require(node["jobs"]?.mapping)
     #expect(jobs.compactMap(\.key.scalar) == ids + [GitHubWorkflow.summaryJobID])
     for (i, lane) in manifest.lanes.enumerated() {
@@ -104,14 +114,14 @@ struct GraphAndWorkflowTests {
     var changed = Self.lanes
     changed[4].needs = ["theme"]
     #expect(try workflow(changed).text != first)
-    let other = GitHubWorkflow.render(CIFixtures.manifest(Self.lanes), options: .init(duetVersion: "9.8.8"))
+    let other = try GitHubWorkflow.render(CIFixtures.manifest(Self.lanes), options: .init(duetVersion: "9.8.8"))
     #expect(other != first)
     #expect(!first.contains("\t"))
   }
 
   /// Without a git URL the workflow reads the repository variable, and a manifest with no lanes still gives a valid workflow.
   @Test func defaultsAndEmptyManifest() throws {
-    let text = GitHubWorkflow.render(CIFixtures.manifest([]), options: .init(duetVersion: "1.0.0"))
+    let text = try GitHubWorkflow.render(CIFixtures.manifest([]), options: .init(duetVersion: "1.0.0"))
     let node = try YAMLParser.parse(text, file: "duet.yml")
     #expect(node["env"]?["DUET_GIT_URL"]?.scalar == "${{ vars.DUET_GIT_URL }}")
     #expect(node["jobs"]?.mapping?.compactMap(\.key.scalar) == [GitHubWorkflow.summaryJobID])

@@ -179,9 +179,9 @@ struct WorkflowInstallTests {
   /// DUET_COMMIT appears in the generated workflow only when the writing duet knows its commit.
   @Test func commitOnlyWhenKnown() throws {
     var options = GitHubWorkflow.Options(duetVersion: "9.8.7")
-    #expect(!GitHubWorkflow.render(CIFixtures.manifest([CIFixtures.lane("a")]), options: options).contains("\n  DUET_COMMIT: "))
+    #expect(!(try GitHubWorkflow.render(CIFixtures.manifest([CIFixtures.lane("a")]), options: options)).contains("\n  DUET_COMMIT: "))
     options.duetCommit = "0123456789ab"
-    let text = GitHubWorkflow.render(CIFixtures.manifest([CIFixtures.lane("a")]), options: options)
+    let text = try GitHubWorkflow.render(CIFixtures.manifest([CIFixtures.lane("a")]), options: options)
     let node = try YAMLParser.parse(text, file: "duet.yml")
     #expect(node["env"]?["DUET_COMMIT"]?.scalar == "0123456789ab")
   }

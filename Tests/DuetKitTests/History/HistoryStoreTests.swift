@@ -85,6 +85,20 @@ struct HistoryStoreTests {
     #expect(names.contains { $0.hasPrefix("h.sqlite.corrupt-") })
   }
 
+  /// A store path that is a device (here a link to /dev/null, as
+  /// `DUET_HISTORY=/dev/null` would be) is not opened, written or moved aside:
+  /// the run is not recorded, with a warning, and the link stays (issue 27).
+  @Test func deviceIsNotAStore() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("h.sqlite").path
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/null")
+    let opened = HistoryRecorder.open(path: path)
+    #expect(opened.store == nil)
+    #expect(opened.warnings.count == 1 && opened.warnings[0].contains("not a store file"), "\(opened.warnings)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "/dev/null")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["h.sqlite"])
+  }
+
   /// Pruning keeps the newest runs and returns the log folders of those dropped.
   @Test func prune() throws {
     let folder = try TemporaryFolder()

@@ -166,6 +166,23 @@ struct TokenCompileTests {
     #expect(importResult?.contains("cannot find type 'UI") == true, "\(importResult ?? "passed")")
   }
 
+  /// The Swift generated from docs, notes and headings that try to break out of
+  /// their comments (`HostileDocs`) type-checks in both styles, and a file of
+  /// string literals of the same texts (`SourceLanguage.swift.stringLiteral`) does too.
+  @Test func hostileDocsTypeCheck() throws {
+    let work = try TokenTempTree()
+    let stubs = try SwiftStubs(in: work.root)
+    let literals = GeneratedFile(path: "Literals.swift", contents: HostileDocs.texts.enumerated()
+      .map { "let literal\($0.offset) = \(SourceLanguage.swift.stringLiteral($0.element))\n" }.joined())
+    for plain in [false, true] {
+      let files = TokenPlan(try HostileDocs.config(plain: plain)).files.filter { $0.path.hasSuffix(".swift") }
+      let result = try stubs.typecheck(
+        theme: plain ? nil : "MainThemeWithoutGradients", files: files + [literals],
+        in: work.root.appendingPathComponent(plain ? "hostile-plain" : "hostile"))
+      #expect(result == nil, "\(result ?? "")")
+    }
+  }
+
   /// The guard removal drops exactly the two guard lines and nothing else.
   @Test func guardRemovalDropsOnlyTheGuard() throws {
     let file = try #require(try swiftFiles("full").first)
@@ -197,6 +214,13 @@ struct TokenCompileTests {
     var sets: [(String, [GeneratedFile])] = try ["full", "minimal", "kotlin-only", "themed", "plain"].map { ($0, TokenPlan(try TokenFixtures.config($0)).files) }
     sets.append(("foyer", try foyerFiles()))
     sets.append(("engine-layout", try EngineLayoutFixture.plan().files))
+    // Docs that try to leave their KDoc (`*/`, nested `/*`, CR, NEL, LS, PS), in both
+    // styles, and Kotlin string literals of the same texts.
+    sets.append(("hostile", TokenPlan(try HostileDocs.config(plain: false)).files))
+    sets.append(("hostile-plain", TokenPlan(try HostileDocs.config(plain: true)).files))
+    sets.append(("literals", [GeneratedFile(path: "Literals.kt", contents: "package dev.example.literals\n\n" + HostileDocs.texts.enumerated()
+      .map { "val literal\($0.offset) = \(SourceLanguage.kotlin.stringLiteral($0.element))\n" }.joined())]))
+    let hostileKotlin = sets.suffix(3).reduce(0) { $0 + $1.1.filter { $0.path.hasSuffix(".kt") }.count }
     for (name, files) in sets {
       for file in files where file.path.hasSuffix(".kt") {
         let path = "\(name)/\(file.path)"
@@ -204,7 +228,7 @@ struct TokenCompileTests {
         paths.append(work.root.appendingPathComponent(path).path)
       }
     }
-    #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4 + 4)
+    #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4 + 4 + hostileKotlin)
     let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path], environment: KotlinJVM.quickStart)
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.

@@ -94,13 +94,13 @@ struct TokenGoldenTests {
     #expect(CommentText.paragraphs(literal) == ["One paragraph over two lines.", "Another."])
   }
 
-  /// A doc holding `*/` cannot end its KDoc early.
+  /// A doc holding `*/` cannot end its KDoc early: its `/` is written `\u{2F}`, which reads back as the doc.
   @Test func docCannotCloseKDoc() throws {
     let config = TokenConfig(
       path: "t.yaml", kotlin: KotlinTarget(output: "k", package: "p", engine: "e", palette: "P"),
       colorGroups: [TokenGroup(heading: nil, tokens: [ColorToken(name: "ink", doc: "Ends */ here.", values: .single(ColorValue(RGB(0))))])])
     let text = KotlinEmitter.colorVocabulary(config, target: try #require(config.kotlin))
-    #expect(text.contains("   * Ends * / here.\n"))
+    #expect(text.contains("   * Ends *\\u{2F} here.\n"))
     #expect(!text.contains("Ends */"))
   }
 

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// Tree text that tries to start a workflow command (`::error`) or send a
+/// terminal escape through what duet prints (issue 27, defect 4).
+@Suite("tree text in printed lines")
+struct TerminalEscapeCLITests {
+  static let spoof = "::error title=spoof::forged"
+
+  /// No printed line starts with `::` (a GitHub workflow command), and nothing
+  /// printed holds a raw control other than `\n` and tab.
+  static func expectClean(_ run: DuetRun, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    for line in (run.stdout + run.stderr).split(separator: "\n") {
+      #expect(!line.hasPrefix("::"), "\(what): \(line)", sourceLocation: sourceLocation)
+      let raw = line.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }
+      #expect(raw.isEmpty, "\(what): raw \(raw.map { $0.value }) in \(line.debugDescription)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// A tracked file named `x\n::error…` that a lane modifies is named escaped in
+  /// the `--strict` verdict, on one line.
+  @Test func strictVerdictEscapesFileNames() throws {
+    let name = "x\n\(Self.spoof)"
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: writer
+          sh: for f in x*; do echo more >> "$f"; done
+      """)
+    try tree.write(name, "base\n")
+    try CIGit.commitAll(tree)
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1)
+    Self.expectClean(strict, "--strict")
+    #expect(strict.stdout.contains("tracked file(s): x\\n::error title=spoof::forged"), "\(strict.stdout)")
+  }
+
+  /// A `requires:` entry holding `\n::error…` and an escape sequence is shown
+  /// escaped in the progress line, the summary, the failure block and the
+  /// `--dry-run` reasons.
+  @Test func requiresEntriesAreEscaped() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: needy
+          sh: "true"
+          requires: ["nothere\\n\(Self.spoof)\\e]0;title\\a"]
+      """)
+    let run = try tree.duet("verify", "--strict")
+    Self.expectClean(run, "verify")
+    #expect(run.stdout.contains("nothere\\n::error"), "\(run.stdout)")
+    let plain = try tree.duet("verify")
+    Self.expectClean(plain, "verify")
+    let dry = try tree.duet("verify", "--dry-run")
+    Self.expectClean(dry, "--dry-run")
+  }
+
+  /// Commands and folder names with OSC and CSI sequences, CR and NEL are
+  /// printed escaped by `lanes`, `doctor` and `init`.
+  @Test func lanesDoctorAndInitEscapeTreeText() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: osc
+          sh: "printf '\\e]0;pwned\\a\\e[2J' \\r\(Self.spoof)"
+          requires: ["prog\\e]8;;http://x\\a"]
+      """)
+    Self.expectClean(try tree.duet("lanes"), "lanes")
+    Self.expectClean(try tree.duet("doctor"), "doctor")
+    let other = try FixtureTree()
+    try other.write("P\u{1B}]0;pwned\u{07}\r\n\(Self.spoof)\u{85}/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.testTarget(name: \"PTests\")])\n")
+    let initRun = try other.duet("init")
+    #expect(initRun.status == 0, "\(initRun.stderr)")
+    Self.expectClean(initRun, "init")
+  }
+}
+
+/// `--junit PATH` by the one rule of what duet replaces (issue 27, defect 6).
+@Suite("--junit never renames over what is not a regular file")
+struct JUnitTargetCLITests {
+  /// A link to /dev/null takes the report and stays a link; a FIFO no one reads
+  /// fails the run with a clear error at once and stays a FIFO.
+  @Test func devicesAndPipes() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    let link = tree.url.appendingPathComponent("out-null").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    let run = try tree.duet("verify", "--junit", "out-null")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/null")
+    let fifo = tree.url.appendingPathComponent("out-fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let refused = try tree.duet("verify", "--junit", "out-fifo")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("--junit") && refused.stderr.contains("no one reads"), "\(refused.stderr)")
+    var info = stat()
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+}
+
+/// File and folder names that are not UTF-8 (issue 27, the fuzz brief): what
+/// duet prints and writes from them stays clean and parses.
+@Suite("names that are not UTF-8")
+struct NonUTF8NamesCLITests {
+  /// Creates `name` (raw bytes, relative to `folder`) as a file holding `text`.
+  static func create(_ name: [UInt8], in folder: URL, _ text: String) throws {
+    let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+    let fd = path.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+    #expect(fd >= 0)
+    _ = text.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+  }
+
+  /// A tracked file named with a byte that is not UTF-8, a newline and
+  /// `::error`, modified by a lane: the `--strict` verdict stays one clean line.
+  @Test func strictVerdict() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: writer\n    sh: for f in x*; do echo more >> \"$f\"; done\n")
+    try Self.create(Array("x".utf8) + [0xFF, 0xFE] + Array("\n::error title=spoof::forged".utf8), in: tree.url, "base\n")
+    try CIGit.commitAll(tree)
+    let strict = try tree.duet("verify", "--strict")
+    #expect(strict.status == 1)
+    TerminalEscapeCLITests.expectClean(strict, "--strict")
+    #expect(strict.stdout.contains("1 tracked file(s): x"), "\(strict.stdout)")
+  }
+
+  /// A folder named with bytes that are not UTF-8 and a line break, holding a
+  /// Package.swift: init's output is clean and its manifest reads back with no
+  /// lane from the name (today the survey passes such a folder by).
+  @Test func initSurvey() throws {
+    let tree = try FixtureTree()
+    let folder = Array("P".utf8) + [0xC3, 0x28] + Array("\r- {name: pwn, sh: x}".utf8)
+    let path = Array(tree.url.path.utf8) + [UInt8(ascii: "/")] + folder + [0]
+    _ = path.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) { mkdir($0, 0o755) } }
+    try Self.create(folder + Array("/Package.swift".utf8), in: tree.url, "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.testTarget(name: \"PTests\")])\n")
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    TerminalEscapeCLITests.expectClean(run, "init")
+    let lanes = try tree.duet("lanes", "--json")
+    #expect(lanes.status == 0, "\(lanes.stderr)")
+    #expect(!lanes.stdout.contains("\"pwn\""), "\(lanes.stdout)")
+  }
+}

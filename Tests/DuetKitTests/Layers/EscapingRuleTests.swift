@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// The two rules of issue 27 that the source tree can show: tree text reaches
+/// an output only through the one escaping function of its language, and
+/// files are replaced only by the one writer. Like `LayerTests` for imports,
+/// these read `Sources/` and fail on a writer that builds such text, or
+/// replaces a file, another way; a new duet-owned value that is safe as it is
+/// goes on the list here, with its reason.
+struct EscapingRuleTests {
+  static let sources = LayerTests.sources
+
+  /// The `\(…)` interpolations of `line`, each expression as written.
+  static func interpolations(_ line: Substring) -> [String] {
+    var result: [String] = []
+    let scalars = Array(line.unicodeScalars)
+    var index = 0
+    while index + 1 < scalars.count {
+      guard scalars[index] == "\\", scalars[index + 1] == "(" else { index += 1; continue }
+      var depth = 1
+      var end = index + 2
+      while end < scalars.count && depth > 0 {
+        if scalars[end] == "(" { depth += 1 }
+        if scalars[end] == ")" { depth -= 1 }
+        end += 1
+      }
+      result.append(String(String.UnicodeScalarView(scalars[(index + 2)..<max(index + 2, end - 1)])))
+      index = end
+    }
+    return result
+  }
+
+  /// Lines of every Swift file under `folder` (relative to `Sources/`), with their file.
+  static func lines(under folder: String, files: (String) -> Bool = { _ in true }) throws -> [(file: String, line: Substring)] {
+    let base = sources.appendingPathComponent(folder)
+    let names = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+    var result: [(String, Substring)] = []
+    for name in names.sorted() where name.hasSuffix(".swift") && files(name) {
+      let text = try String(contentsOf: base.appendingPathComponent(name), encoding: .utf8)
+      for line in text.split(separator: "\n") { result.append(("\(folder)/\(name)", line)) }
+    }
+    return result
+  }
+
+  /// In the token emitters, every value put into a comment line goes through
+  /// `SourceLanguage.comment` (or `SourceText.comment`), but for duet's own
+  /// words: a scale's summary, an appearance, a theme's spoken name (from its
+  /// identifier) and a token name (an identifier).
+  @Test func tokenCommentsUseTheEscaper() throws {
+    let own: Set = ["appearance.rawValue", "theme.spokenName", "scale.summary", "example"]
+    let marker = try Regex(#""(\s*///|\s*//|\s*/\*\*|\s+\*\s)"#)
+    var problems: [String] = []
+    for (file, line) in try Self.lines(under: "DuetTokens", files: { !$0.hasSuffix("SourceEscape.swift") }) where line.contains(marker) {
+      for expression in Self.interpolations(line) where !own.contains(expression) && !expression.contains(".comment(") {
+        problems.append("\(file): \\(\(expression)) in a comment line: \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    #expect(problems == [])
+  }
+
+  /// The YAML writers (the two workflows and init's manifest) put a value into
+  /// YAML only through `YAMLText` (a shell word only inside a `YAMLText`
+  /// scalar), but for values duet makes safe itself: job ids, the duet version,
+  /// numbers.
+  @Test func yamlWritersUseYAMLText() throws {
+    let own: Set = [
+      "id", "id):", "summaryJobID", "needs.joined(separator: \", \")", "ids.joined(separator: \", \")", "minutes", "version",
+      "options.duetVersion", "junit", "plan.pools[name]!", "first", "second", "$0",
+    ]
+    var problems: [String] = []
+    let writers = try Self.lines(under: "DuetAdopt/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
+    for (file, line) in writers {
+      for expression in Self.interpolations(line)
+      where !own.contains(expression) && !expression.hasPrefix("YAMLText.") && !expression.hasPrefix("labels(")
+        && !expression.hasPrefix("ids.map") && !expression.contains("map(YAMLText.scalar)") {
+        problems.append("\(file): \\(\(expression)) written into YAML without YAMLText: \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    #expect(problems == [])
+  }
+
+  /// The hook script takes words from outside only as single-quoted shell
+  /// words (`ShellWord.quoted`): duet's path and the root never appear raw.
+  @Test func hookScriptQuotesEveryWord() throws {
+    let own: Set = [
+      "quotedDuet", "quotedRoot", "marker", "kind.rawValue", "kind == .prePush ? \"pushed\" : \"committed\"", "manifestGuard", "findDuet",
+      "Manifest.defaultPath", "ParityManifest.defaultPath",
+    ]
+    let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetAdopt/Hooks/GitHook.swift"), encoding: .utf8)
+    let start = try #require(text.range(of: "public static func script("))
+    let end = try #require(text.range(of: "public static func install(", range: start.upperBound..<text.endIndex))
+    var problems: [String] = []
+    for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+      for expression in Self.interpolations(line) where !own.contains(expression) && !expression.hasPrefix("ShellWord.quoted(") {
+        problems.append("GitHook.script: \\(\(expression)) in the hook's text")
+      }
+    }
+    #expect(problems == [])
+  }
+
+  /// What duet prints passes the console's last guard, and the shared layouts
+  /// show tree text escaped.
+  @Test func printedTextIsEscaped() throws {
+    let console = try String(contentsOf: Self.sources.appendingPathComponent("duet/Console.swift"), encoding: .utf8)
+    #expect(console.contains("func out(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDOUT_FILENO) }"))
+    #expect(console.contains("func err(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDERR_FILENO) }"))
+    for file in ["TextTable.swift", "HangingList.swift"] {
+      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetSupport/Support/\(file)"), encoding: .utf8)
+      #expect(text.contains("map(ControlText.shown)") || text.contains("ControlText.shown($0.0)"), "\(file)")
+    }
+  }
+
+  /// Files are created, truncated or renamed over only by `AtomicFile`; the
+  /// other places that rename or create are listed with why they may.
+  @Test func onlyTheWriterReplacesFiles() throws {
+    let allowed: [String: String] = [
+      "DuetSupport/Support/AtomicFile.swift": "the one writer",
+      "DuetSupport/Process/LogSink.swift": "a new log file in a run's new folder under .duet/logs",
+      "DuetAdopt/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
+      "DuetAdopt/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
+      "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",
+    ]
+    let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]
+    var problems: [String] = []
+    for folder in LayerTests.rank.keys.sorted() {
+      for (file, line) in try Self.lines(under: folder) where allowed[file] == nil {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        if code.hasPrefix("//") { continue }
+        // `removeItem(` deletes; OrderedJSON's `write(to: &out` appends to a string.
+        let checked = code.replacingOccurrences(of: "removeItem(", with: "").replacingOccurrences(of: "write(to: &", with: "")
+        for call in calls where checked.contains(call) { problems.append("\(file): \(call) outside AtomicFile: \(code)") }
+      }
+    }
+    #expect(problems == [])
+  }
+}
