@@ -23,19 +23,7 @@ package enum JVMToolchainCheck {
   /// One `jdk` line when any module declares a toolchain, and a problem when
   /// the JDK on `PATH` is another and no resolver is configured.
   package static func check(root: URL, java: ToolProbe.Version?, into report: inout DoctorReport) {
-    let settings = ModuleDiscovery.buildFiles(root: root).settings
-    var byVersion: [Int: [String]] = [:]
-    var resolver: String?
-    for file in settings {
-      for module in GradleModule.modules(settingsFile: file, root: root) {
-        if let version = module.jvmToolchain { byVersion[version, default: []].append(module.project) }
-      }
-      if resolver == nil, let data = (try? PathGuard.read(file, in: root)) ?? nil, let text = String(data: data, encoding: .utf8),
-        text.contains("foojay-resolver")
-      {
-        resolver = file
-      }
-    }
+    let (byVersion, resolver) = requested(root: root)
     guard !byVersion.isEmpty else { return }
     let found = java.flatMap { $0.path == nil || !$0.ok ? nil : major($0.text) }
     for version in byVersion.keys.sorted() {
@@ -52,5 +40,23 @@ package enum JVMToolchainCheck {
       }
       report.add("jdk", line)
     }
+  }
+
+  /// The Gradle projects of each `jvmToolchain(N)` the tree's modules declare,
+  /// and the settings file that configures a toolchain resolver, if any.
+  package static func requested(root: URL) -> (byVersion: [Int: [String]], resolver: String?) {
+    var byVersion: [Int: [String]] = [:]
+    var resolver: String?
+    for file in ModuleDiscovery.buildFiles(root: root).settings {
+      for module in GradleModule.modules(settingsFile: file, root: root) {
+        if let version = module.jvmToolchain { byVersion[version, default: []].append(module.project) }
+      }
+      if resolver == nil, let data = (try? PathGuard.read(file, in: root)) ?? nil, let text = String(data: data, encoding: .utf8),
+        text.contains("foojay-resolver")
+      {
+        resolver = file
+      }
+    }
+    return (byVersion, resolver)
   }
 }

@@ -41,6 +41,9 @@ public struct Lane: Sendable, Equatable {
   public var runsOn: [String] = []
   /// `platforms:`: where the lane can run; nil means everywhere.
   public var platforms: [LanePlatform]?
+  /// `outputs:`: files or folders (relative to the tree root) the lane writes and
+  /// lanes that need it read; a generated CI workflow hands them from job to job.
+  public var outputs: [String] = []
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

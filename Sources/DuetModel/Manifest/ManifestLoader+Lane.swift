@@ -84,6 +84,23 @@ extension ManifestLoader {
     }
     lane.env = environment(fields, label: label, diagnostics: &diagnostics)
     if let dir = laneDir(fields, label: label, diagnostics: &diagnostics) { lane.dir = dir }
+    lane.outputs = laneOutputs(fields, label: label, diagnostics: &diagnostics)
+  }
+
+  /// `outputs:`, paths inside the tree relative to its root, without globs.
+  static func laneOutputs(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [String] {
+    var paths: [String] = []
+    for path in fields.strings("outputs", diagnostics: &diagnostics) ?? [] {
+      let parts = path.value.split(separator: "/").map(String.init)
+      if path.value.isEmpty || path.value.hasPrefix("/") || parts.contains("..") || parts.contains(".") {
+        diagnostics.add("\(label): 'outputs' lists files or folders inside the tree, relative to its root, got \"\(path.value)\"", at: path.location)
+      } else if path.value.contains(where: { "*?[\0\n\r".contains($0) }) {
+        diagnostics.add("\(label): 'outputs' lists paths, not globs or text with control characters, got \"\(path.value)\"", at: path.location)
+      } else {
+        paths.append(parts.joined(separator: "/"))
+      }
+    }
+    return paths
   }
 
   /// `pool:`, which must name a pool the manifest declares; an unknown one is

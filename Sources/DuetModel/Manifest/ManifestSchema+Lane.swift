@@ -76,8 +76,18 @@ extension ManifestSchema {
       return ref("strings", description: "The GitHub runner labels this lane's job runs on, overriding the top-level runs-on.")
     case "pool":
       return .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
+    case "outputs":
+      let path: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(outputPattern))])
+      return .object([
+        ("description", .string("Files or folders, relative to the tree root, that the lane writes and lanes needing it read; a generated CI workflow hands them to those lanes' jobs.")),
+        ("anyOf", .array([path, .object([("type", .string("array")), ("items", path)])])),
+      ])
     default:
       return .object([])
     }
   }
+
+  /// A path inside the tree relative to its root: no leading `/`, no `.` or `..`
+  /// part, no glob character.
+  static let outputPattern = #"^(?!/)(?!.*(^|/)\.\.?(/|$))[^*?\[]+$"#
 }

@@ -12,11 +12,13 @@ import DuetSupport
 enum WorkflowCommand: Command {
   static let spec = CommandSpec(
     name: "workflow",
-    summary: "write a CI pipeline with one job per lane ('workflow github' or 'workflow gitlab'); --check gates it for drift",
-    usage: "duet workflow github|gitlab [--output FILE] [--check] [--duet-git URL] [--root DIR]",
+    summary: "write a CI pipeline that runs the lanes as jobs ('workflow github' or 'workflow gitlab'); --check gates it for drift",
+    usage: "duet workflow github|gitlab [--output FILE] [--check] [--one-job-per-lane] [--runner-start SECONDS] [--duet-git URL] [--root DIR]",
     options: [
       OptionSpec(name: "--output", value: "FILE", help: "where to write it, relative to the root (default: \(GitHubWorkflow.defaultPath) or \(GitLabPipeline.defaultPath))"),
       OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 when the file is missing or differs from what would be written"),
+      OptionSpec(name: "--one-job-per-lane", value: nil, help: "one job per lane instead of lanes grouped per platform and DAG level"),
+      OptionSpec(name: "--runner-start", value: "SECONDS", help: "what a job costs before its first lane starts; a group is split into more jobs only when its recorded durations say that saves more (default 60)"),
       OptionSpec(name: "--duet-git", value: "URL", help: "duet's git repository: its release v\(duetVersion) binary, else built from source (default: the repository variable DUET_GIT_URL)"),
       CommandSpec.rootOption,
     ],
@@ -44,10 +46,12 @@ enum WorkflowCommand: Command {
       throw UsageError(message: "--output \(output): \(error)", command: "workflow")
     }
     let manifest = try loadManifest(root: root)
-    let data = Data(try render(target, manifest: manifest, arguments: arguments).utf8)
+    let jobs = try jobOptions(arguments, manifest: manifest, root: root, console: console)
+    let (text, jobCount) = try render(target, manifest: manifest, jobs: jobs, root: root, arguments: arguments)
+    let data = Data(text.utf8)
 
     if arguments.flag("--check") {
-      return try check(target, output: output, defaultPath: defaultPath, against: data, manifest: manifest, root: root, console: console)
+      return try check(target, output: output, defaultPath: defaultPath, against: data, manifest: manifest, jobCount: jobCount, root: root, console: console)
     }
     let changed: Bool
     do {
@@ -55,8 +59,8 @@ enum WorkflowCommand: Command {
     } catch {
       throw CommandFailure(message: "duet workflow \(target): error: \(error)", code: ExitCode.failed)
     }
-    let jobs = "\(manifest.lanes.count) lane job(s) and \(GitHubWorkflow.summaryJobID)"
-    console.out(changed ? "duet workflow \(target): wrote \(output) (\(jobs))" : "duet workflow \(target): \(output) is already up to date (\(jobs))")
+    let summary = "\(manifest.lanes.count) lane(s) in \(jobCount) job(s), duet's build and \(GitHubWorkflow.summaryJobID)"
+    console.out(changed ? "duet workflow \(target): wrote \(output) (\(summary))" : "duet workflow \(target): \(output) is already up to date (\(summary))")
     return ExitCode.pass
   }
 
@@ -74,10 +78,31 @@ enum WorkflowCommand: Command {
     return target
   }
 
-  /// The workflow text for `target`, stamped with this duet's version (and commit, for GitHub).
-  static func render(_ target: String, manifest: Manifest, arguments: ParsedArguments) throws -> String {
+  /// `--one-job-per-lane`, `--runner-start` and the recorded durations.
+  static func jobOptions(_ arguments: ParsedArguments, manifest: Manifest, root: URL, console: Console) throws -> CIJobPlan.Options {
+    var jobs = CIJobPlan.Options()
+    jobs.oneJobPerLane = arguments.flag("--one-job-per-lane")
+    if let text = arguments.value("--runner-start") {
+      guard let seconds = DurationText.seconds(text), seconds >= 0, seconds <= Lane.maxTimeout else {
+        throw UsageError(message: "--runner-start needs a duration such as 60, 90s or 2m, got '\(text)'", command: "workflow")
+      }
+      jobs.runnerStart = seconds
+    }
+    if !jobs.oneJobPerLane {
+      let read = WorkflowInputs.durations(root: root, manifest: manifest, environment: arguments.invocation.environment)
+      if let problem = read.problem { console.err("duet workflow: warning: \(problem)") }
+      jobs.durations = read.durations
+    }
+    return jobs
+  }
+
+  /// The workflow text for `target`, stamped with this duet's version (and
+  /// commit, for GitHub), and how many lane jobs it has.
+  static func render(_ target: String, manifest: Manifest, jobs: CIJobPlan.Options, root: URL, arguments: ParsedArguments) throws -> (String, Int) {
     var options = GitHubWorkflow.Options(duetVersion: duetVersion)
     options.manifestPath = manifest.path
+    options.jobs = jobs
+    options.toolchains = WorkflowInputs.toolchains(root: root)
     // A build that knows its commit pins the fallback build to it (a dirty build's base commit).
     if duetBuildCommit != "unknown commit" {
       options.duetCommit = duetBuildCommit.replacingOccurrences(of: "-dirty", with: "")
@@ -90,8 +115,13 @@ enum WorkflowCommand: Command {
     }
     var gitlab = GitLabPipeline.Options(duetVersion: duetVersion)
     gitlab.manifestPath = manifest.path
+    gitlab.jobs = jobs
+    gitlab.toolchains = options.toolchains
     do {
-      return target == "gitlab" ? try GitLabPipeline.render(manifest, options: gitlab) : try GitHubWorkflow.render(manifest, options: options)
+      if target == "gitlab" {
+        return (try GitLabPipeline.render(manifest, options: gitlab), try GitLabPipeline.plan(manifest, options: gitlab).jobs.count)
+      }
+      return (try GitHubWorkflow.render(manifest, options: options), try GitHubWorkflow.plan(manifest, options: options).jobs.count)
     } catch {
       throw CommandFailure(message: "duet workflow \(target): error: \(manifest.path): \(error)", code: ExitCode.usage)
     }
@@ -99,7 +129,7 @@ enum WorkflowCommand: Command {
 
   /// `--check`: passes when the file at `output` holds exactly `data`.
   static func check(
-    _ target: String, output: String, defaultPath: String, against data: Data, manifest: Manifest, root: URL, console: Console
+    _ target: String, output: String, defaultPath: String, against data: Data, manifest: Manifest, jobCount: Int, root: URL, console: Console
   ) throws -> Int32 {
     let read: Data?
     do {
@@ -115,7 +145,7 @@ enum WorkflowCommand: Command {
       console.err("duet workflow \(target) --check: \(output) is stale (it differs from what \(manifest.path) gives); run 'duet workflow \(target)\(outputFlag(output, defaultPath))' to regenerate it")
       return ExitCode.failed
     }
-    console.out("duet workflow \(target) --check: \(output) is up to date (\(manifest.lanes.count) lane job(s))")
+    console.out("duet workflow \(target) --check: \(output) is up to date (\(manifest.lanes.count) lane(s) in \(jobCount) job(s))")
     return ExitCode.pass
   }
 

@@ -1,0 +1,181 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+extension GitHubWorkflow {
+  /// The job that runs `job`'s lanes with a history store of its own, which it
+  /// uploads, unpacking first the `outputs:` of the jobs it reads from and
+  /// packing its own for the jobs that read them.
+  static func laneJob(_ job: CIJobPlan.Job, plan: CIJobPlan, manifest: Manifest, options: Options) -> [String] {
+    let id = job.id
+    let lanes = job.lanes.map { manifest.lanes[$0] }
+    let history = ".duet/ci/history-\(id).sqlite"
+    let junit = ".duet/ci/junit-\(id).xml"
+    let needs = [CIToolchains.buildJobID(macOS: job.macOS)] + job.needs.map { plan.jobs[$0].id }
+    var y: [String] = []
+    y.append("  \(id):")
+    y.append("    name: \(YAMLText.scalar(jobName(job, lanes: lanes, oneJobPerLane: options.jobs.oneJobPerLane)))")
+    y.append("    needs: [\(needs.joined(separator: ", "))]")
+    y.append("    runs-on: \(labels(job.labels))")
+    y.append("    timeout-minutes: \(jobMinutes(lanes))")
+    y.append("    env:")
+    y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
+    y.append("    steps:")
+    y += checkoutAndDuet(macOS: job.macOS)
+    y += toolchainSteps(options.toolchains, macOS: job.macOS)
+    y += restoreHistory
+    y += receiveOutputs(job.receives.map { plan.jobs[$0].id })
+    y += [
+      "      - name: Start this job's store from the restored one",
+      "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
+      "      - name: \(YAMLText.scalar(lanes.count > 5 ? "duet verify: \(lanes.count) lanes" : "duet verify " + lanes.map { "--lane " + $0.name }.joined(separator: " ")))",
+      "        run: \(YAMLText.scalar("duet verify " + verifyArguments(lanes, junit: junit)))",
+    ]
+    y += handOnOutputs(job.handsOn, id: id)
+    y += [
+      "      - name: Upload the history store and the JUnit report",
+      "        if: always()",
+      "        uses: \(PinnedAction.uploadArtifact.uses)",
+      "        with:",
+      "          name: \(YAMLText.scalar("duet-history-\(id)"))",
+      "          path: |",
+      "            \(YAMLText.scalar(history))",
+      "            \(YAMLText.scalar(junit))",
+      "          include-hidden-files: true",
+      "          if-no-files-found: warn",
+      "          retention-days: 7",
+      "",
+    ]
+    return y
+  }
+
+  /// `--lane A --lane B --no-deps --strict --junit FILE`, each name a shell word.
+  package static func verifyArguments(_ lanes: [Lane], junit: String) -> String {
+    lanes.map { "--lane " + ShellWord.quoted($0.name) }.joined(separator: " ") + " --no-deps --strict --junit " + ShellWord.quoted(junit)
+  }
+
+  /// A one-lane job is named after its lane; a group by its id and lanes (the first few).
+  package static func jobName(_ job: CIJobPlan.Job, lanes: [Lane], oneJobPerLane: Bool) -> String {
+    if oneJobPerLane || lanes.count == 1 { return lanes[0].name }
+    let shown = lanes.prefix(5).map(\.name).joined(separator: ", ")
+    return "\(job.id): \(shown)" + (lanes.count > 5 ? " and \(lanes.count - 5) more" : "")
+  }
+
+  /// Every lane's timeout (30 minutes when it sets none) times its attempts, plus 30 minutes.
+  package static func jobMinutes(_ lanes: [Lane]) -> Int {
+    let minutes = lanes.reduce(0.0) { $0 + ($1.timeout ?? 30 * 60) / 60 * Double($1.retries + 1) }
+    return Int(minutes.rounded(.up)) + 30
+  }
+
+  /// Downloads and unpacks the `outputs:` the jobs `from` hand on.
+  static func receiveOutputs(_ from: [String]) -> [String] {
+    guard !from.isEmpty else { return [] }
+    var y: [String] = []
+    for id in from {
+      y += [
+        "      - name: \(YAMLText.scalar("Download the outputs of \(id)"))",
+        "        uses: \(PinnedAction.downloadArtifact.uses)",
+        "        with:",
+        "          name: \(YAMLText.scalar("duet-outputs-\(id)"))",
+        "          path: ${{ runner.temp }}/duet-outputs",
+      ]
+    }
+    y += [
+      "      - name: Unpack the outputs of the jobs this one needs",
+      "        run: for pack in \"$RUNNER_TEMP\"/duet-outputs/*.tar; do tar -xf \"$pack\"; done",
+    ]
+    return y
+  }
+
+  /// Packs `paths` (files keep their modes and links) and uploads them for the
+  /// jobs whose lanes read them.
+  static func handOnOutputs(_ paths: [String], id: String) -> [String] {
+    guard !paths.isEmpty else { return [] }
+    let pack = "mkdir -p \"$RUNNER_TEMP/duet-outputs\" && tar -cf \"$RUNNER_TEMP/duet-outputs/\(id).tar\" -- "
+      + paths.map(ShellWord.quoted).joined(separator: " ")
+    return [
+      "      - name: Pack the outputs later jobs read",
+      "        run: \(YAMLText.scalar(pack))",
+      "      - name: Upload the outputs",
+      "        uses: \(PinnedAction.uploadArtifact.uses)",
+      "        with:",
+      "          name: \(YAMLText.scalar("duet-outputs-\(id)"))",
+      "          path: \(YAMLText.scalar("${{ runner.temp }}/duet-outputs/\(id).tar"))",
+      "          if-no-files-found: error",
+      "          retention-days: 1",
+    ]
+  }
+
+  /// The last job: merges every job's store, prints `duet flaky`, saves the
+  /// merged store, and fails the workflow if a job failed or was cancelled.
+  static func summaryJob(needs ids: [String], manifest: Manifest, options: Options) -> [String] {
+    var y: [String] = []
+    y.append("  \(summaryJobID):")
+    y.append("    name: duet history")
+    y.append("    needs: [\(ids.joined(separator: ", "))]")
+    y.append("    if: always()")
+    y.append("    runs-on: \(labels(manifest.runsOn[.linux] ?? [options.runsOn]))")
+    y.append("    timeout-minutes: 30")
+    y.append("    steps:")
+    y += checkoutAndDuet(macOS: false)
+    y += restoreHistory
+    y += [
+      "      - name: Download the jobs' history stores",
+      "        uses: \(PinnedAction.downloadArtifact.uses)",
+      "        with:",
+      "          pattern: duet-history-*",
+      "          path: .duet/ci/stores",
+      "          merge-multiple: true",
+      "      - name: duet history merge",
+      "        run: |",
+      "          shopt -s nullglob",
+      "          stores=(.duet/ci/stores/*.sqlite)",
+      "          if [ ${#stores[@]} -eq 0 ]; then echo \"no history store was uploaded\"; exit 0; fi",
+      "          duet history merge \"${stores[@]}\"",
+      "      - name: duet flaky",
+      "        run: duet flaky",
+      "      - name: Save the merged history for the next runs",
+      "        if: always()",
+      "        uses: \(PinnedAction.cacheSave.uses)",
+      "        with:",
+      "          path: .duet/history.sqlite",
+      "          key: \(YAMLText.scalar(historyCacheKey))",
+      "      - name: Upload the merged history",
+      "        if: always()",
+      "        uses: \(PinnedAction.uploadArtifact.uses)",
+      "        with:",
+      "          name: duet-history",
+      "          path: .duet/history.sqlite",
+      "          include-hidden-files: true",
+      "          if-no-files-found: warn",
+      "      - name: Fail if a job failed",
+      "        if: contains(needs.*.result, 'failure') || contains(needs.*.result, 'cancelled')",
+      "        run: |",
+      "          echo \"::error title=duet::a job failed or was cancelled; see the jobs above\"",
+      "          exit 1",
+    ]
+    return y
+  }
+
+  /// The history store's cache key: one entry per run, found again by the
+  /// prefix of the branch, else of the default branch.
+  package static let historyCacheKey = "duet-history-${{ github.ref_name }}-${{ github.run_id }}"
+
+  /// Restores the newest store of this branch (else the default branch's), so
+  /// lanes that passed on any runner with the same fingerprint are cached.
+  package static let restoreHistory: [String] = [
+    "      - name: Restore the history store",
+    "        uses: \(PinnedAction.cacheRestore.uses)",
+    "        with:",
+    "          path: .duet/history.sqlite",
+    "          key: \(YAMLText.scalar(historyCacheKey))",
+    "          restore-keys: |",
+    "            duet-history-${{ github.ref_name }}-",
+    "            duet-history-${{ github.event.repository.default_branch }}-",
+  ]
+
+  /// One label as a scalar, several as a flow list.
+  package static func labels(_ labels: [String]) -> String {
+    labels.count == 1 ? YAMLText.scalar(labels[0]) : "[" + labels.map(YAMLText.scalar).joined(separator: ", ") + "]"
+  }
+}
