@@ -30,8 +30,10 @@ public struct CIToolchains: Sendable, Equatable {
   public static func buildJobID(macOS: Bool) -> String { macOS ? "duet-build-macos" : "duet-build-linux" }
 
   /// `xcode-select` of the newest installed Xcode whose version starts with
-  /// `$DUET_XCODE` (any when it is empty), then `xcodebuild -version`.
+  /// `$DUET_XCODE` (the runner's default when it is empty; none installed fails),
+  /// then `xcodebuild -version`.
   public static let selectXcode =
-    "xcode=\"$(ls -d /Applications/Xcode_\"${DUET_XCODE:-}\"*.app 2>/dev/null | sort -V | tail -n 1)\"; "
-    + "if [ -n \"$xcode\" ]; then sudo xcode-select --switch \"$xcode\"; fi; xcodebuild -version"
+    "xcode=\"$(ls -d /Applications/Xcode_\"${DUET_XCODE:-}\"*.app 2>/dev/null | sort -V | tail -n 1 || true)\"; "
+    + "if [ -n \"$xcode\" ]; then sudo xcode-select --switch \"$xcode\"; "
+    + "elif [ -n \"${DUET_XCODE:-}\" ]; then echo \"no Xcode $DUET_XCODE in /Applications\" >&2; exit 1; fi; xcodebuild -version"
 }

@@ -10,7 +10,6 @@ extension GitHubWorkflow {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let history = ".duet/ci/history-\(id).sqlite"
-    let junit = ".duet/ci/junit-\(id).xml"
     let needs = [CIToolchains.buildJobID(macOS: job.macOS)] + job.needs.map { plan.jobs[$0].id }
     var y: [String] = []
     y.append("  \(id):")
@@ -28,25 +27,39 @@ extension GitHubWorkflow {
     y += [
       "      - name: Start this job's store from the restored one",
       "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
-      "      - name: \(YAMLText.scalar(lanes.count > 5 ? "duet verify: \(lanes.count) lanes" : "duet verify " + lanes.map { "--lane " + $0.name }.joined(separator: " ")))",
-      "        run: \(YAMLText.scalar("duet verify " + verifyArguments(lanes, junit: junit)))",
     ]
+    for (i, run) in verifyRuns(lanes, handsOn: job.handsOn, id: id).enumerated() {
+      y.append("      - name: \(YAMLText.scalar(run.lanes.count > 5 ? "duet verify: \(run.lanes.count) lanes" : "duet verify " + run.lanes.map { "--lane " + $0.name }.joined(separator: " ")))")
+      if i > 0 { y.append("        if: always()") }
+      y.append("        run: \(YAMLText.scalar("duet verify " + run.arguments))")
+    }
     y += handOnOutputs(job.handsOn, id: id)
     y += [
-      "      - name: Upload the history store and the JUnit report",
+      "      - name: Upload the history store and the JUnit reports",
       "        if: always()",
       "        uses: \(PinnedAction.uploadArtifact.uses)",
       "        with:",
       "          name: \(YAMLText.scalar("duet-history-\(id)"))",
-      "          path: |",
-      "            \(YAMLText.scalar(history))",
-      "            \(YAMLText.scalar(junit))",
+      "          path: .duet/ci/",
       "          include-hidden-files: true",
       "          if-no-files-found: warn",
       "          retention-days: 7",
       "",
     ]
     return y
+  }
+
+  /// The `duet verify` calls of a job: first, with `--no-cache`, the lanes whose
+  /// `outputs:` a later job reads (a cached pass writes no files), then the others,
+  /// each with its JUnit report `.duet/ci/junit-ID[-outputs].xml`.
+  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String) -> [(lanes: [Lane], arguments: String)] {
+    let handed = Set(handsOn)
+    let producers = lanes.filter { $0.outputs.contains(where: handed.contains) }
+    let others = lanes.filter { !$0.outputs.contains(where: handed.contains) }
+    var runs: [(lanes: [Lane], arguments: String)] = []
+    if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml") + " --no-cache")) }
+    if !others.isEmpty { runs.append((others, verifyArguments(others, junit: ".duet/ci/junit-\(id).xml"))) }
+    return runs
   }
 
   /// `--lane A --lane B --no-deps --strict --junit FILE`, each name a shell word.

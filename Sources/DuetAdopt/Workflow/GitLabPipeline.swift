@@ -123,7 +123,6 @@ public enum GitLabPipeline {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let store = ".duet/ci/history-\(id).sqlite"
-    let junit = ".duet/ci/junit-\(id).xml"
     let needs = ["{job: \(CIToolchains.buildJobID(macOS: job.macOS)), artifacts: true}"]
       + job.needs.map { "{job: \(plan.jobs[$0].id), artifacts: \(job.receives.contains($0))}" }
     var y = ["\(id):", "  extends: .duet", "  needs: [\(needs.joined(separator: ", "))]"]
@@ -133,10 +132,11 @@ public enum GitLabPipeline {
     y += ["  variables:", "    DUET_HISTORY: \(YAMLText.scalar(store))", "  script:"]
     y += toolchainScript(options.toolchains, macOS: job.macOS).map { "    - " + YAMLText.scalar($0) }
     y.append("    - \(YAMLText.scalar("mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \(store); fi"))")
-    y.append("    - \(YAMLText.scalar("duet verify " + GitHubWorkflow.verifyArguments(lanes, junit: junit)))")
+    let runs = GitHubWorkflow.verifyRuns(lanes, handsOn: job.handsOn, id: id)
+    y += runs.map { "    - " + YAMLText.scalar("duet verify " + $0.arguments) }
     y += ["  artifacts:", "    when: always", "    expire_in: 7 days", "    paths:", "      - \(YAMLText.scalar(store))"]
     y += job.handsOn.map { "      - \(YAMLText.scalar($0))" }
-    y += ["    reports:", "      junit: \(YAMLText.scalar(junit))", ""]
+    y += ["    reports:", "      junit: \(YAMLText.scalar(".duet/ci/junit-\(id)*.xml"))", ""]
     return y
   }
 
@@ -208,7 +208,7 @@ public enum GitLabPipeline {
     "bin=\"$CI_PROJECT_DIR/.duet-tool/duet\"; if [ ! -x \"$bin\" ]; then "
       + "if command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev git; fi; "
       + "if command -v brew >/dev/null; then brew list libyaml >/dev/null 2>&1 || brew install libyaml; fi; "
-      + "git clone --quiet \"${DUET_GIT_URL:?set the CI/CD variable DUET_GIT_URL to duet's git URL}\" \"$CI_PROJECT_DIR/.duet-tool/src\" "
+      + "git clone --quiet \"${DUET_GIT_URL:?set the CI/CD variable DUET_GIT_URL to the git URL of duet}\" \"$CI_PROJECT_DIR/.duet-tool/src\" "
       + "&& git -C \"$CI_PROJECT_DIR/.duet-tool/src\" checkout --quiet \"${DUET_GIT_REF:-main}\" "
       + "&& swift build -c release --package-path \"$CI_PROJECT_DIR/.duet-tool/src\" --product duet "
       + "&& cp \"$CI_PROJECT_DIR/.duet-tool/src/.build/release/duet\" \"$bin\" && rm -rf \"$CI_PROJECT_DIR/.duet-tool/src\"; fi",

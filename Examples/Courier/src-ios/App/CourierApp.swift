@@ -1,0 +1,2 @@
+import SwiftUI
+import CourierKit

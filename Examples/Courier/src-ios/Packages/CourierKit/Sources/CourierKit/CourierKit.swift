@@ -1,0 +1,3 @@
+import Courier
+
+public func welcome() -> String { greeting() }

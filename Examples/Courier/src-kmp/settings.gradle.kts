@@ -1,0 +1,3 @@
+rootProject.name = "courier"
+include(":shared")
+include(":apple-umbrella")

@@ -1,0 +1,5 @@
+plugins { kotlin("multiplatform") }
+kotlin {
+    jvmToolchain(25)
+    jvm()
+}

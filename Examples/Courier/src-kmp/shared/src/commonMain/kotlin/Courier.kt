@@ -1,0 +1,3 @@
+package dev.modaal.courier
+
+fun greeting(): String = "Hello from Courier"
