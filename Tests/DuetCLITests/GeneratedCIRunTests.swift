@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// The generated CI files run as the CI would (`tools/ci-emulate`) on
+/// `Examples/Courier`, a Duet-shaped tree whose Kotlin build writes an
+/// XCFramework-like folder that a Swift lane on another job reads, with stub
+/// toolchains; and zizmor and check-jsonschema accept every generated file.
+@Suite("Generated CI, run", .serialized)
+struct GeneratedCIRunTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+
+  /// A git repository holding a copy of Examples/Courier with both CI files generated.
+  final class Pipeline {
+    let folder: URL
+    var tree: URL { folder.appendingPathComponent("tree") }
+    let store: URL
+
+    init() throws {
+      folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-ci-run-\(UUID().uuidString)").resolvingSymlinksInPath()
+      store = folder.appendingPathComponent("store")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: GeneratedCIRunTests.repository.appendingPathComponent("Examples/Courier"), to: tree)
+      for system in ["github", "gitlab"] {
+        let run = try runDuet(["workflow", system], in: tree)
+        #expect(run.status == 0, "duet workflow \(system): \(run.stderr)")
+      }
+      try git("init", "-q", "-b", "main")
+      try commit("the example")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    @discardableResult
+    func git(_ arguments: String...) throws -> String {
+      let result = try CITools.run("/usr/bin/env", ["git", "-c", "user.name=t", "-c", "user.email=t@t"] + arguments, in: tree)
+      #expect(result.status == 0, "git \(arguments): \(result.output)")
+      return result.output
+    }
+
+    func commit(_ message: String) throws {
+      try git("add", "-A")
+      try git("commit", "-q", "--allow-empty", "-m", message)
+    }
+
+    /// Runs `file` as `system` would, as pipeline number `run`; the jobs' results.
+    func run(_ system: String, _ file: String, number: Int) throws -> (jobs: [String: String], output: String) {
+      let python = try #require(CITools.python())
+      let result = try CITools.run(python, [
+        GeneratedCIRunTests.repository.appendingPathComponent("tools/ci-emulate").path, system, tree.appendingPathComponent(file).path,
+        "--tree", tree.path, "--store", store.path, "--run", String(number), "--duet", duetBinary.path,
+      ], in: folder)
+      let start = result.output.firstIndex(of: "{") ?? result.output.endIndex
+      let json = try? JSONSerialization.jsonObject(with: Data(result.output[start...].utf8)) as? [String: Any]
+      let jobs = try #require(json?["jobs"] as? [String: String], "ci-emulate: \(result.output)")
+      return (jobs, result.output)
+    }
+
+    /// Every job log of pipeline `run`, joined.
+    func logs(run: Int) throws -> String {
+      let folder = store.appendingPathComponent("run-\(run)/logs")
+      return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
+        "== \($0)\n" + (try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+      }.joined(separator: "\n")
+    }
+  }
+
+  static let files = [("github", ".github/workflows/duet.yml"), ("gitlab", ".gitlab-ci.yml")]
+
+  /// On both systems every job passes, the Swift lane reads the framework the
+  /// Kotlin job built, and a second pipeline restoring the saved store serves
+  /// the unchanged lanes as cached.
+  @Test(arguments: files) func everyJobPassesAndTheSecondPipelineIsCached(system: String, file: String) throws {
+    let pipeline = try Pipeline()
+    let first = try pipeline.run(system, file, number: 1)
+    #expect(!first.jobs.isEmpty && first.jobs.values.allSatisfy { $0 == "success" }, "\(first.output)\n\(try pipeline.logs(run: 1))")
+    let logs = try pipeline.logs(run: 1)
+    #expect(logs.contains("✓ swift-CourierKit"), "\(logs)")
+    #expect(logs.contains("✓ kotlin-shared"))
+    #expect(logs.contains("- ios-app skipped (macOS only)"))
+    let second = try pipeline.run(system, file, number: 2)
+    #expect(second.jobs.values.allSatisfy { $0 == "success" }, "\(second.output)")
+    let again = try pipeline.logs(run: 2)
+    #expect(again.contains("✓ kotlin-shared cached"), "\(again)")
+    #expect(again.contains("✓ swift-CourierKit cached"), "\(again)")
+  }
+
+  /// Without the step that hands the framework on, the Swift lane's job fails:
+  /// the hand-off is what makes it pass.
+  @Test(arguments: files) func withoutTheHandOffTheConsumerFails(system: String, file: String) throws {
+    let pipeline = try Pipeline()
+    let path = pipeline.tree.appendingPathComponent(file)
+    let text = try String(contentsOf: path, encoding: .utf8)
+    var lines = text.components(separatedBy: "\n")
+    if system == "github" {
+      let start = try #require(lines.firstIndex(of: "      - name: Upload the outputs"))
+      lines.removeSubrange(start..<(start + 7))
+    } else {
+      let count = lines.count
+      lines.removeAll { $0 == "      - src-kmp/apple-umbrella/build/XCFrameworks" }
+      #expect(lines.count == count - 1)
+    }
+    try lines.joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+    try pipeline.commit("no hand-off")
+    let run = try pipeline.run(system, file, number: 1)
+    let consumer = run.jobs.filter { $0.key.hasPrefix("linux-") && $0.value == "failure" }
+    #expect(!consumer.isEmpty, "\(run.output)")
+    let logs = try pipeline.logs(run: 1)
+    #expect(logs.contains("Courier.xcframework is missing") || logs.contains("no artifact named duet-outputs"), "\(logs)")
+  }
+
+  /// zizmor (offline, default persona) finds nothing in the generated GitHub
+  /// workflows, and both CI systems' schemas accept every generated file, for
+  /// the example trees with grouped jobs and with one job per lane.
+  @Test func lintersAcceptEveryGeneratedFile() throws {
+    let pipeline = try Pipeline()
+    var github: [URL] = [pipeline.tree.appendingPathComponent(".github/workflows/duet.yml")]
+    var gitlab: [URL] = [pipeline.tree.appendingPathComponent(".gitlab-ci.yml")]
+    for (system, output) in [("github", ".github/workflows/per-lane.yml"), ("gitlab", "per-lane.gitlab-ci.yml")] {
+      let run = try runDuet(["workflow", system, "--one-job-per-lane", "--output", output], in: pipeline.tree)
+      #expect(run.status == 0, "\(run.stderr)")
+      if system == "github" { github.append(pipeline.tree.appendingPathComponent(output)) } else { gitlab.append(pipeline.tree.appendingPathComponent(output)) }
+    }
+    for example in ["Examples/Foyer", "Examples/Atrium"] {
+      let copy = pipeline.folder.appendingPathComponent(example.replacingOccurrences(of: "/", with: "-"))
+      try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(example), to: copy)
+      #expect(try runDuet(["workflow", "github"], in: copy).status == 0)
+      #expect(try runDuet(["workflow", "gitlab"], in: copy).status == 0)
+      github.append(copy.appendingPathComponent(".github/workflows/duet.yml"))
+      gitlab.append(copy.appendingPathComponent(".gitlab-ci.yml"))
+    }
+    github.append(Self.repository.appendingPathComponent("workflows/duet-lanes.yml"))
+    github.append(Self.repository.appendingPathComponent("workflows/duet-verify.yml"))
+    let zizmor = try #require(CITools.find("zizmor"))
+    let lint = try CITools.run(zizmor, ["--offline", "--no-progress"] + github.map(\.path), in: pipeline.folder)
+    #expect(lint.status == 0, "zizmor: \(lint.output)")
+    #expect(lint.output.contains("No findings"), "zizmor: \(lint.output)")
+    let check = try #require(CITools.find("check-jsonschema"))
+    for (schema, files) in [("vendor.github-workflows", github), ("vendor.gitlab-ci", gitlab)] {
+      let result = try CITools.run(check, ["--builtin-schema", schema] + files.map(\.path), in: pipeline.folder)
+      #expect(result.status == 0, "check-jsonschema \(schema): \(result.output)")
+    }
+  }
+}
+
+/// The tools the generated-CI tests run: looked for in `.build/venv/bin` (where
+/// `tools/install-deps` puts them), then on `PATH`. A missing one fails the
+/// test with the command that installs it; it never skips.
+enum CITools {
+  static let venv = GeneratedCIRunTests.repository.appendingPathComponent(".build/venv/bin")
+
+  static func find(_ name: String) -> String? {
+    let local = venv.appendingPathComponent(name).path
+    if FileManager.default.isExecutableFile(atPath: local) { return local }
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let path = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    Issue.record("\(name) is not installed: run tools/install-deps (it installs \(name) into .build/venv)")
+    return nil
+  }
+
+  /// A Python 3 that can import yaml (PyYAML), which tools/ci-emulate needs.
+  static func python() -> String? {
+    for candidate in [venv.appendingPathComponent("python3").path, "/usr/bin/python3", "python3"] {
+      if let result = try? run("/usr/bin/env", [candidate, "-c", "import yaml"], in: URL(fileURLWithPath: "/")), result.status == 0 {
+        return candidate
+      }
+    }
+    Issue.record("no python3 with PyYAML: run tools/install-deps (it installs pyyaml into .build/venv)")
+    return nil
+  }
+
+  /// Runs `program` with `arguments` in `folder`; stdout and stderr together.
+  static func run(_ program: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+    process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
+    process.currentDirectoryURL = folder
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
