@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetAdopt
 
 /// `duet workflow gitlab`: one job per lane on the right runners, the store on
 /// GitLab's cache, and a file GitLab's published schema accepts.
@@ -32,27 +33,31 @@ struct GitLabPipelineCLITests {
     return ([lines[start]] + rest).joined(separator: "\n")
   }
 
-  /// macOS-only lanes get the macOS tags and no Linux image; Linux and anywhere lanes
-  /// go to Linux; a lane's own runs-on wins; needs mirror the DAG; --check gates drift.
+  /// With one job per lane, macOS-only lanes get the macOS tags and no Linux
+  /// image; Linux and anywhere lanes go to Linux in the Swift 6.3 image; a lane's
+  /// own runs-on wins; needs mirror the DAG after duet's build; --check gates drift.
   @Test func jobsOnTheirRunners() throws {
     let tree = try FixtureTree(manifest: GitLabPipelineCLITests.manifest)
-    let write = try tree.duet("workflow", "gitlab")
+    let write = try tree.duet("workflow", "gitlab", "--one-job-per-lane")
     #expect(write.status == 0, "\(write.stderr)")
-    #expect(write.stdout == "duet workflow gitlab: wrote .gitlab-ci.yml (4 lane job(s) and duet-history)\n")
+    #expect(write.stdout == "duet workflow gitlab: wrote .gitlab-ci.yml (4 lane(s) in 4 job(s), duet's build and duet-history)\n")
     let text = try tree.read(".gitlab-ci.yml")
     #expect(job("ios", in: text).contains("  tags: [macos-14]"))
     #expect(!job("ios", in: text).contains("image:"))
-    #expect(job("ios", in: text).contains("  needs: [tokens]"))
+    #expect(job("ios", in: text).contains("  needs: [{job: duet-build-macos, artifacts: true}, {job: tokens, artifacts: false}]"))
+    #expect(job("duet-build-macos", in: text).contains("  tags: [macos-14]"))
     #expect(job("android", in: text).contains("  tags: [ubuntu-24.04]"))
-    #expect(job("android", in: text).contains("  image: swift:6.1"))
+    #expect(job("android", in: text).contains("  image: swift:6.3.1"))
     #expect(job("lint", in: text).contains("  tags: [self-hosted, big]"))
-    #expect(job("tokens", in: text).contains("  needs: []"))
-    #expect(job("tokens", in: text).contains("tools/duet verify --lane tokens --no-deps --strict --junit .duet/ci/junit-tokens.xml"))
+    #expect(job("tokens", in: text).contains("  needs: [{job: duet-build-linux, artifacts: true}]"))
+    #expect(job("tokens", in: text).contains("duet verify --lane tokens --no-deps --strict --junit .duet/ci/junit-tokens.xml"))
+    #expect(!text.contains("tools/duet"))
     #expect(job("duet-history", in: text).contains("      fallback_keys:"))
     #expect(job("duet-history", in: text).contains("      policy: pull-push"))
-    #expect(try tree.duet("workflow", "gitlab", "--check").status == 0)
+    #expect(try tree.duet("workflow", "gitlab", "--one-job-per-lane", "--check").status == 0)
+    #expect(try tree.duet("workflow", "gitlab", "--check").status == 1)
     try tree.write("lanes/manifest.yaml", GitLabPipelineCLITests.manifest + "\n  - {name: extra, sh: 'true'}\n")
-    let stale = try tree.duet("workflow", "gitlab", "--check")
+    let stale = try tree.duet("workflow", "gitlab", "--one-job-per-lane", "--check")
     #expect(stale.status == 1)
     #expect(stale.stderr.contains("duet workflow gitlab --check: .gitlab-ci.yml is stale"))
     try tree.write("lanes/manifest.yaml", GitLabPipelineCLITests.manifest)
@@ -68,7 +73,7 @@ struct GitHubRunnersCLITests {
   /// a lane's own runs-on wins; every lane job restores the store; the last job saves it.
   @Test func jobsOnTheirRunnersWithTheStoreCached() throws {
     let tree = try FixtureTree(manifest: GitLabPipelineCLITests.manifest)
-    #expect(try tree.duet("workflow", "github").status == 0)
+    #expect(try tree.duet("workflow", "github", "--one-job-per-lane").status == 0)
     let text = try tree.read(".github/workflows/duet.yml")
     func job(_ id: String) -> String {
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -81,10 +86,10 @@ struct GitHubRunnersCLITests {
     #expect(job("tokens").contains("    runs-on: ubuntu-24.04"))
     #expect(job("lint").contains("    runs-on: [self-hosted, big]"))
     for lane in ["tokens", "ios", "android", "lint"] {
-      #expect(job(lane).contains("uses: actions/cache/restore@v4"), "\(lane)")
+      #expect(job(lane).contains("uses: actions/cache/restore@" + PinnedAction.cacheRestore.commit), "\(lane)")
       #expect(job(lane).contains("duet-history-${{ github.event.repository.default_branch }}-"), "\(lane)")
     }
-    #expect(job("duet-history").contains("uses: actions/cache/save@v4"))
+    #expect(job("duet-history").contains("uses: actions/cache/save@" + PinnedAction.cacheSave.commit))
     try SchemaCheck.validate(tree.url.appendingPathComponent(".github/workflows/duet.yml"), schema: "vendor.github-workflows")
   }
 

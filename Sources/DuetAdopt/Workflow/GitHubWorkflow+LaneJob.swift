@@ -71,7 +71,8 @@ extension GitHubWorkflow {
   package static func jobName(_ job: CIJobPlan.Job, lanes: [Lane], oneJobPerLane: Bool) -> String {
     if oneJobPerLane || lanes.count == 1 { return lanes[0].name }
     let shown = lanes.prefix(5).map(\.name).joined(separator: ", ")
-    return "\(job.id): \(shown)" + (lanes.count > 5 ? " and \(lanes.count - 5) more" : "")
+    let more = lanes.count > 5 ? " and " + String(lanes.count - 5) + " more" : ""
+    return job.id + ": " + shown + more
   }
 
   /// Every lane's timeout (30 minutes when it sets none) times its attempts, plus 30 minutes.

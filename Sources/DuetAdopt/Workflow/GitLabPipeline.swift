@@ -123,8 +123,8 @@ public enum GitLabPipeline {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let store = ".duet/ci/history-\(id).sqlite"
-    let needs = ["{job: \(CIToolchains.buildJobID(macOS: job.macOS)), artifacts: true}"]
-      + job.needs.map { "{job: \(plan.jobs[$0].id), artifacts: \(job.receives.contains($0))}" }
+    let needs = [need(CIToolchains.buildJobID(macOS: job.macOS), artifacts: true)]
+      + job.needs.map { need(plan.jobs[$0].id, artifacts: job.receives.contains($0)) }
     var y = ["\(id):", "  extends: .duet", "  needs: [\(needs.joined(separator: ", "))]"]
     if !job.macOS { y.append("  image: \(YAMLText.scalar(linuxImage))") }
     if !job.labels.isEmpty { y.append("  tags: [\(job.labels.map(YAMLText.scalar).joined(separator: ", "))]") }
@@ -138,6 +138,11 @@ public enum GitLabPipeline {
     y += job.handsOn.map { "      - \(YAMLText.scalar($0))" }
     y += ["    reports:", "      junit: \(YAMLText.scalar(".duet/ci/junit-\(id)*.xml"))", ""]
     return y
+  }
+
+  /// One `needs:` entry: a job id (safe by `CIJobPlan`) and whether its artifacts come along.
+  static func need(_ id: String, artifacts: Bool) -> String {
+    "{job: \(id), artifacts: \(artifacts ? "true" : "false")}"
   }
 
   /// The JDK the Gradle modules ask for (Ubuntu's package on Linux, Homebrew's
@@ -165,7 +170,7 @@ public enum GitLabPipeline {
     if let tags = manifest.runsOn[.linux] { y.append("  tags: [\(tags.map(YAMLText.scalar).joined(separator: ", "))]") }
     y += [
       "  when: always",
-      "  needs: [\((["duet-build-linux"] + ids).map { "{job: \($0), artifacts: true}" }.joined(separator: ", "))]",
+      "  needs: [\(([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: ", "))]",
     ]
     y += caches(savingHistory: true, gradle: false)
     y.append("  before_script:")

@@ -7,7 +7,7 @@ public struct PinnedAction: Sendable, Equatable {
   public var version: String
 
   /// `owner/name@COMMIT # vX.Y.Z`, the value of a `uses:` key.
-  public var uses: String { "\(name)@\(commit) # \(version)" }
+  public var uses: String { name + "@" + commit + " # " + version }
 
   public static let checkout = PinnedAction(name: "actions/checkout", commit: "3d3c42e5aac5ba805825da76410c181273ba90b1", version: "v7.0.1")
   public static let cache = PinnedAction(name: "actions/cache", commit: "27d5ce7f107fe9357f9df03efb73ab90386fccae", version: "v5.0.5")

@@ -77,14 +77,19 @@ extension ManifestSchema {
     case "pool":
       return .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
     case "outputs":
-      let path: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(outputPattern))])
-      return .object([
-        ("description", .string("Files or folders, relative to the tree root, that the lane writes and lanes needing it read; a generated CI workflow hands them to those lanes' jobs.")),
-        ("anyOf", .array([path, .object([("type", .string("array")), ("items", path)])])),
-      ])
+      return outputsProperty
     default:
       return .object([])
     }
+  }
+
+  /// `outputs:`: one path or a list of them.
+  static var outputsProperty: OrderedJSON {
+    let path: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(outputPattern))])
+    return .object([
+      ("description", .string("Files or folders, relative to the tree root, that the lane writes and lanes needing it read; a generated CI workflow hands them to those lanes' jobs.")),
+      ("anyOf", .array([path, .object([("type", .string("array")), ("items", path)])])),
+    ])
   }
 
   /// A path inside the tree relative to its root: no leading `/`, no `.` or `..`

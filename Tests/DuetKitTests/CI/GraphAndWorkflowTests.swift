@@ -64,42 +64,49 @@ struct GraphAndWorkflowTests {
   func workflow(_ lanes: [Lane]) throws -> (text: String, node: YAMLNode) {
     var options = GitHubWorkflow.Options(duetVersion: "9.8.7")
     options.duetGitURL = "https://example.invalid/duet.git"
+    options.jobs.oneJobPerLane = true
     let text = try GitHubWorkflow.render(CIFixtures.manifest(lanes), options: options)
     return (text, try YAMLParser.parse(text, file: "duet.yml"))
   }
 
-  /// Parsed back with libyaml, the workflow has a job per lane whose needs are the manifest's needs, and a last job that needs them all.
+  /// Parsed back with libyaml, with one job per lane the workflow has duet's
+  /// build job, a job per lane whose needs are the build and the manifest's
+  /// needs, and a last job that needs them all; lane jobs check out without
+  /// credentials, get duet from the build job, and run it from PATH.
   @Test func needsMirrorTheDAG() throws {
     let manifest = CIFixtures.manifest(Self.lanes)
     let (_, node) = try workflow(Self.lanes)
     let ids = try GitHubWorkflow.jobIDs(for: manifest.lanes.map(\.name))
     let jobs = try #require(node["jobs"]?.mapping)
-    #expect(jobs.compactMap(\.key.scalar) == ids + [GitHubWorkflow.summaryJobID])
+    #expect(jobs.compactMap(\.key.scalar) == ["duet-build-linux"] + ids + [GitHubWorkflow.summaryJobID])
+    let build = try #require(node["jobs"]?["duet-build-linux"]?["steps"]?.sequence)
+    #expect(build[0]["uses"]?.scalar == PinnedAction.cache.uses.components(separatedBy: " #")[0])
+    #expect(build[0]["with"]?["key"]?.scalar?.hasPrefix("duet-9.8.7-") == true)
+    #expect(build[1]["run"]?.scalar?.contains("swift build -c release") == true)
     for (i, lane) in manifest.lanes.enumerated() {
       let job = try #require(node["jobs"]?[ids[i]])
       let needs = job["needs"]?.sequence?.compactMap(\.scalar) ?? []
-      #expect(needs == manifest.graph.needs[i].map { ids[$0] }, "\(lane.name)")
+      #expect(needs == ["duet-build-linux"] + manifest.graph.needs[i].map { ids[$0] }, "\(lane.name)")
       #expect(job["name"]?.scalar == lane.name)
       let steps = try #require(job["steps"]?.sequence)
-      #expect(steps.first?["uses"]?.scalar == "actions/checkout@v4")
-      #expect(steps[1]["uses"]?.scalar == "actions/cache@v4")
-      #expect(steps[1]["with"]?["key"]?.scalar?.hasPrefix("duet-9.8.7-") == true)
-      #expect(steps[2]["run"]?.scalar?.contains("swift build -c release") == true)
-      let verify = steps.compactMap { $0["run"]?.scalar }.first { $0.hasPrefix("tools/duet verify") }
-      #expect(verify == "tools/duet verify --lane \(lane.name) --no-deps")
-      let history = try #require(job["env"]?["DUET_HISTORY"]?.scalar)
+      #expect(steps.first?["uses"]?.scalar == "actions/checkout@" + PinnedAction.checkout.commit)
+      #expect(steps.first?["with"]?["persist-credentials"]?.scalar == "false")
+      #expect(steps[1]["with"]?["name"]?.scalar == "duet-linux")
+      #expect(!steps.contains { $0["run"]?.scalar?.contains("swift build") == true })
+      let verify = steps.compactMap { $0["run"]?.scalar }.first { $0.hasPrefix("duet verify") }
+      #expect(verify == "duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps --strict --junit .duet/ci/junit-\(ids[i]).xml")
       let upload = try #require(steps.last)
-      #expect(upload["uses"]?.scalar == "actions/upload-artifact@v4")
+      #expect(upload["uses"]?.scalar == "actions/upload-artifact@" + PinnedAction.uploadArtifact.commit)
       #expect(upload["if"]?.scalar == "always()")
-      #expect(upload["with"]?["path"]?.scalar == history)
+      #expect(upload["with"]?["path"]?.scalar == ".duet/ci/")
       #expect(upload["with"]?["include-hidden-files"]?.scalar == "true")
     }
     let last = try #require(node["jobs"]?[GitHubWorkflow.summaryJobID])
     #expect(last["if"]?.scalar == "always()")
-    #expect(last["needs"]?.sequence?.compactMap(\.scalar) == ids)
+    #expect(last["needs"]?.sequence?.compactMap(\.scalar) == ["duet-build-linux"] + ids)
     let runs = last["steps"]?.sequence?.compactMap { $0["run"]?.scalar } ?? []
-    #expect(runs.contains { $0.contains("tools/duet history merge") })
-    #expect(runs.contains("tools/duet flaky"))
+    #expect(runs.contains { $0.contains("duet history merge") })
+    #expect(runs.contains("duet flaky"))
     let failStep = try #require(last["steps"]?.sequence?.last)
     #expect(failStep["if"]?.scalar?.contains("contains(needs.*.result, 'failure')") == true)
     #expect(failStep["run"]?.scalar?.contains("exit 1") == true)
@@ -124,8 +131,8 @@ struct GraphAndWorkflowTests {
     let text = try GitHubWorkflow.render(CIFixtures.manifest([]), options: .init(duetVersion: "1.0.0"))
     let node = try YAMLParser.parse(text, file: "duet.yml")
     #expect(node["env"]?["DUET_GIT_URL"]?.scalar == "${{ vars.DUET_GIT_URL }}")
-    #expect(node["jobs"]?.mapping?.compactMap(\.key.scalar) == [GitHubWorkflow.summaryJobID])
-    #expect(node["jobs"]?[GitHubWorkflow.summaryJobID]?["needs"] == nil)
+    #expect(node["jobs"]?.mapping?.compactMap(\.key.scalar) == ["duet-build-linux", GitHubWorkflow.summaryJobID])
+    #expect(node["jobs"]?[GitHubWorkflow.summaryJobID]?["needs"]?.sequence?.compactMap(\.scalar) == ["duet-build-linux"])
   }
 
   /// Scalars that YAML would read as something else are quoted.

@@ -73,6 +73,7 @@ final class InstallSandbox {
     env["PATH"] = root.appendingPathComponent("stubs").path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env["HOME"] = root.appendingPathComponent("home").path
     env["RUNNER_TEMP"] = root.appendingPathComponent("runner").path
+    env["GITHUB_PATH"] = root.appendingPathComponent("github_path").path
     env["SANDBOX"] = root.path
     env["DUET_VERSION"] = version
     env["DUET_GIT_URL"] = "file://" + repository.path
@@ -132,6 +133,22 @@ struct WorkflowInstallTests {
     let result = try sandbox.install(version: "9.9.9", commit: nil)
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output.contains("duet built at \(head)"), "\(result.output)")
+  }
+
+  /// The step puts duet in `$RUNNER_TEMP/duet-bin` and that folder on `PATH`
+  /// (`$GITHUB_PATH`), and leaves a tree's own `tools/duet` as it was.
+  @Test func installsOutsideTheTree() throws {
+    let sandbox = try InstallSandbox()
+    let tools = sandbox.root.appendingPathComponent("work/tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    try "#!/bin/sh\necho the tree's own tool\n".write(to: tools.appendingPathComponent("duet"), atomically: true, encoding: .utf8)
+    let result = try sandbox.install(version: "9.9.9", commit: nil)
+    #expect(result.status == 0, "\(result.output)")
+    #expect(try String(contentsOf: tools.appendingPathComponent("duet"), encoding: .utf8) == "#!/bin/sh\necho the tree's own tool\n")
+    let installed = sandbox.root.appendingPathComponent("runner/duet-bin/duet")
+    #expect(FileManager.default.isExecutableFile(atPath: installed.path))
+    let path = try String(contentsOf: sandbox.root.appendingPathComponent("github_path"), encoding: .utf8)
+    #expect(path == sandbox.root.appendingPathComponent("runner/duet-bin").path + "\n")
   }
 
   /// A release binary for the runner is downloaded and used; nothing is built.

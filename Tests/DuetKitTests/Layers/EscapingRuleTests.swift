@@ -61,17 +61,19 @@ struct EscapingRuleTests {
   /// The YAML writers (the two workflows and init's manifest) put a value into
   /// YAML only through `YAMLText` (a shell word only inside a `YAMLText`
   /// scalar), but for values duet makes safe itself: job ids, the duet version,
-  /// numbers.
+  /// numbers, and the pinned actions (`PinnedAction`: constant names, commits and tags).
   @Test func yamlWritersUseYAMLText() throws {
     let own: Set = [
       "id", "id):", "summaryJobID", "needs.joined(separator: \", \")", "ids.joined(separator: \", \")", "minutes", "version",
       "options.duetVersion", "junit", "plan.pools[name]!", "first", "second", "$0",
+      "jobMinutes(lanes)", "GitHubWorkflow.jobMinutes(lanes)", "artifacts ? \"true\" : \"false\"",
+      "([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: \", \")",
     ]
     var problems: [String] = []
     let writers = try Self.lines(under: "DuetAdopt/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
     for (file, line) in writers {
       for expression in Self.interpolations(line)
-      where !own.contains(expression) && !expression.hasPrefix("YAMLText.") && !expression.hasPrefix("labels(")
+      where !own.contains(expression) && !expression.hasPrefix("YAMLText.") && !expression.hasPrefix("labels(") && !expression.hasPrefix("PinnedAction.")
         && !expression.hasPrefix("ids.map") && !expression.contains("map(YAMLText.scalar)") {
         problems.append("\(file): \\(\(expression)) written into YAML without YAMLText: \(line.trimmingCharacters(in: .whitespaces))")
       }
