@@ -1,3 +1,4 @@
+import DuetFuzzSupport
 import Foundation
 import Testing
 
@@ -11,10 +12,11 @@ struct CompletionCLITests {
       - {name: kotlin-theming, sh: "true"}
     """
 
-  /// The first of `names` on PATH or in the usual folders, if any.
+  /// The path of the shell `name`; missing, the test fails with the command that installs it.
   func program(_ name: String) -> String? {
-    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/bin", "/usr/bin", "/opt/homebrew/bin", "/usr/local/bin"]
-    return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    if let path = TestTools.find(name) { return path }
+    Issue.record(Comment(rawValue: TestTools.missing(name, for: "this completion test")))
+    return nil
   }
 
   /// What bash's completion offers for `words` (the last one being completed),
@@ -78,8 +80,8 @@ struct CompletionCLITests {
     #expect(helper.stdout.isEmpty && helper.stderr.isEmpty)
   }
 
-  /// The zsh and fish scripts parse (`zsh -n`, `fish --no-execute`) where those
-  /// shells are installed, and fish completes lane names (`complete -C`).
+  /// The zsh and fish scripts parse (`zsh -n`, `fish --no-execute`), and fish
+  /// completes lane names (`complete -C`); a missing shell fails the test.
   @Test func zshAndFishParse() throws {
     let tree = try FixtureTree(manifest: Self.manifest)
     let zsh = try tree.duet("completion", "zsh")
@@ -126,7 +128,7 @@ struct CompletionCLITests {
     zpty -d z
     """#
 
-  /// Where zsh is installed, its completion (driven through a pseudo-terminal)
+  /// zsh's completion (driven through a pseudo-terminal; without zsh the test fails)
   /// offers the manifest's lane names for `duet logs` and `duet history --lane`.
   @Test func zshCompletesLaneNames() throws {
     guard let zshPath = program("zsh") else { return }
