@@ -87,7 +87,7 @@ struct CompletionCLITests {
     let zsh = try tree.duet("completion", "zsh")
     #expect(zsh.status == 0)
     #expect(zsh.stdout.hasPrefix("#compdef duet\n"))
-    #expect(zsh.stdout.contains("'*--lane=[run only this lane and what it needs (repeatable)]:NAME:_duet_lanes'"))
+    #expect(zsh.stdout.contains("'*--lane=[run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)]:NAME:_duet_lanes'"))
     let fish = try tree.duet("completion", "fish")
     #expect(fish.status == 0)
     #expect(fish.stdout.contains("complete -c duet -n '__fish_seen_subcommand_from logs' -x -a '(__duet_lanes)'"))

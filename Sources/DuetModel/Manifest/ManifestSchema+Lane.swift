@@ -76,6 +76,12 @@ extension ManifestSchema {
       return ref("strings", description: "The GitHub runner labels this lane's job runs on, overriding the top-level runs-on.")
     case "pool":
       return .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
+    case "tags":
+      let tag: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(namePattern))])
+      return .object([
+        ("description", .string("Words that select the lane with duet verify --tag; letters, digits, '.', '_' and '-'.")),
+        ("anyOf", .array([tag, .object([("type", .string("array")), ("uniqueItems", .bool(true)), ("items", tag)])])),
+      ])
     default:
       return .object([])
     }

@@ -15,12 +15,14 @@ enum VerifyCommand: Command {
     summary: "run every lane of lanes/manifest.yaml as a parallel DAG and say PASS or FAIL",
     usage: "duet verify [options]",
     options: [
-      OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)"),
-      OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
+      OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)", short: "-j"),
+      OptionSpec(name: "--lane", value: "NAME", help: "run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)", repeatable: true),
+      OptionSpec(name: "--tag", value: "TAG", help: "run only the lanes carrying this tag (tags:), and what they need (repeatable)", repeatable: true, completes: .tags),
+      OptionSpec(name: "--skip", value: "LANE", help: "leave out this lane, or the lanes a glob matches, as skipped by request (repeatable; also DUET_SKIP=a,b)", repeatable: true),
       OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"),
       OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
       OptionSpec(name: "--dry-run", value: nil, help: "print, per lane in start order, whether it is cached or why it would run; run nothing"),
-      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)"),
+      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)", completes: .refs),
       OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"),
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
@@ -107,6 +109,8 @@ enum VerifyCommand: Command {
     if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
     if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
     options.lanes = arguments.all("--lane")
+    options.tags = arguments.all("--tag")
+    options.skip = arguments.all("--skip").map { LaneSkip($0, origin: "--skip") } + skipVariable(arguments.invocation.environment)
     options.noDeps = arguments.flag("--no-deps")
     options.failFast = arguments.flag("--fail-fast")
     options.strict = arguments.flag("--strict")
@@ -114,11 +118,12 @@ enum VerifyCommand: Command {
     options.noCache = arguments.flag("--no-cache")
     let shard = arguments.value("--shard") != nil
     let failed = arguments.flag("--failed")
-    if shard && !options.lanes.isEmpty { throw UsageError(message: "--shard and --lane cannot be combined", command: "verify") }
+    let chooses = options.lanes.isEmpty ? (options.tags.isEmpty ? nil : "--tag") : "--lane"
+    if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
     if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
-    if failed && !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
-    if options.noDeps && options.lanes.isEmpty && !failed && !shard {
-      throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
+    if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
+    if options.noDeps && chooses == nil && !failed && !shard {
+      throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
     }
     if arguments.value("--since") != nil && arguments.flag("--changed") {
       throw UsageError(message: "--since and --changed cannot be combined: --changed is --since the upstream branch", command: "verify")
@@ -133,6 +138,13 @@ enum VerifyCommand: Command {
       throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
     }
     return options
+  }
+
+  /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
+  /// blanks around the commas and empty entries are ignored.
+  static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {
+    (environment["DUET_SKIP"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: "DUET_SKIP") }
   }
 
   /// `--since REF` or `--changed`, or nil.

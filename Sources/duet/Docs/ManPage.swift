@@ -47,7 +47,7 @@ enum ManPage {
     }
     for option in spec.options {
       r.append(".TP")
-      r.append(".B \(text(option.name))" + (option.value.map { " \\fI\(text($0))\\fR" } ?? ""))
+      r.append(".B \(text(option.spelled))" + (option.value.map { " \\fI\(text($0))\\fR" } ?? ""))
       r.append(text(option.help))
     }
     if !spec.exitCodes.isEmpty {
