@@ -53,7 +53,7 @@ public struct AttemptResult: Sendable {
 /// One lane's part in a run: every attempt and the outcome over all of them.
 public struct LaneRecord: Sendable {
   /// The start of the reason of a lane `--skip` or `DUET_SKIP` left out.
-  public static let skippedByRequest = "skipped by request"
+  public static let skippedByRequest = "by request"
 
   public var index: Int
   public var name: String

@@ -36,8 +36,8 @@ public struct LaneSkip: Sendable, Equatable {
     self.origin = origin
   }
 
-  /// The reason on a lane's record: `skipped by request (--skip)`.
-  public var reason: String { "\(LaneRecord.skippedByRequest) (\(origin))" }
+  /// The reason on a lane's record: `by request: --skip`.
+  public var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
 }
 
 /// A selection or option that names no lane (exit 2).
@@ -123,7 +123,7 @@ public struct VerifyPlan: Sendable {
       guard !found.isEmpty else {
         let tags = LaneSelector.allTags(manifest.lanes)
         let known = tags.isEmpty ? "its lanes carry no tags" : "its tags: \(tags.joined(separator: ", "))"
-        throw VerifyOptionError(message: "--tag \(tag): no lane of \(manifest.path) carries it\(Suggestion.hint(for: tag, in: tags)); \(known)")
+        throw VerifyOptionError(message: "--tag \(tag): no lane of \(manifest.path) carries it (\(known))\(Suggestion.hint(for: tag, in: tags))")
       }
       chosen.formUnion(found)
     }
