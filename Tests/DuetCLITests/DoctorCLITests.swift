@@ -1,3 +1,5 @@
+import DuetAdopt
+import DuetModel
 import Foundation
 import Testing
 
@@ -34,6 +36,41 @@ struct DoctorCLITests {
     // One recorded run, so the store exists and has duet's schema.
     #expect(try tree.duet("verify", "--lane", "design-tokens").status == 0)
     return tree
+  }
+
+  /// A lane whose `platforms:` leaves this machine's out is skipped by verify
+  /// here, so what it needs is no problem: doctor says so and passes (it failed
+  /// on Linux for a macOS lane's xcodebuild); `--json` reports the same.
+  @Test func anotherPlatformsLaneIsNoProblem() throws {
+    let other = LanePlatform.current == .linux ? "macos" : "linux"
+    let here = LanePlatform.current == .linux ? "Linux" : "macOS"
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: ios, sh: "xcodebuild-stub test", requires: [xcrun-stub], platforms: [\(other)]}
+        - {name: lint, sh: "grep-stub -r x ."}
+      """)
+    let bin = try stubBin(Self.allTools.merging(["grep-stub": "true"]) { $1 })
+    let run = try tree.duet("doctor", environment: ["PATH": bin.url.path, "COLUMNS": "200"])
+    #expect(run.status == 0, "\(run.stdout)")
+    let spoken = other == "macos" ? "macOS only" : "Linux only"
+    #expect(flat(run.stdout).contains("lane ios \(spoken): verify skips it on \(here), so nothing it needs is checked lane lint grep-stub: on PATH"), "\(run.stdout)")
+    #expect(run.stdout.hasSuffix("duet doctor: PASS (every lane has what it needs)\n"))
+
+    let json = try tree.duet("doctor", "--json", environment: ["PATH": bin.url.path])
+    #expect(json.status == 0)
+    #expect(json.stdout.hasPrefix("{\n  \"lines\" : ["), "\(json.stdout)")
+    let report = try JSONDecoder().decode(DoctorJSON.self, from: Data(json.stdout.utf8))
+    #expect(report.pass && report.problems.isEmpty && report.summary == "duet doctor: PASS (every lane has what it needs)")
+    #expect(report.root == tree.url.path)
+    #expect(report.lines.contains(DoctorReport.Line(topic: "lane ios", text: "\(spoken): verify skips it on \(here), so nothing it needs is checked")))
+    #expect(json.stdout.contains("\"schemaVersion\" : "))
+
+    try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n  - {name: lint, sh: \"grep-stub x\"}\n")
+    let failing = try tree.duet("doctor", "--json", environment: ["PATH": "/nonexistent"])
+    #expect(failing.status == 1)
+    let broken = try JSONDecoder().decode(DoctorJSON.self, from: Data(failing.stdout.utf8))
+    #expect(!broken.pass && broken.problems == ["lane lint: grep-stub not found on PATH"], "\(broken.problems)")
   }
 
   /// On a tree where every lane has its programs: every topic reported, exit 0, and
