@@ -80,3 +80,26 @@ struct HelpCLITests {
     #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
   }
 }
+
+/// The man page's ENVIRONMENT section and docs/manifest.md's table of variables.
+@Suite("the man page lists every environment variable docs/manifest.md documents")
+struct ManPageEnvironmentTests {
+  /// Every variable in the first column of docs/manifest.md's "Environment
+  /// variables" table has an entry in the man page's ENVIRONMENT section, and
+  /// the section has no other (it listed 3 of them before).
+  @Test func everyDocumentedVariable() throws {
+    let page = try String(contentsOf: InstallCLITests.repository.appendingPathComponent("docs/manifest.md"), encoding: .utf8)
+    let section = try #require(page.components(separatedBy: "## Environment variables").dropFirst().first)
+    let table = section.split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
+    let documented = Set(table.flatMap { row in
+      row.split(separator: "|")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+    })
+    #expect(documented.count >= 15, "\(documented)")
+    let man = try FixtureTree().duet("man").stdout
+    let environment = try #require(man.components(separatedBy: ".SH ENVIRONMENT\n").dropFirst().first?.components(separatedBy: ".SH ").first)
+    let listed = Set(environment.split(separator: "\n").filter { $0.hasPrefix(".B ") }.flatMap { line in
+      line.dropFirst(3).replacingOccurrences(of: "\\_", with: "_").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    })
+    #expect(listed == documented, "only documented: \(documented.subtracting(listed).sorted()); only in the man page: \(listed.subtracting(documented).sorted())")
+  }
+}
