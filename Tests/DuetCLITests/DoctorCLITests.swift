@@ -74,7 +74,7 @@ struct DoctorCLITests {
   }
 
   /// On a tree where every lane has its programs: every topic reported, exit 0, and
-  /// every line fits the 80 columns asked for.
+  /// every line fits the 80 columns asked for (but one holding a single path, kept whole).
   @Test func healthyTree() throws {
     let tree = try recordedTree()
     let bin = try stubBin(Self.allTools)
@@ -97,7 +97,8 @@ struct DoctorCLITests {
     #expect(text.contains(" java openjdk version \"21.0.1-stub\" 2025-01-01 ("))
     #expect(text.contains(" kotlinc kotlinc-jvm 2.0.0-stub (JRE 21) ("))
     #expect(run.stdout.hasSuffix("\nduet doctor: PASS (every lane has what it needs)\n"))
-    for line in run.lines { #expect(line.count <= 80, "\(line)") }
+    // A path longer than the column stands whole on a line of its own; every other line fits.
+    for line in run.lines where line.trimmingCharacters(in: .whitespaces).contains(" ") { #expect(line.count <= 80, "\(line)") }
   }
 
   /// On a broken tree: one line per problem after the verdict, exit 1, and what is
