@@ -78,7 +78,7 @@ struct CommandSpec {
   var examples: [HelpExample] = []
 
   static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
-  static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 1)")
+  static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 2)")
   static let helpOption = OptionSpec(name: "--help", value: nil, help: "show this help")
 
   /// The options as listed: the command's own, then `--help`.
