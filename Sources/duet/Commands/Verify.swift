@@ -31,6 +31,7 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
       OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
+      OptionSpec(name: "--watch", value: nil, help: "after the run, wait for files to change and run again the lanes they affect (Ctrl-C ends it)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
@@ -40,8 +41,26 @@ enum VerifyCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let request = try request(arguments)
     let json = arguments.flag("--json")
+    let observer = observer(console: console, json: json)
+    do {
+      if arguments.flag("--watch") { return try VerifyWatch.run(request, observer: observer, arguments: arguments, console: console) }
+      let ownsProcess = arguments.invocation.ownsProcess
+      let response = try verify(request, observer: observer, signals: { onSignal, body in
+        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
+      })
+      print(response, request: request, json: json, console: console)
+      return response.exitCode
+    } catch let failure as VerifyFailure {
+      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
+      console.err("duet verify: error: \(failure)")
+      return ExitCode.usage
+    }
+  }
+
+  /// The observer that prints a run's progress (each run of `--watch` makes its own printer).
+  static func observer(console: Console, json: Bool) -> VerifyObserver {
     let progress = Locked<ProgressPrinter?>(nil)
-    let observer = VerifyObserver(
+    return VerifyObserver(
       notice: { json ? console.err($0) : console.out($0) },
       warning: { console.err("duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
@@ -49,19 +68,6 @@ enum VerifyCommand: Command {
       event: { event in progress.withLock { $0 }?.handle(event) },
       ended: { progress.withLock { $0 }?.finish() },
       line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
-    let response: VerifyResponse
-    do {
-      let ownsProcess = arguments.invocation.ownsProcess
-      response = try verify(request, observer: observer, signals: { onSignal, body in
-        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
-      })
-    } catch let failure as VerifyFailure {
-      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
-      console.err("duet verify: error: \(failure)")
-      return ExitCode.usage
-    }
-    print(response, request: request, json: json, console: console)
-    return response.exitCode
   }
 
   /// The request the command line asks for; every option checked before any file is read.
@@ -133,6 +139,11 @@ enum VerifyCommand: Command {
     }
     if let since = arguments.value("--since"), since.isEmpty || since.hasPrefix("-") {
       throw UsageError(message: "--since needs a git ref such as origin/main, got '\(since)'", command: "verify")
+    }
+    if arguments.flag("--watch") {
+      for option in ["--json", "--dry-run", "--junit", "--shard", "--failed", "--since", "--changed"] where arguments.flag(option) || arguments.value(option) != nil {
+        throw UsageError(message: "--watch and \(option) cannot be combined: --watch runs again the lanes each change affects", command: "verify")
+      }
     }
     if arguments.flag("--dry-run") && arguments.value("--junit") != nil {
       throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
