@@ -143,6 +143,28 @@ struct CompletionCLITests {
     }
   }
 
+  /// fish offers the manifest's tags for `verify --tag` and git's refs for
+  /// `verify --since` (both from `duet __complete`), and bash the tags too.
+  @Test func tagsAndRefsComplete() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "true", tags: [fast, android]}
+        - {name: b, sh: "true", tags: [ios]}
+      """)
+    let setup = try shell("git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git branch release", in: tree.url)
+    #expect(setup.status == 0, "\(setup.output)")
+    try tree.write("duet.fish", try tree.duet("completion", "fish").stdout)
+    try tree.write("duet.bash", try tree.duet("completion", "bash").stdout)
+    #expect(try bashCompletes(["verify", "--tag", "a"], in: tree) == ["android"])
+    #expect(try bashCompletes(["verify", "--since", "r"], in: tree) == ["release"])
+    guard let fishPath = program("fish") else { return }
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("bin/duet").path, withDestinationPath: duetBinary.path)
+    let words = try shell("PATH=\"$PWD/bin:$PATH\" \(fishPath) --no-config -c 'source duet.fish; complete -C \"duet verify --tag \"; complete -C \"duet verify --since m\"'", in: tree.url)
+    #expect(words.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["android", "fast", "ios", "main"], "\(words.output)")
+  }
+
   /// No shell, or one duet does not know, is a usage error that names the choices.
   @Test func unknownShell() throws {
     let tree = try FixtureTree()
