@@ -127,6 +127,10 @@ public final class FileWatcher: @unchecked Sendable {
     #if canImport(Glibc)
     let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_ONLYDIR | IN_DONT_FOLLOW)
     let descriptor = inotify_add_watch(queue, absolute, mask)
+    if descriptor < 0 && errno == ENOSPC {
+      throw Failure(message: "cannot watch \(folder.isEmpty ? "the tree" : folder): the system's limit of inotify watches is reached; raise fs.inotify.max_user_watches (sysctl)")
+    }
+    // A folder gone before it could be watched has nothing to report.
     guard descriptor >= 0 else { return [] }
     #else
     let descriptor = watchVnode(absolute)
