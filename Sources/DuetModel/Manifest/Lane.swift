@@ -41,6 +41,8 @@ public struct Lane: Sendable, Equatable {
   public var runsOn: [String] = []
   /// `platforms:`: where the lane can run; nil means everywhere.
   public var platforms: [LanePlatform]?
+  /// `tags:`: words `duet verify --tag` selects the lane by; no part of its fingerprint.
+  public var tags: [String] = []
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

@@ -77,7 +77,16 @@ extension ManifestSchema {
     case "pool":
       return .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
     default:
-      return .object([])
+      return key == "tags" ? tagsProperty : .object([])
     }
+  }
+
+  /// `tags:`: one word or a list of them.
+  static var tagsProperty: OrderedJSON {
+    let tag: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(namePattern))])
+    return .object([
+      ("description", .string("Words that select the lane with duet verify --tag; letters, digits, '.', '_' and '-', each once.")),
+      ("anyOf", .array([tag, .object([("type", .string("array")), ("items", tag)])])),
+    ])
   }
 }
