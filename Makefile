@@ -1,15 +1,26 @@
-# duet: build, install and package.
+# duet: build, install, test and package.
 #
+#   make install              every dependency (tools/install-deps build), the
+#                             release build, then duet, its man page and its
+#                             bash/zsh/fish completions under PREFIX
+#   make check                what the tests need (tools/install-deps test), the
+#                             whole test suite, `make install` into .build/check-prefix,
+#                             then tools/duet verify --strict: what CI runs (.ci/run)
 #   make                      the release build (tools/build-release)
-#   make install PREFIX=DIR   duet, its man page and bash/zsh/fish completions
+#   make deps, make test-deps only the dependencies of install, of check
 #   make uninstall PREFIX=DIR removes exactly what install wrote
 #   make dist                 a tarball for this OS and CPU under .build/dist/
 #
-# BINARY=PATH installs an already-built duet instead of building one (the test
-# suite installs the debug binary this way, so it stays fast). DESTDIR is
-# prepended to every installed path, for packagers.
+# PREFIX is /usr/local for root, $HOME/.local for anyone else (no sudo needed
+# to install; put $HOME/.local/bin on PATH). Installing packages uses apt-get
+# directly as root and through sudo otherwise (brew on macOS).
+# BINARY=PATH installs an already-built duet instead of building one, with no
+# dependency step (the test suite installs the debug binary this way, so it
+# stays fast). DESTDIR is prepended to every installed path, for packagers.
+# VERIFY_ARGS adds arguments to check's tools/duet verify --strict (CI: --junit FILE).
 
-PREFIX ?= /usr/local
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
+VERIFY_ARGS ?=
 DESTDIR ?=
 BINARY ?=
 # install -s: the static Linux binary drops from about 80 MB to 60 MB without its symbols.
@@ -25,12 +36,18 @@ VERSION := $(shell sed -n 's/^let duetVersion = "\(.*\)"/\1/p' Sources/duet/Vers
 OS := $(shell uname -s | tr A-Z a-z)
 ARCH := $(shell uname -m)
 
-.PHONY: all build install uninstall dist clean-dist
+.PHONY: all deps test-deps build install uninstall check dist clean-dist
 
 all: build
 
+deps:
+	@tools/install-deps build
+
+test-deps:
+	@tools/install-deps test
+
 # tools/build-release prints the binary's path as its last line.
-build:
+build: deps
 	@tools/build-release > .build-release-path.tmp || { rm -f .build-release-path.tmp; exit 1; }
 	@mkdir -p .build && mv .build-release-path.tmp .build/release-path
 
@@ -45,6 +62,17 @@ install: $(if $(BINARY),,build)
 	"$(BINDIR)/duet" completion zsh > "$(ZSHDIR)/_duet"
 	"$(BINDIR)/duet" completion fish > "$(FISHDIR)/duet.fish"
 	@"$(BINDIR)/duet" --version
+
+# The whole suite with the test tools found (.build/venv/bin first on PATH),
+# the README's install command into a prefix of its own, then duet verifying
+# this repository's lanes with the binary that install built.
+CHECK_PREFIX := $(CURDIR)/.build/check-prefix
+check: test-deps
+	swift build --build-tests
+	PATH="$(CURDIR)/.build/venv/bin:$$PATH" swift test --skip-build
+	rm -rf "$(CHECK_PREFIX)"
+	$(MAKE) --no-print-directory install PREFIX="$(CHECK_PREFIX)"
+	tools/duet verify --strict $(VERIFY_ARGS)
 
 uninstall:
 	rm -f "$(BINDIR)/duet" "$(MANDIR)/duet.1" "$(BASHDIR)/duet" "$(ZSHDIR)/_duet" "$(FISHDIR)/duet.fish"

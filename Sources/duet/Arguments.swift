@@ -15,6 +15,11 @@ struct OptionSpec {
   var repeatable = false
   /// What the value is, for completions; nil infers it from `value` (see `completion`).
   var completes: ValueKind? = nil
+  /// A one-letter spelling (`-j`), which takes its value as the next word or attached (`-j4`).
+  var short: String? = nil
+
+  /// `-j, --jobs`, or the name alone.
+  var spelled: String { short.map { "\($0), \(name)" } ?? name }
 
   /// What a shell should offer for the value: explicit, else `DIR` is a folder,
   /// `FILE` a file, and `--lane` or `LANE` a lane of the manifest.
@@ -34,6 +39,10 @@ enum ValueKind: Equatable {
   case none
   /// A lane name from the tree's manifest (`duet __complete lanes`).
   case lanes
+  /// A tag of the tree's lanes (`duet __complete tags`).
+  case tags
+  /// A git ref of the tree's repository (`duet __complete refs`).
+  case refs
   case directories
   case files
   /// One of a fixed set of words.
@@ -69,7 +78,7 @@ struct CommandSpec {
   var examples: [HelpExample] = []
 
   static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
-  static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 1)")
+  static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 2)")
   static let helpOption = OptionSpec(name: "--help", value: nil, help: "show this help")
 
   /// The options as listed: the command's own, then `--help`.
@@ -80,9 +89,9 @@ struct CommandSpec {
     if !details.isEmpty { lines += ["", details] }
     lines += ["", "options:"]
     let all = listedOptions
-    let width = all.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+    let width = all.map { $0.spelled.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
     for option in all {
-      let left = option.name + (option.value.map { " " + $0 } ?? "")
+      let left = option.spelled + (option.value.map { " " + $0 } ?? "")
       lines.append("  " + left.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
     }
     if !exitCodes.isEmpty {
@@ -144,6 +153,17 @@ struct ParsedArguments {
     return seconds
   }
 
+  /// `-j4` as `-j` with the value `4`; any other word as it is, with no value.
+  static func splitShort(_ word: String, spec: CommandSpec) -> (String, String?) {
+    guard !word.hasPrefix("--") else { return (word, nil) }
+    for option in spec.options where option.value != nil {
+      guard let short = option.short, word.hasPrefix(short), word.count > short.count else { continue }
+      let value = String(word.dropFirst(short.count))
+      return (short, value.hasPrefix("=") ? String(value.dropFirst()) : value)
+    }
+    return (word, nil)
+  }
+
   static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0, invocation: Invocation) throws -> ParsedArguments {
     var parsed = ParsedArguments(invocation: invocation)
     var index = 0
@@ -163,15 +183,15 @@ struct ParsedArguments {
         parsed.positionals.append(word)
         continue
       }
-      var name = word
-      var inline: String?
-      if let equals = word.firstIndex(of: "=") {
+      var (name, inline) = splitShort(word, spec: spec)
+      if inline == nil, let equals = word.firstIndex(of: "=") {
         name = String(word[..<equals])
         inline = String(word[word.index(after: equals)...])
       }
-      guard let option = spec.options.first(where: { $0.name == name }) else {
+      guard let option = spec.options.first(where: { $0.name == name || ($0.short != nil && $0.short == name) }) else {
         throw UsageError(message: "unknown option '\(name)'\(Suggestion.hint(for: name, in: names))", command: spec.name)
       }
+      name = option.name
       // The last of two values silently winning hides a mistake in a script.
       if !option.repeatable && (parsed.flags.contains(name) || parsed.values[name] != nil) {
         throw UsageError(message: "\(name) given twice; give it once", command: spec.name)

@@ -13,6 +13,9 @@ import DuetSupport
 final class Console: Sendable {
   let isTerminal: Bool
   let useColor: Bool
+  /// Whether a line may be rewritten in place (`\r`, `ESC[K`): a terminal that
+  /// is not `TERM=dumb`, which has no cursor control.
+  let canRewrite: Bool
   let width: Int
   private let output: ConsoleOutput
   /// Serialises writes to the descriptors, so lines from several threads never interleave.
@@ -23,6 +26,7 @@ final class Console: Sendable {
     if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     useColor = isTerminal && !noColor && environment["TERM"] != "dumb"
+    canRewrite = isTerminal && environment["TERM"] != "dumb"
     var size = winsize()
     if isTerminal && ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0 && size.ws_col > 20 {
       width = Int(size.ws_col)

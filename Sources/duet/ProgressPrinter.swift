@@ -28,7 +28,7 @@ final class ProgressPrinter: Sendable {
     self.console = console
     self.quiet = quiet
     self.total = total
-    if console.isTerminal && !quiet {
+    if console.canRewrite && !quiet {
       let timer = DispatchSource.makeTimerSource(queue: .global())
       timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
       timer.setEventHandler { [weak self] in self?.redraw() }
@@ -88,7 +88,7 @@ final class ProgressPrinter: Sendable {
   }
 
   private func drawStatus(_ state: inout State) {
-    guard console.isTerminal, !quiet, !state.running.isEmpty else { return }
+    guard console.canRewrite, !quiet, !state.running.isEmpty else { return }
     let now = Date()
     let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
     var text = "[\(state.finished)/\(total)] running: " + names.joined(separator: ", ")

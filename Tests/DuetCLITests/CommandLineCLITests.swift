@@ -96,7 +96,7 @@ struct CommandLineCLITests {
 
     let json = try tree.duet("lanes", "--json")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
     #expect(object["outsideManifest"] as? [String] == ["extras/tool", "src-kmp/theming"])
     #expect((object["lanes"] as? [[String: Any]])?.map { $0["name"] as? String } == ["swift", "kotlin"])
   }

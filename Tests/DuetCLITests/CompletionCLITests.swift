@@ -1,3 +1,4 @@
+import DuetFuzzSupport
 import Foundation
 import Testing
 
@@ -11,10 +12,11 @@ struct CompletionCLITests {
       - {name: kotlin-theming, sh: "true"}
     """
 
-  /// The first of `names` on PATH or in the usual folders, if any.
+  /// The path of the shell `name`; missing, the test fails with the command that installs it.
   func program(_ name: String) -> String? {
-    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/bin", "/usr/bin", "/opt/homebrew/bin", "/usr/local/bin"]
-    return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    if let path = TestTools.find(name) { return path }
+    Issue.record(Comment(rawValue: TestTools.missing(name, for: "this completion test")))
+    return nil
   }
 
   /// What bash's completion offers for `words` (the last one being completed),
@@ -78,14 +80,14 @@ struct CompletionCLITests {
     #expect(helper.stdout.isEmpty && helper.stderr.isEmpty)
   }
 
-  /// The zsh and fish scripts parse (`zsh -n`, `fish --no-execute`) where those
-  /// shells are installed, and fish completes lane names (`complete -C`).
+  /// The zsh and fish scripts parse (`zsh -n`, `fish --no-execute`), and fish
+  /// completes lane names (`complete -C`); a missing shell fails the test.
   @Test func zshAndFishParse() throws {
     let tree = try FixtureTree(manifest: Self.manifest)
     let zsh = try tree.duet("completion", "zsh")
     #expect(zsh.status == 0)
     #expect(zsh.stdout.hasPrefix("#compdef duet\n"))
-    #expect(zsh.stdout.contains("'*--lane=[run only this lane and what it needs (repeatable)]:NAME:_duet_lanes'"))
+    #expect(zsh.stdout.contains("'*--lane=[run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)]:NAME:_duet_lanes'"))
     let fish = try tree.duet("completion", "fish")
     #expect(fish.status == 0)
     #expect(fish.stdout.contains("complete -c duet -n '__fish_seen_subcommand_from logs' -x -a '(__duet_lanes)'"))
@@ -126,7 +128,7 @@ struct CompletionCLITests {
     zpty -d z
     """#
 
-  /// Where zsh is installed, its completion (driven through a pseudo-terminal)
+  /// zsh's completion (driven through a pseudo-terminal; without zsh the test fails)
   /// offers the manifest's lane names for `duet logs` and `duet history --lane`.
   @Test func zshCompletesLaneNames() throws {
     guard let zshPath = program("zsh") else { return }
@@ -139,6 +141,28 @@ struct CompletionCLITests {
       let result = try shell("PATH=\"$PWD/bin:$PATH\" \(zshPath) -f capture.zsh '\(line)'", in: tree.url)
       #expect(result.output.split(separator: "\n").map { String($0.dropFirst(4)) } == expected, "\(line): \(result.output)")
     }
+  }
+
+  /// fish offers the manifest's tags for `verify --tag` and git's refs for
+  /// `verify --since` (both from `duet __complete`), and bash the tags too.
+  @Test func tagsAndRefsComplete() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "true", tags: [fast, android]}
+        - {name: b, sh: "true", tags: [ios]}
+      """)
+    let setup = try shell("git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git branch release", in: tree.url)
+    #expect(setup.status == 0, "\(setup.output)")
+    try tree.write("duet.fish", try tree.duet("completion", "fish").stdout)
+    try tree.write("duet.bash", try tree.duet("completion", "bash").stdout)
+    #expect(try bashCompletes(["verify", "--tag", "a"], in: tree) == ["android"])
+    #expect(try bashCompletes(["verify", "--since", "r"], in: tree) == ["release"])
+    guard let fishPath = program("fish") else { return }
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("bin/duet").path, withDestinationPath: duetBinary.path)
+    let words = try shell("PATH=\"$PWD/bin:$PATH\" \(fishPath) --no-config -c 'source duet.fish; complete -C \"duet verify --tag \"; complete -C \"duet verify --since m\"'", in: tree.url)
+    #expect(words.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } == ["android", "fast", "ios", "main"], "\(words.output)")
   }
 
   /// No shell, or one duet does not know, is a usage error that names the choices.

@@ -61,7 +61,7 @@ struct DesignTokensCLITests {
     let json = try DesignTokensCLI.run(["design-tokens", "--check", "--json"], in: root)
     #expect(json.status == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
     #expect(object["passed"] as? Bool == false)
     let statuses = (object["files"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
     #expect(statuses == ["upToDate", "upToDate", "upToDate", "upToDate", "upToDate", "upToDate", "stale", "upToDate"])

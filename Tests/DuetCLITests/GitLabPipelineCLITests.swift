@@ -1,3 +1,4 @@
+import DuetFuzzSupport
 import Foundation
 import Testing
 import DuetAdopt
@@ -120,8 +121,8 @@ struct GitHubRunnersCLITests {
   }
 }
 
-/// `check-jsonschema` with one of its built-in CI schemas. Missing, it fails the
-/// test, unless DUET_ALLOW_MISSING_CHECK_JSONSCHEMA=1 records a known issue.
+/// `check-jsonschema` with one of its built-in CI schemas (on PATH or in
+/// `.build/venv/bin`). Missing, it fails the test with the command that installs it.
 /// Several files go to one call (Python starts once); any file that fails the
 /// schema fails the call, and its output names the file.
 enum SchemaCheck {
@@ -130,24 +131,13 @@ enum SchemaCheck {
   }
 
   static func validate(_ files: [URL], schema: String) throws {
-    let which = Process()
-    which.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    which.arguments = ["sh", "-c", "command -v check-jsonschema"]
-    which.standardOutput = FileHandle.nullDevice
-    try which.run()
-    which.waitUntilExit()
-    guard which.terminationStatus == 0 else {
-      let message = "check-jsonschema is not on PATH: pip install check-jsonschema (.ci/run does) to validate generated CI files"
-      if ProcessInfo.processInfo.environment["DUET_ALLOW_MISSING_CHECK_JSONSCHEMA"] == "1" {
-        withKnownIssue("DUET_ALLOW_MISSING_CHECK_JSONSCHEMA=1: \(message)") { Issue.record(Comment(rawValue: message)) }
-      } else {
-        Issue.record(Comment(rawValue: message))
-      }
+    guard let program = TestTools.find("check-jsonschema") else {
+      Issue.record(Comment(rawValue: TestTools.missing("check-jsonschema", for: "validating generated CI files")))
       return
     }
     let check = Process()
     check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    check.arguments = ["check-jsonschema", "--builtin-schema", schema] + files.map(\.path)
+    check.arguments = [program, "--builtin-schema", schema] + files.map(\.path)
     let output = Pipe()
     check.standardOutput = output
     check.standardError = output

@@ -1,3 +1,4 @@
+import DuetFuzzSupport
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ struct HelpCLITests {
   }
 
   /// The man page has a section per command with its options, exit codes and
-  /// examples, escapes what roff would eat, and (where groff is installed) formats without a warning.
+  /// examples, escapes what roff would eat, and formats without a warning in groff (missing, the test fails).
   @Test func manPageFromTheSpecs() throws {
     let tree = try FixtureTree()
     let run = try tree.duet("man")
@@ -71,10 +72,34 @@ struct HelpCLITests {
       #expect(!line.hasPrefix("'"), "\(line)")
     }
     try tree.write("duet.1", page)
-    let groff = ["/usr/bin/groff", "/opt/homebrew/bin/groff", "/usr/local/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    if let groff {
-      let result = try shell("\(groff) -man -Tutf8 -ww -z duet.1", in: tree.url)
-      #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+    guard let groff = TestTools.find("groff") else {
+      Issue.record(Comment(rawValue: TestTools.missing("groff", for: "checking the man page")))
+      return
     }
+    let result = try shell("\(groff) -man -Tutf8 -ww -z duet.1", in: tree.url)
+    #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+  }
+}
+
+/// The man page's ENVIRONMENT section and docs/manifest.md's table of variables.
+@Suite("the man page lists every environment variable docs/manifest.md documents")
+struct ManPageEnvironmentTests {
+  /// Every variable in the first column of docs/manifest.md's "Environment
+  /// variables" table has an entry in the man page's ENVIRONMENT section, and
+  /// the section has no other (it listed 3 of them before).
+  @Test func everyDocumentedVariable() throws {
+    let page = try String(contentsOf: InstallCLITests.repository.appendingPathComponent("docs/manifest.md"), encoding: .utf8)
+    let section = try #require(page.components(separatedBy: "## Environment variables").dropFirst().first)
+    let table = section.split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }
+    let documented = Set(table.flatMap { row in
+      row.split(separator: "|")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+    })
+    #expect(documented.count >= 15, "\(documented)")
+    let man = try FixtureTree().duet("man").stdout
+    let environment = try #require(man.components(separatedBy: ".SH ENVIRONMENT\n").dropFirst().first?.components(separatedBy: ".SH ").first)
+    let listed = Set(environment.split(separator: "\n").filter { $0.hasPrefix(".B ") }.flatMap { line in
+      line.dropFirst(3).replacingOccurrences(of: "\\_", with: "_").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    })
+    #expect(listed == documented, "only documented: \(documented.subtracting(listed).sorted()); only in the man page: \(listed.subtracting(documented).sorted())")
   }
 }

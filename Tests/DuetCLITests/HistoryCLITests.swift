@@ -31,7 +31,7 @@ struct HistoryCLITests {
     let clean = try changed.duet("flaky", "--json")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
     #expect((object["lanes"] as? [Any])?.isEmpty == true)
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
   }
 
   /// A lane with unchanged inputs since it last passed is cached; an input change or --no-cache runs it.

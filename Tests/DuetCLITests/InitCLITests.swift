@@ -26,6 +26,21 @@ struct InitCLITests {
     return object
   }
 
+  /// On a narrow terminal (COLUMNS=60) the survey keeps every path whole: a path
+  /// longer than the column stands on a line of its own (it was cut mid-word).
+  @Test func surveyKeepsPathsWhole() throws {
+    let tree = try FixtureTree()
+    let atrium = InstallCLITests.repository.appendingPathComponent("Examples/Atrium")
+    for item in try FileManager.default.contentsOfDirectory(atPath: atrium.path) where item != ".duet" && item != "lanes" {
+      try FileManager.default.copyItem(at: atrium.appendingPathComponent(item), to: tree.url.appendingPathComponent(item))
+    }
+    let run = try tree.duet("init", environment: ["COLUMNS": "60"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(lines.contains("src-kmp/theming/src/commonMain/kotlin/dev/atrium/theming/Generated,"), "\(run.stdout)")
+    #expect(lines.contains("src-ios/Packages/AtriumKit/Sources/Theming/Generated"), "\(run.stdout)")
+  }
+
   /// `init` writes a commented manifest that `duet lanes` accepts as it is, with a lane
   /// for every module so none is outside the manifest, and says what it found and why.
   @Test func initWritesAManifestLanesAccepts() throws {

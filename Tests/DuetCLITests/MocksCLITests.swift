@@ -78,7 +78,7 @@ struct MocksCLITests {
     #expect(check.stderr.contains("source root 'Sources/Gone' does not exist"))
   }
 
-  /// `--json` carries schemaVersion 1 and each finding as kind, path and message.
+  /// `--json` carries schemaVersion 2 and each finding as kind, path and message.
   @Test func json() throws {
     let tree = try shellTree()
     _ = try tree.duet("mocks")
@@ -86,7 +86,7 @@ struct MocksCLITests {
     let result = try tree.duet("mocks", "--check", "--json")
     #expect(result.status == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
     let files = try #require(object["files"] as? [[String: Any]])
     let findings = try #require(files.first?["findings"] as? [[String: Any]])
     #expect(findings.first?["kind"] as? String == "unlisted")

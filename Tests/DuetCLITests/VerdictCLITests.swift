@@ -170,7 +170,7 @@ struct VerdictCLITests {
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     let lanes = object?["lanes"] as? [[String: Any]] ?? []
     #expect(lanes.first { $0["name"] as? String == "test" }?["reason"] as? String == "a need will run (build)")
-    #expect(object?["schemaVersion"] as? Int == 1)
+    #expect(object?["schemaVersion"] as? Int == 2)
   }
 
   /// Lanes of a pool of depth 1 never overlap, even with free jobs.

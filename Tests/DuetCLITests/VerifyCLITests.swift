@@ -218,13 +218,13 @@ struct VerifyCLITests {
     #expect(!run.stdout.contains("hidden"))
   }
 
-  /// `--json` prints the whole run with schemaVersion 1.
+  /// `--json` prints the whole run with schemaVersion 2.
   @Test func jsonReport() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'exit 3'}\n")
     let run = try tree.duet("verify", "--json")
     #expect(run.status == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
     #expect(object["outcome"] as? String == "fail")
     let lanes = try #require(object["lanes"] as? [[String: Any]])
     let attempts = try #require(lanes.first?["attempts"] as? [[String: Any]])

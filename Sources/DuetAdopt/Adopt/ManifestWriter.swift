@@ -58,7 +58,7 @@ public enum ManifestWriter {
     if !plan.outside.isEmpty {
       text += "\n# Outside the manifest: checks this tree's CI runs that duet cannot run as a lane.\n"
       for entry in plan.outside {
-        for line in CommentText.lines("\(entry.subject): \(entry.reason).", prefix: "#   ") { text += line + "\n" }
+        for line in CommentText.lines(YAMLText.comment(entry.subject + ": " + entry.reason) + ".", prefix: "#   ") { text += line + "\n" }
       }
     }
     return text

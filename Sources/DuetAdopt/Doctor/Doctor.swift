@@ -17,6 +17,9 @@ public enum Doctor {
     /// Seconds each toolchain probe may take.
     public var probeTimeout: Double = 10
     public var builtins: [String: [String]]
+    /// The operating system the lanes are checked for: a lane whose `platforms:`
+    /// leaves it out is skipped there by verify, so nothing it needs is a problem.
+    public var platform: LanePlatform = .current
 
     public init(root: URL, foundBy: String?, environment: [String: String], builtins: [String: [String]]) {
       self.root = root
@@ -160,11 +163,15 @@ public enum Doctor {
   }
 
   /// One line per lane: for a shell lane, where each program it starts and each
-  /// `requires:` program was found. Returns which lanes need each program by name.
+  /// `requires:` program was found; a lane for another platform only says so,
+  /// since verify skips it here. Returns which lanes need each program by name.
   package static func checkLanes(_ manifest: Manifest, options: Options, into report: inout DoctorReport) -> [String: [String]] {
     var needed: [String: [String]] = [:]
-    let path = options.environment["PATH"]
     for lane in manifest.lanes {
+      if let reason = lane.platformSkipReason(on: options.platform) {
+        report.add("lane \(lane.name)", "\(reason): verify skips it on \(options.platform == .macos ? "macOS" : "Linux"), so nothing it needs is checked")
+        continue
+      }
       guard case .shell(let command) = lane.step else {
         report.add("lane \(lane.name)", "built-in: \(lane.commandText)")
         continue
@@ -177,27 +184,8 @@ public enum Doctor {
         continue
       }
       var found: [String] = []
-      var names: [String] = []
-      for program in ShellPrograms.programs(in: command) {
-        if program.isPath {
-          let relative = ([lane.dir, program.directory].compactMap { $0 } + [program.name]).joined(separator: "/")
-          let shown = normalized(relative)
-          let absolute = program.name.hasPrefix("/") ? program.name : options.root.appendingPathComponent(shown).path
-          if ToolProbe.isExecutableFile(absolute) {
-            found.append("\(program.name): \(shown), executable")
-          } else if FileManager.default.fileExists(atPath: absolute) {
-            found.append("\(program.name): \(shown), not executable")
-            report.problem("lane \(lane.name): \(shown) is not executable (chmod +x \(shown))")
-          } else {
-            found.append("\(program.name): not found")
-            report.problem("lane \(lane.name): \(program.name) not found (looked for \(shown))")
-          }
-          if program.name.hasSuffix("gradlew") { names.append("java") }
-        } else {
-          names.append(program.name)
-        }
-      }
-      for name in lane.requires where !names.contains(name) { names.append(name) }
+      let names = programPaths(lane, command: command, options: options, found: &found, into: &report)
+      let path = options.environment["PATH"]
       var seen = Set<String>()
       for name in names where seen.insert(name).inserted {
         needed[name, default: []].append(lane.name)
@@ -212,6 +200,33 @@ public enum Doctor {
       report.add("lane \(lane.name)", found.isEmpty ? "sh: no program duet can check (\(command.prefix(60)))" : found.joined(separator: "; "))
     }
     return needed
+  }
+
+  /// The programs a shell lane starts by path (`./gradlew`), each checked and
+  /// noted in `found`; returns the names to look up on PATH, `requires:` last.
+  package static func programPaths(_ lane: Lane, command: String, options: Options, found: inout [String], into report: inout DoctorReport) -> [String] {
+    var names: [String] = []
+    for program in ShellPrograms.programs(in: command) {
+      guard program.isPath else {
+        names.append(program.name)
+        continue
+      }
+      let relative = ([lane.dir, program.directory].compactMap { $0 } + [program.name]).joined(separator: "/")
+      let shown = normalized(relative)
+      let absolute = program.name.hasPrefix("/") ? program.name : options.root.appendingPathComponent(shown).path
+      if ToolProbe.isExecutableFile(absolute) {
+        found.append("\(program.name): \(shown), executable")
+      } else if FileManager.default.fileExists(atPath: absolute) {
+        found.append("\(program.name): \(shown), not executable")
+        report.problem("lane \(lane.name): \(shown) is not executable (chmod +x \(shown))")
+      } else {
+        found.append("\(program.name): not found")
+        report.problem("lane \(lane.name): \(program.name) not found (looked for \(shown))")
+      }
+      if program.name.hasSuffix("gradlew") { names.append("java") }
+    }
+    for name in lane.requires where !names.contains(name) { names.append(name) }
+    return names
   }
 
   package static func checkHistory(_ options: Options, into report: inout DoctorReport) {

@@ -44,6 +44,8 @@ public struct Lane: Sendable, Equatable {
   /// `outputs:`: files or folders (relative to the tree root) the lane writes and
   /// lanes that need it read; a generated CI workflow hands them from job to job.
   public var outputs: [String] = []
+  /// `tags:`: words `duet verify --tag` selects the lane by; no part of its fingerprint.
+  public var tags: [String] = []
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

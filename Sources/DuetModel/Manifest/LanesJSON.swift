@@ -14,6 +14,8 @@ public struct LanesJSON: Codable, Sendable, Equatable {
     public var covers: [String]
     public var requires: [String]
     public var retries: Int
+    /// `tags:`, as declared (empty when none).
+    public var tags: [String]
     @Nullable public var timeoutSeconds: Double?
     @Nullable public var dir: String?
     @Nullable public var pool: String?
@@ -41,7 +43,7 @@ public struct LanesJSON: Codable, Sendable, Equatable {
     lanes = manifest.graph.runOrder().map { index in
       let lane = manifest.lanes[index]
       return Lane(name: lane.name, kind: lane.isBuiltin ? "builtin" : "sh", command: lane.commandText, needs: lane.needs,
-                  inputs: lane.inputs, covers: lane.covers, requires: lane.requires, retries: lane.retries,
+                  inputs: lane.inputs, covers: lane.covers, requires: lane.requires, retries: lane.retries, tags: lane.tags,
                   timeoutSeconds: lane.timeout, dir: lane.dir, pool: lane.pool, platforms: lane.platforms.map { $0.map(\.rawValue) })
     }
     self.modules = modules.map { Module(path: $0.path, foundBy: $0.foundBy, coveredBy: $0.coveredBy) }

@@ -72,6 +72,7 @@ extension ManifestLoader {
     if let pool = lanePool(fields, label: label, pools: pools, diagnostics: &diagnostics) { lane.pool = pool }
     lane.envInputs += envInputs(fields, label: label, diagnostics: &diagnostics)
     lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).map(\.value)
+    lane.tags = laneTags(fields, label: label, diagnostics: &diagnostics)
     if let values = fields.strings("platforms", diagnostics: &diagnostics) {
       lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
     }
@@ -126,6 +127,21 @@ extension ManifestLoader {
       }
     }
     return names
+  }
+
+  /// `tags:`, words made as lane names are (letters, digits, '.', '_', '-'), each once.
+  static func laneTags(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [String] {
+    var tags: [String] = []
+    for tag in fields.strings("tags", diagnostics: &diagnostics) ?? [] {
+      if !isValidName(tag.value) || tag.value.utf8.count > Lane.maxNameLength {
+        diagnostics.add("\(label): a tag may hold only letters, digits, '.', '_' and '-' (at most \(Lane.maxNameLength)), and must start with a letter or digit, got \"\(tag.value)\"", at: tag.location)
+      } else if tags.contains(tag.value) {
+        diagnostics.add("\(label): tag '\(tag.value)' is listed twice", at: tag.location)
+      } else {
+        tags.append(tag.value)
+      }
+    }
+    return tags
   }
 
   /// `dir:`, a folder inside the tree relative to its root.

@@ -79,7 +79,7 @@ extension ManifestSchema {
     case "outputs":
       return outputsProperty
     default:
-      return .object([])
+      return key == "tags" ? tagsProperty : .object([])
     }
   }
 
@@ -95,4 +95,13 @@ extension ManifestSchema {
   /// A path inside the tree relative to its root: no leading `/`, no `.` or `..`
   /// part, no glob character.
   static let outputPattern = #"^(?!/)(?!.*(^|/)\.\.?(/|$))[^*?\[]+$"#
+
+  /// `tags:`: one word or a list of them.
+  static var tagsProperty: OrderedJSON {
+    let tag: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(namePattern))])
+    return .object([
+      ("description", .string("Words that select the lane with duet verify --tag; letters, digits, '.', '_' and '-', each once.")),
+      ("anyOf", .array([tag, .object([("type", .string("array")), ("items", tag)])])),
+    ])
+  }
 }

@@ -22,6 +22,14 @@ public enum ChangedFiles {
     public var description: String
     /// Sorted by path bytes, each once.
     public var files: [String]
+
+    /// A change measured some other way than from git (`--watch`: the files
+    /// changed since the last run, `base` saying so).
+    public init(base: String, description: String, files: [String]) {
+      self.base = base
+      self.description = description
+      self.files = files
+    }
   }
 
   public struct Failure: Error, CustomStringConvertible, Sendable {

@@ -52,6 +52,9 @@ public struct AttemptResult: Sendable {
 
 /// One lane's part in a run: every attempt and the outcome over all of them.
 public struct LaneRecord: Sendable {
+  /// The start of the reason of a lane `--skip` or `DUET_SKIP` left out.
+  public static let skippedByRequest = "by request"
+
   public var index: Int
   public var name: String
   public var outcome: LaneOutcome
@@ -60,6 +63,9 @@ public struct LaneRecord: Sendable {
   /// For a lane skipped because its `requires:` programs are not on `PATH`: those programs.
   public var missingPrograms: [String]
   public var attempts: [AttemptResult]
+
+  /// Whether `--skip` or `DUET_SKIP` left the lane out.
+  public var isSkippedByRequest: Bool { outcome == .skipped && reason?.hasPrefix(LaneRecord.skippedByRequest) == true }
 
   public init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, missingPrograms: [String] = [], attempts: [AttemptResult] = []) {
     self.index = index

@@ -11,7 +11,8 @@ public struct RunJSON: Codable, Sendable, Equatable {
     public var outcome: AttemptOutcome
     @Nullable public var exitCode: Int?
     @Nullable public var signal: Int?
-    public var startedAt: Double
+    /// ISO 8601 with offset (`ISOTime`), as every report prints a time.
+    public var startedAt: String
     public var durationSeconds: Double
     @Nullable public var logPath: String?
   }
@@ -65,7 +66,7 @@ public struct RunJSON: Codable, Sendable, Equatable {
 extension RunJSON.Attempt {
   init(_ attempt: AttemptResult) {
     self.init(attempt: attempt.attempt, outcome: attempt.outcome, exitCode: attempt.exitCode.map { Int($0) },
-              signal: attempt.signal.map { Int($0) }, startedAt: attempt.started, durationSeconds: attempt.duration,
+              signal: attempt.signal.map { Int($0) }, startedAt: ISOTime.text(attempt.started), durationSeconds: attempt.duration,
               logPath: attempt.logPath)
   }
 }

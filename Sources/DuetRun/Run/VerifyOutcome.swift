@@ -58,10 +58,7 @@ public struct VerifyOutcome: Sendable {
       for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
         if let count = counts[outcome] { parts.append("\(count) \(word)") }
       }
-      if let skipped = counts[.skipped] {
-        let why = VerifyOutcome.skipCauses(run.records.filter { $0.outcome == .skipped })
-        parts.append("\(skipped) skipped" + (why.isEmpty ? "" : ": " + why))
-      }
+      parts += skipParts(withCauses: true)
       // One line, whatever the tree's names hold (ControlText.shown).
       return ControlText.shown("duet verify: PASS (\(parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")))")
     case .fail:
@@ -70,13 +67,26 @@ public struct VerifyOutcome: Sendable {
       let timedOut = run.records.filter { $0.outcome == .timeout }
       if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
       if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(VerifyOutcome.names(timedOut))") }
-      for (outcome, word) in [(LaneOutcome.skipped, "skipped"), (.cancelled, "cancelled")] {
-        if let count = counts[outcome] { parts.append("\(count) \(word)") }
-      }
+      parts += skipParts(withCauses: false)
+      if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
       if !changedTrackedFiles.isEmpty { parts.append(TrackedChanges.summary(changedTrackedFiles)) }
       parts += reportErrors
       return ControlText.shown("duet verify: FAIL (\(parts.joined(separator: "; ")))")
     }
+  }
+
+  /// `2 skipped by request` (`--skip`, `DUET_SKIP`), then the other skipped
+  /// lanes (`1 skipped: needs gradle` on a pass, `1 skipped` on a fail).
+  private func skipParts(withCauses: Bool) -> [String] {
+    let skipped = run.records.filter { $0.outcome == .skipped }
+    let requested = skipped.filter(\.isSkippedByRequest).count
+    let others = skipped.filter { !$0.isSkippedByRequest }
+    var parts = requested == 0 ? [] : ["\(requested) skipped by request"]
+    if !others.isEmpty {
+      let why = withCauses ? VerifyOutcome.skipCauses(others) : ""
+      parts.append("\(others.count) skipped" + (why.isEmpty ? "" : ": " + why))
+    }
+    return parts
   }
 
   /// At most ten names, in manifest order, then how many more.

@@ -6,8 +6,12 @@ import DuetSupport
 public struct VerifyOptions: Sendable {
   public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
   public var failFast = false
-  /// `--lane NAME`: run only these (with their needs unless `noDeps`).
+  /// `--lane NAME|GLOB`: run only these (with their needs unless `noDeps`).
   public var lanes: [String] = []
+  /// `--tag T`: run only the lanes carrying one of these tags (with `lanes`, the lanes of either).
+  public var tags: [String] = []
+  /// `--skip NAME|GLOB` and `DUET_SKIP`: lanes left out, reported as skipped by request.
+  public var skip: [LaneSkip] = []
   public var noDeps = false
   /// Seconds; a lane's own `timeout` wins.
   public var defaultTimeout: Double = 30 * 60
@@ -20,6 +24,20 @@ public struct VerifyOptions: Sendable {
   /// `--since`/`--changed`: the change to verify; lanes it does not touch are `unaffected`.
   public var changed: ChangedFiles.Result?
   public init() {}
+}
+
+/// One lane name or glob to leave out of the run, and where it was asked for
+/// (`--skip` or `DUET_SKIP`), for the record and for an error naming it.
+public struct LaneSkip: Sendable, Equatable {
+  public var pattern: String
+  public var origin: String
+  public init(_ pattern: String, origin: String) {
+    self.pattern = pattern
+    self.origin = origin
+  }
+
+  /// The reason on a lane's record: `by request: --skip`.
+  public var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
 }
 
 /// A selection or option that names no lane (exit 2).
@@ -69,6 +87,9 @@ public struct VerifyPlan: Sendable {
     } else {
       affected = [:]
     }
+    for (index, skip) in try VerifyPlan.skipped(manifest, options) where selected.contains(index) {
+      preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .skipped, reason: skip.reason)
+    }
     let path = environment["PATH"] ?? "/usr/bin:/bin"
     for index in selected where preset[index] == nil {
       preset[index] = VerifyPlan.settledBeforeRun(index, manifest.lanes[index], root: root, path: path, strict: options.strict)
@@ -88,22 +109,51 @@ public struct VerifyPlan: Sendable {
     }
   }
 
-  /// The lanes `--lane` names (with their needs unless `--no-deps`), or every
-  /// lane; a name the manifest lacks, in `--lane` or `--stream`, is an error.
+  /// The lanes `--lane` (names or globs) and `--tag` name (with their needs
+  /// unless `--no-deps`), or every lane; a name, glob or tag that names no lane,
+  /// in `--lane`, `--tag` or `--stream`, is an error.
   private static func select(_ manifest: Manifest, _ options: VerifyOptions) throws(VerifyOptionError) -> Set<Int> {
     let names = manifest.lanes.map(\.name)
     var chosen = Set<Int>()
-    for name in options.lanes {
-      guard let index = names.firstIndex(of: name) else {
-        throw VerifyOptionError(message: "--lane \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+    for pattern in options.lanes {
+      let found = LaneSelector.matches(pattern, in: names)
+      guard !found.isEmpty else { throw noMatch("--lane", pattern, manifest) }
+      chosen.formUnion(found)
+    }
+    for tag in options.tags {
+      let found = LaneSelector.tagged(tag, in: manifest.lanes)
+      guard !found.isEmpty else {
+        let tags = LaneSelector.allTags(manifest.lanes)
+        let known = tags.isEmpty ? "its lanes carry no tags" : "its tags: \(tags.joined(separator: ", "))"
+        throw VerifyOptionError(message: "--tag \(tag): no lane of \(manifest.path) carries it (\(known))\(Suggestion.hint(for: tag, in: tags))")
       }
-      chosen.insert(index)
+      chosen.formUnion(found)
     }
     for name in options.stream where !names.contains(name) {
       throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
     }
-    if options.lanes.isEmpty { return Set(0..<manifest.lanes.count) }
+    if options.lanes.isEmpty && options.tags.isEmpty { return Set(0..<manifest.lanes.count) }
     return options.noDeps ? chosen : manifest.graph.closure(of: chosen)
+  }
+
+  /// The lanes `--skip` and `DUET_SKIP` leave out, each with the request that
+  /// names it (the first); one that names no lane is an error.
+  private static func skipped(_ manifest: Manifest, _ options: VerifyOptions) throws(VerifyOptionError) -> [Int: LaneSkip] {
+    let names = manifest.lanes.map(\.name)
+    var skipped: [Int: LaneSkip] = [:]
+    for skip in options.skip {
+      let found = LaneSelector.matches(skip.pattern, in: names)
+      guard !found.isEmpty else { throw noMatch(skip.origin, skip.pattern, manifest) }
+      for index in found where skipped[index] == nil { skipped[index] = skip }
+    }
+    return skipped
+  }
+
+  /// `--lane 'kotln-*': no lane matches in lanes/manifest.yaml; did you mean …?`
+  private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest) -> VerifyOptionError {
+    let names = manifest.lanes.map(\.name)
+    let what = LaneSelector.isGlob(pattern) ? "'\(pattern)': no lane matches in" : "\(pattern): no such lane in"
+    return VerifyOptionError(message: "\(origin) \(what) \(manifest.path)\(LaneSelector.hint(for: pattern, in: names))")
   }
 
   /// The record of a lane that ends before the run starts: a refused `dir`

@@ -23,6 +23,13 @@ public enum ProcessOutput {
     shell("git \(arguments) 2>/dev/null", in: directory).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
   }
 
+  /// `HEAD`, then the branches, remote branches and tags of the repository
+  /// holding `directory`, by their short names; none where git fails.
+  public static func gitRefs(in directory: URL) -> [String] {
+    guard let text = git("for-each-ref --format='%(refname:short)' refs/heads refs/remotes refs/tags", in: directory) else { return [] }
+    return ["HEAD"] + text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasSuffix("/HEAD") }
+  }
+
   /// Whether `name` (a SHA, a branch, a ref) names a commit of the repository holding `directory`.
   public static func isCommit(_ name: String, in directory: URL) -> Bool {
     !name.isEmpty && !name.hasPrefix("-") && git("rev-parse --verify --quiet \(ShellWord.quoted(name + "^{commit}"))", in: directory) != nil

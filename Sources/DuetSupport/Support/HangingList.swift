@@ -1,6 +1,7 @@
 /// Two columns where the second wraps under itself: a name, then a sentence that
 /// may run longer than a line. For reports (`duet init`, `duet doctor`) whose
-/// explanations must fit a terminal and a CI log without being cut off.
+/// explanations must fit a terminal and a CI log without being cut off; only a
+/// word longer than a whole line (a path) overflows, kept whole.
 public enum HangingList {
   /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
   /// Names and texts are shown with their controls escaped (`ControlText.shown`):
@@ -25,22 +26,13 @@ public enum HangingList {
     return result
   }
 
-  /// Words of `text` in lines of at most `width` characters.
+  /// Words of `text` in lines of at most `width` characters; a word wider than
+  /// that (a long path) stands whole on a line of its own, never broken, so it
+  /// can still be copied (the terminal folds the one line that overflows).
   public static func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
-    for whole in text.split(separator: " ", omittingEmptySubsequences: true) {
-      // A word wider than a line (a long path) is broken, so the line still fits.
-      var word = whole
-      while word.count > width {
-        if !line.isEmpty {
-          lines.append(line)
-          line = ""
-        }
-        lines.append(String(word.prefix(width)))
-        word = word.dropFirst(width)
-      }
-      if word.isEmpty { continue }
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
       if line.isEmpty {
         line = String(word)
       } else if line.count + 1 + word.count <= width {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one encoder of every `--json` report: a report is an `Encodable` value, and
-/// this adds `"schemaVersion": 1` and prints it the way duet always has, so
+/// this adds `"schemaVersion": 2` and prints it the way duet always has, so
 /// scripts and doc transcripts see the same bytes whichever command printed them.
 ///
 /// Foundation's `JSONEncoder` with sorted keys prints what `JSONSerialization`
@@ -13,7 +13,9 @@ import Foundation
 /// (`ReportJSONTests` checks it), so a new key such as `aB` beside `aa` would need a look.
 public enum ReportJSON {
   /// The version of every report's shape; a script reads it before anything else.
-  public static let schemaVersion = 1
+  /// 2: every time is an ISO 8601 string with offset (`verify --json`'s
+  /// attempts had seconds since 1970 as numbers).
+  public static let schemaVersion = 2
 
   /// The report (a struct, printed as an object) as pretty-printed JSON with
   /// `schemaVersion`, without a final newline.

@@ -7,27 +7,33 @@ import DuetRun
 import DuetModel
 import DuetSupport
 
-/// `duet __complete lanes [--root DIR]`: the lane names of the tree's manifest, one
-/// a line, for the shell completions to offer. Hidden from help; silent on any
-/// error (no tree, a broken manifest), since a completion must never print noise.
+/// `duet __complete lanes|tags|refs [--root DIR]`: the lane names or the tags of
+/// the tree's manifest, or the git refs of its repository, one a line, for the
+/// shell completions to offer. Hidden from help; silent on any error (no tree, a
+/// broken manifest, no git), since a completion must never print noise.
 enum CompleteCommand: Command {
   static let spec = CommandSpec(
     name: "__complete",
-    summary: "the words a shell completion offers (lanes: the manifest's lane names)",
-    usage: "duet __complete lanes [--root DIR]",
+    summary: "the words a shell completion offers (lanes, tags: the manifest's; refs: git's)",
+    usage: "duet __complete lanes|tags|refs [--root DIR]",
     options: [CommandSpec.rootOption],
-    positionals: [.words(["lanes"])]
+    positionals: [.words(["lanes", "tags", "refs"])]
   )
   static let maxPositionals = 1
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    guard arguments.positionals.first == "lanes" else {
-      throw UsageError(message: "__complete offers: lanes", command: "__complete")
+    let kind = arguments.positionals.first ?? ""
+    guard ["lanes", "tags", "refs"].contains(kind) else {
+      throw UsageError(message: "__complete offers: lanes, tags, refs", command: "__complete")
     }
-    guard let root = try? treeRoot(arguments), let manifest = try? loadManifest(root: root) else {
-      return ExitCode.failed
+    guard let root = try? treeRoot(arguments) else { return ExitCode.failed }
+    if kind == "refs" {
+      for ref in ProcessOutput.gitRefs(in: root) { console.out(ref) }
+      return ExitCode.pass
     }
-    for lane in manifest.lanes { console.out(lane.name) }
+    guard let manifest = try? loadManifest(root: root) else { return ExitCode.failed }
+    let words = kind == "lanes" ? manifest.lanes.map(\.name) : LaneSelector.allTags(manifest.lanes)
+    for word in words { console.out(word) }
     return ExitCode.pass
   }
 }

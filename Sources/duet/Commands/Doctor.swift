@@ -13,8 +13,8 @@ enum DoctorCommand: Command {
   static let spec = CommandSpec(
     name: "doctor",
     summary: "check the tree, its manifests and configs, each lane's programs, the history store and the toolchains",
-    usage: "duet doctor [--root DIR]",
-    options: [CommandSpec.rootOption],
+    usage: "duet doctor [--json] [--root DIR]",
+    options: [CommandSpec.jsonOption, CommandSpec.rootOption],
     details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "every lane has what it needs"),
@@ -23,6 +23,7 @@ enum DoctorCommand: Command {
     ],
     examples: [
       HelpExample(command: "duet doctor", what: "what this machine gives each lane, and what is missing"),
+      HelpExample(command: "duet doctor --json", what: "the same as JSON: every line as topic and text, the problems, and pass"),
     ]
   )
 
@@ -41,6 +42,10 @@ enum DoctorCommand: Command {
     }
     let options = Doctor.Options(root: root, foundBy: foundBy, environment: arguments.invocation.environment, builtins: BuiltinSet.standard.vocabulary)
     let report = Doctor.run(options)
+    if arguments.flag("--json") {
+      console.out(report.json)
+      return report.exitCode
+    }
     console.out("duet doctor: \(report.root)")
     for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }
     console.out(console.paint(report.verdict, report.problems.isEmpty ? "32;1" : "31;1"))

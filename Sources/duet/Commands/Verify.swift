@@ -15,12 +15,14 @@ enum VerifyCommand: Command {
     summary: "run every lane of lanes/manifest.yaml as a parallel DAG and say PASS or FAIL",
     usage: "duet verify [options]",
     options: [
-      OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)"),
-      OptionSpec(name: "--lane", value: "NAME", help: "run only this lane and what it needs (repeatable)", repeatable: true),
+      OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)", short: "-j"),
+      OptionSpec(name: "--lane", value: "NAME", help: "run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)", repeatable: true),
+      OptionSpec(name: "--tag", value: "TAG", help: "run only the lanes carrying this tag (tags:), and what they need (repeatable)", repeatable: true, completes: .tags),
+      OptionSpec(name: "--skip", value: "LANE", help: "leave out this lane, or the lanes a glob matches, as skipped by request (repeatable; also DUET_SKIP=a,b)", repeatable: true),
       OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"),
       OptionSpec(name: "--fail-fast", value: nil, help: "start no new lane after one fails"),
       OptionSpec(name: "--dry-run", value: nil, help: "print, per lane in start order, whether it is cached or why it would run; run nothing"),
-      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)"),
+      OptionSpec(name: "--since", value: "REF", help: "run only the lanes the changes since the merge-base with REF touch (commits, staged, unstaged, untracked)", completes: .refs),
       OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"),
       OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"),
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
@@ -29,6 +31,7 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
       OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
+      OptionSpec(name: "--watch", value: nil, help: "after the run, wait for files to change and run again the lanes they affect (Ctrl-C ends it)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
@@ -38,8 +41,26 @@ enum VerifyCommand: Command {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let request = try request(arguments)
     let json = arguments.flag("--json")
+    let observer = observer(console: console, json: json)
+    do {
+      if arguments.flag("--watch") { return try VerifyWatch.run(request, observer: observer, arguments: arguments, console: console) }
+      let ownsProcess = arguments.invocation.ownsProcess
+      let response = try verify(request, observer: observer, signals: { onSignal, body in
+        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
+      })
+      print(response, request: request, json: json, console: console)
+      return response.exitCode
+    } catch let failure as VerifyFailure {
+      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
+      console.err("duet verify: error: \(failure)")
+      return ExitCode.usage
+    }
+  }
+
+  /// The observer that prints a run's progress (each run of `--watch` makes its own printer).
+  static func observer(console: Console, json: Bool) -> VerifyObserver {
     let progress = Locked<ProgressPrinter?>(nil)
-    let observer = VerifyObserver(
+    return VerifyObserver(
       notice: { json ? console.err($0) : console.out($0) },
       warning: { console.err("duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
@@ -47,19 +68,6 @@ enum VerifyCommand: Command {
       event: { event in progress.withLock { $0 }?.handle(event) },
       ended: { progress.withLock { $0 }?.finish() },
       line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
-    let response: VerifyResponse
-    do {
-      let ownsProcess = arguments.invocation.ownsProcess
-      response = try verify(request, observer: observer, signals: { onSignal, body in
-        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
-      })
-    } catch let failure as VerifyFailure {
-      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
-      console.err("duet verify: error: \(failure)")
-      return ExitCode.usage
-    }
-    print(response, request: request, json: json, console: console)
-    return response.exitCode
   }
 
   /// The request the command line asks for; every option checked before any file is read.
@@ -107,6 +115,8 @@ enum VerifyCommand: Command {
     if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
     if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
     options.lanes = arguments.all("--lane")
+    options.tags = arguments.all("--tag")
+    options.skip = arguments.all("--skip").map { LaneSkip($0, origin: "--skip") } + skipVariable(arguments.invocation.environment)
     options.noDeps = arguments.flag("--no-deps")
     options.failFast = arguments.flag("--fail-fast")
     options.strict = arguments.flag("--strict")
@@ -114,11 +124,12 @@ enum VerifyCommand: Command {
     options.noCache = arguments.flag("--no-cache")
     let shard = arguments.value("--shard") != nil
     let failed = arguments.flag("--failed")
-    if shard && !options.lanes.isEmpty { throw UsageError(message: "--shard and --lane cannot be combined", command: "verify") }
+    let chooses = options.lanes.isEmpty ? (options.tags.isEmpty ? nil : "--tag") : "--lane"
+    if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
     if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
-    if failed && !options.lanes.isEmpty { throw UsageError(message: "--failed and --lane cannot be combined", command: "verify") }
-    if options.noDeps && options.lanes.isEmpty && !failed && !shard {
-      throw UsageError(message: "--no-deps needs --lane NAME", command: "verify")
+    if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
+    if options.noDeps && chooses == nil && !failed && !shard {
+      throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
     }
     if arguments.value("--since") != nil && arguments.flag("--changed") {
       throw UsageError(message: "--since and --changed cannot be combined: --changed is --since the upstream branch", command: "verify")
@@ -129,10 +140,22 @@ enum VerifyCommand: Command {
     if let since = arguments.value("--since"), since.isEmpty || since.hasPrefix("-") {
       throw UsageError(message: "--since needs a git ref such as origin/main, got '\(since)'", command: "verify")
     }
+    if arguments.flag("--watch") {
+      for option in ["--json", "--dry-run", "--junit", "--shard", "--failed", "--since", "--changed"] where arguments.flag(option) || arguments.value(option) != nil {
+        throw UsageError(message: "--watch and \(option) cannot be combined: --watch runs again the lanes each change affects", command: "verify")
+      }
+    }
     if arguments.flag("--dry-run") && arguments.value("--junit") != nil {
       throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
     }
     return options
+  }
+
+  /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
+  /// blanks around the commas and empty entries are ignored.
+  static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {
+    (environment["DUET_SKIP"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: "DUET_SKIP") }
   }
 
   /// `--since REF` or `--changed`, or nil.

@@ -47,7 +47,7 @@ enum ManPage {
     }
     for option in spec.options {
       r.append(".TP")
-      r.append(".B \(text(option.name))" + (option.value.map { " \\fI\(text($0))\\fR" } ?? ""))
+      r.append(".B \(text(option.spelled))" + (option.value.map { " \\fI\(text($0))\\fR" } ?? ""))
       r.append(text(option.help))
     }
     if !spec.exitCodes.isEmpty {
@@ -74,9 +74,7 @@ enum ManPage {
       ".TP", ".B 2", "a usage error, or an error in the manifest or a config (nothing ran)",
       ".TP", ".B 130", "interrupted",
       ".SH ENVIRONMENT",
-      ".TP", ".B DUET_HISTORY", text("where the history store is (default .duet/history.sqlite under the root); off records nothing"),
-      ".TP", ".B NO_COLOR", "turns colour off",
-      ".TP", ".B GITHUB_ACTIONS", text("when true, failures become ::error annotations and a summary goes to $GITHUB_STEP_SUMMARY"),
+    ] + environment.flatMap { name, what in [".TP", ".B \(text(name))", text(what)] } + [
       ".SH FILES",
       ".TP", ".I lanes/manifest.yaml", text("the lanes; duet schema manifest prints its JSON Schema"),
       ".TP", ".I .duet/", text("duet's own files: logs, the history store; it holds a .gitignore of *"),
@@ -84,6 +82,25 @@ enum ManPage {
       text("duet help COMMAND, duet completion bash|zsh|fish"),
     ]
   }
+
+  /// Every variable duet reads or sets, as docs/manifest.md's table lists them (a test keeps the two alike).
+  static let environment: [(String, String)] = [
+    ("DUET_HISTORY", "read: where the history store is (default .duet/history.sqlite under the root); off records nothing"),
+    ("DUET_SKIP", "read: lanes (names or globs, comma-separated) duet verify leaves out, as --skip does"),
+    ("NO_COLOR", "read: any non-empty value turns colour off"),
+    ("TERM", "read: dumb turns colour and the rewritten status line off"),
+    ("COLUMNS", "read: the width reports wrap to when stdout is not a terminal (default 100)"),
+    ("PATH", "read: where requires: programs, doctor's probes and hook installs look"),
+    ("GITHUB_ACTIONS", "read: when true, failures become ::error annotations and log tails ::group:: blocks"),
+    ("GITHUB_STEP_SUMMARY", "read: under GitHub Actions, the file the Markdown summary is appended to"),
+    ("DUET_LANE", "set for shell lanes: the lane's name"),
+    ("DUET_ROOT", "set for shell lanes and mock generators: the tree root's absolute path"),
+    ("DUET_ATTEMPT", "set for shell lanes: 1, then 2 and on for retries"),
+    ("DUET_CHANGED_FILES", "set under --since and --changed: a file listing the changed paths, one a line"),
+    ("DUET_MOCK_OUTPUT", "set for mock generators: the output file the generator must write"),
+    ("DUET_VERSION, DUET_COMMIT", "set in generated workflows: the duet version (and commit) a workflow installs"),
+    ("DUET_GIT_URL, DUET_GIT_REF", "read by generated workflows: where a workflow builds duet from when no release binary fits"),
+  ]
 
   /// Text safe on a roff line: backslashes and hyphens escaped, and a line that
   /// would start with a control character (`.` or `'`) guarded by `\&`.

@@ -6,7 +6,21 @@ import Testing
 /// `history`, `flaky` and `stats --json` as values: the bytes the dictionaries
 /// printed, and a round trip.
 struct HistoryJSONTests {
-  static func iso(_ seconds: Double) -> String { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds)) }
+  /// The one time format of the JSON reports, written out independently of `ISOTime`.
+  static func iso(_ seconds: Double) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(secondsFromGMT: 0)
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'+00:00'"
+    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+  }
+
+  /// Every report prints a time as ISO 8601 in UTC with milliseconds and an
+  /// explicit offset (verify --json printed seconds since 1970 before schema 2).
+  @Test func oneTimeFormat() {
+    #expect(ISOTime.text(1_796_321_903.25) == "2026-12-03T18:18:23.250+00:00")
+    #expect(ReportJSON.schemaVersion == 2)
+  }
 
   @Test func historyListBytesAsBefore() throws {
     let runs = [

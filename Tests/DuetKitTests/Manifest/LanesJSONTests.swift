@@ -11,7 +11,7 @@ struct LanesJSONTests {
       pools: {gradle: 1}
       lanes:
         - {name: kotlin, sh: ./gradlew check, needs: [swift], timeout: 10m, dir: src-kmp, pool: gradle, platforms: [linux], retries: 1}
-        - {name: swift, sh: swift test, inputs: ["src-ios/**"], covers: [src-ios], requires: [swift]}
+        - {name: swift, sh: swift test, inputs: ["src-ios/**"], covers: [src-ios], requires: [swift], tags: [ios, fast]}
       """
     let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: [:])
     let tree = TreeManifest(manifest: manifest, parity: nil, isDerived: false)
@@ -21,7 +21,7 @@ struct LanesJSONTests {
       let lane = manifest.lanes[index]
       var entry: [String: Any] = [
         "name": lane.name, "kind": lane.isBuiltin ? "builtin" : "sh", "command": lane.commandText, "needs": lane.needs,
-        "inputs": lane.inputs, "covers": lane.covers, "requires": lane.requires, "retries": lane.retries,
+        "inputs": lane.inputs, "covers": lane.covers, "requires": lane.requires, "retries": lane.retries, "tags": lane.tags,
       ]
       entry["timeoutSeconds"] = lane.timeout ?? NSNull()
       entry["dir"] = lane.dir ?? NSNull()
@@ -35,6 +35,7 @@ struct LanesJSONTests {
     ]
     #expect(ReportJSON.text(report) == LegacyJSON.text(legacy))
     #expect(report.lanes.map(\.name) == ["swift", "kotlin"])
+    #expect(report.lanes.map(\.tags) == [["ios", "fast"], []])
     #expect(report.outside.map(\.path) == ["tools/x"])
     #expect(try LegacyJSON.roundTrips(report))
   }

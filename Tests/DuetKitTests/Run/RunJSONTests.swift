@@ -38,7 +38,7 @@ struct RunJSONTests {
           [
             "attempt": attempt.attempt, "outcome": attempt.outcome.rawValue,
             "exitCode": attempt.exitCode.map { Int($0) as Any } ?? NSNull(), "signal": attempt.signal.map { Int($0) as Any } ?? NSNull(),
-            "startedAt": attempt.started, "durationSeconds": attempt.duration, "logPath": attempt.logPath ?? NSNull(),
+            "startedAt": HistoryJSONTests.iso(attempt.started), "durationSeconds": attempt.duration, "logPath": attempt.logPath ?? NSNull(),
           ]
         },
       ]

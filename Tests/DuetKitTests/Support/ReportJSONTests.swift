@@ -3,12 +3,12 @@ import Testing
 @testable import DuetSupport
 
 /// How duet printed a report before reports were values: a dictionary through
-/// `JSONSerialization`, with `schemaVersion` 1. The reports' tests build that
+/// `JSONSerialization`, with the current `schemaVersion`. The reports' tests build that
 /// dictionary as the old code did and expect the same bytes from `ReportJSON`.
 enum LegacyJSON {
   static func text(_ object: [String: Any]) -> String {
     var object = object
-    object["schemaVersion"] = 1
+    object["schemaVersion"] = ReportJSON.schemaVersion
     let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     return String(decoding: data, as: UTF8.self)
   }

@@ -5,6 +5,7 @@ import DuetTokens
 import DuetRun
 import DuetModel
 import DuetSupport
+import DuetFuzzSupport
 import Foundation
 import Testing
 
@@ -23,12 +24,6 @@ private func run(_ program: String, _ arguments: [String], in directory: URL? = 
   let data = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-/// Whether `program` is on `PATH`.
-private func onPath(_ program: String) -> Bool {
-  let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-  return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
 }
 
 /// The stub modules `UIKit`, `SwiftUI` and `DuetTheming`, built once per test from fixture sources.
@@ -195,16 +190,10 @@ struct TokenCompileTests {
   }
 
   /// The generated Kotlin of every fixture and of the Foyer example compiles with kotlinc against the engine stub,
-  /// in one kotlinc call (it takes seconds to start). Without kotlinc this fails, unless
-  /// DUET_ALLOW_MISSING_KOTLINC=1, which records a known issue instead of passing silently.
+  /// in one kotlinc call (it takes seconds to start). Without kotlinc this fails with the command that installs it.
   @Test func generatedKotlinCompiles() throws {
-    guard onPath("kotlinc") else {
-      let message = "kotlinc is not on PATH: install Debian's 'kotlin' package (apt-get install -y kotlin) to run the Kotlin compile test"
-      if ProcessInfo.processInfo.environment["DUET_ALLOW_MISSING_KOTLINC"] == "1" {
-        withKnownIssue("DUET_ALLOW_MISSING_KOTLINC=1: \(message)") { Issue.record(Comment(rawValue: message)) }
-      } else {
-        Issue.record(Comment(rawValue: message + " (or set DUET_ALLOW_MISSING_KOTLINC=1 to record it as a known issue)"))
-      }
+    guard let kotlinc = TestTools.find("kotlinc") else {
+      Issue.record(Comment(rawValue: TestTools.missing("kotlinc", for: "the Kotlin compile test")))
       return
     }
     let work = try TokenTempTree()
@@ -229,7 +218,7 @@ struct TokenCompileTests {
       }
     }
     #expect(paths.count == 1 + 4 + 4 + 3 + 4 + 5 + 4 + 4 + 4 + hostileKotlin)
-    let result = try run("kotlinc", paths + ["-d", work.root.appendingPathComponent("classes").path], environment: KotlinJVM.quickStart)
+    let result = try run(kotlinc, paths + ["-d", work.root.appendingPathComponent("classes").path], environment: KotlinJVM.quickStart)
     #expect(result.status == 0, "\(result.output)")
     // JDK warnings on stderr are not failures; compiler warnings about the generated code are.
     let warnings = result.output.split(separator: "\n").filter { $0.contains(": warning:") }

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// `duet verify --watch` as a person runs it: the binary, left running, with
+/// files edited beside it (by a shell, so no descriptor of this process leaks
+/// into a lane), its output read from a file outside the tree.
+final class WatchSession {
+  let process = Process()
+  let log: URL
+  let tree: FixtureTree
+
+  init(_ tree: FixtureTree, _ extra: [String] = []) throws {
+    self.tree = tree
+    log = FileManager.default.temporaryDirectory.appendingPathComponent("duet-watch-\(UUID().uuidString).log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    process.executableURL = duetBinary
+    process.arguments = ["verify", "--watch"] + extra
+    process.currentDirectoryURL = tree.url
+    process.environment = duetEnvironment([:])
+    process.standardOutput = handle
+    process.standardError = handle
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    try handle.close()
+  }
+
+  deinit {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    try? FileManager.default.removeItem(at: log)
+  }
+
+  var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+  /// How many times `text` occurs in the output.
+  func count(_ text: String) -> Int { output.components(separatedBy: text).count - 1 }
+
+  /// Waits (reading the output every 20 ms) until `done` holds, at most `timeout` seconds; whether it did.
+  @discardableResult
+  func waitFor(timeout: Double = 20, _ done: (String) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if done(output) { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return done(output)
+  }
+
+  /// The next "watching … for changes" line after `runs` of them.
+  func waitForWatching(_ times: Int = 1) -> Bool {
+    waitFor { _ in self.count("for changes (Ctrl-C to stop)") >= times }
+  }
+
+  /// Runs a shell command in the tree (an edit).
+  func edit(_ command: String) throws {
+    let result = try shell(command, in: tree.url)
+    #expect(result.status == 0, "\(result.output)")
+  }
+
+  /// Sends SIGINT and waits (at most 15 s) for duet to exit; its status, or nil if it did not.
+  func interrupt() -> Int32? {
+    kill(process.processIdentifier, SIGINT)
+    let deadline = Date().addingTimeInterval(15)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    return process.isRunning ? nil : process.terminationStatus
+  }
+}
+
+@Suite("duet verify --watch (the binary)")
+struct WatchCLITests {
+  static let manifest = """
+    version: 1
+    lanes:
+      - {name: swift, sh: "cat src/*.swift > /dev/null", inputs: ["src/**"]}
+      - {name: docs, sh: "cat docs/*.md > /dev/null", inputs: ["docs/**"]}
+    """
+
+  func makeTree(_ manifest: String = WatchCLITests.manifest) throws -> FixtureTree {
+    let tree = try FixtureTree(manifest: manifest)
+    try tree.write("src/a.swift", "let a = 1\n")
+    try tree.write("docs/guide.md", "# guide\n")
+    return tree
+  }
+
+  /// An edit to one lane's input runs that lane again, and only it, within a
+  /// second or so of the edit (the other is `unaffected`); the status says what
+  /// changed and why the lane runs; both runs are in the history.
+  @Test func editRerunsTheAffectedLanes() throws {
+    let tree = try makeTree()
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    #expect(watch.output.contains("duet verify: PASS (2 passed)"))
+    let edited = Date()
+    try watch.edit("echo 'let b = 2' >> src/a.swift")
+    #expect(watch.waitFor(timeout: 10) { $0.contains("duet verify: PASS (1 passed, 1 unaffected)") }, "\(watch.output)")
+    let took = Date().timeIntervalSince(edited)
+    #expect(took < 2, "the re-run ended \(took) s after the edit")
+    let text = watch.output
+    #expect(text.contains("duet verify --watch: changed: src/a.swift\n  swift  runs: "), "\(text)")
+    #expect(text.contains("docs   unaffected"), "\(text)")
+    #expect(watch.waitForWatching(2))
+    #expect(watch.interrupt() == 130)
+    let history = try tree.duet("history", "--json")
+    let runs = (try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])?["runs"] as? [Any]
+    #expect(runs?.count == 2, "\(history.stdout)")
+  }
+
+  /// An edit to a file no lane reads runs nothing; the status says so.
+  @Test func unrelatedEditRunsNothing() throws {
+    let tree = try makeTree()
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    try watch.edit("echo hello > README.md")
+    #expect(watch.waitFor(timeout: 10) { $0.contains("duet verify --watch: changed: README.md\n  no lane is affected; nothing to run\n") }, "\(watch.output)")
+    Thread.sleep(forTimeInterval: 0.5)
+    #expect(watch.count("duet verify: PASS") == 1, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// A lane that writes its own input does not start the watch again and
+  /// again: what changed during a run is reported, not run.
+  @Test func laneEditingItsInputDoesNotLoop() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: gen, sh: "date +%s%N > src/gen.txt", inputs: ["src/**"]}
+      """)
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    #expect(watch.output.contains("changed during the run (not run again, a lane may have written them): src/gen.txt"), "\(watch.output)")
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(watch.count("duet verify: PASS") == 1, "\(watch.output)")
+    // An edit by a person still runs it, once.
+    try watch.edit("echo 'let c = 3' >> src/a.swift")
+    #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(watch.count("duet verify: PASS") == 2, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// SIGINT while a lane runs stops it and its group, ends the watch (exit
+  /// 130) and leaves no process behind; SIGINT while waiting ends it at once.
+  @Test func sigintLeavesNoProcess() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: slow, sh: "if [ -f src/slow ]; then echo $$ > slow.pid; exec sleep 30; fi", inputs: ["src/**"]}
+      """)
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    try watch.edit("touch src/slow")
+    #expect(watch.waitFor(timeout: 10) { _ in tree.exists("slow.pid") && ((try? tree.read("slow.pid")) ?? "").hasSuffix("\n") })
+    let pid = Int32((try tree.read("slow.pid")).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    #expect(pid > 0 && kill(pid, 0) == 0, "the lane's sleep runs")
+    let started = Date()
+    #expect(watch.interrupt() == 130, "\(watch.output)")
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(kill(pid, 0) == -1 && errno == ESRCH, "the lane's process \(pid) outlived the watch")
+    #expect(watch.output.contains("duet verify: INTERRUPTED"), "\(watch.output)")
+
+    let idle = try WatchSession(try makeTree())
+    #expect(idle.waitForWatching(), "\(idle.output)")
+    let asked = Date()
+    #expect(idle.interrupt() == 130)
+    #expect(Date().timeIntervalSince(asked) < 2)
+    #expect(idle.output.hasSuffix("duet verify --watch: stopped\n"), "\(idle.output)")
+  }
+
+  /// --watch with an option it cannot honour is a usage error (exit 2).
+  @Test func watchWithJSONIsAUsageError() throws {
+    let tree = try makeTree()
+    let run = try tree.duet("verify", "--watch", "--json")
+    #expect(run.status == 2)
+    #expect(run.stderr.hasPrefix("duet verify: error: --watch and --json cannot be combined"), "\(run.stderr)")
+  }
+}
