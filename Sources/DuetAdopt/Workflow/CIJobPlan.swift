@@ -7,7 +7,7 @@ import DuetSupport
 /// level (a lane's level is one more than the deepest lane it needs), so lanes of
 /// one job never need each other and `duet verify --lane A --lane B --no-deps`
 /// runs them all; a group is split into more jobs only where its lanes' recorded
-/// durations say the longest job gets shorter by more than a runner's start.
+/// durations say the longest job gets shorter by more than the added runners' starts.
 /// Without durations a group is one job, so 200 independent lanes are one job.
 /// `oneJobPerLane` keeps one job per lane, its id from the lane's name.
 public struct CIJobPlan: Sendable {
@@ -123,21 +123,22 @@ public struct CIJobPlan: Sendable {
     return ordered.flatMap { split($0, names: names, options: options) }
   }
 
-  /// One group as jobs: more only while one more job cuts the longest job's
-  /// expected time by more than `runnerStart` (longest lane first, each to the
-  /// least-loaded job; a lane without a recorded duration weighs 1 s).
+  /// One group as jobs: the count (at most `maxJobsPerGroup`) whose longest
+  /// job plus a runner's start per job is least, so a job more is added only
+  /// when it cuts the longest job by more than it costs to start; lanes are
+  /// laid out longest first, each to the least-loaded job; a lane without a
+  /// recorded duration weighs 1 s. Ties go to fewer jobs.
   static func split(_ group: [Int], names: [String], options: Options) -> [[Int]] {
     guard group.count > 1, group.contains(where: { options.durations[names[$0]] != nil }) else { return [group] }
     let weights = group.map { options.durations[names[$0]] ?? 1 }
     let groupNames = group.map { names[$0] }
     var best = [Array(group.indices)]
-    var bestLongest = weights.reduce(0, +)
-    var count = 1
-    while count < min(group.count, maxJobsPerGroup) {
-      let next = Sharding.partition(names: groupNames, weights: weights, count: count + 1)
-      let longest = next.map { $0.reduce(0) { $0 + weights[$1] } }.max() ?? 0
-      guard bestLongest - longest > options.runnerStart else { break }
-      (best, bestLongest, count) = (next, longest, count + 1)
+    var bestCost = weights.reduce(0, +) + options.runnerStart
+    for count in stride(from: 2, through: min(group.count, maxJobsPerGroup), by: 1) {
+      let parts = Sharding.partition(names: groupNames, weights: weights, count: count)
+      let longest = parts.map { $0.reduce(0) { $0 + weights[$1] } }.max() ?? 0
+      let cost = longest + options.runnerStart * Double(count)
+      if cost < bestCost { (best, bestCost) = (parts, cost) }
     }
     return best.map { part in part.sorted().map { group[$0] } }.filter { !$0.isEmpty }
   }

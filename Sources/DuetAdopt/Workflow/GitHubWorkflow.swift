@@ -144,7 +144,7 @@ public enum GitHubWorkflow {
     "    cp \"$(swift build -c release --package-path \"$src\" --product duet --show-bin-path)/duet\" \"$bin\"",
     "  fi",
     "fi",
-    "# Outside the checkout: a tree's own tools/duet stays as it is.",
+    "# Outside the checkout, so a launcher the tree keeps for its own toolchain stays as it is.",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "install -m 755 \"$bin\" \"$RUNNER_TEMP/duet-bin/duet\"",
     "echo \"$RUNNER_TEMP/duet-bin\" >> \"$GITHUB_PATH\"",
