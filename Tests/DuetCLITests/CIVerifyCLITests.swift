@@ -181,38 +181,38 @@ struct CIVerifyCLITests {
     #expect(try tree.read("j.xml").contains("tests=\"0\""))
   }
 
-  /// workflow github writes the workflow, --check passes on it, fails naming the file when the manifest changes or the file is gone, and never writes.
+  /// workflow github (one job per lane) writes the workflow, --check passes on it, fails naming the file when the manifest changes or the file is gone, and never writes.
   @Test func workflowAndCheck() throws {
     let tree = try FixtureTree(manifest: Self.manifest)
     let path = ".github/workflows/duet.yml"
-    let missing = try tree.duet("workflow", "github", "--check")
+    let missing = try tree.duet("workflow", "github", "--one-job-per-lane", "--check")
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("\(path) is missing; run 'duet workflow github' to write it"))
     #expect(!tree.exists(path))
 
-    let write = try tree.duet("workflow", "github")
+    let write = try tree.duet("workflow", "github", "--one-job-per-lane")
     #expect(write.status == 0)
-    #expect(write.stdout == "duet workflow github: wrote \(path) (4 lane job(s) and duet-history)\n")
+    #expect(write.stdout == "duet workflow github: wrote \(path) (4 lane(s) in 4 job(s), duet's build and duet-history)\n")
     let text = try tree.read(path)
     let node = try YAMLParser.parse(text, file: path)
     #expect(node["jobs"]?["kotlin"]?["needs"]?.sequence?.compactMap(\.scalar) == ["tokens"])
     #expect(node["jobs"]?["theme"]?["needs"]?.sequence?.compactMap(\.scalar) == ["kotlin"])
     let version = try #require(try versionOfBinary(tree))
     #expect(text.contains("duet-\(version)-"))
-    #expect(try tree.duet("workflow", "github", "--check").status == 0)
-    #expect(try tree.duet("workflow", "github").stdout.contains("is already up to date"))
+    #expect(try tree.duet("workflow", "github", "--one-job-per-lane", "--check").status == 0)
+    #expect(try tree.duet("workflow", "github", "--one-job-per-lane").stdout.contains("is already up to date"))
 
     try tree.write("lanes/manifest.yaml", Self.manifest + "\n  - name: extra\n    sh: 'true'\n")
-    let stale = try tree.duet("workflow", "github", "--check")
+    let stale = try tree.duet("workflow", "github", "--one-job-per-lane", "--check")
     #expect(stale.status == 1)
     #expect(stale.stderr.contains("\(path) is stale"))
     #expect(stale.stderr.contains("run 'duet workflow github' to regenerate it"))
     #expect(try tree.read(path) == text)
 
-    let other = try tree.duet("workflow", "github", "--output", "ci/lanes.yml")
+    let other = try tree.duet("workflow", "github", "--one-job-per-lane", "--output", "ci/lanes.yml")
     #expect(other.status == 0)
-    #expect(try tree.duet("workflow", "github", "--output", "ci/lanes.yml", "--check").status == 0)
-    #expect(try tree.duet("workflow", "github", "--output", "../escape.yml").status == 2)
+    #expect(try tree.duet("workflow", "github", "--one-job-per-lane", "--output", "ci/lanes.yml", "--check").status == 0)
+    #expect(try tree.duet("workflow", "github", "--one-job-per-lane", "--output", "../escape.yml").status == 2)
     #expect(try tree.duet("workflow", "gitlub").status == 2)
   }
 
