@@ -154,10 +154,14 @@ struct HostileOutputTests {
       let lanes = chosen.enumerated().map { CIFixtures.lane($0.element, needs: $0.offset > 0 ? [chosen[random.below($0.offset)]] : []) }
       let manifest = CIFixtures.manifest(lanes)
       let ids = try GitHubWorkflow.jobIDs(for: chosen)
-      let githubText = try GitHubWorkflow.render(manifest, options: .init(duetVersion: "1.0.0"))
-      let gitlabText = try GitLabPipeline.render(manifest, options: .init(duetVersion: "1.0.0"))
-      #expect(try YAMLParser.parse(githubText, file: "g.yml")["jobs"]?.mapping?.compactMap(\.key.scalar) == ids + ["duet-history"])
-      #expect(try YAMLParser.parse(gitlabText, file: "l.yml").mapping?.count == ids.count + 4)
+      var githubOptions = GitHubWorkflow.Options(duetVersion: "1.0.0")
+      githubOptions.jobs.oneJobPerLane = true
+      var gitlabOptions = GitLabPipeline.Options(duetVersion: "1.0.0")
+      gitlabOptions.jobs.oneJobPerLane = true
+      let githubText = try GitHubWorkflow.render(manifest, options: githubOptions)
+      let gitlabText = try GitLabPipeline.render(manifest, options: gitlabOptions)
+      #expect(try YAMLParser.parse(githubText, file: "g.yml")["jobs"]?.mapping?.compactMap(\.key.scalar) == ["duet-build-linux"] + ids + ["duet-history"])
+      #expect(try YAMLParser.parse(gitlabText, file: "l.yml").mapping?.count == ids.count + 5)
       github.append(try scratch.write("github-\(number).yml", githubText))
       gitlab.append(try scratch.write("gitlab-\(number).yml", gitlabText))
     }
