@@ -17,7 +17,7 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)
-  if tree.isDerived { observer.notice(DerivedLanes.notice) }
+  if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path)) }
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
