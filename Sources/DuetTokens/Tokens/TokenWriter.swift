@@ -3,10 +3,11 @@ import DuetModel
 import DuetSupport
 
 /// Writes the planned files atomically (an unchanged file is not touched) and
-/// removes the files a target owns that the config no longer declares. A file
-/// the Duet toolchain's engine wrote whose code is current is left as it is,
-/// so the engine's own whole-file `--check` stays green in a shared tree;
-/// `rewrite` puts such files in duet's layout.
+/// removes the files a target owns that the config no longer declares. A
+/// target whose files the Duet toolchain's engine wrote is written in the
+/// engine's layout, its words kept (`EngineLayout`), and a file of it whose
+/// code is current is left as it is, so the engine's own whole-file `--check`
+/// stays green in a shared tree; `rewrite` puts such files in duet's layout.
 public enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
@@ -32,8 +33,10 @@ public enum TokenWriter {
         throw TokenConfigError(diagnostics: [Diagnostic("cannot create \(folder): \(error.localizedDescription)")])
       }
     }
-    let outcomes = Locked([WriteOutcome?](repeating: nil, count: plan.files.count))
-    let files = plan.files
+    // A target whose files the engine wrote is written in the engine's layout
+    // (`EngineLayout`); `rewrite` puts every file in duet's.
+    let files = rewrite ? plan.files : EngineLayout.files(plan, config: config, root: root)
+    let outcomes = Locked([WriteOutcome?](repeating: nil, count: files.count))
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
       let file = files[index]
       let outcome: WriteOutcome
