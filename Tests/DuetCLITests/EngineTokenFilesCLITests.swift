@@ -1,4 +1,5 @@
 import Foundation
+import DuetTokens
 import Testing
 
 /// A tree whose token files the Duet toolchain's engine wrote: the
@@ -32,15 +33,15 @@ struct EngineTokenFilesCLITests {
     #expect(json.stdout.components(separatedBy: "\"comparedByCode\" : true").count - 1 == 8)
   }
 
-  /// A write leaves the engine's files byte for byte as they were (so the engine's own
-  /// whole-file check stays green), and `--rewrite` puts them in duet's layout, still passing `--check`.
+  /// A write leaves the engine's files byte for byte as they were (duet's engine layout
+  /// is theirs, so the engine's own whole-file check stays green), and `--rewrite` puts
+  /// them in duet's layout, still passing `--check`.
   @Test func writeKeepsThemAndRewriteReplacesThem() throws {
     let tree = try engineTree()
     let before = try enginePaths.map { try tree.read($0) }
     let write = try tree.duet("design-tokens")
     #expect(write.status == 0, "\(write.stderr)")
     #expect(write.lines.first == "duet design-tokens: 8 token file(s) up to date, nothing written")
-    #expect(write.stdout.contains("left 8 file(s) the Duet toolchain's engine wrote as they are (code current)"))
     #expect(try enginePaths.map { try tree.read($0) } == before)
 
     let rewrite = try tree.duet("design-tokens", "--rewrite")
@@ -63,10 +64,17 @@ struct EngineTokenFilesCLITests {
     #expect(run.stdout.contains("  stale: ios/Theming/Generated/MainThemePalette.swift — its code differs from what the config generates (the engine's file, compared by code), from line 22:"))
     #expect(run.stdout.contains("    on disk:         return ColorSet(.auto(light: tokenColor(0x202124), dark: tokenColor(0xE8EAED)))"))
     #expect(run.stdout.contains("  stale: kmp/theming/Generated/MainPalette.kt"))
-    // A write then replaces the stale file in duet's layout and the tree passes.
+    // A write then rewrites the stale files in the engine's layout (issue 30):
+    // the fixture's bytes but for the two lines that hold the colour.
+    let before = try enginePaths.map { try tree.read($0) }
     let write = try tree.duet("design-tokens")
     #expect(write.stdout.contains("  ios/Theming/Generated/MainThemePalette.swift"))
     #expect(try tree.duet("design-tokens", "--check").status == 0)
+    let after = try enginePaths.map { try tree.read($0) }
+    let changed = zip(before, after).map { changedLines($0, $1) }
+    #expect(changed[3] == ["      return ColorSet(.auto(light: tokenColor(0x202125), dark: tokenColor(0xE8EAED)))"])
+    #expect(changed[7] == ["      SemanticColor.inkPrimary -> ColorToken.auto(light = 0xFF202125, dark = 0xFFE8EAED)"])
+    #expect(changed.enumerated().allSatisfy { [3, 7].contains($0.offset) || $0.element.isEmpty })
   }
 
   /// A hand edit of the code (not of a comment) fails; an edited comment does not.
@@ -95,5 +103,105 @@ struct EngineTokenFilesCLITests {
     #expect(run.stdout.contains("  missing: ios/Theming/Generated/SemanticFont.swift"))
     #expect(run.stdout.contains("  orphaned: ios/Theming/Generated/SemanticGradient.swift"))
     #expect(run.stdout.contains("  orphaned: kmp/theming/Generated/SemanticGradient.kt"))
+  }
+
+  /// A target that gains a file (`SemanticGradient`, once the config declares a gradient)
+  /// writes it in the engine's layout too, with the banner of the target's other files.
+  @Test func aNewFileOfAnEngineTargetTakesTheEnginesBanner() throws {
+    let tree = try engineTree()
+    let gradient = "ios/Theming/Generated/SemanticGradient.swift"
+    let expected = try tree.read(gradient)
+    let config = try tree.read("parity/design-tokens.yaml")
+    let withoutGradients = String(config[..<config.range(of: "gradients:")!.lowerBound])
+    try tree.write("parity/design-tokens.yaml", withoutGradients)
+    #expect(try tree.duet("design-tokens").status == 0)
+    #expect(!FileManager.default.fileExists(atPath: tree.url.appendingPathComponent(gradient).path))
+    try tree.write("parity/design-tokens.yaml", config)
+    #expect(try tree.duet("design-tokens").status == 0)
+    let written = try tree.read(gradient)
+    #expect(EngineBanner.recognizes(written))
+    // The engine's words above the enum were in the removed file; the rest is the engine's layout.
+    #expect(written == expected.replacingOccurrences(of: "/// Fixture comment: the gradient vocabulary.\n", with: ""))
+    #expect(try tree.duet("design-tokens", "--check").status == 0)
+  }
+}
+
+/// The engine-layout fixture tree of tutorial 7 (`Tests/Fixtures/engine-layout-foyer`):
+/// the tutorial's config and its six token files as the engine writes them.
+private func foyerTree() throws -> FixtureTree {
+  let tree = try FixtureTree()
+  let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/engine-layout-foyer")
+  for item in ["parity", "src-ios", "src-kmp"] {
+    try FileManager.default.copyItem(at: fixture.appendingPathComponent(item), to: tree.url.appendingPathComponent(item))
+  }
+  return tree
+}
+
+private let foyerPaths = [
+  "src-ios/Libraries/FoyerKit/Sources/Theming/Generated/SemanticColor.swift",
+  "src-ios/Libraries/FoyerKit/Sources/Theming/Generated/SemanticFont.swift",
+  "src-ios/Libraries/FoyerKit/Sources/Theming/Generated/MainThemePalette.swift",
+  "src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/SemanticColor.kt",
+  "src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/SemanticFont.kt",
+  "src-kmp/theming/src/commonMain/kotlin/dev/modaal/foyer/theming/Generated/MainPalette.kt",
+]
+
+/// The lines of `after` that differ from the line at the same place in `before`
+/// (the two hold as many lines), or `["(line count differs)"]`.
+private func changedLines(_ before: String, _ after: String) -> [String] {
+  let old = before.components(separatedBy: "\n"), new = after.components(separatedBy: "\n")
+  guard old.count == new.count else { return ["(line count differs)"] }
+  return zip(old, new).filter { $0 != $1 }.map(\.1)
+}
+
+@Suite("duet design-tokens writes a tree the engine made in the engine's layout (issue 30)")
+struct EngineLayoutRoundTripCLITests {
+  /// Tutorial 7's six engine files, one colour edited in the config and regenerated:
+  /// the only lines that change are that colour's, one per language.
+  @Test func oneColourEditChangesOnlyThatColoursLines() throws {
+    let tree = try foyerTree()
+    #expect(try tree.duet("design-tokens", "--check").status == 0)
+    let before = try foyerPaths.map { try tree.read($0) }
+    let config = try tree.read("parity/design-tokens.yaml")
+    try tree.write("parity/design-tokens.yaml", config.replacingOccurrences(of: "light: \"#F1F1EE\"", with: "light: \"#F4F4F0\""))
+    let write = try tree.duet("design-tokens")
+    #expect(write.status == 0, "\(write.stderr)")
+    let changed = try zip(before, foyerPaths.map { try tree.read($0) }).map { changedLines($0, $1) }
+    #expect(changed == [
+      [], [], ["      return ColorSet(.auto(light: tokenColor(0xF4F4F0), dark: tokenColor(0x262626)))"],
+      [], [], ["      SemanticColor.cardSurface -> ColorToken.auto(light = 0xFFF4F4F0, dark = 0xFF262626)"],
+    ])
+    #expect(try tree.duet("design-tokens", "--check").status == 0)
+  }
+
+  /// Every token renamed and regenerated, then the config put back and regenerated:
+  /// every line of every file is written anew, and the files come back byte for byte,
+  /// in both fixture trees.
+  @Test func everyFileComesBackByteForByte() throws {
+    for (tree, paths) in [(try foyerTree(), foyerPaths), (try engineTree(), enginePaths)] {
+      let before = try paths.map { try tree.read($0) }
+      let config = try tree.read("parity/design-tokens.yaml")
+      let renamed = config.components(separatedBy: "\n").map { $0.contains("- name: ") ? $0 + "Zz" : $0 }
+      try tree.write("parity/design-tokens.yaml", renamed.joined(separator: "\n"))
+      let first = try tree.duet("design-tokens")
+      #expect(first.lines.first == "duet design-tokens: wrote \(paths.count) token file(s):", "\(first.stdout)")
+      #expect(try paths.allSatisfy { try tree.read($0).contains("Zz") })
+      try tree.write("parity/design-tokens.yaml", config)
+      let second = try tree.duet("design-tokens")
+      #expect(second.lines.first == "duet design-tokens: wrote \(paths.count) token file(s):", "\(second.stdout)")
+      #expect(try paths.map { try tree.read($0) } == before)
+    }
+  }
+
+  /// A tree whose files duet wrote stays in duet's layout: the engine's layout is only
+  /// for files that carry the engine's banner.
+  @Test func duetsOwnFilesStayInDuetsLayout() throws {
+    let tree = try foyerTree()
+    #expect(try tree.duet("design-tokens", "--rewrite").status == 0)
+    let config = try tree.read("parity/design-tokens.yaml")
+    try tree.write("parity/design-tokens.yaml", config.replacingOccurrences(of: "light: \"#F1F1EE\"", with: "light: \"#F4F4F0\""))
+    #expect(try tree.duet("design-tokens").status == 0)
+    for path in foyerPaths { #expect(try tree.read(path).hasPrefix("// Generated by `duet design-tokens` from"), "\(path)") }
   }
 }

@@ -33,8 +33,7 @@ public enum TokenWriter {
         throw TokenConfigError(diagnostics: [Diagnostic("cannot create \(folder): \(error.localizedDescription)")])
       }
     }
-    // A target whose files the engine wrote is written in the engine's layout
-    // (`EngineLayout`); `rewrite` puts every file in duet's.
+    // An engine-written target is written in the engine's layout; `rewrite`: duet's.
     let files = rewrite ? plan.files : EngineLayout.files(plan, config: config, root: root)
     let outcomes = Locked([WriteOutcome?](repeating: nil, count: files.count))
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
