@@ -187,7 +187,7 @@ enum EngineSwiftLayout {
 
   /// `tokenColor(0x1A1A1A)`, or with `alpha:` when the alpha is not 1.
   static func color(_ value: ColorValue) -> String {
-    guard let alpha = value.alpha, alpha != 1 else { return "tokenColor(0x\(value.rgb.hex))" }
+    guard let alpha = SwiftEmitter.writtenAlpha(value) else { return "tokenColor(0x\(value.rgb.hex))" }
     return "tokenColor(0x\(value.rgb.hex), alpha: \(SwiftEmitter.swiftNumber(alpha)))"
   }
 }
