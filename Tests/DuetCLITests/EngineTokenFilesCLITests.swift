@@ -219,4 +219,19 @@ struct EngineLayoutRoundTripCLITests {
     #expect(try tree.duet("design-tokens", "--rewrite").status == 0)
     #expect(try tree.read("ios/Theming/Generated/MainThemePalette.swift").contains("light: tokenColor(0x112233), dark: tokenColor(0x445566)"))
   }
+
+  /// `--check` compares an engine file with the engine's layout too: with no type token,
+  /// the engine's empty `when` (where duet's own layout throws) passes once written.
+  @Test func checkAcceptsTheEnginesLayoutWhereCodeDiffers() throws {
+    let tree = try engineTree()
+    let config = try tree.read("parity/design-tokens.yaml")
+    let fonts = try #require(config.range(of: "fonts:")), gradients = try #require(config.range(of: "gradients:"))
+    try tree.write("parity/design-tokens.yaml", String(config[..<fonts.lowerBound]) + String(config[gradients.lowerBound...]))
+    #expect(try tree.duet("design-tokens").status == 0)
+    #expect(try tree.read("kmp/theming/Generated/MainPalette.kt").contains("  fun font(token: SemanticFont): FontToken =\n    when (token) {\n    }\n"))
+    let check = try tree.duet("design-tokens", "--check")
+    #expect(check.status == 0, "\(check.stdout)")
+    try tree.write("kmp/theming/Generated/MainPalette.kt", try tree.read("kmp/theming/Generated/MainPalette.kt").replacingOccurrences(of: "0xFF202124", with: "0xFF202125"))
+    #expect(try tree.duet("design-tokens", "--check").status == 1)
+  }
 }

@@ -25,6 +25,15 @@ public enum EngineLayout {
     }
   }
 
+  /// Whether `onDisk`, an engine-bannered file at `path`, is what duet writes
+  /// there in the engine's layout (its words read from itself).
+  public static func writes(_ onDisk: String, at path: String, config: TokenConfig) -> Bool {
+    let swift = config.swift.map { swiftFiles(config, $0) } ?? [:]
+    let kotlin = config.kotlin.map { kotlinFiles(config, $0) } ?? [:]
+    guard let render = swift[path] ?? kotlin[path] else { return false }
+    return render(EngineProse.read(onDisk)) == onDisk
+  }
+
   /// One target whose files the engine wrote: the banner of one of them (for
   /// a file the target gains, such as `SemanticGradient`) and how each of its
   /// files is written.
