@@ -47,10 +47,11 @@ public enum EngineLayout {
     var result: [Target] = []
     for renders in [config.swift.map { swiftFiles(config, $0) }, config.kotlin.map { kotlinFiles(config, $0) }] {
       guard let renders else { continue }
-      let banners = renders.keys.sorted().compactMap { path in
-        read(path, root: root).flatMap { EngineBanner.recognizes($0) ? EngineProse.read($0).banner : nil }
-      }
-      if let banner = banners.first { result.append(Target(banner: banner, renders: renders)) }
+      // The banner is in a file's head: a tree in duet's layout is not read whole.
+      guard let path = renders.keys.sorted().first(where: { opensWithEngineBanner($0, root: root) }),
+        let text = read(path, root: root)
+      else { continue }
+      result.append(Target(banner: EngineProse.read(text).banner, renders: renders))
     }
     return result
   }
@@ -95,6 +96,16 @@ public enum EngineLayout {
       },
       path(target.palette): { EngineKotlinLayout.palette($0, config: config, target: target) },
     ]
+  }
+
+  /// Whether the regular file at `path` inside the tree opens with the engine's banner.
+  static func opensWithEngineBanner(_ path: String, root: URL) -> Bool {
+    guard let url = try? TreePath.resolveForWriting(path, in: root),
+      let fd = try? PathGuard.openRegularFile(atAbsolute: url.path, displayPath: path)
+    else { return false }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    let head = (try? handle.read(upToCount: EngineBanner.headLength)) ?? Data()
+    return EngineBanner.recognizes(String(decoding: head, as: UTF8.self))
   }
 
   /// A regular file inside the tree, as text; nil for anything else.
