@@ -50,16 +50,7 @@ public enum TokenWriter {
       }
       outcomes.withLock { $0[index] = outcome }
     }
-    var failures: [Diagnostic] = []
-    for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
-      switch outcome {
-      case .success(let changed): report.entries.append(.init(path: file.path, status: changed ? .written : .unchanged))
-      case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
-      case .failure(let diagnostic): failures.append(diagnostic)
-      case nil: failures.append(Diagnostic("cannot write \(file.path)"))
-      }
-    }
-    guard failures.isEmpty else { throw TokenConfigError(diagnostics: failures) }
+    try record(outcomes.withLock { $0 }, of: files, planned: plan.files, in: &report)
     for path in plan.undeclaredFiles(in: root) {
       guard let url = try? TreePath.resolveForWriting(path, in: root), FileManager.default.fileExists(atPath: url.path) else { continue }
       do {
@@ -70,6 +61,28 @@ public enum TokenWriter {
       }
     }
     return report
+  }
+
+  /// Each file's outcome as a report entry, in plan order; a file whose text
+  /// is not the planned one was written in the engine's layout. Throws the
+  /// failures, if any.
+  private static func record(
+    _ outcomes: [WriteOutcome?], of files: [GeneratedFile], planned: [GeneratedFile], in report: inout TokenReport
+  ) throws(TokenConfigError) {
+    var failures: [Diagnostic] = []
+    for (index, outcome) in outcomes.enumerated() {
+      let file = files[index]
+      switch outcome {
+      case .success(let changed):
+        var entry = TokenReport.Entry(path: file.path, status: changed ? .written : .unchanged)
+        entry.engineLayout = file.contents != planned[index].contents
+        report.entries.append(entry)
+      case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
+      case .failure(let diagnostic): failures.append(diagnostic)
+      case nil: failures.append(Diagnostic("cannot write \(file.path)"))
+      }
+    }
+    guard failures.isEmpty else { throw TokenConfigError(diagnostics: failures) }
   }
 
   /// Whether the file on disk is the engine's and holds the code `file` would.
