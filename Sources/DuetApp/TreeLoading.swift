@@ -12,10 +12,10 @@ extension TreeManifest {
 
   /// The tree a command works on, found once per command: `override` (`--root`,
   /// taken as given) or the nearest folder from `workingDirectory` up that holds
-  /// `lanes/manifest.yaml` or `parity/manifest.yaml`.
+  /// `lanes/manifest.yaml`, `parity/manifest.yaml` or a `parity/` folder.
   public static func root(from workingDirectory: URL, override: String?) throws -> URL {
     do {
-      return try TreeRoot.find(from: workingDirectory, override: override, markers: rootMarkers)
+      return try TreeRoot.find(from: workingDirectory, override: override, markers: treeMarkers)
     } catch {
       guard case .notFound(let start) = error else { throw error }
       throw TreeNotFound(start: start)

@@ -55,9 +55,12 @@ enum SignalPolicy {
       handler(number)
       return
     }
+    // Said before the groups are signalled: once a child ends, the command may
+    // finish and exit on its own thread, and a line written after would be lost.
+    let running = ChildRun.running
+    if running > 0 { FileHandle.standardError.write(Data("duet: \(name(number)): stopping \(running) child process group(s)\n".utf8)) }
     let stopped = ChildRun.stopAll()
     if stopped > 0 {
-      FileHandle.standardError.write(Data("duet: \(name(number)): stopping \(stopped) child process group(s)\n".utf8))
       let deadline = Date().addingTimeInterval(7)
       while ChildRun.running > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }

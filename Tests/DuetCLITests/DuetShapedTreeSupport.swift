@@ -111,6 +111,8 @@ enum DuetShapedTree {
     try tree.write("src-kmp/feature/home/src/commonMain/kotlin/HomeFeature.kt", "class HomeFeature\n")
     try tree.write("src-kmp/feature/home/src/commonTest/kotlin/HomeFeatureTest.kt", "class HomeFeatureTest\n")
     try tree.write("src-kmp/app/build.gradle.kts", "plugins { id(\"com.android.application\") }\n")
+    // The Android SDK the :app module builds with (doctor checks it is there).
+    try tree.write("src-kmp/local.properties", "sdk.dir=\(tree.url.appendingPathComponent("src-kmp/app").path)\n")
     try tree.write("src-kmp/app/src/main/kotlin/App.kt", "class App\n")
     try tree.write("src-kmp/app/src/androidTest/kotlin/AppTest.kt", "class AppTest\n")
 

@@ -6,8 +6,12 @@ import DuetSupport
 /// The lanes of a tree that has `parity/manifest.yaml` and no `lanes/manifest.yaml`:
 /// the very lanes `duet init` would write, built from the same plan.
 public enum DerivedLanes {
-  /// The first line `duet lanes` and `duet verify` print for such a tree.
-  public static let notice = "lanes derived from \(ParityManifest.defaultPath); run duet init to pin them"
+  /// The first line `duet lanes` and `duet verify` print for such a tree
+  /// (`manifestPath`: `parity/manifest.yaml`, or `parity/` for a tree with only
+  /// a `parity/` folder).
+  public static func notice(_ manifestPath: String) -> String {
+    "lanes derived from \(manifestPath); run duet init to pin them"
+  }
 
   /// The lanes and pools a tree with only `parity/manifest.yaml` runs: what
   /// `TreeManifest.load` is handed, so the model layer needs no survey.

@@ -67,6 +67,9 @@ public enum Doctor {
     let versions = (0..<ToolProbe.toolchains.count).compactMap { answered[$0] }
     if options.foundBy != nil {
       JVMToolchainCheck.check(root: root, java: versions.first { $0.tool == "java" }, into: &report)
+      if let manifest {
+        AndroidSDKCheck.check(root: root, manifest: manifest, platform: options.platform, environment: options.environment, into: &report)
+      }
     }
     for version in versions {
       let users = needed[version.tool] ?? []
@@ -112,12 +115,13 @@ public enum Doctor {
         report.problem(firstError(error.diagnostics))
         return nil
       }
-    } else if let parity {
-      manifest = Manifest(path: ParityManifest.defaultPath)
+    } else if parity != nil || FileManager.default.fileExists(atPath: root.appendingPathComponent(TreeManifest.parityFolder).path) {
+      let from = parity == nil ? TreeManifest.parityFolderPath : ParityManifest.defaultPath
+      manifest = Manifest(path: from)
       let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
       manifest.pools = plan.pools
-      manifest.lanes = DerivedLanes.lanes(plan)
-      report.add("lanes", "\(manifest.lanes.count) lane(s) derived from \(ParityManifest.defaultPath); run duet init to pin them")
+      manifest.lanes = DerivedLanes.lanes(plan, file: from)
+      report.add("lanes", "\(manifest.lanes.count) lane(s) derived from \(from); run duet init to pin them")
     } else {
       if !parityBroken {
         report.add("lanes", "none")

@@ -17,7 +17,7 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)
-  if tree.isDerived { observer.notice(DerivedLanes.notice) }
+  if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path)) }
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
@@ -74,17 +74,23 @@ private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(Ver
   return .lanes(found.notPassing + found.notVerified, notice: "duet verify --failed: " + parts.joined(separator: ", "))
 }
 
-/// The plan and its session; says how many lanes a change selected.
-private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
-                            observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
-  let plan: VerifyPlan
+/// The plan of a verify: under a change (`--since`, `--watch`), a lane that
+/// covers a module is affected by what that module depends on too
+/// (`DerivedInputs.byModule`), the one rule for every kind of change.
+func verifyPlan(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions) throws(VerifyFailure) -> VerifyPlan {
   do {
-    plan = try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
+    return try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
                           environment: request.environment,
                           moduleInputs: options.changed == nil ? [:] : DerivedInputs.byModule(root: request.root))
   } catch {
     throw .usage(error.message)
   }
+}
+
+/// The plan and its session; says how many lanes a change selected.
+private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
+                            observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
+  let plan = try verifyPlan(request, manifest: manifest, options: options)
   if let changed = options.changed {
     let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")

@@ -122,13 +122,7 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
 /// The lanes a change runs, each with why, in start order; none when the change touches no lane.
 private func affected(_ request: VerifyRequest) throws -> [(name: String, reason: String)] {
   let tree = try TreeManifest.load(root: request.root)
-  let plan: VerifyPlan
-  do {
-    plan = try VerifyPlan(root: request.root, manifest: tree.manifest, builtins: .standard, options: request.options,
-                          environment: request.environment)
-  } catch {
-    throw VerifyFailure.usage(error.message)
-  }
+  let plan = try verifyPlan(request, manifest: tree.manifest, options: request.options)
   return plan.startOrder.compactMap { index in
     guard case .runs(let reason)? = plan.affected[index] else { return nil }
     return (name: plan.manifest.lanes[index].name, reason: reason)

@@ -13,12 +13,18 @@ public struct TreeManifest: Sendable {
 
   /// Whether `root` holds either manifest, so commands can find their tree by either.
   public static let rootMarkers = [Manifest.defaultPath, ParityManifest.defaultPath]
+  /// What marks a tree's root: either manifest, or a `parity/` folder, which a
+  /// Duet tree has even when it holds only the token config.
+  public static let treeMarkers = rootMarkers + [parityFolder]
+  public static let parityFolder = "parity"
+  /// The manifest path a tree with a `parity/` folder and neither manifest reports.
+  public static let parityFolderPath = parityFolder + "/"
 
   /// The lanes (and pools) a tree without `lanes/manifest.yaml` gets from its
   /// parity manifest. The survey that finds them lives above this layer, so the
   /// caller hands it in; `nil` skips it when only the mocks matter (the `mocks`
   /// built-in).
-  public typealias LaneDeriver = @Sendable (_ root: URL, _ parity: ParityManifest) -> (lanes: [Lane], pools: [String: Int])
+  public typealias LaneDeriver = @Sendable (_ root: URL, _ parity: ParityManifest?) -> (lanes: [Lane], pools: [String: Int])
 
   /// Loads the tree's manifest.
   public static func load(root: URL, builtins: [String: [String]], deriveLanes: LaneDeriver? = nil) throws(ManifestError) -> TreeManifest {
@@ -31,16 +37,18 @@ public struct TreeManifest: Sendable {
       }
     }
     let hasLanes = FileManager.default.fileExists(atPath: root.appendingPathComponent(Manifest.defaultPath).path)
+    var isFolder: ObjCBool = false
+    let parityFolder = FileManager.default.fileExists(atPath: root.appendingPathComponent(parityFolder).path, isDirectory: &isFolder) && isFolder.boolValue
     var manifest: Manifest
-    if hasLanes || parity == nil {
+    if hasLanes || (parity == nil && !parityFolder) {
       manifest = try ManifestLoader.load(root: root, builtins: builtins)
     } else {
-      manifest = Manifest(path: ParityManifest.defaultPath)
-      if let deriveLanes, let parity {
+      manifest = Manifest(path: parity == nil ? parityFolderPath : ParityManifest.defaultPath)
+      if let deriveLanes {
         (manifest.lanes, manifest.pools) = deriveLanes(root, parity)
       }
     }
     manifest.mocks += parity?.mockEntries ?? []
-    return TreeManifest(manifest: manifest, parity: parity, isDerived: !hasLanes && parity != nil)
+    return TreeManifest(manifest: manifest, parity: parity, isDerived: !hasLanes && (parity != nil || parityFolder))
   }
 }

@@ -190,17 +190,9 @@ package struct InputFiles: Sendable {
     guard fstat(fd, &info) == 0 else { throw POSIXErrorBox(code: errno) }
     guard info.st_mode & S_IFMT == S_IFREG else { return "special-" + PathGuard.kindName(info.st_mode).replacingOccurrences(of: " ", with: "-") }
     var digest = Digest()
-    let size = 256 * 1024
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let n = read(fd, buffer.baseAddress, size)
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw POSIXErrorBox(code: errno)
-      }
-      if n == 0 { break }
-      digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    do { try digest.update(readingFrom: fd, displayPath: PathBytes.text(path)) } catch {
+      if case .cannotRead(_, let code) = error { throw POSIXErrorBox(code: code) }
+      throw POSIXErrorBox(code: EIO)
     }
     return digest.hex() + (info.st_mode & 0o111 != 0 ? "+x" : "")
   }

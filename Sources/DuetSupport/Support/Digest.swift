@@ -107,6 +107,11 @@ public struct Digest: ~Copyable {
   public mutating func update(fileAt path: String) throws {
     let fd = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path)
     defer { close(fd) }
+    try update(readingFrom: fd, displayPath: path)
+  }
+
+  /// Feeds everything left to read on an open descriptor, in 256 KiB chunks.
+  public mutating func update(readingFrom fd: Int32, displayPath path: String) throws(FileError) {
     let size = 256 * 1024
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }

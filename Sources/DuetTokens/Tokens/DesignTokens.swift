@@ -55,7 +55,7 @@ public enum DesignTokens {
     do throws(TokenConfigError) {
       let config = try TokenConfigLoader.load(url: url, path: configPath, root: root)
       let plan = TokenPlan(config)
-      if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath)) }
+      if check { return .report(TokenCheck.run(plan, root: root, configPath: configPath, config: config)) }
       return .report(try TokenWriter.run(plan, config: config, root: root, rewrite: rewrite))
     } catch {
       return .failure(error.diagnostics, mode: mode, configPath: configPath)

@@ -213,7 +213,7 @@ public enum SwiftEmitter {
     switch token.values {
     case .single(let value):
       out.line(indent: 3) { $0.write("return ColorSet(.static("); colorCall(value, into: &$0); $0.write("))") }
-    case .lightDark(let light, let dark) where light.alpha == nil && dark.alpha == nil:
+    case .lightDark(let light, let dark) where writtenAlpha(light) == nil && writtenAlpha(dark) == nil:
       out.line(indent: 3) {
         $0.write("return ColorSet(.auto(light: ")
         colorCall(light, into: &$0)
@@ -239,11 +239,17 @@ public enum SwiftEmitter {
   package static func colorCall(_ value: ColorValue, into out: inout SourceText) {
     out.write("tokenColor(0x")
     out.writeHex(value.rgb.value, count: 6)
-    if let alpha = value.alpha {
+    if let alpha = writtenAlpha(value) {
       out.write(", alpha: ")
       out.write(floatLiteral(alpha))
     }
     out.write(")")
+  }
+
+  /// The alpha a Swift `tokenColor` call states: none for an opaque colour,
+  /// given or not (`tokenColor`'s default is 1, and the engine omits it too).
+  package static func writtenAlpha(_ value: ColorValue) -> Double? {
+    value.alpha == 1 ? nil : value.alpha
   }
 
   /// A `CGFloat` argument as the engine writes it: an integral value as an

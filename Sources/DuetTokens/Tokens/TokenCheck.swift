@@ -4,10 +4,12 @@ import DuetSupport
 
 /// `--check`: compares every file the config generates with the one on disk,
 /// whole file against whole file, and writes nothing. A file the Duet
-/// toolchain's engine wrote (`EngineBanner`) is compared by code instead, so a
-/// tree the engine generated passes as it is.
+/// toolchain's engine wrote (`EngineBanner`) is compared by code instead, or
+/// with the engine's layout of the same config (`EngineLayout`, given the
+/// config), so a tree the engine generated passes as it is and so does one
+/// duet wrote in the engine's layout.
 public enum TokenCheck {
-  public static func run(_ plan: TokenPlan, root: URL, configPath: String) -> TokenReport {
+  public static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
     for file in plan.files {
       let read: Data?
@@ -28,7 +30,8 @@ public enum TokenCheck {
       } else {
         let onDisk = String(decoding: data, as: UTF8.self)
         if EngineBanner.recognizes(onDisk) {
-          if let difference = CodeComparison.firstDifference(onDisk, file.contents) {
+          if let difference = CodeComparison.firstDifference(onDisk, file.contents),
+            !(config.map { EngineLayout.writes(onDisk, at: file.path, config: $0) } ?? false) {
             report.entries.append(.init(path: file.path, status: .stale, difference: difference, comparedByCode: true))
           } else {
             report.entries.append(.init(path: file.path, status: .upToDate, comparedByCode: true))

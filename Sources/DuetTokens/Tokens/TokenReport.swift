@@ -35,6 +35,9 @@ public struct TokenReport: Sendable, Equatable {
     public var comparedByCode: Bool
     /// Why a `refused` file was not read.
     public var note: String?
+    /// Write mode: the file was written in the Duet toolchain's engine layout
+    /// (its target's files are the engine's; `EngineLayout`).
+    public var engineLayout = false
     public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
       self.path = path
       self.status = status
@@ -82,6 +85,8 @@ public struct TokenReport: Sendable, Equatable {
         for entry in entries where entry.status == .removed {
           lines.append("  removed: \(entry.path) — the config no longer declares it")
         }
+        let engine = entries.filter { $0.status == .written && $0.engineLayout }.count
+        if engine > 0 { lines.append("\(engine) of them in the Duet toolchain's engine layout (banner and words kept), as the engine wrote them") }
         if count(.kept) > 0 { lines.append(keptLine) }
         lines.append("review and commit the diff (generated token sources are committed build products)")
       }

@@ -3,10 +3,11 @@ import DuetModel
 import DuetSupport
 
 /// Writes the planned files atomically (an unchanged file is not touched) and
-/// removes the files a target owns that the config no longer declares. A file
-/// the Duet toolchain's engine wrote whose code is current is left as it is,
-/// so the engine's own whole-file `--check` stays green in a shared tree;
-/// `rewrite` puts such files in duet's layout.
+/// removes the files a target owns that the config no longer declares. A
+/// target whose files the Duet toolchain's engine wrote is written in the
+/// engine's layout, its words kept (`EngineLayout`), and a file of it whose
+/// code is current is left as it is, so the engine's own whole-file `--check`
+/// stays green in a shared tree; `rewrite` puts such files in duet's layout.
 public enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
@@ -32,8 +33,9 @@ public enum TokenWriter {
         throw TokenConfigError(diagnostics: [Diagnostic("cannot create \(folder): \(error.localizedDescription)")])
       }
     }
-    let outcomes = Locked([WriteOutcome?](repeating: nil, count: plan.files.count))
-    let files = plan.files
+    // An engine-written target is written in the engine's layout; `rewrite`: duet's.
+    let files = rewrite ? plan.files : EngineLayout.files(plan, config: config, root: root)
+    let outcomes = Locked([WriteOutcome?](repeating: nil, count: files.count))
     DispatchQueue.concurrentPerform(iterations: files.count) { index in
       let file = files[index]
       let outcome: WriteOutcome
@@ -48,16 +50,7 @@ public enum TokenWriter {
       }
       outcomes.withLock { $0[index] = outcome }
     }
-    var failures: [Diagnostic] = []
-    for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
-      switch outcome {
-      case .success(let changed): report.entries.append(.init(path: file.path, status: changed ? .written : .unchanged))
-      case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
-      case .failure(let diagnostic): failures.append(diagnostic)
-      case nil: failures.append(Diagnostic("cannot write \(file.path)"))
-      }
-    }
-    guard failures.isEmpty else { throw TokenConfigError(diagnostics: failures) }
+    try record(outcomes.withLock { $0 }, of: files, planned: plan.files, in: &report)
     for path in plan.undeclaredFiles(in: root) {
       guard let url = try? TreePath.resolveForWriting(path, in: root), FileManager.default.fileExists(atPath: url.path) else { continue }
       do {
@@ -68,6 +61,28 @@ public enum TokenWriter {
       }
     }
     return report
+  }
+
+  /// Each file's outcome as a report entry, in plan order; a file whose text
+  /// is not the planned one was written in the engine's layout. Throws the
+  /// failures, if any.
+  private static func record(
+    _ outcomes: [WriteOutcome?], of files: [GeneratedFile], planned: [GeneratedFile], in report: inout TokenReport
+  ) throws(TokenConfigError) {
+    var failures: [Diagnostic] = []
+    for (index, outcome) in outcomes.enumerated() {
+      let file = files[index]
+      switch outcome {
+      case .success(let changed):
+        var entry = TokenReport.Entry(path: file.path, status: changed ? .written : .unchanged)
+        entry.engineLayout = file.contents != planned[index].contents
+        report.entries.append(entry)
+      case .kept: report.entries.append(.init(path: file.path, status: .kept, comparedByCode: true))
+      case .failure(let diagnostic): failures.append(diagnostic)
+      case nil: failures.append(Diagnostic("cannot write \(file.path)"))
+      }
+    }
+    guard failures.isEmpty else { throw TokenConfigError(diagnostics: failures) }
   }
 
   /// Whether the file on disk is the engine's and holds the code `file` would.

@@ -34,7 +34,7 @@ enum DoctorCommand: Command {
       root = try treeRoot(arguments)
       foundBy = arguments.value("--root") != nil
         ? "--root"
-        : TreeManifest.rootMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
+        : TreeManifest.treeMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
     } catch is TreeNotFound {
       // No tree is a problem to report beside the toolchains, not a reason to print nothing.
       root = arguments.invocation.workingDirectory

@@ -33,7 +33,7 @@ enum LanesCommand: Command {
       return ExitCode.pass
     }
 
-    if report.derived { console.out(DerivedLanes.notice) }
+    if report.derived { console.out(DerivedLanes.notice(report.manifest)) }
     console.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
     if !report.lanes.isEmpty {
       let rows = report.lanes.map { lane -> [String] in

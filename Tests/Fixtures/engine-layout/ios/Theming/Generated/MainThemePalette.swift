@@ -30,6 +30,14 @@ extension MainTheme {
         dark: tokenColor(0x101010, alpha: 0.6)))
     case .glow:
       return ColorSet(.static(tokenColor(0xFFD54F, alpha: 0.25)))
+    case .halo:
+      return ColorSet(.auto(light: tokenColor(0x112233, alpha: 0.5), dark: tokenColor(0x445566)))
+
+    // A long note, to be wrapped at eighty columns in both languages: the Swift
+    // table indents it by four spaces and the Kotlin table by six, so the two
+    // break it at different words.
+    case .interactiveSecondaryPressedOverlay:
+      return ColorSet(.auto(light: tokenColor(0x0A0B0C), dark: tokenColor(0xF0F1F2)))
     }
   }
 }
@@ -127,6 +135,34 @@ extension MainTheme {
         dark: Gradient(colors: [
           Color(uiColor: tokenColor(0x0D1B2A)),
           Color(uiColor: tokenColor(0x1B263B)),
+        ])))
+
+    // Six stops, more than a Kotlin line holds.
+    case .spectrum:
+      return GradientSet(.static(Gradient(colors: [
+        Color(uiColor: tokenColor(0xFF0000)),
+        Color(uiColor: tokenColor(0xFF8000)),
+        Color(uiColor: tokenColor(0xFFFF00)),
+        Color(uiColor: tokenColor(0x00FF00)),
+        Color(uiColor: tokenColor(0x0000FF)),
+        Color(uiColor: tokenColor(0x8000FF)),
+      ])))
+
+    case .tide:
+      return GradientSet(.auto(
+        light: Gradient(colors: [
+          Color(uiColor: tokenColor(0xE0F7FA)),
+          Color(uiColor: tokenColor(0xB2EBF2)),
+          Color(uiColor: tokenColor(0x80DEEA)),
+        ]),
+        dark: Gradient(colors: [
+          Color(uiColor: tokenColor(0x001F24)),
+          Color(uiColor: tokenColor(0x00363D)),
+          Color(uiColor: tokenColor(0x004F58)),
+          Color(uiColor: tokenColor(0x006874)),
+          Color(uiColor: tokenColor(0x00838F)),
+          Color(uiColor: tokenColor(0x0097A7)),
+          Color(uiColor: tokenColor(0x00ACC1)),
         ])))
     }
   }

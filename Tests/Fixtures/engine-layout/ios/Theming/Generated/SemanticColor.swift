@@ -19,6 +19,11 @@ public enum SemanticColor: ColorAssetable {
   case inkOnBrand
   case veil
   case glow
+  case halo
+
+  /// The overlay a secondary control shows while it is pressed, over whatever
+  /// surface the control sits on, in both appearances alike.
+  case interactiveSecondaryPressedOverlay
 }
 
 #endif

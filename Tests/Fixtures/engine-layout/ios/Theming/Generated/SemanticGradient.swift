@@ -13,6 +13,8 @@ public enum SemanticGradient: GradientAssetable {
   /// The header wash.
   case dawn
   case dusk
+  case spectrum
+  case tide
 }
 
 #endif

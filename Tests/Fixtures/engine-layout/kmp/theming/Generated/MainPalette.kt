@@ -24,6 +24,12 @@ object MainPalette {
       SemanticColor.inkOnBrand -> ColorToken.fixed(0xFFFFFFFF)
       SemanticColor.veil -> ColorToken.auto(light = 0x4D000000, dark = 0x99101010)
       SemanticColor.glow -> ColorToken.fixed(0x40FFD54F)
+      SemanticColor.halo -> ColorToken.auto(light = 0x80112233, dark = 0xFF445566)
+      // A long note, to be wrapped at eighty columns in both languages: the
+      // Swift table indents it by four spaces and the Kotlin table by six, so
+      // the two break it at different words.
+      SemanticColor.interactiveSecondaryPressedOverlay ->
+        ColorToken.auto(light = 0xFF0A0B0C, dark = 0xFFF0F1F2)
     }
 
   fun font(token: SemanticFont): FontToken =
@@ -76,6 +82,31 @@ object MainPalette {
         GradientToken.auto(
           light = listOf(0xFFE3F2FD, 0xFFBBDEFB),
           dark = listOf(0xFF0D1B2A, 0xFF1B263B),
+        )
+
+      // Six stops, more than a Kotlin line holds.
+      SemanticGradient.spectrum ->
+        GradientToken.fixed(listOf(
+          0xFFFF0000,
+          0xFFFF8000,
+          0xFFFFFF00,
+          0xFF00FF00,
+          0xFF0000FF,
+          0xFF8000FF,
+        ))
+
+      SemanticGradient.tide ->
+        GradientToken.auto(
+          light = listOf(0xFFE0F7FA, 0xFFB2EBF2, 0xFF80DEEA),
+          dark = listOf(
+            0xFF001F24,
+            0xFF00363D,
+            0xFF004F58,
+            0xFF006874,
+            0xFF00838F,
+            0xFF0097A7,
+            0xFF00ACC1,
+          ),
         )
     }
 }

@@ -21,4 +21,11 @@ enum class SemanticColor {
   inkOnBrand,
   veil,
   glow,
+  halo,
+
+  /**
+   * The overlay a secondary control shows while it is pressed, over whatever
+   * surface the control sits on, in both appearances alike.
+   */
+  interactiveSecondaryPressedOverlay,
 }

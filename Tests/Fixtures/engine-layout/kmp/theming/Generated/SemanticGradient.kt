@@ -14,9 +14,7 @@ enum class SemanticGradient {
    * The header wash.
    */
   dawn,
-
-  /**
-   * Fixture: a KDoc the config does not hold, set aside like every comment.
-   */
   dusk,
+  spectrum,
+  tide,
 }
