@@ -8,13 +8,15 @@ extension GitHubWorkflow {
   /// The workflow text for `manifest`.
   public static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
     let plan = try plan(manifest, options: options)
-    var y = header(options, plan: plan)
-    let macOS = plan.jobs.contains(where: \.macOS)
-    y += buildJob(macOS: false, options: options, manifest: manifest)
-    if macOS { y += buildJob(macOS: true, options: options, manifest: manifest) }
-    for job in plan.jobs { y += laneJob(job, plan: plan, manifest: manifest, options: options) }
-    y += summaryJob(needs: [CIToolchains.buildJobID(macOS: false)] + plan.jobs.map(\.id), manifest: manifest, options: options)
-    return y.joined(separator: "\n") + "\n"
+    // One job's lines at a time, so a file of 100,000 jobs is never an array of all its lines.
+    var text = ""
+    func add(_ lines: [String]) { for line in lines { text += line + "\n" } }
+    add(header(options, plan: plan))
+    add(buildJob(macOS: false, options: options, manifest: manifest))
+    if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, options: options, manifest: manifest)) }
+    for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
+    add(summaryJob(needs: [CIToolchains.buildJobID(macOS: false)] + plan.jobs.map(\.id), manifest: manifest, options: options))
+    return text
   }
 
   /// The jobs `manifest`'s lanes go to on GitHub's runners.

@@ -54,12 +54,15 @@ public enum GitLabPipeline {
 
   public static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
     let plan = try plan(manifest, options: options)
-    var y = header(options)
-    y += buildJob(macOS: false, manifest: manifest)
-    if plan.jobs.contains(where: \.macOS) { y += buildJob(macOS: true, manifest: manifest) }
-    for job in plan.jobs { y += laneJob(job, plan: plan, manifest: manifest, options: options) }
-    y += summaryJob(needs: plan.jobs.map(\.id), manifest: manifest)
-    return y.joined(separator: "\n") + "\n"
+    // One job's lines at a time, so a file of 100,000 jobs is never an array of all its lines.
+    var text = ""
+    func add(_ lines: [String]) { for line in lines { text += line + "\n" } }
+    add(header(options))
+    add(buildJob(macOS: false, manifest: manifest))
+    if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, manifest: manifest)) }
+    for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
+    add(summaryJob(needs: plan.jobs.map(\.id), manifest: manifest))
+    return text
   }
 
   /// The comment that says where the file comes from, the stages, and the
