@@ -7,16 +7,26 @@ import DuetSupport
 extension GitHubWorkflow {
   /// The workflow text for `manifest`.
   public static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
+    String(decoding: try renderData(manifest, options: options), as: UTF8.self)
+  }
+
+  /// The workflow as UTF-8 bytes, appended one job at a time (what the command
+  /// writes: a file of 100,000 jobs is held once, never as lines or as text too).
+  public static func renderData(_ manifest: Manifest, options: Options) throws(JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
-    // One job's lines at a time, so a file of 100,000 jobs is never an array of all its lines.
-    var text = ""
-    func add(_ lines: [String]) { for line in lines { text += line + "\n" } }
+    var data = Data()
+    func add(_ lines: [String]) {
+      for line in lines {
+        data.append(contentsOf: line.utf8)
+        data.append(0x0A)
+      }
+    }
     add(header(options, plan: plan))
     add(buildJob(macOS: false, options: options, manifest: manifest))
     if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, options: options, manifest: manifest)) }
     for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
     add(summaryJob(needs: [CIToolchains.buildJobID(macOS: false)] + plan.jobs.map(\.id), manifest: manifest, options: options))
-    return text
+    return data
   }
 
   /// The jobs `manifest`'s lanes go to on GitHub's runners.

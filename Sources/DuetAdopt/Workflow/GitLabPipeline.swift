@@ -53,16 +53,25 @@ public enum GitLabPipeline {
   }
 
   public static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
+    String(decoding: try renderData(manifest, options: options), as: UTF8.self)
+  }
+
+  /// The pipeline as UTF-8 bytes, appended one job at a time (see `GitHubWorkflow.renderData`).
+  public static func renderData(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
-    // One job's lines at a time, so a file of 100,000 jobs is never an array of all its lines.
-    var text = ""
-    func add(_ lines: [String]) { for line in lines { text += line + "\n" } }
+    var data = Data()
+    func add(_ lines: [String]) {
+      for line in lines {
+        data.append(contentsOf: line.utf8)
+        data.append(0x0A)
+      }
+    }
     add(header(options))
     add(buildJob(macOS: false, manifest: manifest))
     if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, manifest: manifest)) }
     for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
     add(summaryJob(needs: plan.jobs.map(\.id), manifest: manifest))
-    return text
+    return data
   }
 
   /// The comment that says where the file comes from, the stages, and the

@@ -47,8 +47,7 @@ enum WorkflowCommand: Command {
     }
     let manifest = try loadManifest(root: root)
     let jobs = try jobOptions(arguments, manifest: manifest, root: root, console: console)
-    let (text, jobCount) = try render(target, manifest: manifest, jobs: jobs, root: root, arguments: arguments)
-    let data = Data(text.utf8)
+    let (data, jobCount) = try render(target, manifest: manifest, jobs: jobs, root: root, arguments: arguments)
 
     if arguments.flag("--check") {
       return try check(target, output: output, defaultPath: defaultPath, against: data, manifest: manifest, jobCount: jobCount, root: root, console: console)
@@ -98,7 +97,7 @@ enum WorkflowCommand: Command {
 
   /// The workflow text for `target`, stamped with this duet's version (and
   /// commit, for GitHub), and how many lane jobs it has.
-  static func render(_ target: String, manifest: Manifest, jobs: CIJobPlan.Options, root: URL, arguments: ParsedArguments) throws -> (String, Int) {
+  static func render(_ target: String, manifest: Manifest, jobs: CIJobPlan.Options, root: URL, arguments: ParsedArguments) throws -> (Data, Int) {
     var options = GitHubWorkflow.Options(duetVersion: duetVersion)
     options.manifestPath = manifest.path
     options.jobs = jobs
@@ -119,9 +118,9 @@ enum WorkflowCommand: Command {
     gitlab.toolchains = options.toolchains
     do {
       if target == "gitlab" {
-        return (try GitLabPipeline.render(manifest, options: gitlab), try GitLabPipeline.plan(manifest, options: gitlab).jobs.count)
+        return (try GitLabPipeline.renderData(manifest, options: gitlab), try GitLabPipeline.plan(manifest, options: gitlab).jobs.count)
       }
-      return (try GitHubWorkflow.render(manifest, options: options), try GitHubWorkflow.plan(manifest, options: options).jobs.count)
+      return (try GitHubWorkflow.renderData(manifest, options: options), try GitHubWorkflow.plan(manifest, options: options).jobs.count)
     } catch {
       throw CommandFailure(message: "duet workflow \(target): error: \(manifest.path): \(error)", code: ExitCode.usage)
     }
