@@ -59,7 +59,7 @@ package enum PageStyle {
 
   /// A legend of the outcomes, each a swatch and its word.
   package static func legend(_ outcomes: [String]) -> String {
-    "<p class=\"legend\">" + outcomes.map { "<span><span class=\"swatch \(safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>" }.joined() + "</p>"
+    "<p class=\"legend\">" + outcomes.map { "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>" }.joined() + "</p>"
   }
 
   /// An outcome word as a class name: duet's own words pass; anything else becomes `other`.

@@ -14,18 +14,23 @@ public enum TimingsPage {
     let title = "duet verify timings: \(timeline.verdict.uppercased()) in \(PageStyle.seconds(timeline.duration))"
     var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p>Run \(HTMLText.escaped(timeline.runID)): \(timeline.lanes.count) lane(s) on \(timeline.slots) job slot(s). "
-    body += "Critical path (outlined): \(HTMLText.escaped(timeline.criticalPath.joined(separator: " → ")).nonEmpty ?? "none").</p>\n"
+    body += "Critical path (outlined, \(timeline.criticalPath.count) lane(s)): \(HTMLText.escaped(pathText(timeline.criticalPath)).nonEmpty ?? "none").</p>\n"
     body += PageStyle.legend(["pass", "retried", "fail", "timeout", "interrupted"]) + "\n"
     body += chart(timeline) + "\n"
     body += table(timeline)
     return PageStyle.page(title: title, body: body)
   }
 
+  /// The path's lanes, the middle left out past 12 (the table marks every one).
+  static func pathText(_ path: [String]) -> String {
+    path.count <= 12 ? path.joined(separator: " → ") : (path.prefix(5) + ["…"] + path.suffix(5)).joined(separator: " → ")
+  }
+
   /// The Gantt chart: one row per job slot, one bar per attempt, each with a `<title>` saying what it is.
   static func chart(_ timeline: RunTimeline) -> String {
     let scale = chartWidth / max(timeline.duration, 0.001)
     let height = Double(max(timeline.slots, 1)) * rowHeight + 24
-    let width = labelWidth + chartWidth + 10
+    let width = labelWidth + chartWidth + 40
     var svg = "<svg id=\"gantt\" role=\"img\" aria-labelledby=\"gantt-title\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\" "
     svg += "viewBox=\"0 0 \(PageStyle.number(width)) \(PageStyle.number(height))\">\n"
     svg += "<title id=\"gantt-title\">Lanes on job slots over \(PageStyle.seconds(timeline.duration)); the table below lists the same</title>\n"
@@ -47,7 +52,7 @@ public enum TimingsPage {
     let y = Double(bar.slot) * rowHeight + 3
     let lane = HTMLText.escaped(bar.lane)
     let classes = "bar \(PageStyle.safeClass(bar.outcome))\(bar.onCriticalPath ? " critical" : "")"
-    let what = "\(lane), attempt \(bar.attempt): \(bar.outcome), \(PageStyle.seconds(bar.duration)) from \(PageStyle.seconds(bar.start))\(bar.onCriticalPath ? ", on the critical path" : "")"
+    let what = "\(lane), attempt \(bar.attempt): \(HTMLText.escaped(bar.outcome)), \(PageStyle.seconds(bar.duration)) from \(PageStyle.seconds(bar.start))\(bar.onCriticalPath ? ", on the critical path" : "")"
     var svg = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\">"
     svg += "<title>\(what)</title>"
     svg += "<rect x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(y))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(rowHeight - 6))\" rx=\"2\"/>"
