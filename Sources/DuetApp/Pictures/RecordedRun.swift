@@ -1,5 +1,6 @@
 import DuetModel
 import DuetRun
+import DuetSupport
 import Foundation
 
 /// A recorded run read back for `duet trace`: the newest, or the one whose run
@@ -15,4 +16,9 @@ public func recordedTimeline(_ store: HistoryStore, root: URL, wanted: String?) 
     for lane in manifest.lanes { needs[lane.name] = lane.needs }
   }
   return RunTimeline(run: run, steps: steps, needs: needs)
+}
+
+/// `duet report --html FILE`: the report's page, written atomically to `path` (absolute).
+public func writeReportPage(_ report: HistoryReport, to path: String, time: (Double) -> String) throws {
+  try AtomicFile.write(Data(ReportPage.html(report, time: time).utf8), toAbsolute: path)
 }
