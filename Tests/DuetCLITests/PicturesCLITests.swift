@@ -109,4 +109,61 @@ import Testing
     #expect(Self.bars(loaded.dom).filter(\.critical).count == 125)
     try Browser.screenshot(page, name: "timings-1000-lanes", height: 700)
   }
+
+  /// `duet report` after runs with a lane that fails once then passes on retry, and a lane that fails every other run:
+  /// the text names them, and the page in Chromium has a sparkline per lane, the slowest lane's chart, the flaky map
+  /// marked with symbols and titles, the failed runs, no console error and no outside reference.
+  @Test func reportInChromium() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: build, sh: 'sleep 0.2'}
+        - {name: ui, sh: 'test -f .duet/once || { touch .duet/once; exit 1; }', retries: 1}
+        - {name: odd, sh: 'if test -f .duet/odd; then rm .duet/odd; exit 1; else touch .duet/odd; fi'}
+      """)
+    for _ in 0..<4 { _ = try tree.duet("verify", "--no-cache") }
+    let text = try tree.duet("report", "--html", "report.html")
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.lines.first == "duet report: 4 run(s) in the window; cache hits 0% (0 of 12 lane runs)")
+    let ui = try #require(text.lines.first { $0.hasPrefix("  ui ") })
+    #expect(ui.split(separator: " ").suffix(3) == ["0", "0", "1"])
+    #expect(text.stdout.contains("runs whose verdict failed (newest 2 of 2):"))
+    let page = tree.url.appendingPathComponent("report.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    #expect(loaded.dom.components(separatedBy: "<svg class=\"spark\" role=\"img\"").count - 1 == 3)
+    #expect(loaded.dom.contains("<h2>Slowest lane: build</h2>"))
+    #expect(loaded.dom.components(separatedBy: "data-mark=\"flaky\"").count - 1 == 1)
+    #expect(loaded.dom.components(separatedBy: "data-mark=\"fail\"").count - 1 == 2)
+    #expect(loaded.dom.contains("title=\"ui, "))
+    #expect(loaded.dom.components(separatedBy: "<td>odd</td></tr>").count - 1 == 2)
+    try Browser.screenshot(page, name: "report", height: 1000)
+  }
+
+  /// A store whose lane names are markup (a merged store holds any text): the report's page shows them as text,
+  /// and the trace gives them back as the same strings.
+  @Test func hostileStoreReportAndTrace() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    let names = ["</title><script>console.error('x')</script>", "\" onmouseover=\"alert(2)", "<img src=http://example.com/x>"]
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet"), withIntermediateDirectories: true)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    let run = RunRow(id: "run-1", logID: "log-1", started: 100, ended: 104, command: "duet verify", root: tree.url.path, gitCommit: nil,
+                     host: "h", outcome: .fail, jobs: 2, duetVersion: "0")
+    let steps = names.enumerated().map { index, name in
+      StepRow(runID: "run-1", lane: name, attempt: 1, started: 100 + Double(index), duration: 1, attemptOutcome: index == 0 ? .fail : .pass,
+              laneOutcome: index == 0 ? .fail : .pass, exitCode: 0, fingerprint: name, logPath: nil)
+    }
+    try store.record(run, steps: steps)
+    #expect(try tree.duet("report", "--html", "report.html").status == 0)
+    let loaded = try Browser.load(tree.url.appendingPathComponent("report.html"))
+    #expect(!loaded.dom.contains("<script"))
+    #expect(!loaded.dom.contains("<img"))
+    #expect(loaded.consoleErrors == [])
+    let trace = try tree.duet("trace")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
+    let events = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }
+    #expect(events.compactMap { $0["name"] as? String } == names)
+    #expect(events.compactMap { ($0["args"] as? [String: String])?["fingerprint"] } == names)
+  }
 }
