@@ -72,7 +72,7 @@ public enum ReportPage {
       for (column, mark) in lane.marks.enumerated() {
         let (symbol, style, words) = symbols[mark]!
         let run = report.mapRuns[column]
-        html += "<td class=\"cell \(style)\" data-mark=\"\(style)\" title=\"\(HTMLText.escaped(lane.name)), \(time(run.started)): \(words)\">\(symbol)</td>"
+        html += "<td class=\"cell \(style)\" data-mark=\"\(style)\" title=\"\(HTMLText.escaped(lane.name)), \(HTMLText.escaped(time(run.started))): \(words)\">\(symbol)</td>"
       }
       html += "</tr>\n"
     }

@@ -108,6 +108,13 @@ struct EscapingRuleTests {
       "timeline.lanes.count", "timeline.slots", "timeline.criticalPath.count", "outcome", "light", "dark",
       // The title, escaped where it is written (PageStyle.page and the heading).
       "timeline.verdict.uppercased()",
+      // The report: counts, a rate, coordinates, and the words, symbols and class names of ReportPage.symbols.
+      "report.runs", "ReportText.rate(report)", "report.cacheHits", "report.settled", "report.failedRunCount", "lane.durations.count",
+      "lane.cached", "lane.failedRuns", "lane.retriedRuns", "report.mapRuns.count", "report.failedRuns.count", "coordinates.joined(separator: \" \")",
+      "style", "symbol", "words",
+      // Built with HTMLText.escaped where they are made: the slowest lane's name, a sparkline's label and the sparkline.
+      "name", "label",
+      "sparkline(points, label: \"p50 of \\(HTMLText.escaped(lane.name)) over \\(points.count) spans of runs, from \\(PageStyle.seconds(points.min() ?? 0)) to \\(PageStyle.seconds(points.max() ?? 0))\")",
       "bar.onCriticalPath ? \" critical\" : \"\"", "bar.onCriticalPath ? \", on the critical path\" : \"\"",
       "row.onCriticalPath ? \"yes\" : \"\"", "row.start.map(PageStyle.seconds) ?? \"-\"", "row.waited.map(PageStyle.seconds) ?? \"-\"",
       "row.attempts > 0 ? PageStyle.seconds(row.duration) : \"-\"",
