@@ -24,6 +24,11 @@ public struct HistoryReport: Sendable {
     public var marks: [Mark]
     public var p50 = 0.0
     public var p95 = 0.0
+
+    mutating func mark(_ mark: Mark, at column: Int) {
+      while marks.count < column { marks.append(.absent) }
+      marks.append(mark)
+    }
   }
 
   public struct FailedRun: Sendable, Equatable {
@@ -62,12 +67,21 @@ public struct HistoryReport: Sendable {
   /// The lane with the largest p95, for the larger chart.
   public var slowest: Lane? { lanes.filter { !$0.durations.isEmpty }.max { ($0.p95, $1.name) < ($1.p95, $0.name) } }
 
+  /// The nearest-rank `p` percentile of `values` by selection, not a sort.
+  static func selected(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    var values = values
+    let rank = StatsReport.rank(p, of: values.count)
+    StatsReport.select(rank, in: &values, 0..<values.count)
+    return values[rank]
+  }
+
   /// `values` as at most `buckets` points, each the nearest-rank `p` percentile of its run of values.
   public static func buckets(_ values: [Double], count buckets: Int, p: Double) -> [Double] {
     guard !values.isEmpty else { return [] }
     let size = max(1, (values.count + buckets - 1) / buckets)
     return stride(from: 0, to: values.count, by: size).map { start in
-      StatsReport.percentile(Array(values[start..<min(values.count, start + size)]), p)
+      selected(Array(values[start..<min(values.count, start + size)]), p)
     }
   }
 }
@@ -93,21 +107,27 @@ struct ReportScan {
     report.runs = runs.count
     let mapStart = max(0, runs.count - HistoryReport.mapLimit)
     let steps = try db.prepare("SELECT lane, attempt_outcome, lane_outcome, duration FROM steps WHERE run_id = ?1 ORDER BY lane, attempt")
+    // A lane is looked for first at its place in the previous run, by its bytes: no string is made for a known lane.
+    var previousOrder: [Int] = [], order: [Int] = []
     for (position, run) in runs.reversed().enumerated() {
       let mapColumn = position >= mapStart ? position - mapStart : nil
       if mapColumn != nil { report.mapRuns.append((run.id, run.started)) }
       try steps.bind([.text(run.id)])
       var failing: [String] = []
       var pending: Pending?
+      order.removeAll(keepingCapacity: true)
       while try steps.step() {
         let name = steps.text(at: 0)
         if pending == nil || !ReportWindow.equal(name, laneBytes[pending!.lane]) {
           if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
-          pending = Pending(lane: lane(for: name))
+          let lane = lane(for: name, guess: order.count < previousOrder.count ? previousOrder[order.count] : nil)
+          order.append(lane)
+          pending = Pending(lane: lane)
         }
         pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: steps.double(at: 3))
       }
       if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
+      swap(&previousOrder, &order)
       if run.failed {
         report.failedRunCount += 1
         report.failedRuns.insert(HistoryReport.FailedRun(id: run.id, started: run.started, lanes: failing), at: 0)
@@ -137,23 +157,21 @@ struct ReportScan {
 
   /// Adds a lane's run to its figures; returns whether it failed the run.
   mutating func settle(_ run: Pending, column: Int?) -> Bool {
-    var lane = report.lanes[run.lane]
-    report.lanes[run.lane] = HistoryReport.Lane(name: "", marks: [])  // no copy while it changes
-    if run.ran { lane.durations.append(run.seconds) }
-    if run.cached { lane.cached += 1; report.cacheHits += 1 }
+    // In place, through the array's modify accessor: no copy of the lane's arrays.
+    if run.ran { report.lanes[run.lane].durations.append(run.seconds) }
+    if run.cached { report.lanes[run.lane].cached += 1; report.cacheHits += 1 }
     if run.ran || run.cached { report.settled += 1 }
-    if run.laneFailed { lane.failedRuns += 1 }
-    if run.passedAfterFailure { lane.retriedRuns += 1 }
+    if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
+    if run.passedAfterFailure { report.lanes[run.lane].retriedRuns += 1 }
     if let column {
-      while lane.marks.count < column { lane.marks.append(.absent) }
       let mark: HistoryReport.Mark = run.laneFailed ? .fail : run.passedAfterFailure ? .retriedPass : run.cached ? .cached : run.ran ? .pass : .other
-      lane.marks.append(mark)
+      report.lanes[run.lane].mark(mark, at: column)
     }
-    report.lanes[run.lane] = lane
     return run.laneFailed
   }
 
-  mutating func lane(for bytes: UnsafeBufferPointer<UInt8>?) -> Int {
+  mutating func lane(for bytes: UnsafeBufferPointer<UInt8>?, guess: Int?) -> Int {
+    if let guess, ReportWindow.equal(bytes, laneBytes[guess]) { return guess }
     let name = bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
     if let known = laneIndex[name] { return known }
     laneIndex[name] = report.lanes.count
@@ -169,9 +187,12 @@ struct ReportScan {
       while report.lanes[index].marks.count < columns { report.lanes[index].marks.append(.absent) }
       var values = report.lanes[index].durations
       guard !values.isEmpty else { continue }
-      values.sort()
-      report.lanes[index].p50 = StatsReport.percentile(sorted: values, 0.5)
-      report.lanes[index].p95 = StatsReport.percentile(sorted: values, 0.95)
+      // Two selections, as `duet stats` makes them: the window may hold thousands of runs a lane.
+      let p50 = StatsReport.rank(0.5, of: values.count), p95 = max(p50, StatsReport.rank(0.95, of: values.count))
+      StatsReport.select(p50, in: &values, 0..<values.count)
+      StatsReport.select(p95, in: &values, p50..<values.count)
+      report.lanes[index].p50 = values[p50]
+      report.lanes[index].p95 = values[p95]
     }
     report.lanes.sort { $0.name < $1.name }
     return report

@@ -67,12 +67,12 @@ public enum ReportPage {
   static func flakyMap(_ report: HistoryReport, time: (Double) -> String) -> String {
     var html = "<h2>Flaky map: the newest \(report.mapRuns.count) run(s), oldest first</h2>\n"
     html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled.</p>\n<table id=\"flaky-map\">\n<tbody>\n"
+    let times = report.mapRuns.map { HTMLText.escaped(time($0.started)) }
     for lane in report.lanes where lane.failedRuns + lane.retriedRuns > 0 || report.lanes.count <= 40 {
       html += "<tr data-lane=\"\(HTMLText.escaped(lane.name))\"><th scope=\"row\">\(HTMLText.escaped(lane.name))</th>"
       for (column, mark) in lane.marks.enumerated() {
         let (symbol, style, words) = symbols[mark]!
-        let run = report.mapRuns[column]
-        html += "<td class=\"cell \(style)\" data-mark=\"\(style)\" title=\"\(HTMLText.escaped(lane.name)), \(HTMLText.escaped(time(run.started))): \(words)\">\(symbol)</td>"
+        html += "<td class=\"cell \(style)\" data-mark=\"\(style)\" title=\"\(HTMLText.escaped(lane.name)), \(times[column]): \(words)\">\(symbol)</td>"
       }
       html += "</tr>\n"
     }

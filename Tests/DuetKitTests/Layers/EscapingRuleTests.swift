@@ -111,7 +111,7 @@ struct EscapingRuleTests {
       // The report: counts, a rate, coordinates, and the words, symbols and class names of ReportPage.symbols.
       "report.runs", "ReportText.rate(report)", "report.cacheHits", "report.settled", "report.failedRunCount", "lane.durations.count",
       "lane.cached", "lane.failedRuns", "lane.retriedRuns", "report.mapRuns.count", "report.failedRuns.count", "coordinates.joined(separator: \" \")",
-      "style", "symbol", "words",
+      "style", "symbol", "words", "times[column]",
       // Built with HTMLText.escaped where they are made: the slowest lane's name, a sparkline's label and the sparkline.
       "name", "label",
       "sparkline(points, label: \"p50 of \\(HTMLText.escaped(lane.name)) over \\(points.count) spans of runs, from \\(PageStyle.seconds(points.min() ?? 0)) to \\(PageStyle.seconds(points.max() ?? 0))\")",
