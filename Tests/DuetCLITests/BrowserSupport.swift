@@ -20,7 +20,9 @@ enum Browser {
   }
 
   static func path() throws -> String {
-    guard let path = TestTools.find("chromium") else {
+    // Debian's package; on macOS the app of Chromium or Chrome (`brew install --cask chromium`).
+    let apps = ["/Applications/Chromium.app/Contents/MacOS/Chromium", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"]
+    guard let path = TestTools.find("chromium") ?? apps.first(where: FileManager.default.isExecutableFile(atPath:)) else {
       Issue.record("\(TestTools.missing("chromium", for: "the timings page and report tests (issue 32)"))")
       throw BrowserMissing()
     }
