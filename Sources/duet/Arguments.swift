@@ -17,6 +17,8 @@ struct OptionSpec {
   var completes: ValueKind? = nil
   /// A one-letter spelling (`-j`), which takes its value as the next word or attached (`-j4`).
   var short: String? = nil
+  /// A flag that may carry a value after `=` (`--timings=PATH`), never as the next word.
+  var inlineValue = false
 
   /// `-j, --jobs`, or the name alone.
   var spelled: String { short.map { "\($0), \(name)" } ?? name }
@@ -208,7 +210,11 @@ struct ParsedArguments {
         }
         parsed.values[name, default: []].append(value)
       } else {
-        if inline != nil { throw UsageError(message: "\(name) takes no value", command: spec.name) }
+        if let inline, option.inlineValue {
+          parsed.values[name, default: []].append(inline)
+        } else if inline != nil {
+          throw UsageError(message: "\(name) takes no value", command: spec.name)
+        }
         parsed.flags.insert(name)
       }
     }

@@ -90,10 +90,10 @@ struct InstallDepsCLITests {
     let first = try installDeps("test", in: tree)
     #expect(first.status == 0, "\(first.output)")
     let lines = first.log.split(separator: "\n").map(String.init)
-    #expect(lines.contains("\(Self.buildInstall) kotlin zsh fish git groff-base"), "\(first.log)")
+    #expect(lines.contains("\(Self.buildInstall) kotlin zsh fish git groff-base chromium"), "\(first.log)")
     #expect(lines.last?.hasPrefix("venv of \(tree.url.path)/stubs/python3: -m pip install -q --disable-pip-version-check -r ") == true, "\(first.log)")
     #expect(tree.exists(".build/venv/bin/check-jsonschema"))
-    let again = try installDeps("test", in: tree, "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev make kotlin zsh fish git groff-base'")
+    let again = try installDeps("test", in: tree, "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev make kotlin zsh fish git groff-base chromium'")
     #expect(again.status == 0 && again.log.isEmpty, "\(again.output)\n\(again.log)")
   }
 
@@ -101,7 +101,7 @@ struct InstallDepsCLITests {
   /// installs python3-venv and makes it with Debian's python3 instead.
   @Test func debianPythonWithoutVenvGetsIt() throws {
     let tree = try checkout(withSudo: false)
-    let installed = "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev make kotlin zsh fish git groff-base'"
+    let installed = "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev make kotlin zsh fish git groff-base chromium'"
     let result = try installDeps("test", in: tree, "STUB_NO_VENV=1 \(installed)")
     #expect(result.status == 0, "\(result.output)")
     let lines = result.log.split(separator: "\n").map(String.init)

@@ -146,6 +146,9 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)
   outcome.reportErrors = CIReports.save(outcome, request.reports, started: started, observer: observer)
   session.record(outcome).forEach(observer.warning)
+  if let path = request.timingsPath, TimingsFile.save(session.timeline(outcome), path: path, observer: observer) {
+    outcome.timingsPath = path
+  }
   delivery.sync {}
   return outcome
 }

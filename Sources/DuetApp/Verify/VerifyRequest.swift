@@ -17,6 +17,8 @@ public struct VerifyRequest: Sendable {
   /// `--dry-run`: decide, run nothing, record nothing.
   public var dryRun = false
   public var reports = VerifyReports()
+  /// `--timings[=PATH]`: where the timings page goes (an absolute path), or nil for none.
+  public var timingsPath: String?
   /// What started the run, as the history's `runs.command` column keeps it.
   public var commandLine = "duet verify"
   /// duet's version and the identity of its built-in code, for built-in lanes' fingerprints.
@@ -29,6 +31,9 @@ public struct VerifyRequest: Sendable {
   /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`):
   /// this process's, unless the caller runs duet for another.
   public var environment = ProcessInfo.processInfo.environment
+
+  /// `--timings` without a path: `.duet/timings.html` under the root.
+  public static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
 
   public init(root: URL, options: VerifyOptions, duetVersion: String) {
     self.root = root

@@ -66,7 +66,7 @@ public enum StepSummary {
   }
 
   package static func html(_ value: String) -> String {
-    value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    HTMLText.escaped(value)
   }
 
   package static func longestBacktickRun(_ text: String) -> Int {

@@ -15,6 +15,8 @@ public struct VerifyOutcome: Sendable {
   public var changedTrackedFiles: [String]
   /// Reports asked for that could not be written (`--junit: cannot write …`).
   public var reportErrors: [String]
+  /// Where `--timings` wrote the run's page, when it did.
+  public var timingsPath: String?
 
   public init(run: RunResult, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
     self.run = run

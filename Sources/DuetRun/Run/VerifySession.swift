@@ -115,6 +115,14 @@ public final class VerifySession {
       onEvent: onEvent)
   }
 
+  /// The finished run laid out in time (`--timings`), from the rows it records.
+  public func timeline(_ outcome: VerifyOutcome) -> RunTimeline {
+    let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+                                   gitCommit: nil, host: "", duetVersion: duetVersion, fingerprints: fingerprints.fingerprints)
+    let needs = Dictionary(plan.manifest.lanes.map { ($0.name, $0.needs) }, uniquingKeysWith: { a, _ in a })
+    return RunTimeline(run: run, steps: steps, needs: needs)
+  }
+
   /// Writes the run, with its one verdict, to history and trims old log folders;
   /// returns new warnings.
   @discardableResult

@@ -31,6 +31,7 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
       OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
+      OptionSpec(name: "--timings", value: nil, help: "also write the run as an HTML page (lanes on job slots, critical path) to .duet/timings.html, or --timings=FILE", inlineValue: true),
       OptionSpec(name: "--watch", value: nil, help: "after the run, wait for files to change and run again the lanes they affect (Ctrl-C ends it)"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
@@ -82,6 +83,7 @@ enum VerifyCommand: Command {
     request.dryRun = arguments.flag("--dry-run")
     request.environment = arguments.invocation.environment
     request.reports = VerifyReports(junitPath: junitPath, environment: arguments.invocation.environment)
+    request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)
     request.commandLine = arguments.invocation.commandLine
     request.builtinIdentity = duetCodeIdentity
     request.reapOrphans = arguments.invocation.ownsProcess
@@ -184,6 +186,7 @@ enum VerifyCommand: Command {
     for line in RunReport.summary(result, maxWidth: console.width) { console.out(line) }
     console.out("")
     if let flaky = RunReport.flakyLine(result) { console.out(console.paint(flaky, "33")) }
+    if let timings = outcome.timingsPath { console.out("timings: \(timings)") }
     let colour = outcome.verdict == .pass ? "32;1" : "31;1"
     console.out(console.paint(outcome.lastLine, colour))
   }

@@ -17,6 +17,14 @@ enum VerifyCI {
     return URL(fileURLWithPath: junit, relativeTo: arguments.invocation.workingDirectory).path
   }
 
+  /// `--timings` (the root's `.duet/timings.html`) or `--timings=FILE` (from the working folder), as an absolute path.
+  static func timingsPath(_ arguments: ParsedArguments, root: URL) throws -> String? {
+    guard arguments.flag("--timings") else { return nil }
+    guard let path = arguments.value("--timings") else { return VerifyRequest.defaultTimingsPath(root: root) }
+    guard !path.isEmpty else { throw UsageError(message: "--timings=FILE needs a file path", command: "verify") }
+    return URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path
+  }
+
   /// `--shard I/N` read from the command line; nil without it. A usage error for a bad spec.
   static func shardSpec(_ arguments: ParsedArguments) throws -> Sharding.Spec? {
     guard let text = arguments.value("--shard") else { return nil }

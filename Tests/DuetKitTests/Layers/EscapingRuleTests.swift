@@ -100,6 +100,39 @@ struct EscapingRuleTests {
     #expect(problems == [])
   }
 
+  /// The HTML pages (`DuetRun/Pictures`) put a value into markup only through
+  /// `HTMLText.escaped`, but for duet's own values: numbers and coordinates
+  /// (`PageStyle.number`, `PageStyle.seconds`), counts, outcome words made safe
+  /// as class names (`PageStyle.safeClass`), and text already escaped (`css`, `body`, `svg`, the `what` and `lane` built with it).
+  @Test func htmlWritersUseHTMLText() throws {
+    let own: Set = [
+      "css", "body", "lane", "what", "classes", "bar.attempt", "bar.onCriticalPath", "slot + 1", "tick", "row.attempts",
+      "timeline.lanes.count", "timeline.slots", "timeline.criticalPath.count", "outcome", "light", "dark",
+      // The title, escaped where it is written (PageStyle.page and the heading).
+      "timeline.verdict.uppercased()",
+      // The report: counts, a rate, coordinates, and the words, symbols and class names of ReportPage.symbols.
+      "report.runs", "ReportText.rate(report)", "report.cacheHits", "report.settled", "report.failedRunCount", "lane.durations.count",
+      "lane.cached", "lane.failedRuns", "lane.retriedRuns", "report.mapRuns.count", "report.failedRuns.count", "coordinates.joined(separator: \" \")",
+      "style", "symbol", "words", "times[column]",
+      // Built with HTMLText.escaped where they are made: the slowest lane's name, a sparkline's label and the sparkline.
+      "name", "label",
+      "sparkline(points, label: \"p50 of \\(HTMLText.escaped(lane.name)) over \\(points.count) spans of runs, from \\(PageStyle.seconds(points.min() ?? 0)) to \\(PageStyle.seconds(points.max() ?? 0))\")",
+      "bar.onCriticalPath ? \" critical\" : \"\"", "bar.onCriticalPath ? \", on the critical path\" : \"\"",
+      "row.onCriticalPath ? \"yes\" : \"\"", "row.start.map(PageStyle.seconds) ?? \"-\"", "row.waited.map(PageStyle.seconds) ?? \"-\"",
+      "row.attempts > 0 ? PageStyle.seconds(row.duration) : \"-\"",
+    ]
+    var problems: [String] = []
+    for (file, line) in try Self.lines(under: "DuetRun/Pictures", files: { $0 != "TraceJSON.swift" && $0 != "HTMLText.swift" }) {
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("///") { continue }
+      for expression in Self.interpolations(line)
+      where !own.contains(expression) && !expression.hasPrefix("HTMLText.escaped(") && !expression.hasPrefix("PageStyle.number(")
+        && !expression.hasPrefix("PageStyle.seconds(") && !expression.hasPrefix("PageStyle.safeClass(") {
+        problems.append("\(file): \\(\(expression)) written into HTML without HTMLText: \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    #expect(problems == [])
+  }
+
   /// What duet prints passes the console's last guard, and the shared layouts
   /// show tree text escaped.
   @Test func printedTextIsEscaped() throws {

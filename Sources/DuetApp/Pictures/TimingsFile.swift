@@ -1,0 +1,21 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `--timings[=PATH]`: the run's timings page, written once the run is recorded.
+enum TimingsFile {
+  /// The page's place when `--timings` names none, relative to the root.
+  static let defaultPath = ".duet/timings.html"
+
+  /// Writes the page to `path` (absolute); returns whether it was written (a
+  /// page that cannot be written is a warning, never a failed run).
+  static func save(_ timeline: RunTimeline, path: String, observer: VerifyObserver) -> Bool {
+    do {
+      try AtomicFile.write(Data(TimingsPage.html(timeline).utf8), toAbsolute: path)
+      return true
+    } catch {
+      observer.warning("--timings: cannot write \(path): \(error)")
+      return false
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import DuetModel
+import DuetSupport
+
+/// `duet report`: the history's trends over a window of runs, read in one
+/// streamed pass (each run's steps in primary-key order, no step row kept):
+/// per lane its durations in run order (p50/p95 and a sparkline), cache hits,
+/// the runs in which it failed or failed and then passed; the runs whose verdict
+/// failed, with their failing lanes; and a flaky map of the newest runs.
+public struct HistoryReport: Sendable {
+  /// How each lane ended in one run of the flaky map.
+  public enum Mark: UInt8, Sendable {
+    case absent = 0, pass, retriedPass, fail, cached, other
+  }
+
+  public struct Lane: Sendable {
+    public var name: String
+    /// Seconds over its counted attempts, per run in which it ran, oldest first.
+    public var durations: [Double] = []
+    public var cached = 0
+    public var failedRuns = 0
+    /// Runs in which an attempt failed and a later one passed.
+    public var retriedRuns = 0
+    /// Per run of the map, oldest first.
+    public var marks: [Mark]
+    public var p50 = 0.0
+    public var p95 = 0.0
+
+    mutating func mark(_ mark: Mark, at column: Int) {
+      while marks.count < column { marks.append(.absent) }
+      marks.append(mark)
+    }
+  }
+
+  public struct FailedRun: Sendable, Equatable {
+    public var id: String
+    public var started: Double
+    public var lanes: [String]
+  }
+
+  public var runs = 0
+  public var lanes: [Lane] = []
+  /// The runs of the flaky map, oldest first (the newest `mapRuns` of the window).
+  public var mapRuns: [(id: String, started: Double)] = []
+  /// Runs whose verdict failed, newest first (at most `failedLimit`).
+  public var failedRuns: [FailedRun] = []
+  public var failedRunCount = 0
+  public var cacheHits = 0
+  /// Lane runs that ran or were served from the cache.
+  public var settled = 0
+
+  public static let mapLimit = 60
+  public static let failedLimit = 20
+
+  /// The report over the store's last `last` runs.
+  public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> HistoryReport {
+    do {
+      var scan = ReportScan(last: last)
+      try scan.read(store.db)
+      return scan.finish()
+    } catch let error as SQLiteError {
+      throw .sqlite(store.path, error)
+    } catch {
+      throw .sqlite(store.path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  /// The lane with the largest p95, for the larger chart.
+  public var slowest: Lane? { lanes.filter { !$0.durations.isEmpty }.max { ($0.p95, $1.name) < ($1.p95, $0.name) } }
+
+  /// The nearest-rank `p` percentile of `values` by selection, not a sort.
+  static func selected(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    var values = values
+    let rank = StatsReport.rank(p, of: values.count)
+    StatsReport.select(rank, in: &values, 0..<values.count)
+    return values[rank]
+  }
+
+  /// `values` as at most `buckets` points, each the nearest-rank `p` percentile of its run of values.
+  public static func buckets(_ values: [Double], count buckets: Int, p: Double) -> [Double] {
+    guard !values.isEmpty else { return [] }
+    let size = max(1, (values.count + buckets - 1) / buckets)
+    return stride(from: 0, to: values.count, by: size).map { start in
+      selected(Array(values[start..<min(values.count, start + size)]), p)
+    }
+  }
+}
+
+/// The one pass over the store behind `HistoryReport`.
+struct ReportScan {
+  let last: Int
+  var report = HistoryReport()
+  var laneIndex: [String: Int] = [:]
+  var laneBytes: [[UInt8]] = []
+
+  init(last: Int) { self.last = last }
+
+  mutating func read(_ db: SQLiteDatabase) throws {
+    let runList = try db.prepare("SELECT id, started, outcome FROM runs ORDER BY started DESC, id DESC LIMIT ?1")
+    try runList.bind([.integer(Int64(last))])
+    var runs: [(id: String, started: Double, failed: Bool)] = []
+    while try runList.step() {
+      let id = runList.text(at: 0).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      let failed = runList.text(at: 2).map { !ReportWindow.equal($0, "pass") } ?? false
+      runs.append((id, runList.double(at: 1), failed))
+    }
+    report.runs = runs.count
+    let mapStart = max(0, runs.count - HistoryReport.mapLimit)
+    let steps = try db.prepare("SELECT lane, attempt_outcome, lane_outcome, duration FROM steps WHERE run_id = ?1 ORDER BY lane, attempt")
+    // A lane is looked for first at its place in the previous run, by its bytes: no string is made for a known lane.
+    var previousOrder: [Int] = [], order: [Int] = []
+    for (position, run) in runs.reversed().enumerated() {
+      let mapColumn = position >= mapStart ? position - mapStart : nil
+      if mapColumn != nil { report.mapRuns.append((run.id, run.started)) }
+      try steps.bind([.text(run.id)])
+      var failing: [String] = []
+      var pending: Pending?
+      order.removeAll(keepingCapacity: true)
+      while try steps.step() {
+        let name = steps.text(at: 0)
+        if pending == nil || !ReportWindow.equal(name, laneBytes[pending!.lane]) {
+          if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
+          let lane = lane(for: name, guess: order.count < previousOrder.count ? previousOrder[order.count] : nil)
+          order.append(lane)
+          pending = Pending(lane: lane)
+        }
+        pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: steps.double(at: 3))
+      }
+      if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
+      swap(&previousOrder, &order)
+      if run.failed {
+        report.failedRunCount += 1
+        report.failedRuns.insert(HistoryReport.FailedRun(id: run.id, started: run.started, lanes: failing), at: 0)
+        if report.failedRuns.count > HistoryReport.failedLimit { report.failedRuns.removeLast() }
+      }
+    }
+  }
+
+  /// One lane's attempts in one run, folded as they stream past.
+  struct Pending {
+    var lane: Int
+    var ran = false, failed = false, passedAfterFailure = false, cached = false, laneFailed = false
+    var seconds = 0.0
+
+    mutating func add(attempt: UnsafeBufferPointer<UInt8>?, lane outcome: UnsafeBufferPointer<UInt8>?, seconds: Double) {
+      if let kind = AttemptKind(bytes: attempt) {
+        ran = true
+        self.seconds += seconds
+        if kind == .failure { failed = true } else if failed { passedAfterFailure = true }
+      }
+      if let outcome {
+        cached = ReportWindow.equal(outcome, "cached")
+        laneFailed = ReportWindow.equal(outcome, "fail") || ReportWindow.equal(outcome, "timeout")
+      }
+    }
+  }
+
+  /// Adds a lane's run to its figures; returns whether it failed the run.
+  mutating func settle(_ run: Pending, column: Int?) -> Bool {
+    // In place, through the array's modify accessor: no copy of the lane's arrays.
+    if run.ran { report.lanes[run.lane].durations.append(run.seconds) }
+    if run.cached { report.lanes[run.lane].cached += 1; report.cacheHits += 1 }
+    if run.ran || run.cached { report.settled += 1 }
+    if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
+    if run.passedAfterFailure { report.lanes[run.lane].retriedRuns += 1 }
+    if let column {
+      let mark: HistoryReport.Mark = run.laneFailed ? .fail : run.passedAfterFailure ? .retriedPass : run.cached ? .cached : run.ran ? .pass : .other
+      report.lanes[run.lane].mark(mark, at: column)
+    }
+    return run.laneFailed
+  }
+
+  mutating func lane(for bytes: UnsafeBufferPointer<UInt8>?, guess: Int?) -> Int {
+    if let guess, ReportWindow.equal(bytes, laneBytes[guess]) { return guess }
+    let name = bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    if let known = laneIndex[name] { return known }
+    laneIndex[name] = report.lanes.count
+    laneBytes.append(Array(name.utf8))
+    report.lanes.append(HistoryReport.Lane(name: name, marks: []))
+    return report.lanes.count - 1
+  }
+
+  func finish() -> HistoryReport {
+    var report = report
+    for index in report.lanes.indices {
+      let columns = report.mapRuns.count
+      while report.lanes[index].marks.count < columns { report.lanes[index].marks.append(.absent) }
+      var values = report.lanes[index].durations
+      guard !values.isEmpty else { continue }
+      // Two selections, as `duet stats` makes them: the window may hold thousands of runs a lane.
+      let p50 = StatsReport.rank(0.5, of: values.count), p95 = max(p50, StatsReport.rank(0.95, of: values.count))
+      StatsReport.select(p50, in: &values, 0..<values.count)
+      StatsReport.select(p95, in: &values, p50..<values.count)
+      report.lanes[index].p50 = values[p50]
+      report.lanes[index].p95 = values[p95]
+    }
+    report.lanes.sort { $0.name < $1.name }
+    return report
+  }
+}

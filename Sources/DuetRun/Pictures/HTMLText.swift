@@ -1,0 +1,30 @@
+/// The one escaping of text for the HTML duet writes (the timings page, the
+/// history report, the step summary's inline HTML): `&`, `<`, `>`, `"` and `'`
+/// become character references, so tree text is text in element content and in
+/// quoted attribute values alike; controls (C0 but tab and line feed, DEL, C1)
+/// become U+FFFD, which HTML would otherwise refuse or read as markup-adjacent
+/// noise. The browser reads the result back as the same string (but for controls).
+package enum HTMLText {
+  package static func escaped(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      case "\t", "\n": out.unicodeScalars.append(scalar)
+      default:
+        let value = scalar.value
+        if value < 0x20 || (0x7F...0x9F).contains(value) {
+          out += "\u{FFFD}"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out
+  }
+}

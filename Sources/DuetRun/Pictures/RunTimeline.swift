@@ -1,0 +1,126 @@
+import DuetSupport
+
+/// One verify run laid out in time, as the timings page and the trace draw it:
+/// every attempt a bar on a job slot, each lane's wait for its needs, and the
+/// critical path (the chain of needs, ending at the lane that ended last, along
+/// which each lane waited for the need that ended last).
+///
+/// Made from the history's rows, so a run read back from the store and a run
+/// just finished draw the same.
+public struct RunTimeline: Sendable {
+  public struct Bar: Sendable, Equatable {
+    public var lane: String
+    public var attempt: Int
+    /// Seconds from the run's start.
+    public var start: Double
+    public var duration: Double
+    /// The job slot it ran on, from 0.
+    public var slot: Int
+    /// What the bar shows: `pass`, `fail`, `timeout`, `interrupted`, or `retried`
+    /// for a failed attempt that a later one of the same lane followed.
+    public var outcome: String
+    public var onCriticalPath: Bool
+  }
+
+  /// One row of the table: a lane and how it ended.
+  public struct LaneRow: Sendable, Equatable {
+    public var lane: String
+    /// The lane's outcome (`pass`, `flaky`, `cached`, `skipped`, ...).
+    public var outcome: String
+    public var attempts: Int
+    /// Seconds from the run's start to its first attempt; nil when it did not run.
+    public var start: Double?
+    /// Seconds over its attempts.
+    public var duration: Double
+    /// Seconds between the end of its last need and its first attempt (time it
+    /// waited for a job slot or a pool), or from the run's start when it needs nothing.
+    public var waited: Double?
+    public var needs: [String]
+    public var onCriticalPath: Bool
+  }
+
+  public var runID: String
+  public var started: Double
+  public var duration: Double
+  public var verdict: String
+  public var fingerprints: [String: String]
+  public var bars: [Bar]
+  public var lanes: [LaneRow]
+  public var slots: Int
+  /// The critical path's lanes, first to last.
+  public var criticalPath: [String]
+
+  /// The timeline of `run` and its `steps`; `needs` maps a lane to the lanes it needs.
+  public init(run: RunRow, steps: [StepRow], needs: [String: [String]]) {
+    runID = run.id
+    started = run.started
+    duration = max(run.ended - run.started, steps.map { $0.started + $0.duration - run.started }.max() ?? 0)
+    verdict = run.outcome.rawValue
+    var fingerprints: [String: String] = [:]
+    var order: [String] = []
+    var byLane: [String: [StepRow]] = [:]
+    for step in steps {
+      if byLane[step.lane] == nil { order.append(step.lane) }
+      byLane[step.lane, default: []].append(step)
+      if let fingerprint = step.fingerprint { fingerprints[step.lane] = fingerprint }
+    }
+    self.fingerprints = fingerprints
+    (bars, slots) = RunTimeline.placed(order.flatMap { byLane[$0]! }, runStart: run.started)
+    let ends = RunTimeline.ends(bars)
+    criticalPath = RunTimeline.criticalPath(ends: ends, needs: needs)
+    let critical = Set(criticalPath)
+    for index in bars.indices { bars[index].onCriticalPath = critical.contains(bars[index].lane) }
+    lanes = order.map { lane in
+      let rows = byLane[lane]!
+      let ran = rows.filter { $0.attemptOutcome != nil }
+      let first = ran.map { $0.started - run.started }.min()
+      let needEnd = (needs[lane] ?? []).compactMap { ends[$0] }.max() ?? 0
+      return LaneRow(lane: lane, outcome: rows.compactMap(\.laneOutcome).last?.rawValue ?? "pass", attempts: ran.count,
+                     start: first, duration: ran.reduce(0) { $0 + $1.duration },
+                     waited: first.map { max(0, $0 - needEnd) }, needs: needs[lane] ?? [], onCriticalPath: critical.contains(lane))
+    }
+  }
+
+  /// The attempts that ran as bars, each on the lowest job slot free at its start.
+  static func placed(_ steps: [StepRow], runStart: Double) -> ([Bar], Int) {
+    let ran = steps.enumerated().filter { $0.element.attemptOutcome != nil }
+      .sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element)
+    var lastAttempt: [String: Int] = [:]
+    for step in ran { lastAttempt[step.lane] = max(lastAttempt[step.lane] ?? 0, step.attempt) }
+    var slotEnds: [Double] = []
+    var bars: [Bar] = []
+    for step in ran {
+      let start = max(0, step.started - runStart)
+      // A slot is free from the moment its last bar ended (a millisecond of slack for rounding).
+      let slot = slotEnds.firstIndex { $0 <= start + 0.001 } ?? slotEnds.count
+      if slot == slotEnds.count { slotEnds.append(0) }
+      slotEnds[slot] = start + step.duration
+      let outcome = step.attemptOutcome!.rawValue
+      let retried = outcome != "pass" && step.attempt < lastAttempt[step.lane]!
+      bars.append(Bar(lane: step.lane, attempt: step.attempt, start: start, duration: step.duration, slot: slot,
+                      outcome: retried ? "retried" : outcome, onCriticalPath: false))
+    }
+    return (bars, slotEnds.count)
+  }
+
+  /// Per lane, when its last attempt ended (seconds from the run's start).
+  static func ends(_ bars: [Bar]) -> [String: Double] {
+    var ends: [String: Double] = [:]
+    for bar in bars { ends[bar.lane] = max(ends[bar.lane] ?? 0, bar.start + bar.duration) }
+    return ends
+  }
+
+  /// From the lane that ended last, back through the need that ended last each time.
+  static func criticalPath(ends: [String: Double], needs: [String: [String]]) -> [String] {
+    guard var lane = ends.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return [] }
+    var path = [lane]
+    var seen: Set = [lane]
+    while let next = (needs[lane] ?? []).filter({ ends[$0] != nil && !seen.contains($0) })
+      .max(by: { (ends[$0]!, $1) < (ends[$1]!, $0) }) {
+      path.append(next)
+      seen.insert(next)
+      lane = next
+    }
+    return path.reversed()
+  }
+}

@@ -1,0 +1,169 @@
+import DuetRun
+import Foundation
+import Testing
+
+/// `duet verify --timings` and `duet trace`, opened in headless Chromium (issue 32).
+@Suite(.serialized) struct PicturesCLITests {
+  static let manifest = """
+    version: 1
+    lanes:
+      - {name: build, sh: 'sleep 0.3'}
+      - {name: lint, sh: 'sleep 0.1'}
+      - {name: test, sh: 'sleep 0.2', needs: [build]}
+      - {name: ui, sh: 'test -f .duet/once || { touch .duet/once; exit 1; }; sleep 0.1', needs: [test], retries: 1}
+    """
+
+  /// The bars of a dumped DOM: (lane, attempt, outcome, critical), in order.
+  static func bars(_ dom: String) -> [(lane: String, attempt: String, outcome: String, critical: Bool)] {
+    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)" data-attempt="(\d+)" data-outcome="(\w+)" data-critical="(\w+)">"#)
+    return dom.matches(of: pattern).map { match in
+      (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), match.output[4].substring! == "true")
+    }
+  }
+
+  /// A verify with --timings writes a page the verdict block names; Chromium loads it with no console error and no
+  /// reference out of the page, one bar per attempt with its lane and outcome, the critical path marked, and a table row per lane.
+  @Test func timingsPageInChromium() throws {
+    let tree = try FixtureTree(manifest: Self.manifest)
+    let run = try tree.duet("verify", "--timings", "-j", "2")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let page = tree.url.appendingPathComponent(".duet/timings.html")
+    #expect(run.lines.contains("timings: \(page.path)"))
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    let bars = Self.bars(loaded.dom)
+    #expect(bars.map { "\($0.lane)#\($0.attempt) \($0.outcome)" }.sorted() == ["build#1 pass", "lint#1 pass", "test#1 pass", "ui#1 retried", "ui#2 pass"])
+    #expect(Set(bars.filter(\.critical).map(\.lane)) == ["build", "test", "ui"])
+    // Text alternatives: each bar says what it is in words.
+    #expect(loaded.dom.contains("<title>ui, attempt 1: retried"))
+    #expect(loaded.dom.components(separatedBy: "<tr data-lane=").count - 1 == 4)
+    try Browser.screenshot(page, name: "timings")
+  }
+
+  /// `--timings=FILE` writes there (from the working folder), and `duet trace` prints the same run as Trace Event JSON:
+  /// one complete event per attempt with the store's durations, one track per slot.
+  @Test func timingsFileAndTrace() throws {
+    let tree = try FixtureTree(manifest: Self.manifest)
+    let run = try tree.duet("verify", "--timings=out/run.html", "-j", "2")
+    #expect(run.status == 0)
+    #expect(tree.exists("out/run.html"))
+    #expect(try tree.duet("verify", "--timings=", "-j", "2").status == 2)
+    let trace = try tree.duet("trace")
+    #expect(trace.status == 0, "\(trace.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
+    let events = try #require(object["traceEvents"] as? [[String: Any]])
+    for event in events { for key in ["ph", "ts", "dur", "pid", "tid"] { #expect(event[key] != nil) } }
+    let complete = events.filter { $0["ph"] as? String == "X" }
+    #expect(complete.count == 5)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    let runID = try #require(try store.recentRuns(limit: 1).first?.id)
+    let stored = try store.steps(ofRuns: [runID]).filter { $0.attemptOutcome != nil }
+    #expect(complete.compactMap { $0["dur"] as? Int }.sorted() == stored.map { Int(($0.duration * 1_000_000).rounded()) }.sorted())
+    let slots = Set(complete.compactMap { $0["tid"] as? Int })
+    #expect(events.filter { $0["name"] as? String == "thread_name" }.compactMap { $0["tid"] as? Int }.sorted() == slots.sorted())
+    #expect(try tree.duet("trace", String(runID.prefix(8))).status == 0)
+    let missing = try tree.duet("trace", "no-such-run")
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("no run 'no-such-run' in the history"))
+  }
+
+  /// A store with hostile lane names (a merged store can hold any text) draws a page on which they are text:
+  /// Chromium finds no script or image element, and each name comes back as the bar's data-lane.
+  @Test func hostileNamesInChromium() throws {
+    let tree = try FixtureTree()
+    let names = ["</title><script>console.error('x')</script>", "\" onmouseover=\"alert(2)", "<img src=http://example.com/x>"]
+    let steps = names.enumerated().map { index, name in
+      StepRow(runID: "r", lane: name, attempt: 1, started: Double(index), duration: 1, attemptOutcome: .pass, laneOutcome: .pass,
+              exitCode: 0, fingerprint: nil, logPath: nil)
+    }
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 3, command: "", root: "", gitCommit: nil, host: "", outcome: .pass, jobs: 1, duetVersion: "")
+    try tree.write("page.html", TimingsPage.html(RunTimeline(run: run, steps: steps, needs: [:])))
+    let loaded = try Browser.load(tree.url.appendingPathComponent("page.html"))
+    #expect(!loaded.dom.contains("<script"))
+    #expect(!loaded.dom.contains("<img"))
+    #expect(loaded.consoleErrors == [])
+    #expect(Self.bars(loaded.dom).count == 3)
+  }
+
+  /// A generated run of 1,000 lanes on 8 slots: the page holds 1,000 bars and 1,000 rows, loads in Chromium and renders.
+  @Test func thousandLanes() throws {
+    let tree = try FixtureTree()
+    var steps: [StepRow] = []
+    var needs: [String: [String]] = [:]
+    for lane in 0..<1000 {
+      let name = "lane-\(lane)"
+      if lane >= 8 { needs[name] = ["lane-\(lane - 8)"] }
+      steps.append(StepRow(runID: "r", lane: name, attempt: 1, started: Double(lane / 8) * 0.5, duration: 0.25 + Double(lane % 8) * 0.03,
+                           attemptOutcome: lane % 97 == 0 ? .fail : .pass, laneOutcome: lane % 97 == 0 ? .fail : .pass,
+                           exitCode: 0, fingerprint: "fp", logPath: nil))
+    }
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 63, command: "", root: "", gitCommit: nil, host: "", outcome: .fail, jobs: 8, duetVersion: "")
+    let timeline = RunTimeline(run: run, steps: steps, needs: needs)
+    #expect(timeline.slots == 8)
+    try tree.write("page.html", TimingsPage.html(timeline))
+    let page = tree.url.appendingPathComponent("page.html")
+    let loaded = try Browser.load(page)
+    #expect(Self.bars(loaded.dom).count == 1000)
+    #expect(loaded.dom.components(separatedBy: "<tr data-lane=").count - 1 == 1000)
+    #expect(Self.bars(loaded.dom).filter(\.critical).count == 125)
+    try Browser.screenshot(page, name: "timings-1000-lanes", height: 700)
+  }
+
+  /// `duet report` after runs with a lane that fails once then passes on retry, and a lane that fails every other run:
+  /// the text names them, and the page in Chromium has a sparkline per lane, the slowest lane's chart, the flaky map
+  /// marked with symbols and titles, the failed runs, no console error and no outside reference.
+  @Test func reportInChromium() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: build, sh: 'sleep 0.2'}
+        - {name: ui, sh: 'test -f .duet/once || { touch .duet/once; exit 1; }', retries: 1}
+        - {name: odd, sh: 'if test -f .duet/odd; then rm .duet/odd; exit 1; else touch .duet/odd; fi'}
+      """)
+    for _ in 0..<4 { _ = try tree.duet("verify", "--no-cache") }
+    let text = try tree.duet("report", "--html", "report.html")
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.lines.first == "duet report: 4 run(s) in the window; cache hits 0% (0 of 12 lane runs)")
+    let ui = try #require(text.lines.first { $0.hasPrefix("  ui ") })
+    #expect(ui.split(separator: " ").suffix(3) == ["0", "0", "1"])
+    #expect(text.stdout.contains("runs whose verdict failed (newest 2 of 2):"))
+    let page = tree.url.appendingPathComponent("report.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    #expect(loaded.dom.components(separatedBy: "<svg class=\"spark\" role=\"img\"").count - 1 == 3)
+    #expect(loaded.dom.contains("<h2>Slowest lane: build</h2>"))
+    #expect(loaded.dom.components(separatedBy: "data-mark=\"flaky\"").count - 1 == 1)
+    #expect(loaded.dom.components(separatedBy: "data-mark=\"fail\"").count - 1 == 2)
+    #expect(loaded.dom.contains("title=\"ui, "))
+    #expect(loaded.dom.components(separatedBy: "<td>odd</td></tr>").count - 1 == 2)
+    try Browser.screenshot(page, name: "report", height: 1000)
+  }
+
+  /// A store whose lane names are markup (a merged store holds any text): the report's page shows them as text,
+  /// and the trace gives them back as the same strings.
+  @Test func hostileStoreReportAndTrace() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    let names = ["</title><script>console.error('x')</script>", "\" onmouseover=\"alert(2)", "<img src=http://example.com/x>"]
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet"), withIntermediateDirectories: true)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    let run = RunRow(id: "run-1", logID: "log-1", started: 100, ended: 104, command: "duet verify", root: tree.url.path, gitCommit: nil,
+                     host: "h", outcome: .fail, jobs: 2, duetVersion: "0")
+    let steps = names.enumerated().map { index, name in
+      StepRow(runID: "run-1", lane: name, attempt: 1, started: 100 + Double(index), duration: 1, attemptOutcome: index == 0 ? .fail : .pass,
+              laneOutcome: index == 0 ? .fail : .pass, exitCode: 0, fingerprint: name, logPath: nil)
+    }
+    try store.record(run, steps: steps)
+    #expect(try tree.duet("report", "--html", "report.html").status == 0)
+    let loaded = try Browser.load(tree.url.appendingPathComponent("report.html"))
+    #expect(!loaded.dom.contains("<script"))
+    #expect(!loaded.dom.contains("<img"))
+    #expect(loaded.consoleErrors == [])
+    let trace = try tree.duet("trace")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
+    let events = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }
+    #expect(events.compactMap { $0["name"] as? String } == names)
+    #expect(events.compactMap { ($0["args"] as? [String: String])?["fingerprint"] } == names)
+  }
+}

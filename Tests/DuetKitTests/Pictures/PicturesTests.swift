@@ -1,0 +1,107 @@
+import DuetRun
+import Foundation
+import Testing
+
+/// The timeline, the timings page and the trace, from rows (issue 32).
+struct PicturesTests {
+  static func run(started: Double = 1000, ended: Double = 1010) -> RunRow {
+    RunRow(id: "run-1", logID: "log-1", started: started, ended: ended, command: "duet verify", root: "/t", gitCommit: nil,
+           host: "h", outcome: .fail, jobs: 2, duetVersion: "0")
+  }
+
+  static func step(_ lane: String, _ attempt: Int, _ start: Double, _ duration: Double, _ outcome: AttemptOutcome?, lane laneOutcome: LaneOutcome? = nil) -> StepRow {
+    StepRow(runID: "run-1", lane: lane, attempt: attempt, started: 1000 + start, duration: duration, attemptOutcome: outcome,
+            laneOutcome: laneOutcome, exitCode: outcome == .pass ? 0 : 1, fingerprint: "fp-\(lane)", logPath: nil)
+  }
+
+  /// build (0-3) and lint (0-1) in parallel; test needs build (3-5); ui needs test and fails once, then passes (5-6, 6-8); docs is cached.
+  static let steps = [
+    step("build", 1, 0, 3, .pass, lane: .pass), step("lint", 1, 0, 1, .pass, lane: .pass),
+    step("test", 1, 3, 2, .pass, lane: .pass), step("ui", 1, 5, 1, .fail), step("ui", 2, 6, 2, .pass, lane: .flaky),
+    step("docs", 0, 0, 0, nil, lane: .cached),
+  ]
+  static let needs = ["test": ["build"], "ui": ["test", "lint"]]
+
+  /// Attempts go to the lowest free slot, a failed attempt that was retried is `retried`, and a lane that did not run has no bar.
+  @Test func barsOnSlots() {
+    let timeline = RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs)
+    #expect(timeline.slots == 2)
+    #expect(timeline.bars.map(\.lane) == ["build", "lint", "test", "ui", "ui"])
+    #expect(timeline.bars.map(\.slot) == [0, 1, 0, 0, 0])
+    #expect(timeline.bars.map(\.outcome) == ["pass", "pass", "pass", "retried", "pass"])
+  }
+
+  /// The critical path runs back from the lane that ended last through the need that ended last.
+  @Test func criticalPathAndWaits() {
+    let timeline = RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs)
+    #expect(timeline.criticalPath == ["build", "test", "ui"])
+    let rows = Dictionary(uniqueKeysWithValues: timeline.lanes.map { ($0.lane, $0) })
+    #expect(rows["lint"]?.onCriticalPath == false)
+    #expect(rows["ui"]?.attempts == 2)
+    #expect(rows["ui"]?.outcome == "flaky")
+    #expect(rows["docs"]?.start == nil)
+    #expect(rows["test"]?.waited == 0)
+  }
+
+  /// A lane started after its needs ended waited the difference.
+  @Test func waitAfterNeeds() {
+    let steps = [Self.step("a", 1, 0, 1, .pass, lane: .pass), Self.step("b", 1, 2.5, 1, .pass, lane: .pass)]
+    let timeline = RunTimeline(run: Self.run(), steps: steps, needs: ["b": ["a"]])
+    #expect(timeline.lanes.first { $0.lane == "b" }?.waited == 1.5)
+  }
+
+  /// HTMLText escapes the five characters that are markup and replaces controls.
+  @Test func htmlEscaping() {
+    #expect(HTMLText.escaped(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    #expect(HTMLText.escaped("a\u{1B}[31mb\u{85}c\td") == "a\u{FFFD}[31mb\u{FFFD}c\td")
+    #expect(HTMLText.escaped("snowman ☃ and 💥") == "snowman ☃ and 💥")
+  }
+
+  static let hostile = ["</title><script>alert(1)</script>", "\" onmouseover=\"alert(2)", "<img src=http://example.com/x>", "a'b&amp;c"]
+
+  /// A lane name from a store is never markup on the page: no raw `<` or quote from it survives.
+  @Test func hostileNamesAreText() {
+    let steps = Self.hostile.enumerated().map { Self.step($0.element, 1, Double($0.offset), 1, .pass, lane: .pass) }
+    let page = TimingsPage.html(RunTimeline(run: Self.run(), steps: steps, needs: [:]))
+    for name in Self.hostile { #expect(page.contains(HTMLText.escaped(name))) }
+    #expect(!page.contains("<script"))
+    #expect(!page.contains("<img"))
+    #expect(!page.contains("\" onmouseover"))
+  }
+
+  /// The page is one file: a style sheet inline, no script, no link, nothing fetched.
+  @Test func pageStandsAlone() {
+    let page = TimingsPage.html(RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs))
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+    for word in ["<script", "<link", "src=", "href=", "http:", "https:", "@import", "url("] { #expect(!page.contains(word), "\(word)") }
+    #expect(page.contains("prefers-color-scheme: dark"))
+    #expect(page.components(separatedBy: "<g class=\"bar ").count - 1 == 5)
+    #expect(page.components(separatedBy: "<title>").count - 1 == 6)  // the page's and one per bar
+    #expect(page.contains("<title id=\"gantt-title\">"))
+  }
+
+  /// The trace parses as JSON; every event has ph, ts, dur, pid and tid; one complete event per attempt, one track per slot, durations from the rows.
+  @Test func traceEvents() throws {
+    let text = TraceJSON.text(RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let events = try #require(object["traceEvents"] as? [[String: Any]])
+    for event in events { for key in ["ph", "ts", "dur", "pid", "tid"] { #expect(event[key] != nil, "\(key) in \(event)") } }
+    let complete = events.filter { $0["ph"] as? String == "X" }
+    #expect(complete.count == 5)
+    #expect(complete.map { $0["dur"] as? Int } == [3_000_000, 1_000_000, 2_000_000, 1_000_000, 2_000_000])
+    #expect(Set(complete.compactMap { $0["tid"] as? Int }) == [1, 2])
+    #expect(events.filter { $0["name"] as? String == "thread_name" }.count == 2)
+    let ui = complete.last?["args"] as? [String: String]
+    #expect(ui?["fingerprint"] == "fp-ui")
+    #expect(ui?["lane outcome"] == "flaky")
+  }
+
+  /// A hostile lane name comes back out of the trace's JSON as the same string.
+  @Test func traceKeepsNames() throws {
+    let steps = Self.hostile.enumerated().map { Self.step($0.element, 1, Double($0.offset), 1, .pass, lane: .pass) }
+    let text = TraceJSON.text(RunTimeline(run: Self.run(), steps: steps, needs: [:]))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let names = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }.compactMap { $0["name"] as? String }
+    #expect(names == Self.hostile)
+  }
+}
