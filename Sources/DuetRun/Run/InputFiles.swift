@@ -75,7 +75,9 @@ package struct InputFiles: Sendable {
         guard visitedFolders.insert(Visit(position: pattern.startIndex, folder: identity)).inserted else { return }
       }
       let rest = pattern.dropFirst()
-      let entries = self.entries(of: folder, relative: relative)
+      // A literal segment names one entry: looked at alone, not found in a listing
+      // of its folder (`src/m7/**` must not stat every sibling of `m7`).
+      let entries = head.contains(where: { "*?".contains($0) }) ? self.entries(of: folder, relative: relative) : named(head, in: folder, relative: relative)
       if head == "**" {
         walk(rest, folder: folder, relative: relative)
         for entry in entries where Glob.wildcardTakes(entry.name, .ordinary) {
@@ -129,6 +131,14 @@ package struct InputFiles: Sendable {
       case .special(let kind):
         found[entry.relative] = "special-" + kind
       }
+    }
+
+    /// The one entry `name` of `folder`, when it exists.
+    func named(_ name: String, in folder: [UInt8], relative: [UInt8]) -> [Entry] {
+      let bytes = Array(name.utf8)
+      let full = folder + [0x2F] + bytes
+      guard let kind = kind(of: full) else { return [] }
+      return [Entry(name: name, full: full, relative: relative.isEmpty ? bytes : relative + [0x2F] + bytes, kind: kind)]
     }
 
     /// The entries of `folder` by their byte names; a folder that cannot be
