@@ -41,7 +41,8 @@ public enum ThemeTestScaffold {
   /// when the tree has no readable config.
   public static func make(root: URL, configPath: String = TokenConfig.defaultPath) -> Result<Scaffold, Skip>? {
     let url = root.appendingPathComponent(configPath)
-    guard let node = try? YAMLParser.load(url, file: configPath) else { return nil }
+    // Through the path guard: a config that is a link out of the tree is not read.
+    guard let data = (try? PathGuard.read(configPath, in: root)) ?? nil, let node = try? YAMLParser.parse(data, file: configPath) else { return nil }
     let beside = ThemeTestFile.beside(configURL: url, configPath: configPath)
     if node["contrast"] != nil || node["themes"] != nil { return .failure(.present(configPath)) }
     if FileManager.default.fileExists(atPath: beside.url.path) { return .failure(.present(beside.path)) }
