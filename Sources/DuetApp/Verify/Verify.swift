@@ -81,10 +81,16 @@ func verifyPlan(_ request: VerifyRequest, manifest: Manifest, options: VerifyOpt
   do {
     return try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
                           environment: request.environment,
-                          moduleInputs: options.changed == nil ? [:] : DerivedInputs.byModule(root: request.root))
+                          moduleInputs: needsModuleInputs(manifest, options) ? DerivedInputs.byModule(root: request.root) : [:])
   } catch {
     throw .usage(error.message)
   }
+}
+
+/// Whether the plan needs what modules depend on: only under a change, and only
+/// when a lane `covers:` a module (the survey walks the tree, on every hook run).
+private func needsModuleInputs(_ manifest: Manifest, _ options: VerifyOptions) -> Bool {
+  options.changed != nil && manifest.lanes.contains { !$0.covers.isEmpty }
 }
 
 /// The plan and its session; says how many lanes a change selected.
