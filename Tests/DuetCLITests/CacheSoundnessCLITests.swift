@@ -129,9 +129,8 @@ struct CacheSoundnessCLITests {
     try tree.write("other/b.txt", "b\n")
     try tree.write("outside.txt", "o\n")
     let src = tree.url.appendingPathComponent("src").path
-    let latin1 = src + "/caf\u{E9}.txt"
-    var latin1Path = Array(src.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
-    latin1Path.append(0)
+    // `caf\xE9.txt`, a Latin-1 name no Swift string holds, by its bytes.
+    let latin1Path = Array(src.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8) + [0]
     switch kind {
     case "hidden": try tree.write("src/.hidden.txt", "1\n")
     case "latin1":
@@ -143,7 +142,6 @@ struct CacheSoundnessCLITests {
     case "folder-link", "link-target": try FileManager.default.createSymbolicLink(atPath: src + "/dir", withDestinationPath: "../other")
     default: Issue.record("unknown kind \(kind)")
     }
-    _ = latin1
     #expect(try tree.duet("verify").status == 0)
     #expect(try tree.duet("verify").stdout.contains("PASS (1 cached)"))
     switch kind {
