@@ -5,6 +5,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// One signal policy for every command: SIGINT, SIGTERM, SIGHUP and SIGQUIT
