@@ -130,7 +130,8 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     observer.started(plan.selected.count)
     if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
     let names = plan.manifest.lanes.map(\.name)
-    let result = session.run(onEvent: { event in delivery.async { observer.event(event) } },
+    let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
+    let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.async { observer.event(event) } },
                              onLine: { index, line in delivery.async { observer.line(names[index], line) } })
     delivery.async { observer.ended() }
     return result

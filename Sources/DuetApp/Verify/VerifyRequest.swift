@@ -1,4 +1,5 @@
 import DuetModel
+import DuetProcess
 import DuetRun
 import Foundation
 
@@ -31,6 +32,9 @@ public struct VerifyRequest: Sendable {
   /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`):
   /// this process's, unless the caller runs duet for another.
   public var environment = ProcessInfo.processInfo.environment
+  /// What the run loop waits on and reads the time from, made on the thread
+  /// that runs it; nil: the machine's. Tests hand a scripted poller and clock.
+  public var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
 
   /// `--timings` without a path: `.duet/timings.html` under the root.
   public static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
