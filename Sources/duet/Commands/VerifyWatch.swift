@@ -1,6 +1,5 @@
 import Foundation
 import DuetApp
-import DuetRun
 import DuetSupport
 
 /// `duet verify --watch`: the watch call of DuetApp, with what it tells printed
@@ -13,7 +12,7 @@ enum VerifyWatch {
     // so output written into the tree (`> log` inside it) cannot keep it talking.
     let quiet = Locked<(files: [String], silent: Bool)>((files: [], silent: false))
     let watchObserver = WatchObserver(
-      ran: { response in VerifyCommand.print(response, request: request, json: false, console: console) },
+      ran: { response in console.show(response.printout(TextFormat(width: console.width), request: request)) },
       changed: { files, lanes in
         let repeated = quiet.withLock { last in
           last.silent = lanes.isEmpty && last.files == files
