@@ -6,10 +6,15 @@ import Foundation
 /// `duet mocks`: imprint each generated mock with its fingerprints, or (`check`) say which drifted.
 public struct MocksRequest: Sendable {
   public var root: URL
+  /// The invocation's environment, which a mock generator runs with.
+  public var environment: [String: String]
   public var check = false
   /// `--accept-body`: keep a body edited by hand and imprint it.
   public var acceptBody = false
-  public init(root: URL) { self.root = root }
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
 }
 
 public enum MocksResponse: CommandResponse {
@@ -46,5 +51,6 @@ public func mocks(_ request: MocksRequest) throws -> MocksResponse {
   if request.check { return .checked(MockCheck.run(manifest, root: request.root)) }
   var options = MockImprint.Options()
   options.acceptBody = request.acceptBody
+  options.generator = MockGenerator.shell(environment: request.environment)
   return .imprinted(MockImprint.run(manifest, root: request.root, options: options))
 }

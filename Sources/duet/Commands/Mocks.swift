@@ -30,7 +30,7 @@ enum MocksCommand: Command {
     if arguments.flag("--check") && arguments.flag("--accept-body") {
       throw UsageError(message: "--accept-body writes files; it cannot go with --check", command: "mocks")
     }
-    var request = MocksRequest(root: try treeRoot(arguments))
+    var request = MocksRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.check = arguments.flag("--check")
     request.acceptBody = arguments.flag("--accept-body")
     return console.show(try mocks(request), json: arguments.flag("--json"))

@@ -11,19 +11,35 @@ struct FeatureCallTests {
   @Test func mocksImprintsThenChecks() throws {
     let tree = try MocksTempTree()
     _ = try tree.shell()
-    let written = try mocks(MocksRequest(root: tree.url))
+    let written = try mocks(MocksRequest(root: tree.url, environment: [:]))
     guard case .imprinted(let report) = written else {
       Issue.record("expected an imprint")
       return
     }
     #expect(report.lines == ["wrote Tests/Mocks/ShellMocks.swift (2 input(s))", "duet mocks: 1 of 1 mock file(s) written"])
-    var check = MocksRequest(root: tree.url)
+    var check = MocksRequest(root: tree.url, environment: [:])
     check.check = true
     let checked = try mocks(check)
     #expect(checked.exitCode == 0)
     try tree.write("Sources/Shell/HomeView.swift", "struct HomeView { let changed = 1 }\n")
     #expect(try mocks(check).exitCode == 1)
     #expect(try mocks(check).printout(TextFormat(json: true)).outText.contains("\"schemaVersion\" : 2"))
+  }
+
+  /// A mock generator runs with the request's environment, not this process's.
+  @Test func theGeneratorRunsWithTheRequestsEnvironment() throws {
+    let tree = try MocksTempTree()
+    try tree.write("Sources/A.swift", "protocol A {}\n")
+    _ = try tree.manifest("""
+        - output: Mocks/AMock.swift
+          sources: [Sources]
+          generator: "mkdir -p Mocks && printf '// %s\\\\n' \\"$DUET_CALL_TEST_WORD\\" > \\"$DUET_MOCK_OUTPUT\\""
+
+      """)
+    #expect(ProcessInfo.processInfo.environment["DUET_CALL_TEST_WORD"] == nil)
+    let response = try mocks(MocksRequest(root: tree.url, environment: ["PATH": "/usr/bin:/bin", "DUET_CALL_TEST_WORD": "fromtherequest"]))
+    #expect(response.exitCode == 0, "\(response.printout(TextFormat()).errText)")
+    #expect(try tree.text("Mocks/AMock.swift").hasSuffix("// mock-templates:end\n// fromtherequest\n"))
   }
 
   @Test func designTokensWritesThenChecks() throws {
