@@ -43,7 +43,8 @@ public struct WorkflowRequest: Sendable {
   public static let maxRunnerStart = Lane.maxTimeout
 }
 
-public enum WorkflowResponse: Sendable {
+/// What became of the pipeline file.
+public enum WorkflowOutcome: Sendable {
   /// Written (or already so): the file, whether it changed, lanes and jobs.
   case written(output: String, changed: Bool, lanes: Int, jobs: Int)
   /// `--check`: up to date, or missing or stale (exit 1).
@@ -59,19 +60,20 @@ public enum WorkflowResponse: Sendable {
   }
 }
 
-/// What `workflow` says besides the file: a warning about the durations it could not read.
-public struct WorkflowResult: CommandResponse {
+/// The file's outcome, with the request it answers (the messages name the CI
+/// system and `--output`) and the warnings (durations that could not be read).
+public struct WorkflowResponse: CommandResponse {
   public var request: WorkflowRequest
-  public var response: WorkflowResponse
+  public var outcome: WorkflowOutcome
   public var warnings: [String] = []
-  public var exitCode: Int32 { response.exitCode }
+  public var exitCode: Int32 { outcome.exitCode }
 
   public func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for warning in warnings { printout.err("duet workflow: warning: \(warning)") }
     let target = request.system.rawValue
     let again = "run 'duet workflow \(target)\(request.output == request.system.defaultPath ? "" : " --output \(request.output)")'"
-    switch response {
+    switch outcome {
     case .written(let output, let changed, let lanes, let jobs):
       let summary = "\(lanes) lane(s) in \(jobs) job(s), duet's build and \(WorkflowRequest.summaryJobID)"
       printout.out(changed ? "duet workflow \(target): wrote \(output) (\(summary))" : "duet workflow \(target): \(output) is already up to date (\(summary))")
@@ -88,7 +90,7 @@ public struct WorkflowResult: CommandResponse {
 
 /// Throws `UsageError` for an `--output` outside the tree, `ManifestError`, and
 /// `CommandFailure` for a pipeline that cannot be rendered, read or written.
-public func workflow(_ request: WorkflowRequest) throws -> WorkflowResult {
+public func workflow(_ request: WorkflowRequest) throws -> WorkflowResponse {
   let target = request.system.rawValue
   do {
     _ = try TreePath.resolveForWriting(request.output, in: request.root)
@@ -106,7 +108,7 @@ public func workflow(_ request: WorkflowRequest) throws -> WorkflowResult {
     jobs.durations = read.durations
   }
   let (data, jobCount) = try WorkflowText.render(request, manifest: manifest, jobs: jobs)
-  let response: WorkflowResponse
+  let outcome: WorkflowOutcome
   if request.check {
     let read: Data?
     do {
@@ -115,20 +117,20 @@ public func workflow(_ request: WorkflowRequest) throws -> WorkflowResult {
       throw CommandFailure(message: "duet workflow \(target) --check: error: \(error)", code: ExitCode.failed)
     }
     if let existing = read {
-      response = existing == data ? .upToDate(output: request.output, lanes: manifest.lanes.count, jobs: jobCount)
+      outcome = existing == data ? .upToDate(output: request.output, lanes: manifest.lanes.count, jobs: jobCount)
                                   : .stale(output: request.output, manifest: manifest.path)
     } else {
-      response = .missing(output: request.output)
+      outcome = .missing(output: request.output)
     }
   } else {
     do {
       let changed = try AtomicFile.write(data, to: request.output, in: request.root)
-      response = .written(output: request.output, changed: changed, lanes: manifest.lanes.count, jobs: jobCount)
+      outcome = .written(output: request.output, changed: changed, lanes: manifest.lanes.count, jobs: jobCount)
     } catch {
       throw CommandFailure(message: "duet workflow \(target): error: \(error)", code: ExitCode.failed)
     }
   }
-  return WorkflowResult(request: request, response: response, warnings: warnings)
+  return WorkflowResponse(request: request, outcome: outcome, warnings: warnings)
 }
 
 /// The pipeline's bytes for the request's CI system, and how many lane jobs it has.

@@ -23,6 +23,19 @@ public struct Printout: Sendable {
 
   public init() {}
 
+  /// One line to stdout, or to stderr: what a call says as it goes.
+  public static func line(_ text: String) -> Printout {
+    var printout = Printout()
+    printout.out(text)
+    return printout
+  }
+
+  public static func errorLine(_ text: String) -> Printout {
+    var printout = Printout()
+    printout.err(text)
+    return printout
+  }
+
   public mutating func out(_ text: String, paint: String? = nil) { items.append(.out(text, paint: paint)) }
   public mutating func err(_ text: String) { items.append(.err(text)) }
   public mutating func raw(_ text: String) { items.append(.raw(text)) }

@@ -82,22 +82,18 @@ public enum HookRunResponse: CommandResponse {
 /// Throws `UsageError` for a kind it does not know and `VerifyFailure` as verify does.
 public func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
                     signals: SignalGuard = { _, body in body() }, say: (Printout) -> Void = { _ in }) throws -> HookRunResponse {
-  var told = Printout()
-  defer { say(told) }
   let target: HookTarget
   switch request.kind {
   case GitHook.Kind.prePush.rawValue:
-    switch HookDecision.prePush(request, told: &told) {
+    switch HookDecision.prePush(request, say: say) {
     case .verify(let found): target = found
     case .stop(let code): return .stopped(code)
     }
   case GitHook.Kind.preCommit.rawValue:
-    target = HookTarget(root: request.root, since: HookDecision.preCommitBase(root: request.root, told: &told))
+    target = HookTarget(root: request.root, since: HookDecision.preCommitBase(root: request.root, say: say))
   default:
     throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(request.kind)'", command: "hook")
   }
-  say(told)
-  told = Printout()
   defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: request.root) } }
   let verifyRequest = request.verifyRequest(target)
   let response = try verify(verifyRequest, observer: observer, signals: signals)
@@ -121,18 +117,18 @@ enum HookDecision {
 
   /// pre-push: the refs git is pushing decide the change; exactly what is
   /// pushed is verified, in a temporary checkout when the work tree is anything else.
-  static func prePush(_ request: HookRunRequest, told: inout Printout) -> PrePushDecision {
+  static func prePush(_ request: HookRunRequest, say: (Printout) -> Void) -> PrePushDecision {
     let root = request.root
     var target = HookTarget(root: root)
     let updates = PrePush.parse(String(decoding: request.standardInput, as: UTF8.self))
     switch PrePush.plan(updates, remote: request.remote, commitExists: { ProcessOutput.isCommit($0, in: root) }) {
     case .nothing(let why):
-      told.out("duet hook: \(why); nothing to verify")
+      say(.line("duet hook: \(why); nothing to verify"))
       return .stop(ExitCode.pass)
     case .everything(let why):
-      told.out("duet hook: verifying every lane: \(why)")
+      say(.line("duet hook: verifying every lane: \(why)"))
     case .since(let base, let how):
-      told.out("duet hook: verifying the change since \(how)")
+      say(.line("duet hook: verifying the change since \(how)"))
       target.since = base
     }
     let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
@@ -141,25 +137,25 @@ enum HookDecision {
         let made = try PushedCommit.checkOut(commit, root: root)
         target.checkout = made.top
         target.root = made.root
-        told.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
+        say(.line("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout"))
       } catch {
-        told.err("duet hook: error: \(error.message)")
+        say(.errorLine("duet hook: error: \(error.message)"))
         return .stop(ExitCode.failed)
       }
     } else if pushed.count > 1 {
-      told.out("duet hook: several commits are being pushed; verifying the work tree")
+      say(.line("duet hook: several commits are being pushed; verifying the work tree"))
     }
     return .verify(target)
   }
 
   /// pre-commit: the change since HEAD, or every lane before the first commit.
-  static func preCommitBase(root: URL, told: inout Printout) -> String? {
+  static func preCommitBase(root: URL, say: (Printout) -> Void) -> String? {
     guard ProcessOutput.isCommit("HEAD", in: root) else {
-      told.out("duet hook: the first commit; verifying every lane")
+      say(.line("duet hook: the first commit; verifying every lane"))
       return nil
     }
     if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
-      told.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
+      say(.line("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not"))
     }
     return "HEAD"
   }

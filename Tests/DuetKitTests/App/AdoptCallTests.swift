@@ -47,13 +47,13 @@ struct AdoptCallTests {
   @Test func workflowWritesAndChecks() throws {
     try writeManifest()
     var request = WorkflowRequest(root: tree.url, environment: environment, system: .github, duetVersion: "0.0.1")
-    guard case .written(".github/workflows/duet.yml", true, 1, let jobs) = try workflow(request).response else {
+    guard case .written(".github/workflows/duet.yml", true, 1, let jobs) = try workflow(request).outcome else {
       Issue.record("expected the workflow written")
       return
     }
     #expect(jobs >= 1)
     request.check = true
-    guard case .upToDate = try workflow(request).response else {
+    guard case .upToDate = try workflow(request).outcome else {
       Issue.record("expected it up to date")
       return
     }
@@ -62,7 +62,7 @@ struct AdoptCallTests {
     #expect(stale.exitCode == 1)
     #expect(stale.printout(TextFormat()).errText.hasPrefix("duet workflow github --check: .github/workflows/duet.yml is stale"))
     request.output = "ci/other.yml"
-    guard case .missing("ci/other.yml") = try workflow(request).response else {
+    guard case .missing("ci/other.yml") = try workflow(request).outcome else {
       Issue.record("expected it missing")
       return
     }
