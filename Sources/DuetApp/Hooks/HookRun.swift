@@ -90,7 +90,7 @@ public func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silen
     case .stop(let code): return .stopped(code)
     }
   case GitHook.Kind.preCommit.rawValue:
-    target = HookTarget(root: request.root, since: HookDecision.preCommitBase(root: request.root, say: say))
+    target = HookTarget(root: request.root, since: HookDecision.preCommitBase(root: request.root, environment: request.environment, say: say))
   default:
     throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(request.kind)'", command: "hook")
   }
@@ -149,12 +149,12 @@ enum HookDecision {
   }
 
   /// pre-commit: the change since HEAD, or every lane before the first commit.
-  static func preCommitBase(root: URL, say: (Printout) -> Void) -> String? {
+  static func preCommitBase(root: URL, environment: [String: String], say: (Printout) -> Void) -> String? {
     guard ProcessOutput.isCommit("HEAD", in: root) else {
       say(.line("duet hook: the first commit; verifying every lane"))
       return nil
     }
-    if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
+    if let unstaged = ProcessOutput.git(["diff", "--name-only"], in: root, environment: environment), !unstaged.isEmpty {
       say(.line("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not"))
     }
     return "HEAD"

@@ -19,7 +19,7 @@ struct AdoptCallTests {
     try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n" + lanes)
   }
 
-  func git(_ arguments: String) -> String? { ProcessOutput.git(arguments, in: tree.url) }
+  func git(_ arguments: String) -> String? { ProcessOutput.git(arguments.split(separator: " ").map(String.init), in: tree.url) }
 
   /// init writes the manifest once; again it refuses (exit 1), and with `force` replaces it.
   @Test func initWritesThenRefusesThenReplaces() throws {
