@@ -2,6 +2,7 @@ import Foundation
 import DuetRun
 import DuetTokens
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// The git hooks duet writes: found where git looks (`core.hooksPath`,

@@ -2,6 +2,7 @@ import Foundation
 import DuetRun
 import DuetTokens
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// The commit a pre-push hook must verify, which need not be the work tree:

@@ -1,4 +1,5 @@
 import DuetAdopt
+import DuetProcess
 import DuetRun
 import DuetSupport
 import Foundation

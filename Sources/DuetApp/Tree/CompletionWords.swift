@@ -1,4 +1,5 @@
 import DuetModel
+import DuetProcess
 import DuetSupport
 import Foundation
 

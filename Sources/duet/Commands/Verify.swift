@@ -48,8 +48,8 @@ enum VerifyCommand: Command {
 
   /// Routes the signals to the run while it goes (the binary; in-process, none).
   static func signalGuard(_ arguments: ParsedArguments) -> SignalGuard {
-    let ownsProcess = arguments.invocation.ownsProcess
-    return { onSignal, body in SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body) }
+    let invocation = arguments.invocation
+    return { onSignal, body in invocation.duringSignals({ _ in onSignal() }, body) }
   }
 
   /// A verify that cannot start: an option the tree cannot satisfy is a usage

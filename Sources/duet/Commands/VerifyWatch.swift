@@ -8,7 +8,7 @@ enum VerifyWatch {
   static func run(_ request: VerifyRequest, observer: VerifyObserver, arguments: ParsedArguments, console: Console) throws -> Int32 {
     let control = WatchControl()
     let watchObserver = WatchObserver.printing(request, width: console.width, say: { console.show($0) })
-    let code = try SignalPolicy.during(ownsProcess: arguments.invocation.ownsProcess, { _ in control.stop() }) {
+    let code = try arguments.invocation.duringSignals({ _ in control.stop() }) {
       try watch(request, control: control, verifyObserver: observer, observer: watchObserver)
     }
     if control.isStopped { console.show(WatchObserver.stopped) }

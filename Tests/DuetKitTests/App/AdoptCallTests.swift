@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuetApp
 @testable import DuetAdopt
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// `init`, `workflow`, `doctor` and `hook` as calls: a request in, a response
