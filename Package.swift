@@ -59,7 +59,9 @@ let package = Package(
       name: "DuetApp",
       dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]
     ),
-    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]),
+    // The executable: arguments in, requests to DuetApp, responses printed. It
+    // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
+    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
     .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport", "DuetFuzzSupport"]),

@@ -23,6 +23,13 @@ extension TreeManifest {
   }
 }
 
+/// The tree a command works on (`TreeManifest.root`): `override` (`--root`) as
+/// given, or the nearest folder from `workingDirectory` up with a manifest.
+/// Throws `TreeNotFound`.
+public func findTree(from workingDirectory: URL, override: String?) throws -> URL {
+  try TreeManifest.root(from: workingDirectory, override: override)
+}
+
 /// No tree here or above; the executable prints it as `duet <command>: error: ...` with exit 2.
 public struct TreeNotFound: Error, CustomStringConvertible, Sendable {
   public var start: String

@@ -1,9 +1,4 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 
@@ -112,13 +107,6 @@ struct CommandSpec {
     }
     return lines.joined(separator: "\n")
   }
-}
-
-/// A command line that is not what the command accepts (exit 2).
-struct UsageError: Error, CustomStringConvertible {
-  var message: String
-  var command: String
-  var description: String { message }
 }
 
 /// The options and positional words of one command line, checked against its spec.

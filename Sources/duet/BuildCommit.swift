@@ -1,9 +1,4 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// The git commit this binary was built from. A plain `swift build` compiles this

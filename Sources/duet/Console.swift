@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// Where a command's text goes: stdout for results, stderr for diagnostics.
@@ -67,6 +62,26 @@ final class Console: Sendable {
       if useColor && isatty(STDERR_FILENO) == 1 { text = text.replacingOccurrences(of: ": error: ", with: ": \u{1B}[31merror:\u{1B}[0m ") }
       err(text)
     }
+  }
+
+  /// What a response says, written in order: lines to stdout (painted on a
+  /// colour terminal) and stderr, generated text, bytes and diagnostics.
+  func show(_ printout: Printout) {
+    for item in printout.items {
+      switch item {
+      case .out(let text, let code): out(code.map { paint(text, $0) } ?? text)
+      case .err(let text): err(text)
+      case .raw(let text): raw(text)
+      case .bytes(let data): bytes(data)
+      case .diagnostics(let list): diagnostics(list)
+      }
+    }
+  }
+
+  /// A response rendered for this console, written; its exit code.
+  func show(_ response: some CommandResponse, json: Bool = false) -> Int32 {
+    show(response.printout(TextFormat(width: width, json: json)))
+    return response.exitCode
   }
 
   func paint(_ text: String, _ code: String) -> String {

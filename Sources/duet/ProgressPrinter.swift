@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// Progress: one line per finished lane; on a terminal also a live status line
@@ -21,7 +16,7 @@ final class ProgressPrinter: Sendable {
 
   private let console: Console
   private let quiet: Bool
-  private let total: Int
+  let total: Int
   private let state = Locked(State())
 
   init(console: Console, quiet: Bool, total: Int) {
@@ -37,33 +32,22 @@ final class ProgressPrinter: Sendable {
     }
   }
 
-  func handle(_ event: RunEvent) {
+  func handle(_ update: ProgressUpdate) {
     guard !quiet else { return }
     state.withLock { state in
-      switch event {
-      case .started(_, let name, _):
+      switch update {
+      case .started(let name):
         state.running[name] = Date()
-      case .retrying(_, let name, let failed):
+      case .retrying(let line, let code):
         clearStatus(&state)
-        let how = failed.outcome == .timeout ? "timed out" : RunReport.endText(failed)
-        console.out(console.paint("      ↻ \(name): attempt \(failed.attempt) \(how); retrying", "33"))
-      case .finished(let record, let count, _):
-        state.running[record.name] = nil
+        console.out(console.paint(line, code))
+      case .finished(let name, let count, let line, let code):
+        state.running[name] = nil
         state.finished = count
         clearStatus(&state)
-        console.out(paintedLine(record, finished: count))
+        console.out(console.paint(line, code))
         drawStatus(&state)
       }
-    }
-  }
-
-  private func paintedLine(_ record: LaneRecord, finished count: Int) -> String {
-    let line = RunReport.progressLine(record, finished: count, total: total)
-    switch record.outcome {
-    case .pass, .cached: return console.paint(line, "32")
-    case .flaky: return console.paint(line, "33")
-    case .fail, .timeout, .interrupted: return console.paint(line, "31")
-    case .skipped, .cancelled, .unaffected: return console.paint(line, "2")
     }
   }
 

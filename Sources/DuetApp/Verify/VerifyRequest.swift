@@ -29,9 +29,9 @@ public struct VerifyRequest: Sendable {
   /// them after the run (the binary does; an in-process caller sharing its
   /// process with other work may not want it).
   public var reapOrphans = false
-  /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`):
-  /// this process's, unless the caller runs duet for another.
-  public var environment = ProcessInfo.processInfo.environment
+  /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`,
+  /// `DUET_SKIP`): the invocation's, never read from this process here.
+  public var environment: [String: String]
   /// What the run loop waits on and reads the time from, made on the thread
   /// that runs it; nil: the machine's. Tests hand a scripted poller and clock.
   public var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
@@ -39,10 +39,25 @@ public struct VerifyRequest: Sendable {
   /// `--timings` without a path: `.duet/timings.html` under the root.
   public static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
 
-  public init(root: URL, options: VerifyOptions, duetVersion: String) {
+  public init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
     self.root = root
     self.options = options
     self.duetVersion = duetVersion
+    self.environment = environment
+  }
+
+  /// The default options, with the lanes `DUET_SKIP` names in `environment` left out.
+  public init(root: URL, duetVersion: String, environment: [String: String]) {
+    var options = VerifyOptions()
+    options.skip = VerifyRequest.skipVariable(environment)
+    self.init(root: root, options: options, duetVersion: duetVersion, environment: environment)
+  }
+
+  /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
+  /// blanks around the commas and empty entries are ignored.
+  static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {
+    (environment["DUET_SKIP"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: "DUET_SKIP") }
   }
 }
 

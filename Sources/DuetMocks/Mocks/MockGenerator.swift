@@ -23,8 +23,20 @@ public enum MockGenerator {
   /// A generator still running after this long is stopped (its whole process group).
   public static let deadline: Double = 30 * 60
 
+  /// Runs the generator with `environment` (the invocation's, for `duet mocks`)
+  /// plus `DUET_MOCK_OUTPUT` and `DUET_ROOT`.
+  public static func shell(environment: [String: String]) -> Runner {
+    { command, root, output in try run(command, root: root, output: output, environment: environment) }
+  }
+
+  /// The generator as the `mocks` built-in lane runs it: with this process's
+  /// environment, until a built-in is handed the run's (see `BuiltinContext`).
   public static let shell: Runner = { command, root, output in
-    var environment = ProcessInfo.processInfo.environment
+    try run(command, root: root, output: output, environment: ProcessInfo.processInfo.environment)
+  }
+
+  private static func run(_ command: String, root: URL, output: URL, environment: [String: String]) throws -> Outcome {
+    var environment = environment
     environment["DUET_MOCK_OUTPUT"] = output.path
     environment["DUET_ROOT"] = root.path
     let result = ChildRun.captureShell(command, directory: root.path, environment: environment,

@@ -93,7 +93,7 @@ public final class HistoryStore {
 
   /// The store's path: `$DUET_HISTORY`, else `.duet/history.sqlite` under the
   /// root; nil when `DUET_HISTORY=off` turns recording off.
-  public static func defaultPath(root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+  public static func defaultPath(root: URL, environment: [String: String]) -> String? {
     if environment["DUET_HISTORY"] == "off" { return nil }
     if let custom = environment["DUET_HISTORY"], !custom.isEmpty {
       return URL(fileURLWithPath: custom, relativeTo: root).path

@@ -42,7 +42,7 @@ public enum InputFingerprint {
   /// reading the uncommitted changes hashes every untracked file of the tree.
   public static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
                              changedFiles: [String]? = nil,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+                             environment: [String: String]) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
     var unkeyable: [Int: String] = [:]

@@ -64,7 +64,7 @@ public struct VerifyPlan: Sendable {
   public let affected: [Int: AffectedLanes.Decision]
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
-  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
               now: Date = Date(), moduleInputs: [String: [String]] = [:]) throws(VerifyOptionError) {
     self.root = root
     self.manifest = manifest

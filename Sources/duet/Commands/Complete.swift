@@ -1,11 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
-import DuetProcess
 import DuetSupport
 
 /// `duet __complete lanes|tags|refs [--root DIR]`: the lane names or the tags of
@@ -23,17 +17,10 @@ enum CompleteCommand: Command {
   static let maxPositionals = 1
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let kind = arguments.positionals.first ?? ""
-    guard ["lanes", "tags", "refs"].contains(kind) else {
+    guard let kind = CompletionWords(rawValue: arguments.positionals.first ?? "") else {
       throw UsageError(message: "__complete offers: lanes, tags, refs", command: "__complete")
     }
-    guard let root = try? treeRoot(arguments) else { return ExitCode.failed }
-    if kind == "refs" {
-      for ref in ProcessOutput.gitRefs(in: root) { console.out(ref) }
-      return ExitCode.pass
-    }
-    guard let manifest = try? loadManifest(root: root) else { return ExitCode.failed }
-    let words = kind == "lanes" ? manifest.lanes.map(\.name) : LaneSelector.allTags(manifest.lanes)
+    guard let root = try? treeRoot(arguments), let words = completionWords(kind, root: root) else { return ExitCode.failed }
     for word in words { console.out(word) }
     return ExitCode.pass
   }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet design-tokens`: writes the Swift and Kotlin token files from
@@ -33,24 +28,13 @@ enum DesignTokensCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    guard let choice = try TokenConfigChoice.resolve(arguments, command: "design-tokens", console: console) else {
-      return ExitCode.usage
-    }
-    if arguments.flag("--check") && arguments.flag("--rewrite") {
+    var request = DesignTokensRequest(config: try TokenConfigChoice.resolve(arguments, command: "design-tokens"))
+    request.check = arguments.flag("--check")
+    request.rewrite = arguments.flag("--rewrite")
+    if request.check && request.rewrite {
       console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
       return ExitCode.usage
     }
-    let outcome = DesignTokens.run(
-      root: choice.root, configPath: choice.configPath, configURL: choice.configURL, explicit: choice.configURL != nil,
-      check: arguments.flag("--check"), rewrite: arguments.flag("--rewrite"))
-    if arguments.flag("--json") {
-      console.out(outcome.json)
-      if case .failure(let diagnostics, _, _) = outcome { console.diagnostics(diagnostics) }
-    } else if case .failure(let diagnostics, _, _) = outcome {
-      console.diagnostics(diagnostics)
-    } else {
-      console.out(outcome.text)
-    }
-    return outcome.exitCode
+    return console.show(designTokens(request), json: arguments.flag("--json"))
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet doctor`: what this machine and tree give the lanes, one line per thing
@@ -28,29 +23,8 @@ enum DoctorCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let root: URL
-    let foundBy: String?
-    do {
-      root = try treeRoot(arguments)
-      foundBy = arguments.value("--root") != nil
-        ? "--root"
-        : TreeManifest.treeMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
-    } catch is TreeNotFound {
-      // No tree is a problem to report beside the toolchains, not a reason to print nothing.
-      root = arguments.invocation.workingDirectory
-      foundBy = nil
-    }
-    let options = Doctor.Options(root: root, foundBy: foundBy, environment: arguments.invocation.environment, builtins: BuiltinSet.standard.vocabulary)
-    let report = Doctor.run(options)
-    if arguments.flag("--json") {
-      console.out(report.json)
-      return report.exitCode
-    }
-    console.out("duet doctor: \(report.root)")
-    for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: console.width) { console.out(line) }
-    console.out(console.paint(report.verdict, report.problems.isEmpty ? "32;1" : "31;1"))
-    // One line per problem, never wrapped, so a CI log can be searched for them.
-    for problem in report.problems { console.out("  " + ControlText.shown(problem)) }
-    return report.exitCode
+    let request = try DoctorRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: arguments.value("--root"),
+                                         environment: arguments.invocation.environment)
+    return console.show(doctor(request), json: arguments.flag("--json"))
   }
 }

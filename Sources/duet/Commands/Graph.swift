@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
@@ -14,7 +9,7 @@ enum GraphCommand: Command {
     summary: "print the lane DAG as Graphviz DOT or a Mermaid flowchart, for docs and reviews",
     usage: "duet graph [--format dot|mermaid] [--root DIR]",
     options: [
-      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRender.Format.allCases.map(\.rawValue))),
+      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRequest.formats)),
       CommandSpec.rootOption,
     ],
     details: "an arrow runs from a lane to each lane that needs it",
@@ -29,14 +24,8 @@ enum GraphCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let name = arguments.value("--format") ?? "dot"
-    guard let format = GraphRender.Format(rawValue: name) else {
-      let names = GraphRender.Format.allCases.map(\.rawValue)
-      throw UsageError(message: "--format must be dot or mermaid, got '\(name)'\(Suggestion.hint(for: name, in: names))", command: "graph")
-    }
-    let root = try treeRoot(arguments)
-    let manifest = try loadManifest(root: root)
-    console.raw(GraphRender.render(manifest.graph, format: format))
-    return ExitCode.pass
+    let format = arguments.value("--format") ?? "dot"
+    try GraphRequest.checkFormat(format)
+    return console.show(try graph(GraphRequest(root: try treeRoot(arguments), format: format)))
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet history`: recent runs; `duet history prune` and `duet history merge FILE...`.
@@ -44,71 +39,27 @@ enum HistoryCommand: Command {
   }
 
   static func list(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let json = arguments.flag("--json")
     let limit = try arguments.positiveInt("--limit", command: "history") ?? 20
-    if let lane = arguments.value("--lane") { try KnownLane.check(lane, root: try treeRoot(arguments), environment: arguments.invocation.environment, command: "history") }
-    guard let store = try HistoryAccess.openForReading(arguments, command: "history", console: console, json: json) else { return ExitCode.pass }
-    let runs = try store.recentRuns(limit: limit, lane: arguments.value("--lane"))
-    let steps = try store.steps(ofRuns: runs.map(\.id))
-    let failedByRun = Dictionary(grouping: steps.filter { $0.laneOutcome?.failsRun == true }, by: \.runID)
-    if json {
-      console.out(jsonText(HistoryListJSON(store: store.path, runs: runs, failedLanes: failedByRun.mapValues { $0.map(\.lane) })))
-      return ExitCode.pass
-    }
-    let filter = arguments.value("--lane").map { " with lane \($0)" } ?? ""
-    console.out("duet history: \(runs.count) most recent run(s)\(filter), newest first")
-    let rows = runs.map { run -> [String] in
-      [HistoryAccess.time(run.started), run.outcome.rawValue, DurationText.format(run.ended - run.started),
-       run.gitCommit.map { String($0.prefix(10)) } ?? "-", run.logID,
-       (failedByRun[run.id] ?? []).map(\.lane).joined(separator: ", ")]
-    }
-    for line in TextTable(header: ["when", "outcome", "time", "commit", "run", "failed"], rows: rows).lines(maxWidth: console.width) {
-      console.out("  " + line)
-    }
-    return ExitCode.pass
+    var request = HistoryRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.limit = limit
+    request.lane = arguments.value("--lane")
+    return console.show(try history(request), json: arguments.flag("--json"))
   }
 
   static func prune(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let keep = try arguments.positiveInt("--keep", command: "history") ?? 1000
-    guard let store = try HistoryAccess.openForReading(arguments, command: "history prune", console: console, json: false) else { return ExitCode.pass }
-    let dropped = try store.prune(keep: keep)
-    let root = try treeRoot(arguments)
-    var folders = 0
-    for logID in dropped {
-      do {
-        if try LogLocation.removeFolder(logID: logID, root: root) { folders += 1 }
-      } catch {
-        console.err("duet history prune: warning: \(error)")
-      }
-    }
-    console.out("duet history prune: dropped \(dropped.count) run(s) and \(folders) log folder(s); kept the newest \(keep)")
-    return ExitCode.pass
+    var request = HistoryPruneRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.keep = keep
+    return console.show(try historyPrune(request))
   }
 
   static func merge(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let files = Array(arguments.positionals.dropFirst())
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)
-    guard let path = HistoryStore.defaultPath(root: root, environment: arguments.invocation.environment) else {
-      throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
-    }
-    let store: HistoryStore
-    do {
-      store = try HistoryStore(path: path)
-    } catch {
-      throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
-    }
-    var failures = 0
-    for file in files {
-      let full = URL(fileURLWithPath: file, relativeTo: arguments.invocation.workingDirectory).path
-      do {
-        let added = try store.merge(from: full)
-        console.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
-      } catch {
-        console.err("duet history merge: error: \(file): \(error)")
-        failures += 1
-      }
-    }
-    return failures == 0 ? ExitCode.pass : ExitCode.failed
+    let cwd = arguments.invocation.workingDirectory
+    let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
+                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) })
+    return console.show(try historyMerge(request))
   }
 }

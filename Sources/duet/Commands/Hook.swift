@@ -1,11 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
-import DuetProcess
 import DuetSupport
 
 /// `duet hook install|uninstall`: a git hook that runs `duet verify` on what is
@@ -43,135 +37,32 @@ enum HookCommand: Command {
     if arguments.flag("--pre-push") && arguments.flag("--pre-commit") {
       throw UsageError(message: "--pre-push and --pre-commit cannot be combined; install one, then the other", command: "hook")
     }
-    let kind: GitHook.Kind = arguments.flag("--pre-commit") ? .preCommit : .prePush
-    let root = try treeRoot(arguments)
-    let duet = arguments.invocation.executable.path
-    do {
-      switch try GitHook.install(kind, root: root, duetPath: duet, force: arguments.flag("--force"), namedFolder: arguments.value("--hooks-folder")) {
-      case .written(let path, let placement):
-        console.out("duet hook: wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
-      case .replaced(let path, let backup, let placement):
-        console.out("duet hook: moved the hook that was there to \(backup) and wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
-      }
-    } catch {
-      console.err("duet hook: error: \(error.message)")
-      return ExitCode.failed
-    }
-    console.out(kind == .prePush
-      ? "each git push now runs duet verify on the lanes the pushed change touches; git push --no-verify skips it once"
-      : "each git commit now runs duet verify on the lanes the change since HEAD touches; git commit --no-verify skips it once")
-    return ExitCode.pass
+    var request = HookInstallRequest(root: try treeRoot(arguments), duetPath: arguments.invocation.executable.path)
+    request.preCommit = arguments.flag("--pre-commit")
+    request.force = arguments.flag("--force")
+    request.hooksFolder = arguments.value("--hooks-folder")
+    return console.show(hookInstall(request))
   }
 
   static func uninstall(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let root = try treeRoot(arguments)
-    do {
-      let lines = try GitHook.uninstall(root: root)
-      if lines.isEmpty { console.out("duet hook: no hook installed; nothing to remove") }
-      for line in lines { console.out("duet hook: \(line)") }
-      return ExitCode.pass
-    } catch {
-      console.err("duet hook: error: \(error.message)")
-      return ExitCode.usage
-    }
+    console.show(try hookUninstall(root: try treeRoot(arguments)))
   }
 
-  /// What a hook run verifies: the work tree or a temporary checkout of the
-  /// pushed commit, and the commit the change is measured from (nil: every lane).
-  struct HookTarget {
-    var root: URL
-    var since: String?
-    /// The temporary checkout, removed once verify is done.
-    var checkout: URL?
-  }
-
-  /// What the installed hook calls: decide the change, then verify it in-process.
+  /// What the installed hook calls: DuetApp's `hookRun` decides the change and
+  /// verifies it, printing as `duet verify` does.
   static func runHook(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let kind = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
-    let root = try treeRoot(arguments)
-    let target: HookTarget
-    switch kind {
-    case GitHook.Kind.prePush.rawValue:
-      switch prePushDecision(arguments, root: root, console: console) {
-      case .verify(let found): target = found
-      case .stop(let code): return code
-      }
-    case GitHook.Kind.preCommit.rawValue:
-      target = HookTarget(root: root, since: preCommitBase(root: root, console: console))
-    default:
-      throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(kind)'", command: "hook")
+    let invocation = arguments.invocation
+    var request = HookRunRequest(root: try treeRoot(arguments), kind: kind, environment: invocation.environment, duetVersion: duetVersion)
+    if arguments.positionals.count > 2 { request.remote = arguments.positionals[2] }
+    if kind == "pre-push" { request.standardInput = invocation.readStandardInput() }
+    request.commandLine = invocation.commandLine
+    request.builtinIdentity = duetCodeIdentity
+    request.reapOrphans = invocation.ownsProcess
+    return try VerifyCommand.usageOnFailure {
+      let response = try hookRun(request, observer: VerifyCommand.observer(console: console, json: false),
+                                 signals: VerifyCommand.signalGuard(arguments), say: console.show)
+      return console.show(response)
     }
-    defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: root) } }
-    var verify = ["--root", target.root.path]
-    if let since = target.since { verify += ["--since", since] }
-    var invocation = arguments.invocation
-    if target.checkout != nil && invocation.environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root, environment: invocation.environment) {
-      // The temporary checkout records into, and is cached from, the tree's own store.
-      invocation.environment["DUET_HISTORY"] = store
-    }
-    let parsed = try ParsedArguments.parse(verify, spec: VerifyCommand.spec, invocation: invocation)
-    let code = try VerifyCommand.run(parsed, console: console)
-    if target.checkout != nil, let problem = PushedCommit.keepLogs(from: target.root, into: root) {
-      console.err("duet hook: warning: \(problem)")
-    }
-    if code != ExitCode.pass {
-      console.err("duet hook: \(kind == "pre-push" ? "push" : "commit") stopped by duet verify (exit \(code)); fix the lanes above, or skip the hook once with --no-verify")
-    }
-    return code
-  }
-
-  /// What the pushed refs decide: verify a target, or end the hook run now
-  /// with an exit code (nothing to verify, or no checkout of the pushed commit).
-  enum PrePushDecision {
-    case verify(HookTarget)
-    case stop(Int32)
-  }
-
-  /// pre-push: the refs git is pushing (on stdin) decide the change; exactly
-  /// what is pushed is verified, in a temporary checkout when the work tree is
-  /// anything else.
-  static func prePushDecision(_ arguments: ParsedArguments, root: URL, console: Console) -> PrePushDecision {
-    var target = HookTarget(root: root)
-    let remote = arguments.positionals.count > 2 ? arguments.positionals[2] : "origin"
-    let input = String(decoding: arguments.invocation.readStandardInput(), as: UTF8.self)
-    let updates = PrePush.parse(input)
-    let plan = PrePush.plan(updates, remote: remote) { ProcessOutput.isCommit($0, in: root) }
-    switch plan {
-    case .nothing(let why):
-      console.out("duet hook: \(why); nothing to verify")
-      return .stop(ExitCode.pass)
-    case .everything(let why):
-      console.out("duet hook: verifying every lane: \(why)")
-    case .since(let base, let how):
-      console.out("duet hook: verifying the change since \(how)")
-      target.since = base
-    }
-    let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
-    if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
-      do {
-        let made = try PushedCommit.checkOut(commit, root: root)
-        target.checkout = made.top
-        target.root = made.root
-        console.out("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout")
-      } catch {
-        console.err("duet hook: error: \(error.message)")
-        return .stop(ExitCode.failed)
-      }
-    } else if pushed.count > 1 {
-      console.out("duet hook: several commits are being pushed; verifying the work tree")
-    }
-    return .verify(target)
-  }
-
-  /// pre-commit: the change since HEAD, or every lane before the first commit.
-  static func preCommitBase(root: URL, console: Console) -> String? {
-    guard ProcessOutput.isCommit("HEAD", in: root) else {
-      console.out("duet hook: the first commit; verifying every lane")
-      return nil
-    }
-    if let unstaged = ProcessOutput.git(["diff", "--name-only"], in: root), !unstaged.isEmpty {
-      console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
-    }
-    return "HEAD"
   }
 }

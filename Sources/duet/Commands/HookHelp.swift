@@ -1,9 +1,4 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// What `duet hook --help`, the man page and the completions add to hook's spec:

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).
@@ -32,41 +27,8 @@ enum LogsCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
-    let root = try treeRoot(arguments)
-    try KnownLane.check(lane, root: root, environment: arguments.invocation.environment, command: "logs")
-    guard let store = try HistoryAccess.openForReading(arguments, command: "logs", console: console, json: false) else { return ExitCode.failed }
-    var runs = try store.recentRuns(limit: 1000, lane: lane)
-    if let wanted = arguments.value("--run") {
-      runs = runs.filter { $0.id.hasPrefix(wanted) || $0.logID.hasPrefix(wanted) }
-      guard !runs.isEmpty else { throw CommandFailure(message: "duet logs: error: no run '\(wanted)' with lane \(lane) in the history", code: ExitCode.failed) }
-      runs = [runs[0]]
-    }
-    guard !runs.isEmpty else {
-      throw CommandFailure(message: "duet logs: error: lane '\(lane)' has no recorded run", code: ExitCode.failed)
-    }
-    // The newest run (of those chosen) in which the lane printed something.
-    var found: (path: String, logID: String)?
-    for run in runs {
-      let steps = try store.steps(ofRuns: [run.id]).filter { $0.lane == lane }
-      if let path = steps.sorted(by: { $0.attempt < $1.attempt }).last(where: { $0.logPath != nil })?.logPath {
-        found = (path, run.logID)
-        break
-      }
-    }
-    guard let (path, logID) = found else {
-      let which = arguments.value("--run").map { "run \($0)" } ?? "any recorded run"
-      throw CommandFailure(message: "duet logs: error: lane '\(lane)' left no log in \(which) (a lane that prints nothing, or was skipped or cached, has none)", code: ExitCode.failed)
-    }
-    let contents: Data?
-    do {
-      contents = try LogLocation.read(logPath: path, logID: logID, root: root)
-    } catch {
-      throw CommandFailure(message: "duet logs: error: \(store.path): \(error)", code: ExitCode.failed)
-    }
-    guard let data = contents else {
-      throw CommandFailure(message: "duet logs: error: \(LogLocation.missingReason(logPath: path, logID: logID, root: root))", code: ExitCode.failed)
-    }
-    console.bytes(data)
-    return ExitCode.pass
+    var request = LogsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment, lane: lane)
+    request.run = arguments.value("--run")
+    return console.show(try logs(request))
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet mocks`: imprint each generated mock with the fingerprints of its inputs
@@ -32,35 +27,12 @@ enum MocksCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let check = arguments.flag("--check")
-    if check && arguments.flag("--accept-body") {
+    if arguments.flag("--check") && arguments.flag("--accept-body") {
       throw UsageError(message: "--accept-body writes files; it cannot go with --check", command: "mocks")
     }
-    let root = try treeRoot(arguments)
-    let manifest = try loadManifest(root: root)
-    let json = arguments.flag("--json")
-
-    if check {
-      let report = MockCheck.run(manifest, root: root)
-      if json {
-        console.out(jsonText(MockCheckJSON(report)))
-      } else {
-        console.diagnostics(report.errors.map(\.diagnostic))
-        for line in report.lines { console.out(line) }
-      }
-      return report.exitCode
-    }
-
-    var options = MockImprint.Options()
-    options.acceptBody = arguments.flag("--accept-body")
-    let report = MockImprint.run(manifest, root: root, options: options)
-    if json {
-      console.out(jsonText(MockImprintJSON(report)))
-    } else {
-      console.diagnostics(report.errors.map(\.diagnostic))
-      for refusal in report.refused { console.err(refusal.line) }
-      for line in report.lines { console.out(line) }
-    }
-    return report.exitCode
+    var request = MocksRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.check = arguments.flag("--check")
+    request.acceptBody = arguments.flag("--accept-body")
+    return console.show(try mocks(request), json: arguments.flag("--json"))
   }
 }

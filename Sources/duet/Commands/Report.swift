@@ -1,6 +1,5 @@
 import Foundation
 import DuetApp
-import DuetRun
 import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.
@@ -30,25 +29,9 @@ enum ReportCommand: Command {
     let last = try arguments.positiveInt("--last", command: "report") ?? 500
     let html = arguments.value("--html")
     if html?.isEmpty == true { throw UsageError(message: "--html needs a file path", command: "report") }
-    guard let store = try HistoryAccess.openForReading(arguments, command: "report", console: console, json: false) else { return ExitCode.pass }
-    let report = try HistoryReport.compute(store: store, last: last)
-    console.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
-    let header = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
-    for line in TextTable(header: header, rows: ReportText.laneRows(report)).lines(maxWidth: console.width) { console.out("  " + line) }
-    if !report.failedRuns.isEmpty {
-      console.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
-      let rows = report.failedRuns.map { [HistoryAccess.time($0.started), $0.id, $0.lanes.joined(separator: ", ")] }
-      for line in TextTable(header: ["when", "run", "failing lanes"], rows: rows).lines(maxWidth: console.width) { console.out("  " + line) }
-    }
-    if let html {
-      let path = URL(fileURLWithPath: html, relativeTo: arguments.invocation.workingDirectory).path
-      do {
-        try writeReportPage(report, to: path, time: HistoryAccess.time)
-      } catch {
-        throw CommandFailure(message: "duet report: error: cannot write \(path): \(error)", code: ExitCode.failed)
-      }
-      console.out("report: \(path)")
-    }
-    return ExitCode.pass
+    var request = ReportRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.last = last
+    request.htmlPath = html.map { URL(fileURLWithPath: $0, relativeTo: arguments.invocation.workingDirectory).path }
+    return console.show(try report(request))
   }
 }

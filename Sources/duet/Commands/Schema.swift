@@ -1,9 +1,5 @@
+import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 
@@ -33,7 +29,6 @@ enum SchemaCommand: Command {
     guard name == "manifest" else {
       throw UsageError(message: "unknown schema '\(name)'\(Suggestion.hint(for: name, in: ["manifest"])) (schema knows manifest)", command: "schema")
     }
-    console.raw(ManifestSchema.text(builtins: BuiltinSet.standard.vocabulary))
-    return ExitCode.pass
+    return console.show(manifestSchema())
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
@@ -27,23 +22,9 @@ enum StatsCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let json = arguments.flag("--json")
     let last = try arguments.positiveInt("--last", command: "stats") ?? 500
-    guard let store = try HistoryAccess.openForReading(arguments, command: "stats", console: console, json: json) else { return ExitCode.pass }
-    let report = try StatsReport.compute(store: store, last: last)
-    if json {
-      console.out(jsonText(StatsJSON(report)))
-      return ExitCode.pass
-    }
-    console.out("duet stats: \(report.runsInWindow) run(s) in the window")
-    let rows = report.entries.map { entry -> [String] in
-      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
-       DurationText.format(entry.p95), DurationText.format(entry.max),
-       entry.slower ? String(format: "slower (%.1fx)", entry.slowdown ?? 0) : ""]
-    }
-    for line in TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "trend"], rows: rows).lines(maxWidth: console.width) {
-      console.out("  " + line)
-    }
-    return ExitCode.pass
+    var request = StatsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.last = last
+    return console.show(try stats(request), json: arguments.flag("--json"))
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet theme-test`: every label on every surface of `parity/design-tokens.yaml`,
@@ -27,30 +22,17 @@ enum ThemeTestCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    guard let choice = try TokenConfigChoice.resolve(arguments, command: "theme-test", console: console) else {
-      return ExitCode.usage
-    }
-    let outcome = ThemeTest.run(root: choice.root, configPath: choice.configPath, configURL: choice.configURL)
-    if arguments.flag("--json") {
-      console.out(outcome.json)
-      if case .failure(let diagnostics, _) = outcome { console.diagnostics(diagnostics) }
-    } else if case .failure(let diagnostics, _) = outcome {
-      console.diagnostics(diagnostics)
-    } else {
-      console.out(outcome.text)
-    }
-    return outcome.exitCode
+    let request = ThemeTestRequest(config: try TokenConfigChoice.resolve(arguments, command: "theme-test"))
+    return console.show(themeTest(request), json: arguments.flag("--json"))
   }
-}
-
-/// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
+}/// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
 enum ContrastCommand: Command {
   static let spec = CommandSpec(
     name: "contrast",
     summary: "print the WCAG contrast ratio of two colours and the levels it passes",
     usage: "duet contrast FOREGROUND BACKGROUND [--json]",
     options: [CommandSpec.jsonOption],
-    details: "colours: \(TypedColor.forms)",
+    details: "colours: \(ContrastRequest.colourForms)",
     positionals: [.none, .none],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "whatever the ratio"),
@@ -67,15 +49,7 @@ enum ContrastCommand: Command {
     guard arguments.positionals.count == 2 else {
       throw UsageError(message: "needs two colours, the text's and the ground's (e.g. duet contrast '#6A6A6A' '#F1F1EE')", command: "contrast")
     }
-    var colors: [TypedColor] = []
-    for (word, role) in zip(arguments.positionals, ["foreground", "background"]) {
-      guard let color = TypedColor(word) else {
-        throw UsageError(message: "cannot read the \(role) colour '\(word)'; expected \(TypedColor.forms)", command: "contrast")
-      }
-      colors.append(color)
-    }
-    let query = ContrastQuery(colors[0], on: colors[1])
-    console.out(arguments.flag("--json") ? query.json : query.text)
-    return ExitCode.pass
+    let request = ContrastRequest(foreground: arguments.positionals[0], background: arguments.positionals[1])
+    return console.show(try contrast(request), json: arguments.flag("--json"))
   }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import DuetApp
-import DuetRun
 import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.
@@ -24,13 +23,8 @@ enum TraceCommand: Command {
   static let maxPositionals = 1
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let wanted = arguments.positionals.first
-    let root = try treeRoot(arguments)
-    guard let store = try HistoryAccess.openForReading(arguments, command: "trace", console: console, json: false) else { return ExitCode.failed }
-    guard let timeline = try recordedTimeline(store, root: root, wanted: wanted) else {
-      throw CommandFailure(message: "duet trace: error: no run \(wanted.map { "'\($0)' " } ?? "")in the history", code: ExitCode.failed)
-    }
-    console.out(TraceJSON.text(timeline))
-    return ExitCode.pass
+    var request = TraceRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.run = arguments.positionals.first
+    return console.show(try trace(request))
   }
 }

@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// `duet verify`: every lane of the manifest as a parallel DAG, with progress,
@@ -43,18 +38,28 @@ enum VerifyCommand: Command {
     let request = try request(arguments)
     let json = arguments.flag("--json")
     let observer = observer(console: console, json: json)
-    do {
+    return try usageOnFailure {
       if arguments.flag("--watch") { return try VerifyWatch.run(request, observer: observer, arguments: arguments, console: console) }
-      let invocation = arguments.invocation
-      let response = try verify(request, observer: observer, signals: { onSignal, body in
-        invocation.duringSignals({ _ in onSignal() }, body)
-      })
-      print(response, request: request, json: json, console: console)
+      let response = try verify(request, observer: observer, signals: signalGuard(arguments))
+      console.show(response.printout(TextFormat(width: console.width, json: json), request: request))
       return response.exitCode
+    }
+  }
+
+  /// Routes the signals to the run while it goes (the binary; in-process, none).
+  static func signalGuard(_ arguments: ParsedArguments) -> SignalGuard {
+    let invocation = arguments.invocation
+    return { onSignal, body in invocation.duringSignals({ _ in onSignal() }, body) }
+  }
+
+  /// A verify that cannot start: an option the tree cannot satisfy is a usage
+  /// error (with the pointer to help); the history unreadable under `--failed` is exit 2.
+  static func usageOnFailure(_ body: () throws -> Int32) throws -> Int32 {
+    do {
+      return try body()
     } catch let failure as VerifyFailure {
       if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
-      console.err("duet verify: error: \(failure)")
-      return ExitCode.usage
+      throw CommandFailure(message: "duet verify: error: \(failure)", code: ExitCode.usage)
     }
   }
 
@@ -66,23 +71,38 @@ enum VerifyCommand: Command {
       warning: { console.err("duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
       started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },
-      event: { event in progress.withLock { $0 }?.handle(event) },
+      event: { event in
+        guard let printer = progress.withLock({ $0 }) else { return }
+        printer.handle(ProgressUpdate(event, total: printer.total))
+      },
       ended: { progress.withLock { $0 }?.finish() },
       line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
   }
 
   /// The request the command line asks for; every option checked before any file is read.
   static func request(_ arguments: ParsedArguments) throws -> VerifyRequest {
-    let options = try options(arguments)
+    let jobs = try arguments.positiveInt("--jobs", command: "verify")
+    let timeout = try arguments.duration("--timeout", command: "verify")
+    try checkCombinations(arguments)
     let junitPath = try VerifyCI.junitPath(arguments)
-    let shard = try VerifyCI.shardSpec(arguments)
-    var request = VerifyRequest(root: try treeRoot(arguments), options: options, duetVersion: duetVersion)
-    request.changeBase = changeBase(arguments)
-    request.shard = shard
+    let shard = try VerifyCI.shard(arguments)
+    let environment = arguments.invocation.environment
+    var request = VerifyRequest(root: try treeRoot(arguments), duetVersion: duetVersion, environment: environment)
+    if let jobs { request.jobs = jobs }
+    if let timeout { request.defaultTimeout = timeout }
+    request.lanes = arguments.all("--lane")
+    request.tags = arguments.all("--tag")
+    request.skip(arguments.all("--skip"))
+    request.noDeps = arguments.flag("--no-deps")
+    request.failFast = arguments.flag("--fail-fast")
+    request.strict = arguments.flag("--strict")
+    request.stream = Set(arguments.all("--stream"))
+    request.noCache = arguments.flag("--no-cache")
+    if let shard { _ = request.shard(shard) }
+    request.changes(since: arguments.value("--since"), upstream: arguments.flag("--changed"))
     request.failedOnly = arguments.flag("--failed")
     request.dryRun = arguments.flag("--dry-run")
-    request.environment = arguments.invocation.environment
-    request.reports = VerifyReports(junitPath: junitPath, environment: arguments.invocation.environment)
+    request.reports = VerifyReports(junitPath: junitPath, environment: environment)
     request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)
     request.commandLine = arguments.invocation.commandLine
     request.builtinIdentity = duetCodeIdentity
@@ -90,47 +110,16 @@ enum VerifyCommand: Command {
     return request
   }
 
-  /// The response as text or JSON.
-  static func print(_ response: VerifyResponse, request: VerifyRequest, json: Bool, console: Console) {
-    switch response {
-    case .nothingToRun(let sentence):
-      console.out(sentence)
-    case .dryRun(let session):
-      if json { console.out(jsonText(dryRunObject(session))) } else { printDryRun(session, console: console) }
-    case .ran(let outcome, nil):
-      // A shard with no lanes: nothing ran, so there is no table to print.
-      if json { console.out(jsonText(RunJSON(outcome, runID: nil, root: request.root))) }
-    case .ran(let outcome, let session?):
-      if json {
-        console.out(jsonText(RunJSON(outcome, runID: session.plan.runID, root: request.root,
-                                            fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
-        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { console.err(line) } }
-      } else {
-        printReport(outcome, console: console, github: request.reports.github)
-      }
-    }
-  }
-
-  /// The options as `VerifyOptions`, every combination checked; reads no file.
-  static func options(_ arguments: ParsedArguments) throws -> VerifyOptions {
-    var options = VerifyOptions()
-    if let jobs = try arguments.positiveInt("--jobs", command: "verify") { options.jobs = jobs }
-    if let timeout = try arguments.duration("--timeout", command: "verify") { options.defaultTimeout = timeout }
-    options.lanes = arguments.all("--lane")
-    options.tags = arguments.all("--tag")
-    options.skip = arguments.all("--skip").map { LaneSkip($0, origin: "--skip") } + skipVariable(arguments.invocation.environment)
-    options.noDeps = arguments.flag("--no-deps")
-    options.failFast = arguments.flag("--fail-fast")
-    options.strict = arguments.flag("--strict")
-    options.stream = Set(arguments.all("--stream"))
-    options.noCache = arguments.flag("--no-cache")
+  /// The options that cannot go together; reads no file.
+  static func checkCombinations(_ arguments: ParsedArguments) throws {
+    let noDeps = arguments.flag("--no-deps")
     let shard = arguments.value("--shard") != nil
     let failed = arguments.flag("--failed")
-    let chooses = options.lanes.isEmpty ? (options.tags.isEmpty ? nil : "--tag") : "--lane"
+    let chooses = arguments.all("--lane").isEmpty ? (arguments.all("--tag").isEmpty ? nil : "--tag") : "--lane"
     if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
     if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
     if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
-    if options.noDeps && chooses == nil && !failed && !shard {
+    if noDeps && chooses == nil && !failed && !shard {
       throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
     }
     if arguments.value("--since") != nil && arguments.flag("--changed") {
@@ -150,44 +139,5 @@ enum VerifyCommand: Command {
     if arguments.flag("--dry-run") && arguments.value("--junit") != nil {
       throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
     }
-    return options
-  }
-
-  /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
-  /// blanks around the commas and empty entries are ignored.
-  static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {
-    (environment["DUET_SKIP"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: "DUET_SKIP") }
-  }
-
-  /// `--since REF` or `--changed`, or nil.
-  static func changeBase(_ arguments: ParsedArguments) -> ChangedFiles.Base? {
-    if let ref = arguments.value("--since") { return .since(ref) }
-    return arguments.flag("--changed") ? .upstream : nil
-  }
-
-  static func printReport(_ outcome: VerifyOutcome, console: Console, github: Bool = false) {
-    let result = outcome.run
-    let failures = result.failed
-    let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
-    if !annotations.isEmpty {
-      console.out("")
-      for line in annotations { console.out(line) }
-      console.out("")
-    } else if !failures.isEmpty {
-      console.out("")
-      for record in failures {
-        for line in RunReport.failureBlock(record) { console.out(line) }
-        console.out("")
-      }
-    } else {
-      console.out("")
-    }
-    for line in RunReport.summary(result, maxWidth: console.width) { console.out(line) }
-    console.out("")
-    if let flaky = RunReport.flakyLine(result) { console.out(console.paint(flaky, "33")) }
-    if let timings = outcome.timingsPath { console.out("timings: \(timings)") }
-    let colour = outcome.verdict == .pass ? "32;1" : "31;1"
-    console.out(console.paint(outcome.lastLine, colour))
   }
 }

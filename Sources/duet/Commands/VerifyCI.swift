@@ -1,10 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// The CI options of `duet verify`, read from the command line: `--junit FILE`
@@ -25,12 +20,12 @@ enum VerifyCI {
     return URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path
   }
 
-  /// `--shard I/N` read from the command line; nil without it. A usage error for a bad spec.
-  static func shardSpec(_ arguments: ParsedArguments) throws -> Sharding.Spec? {
+  /// `--shard I/N` as given, checked; nil without it. A usage error for a bad spec.
+  static func shard(_ arguments: ParsedArguments) throws -> String? {
     guard let text = arguments.value("--shard") else { return nil }
-    guard let spec = Sharding.Spec.parse(text) else {
+    guard VerifyRequest.isShardSpec(text) else {
       throw UsageError(message: "--shard needs I/N with 1 <= I <= N, such as 2/3, got '\(text)'", command: "verify")
     }
-    return spec
+    return text
   }
 }

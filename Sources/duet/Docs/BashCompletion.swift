@@ -1,9 +1,4 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// The bash completion script, generated from the command specs so it cannot

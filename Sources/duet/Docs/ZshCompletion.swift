@@ -1,9 +1,4 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
 import DuetSupport
 
 /// The zsh completion script (`#compdef duet`), generated from the command specs.

@@ -46,7 +46,7 @@ struct VerifyByHandTests {
     let box = FakeParts(poller: poller)
     var options = VerifyOptions()
     options.jobs = 2
-    var request = VerifyRequest(root: tree.url, options: options, duetVersion: "test")
+    var request = VerifyRequest(root: tree.url, options: options, duetVersion: "test", environment: ["PATH": "/usr/bin:/bin"])
     request.runLoop = { box.parts }
     guard case .ran(let outcome, _) = try verify(request, observer: VerifyObserver()) else {
       Issue.record("expected a run")
@@ -56,7 +56,7 @@ struct VerifyByHandTests {
     #expect(outcome.run.flaky.map(\.name) == ["flaky"])
     #expect(poller.startOrder == ["build", "hangs", "flaky", "flaky"])
     #expect(poller.signals.map(\.signal) == [SIGTERM, SIGKILL])
-    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
+    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url, environment: [:])))
     let run = try #require(try store.recentRuns(limit: 1).first)
     let steps = try store.steps(ofRuns: [run.id])
     func step(_ lane: String, _ attempt: Int) -> StepRow? { steps.first { $0.lane == lane && $0.attempt == attempt } }

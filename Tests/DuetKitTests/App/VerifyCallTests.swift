@@ -30,7 +30,7 @@ struct VerifyCallTests {
   func request(_ change: (inout VerifyRequest) -> Void = { _ in }) -> VerifyRequest {
     var options = VerifyOptions()
     options.jobs = 2
-    var request = VerifyRequest(root: tree.url, options: options, duetVersion: "test")
+    var request = VerifyRequest(root: tree.url, options: options, duetVersion: "test", environment: ProcessInfo.processInfo.environment)
     change(&request)
     return request
   }
@@ -52,7 +52,7 @@ struct VerifyCallTests {
     #expect(outcome.exitCode == 1)
     #expect(outcome.lastLine == "duet verify: FAIL (1 failed: test; 1 skipped)")
     #expect(events.withLock { $0 } == ["started 3", "build pass", "test fail", "lint skipped"])
-    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
+    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url, environment: [:])))
     let row = try #require(try store.recentRuns(limit: 1).first)
     #expect(row.outcome == .fail)
     #expect(row.logID == session.plan.runID)
@@ -111,7 +111,7 @@ struct VerifyCallTests {
       return
     }
     #expect(outcome.exitCode == 0)
-    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url)))
+    let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url, environment: [:])))
     #expect(try store.recentRuns(limit: 1).first?.gitCommit == head)
   }
 
@@ -127,7 +127,7 @@ struct VerifyCallTests {
           sh: sleep 30
           timeout: 1s
       """)
-    let store = try #require(HistoryStore.defaultPath(root: tree.url))
+    let store = try #require(HistoryStore.defaultPath(root: tree.url, environment: [:]))
     let recordedWhileBlocked = Locked<Bool?>(nil)
     let observer = VerifyObserver(event: { _ in
       guard recordedWhileBlocked.withLock({ $0 }) == nil else { return }

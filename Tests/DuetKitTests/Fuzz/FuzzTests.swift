@@ -114,7 +114,7 @@ enum FuzzTargets {
     let all = Set(manifest.lanes.indices)
     _ = manifest.graph.runOrder()
     _ = Sharding.lanes(of: .init(index: 1, count: .max), names: manifest.lanes.map(\.name), weights: [])
-    _ = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: scratch.root, selected: all, git: { nil }, duetVersion: "fuzz")
+    _ = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: scratch.root, selected: all, git: { nil }, duetVersion: "fuzz", environment: [:])
     _ = try? GitHubWorkflow.render(manifest, options: .init(duetVersion: "fuzz"))
     var options = VerifyOptions()
     options.jobs = 1

@@ -90,6 +90,26 @@ struct LayerTests {
     #expect(seen == Set(Self.rank.keys))
   }
 
+  /// What the executable may import: the one assembling layer, DuetSupport for
+  /// its console (diagnostics, control text, locks), and the system.
+  static let executableImports: Set<String> = ["DuetApp", "DuetSupport", "Foundation", "Glibc", "Darwin"]
+
+  /// The executable parses arguments and prints; every command is a call in
+  /// DuetApp, so it imports nothing below DuetApp but DuetSupport, and
+  /// `Package.swift` gives it no other edge.
+  @Test func theExecutableImportsOnlyTheApp() throws {
+    var problems: [String] = []
+    for (file, module) in try Self.imports(of: "duet") where !Self.executableImports.contains(module) {
+      problems.append("\(file) imports \(module)")
+    }
+    #expect(problems == [])
+    let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let target = try Regex(#"\.executableTarget\(\s*name:\s*"duet",\s*dependencies:\s*\[([^\]]*)\]"#)
+    let list = try #require(manifest.firstMatch(of: target)?.output[1].substring)
+    let edges = list.matches(of: try Regex(#""(\w+)""#)).compactMap { $0.output[1].substring.map(String.init) }
+    #expect(Set(edges) == ["DuetApp", "DuetSupport"])
+  }
+
   /// The rule itself: an upward, a sideways and a misplaced C import are caught.
   @Test func theRuleCatchesWhatItShould() {
     #expect(Self.violation(target: "DuetModel", imports: "DuetRun") != nil)

@@ -21,7 +21,7 @@ struct CacheCheckTests {
   func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false) -> [String: String] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: { nil }, duetVersion: "t")
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: { nil }, duetVersion: "t", environment: [:])
     let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history, noCache: noCache)
     return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
   }
@@ -29,7 +29,7 @@ struct CacheCheckTests {
   /// The history a passing run of `lanes` leaves.
   func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: String = "pass") -> [String: CacheCheck.LastVerdict] {
     let manifest = Manifest(path: "m", lanes: lanes)
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: { nil }, duetVersion: "t")
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: { nil }, duetVersion: "t", environment: [:])
     var history: [String: CacheCheck.LastVerdict] = [:]
     for (i, lane) in lanes.enumerated() {
       history[lane.name] = CacheCheck.LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])

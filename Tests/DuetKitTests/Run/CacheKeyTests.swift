@@ -103,7 +103,7 @@ struct CacheKeyTests {
     var lane = Lane(name: "l", step: .shell("true"), location: SourceLocation(file: "m", line: 1, column: 1))
     lane.inputs = ["src/**"]
     let manifest = Manifest(path: "m", lanes: [lane])
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t")
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t", environment: [:])
     let fingerprint = try #require(prints.fingerprints[0])
     func decide(_ judged: PassConditions, _ run: CacheCheck.RunConditions) -> CacheCheck.Decision? {
       CacheCheck.decide(manifest: manifest, selected: [0], settled: [:], fingerprints: prints,

@@ -26,7 +26,7 @@ struct InputFingerprintTests {
     try tree.write("src/a.txt", "one")
     let lanes = [lane("gen", inputs: ["src/**"]), lane("use", inputs: ["src/a.txt"], needs: ["gen"])]
     func compute(_ lanes: [Lane]) -> [Int: String] {
-      InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t").fingerprints
+      InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t", environment: [:]).fingerprints
     }
     let first = compute(lanes)
     #expect(first.count == 2)
@@ -47,12 +47,12 @@ struct InputFingerprintTests {
   @Test func fallbackToGit() throws {
     let tree = try TemporaryFolder()
     let lanes = [lane("plain")]
-    let none = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t")
+    let none = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t", environment: [:])
     #expect(none.fingerprints.isEmpty && none.cacheable.isEmpty)
     let git = GitState(commit: "abc", changes: "def")
-    let withGit = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { git }, duetVersion: "t")
+    let withGit = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { git }, duetVersion: "t", environment: [:])
     #expect(withGit.fingerprints[0] != nil && withGit.cacheable.isEmpty)
-    let moved = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t")
+    let moved = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t", environment: [:])
     #expect(moved.fingerprints[0] != withGit.fingerprints[0])
   }
 }

@@ -1,0 +1,59 @@
+import DuetAdopt
+import DuetModel
+import DuetSupport
+import Foundation
+
+/// `duet doctor`: what this machine and tree give the lanes.
+public struct DoctorRequest: Sendable {
+  /// The tree, or the working folder when no tree was found (`foundBy` nil):
+  /// no tree is a problem to report beside the toolchains.
+  public var root: URL
+  /// What marked the tree (`--root`, `lanes/manifest.yaml`, ...); nil for no tree.
+  public var foundBy: String?
+  /// The invocation's environment: the `PATH` the lanes' programs are looked for on, `DUET_HISTORY`.
+  public var environment: [String: String]
+  public init(root: URL, foundBy: String?, environment: [String: String]) {
+    self.root = root
+    self.foundBy = foundBy
+    self.environment = environment
+  }
+
+  /// The request for the tree around `workingDirectory` (or `root` as given),
+  /// and, when there is none, the working folder itself.
+  public static func find(workingDirectory: URL, root override: String?, environment: [String: String]) throws -> DoctorRequest {
+    do {
+      let root = try TreeManifest.root(from: workingDirectory, override: override)
+      let foundBy = override != nil
+        ? "--root"
+        : TreeManifest.treeMarkers.first { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? "--root"
+      return DoctorRequest(root: root, foundBy: foundBy, environment: environment)
+    } catch is TreeNotFound {
+      return DoctorRequest(root: workingDirectory, foundBy: nil, environment: environment)
+    }
+  }
+}
+
+public struct DoctorResponse: CommandResponse {
+  public var report: DoctorReport
+  public var exitCode: Int32 { report.exitCode }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    var printout = Printout()
+    if format.json {
+      printout.out(report.json)
+      return printout
+    }
+    printout.out("duet doctor: \(report.root)")
+    for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: format.width) { printout.out(line) }
+    printout.out(report.verdict, paint: report.problems.isEmpty ? "32;1" : "31;1")
+    // One line per problem, never wrapped, so a CI log can be searched for them.
+    for problem in report.problems { printout.out("  " + ControlText.shown(problem)) }
+    return printout
+  }
+}
+
+public func doctor(_ request: DoctorRequest) -> DoctorResponse {
+  let options = Doctor.Options(root: request.root, foundBy: request.foundBy, environment: request.environment,
+                               builtins: BuiltinSet.standard.vocabulary)
+  return DoctorResponse(report: Doctor.run(options))
+}

@@ -1,0 +1,89 @@
+import DuetSupport
+import Foundation
+
+/// What a command's response says, in order, for the executable to write: every
+/// response renders itself into one (`printout(_:)`), so the text a person reads
+/// is decided here, beside the values, and the executable only writes it.
+public struct Printout: Sendable {
+  /// One thing to write. `paint` is an SGR code (`"32;1"`) the console applies on a colour terminal.
+  public enum Item: Sendable, Equatable {
+    /// A line to stdout.
+    case out(String, paint: String?)
+    /// A line to stderr.
+    case err(String)
+    /// Text duet generated whole (a script, a graph), to stdout as it is.
+    case raw(String)
+    /// Bytes as they are (a lane's log), to stdout.
+    case bytes(Data)
+    /// `file:line:col: error: message` lines, to stderr.
+    case diagnostics([Diagnostic])
+  }
+
+  public private(set) var items: [Item] = []
+
+  public init() {}
+
+  /// One line to stdout, or to stderr: what a call says as it goes.
+  public static func line(_ text: String) -> Printout {
+    var printout = Printout()
+    printout.out(text)
+    return printout
+  }
+
+  public static func errorLine(_ text: String) -> Printout {
+    var printout = Printout()
+    printout.err(text)
+    return printout
+  }
+
+  public mutating func out(_ text: String, paint: String? = nil) { items.append(.out(text, paint: paint)) }
+  public mutating func err(_ text: String) { items.append(.err(text)) }
+  public mutating func raw(_ text: String) { items.append(.raw(text)) }
+  public mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
+  public mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
+  public mutating func append(_ other: Printout) { items += other.items }
+
+  /// A table's lines, each indented by two spaces, as the list commands print them.
+  mutating func table(_ table: TextTable, width: Int) {
+    for line in table.lines(maxWidth: width) { out("  " + line) }
+  }
+
+  /// The stdout lines alone, as they read without colour: for tests and for a caller that wants the text.
+  public var outText: String {
+    items.compactMap { item -> String? in
+      switch item {
+      case .out(let text, _): return text + "\n"
+      case .raw(let text): return text
+      case .bytes(let data): return String(decoding: data, as: UTF8.self)
+      case .err, .diagnostics: return nil
+      }
+    }.joined()
+  }
+
+  /// The stderr lines alone.
+  public var errText: String {
+    items.compactMap { item -> String? in
+      switch item {
+      case .err(let text): return text + "\n"
+      case .diagnostics(let list): return list.map { $0.description + "\n" }.joined()
+      default: return nil
+      }
+    }.joined()
+  }
+}
+
+/// How a response is to be rendered: the terminal's width and whether `--json` was asked.
+public struct TextFormat: Sendable {
+  public var width: Int
+  public var json: Bool
+  public init(width: Int = 100, json: Bool = false) {
+    self.width = width
+    self.json = json
+  }
+}
+
+/// A command's answer: the exit code a CI job trusts and the text that goes with it.
+public protocol CommandResponse {
+  var exitCode: Int32 { get }
+  func printout(_ format: TextFormat) -> Printout
+}

@@ -1,0 +1,56 @@
+import DuetMocks
+import DuetModel
+import DuetSupport
+import Foundation
+
+/// `duet mocks`: imprint each generated mock with its fingerprints, or (`check`) say which drifted.
+public struct MocksRequest: Sendable {
+  public var root: URL
+  /// The invocation's environment, which a mock generator runs with.
+  public var environment: [String: String]
+  public var check = false
+  /// `--accept-body`: keep a body edited by hand and imprint it.
+  public var acceptBody = false
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+public enum MocksResponse: CommandResponse {
+  case checked(MockCheckReport)
+  case imprinted(MockImprintReport)
+
+  public var exitCode: Int32 {
+    switch self {
+    case .checked(let report): return report.exitCode
+    case .imprinted(let report): return report.exitCode
+    }
+  }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    var printout = Printout()
+    switch self {
+    case .checked(let report):
+      if format.json { printout.out(ReportJSON.text(MockCheckJSON(report))); return printout }
+      printout.diagnostics(report.errors.map(\.diagnostic))
+      for line in report.lines { printout.out(line) }
+    case .imprinted(let report):
+      if format.json { printout.out(ReportJSON.text(MockImprintJSON(report))); return printout }
+      printout.diagnostics(report.errors.map(\.diagnostic))
+      for refusal in report.refused { printout.err(refusal.line) }
+      for line in report.lines { printout.out(line) }
+    }
+    return printout
+  }
+}
+
+/// Throws `ManifestError` for the tree's manifest.
+public func mocks(_ request: MocksRequest) throws -> MocksResponse {
+  let manifest = try TreeManifest.load(root: request.root).manifest
+  if request.check { return .checked(MockCheck.run(manifest, root: request.root)) }
+  var options = MockImprint.Options()
+  options.acceptBody = request.acceptBody
+  options.generator = MockGenerator.shell(environment: request.environment)
+  return .imprinted(MockImprint.run(manifest, root: request.root, options: options))
+}

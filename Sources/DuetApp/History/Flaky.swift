@@ -1,0 +1,62 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `duet flaky`: the lanes ranked by flaky evidence in the history window.
+public struct FlakyRequest: Sendable {
+  public var root: URL
+  /// The invocation's environment: `DUET_HISTORY` says where the store is.
+  public var environment: [String: String]
+  /// `--last N`: the window, in runs.
+  public var last = 500
+  /// `--since DURATION`, in seconds back from `now`.
+  public var since: Double?
+  public var now = Date().timeIntervalSince1970
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+public enum FlakyResponse: CommandResponse {
+  case noHistory(NoHistory)
+  case report(FlakyReport)
+
+  public var exitCode: Int32 { ExitCode.pass }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    let report: FlakyReport
+    switch self {
+    case .noHistory(let none): return none.printout(json: format.json)
+    case .report(let found): report = found
+    }
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(FlakyJSON(report)))
+      return printout
+    }
+    printout.out("duet flaky: \(report.runsInWindow) run(s) in the window; \(FlakyReport.definition)")
+    let header = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
+    func rows(_ entries: [FlakyReport.Entry]) -> [[String]] {
+      entries.map { [$0.lane, String($0.runs), String($0.failures), String($0.flakyFingerprints), String($0.flips), String($0.retriesPassed), HistoryAccess.time($0.lastSeen)] }
+    }
+    if report.flaky.isEmpty {
+      printout.out("no flaky lanes")
+    } else {
+      printout.table(TextTable(header: header, rows: rows(report.flaky)), width: format.width)
+    }
+    if !report.recovered.isEmpty {
+      printout.out("recovered (no flaky evidence for 7 days):")
+      printout.table(TextTable(header: header, rows: rows(report.recovered)), width: format.width)
+    }
+    return printout
+  }
+}
+
+public func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "flaky") {
+  case .none(let none): return .noHistory(none)
+  case .store(let store):
+    return .report(try FlakyReport.compute(store: store, last: request.last, since: request.since.map { request.now - $0 }, now: request.now))
+  }
+}

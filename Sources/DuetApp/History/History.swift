@@ -1,0 +1,160 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `duet history`: the recent runs, newest first, optionally those of one lane.
+public struct HistoryRequest: Sendable {
+  public var root: URL
+  /// The invocation's environment: `DUET_HISTORY` says where the store is.
+  public var environment: [String: String]
+  /// `--lane NAME`: only runs in which this lane took part.
+  public var lane: String?
+  public var limit = 20
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+/// The runs `history(_:)` found, each with the lanes that failed it.
+public enum HistoryResponse: CommandResponse {
+  case noHistory(NoHistory)
+  case runs(store: String, lane: String?, runs: [RunRow], failedLanes: [String: [String]])
+
+  public var exitCode: Int32 { ExitCode.pass }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    let (store, lane, runs, failed): (String, String?, [RunRow], [String: [String]])
+    switch self {
+    case .noHistory(let none): return none.printout(json: format.json)
+    case .runs(let path, let named, let found, let failedLanes): (store, lane, runs, failed) = (path, named, found, failedLanes)
+    }
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(HistoryListJSON(store: store, runs: runs, failedLanes: failed)))
+      return printout
+    }
+    let filter = lane.map { " with lane \($0)" } ?? ""
+    printout.out("duet history: \(runs.count) most recent run(s)\(filter), newest first")
+    let rows = runs.map { run -> [String] in
+      [HistoryAccess.time(run.started), run.outcome.rawValue, DurationText.format(run.ended - run.started),
+       run.gitCommit.map { String($0.prefix(10)) } ?? "-", run.logID,
+       (failed[run.id] ?? []).joined(separator: ", ")]
+    }
+    printout.table(TextTable(header: ["when", "outcome", "time", "commit", "run", "failed"], rows: rows), width: format.width)
+    return printout
+  }
+}
+
+/// `duet history`: reads the store the request's environment names. Throws
+/// `UsageError` for a lane neither the manifest nor the history knows, and
+/// `CommandFailure` for a store that is off or unreadable.
+public func history(_ request: HistoryRequest) throws -> HistoryResponse {
+  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "history") }
+  let store: HistoryStore
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history") {
+  case .none(let none): return .noHistory(none)
+  case .store(let opened): store = opened
+  }
+  let runs = try store.recentRuns(limit: request.limit, lane: request.lane)
+  let steps = try store.steps(ofRuns: runs.map(\.id))
+  let failedByRun = Dictionary(grouping: steps.filter { $0.laneOutcome?.failsRun == true }, by: \.runID)
+  return .runs(store: store.path, lane: request.lane, runs: runs, failedLanes: failedByRun.mapValues { $0.map(\.lane) })
+}
+
+/// `duet history prune`: keeps the newest runs and drops the rest with their log folders.
+public struct HistoryPruneRequest: Sendable {
+  public var root: URL
+  public var environment: [String: String]
+  public var keep = 1000
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+public enum HistoryPruneResponse: CommandResponse {
+  case noHistory(NoHistory)
+  /// How many runs and log folders went, and the log folders that could not be removed.
+  case pruned(runs: Int, folders: Int, keep: Int, warnings: [String])
+
+  public var exitCode: Int32 { ExitCode.pass }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    switch self {
+    case .noHistory(let none): return none.printout(json: false)
+    case .pruned(let runs, let folders, let keep, let warnings):
+      var printout = Printout()
+      for warning in warnings { printout.err("duet history prune: warning: \(warning)") }
+      printout.out("duet history prune: dropped \(runs) run(s) and \(folders) log folder(s); kept the newest \(keep)")
+      return printout
+    }
+  }
+}
+
+public func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneResponse {
+  let store: HistoryStore
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history prune") {
+  case .none(let none): return .noHistory(none)
+  case .store(let opened): store = opened
+  }
+  let dropped = try store.prune(keep: request.keep)
+  var folders = 0
+  var warnings: [String] = []
+  for logID in dropped {
+    do {
+      if try LogLocation.removeFolder(logID: logID, root: request.root) { folders += 1 }
+    } catch {
+      warnings.append("\(error)")
+    }
+  }
+  return .pruned(runs: dropped.count, folders: folders, keep: request.keep, warnings: warnings)
+}
+
+/// `duet history merge FILE...`: imports other stores (CI jobs' uploads) into the tree's.
+public struct HistoryMergeRequest: Sendable {
+  public var root: URL
+  public var environment: [String: String]
+  /// The stores to import: as given (for the messages) and as absolute paths.
+  public var files: [(given: String, path: String)]
+  public init(root: URL, environment: [String: String], files: [(given: String, path: String)]) {
+    self.root = root
+    self.environment = environment
+    self.files = files
+  }
+}
+
+public struct HistoryMergeResponse: CommandResponse {
+  /// Per file as given: what it added, or why it could not be merged.
+  public var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+
+  public var exitCode: Int32 {
+    merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
+  }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    var printout = Printout()
+    for (file, result) in merged {
+      switch result {
+      case .success(let added): printout.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
+      case .failure(let error): printout.err("duet history merge: error: \(file): \(error)")
+      }
+    }
+    return printout
+  }
+}
+
+public func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> HistoryMergeResponse {
+  guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment) else {
+    throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
+  }
+  let store: HistoryStore
+  do {
+    store = try HistoryStore(path: path)
+  } catch {
+    throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
+  }
+  return HistoryMergeResponse(merged: request.files.map { file in
+    (file.given, Result { () throws(HistoryError) in try store.merge(from: file.path) })
+  })
+}

@@ -1,0 +1,82 @@
+import DuetModel
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// Opening the tree's history store for the commands that read it (history,
+/// flaky, stats, report, trace, logs): the store, or `NoHistory` when nothing is
+/// recorded yet. The store's place comes from the request's environment
+/// (`DUET_HISTORY`), never from this process's.
+enum HistoryAccess {
+  enum Opened {
+    case store(HistoryStore)
+    case none(NoHistory)
+  }
+
+  static func openForReading(root: URL, environment: [String: String], command: String) throws(CommandFailure) -> Opened {
+    guard let path = HistoryStore.defaultPath(root: root, environment: environment) else {
+      throw CommandFailure(message: "duet \(command): error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
+    }
+    do {
+      try PathGuard.checkStateFolder(root: root)
+    } catch {
+      throw CommandFailure(message: "duet \(command): error: \(error)", code: ExitCode.failed)
+    }
+    guard FileManager.default.fileExists(atPath: path) else { return .none(NoHistory(command: command, path: path, root: root)) }
+    do {
+      return .store(try HistoryStore(path: path))
+    } catch {
+      throw CommandFailure(message: "duet \(command): error: cannot open the history: \(error)", code: ExitCode.failed)
+    }
+  }
+
+  static func displayPath(_ path: String, root: URL) -> String {
+    path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path
+  }
+
+  /// A recorded time as the tables print it, in local time.
+  static func time(_ seconds: Double) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    return formatter.string(from: Date(timeIntervalSince1970: seconds))
+  }
+}
+
+/// No store yet: the command says so and where duet verify will make it.
+public struct NoHistory: Sendable {
+  public var command: String
+  /// The store's path, absolute.
+  public var path: String
+  public var root: URL
+
+  func printout(json: Bool) -> Printout {
+    var printout = Printout()
+    if json {
+      printout.out(ReportJSON.text(NoHistoryJSON(store: path)))
+    } else {
+      printout.out("duet \(command): no runs recorded yet (\(HistoryAccess.displayPath(path, root: root)) does not exist; duet verify makes it)")
+    }
+    return printout
+  }
+}
+
+/// A lane name given to `duet logs` or `duet history --lane`: one the manifest
+/// names, or one the history has recorded (a lane since renamed or removed, whose
+/// runs are still worth reading). Anything else is a typo, so it is a usage error
+/// naming the nearest lane rather than an empty answer.
+enum KnownLane {
+  static func check(_ lane: String, root: URL, environment: [String: String], command: String) throws(UsageError) {
+    // A manifest that does not load must not keep anyone from their history.
+    guard let manifest = try? TreeManifest.load(root: root).manifest else { return }
+    let names = manifest.lanes.map(\.name)
+    if names.contains(lane) { return }
+    if let path = HistoryStore.defaultPath(root: root, environment: environment), FileManager.default.fileExists(atPath: path),
+       let store = try? HistoryStore(path: path, readOnly: true),
+       let runs = try? store.recentRuns(limit: 1, lane: lane), !runs.isEmpty {
+      return
+    }
+    let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
+    throw UsageError(message: "no lane '\(lane)' in \(manifest.path) or the history\(Suggestion.hint(for: lane, in: names)) (\(list))", command: command)
+  }
+}

@@ -1,0 +1,71 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `duet report`: the history's trends per lane, cache hits and the runs that failed.
+public struct ReportRequest: Sendable {
+  public var root: URL
+  /// The invocation's environment: `DUET_HISTORY` says where the store is.
+  public var environment: [String: String]
+  public var last = 500
+  /// `--html FILE`, absolute: also write the report as a page there.
+  public var htmlPath: String?
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+public enum ReportResponse: CommandResponse {
+  case noHistory(NoHistory)
+  /// The report, the page's path when one was asked for, and why it could not be written.
+  case report(HistoryReport, htmlPath: String?, htmlError: String?)
+
+  public var exitCode: Int32 {
+    if case .report(_, _, _?) = self { return ExitCode.failed }
+    return ExitCode.pass
+  }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    let (report, html, htmlError): (HistoryReport, String?, String?)
+    switch self {
+    case .noHistory(let none): return none.printout(json: false)
+    case .report(let found, let path, let error): (report, html, htmlError) = (found, path, error)
+    }
+    var printout = Printout()
+    printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
+    let header = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
+    printout.table(TextTable(header: header, rows: ReportText.laneRows(report)), width: format.width)
+    if !report.failedRuns.isEmpty {
+      printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
+      let rows = report.failedRuns.map { [HistoryAccess.time($0.started), $0.id, $0.lanes.joined(separator: ", ")] }
+      printout.table(TextTable(header: ["when", "run", "failing lanes"], rows: rows), width: format.width)
+    }
+    if let htmlError {
+      printout.err(htmlError)
+    } else if let html {
+      printout.out("report: \(html)")
+    }
+    return printout
+  }
+}
+
+/// Throws `CommandFailure` for a store that is off or unreadable; a page that
+/// cannot be written is said after the report, with exit 1.
+public func report(_ request: ReportRequest) throws -> ReportResponse {
+  let store: HistoryStore
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "report") {
+  case .none(let none): return .noHistory(none)
+  case .store(let opened): store = opened
+  }
+  let report = try HistoryReport.compute(store: store, last: request.last)
+  var htmlError: String?
+  if let path = request.htmlPath {
+    do {
+      try writeReportPage(report, to: path, time: HistoryAccess.time)
+    } catch {
+      htmlError = "duet report: error: cannot write \(path): \(error)"
+    }
+  }
+  return .report(report, htmlPath: request.htmlPath, htmlError: htmlError)
+}

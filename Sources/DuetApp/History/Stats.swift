@@ -1,0 +1,50 @@
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `duet stats`: per lane, runs, pass rate, durations and a slowdown flag.
+public struct StatsRequest: Sendable {
+  public var root: URL
+  /// The invocation's environment: `DUET_HISTORY` says where the store is.
+  public var environment: [String: String]
+  public var last = 500
+  public init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+}
+
+public enum StatsResponse: CommandResponse {
+  case noHistory(NoHistory)
+  case report(StatsReport)
+
+  public var exitCode: Int32 { ExitCode.pass }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    let report: StatsReport
+    switch self {
+    case .noHistory(let none): return none.printout(json: format.json)
+    case .report(let found): report = found
+    }
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(StatsJSON(report)))
+      return printout
+    }
+    printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
+    let rows = report.entries.map { entry -> [String] in
+      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
+       DurationText.format(entry.p95), DurationText.format(entry.max),
+       entry.slower ? String(format: "slower (%.1fx)", entry.slowdown ?? 0) : ""]
+    }
+    printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "trend"], rows: rows), width: format.width)
+    return printout
+  }
+}
+
+public func stats(_ request: StatsRequest) throws -> StatsResponse {
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "stats") {
+  case .none(let none): return .noHistory(none)
+  case .store(let store): return .report(try StatsReport.compute(store: store, last: request.last))
+  }
+}

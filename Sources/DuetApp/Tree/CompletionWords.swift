@@ -1,0 +1,19 @@
+import DuetModel
+import DuetProcess
+import DuetSupport
+import Foundation
+
+/// What a shell completion offers for a word (`duet __complete`).
+public enum CompletionWords: String, Sendable, CaseIterable {
+  case lanes, tags, refs
+}
+
+/// The words of `kind` in the tree at `root`, one a line; nil when there are
+/// none to read (a broken manifest): a completion must never print noise.
+public func completionWords(_ kind: CompletionWords, root: URL) -> [String]? {
+  switch kind {
+  case .refs: return ProcessOutput.gitRefs(in: root)
+  case .lanes: return (try? TreeManifest.load(root: root).manifest)?.lanes.map(\.name)
+  case .tags: return (try? TreeManifest.load(root: root).manifest).map { LaneSelector.allTags($0.lanes) }
+  }
+}

@@ -1,0 +1,68 @@
+import DuetModel
+import DuetRun
+import Foundation
+
+/// The command line's options as plain fields of the request, so the
+/// executable fills a request without knowing the run's types.
+extension VerifyRequest {
+  /// `--jobs N`.
+  public var jobs: Int {
+    get { options.jobs }
+    set { options.jobs = newValue }
+  }
+  /// `--timeout DURATION`, in seconds.
+  public var defaultTimeout: Double {
+    get { options.defaultTimeout }
+    set { options.defaultTimeout = newValue }
+  }
+  /// `--lane NAME` (names or globs) and `--tag TAG`.
+  public var lanes: [String] {
+    get { options.lanes }
+    set { options.lanes = newValue }
+  }
+  public var tags: [String] {
+    get { options.tags }
+    set { options.tags = newValue }
+  }
+  public var noDeps: Bool {
+    get { options.noDeps }
+    set { options.noDeps = newValue }
+  }
+  public var failFast: Bool {
+    get { options.failFast }
+    set { options.failFast = newValue }
+  }
+  public var strict: Bool {
+    get { options.strict }
+    set { options.strict = newValue }
+  }
+  public var noCache: Bool {
+    get { options.noCache }
+    set { options.noCache = newValue }
+  }
+  /// `--stream LANE`: lanes whose output is printed live.
+  public var stream: Set<String> {
+    get { options.stream }
+    set { options.stream = newValue }
+  }
+
+  /// `--skip LANE`: left out as skipped by request, before those `DUET_SKIP` names.
+  public mutating func skip(_ patterns: [String]) {
+    options.skip = patterns.map { LaneSkip($0, origin: "--skip") } + VerifyRequest.skipVariable(environment)
+  }
+
+  /// `--since REF` or (`upstream`) `--changed`; neither runs every lane.
+  public mutating func changes(since ref: String?, upstream: Bool) {
+    changeBase = ref.map { .since($0) } ?? (upstream ? .upstream : nil)
+  }
+
+  /// Whether `text` reads as `I/N` with 1 <= I <= N.
+  public static func isShardSpec(_ text: String) -> Bool { Sharding.Spec.parse(text) != nil }
+
+  /// `--shard I/N`; false for text that is no such spec.
+  public mutating func shard(_ text: String) -> Bool {
+    guard let spec = Sharding.Spec.parse(text) else { return false }
+    shard = spec
+    return true
+  }
+}

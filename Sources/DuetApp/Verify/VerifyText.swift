@@ -1,0 +1,129 @@
+import DuetModel
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// What `duet verify` prints once a run is over: the failures (or GitHub's
+/// annotations), the summary table, the last line; the dry run's table; or the
+/// JSON of either.
+extension VerifyResponse {
+  public func printout(_ format: TextFormat, request: VerifyRequest) -> Printout {
+    var printout = Printout()
+    switch self {
+    case .nothingToRun(let sentence):
+      printout.out(sentence)
+    case .dryRun(let session):
+      if format.json { printout.out(ReportJSON.text(VerifyText.dryRunReport(session))) } else { VerifyText.dryRun(session, width: format.width, into: &printout) }
+    case .ran(let outcome, nil):
+      // A shard with no lanes: nothing ran, so there is no table to print.
+      if format.json { printout.out(ReportJSON.text(RunJSON(outcome, runID: nil, root: request.root))) }
+    case .ran(let outcome, let session?):
+      if format.json {
+        printout.out(ReportJSON.text(RunJSON(outcome, runID: session.plan.runID, root: request.root,
+                                             fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { printout.err(line) } }
+      } else {
+        VerifyText.report(outcome, width: format.width, github: request.reports.github, into: &printout)
+      }
+    }
+    return printout
+  }
+}
+
+enum VerifyText {
+  static func report(_ outcome: VerifyOutcome, width: Int, github: Bool, into printout: inout Printout) {
+    let result = outcome.run
+    let failures = result.failed
+    let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
+    if !annotations.isEmpty {
+      printout.out("")
+      for line in annotations { printout.out(line) }
+      printout.out("")
+    } else if !failures.isEmpty {
+      printout.out("")
+      for record in failures {
+        for line in RunReport.failureBlock(record) { printout.out(line) }
+        printout.out("")
+      }
+    } else {
+      printout.out("")
+    }
+    for line in RunReport.summary(result, maxWidth: width) { printout.out(line) }
+    printout.out("")
+    if let flaky = RunReport.flakyLine(result) { printout.out(flaky, paint: "33") }
+    if let timings = outcome.timingsPath { printout.out("timings: \(timings)") }
+    printout.out(outcome.lastLine, paint: outcome.verdict == .pass ? "32;1" : "31;1")
+  }
+
+  /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
+  static func dryRun(_ session: VerifySession, width: Int, into printout: inout Printout) {
+    let report = dryRunReport(session)
+    printout.out("duet verify --dry-run: \(report.lanes.count) lane(s), \(report.countParts.joined(separator: ", ")), at most \(report.jobs) at once; in start order:")
+    let table = report.lanes.enumerated().map { position, lane -> [String] in
+      ["\(position + 1).", lane.name, lane.status, lane.reason]
+    }
+    printout.table(TextTable(header: nil, rows: table), width: width)
+    printout.out("nothing was run")
+  }
+
+  /// The dry run as a value, for the text above and for `--dry-run --json`.
+  static func dryRunReport(_ session: VerifySession) -> DryRunReport {
+    let lanes = dryRunRows(session).map { row in
+      DryRunReport.Lane(name: row.lane.name, status: row.status, reason: row.why, needs: row.lane.needs, command: row.lane.commandText)
+    }
+    return DryRunReport(jobs: session.plan.options.jobs, lanes: lanes)
+  }
+
+  /// Each selected lane in start order with what the run would do with it:
+  /// `cached`, `skipped`/`fail` (settled before the run) or `runs`, and why.
+  static func dryRunRows(_ session: VerifySession) -> [(lane: Lane, status: String, why: String)] {
+    var settledPlan = session.runPlan
+    // One step of the plan settles what cannot start (a lane failed before the run under --fail-fast).
+    _ = settledPlan.nextStarts()
+    var settled: [Int: LaneRecord] = [:]
+    for record in settledPlan.takeSettled() { settled[record.index] = record }
+    return session.plan.startOrder.map { index in
+      let lane = session.plan.manifest.lanes[index]
+      if let record = settled[index] {
+        return (lane, record.outcome.rawValue, record.reason ?? "")
+      }
+      var why = session.decisions[index]?.text ?? ""
+      if case .runs(let reason)? = session.plan.affected[index] {
+        // Without inputs there is no cache to speak of; the change already says why it runs.
+        let redundant = why == "no inputs declared" || why == "no inputs known" || why.hasPrefix("a need will run") || why.hasPrefix("needs will run")
+        why = redundant ? reason : reason + "; " + why
+      }
+      return (lane, "runs", why)
+    }
+  }
+}
+
+/// What a run event shows on the progress display: the executable draws it
+/// (live status line, colours), this says what the words are.
+public enum ProgressUpdate: Sendable {
+  /// A lane started: it joins the status line.
+  case started(lane: String)
+  /// A line to print, painted with the SGR code.
+  case retrying(line: String, paint: String)
+  /// A lane ended: it leaves the status line, `count` lanes are done, and its line is printed.
+  case finished(lane: String, count: Int, line: String, paint: String)
+
+  public init(_ event: RunEvent, total: Int) {
+    switch event {
+    case .started(_, let name, _):
+      self = .started(lane: name)
+    case .retrying(_, let name, let failed):
+      let how = failed.outcome == .timeout ? "timed out" : RunReport.endText(failed)
+      self = .retrying(line: "      ↻ \(name): attempt \(failed.attempt) \(how); retrying", paint: "33")
+    case .finished(let record, let count, _):
+      let paint: String
+      switch record.outcome {
+      case .pass, .cached: paint = "32"
+      case .flaky: paint = "33"
+      case .fail, .timeout, .interrupted: paint = "31"
+      case .skipped, .cancelled, .unaffected: paint = "2"
+      }
+      self = .finished(lane: record.name, count: count, line: RunReport.progressLine(record, finished: count, total: total), paint: paint)
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import DuetSupport
+import Foundation
+
+/// What `duet verify --watch` says between runs, as printouts: each run's
+/// report as verify prints it, the change and the lanes it runs, the files a
+/// run changed, the wait, and the end.
+extension WatchObserver {
+  static let prefix = "duet verify --watch:"
+
+  /// The observer that renders the watch for a console `width` wide and hands each printout to `say`.
+  public static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
+    // The files of the last change that ran nothing: the same again says nothing,
+    // so output written into the tree (`> log` inside it) cannot keep it talking.
+    let quiet = Locked<(files: [String], silent: Bool)>((files: [], silent: false))
+    return WatchObserver(
+      ran: { response in say(response.printout(TextFormat(width: width), request: request)) },
+      changed: { files, lanes in
+        let repeated = quiet.withLock { last in
+          last.silent = lanes.isEmpty && last.files == files
+          last.files = lanes.isEmpty ? files : []
+          return last.silent
+        }
+        guard !repeated else { return }
+        say(changed(files, lanes))
+      },
+      changedDuringRun: { files in
+        say(.line("\(prefix) changed during the run (not run again, a lane may have written them): \(shown(files))"))
+      },
+      waiting: {
+        guard !quiet.withLock({ $0.silent }) else { return }
+        say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
+      },
+      failed: { error in say(.errorLine("\(prefix) error: \(error)")) })
+  }
+
+  /// The watch ended on a signal.
+  public static let stopped = Printout.line("\(prefix) stopped")
+
+  static func changed(_ files: [String], _ lanes: [(name: String, reason: String)]) -> Printout {
+    var printout = Printout()
+    printout.out("")
+    printout.out("\(prefix) changed: \(shown(files))")
+    if lanes.isEmpty { printout.out("  no lane is affected; nothing to run") }
+    let width = lanes.map(\.name.count).max() ?? 0
+    for lane in lanes { printout.out("  " + lane.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  runs: " + lane.reason) }
+    return printout
+  }
+
+  /// At most five paths, then how many more.
+  static func shown(_ files: [String]) -> String {
+    files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+  }
+}
