@@ -16,17 +16,27 @@ public final class YAMLEventReader {
     case end
   }
 
+  /// Where the reader is. Kept behind a pointer, as libyaml's own state is:
+  /// a class's stored `var`s are checked for exclusive access at run time on
+  /// every touch, a tenth of this reader's own work per event.
+  private struct State {
+    var kind = Kind.end
+    var refused = false
+    var depth = 0
+    var holdsEvent = false
+    var documents = 0
+  }
+
   private let parser: UnsafeMutablePointer<yaml_parser_t>
   private let event: UnsafeMutablePointer<yaml_event_t>
-  private var holdsEvent = false
-  private var documents = 0
+  private let state: UnsafeMutablePointer<State>
   public let file: String
   /// The current event's kind.
-  public private(set) var kind: Kind = .end
+  public var kind: Kind { state.pointee.kind }
   /// True once something was met that `YAMLParser` would report or refuse.
-  public private(set) var refused = false
+  public var refused: Bool { state.pointee.refused }
   /// Open lists and mappings around the current event (its own included).
-  public private(set) var depth = 0
+  public var depth: Int { state.pointee.depth }
 
   /// Reads `bytes`, which must stay valid and unmoved while the reader lives
   /// and must already have passed `TextBytes.firstProblem`. Nil when libyaml
@@ -35,51 +45,55 @@ public final class YAMLEventReader {
     self.file = file
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
     guard yaml_parser_initialize(parser) == 1 else {
       parser.deallocate()
       event.deallocate()
+      state.deallocate()
       return nil
     }
     yaml_parser_set_input_string(parser, bytes.baseAddress, bytes.count)
   }
 
   deinit {
-    if holdsEvent { yaml_event_delete(event) }
+    if state.pointee.holdsEvent { yaml_event_delete(event) }
     yaml_parser_delete(parser)
     parser.deallocate()
     event.deallocate()
+    state.deallocate()
   }
 
   /// Moves to the next scalar, or start or end of a list or mapping; false
   /// (and `kind` `.end`) at the end of the document or once refused.
   @discardableResult
   public func next() -> Bool {
-    while !refused {
-      if holdsEvent { yaml_event_delete(event) }
-      holdsEvent = false
+    while !state.pointee.refused {
+      if state.pointee.holdsEvent { yaml_event_delete(event) }
+      state.pointee.holdsEvent = false
       guard yaml_parser_parse(parser, event) == 1 else { return refuse() }
-      holdsEvent = true
+      state.pointee.holdsEvent = true
       switch event.pointee.type {
       case YAML_SCALAR_EVENT:
         guard event.pointee.data.scalar.anchor == nil else { return refuse() }
-        kind = .scalar
+        state.pointee.kind = .scalar
         return true
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
         let isMapping = event.pointee.type == YAML_MAPPING_START_EVENT
         let anchor = isMapping ? event.pointee.data.mapping_start.anchor : event.pointee.data.sequence_start.anchor
-        guard anchor == nil, depth < YAMLParser.maxDepth else { return refuse() }
-        depth += 1
-        kind = isMapping ? .mappingStart : .sequenceStart
+        guard anchor == nil, state.pointee.depth < YAMLParser.maxDepth else { return refuse() }
+        state.pointee.depth += 1
+        state.pointee.kind = isMapping ? .mappingStart : .sequenceStart
         return true
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-        depth -= 1
-        kind = event.pointee.type == YAML_MAPPING_END_EVENT ? .mappingEnd : .sequenceEnd
+        state.pointee.depth -= 1
+        state.pointee.kind = event.pointee.type == YAML_MAPPING_END_EVENT ? .mappingEnd : .sequenceEnd
         return true
       case YAML_DOCUMENT_START_EVENT:
-        documents += 1
-        if documents > 1 { return refuse() }
+        state.pointee.documents += 1
+        if state.pointee.documents > 1 { return refuse() }
       case YAML_STREAM_END_EVENT:
-        kind = .end
+        state.pointee.kind = .end
         return false
       case YAML_ALIAS_EVENT:
         return refuse()
@@ -93,8 +107,8 @@ public final class YAMLEventReader {
   /// Gives up: the caller falls back to `YAMLParser`.
   @discardableResult
   public func refuse() -> Bool {
-    refused = true
-    kind = .end
+    state.pointee.refused = true
+    state.pointee.kind = .end
     return false
   }
 

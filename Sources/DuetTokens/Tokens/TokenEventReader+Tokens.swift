@@ -15,18 +15,17 @@ extension TokenEventReader {
   mutating func colorToken() -> ColorToken? {
     guard fields(Self.colorKeys), let (name, doc, note) = named(in: preread.colorNames) else { return nil }
     preread.colorNames[name.text] = location(name)
-    let context = "colour token '\(name.text)'"
     let values: ColorToken.Values
     if let value = slots[7] {
       guard slots[3] == nil, slots[4] == nil, slots[5] == nil, slots[6] == nil,
-        let rgb = color(value, key: "value", token: name.text, appearances: Appearance.allCases, context: context),
+        let rgb = color(value, key: "value", token: name.text, appearances: Appearance.allCases),
         let alpha = alpha(slots[8])
       else { return nil }
       values = .single(ColorValue(rgb, alpha: alpha))
     } else {
       guard slots[8] == nil, let light = slots[3], let dark = slots[4],
-        let lightRGB = color(light, key: "light", token: name.text, appearances: [.light], context: context),
-        let darkRGB = color(dark, key: "dark", token: name.text, appearances: [.dark], context: context),
+        let lightRGB = color(light, key: "light", token: name.text, appearances: [.light]),
+        let darkRGB = color(dark, key: "dark", token: name.text, appearances: [.dark]),
         let lightAlpha = alpha(slots[5]), let darkAlpha = alpha(slots[6])
       else { return nil }
       values = .lightDark(light: ColorValue(lightRGB, alpha: lightAlpha), dark: ColorValue(darkRGB, alpha: darkAlpha))
@@ -85,8 +84,10 @@ extension TokenEventReader {
   }
 
   /// `"#RRGGBB"`, or an alias `"{token}"` recorded for the checked reader to resolve.
-  mutating func color(_ slot: Slot, key: String, token: String, appearances: [Appearance], context: String) -> RGB? {
+  mutating func color(_ slot: Slot, key: String, token: String, appearances: [Appearance]) -> RGB? {
     if !slot.plain, let target = TokenAlias.target(of: slot.text) {
+      // The context the checked reader names the token by (`tokenContext`), built only for an alias.
+      let context = "colour token '\(token)'"
       for appearance in appearances {
         preread.colorAliases.append(PendingColorAlias(
           token: token, appearance: appearance, key: key, target: target, context: context, location: location(slot)))

@@ -146,8 +146,11 @@ package struct TokenEventReader {
   /// else, or a key repeated or not allowed.
   mutating func fields(_ allowed: [StaticString], nestedAt: Int = -1, nested: (inout TokenEventReader) -> Bool = { _ in false }) -> Bool {
     guard events.kind == .mappingStart else { return false }
-    slots.removeAll(keepingCapacity: true)
-    slots.append(contentsOf: repeatElement(nil, count: allowed.count))
+    if slots.count == allowed.count {
+      for index in slots.indices { slots[index] = nil }
+    } else {
+      slots = Array(repeating: nil, count: allowed.count)
+    }
     while events.next(), events.kind != .mappingEnd {
       guard events.kind == .scalar, let index = allowed.firstIndex(where: equals), slots[index] == nil else { return false }
       let (line, column) = (events.line, events.column)
