@@ -32,37 +32,38 @@ let package = Package(
     .target(name: "CProcessShim"),
     // The layers, each depending only on those above it in this list; the
     // compiler sees the edges, and LayerTests fails on an import that goes up.
-    // Support: YAML reading, diagnostics, globs, digests, atomic files, the one
-    // subprocess API, Locked.
+    // Support: YAML reading, diagnostics, globs, digests, atomic files, Locked.
     .target(
       name: "DuetSupport",
       dependencies: [
-        "CProcessShim",
         "CYAML",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
+    // Process: the one way duet runs children (spawn, the event loop and its
+    // poller, captures, git by argv, the stop latch a signal trips).
+    .target(name: "DuetProcess", dependencies: ["DuetSupport", "CProcessShim"]),
     // Model: the manifest, the lane graph, the parity manifest, what a built-in is.
     .target(name: "DuetModel", dependencies: ["DuetSupport"]),
     // Run: plan, scheduler, lane runner, fingerprints, the history store and its
     // reports. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetSupport", "CSQLite"]),
+    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetProcess", "DuetSupport", "CSQLite"]),
     // The features: design tokens (with contrast and theme tests) and mocks.
     .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetSupport"]),
-    .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetSupport"]),
+    .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetSupport"]),
     // Adoption: tree survey, init, doctor, workflow generation, git hooks.
-    .target(name: "DuetAdopt", dependencies: ["DuetRun", "DuetTokens", "DuetModel", "DuetSupport"]),
+    .target(name: "DuetAdopt", dependencies: ["DuetRun", "DuetTokens", "DuetModel", "DuetProcess", "DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]
+      dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]
     ),
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

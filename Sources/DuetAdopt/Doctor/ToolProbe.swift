@@ -2,6 +2,7 @@ import Foundation
 import DuetRun
 import DuetTokens
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// Finds a program on `PATH` and asks it for its version with a deadline, so a

@@ -3,14 +3,14 @@ import Testing
 
 /// The layers of `Sources/`, bottom up. A target may import only the Duet
 /// targets of lower layers, and each C library only where its layer owns it:
-/// SQLite belongs to the history store (DuetRun), libyaml and the process shim
-/// to DuetSupport. SwiftPM sees the edges `Package.swift` declares; these tests
+/// SQLite belongs to the history store (DuetRun), libyaml to DuetSupport and
+/// the process shim to DuetProcess. SwiftPM sees the edges `Package.swift` declares; these tests
 /// fail on an `import` that goes up or sideways even where a module built
 /// earlier would let it compile, and on a `Package.swift` edge that does.
 struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
-    "DuetModel": 1,
+    "DuetProcess": 1, "DuetModel": 1,
     "DuetRun": 2, "DuetTokens": 2, "DuetMocks": 2,
     "DuetAdopt": 3,
     "DuetApp": 4,
@@ -20,7 +20,7 @@ struct LayerTests {
   static let cOwner: [String: String] = [
     "CSQLite": "DuetRun",
     "CYAML": "DuetSupport",
-    "CProcessShim": "DuetSupport",
+    "CProcessShim": "DuetProcess",
     "CCrypto": "DuetSupport",
   ]
   static let repository = URL(fileURLWithPath: #filePath)

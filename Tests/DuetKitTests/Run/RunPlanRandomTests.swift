@@ -6,6 +6,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// Many random DAGs with random outcomes, retries, pools and cache states, each
@@ -183,7 +184,7 @@ struct SchedulerSpawnTests {
       let expected = RunPlanRandomTests.reference(test)
       var script: [String: [AttemptOutcome]] = [:]
       for i in 0..<test.graph.count { script["l\(i)"] = test.script[i] }
-      let runner = FakeStepRunner(script: script, defaultDelay: 0)
+      let runner = FakePoller(script: script, defaultDelay: 0)
       var laneList = lanes((0..<test.graph.count).map { i in ("l\(i)", test.graph.needs[i].map { "l\($0)" }) })
       for i in laneList.indices {
         laneList[i].retries = test.retries[i]

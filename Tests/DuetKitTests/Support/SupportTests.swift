@@ -6,6 +6,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 @Suite("Support pieces")

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The one way duet runs a child to its end outside a verify's lanes: mock
+/// generators, version probes and `git`. Each call turns an `EventLoop` of its
+/// own on the calling thread, so the child gets what a lane gets (a process
+/// group, a deadline that stops the whole group, a drain grace after the exit)
+/// with no thread behind it. The stop latch stops it when duet is signalled.
+public enum ChildRun {
+  public struct Limits: Sendable {
+    /// Seconds from the start until the group is stopped; nil: no deadline.
+    public var timeout: Double?
+    /// Seconds between SIGTERM and SIGKILL.
+    public var killGrace: Double
+    /// Seconds to keep reading after the child exited before dropping the pipe.
+    public var drainGrace: Double
+
+    public init(timeout: Double?, killGrace: Double = 5, drainGrace: Double = 2) {
+      self.timeout = timeout
+      self.killGrace = killGrace
+      self.drainGrace = drainGrace
+    }
+  }
+
+  /// How a child ended.
+  public struct End: Sendable, Equatable {
+    /// The `waitpid` status; nil when the child never started.
+    public var waitStatus: Int32?
+    /// The deadline passed and the group was stopped.
+    public var timedOut: Bool
+    /// It was stopped from outside (Ctrl-C) before it ended.
+    public var stopped: Bool
+    /// Why the child could not start.
+    public var spawnError: String?
+
+    public init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?) {
+      self.waitStatus = waitStatus
+      self.timedOut = timedOut
+      self.stopped = stopped
+      self.spawnError = spawnError
+    }
+
+    public var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }
+    public var signal: Int32? { waitStatus.flatMap(terminatingSignal(ofWaitStatus:)) }
+    public var succeeded: Bool { exitCode == 0 && !timedOut && !stopped }
+  }
+
+  /// What `capture` returns: how the child ended and the last bytes it printed.
+  public struct Captured: Sendable {
+    public var end: End
+    /// The last `keep` bytes of its output (stdout and stderr merged unless stderr was discarded).
+    public var output: [UInt8]
+    public var text: String { String(decoding: output, as: UTF8.self) }
+  }
+
+  /// Runs a child to its end on the calling thread and keeps the last `keep`
+  /// bytes of its output; `onBytes` also sees every byte (to hash a `git diff`
+  /// without holding it).
+  public static func capture(_ spec: SpawnSpec, limits: Limits, keep: Int,
+                             onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
+    let loop = EventLoop()
+    var kept = BoundedBytes(limit: keep)
+    var end: End?
+    loop.start(spec, limits: limits,
+               onBytes: { bytes in
+                 onBytes?(bytes)
+                 kept.append(bytes)
+               },
+               onEnd: { end = $0 })
+    loop.run(until: { end != nil })
+    return Captured(end: end!, output: kept.bytes)
+  }
+
+  /// `capture` of `arguments[0]` at `path`.
+  public static func capture(path: String, arguments: [String], directory: String, environment: [String: String], limits: Limits,
+                             keep: Int, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
+    capture(SpawnSpec(path: path, arguments: arguments, directory: directory, environment: environment),
+            limits: limits, keep: keep, onBytes: onBytes)
+  }
+
+  /// `capture` of `/bin/sh -c command`.
+  public static func captureShell(_ command: String, directory: String, environment: [String: String], limits: Limits,
+                                  keep: Int, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
+    capture(.shell(command, directory: directory, environment: environment), limits: limits, keep: keep, onBytes: onBytes)
+  }
+}
+
+/// The last `limit` bytes appended.
+package struct BoundedBytes: Sendable {
+  package let limit: Int
+  package private(set) var storage: [UInt8] = []
+
+  package init(limit: Int) { self.limit = max(0, limit) }
+
+  package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    guard limit > 0 else { return }
+    storage.append(contentsOf: bytes.count > limit ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - limit)...]) : bytes)
+    if storage.count > limit * 2 { storage.removeFirst(storage.count - limit) }
+  }
+
+  package var bytes: [UInt8] { Array(storage.suffix(limit)) }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import DuetSupport
+
+/// Where one attempt's output goes: a log file made on the first byte (a lane that
+/// prints nothing leaves no file), a bounded `LogTail`, and optional live lines.
+/// Written only on the run loop's thread, so it needs no lock.
+package final class LogSink {
+  private var fd: Int32 = -1
+  private var failedToOpen = false
+  private var closed = false
+  private var pendingLine: [UInt8] = []
+  package private(set) var tail = LogTail()
+  package private(set) var wroteFile = false
+
+  package let url: URL
+  private let onLine: (@Sendable (String) -> Void)?
+
+  package init(url: URL, onLine: (@Sendable (String) -> Void)?) {
+    self.url = url
+    self.onLine = onLine
+  }
+
+  package func write(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count > 0 else { return }
+    tail.append(bytes)
+    if fd < 0 && !failedToOpen && !closed {
+      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      failedToOpen = fd < 0
+      wroteFile = fd >= 0
+    }
+    if fd >= 0 { _ = writeAll(fd, bytes) }
+    guard let onLine else { return }
+    for byte in bytes {
+      if byte == 0x0A {
+        onLine(String(decoding: pendingLine, as: UTF8.self))
+        pendingLine.removeAll(keepingCapacity: true)
+      } else if pendingLine.count < 4096 {
+        pendingLine.append(byte)
+      }
+    }
+  }
+
+  package func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+  }
+
+  package func close() {
+    closed = true
+    tail.close()
+    if let onLine, !pendingLine.isEmpty { onLine(String(decoding: pendingLine, as: UTF8.self)) }
+    pendingLine.removeAll()
+    if fd >= 0 {
+      Foundation.close(fd)
+      fd = -1
+    }
+  }
+}
