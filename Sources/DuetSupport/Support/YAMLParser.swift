@@ -40,6 +40,12 @@ public enum YAMLParser {
 
   /// Reads and parses the file at `url`, naming it `file` in messages.
   public static func load(_ url: URL, file: String) throws(YAMLError) -> YAMLNode {
+    try parse(read(url, file: file), file: file)
+  }
+
+  /// The bytes of the regular file at `url`, as `load` reads them (the same
+  /// refusals), for a reader that takes libyaml's events itself.
+  public static func read(_ url: URL, file: String) throws(YAMLError) -> Data {
     func unreadable(_ code: Int32) -> YAMLError {
       YAMLError(diagnostics: [Diagnostic("cannot read \(file): \(String(cString: strerror(code)))")])
     }
@@ -49,16 +55,14 @@ public enum YAMLParser {
     guard info.st_mode & S_IFMT == S_IFREG else {
       throw YAMLError(diagnostics: [Diagnostic("cannot read \(file): it is \(PathGuard.kindName(info.st_mode)), not a regular file")])
     }
-    let data: Data
     do {
       // The file's own path (a link the user made to a manifest is theirs);
       // what is opened must still be a regular file, so a swap cannot block.
       let resolved = url.resolvingSymlinksInPath().path
-      data = try PathGuard.readRegularFile(atAbsolute: resolved, displayPath: file)
+      return try PathGuard.readRegularFile(atAbsolute: resolved, displayPath: file)
     } catch {
       throw YAMLError(diagnostics: [Diagnostic("\(error)")])
     }
-    return try parse(data, file: file)
   }
 
   /// Parses bytes read from a file: a NUL or a byte that is not UTF-8 is an

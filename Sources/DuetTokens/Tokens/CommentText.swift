@@ -175,7 +175,7 @@ package struct SourceText {
   package mutating func add(_ line: String, indent: Int = 0) {
     if !line.isEmpty {
       for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
-      bytes.append(contentsOf: line.utf8)
+      write(line)
     }
     bytes.append(UInt8(ascii: "\n"))
   }
@@ -209,7 +209,11 @@ package struct SourceText {
   package mutating func remove(from start: Int) { bytes.removeSubrange(start...) }
 
   /// Appends `text` to the line `line(indent:_:)` is writing.
-  package mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
+  package mutating func write(_ text: String) {
+    // The string's own bytes in one copy, not the generic element-wise append.
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
 
   /// Appends `value` as `count` upper-case hex digits (`tokenHexDigits`).
   package mutating func writeHex(_ value: UInt32, count: Int) {

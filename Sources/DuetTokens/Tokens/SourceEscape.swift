@@ -18,6 +18,15 @@ package enum SourceLanguage: Sendable, Equatable {
   /// (Swift or Kotlin) or a `///` or KDoc line. `\n` is escaped too, unless
   /// `keepingParagraphs` (for the wrapper, which turns it into comment lines).
   package func comment(_ text: String, keepingParagraphs: Bool = false) -> String {
+    // Nearly every doc is printable ASCII with nothing to escape: then the
+    // text is its own comment, and the scalar-by-scalar copy below (most of
+    // the emitters' time on a large config) is skipped.
+    if isPlainComment(text, keepingParagraphs: keepingParagraphs) { return text }
+    return escapedComment(text, keepingParagraphs: keepingParagraphs)
+  }
+
+  /// `comment(_:keepingParagraphs:)` scalar by scalar, for any text.
+  package func escapedComment(_ text: String, keepingParagraphs: Bool) -> String {
     var out = String.UnicodeScalarView()
     var last: Unicode.Scalar? = nil
     for scalar in text.unicodeScalars {
@@ -33,6 +42,30 @@ package enum SourceLanguage: Sendable, Equatable {
       last = out.last
     }
     return String(out)
+  }
+
+  /// Whether `comment(_:keepingParagraphs:)` would return `text` unchanged, by
+  /// its bytes: ASCII from space to `~` or a tab (or `\n` when paragraphs are
+  /// kept), no backslash, and in Kotlin no `*/` or `/*`. Anything else (any
+  /// byte past ASCII included) takes the full escape.
+  package func isPlainComment(_ text: String, keepingParagraphs: Bool) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var previous: UInt8 = 0
+      for byte in bytes {
+        switch byte {
+        case 0x20..<0x7F:
+          if byte == UInt8(ascii: "\\") { return false }
+          if self == .kotlin && ((byte == UInt8(ascii: "/") && previous == UInt8(ascii: "*"))
+            || (byte == UInt8(ascii: "*") && previous == UInt8(ascii: "/"))) { return false }
+        case 0x09: break
+        case 0x0A: if !keepingParagraphs { return false }
+        default: return false
+        }
+        previous = byte
+      }
+      return true
+    }
   }
 
   /// `text` as a string literal of this language, quotes included, that

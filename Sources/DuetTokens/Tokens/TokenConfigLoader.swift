@@ -29,18 +29,33 @@ public enum TokenConfigLoader {
   /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
   /// A `theme-test.yaml` beside the config holds its theme-test settings.
   public static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
-    let node: YAMLNode
+    let data: Data
     do {
-      node = try YAMLParser.load(url, file: path)
+      data = try YAMLParser.read(url, file: path)
     } catch {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
-    return try parse(node, path: path, root: root, themeTest: ThemeTestFile.beside(configURL: url, configPath: path))
+    let themeTest = ThemeTestFile.beside(configURL: url, configPath: path)
+    if let config = readByEvents(data, path: path, root: root, themeTest: themeTest) { return config }
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.parse(data, file: path)
+    } catch {
+      throw TokenConfigError(diagnostics: error.diagnostics)
+    }
+    return try parse(node, path: path, root: root, themeTest: themeTest)
   }
 
   /// Parses and checks config text; `path` names it in messages and banners,
   /// and `root` (when given) is where the files `tokens:` names are read from.
   public static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
+    if let config = readByEvents(Data(text.utf8), path: path, root: root, themeTest: nil) { return config }
+    return try parseChecked(text, path: path, root: root)
+  }
+
+  /// `parse(_:path:root:)` through the `YAMLNode` tree alone: the path every
+  /// diagnostic comes from, and the reference `TokenEventReader` is tested against.
+  package static func parseChecked(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.parse(text, file: path)
@@ -48,6 +63,15 @@ public enum TokenConfigLoader {
       throw TokenConfigError(diagnostics: error.diagnostics)
     }
     return try parse(node, path: path, root: root)
+  }
+
+  /// The config read straight from libyaml's events (`TokenEventReader`), or
+  /// nil when it has anything to report or a form left to the checked path.
+  package static func readByEvents(_ data: Data, path: String, root: URL?, themeTest: ThemeTestFile?) -> TokenConfig? {
+    guard TextBytes.firstProblem(in: data) == nil else { return nil }
+    return data.withUnsafeBytes { raw in
+      TokenEventReader.read(raw.bindMemory(to: UInt8.self), path: path, root: root, themeTest: themeTest)
+    }
   }
 
   /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
@@ -71,6 +95,8 @@ public enum TokenConfigLoader {
     package var colorAliases: [PendingColorAlias] = []
     /// Where theme-test settings kept beside the config would be; read when it exists.
     package var themeTestFile: ThemeTestFile?
+    /// The colours and fonts `TokenEventReader` already read, checked, from the events.
+    package var preread = PrereadTokens()
 
     package mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
       guard let top = YAMLFields(node, context: "the token config", allowed: TokenConfigLoader.topKeys, diagnostics: &diagnostics) else {
@@ -130,12 +156,23 @@ public enum TokenConfigLoader {
       _ top: YAMLFields, into config: inout TokenConfig,
       colorNames: inout [String: SourceLocation], fontNames: inout [String: SourceLocation]
     ) -> Bool {
-      config.colorGroups = groups(top.value("colors"), key: "colors", kind: "colour", names: &colorNames) { reader, item, context, names in
-        reader.colorToken(item, context: context, names: &names)
+      if let colors = preread.colorGroups {
+        config.colorGroups = colors
+        colorNames = preread.colorNames
+        colorAliases = preread.colorAliases
+      } else {
+        config.colorGroups = groups(top.value("colors"), key: "colors", kind: "colour", names: &colorNames) { reader, item, context, names in
+          reader.colorToken(item, context: context, names: &names)
+        }
       }
       let needsTextStyle = top.has("swift")
-      config.fontGroups = groups(top.value("fonts"), key: "fonts", kind: "font", names: &fontNames) { reader, item, context, names in
-        reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &names)
+      if let fonts = preread.fontGroups {
+        config.fontGroups = fonts
+        fontNames = preread.fontNames
+      } else {
+        config.fontGroups = groups(top.value("fonts"), key: "fonts", kind: "font", names: &fontNames) { reader, item, context, names in
+          reader.fontToken(item, context: context, needsTextStyle: needsTextStyle, names: &names)
+        }
       }
       resolveColorAliases(&config.colorGroups)
       config.gradients = gradients(top.value("gradients"))
@@ -574,25 +611,36 @@ public enum TokenConfigLoader {
         diagnostics.add("\(fields.context): '\(key)' must be text, got \(value.summary)", at: value.location)
         return nil
       }
-      // Most texts start and end with a visible ASCII character: nothing to trim.
-      if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
-      var trimmed = Substring(text)
-      while let first = trimmed.first, first.isWhitespace { trimmed = trimmed.dropFirst() }
-      while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }
-      return trimmed.isEmpty ? nil : String(trimmed)
+      return TokenConfigLoader.trimmed(text)
     }
 
     /// A plain (unquoted) finite number.
     package func number(_ node: YAMLNode) -> Double? {
-      guard case .scalar(let text, plain: true) = node.kind, !text.isEmpty else { return nil }
-      // Digits, signs, point and exponent only: no `.inf`, `nan` or hex forms.
-      let numeric = text.utf8.allSatisfy { byte in
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-          || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-      }
-      guard numeric, let number = Double(text), number.isFinite else { return nil }
-      return number
+      guard case .scalar(let text, plain: true) = node.kind else { return nil }
+      return TokenConfigLoader.number(text)
     }
+  }
+
+  /// Prose as kept: without the white space around it; nil when nothing else is left.
+  package static func trimmed(_ text: String) -> String? {
+    // Most texts start and end with a visible ASCII character: nothing to trim.
+    if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+    var trimmed = Substring(text)
+    while let first = trimmed.first, first.isWhitespace { trimmed = trimmed.dropFirst() }
+    while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }
+    return trimmed.isEmpty ? nil : String(trimmed)
+  }
+
+  /// The finite number a plain scalar's `text` writes, if any.
+  package static func number(_ text: String) -> Double? {
+    guard !text.isEmpty else { return nil }
+    // Digits, signs, point and exponent only: no `.inf`, `nan` or hex forms.
+    let numeric = text.utf8.allSatisfy { byte in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+        || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+    guard numeric, let number = Double(text), number.isFinite else { return nil }
+    return number
   }
 }
 

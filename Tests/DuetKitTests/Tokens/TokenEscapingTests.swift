@@ -7,6 +7,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetSupport
+import DuetFuzzSupport
 
 /// Token docs, notes and headings that try to break out of the comments they
 /// are written into (issue 27, defect 1).
@@ -123,6 +124,32 @@ enum HostileDocs {
         #expect(decoded == words, "\(language): \(decoded.debugDescription) != \(words.debugDescription)")
       }
     }
+  }
+
+  /// The byte test that lets a plain doc through as it is gives what the
+  /// scalar-by-scalar escape gives, on the hostile docs and on seeded texts
+  /// built from the bytes either rule looks at.
+  @Test func plainCommentsAreTheirOwnEscape() {
+    var random = SeededRandom(seed: 31)
+    let pieces = ["a", " ", "\t", "\n", "*", "/", "\\", "\r", "é", "\u{85}", "\u{202E}", "~", "\u{7F}", "}", "Card."]
+    var texts = HostileDocs.texts + ["", "Plain prose, with a comma.", "a/b*c", "ends with *", "/"]
+    for _ in 0..<2_000 {
+      texts.append((0..<random.below(12)).map { _ in random.pick(pieces) }.joined())
+    }
+    var plain = 0
+    for text in texts {
+      for language in [SourceLanguage.swift, .kotlin] {
+        for keeping in [false, true] {
+          let escaped = language.escapedComment(text, keepingParagraphs: keeping)
+          #expect(language.comment(text, keepingParagraphs: keeping) == escaped, "\(language) \(text.debugDescription)")
+          if language.isPlainComment(text, keepingParagraphs: keeping) {
+            plain += 1
+            #expect(escaped == text)
+          }
+        }
+      }
+    }
+    #expect(plain > 100)
   }
 
   /// A string literal of either language holds no raw line break or control,
