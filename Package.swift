@@ -50,19 +50,26 @@ let package = Package(
     // The features: design tokens (with contrast and theme tests) and mocks.
     .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetSupport"]),
     .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetSupport"]),
-    // Adoption: tree survey, init, doctor, workflow generation, git hooks.
-    .target(name: "DuetAdopt", dependencies: ["DuetRun", "DuetTokens", "DuetModel", "DuetSupport"]),
+    // Adopt: the tree survey (Gradle builds, Swift packages, a tree's own CI),
+    // the adoption plan, init's manifest and the lanes derived from the plan.
+    .target(name: "DuetAdopt", dependencies: ["DuetTokens", "DuetModel", "DuetSupport"]),
+    // Hooks: the git pre-push hook, the pushed commits and their checkout.
+    .target(name: "DuetHooks", dependencies: ["DuetRun", "DuetModel", "DuetSupport"]),
+    // Doctor: what a tree's lanes need on this machine, and the report.
+    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetRun", "DuetTokens", "DuetModel", "DuetSupport"]),
+    // CI: the GitHub Actions and GitLab CI files `duet workflow` writes.
+    .target(name: "DuetCI", dependencies: ["DuetAdopt", "DuetModel", "DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]
     ),
-    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]),
+    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
 import DuetSupport
 
 /// A folder holding a `Package.swift`: its test targets and its local (`path:`)

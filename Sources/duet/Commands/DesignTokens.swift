@@ -1,6 +1,5 @@
 import Foundation
 import DuetApp
-import DuetAdopt
 import DuetMocks
 import DuetTokens
 import DuetRun

@@ -1,6 +1,6 @@
 import Foundation
 import DuetApp
-import DuetAdopt
+import DuetCI
 import DuetMocks
 import DuetTokens
 import DuetRun

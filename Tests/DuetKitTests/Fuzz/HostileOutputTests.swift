@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 import DuetFuzzSupport
 @testable import DuetApp
-@testable import DuetAdopt
+@testable import DuetCI
+@testable import DuetHooks
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel

@@ -12,9 +12,10 @@ struct LayerTests {
     "DuetSupport": 0,
     "DuetModel": 1,
     "DuetRun": 2, "DuetTokens": 2, "DuetMocks": 2,
-    "DuetAdopt": 3,
-    "DuetApp": 4,
-    "duet": 5,
+    "DuetAdopt": 3, "DuetHooks": 3,
+    "DuetDoctor": 4, "DuetCI": 4,
+    "DuetApp": 5,
+    "duet": 6,
   ]
   /// C modules and the one target each may be imported from.
   static let cOwner: [String: String] = [

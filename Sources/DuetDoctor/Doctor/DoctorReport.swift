@@ -1,6 +1,3 @@
-import DuetRun
-import DuetTokens
-import DuetModel
 import DuetSupport
 
 /// What `duet doctor` found: one line per thing it looked at, and one sentence per

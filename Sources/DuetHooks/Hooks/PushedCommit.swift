@@ -1,7 +1,5 @@
 import Foundation
 import DuetRun
-import DuetTokens
-import DuetModel
 import DuetSupport
 
 /// The commit a pre-push hook must verify, which need not be the work tree:
