@@ -4,6 +4,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// A subcommand: its spec, and a function from parsed arguments to an exit code.

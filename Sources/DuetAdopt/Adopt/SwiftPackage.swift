@@ -1,4 +1,5 @@
 import Foundation
+import DuetModel
 import DuetSupport
 
 /// A folder holding a `Package.swift`: its test targets and its local (`path:`)

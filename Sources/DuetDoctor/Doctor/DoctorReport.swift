@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// What `duet doctor` found: one line per thing it looked at, and one sentence per

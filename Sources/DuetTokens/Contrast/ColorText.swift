@@ -1,4 +1,5 @@
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// A colour as someone types it at a prompt: `#6A6A6A`, `6A6A6A`, `#6AA`, or

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// What `duet theme-test` found: every pair's result, summarised per theme and

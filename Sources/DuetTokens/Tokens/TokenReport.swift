@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// What one `duet design-tokens` run found or did, per file. The CLI and the

@@ -5,6 +5,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet doctor`: what this machine and tree give the lanes, one line per thing

@@ -4,6 +4,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet flaky`: lanes ranked by flaky evidence in the history window.

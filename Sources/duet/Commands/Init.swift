@@ -5,6 +5,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet init`: survey an existing tree and write a commented `lanes/manifest.yaml`

@@ -5,6 +5,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.

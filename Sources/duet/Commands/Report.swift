@@ -1,6 +1,7 @@
 import Foundation
 import DuetApp
 import DuetRun
+import DuetOutput
 import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.

@@ -4,6 +4,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.

@@ -4,6 +4,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// `duet verify --dry-run`: what a run would do, lane by lane, without running.

@@ -6,6 +6,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetSupport
 
 @Suite("Doctor parts")

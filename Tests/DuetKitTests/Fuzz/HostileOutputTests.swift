@@ -10,6 +10,7 @@ import DuetFuzzSupport
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// Runs `program` (found on `PATH`) with `arguments`; its status and merged output.

@@ -140,7 +140,7 @@ struct EscapingRuleTests {
     #expect(console.contains("func out(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDOUT_FILENO) }"))
     #expect(console.contains("func err(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDERR_FILENO) }"))
     for file in ["TextTable.swift", "HangingList.swift"] {
-      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetSupport/Support/\(file)"), encoding: .utf8)
+      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetOutput/\(file)"), encoding: .utf8)
       #expect(text.contains("map(ControlText.shown)") || text.contains("ControlText.shown($0.0)"), "\(file)")
     }
   }
