@@ -1,5 +1,8 @@
 // Thin wrappers over process calls that Swift cannot see without _GNU_SOURCE.
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -53,8 +56,37 @@ void duet_sort_environment(char **entries, size_t count) {
   qsort(entries, count, sizeof *entries, compare_names);
 }
 
-static __thread int on_pump_thread = 0;
+static int stop_latch[2] = {-1, -1};
+static pthread_once_t stop_latch_once = PTHREAD_ONCE_INIT;
+static volatile sig_atomic_t stop_latch_first = 0;
+static int children_running = 0;
 
-void duet_mark_pump_thread(void) { on_pump_thread = 1; }
+static void make_stop_latch(void) {
+  int fds[2];
+  if (duet_pipe_cloexec_nonblocking(fds) == 0) {
+    stop_latch[0] = fds[0];
+    stop_latch[1] = fds[1];
+  }
+}
 
-int duet_is_pump_thread(void) { return on_pump_thread; }
+int duet_stop_latch_fd(void) {
+  pthread_once(&stop_latch_once, make_stop_latch);
+  return stop_latch[0];
+}
+
+void duet_stop_latch_trip(int signal) {
+  if (stop_latch_first == 0) stop_latch_first = signal;
+  // Made before any handler can run (duet_stop_latch_fd is called at start-up);
+  // never read, so the byte keeps the read end readable.
+  if (stop_latch[1] >= 0) {
+    char byte = 1;
+    ssize_t ignored = write(stop_latch[1], &byte, 1);
+    (void)ignored;
+  }
+}
+
+int duet_stop_latch_signal(void) { return stop_latch_first; }
+
+void duet_children_add(int delta) { __atomic_add_fetch(&children_running, delta, __ATOMIC_SEQ_CST); }
+
+int duet_children_running(void) { return __atomic_load_n(&children_running, __ATOMIC_SEQ_CST); }

@@ -32,10 +32,13 @@
 static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 static char spawn_stack[DUET_SPAWN_STACK] __attribute__((aligned(64)));
 static int dev_null = -1;
+static int dev_null_out = -1;
 
 struct child_args {
   const duet_spawn_request *request;
   int dev_null;
+  /// /dev/null for writing, when the request discards stderr.
+  int dev_null_out;
   /// Written by the child (same memory) when it cannot exec.
   volatile int error;
 };
@@ -91,7 +94,8 @@ static int child_main(void *pointer) {
   reset_signals(request);
   if (setpgid(0, 0) != 0) goto fail;
   if (place(args->dev_null, 0) != 0) goto fail;
-  if (place(request->output, 1) != 0 || place(request->output, 2) != 0) goto fail;
+  if (place(request->output, 1) != 0) goto fail;
+  if (place(request->discard_errors ? args->dev_null_out : request->output, 2) != 0) goto fail;
   if (request->directory && chdir(request->directory) != 0) goto fail;
   close_inherited();
   sigset_t empty;
@@ -109,6 +113,12 @@ static int null_input(void) {
   return dev_null;
 }
 
+/// /dev/null for writing, opened once; the child dup2s it onto stderr when asked.
+static int null_output(void) {
+  if (dev_null_out < 0) dev_null_out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  return dev_null_out;
+}
+
 int duet_spawn(const duet_spawn_request *request, pid_t *pid, int *pidfd) {
   pthread_mutex_lock(&spawn_lock);
   int input = null_input();
@@ -123,7 +133,14 @@ int duet_spawn(const duet_spawn_request *request, pid_t *pid, int *pidfd) {
   memset(&all, 0xff, sizeof all);
   syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &previous, _NSIG / 8);
 
-  struct child_args args = {request, input, 0};
+  int output = request->discard_errors ? null_output() : -1;
+  if (request->discard_errors && output < 0) {
+    int error = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &previous, NULL, _NSIG / 8);
+    pthread_mutex_unlock(&spawn_lock);
+    return error;
+  }
+  struct child_args args = {request, input, output, 0};
   int descriptor = -1;
   char *top = spawn_stack + sizeof spawn_stack;
   int child = clone(child_main, top, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &args, &descriptor);

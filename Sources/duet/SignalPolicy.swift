@@ -27,6 +27,7 @@ enum SignalPolicy {
 
   /// Takes over the signals; call once, before any child starts.
   static func install() {
+    StopLatch.prepare()
     for number in handled {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -50,18 +51,21 @@ enum SignalPolicy {
       if state.handler == nil && state.fatal == nil { state.fatal = number }
       return state.handler
     }
+    // Said before the groups are signalled: once a child ends, the command may
+    // finish and exit on its own thread, and a line written after would be lost.
+    let running = StopLatch.childrenRunning
+    if handler == nil && running > 0 {
+      FileHandle.standardError.write(Data("duet: \(name(number)): stopping \(running) child process group(s)\n".utf8))
+    }
+    // Every event loop (a lane's, a git query's, a mock generator's) stops its children.
+    StopLatch.trip(number)
     if let handler {
       handler(number)
       return
     }
-    // Said before the groups are signalled: once a child ends, the command may
-    // finish and exit on its own thread, and a line written after would be lost.
-    let running = ChildRun.running
-    if running > 0 { FileHandle.standardError.write(Data("duet: \(name(number)): stopping \(running) child process group(s)\n".utf8)) }
-    let stopped = ChildRun.stopAll()
-    if stopped > 0 {
+    if running > 0 {
       let deadline = Date().addingTimeInterval(7)
-      while ChildRun.running > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+      while StopLatch.childrenRunning > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
     exit(128 + number)
   }

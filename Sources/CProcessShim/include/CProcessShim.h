@@ -14,10 +14,20 @@ int duet_pipe_cloexec_nonblocking(int fds[2]);
 /// Sorts NAME=value entries by name, bytewise (the order `env` shows a lane).
 void duet_sort_environment(char **entries, size_t count);
 
-/// Marks the calling thread as the output pump's (a thread-local flag), so a
-/// request made on the pump itself need not wake it.
-void duet_mark_pump_thread(void);
-int duet_is_pump_thread(void);
+/// The stop latch: a pipe that becomes readable, for good, once a signal has
+/// asked duet to stop. Every event loop polls its read end, so a loop started
+/// after the signal sees it as well as one that was waiting. Tripping it only
+/// writes a byte, which is safe in a signal handler. -1 when it cannot be made.
+int duet_stop_latch_fd(void);
+/// Trips the latch for `signal` (the first one is kept); safe in a handler.
+void duet_stop_latch_trip(int signal);
+/// The signal that tripped the latch, or 0.
+int duet_stop_latch_signal(void);
+
+/// How many children duet's event loops have started and not yet reaped, in
+/// this process: what a signal's exit path waits for.
+void duet_children_add(int delta);
+int duet_children_running(void);
 
 /// Makes this process the subreaper of its descendants (Linux's PR_SET_CHILD_SUBREAPER):
 /// an orphaned descendant is re-parented to duet, not to init. -1 where unsupported.
@@ -35,6 +45,8 @@ typedef struct {
   /// NULL: duet's own working directory.
   const char *directory;
   int output;
+  /// Non-zero: stderr goes to /dev/null instead of `output` (a git query's noise).
+  int discard_errors;
   /// Signals set to their default action in the child even when duet ignores them.
   const int *defaults;
   int default_count;

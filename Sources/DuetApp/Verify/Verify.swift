@@ -121,19 +121,15 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   let delivery = DispatchQueue(label: "duet.verify.observer")
   if request.reapOrphans { Subreaper.enable() }
   var before: TrackedChanges?
-  // A signal stops the run, and any child already started (a git query while
-  // the run is prepared would otherwise hold Ctrl-C for its whole deadline).
-  let result = signals({
-    interruption.interrupt()
-    ChildRun.stopAll()
-  }) {
+  // A signal stops the run. (Any child already started, a git query while the
+  // run is prepared, is stopped by the stop latch the signal trips.)
+  let result = signals({ interruption.interrupt() }) {
     session.prepare()
     session.warnings.forEach(observer.warning)
     observer.started(plan.selected.count)
     if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
     let names = plan.manifest.lanes.map(\.name)
-    let result = session.run(runner: LaneRunner(builtins: .standard),
-                             onEvent: { event in delivery.async { observer.event(event) } },
+    let result = session.run(onEvent: { event in delivery.async { observer.event(event) } },
                              onLine: { index, line in delivery.async { observer.line(names[index], line) } })
     delivery.async { observer.ended() }
     return result

@@ -29,7 +29,7 @@ public enum GitHook {
 
   /// Where git runs hooks for the work tree holding `root`.
   public static func hooksFolder(root: URL) throws(Failure) -> URL {
-    guard let text = ProcessOutput.git("rev-parse --path-format=absolute --git-path hooks", in: root) ?? ProcessOutput.git("rev-parse --git-path hooks", in: root) else {
+    guard let text = ProcessOutput.git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], in: root) ?? ProcessOutput.git(["rev-parse", "--git-path", "hooks"], in: root) else {
       throw Failure(message: "\(root.path) is not inside a git repository; hooks need one (git init)")
     }
     return URL(fileURLWithPath: text, relativeTo: root).standardizedFileURL
@@ -38,7 +38,7 @@ public enum GitHook {
   /// The tree root relative to the repository's top, so the hook finds the
   /// tree wherever the clone lives (`.` when the root is the top).
   public static func rootFromTop(root: URL) throws(Failure) -> String {
-    guard let prefix = ProcessOutput.git("rev-parse --show-prefix", in: root) else {
+    guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
     return prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
@@ -154,11 +154,11 @@ public enum GitHook {
     }
     // Relative answers (a git before 2.31) are relative to `root`, as `inside` reads them.
     for flag in ["--git-common-dir", "--git-dir"] {
-      if inside(ProcessOutput.git("rev-parse --path-format=absolute \(flag)", in: root) ?? ProcessOutput.git("rev-parse \(flag)", in: root)) {
+      if inside(ProcessOutput.git(["rev-parse", "--path-format=absolute", flag], in: root) ?? ProcessOutput.git(["rev-parse", flag], in: root)) {
         return .gitFolder
       }
     }
-    if inside(ProcessOutput.git("rev-parse --show-toplevel", in: root)) { return .workTree }
+    if inside(ProcessOutput.git(["rev-parse", "--show-toplevel"], in: root)) { return .workTree }
     guard let named, URL(fileURLWithPath: named, relativeTo: root).resolvingSymlinksInPath().path == real else {
       throw Failure(message: "git runs this repository's hooks from \(real) (core.hooksPath), outside the repository: every repository that uses that folder would run duet's hook. Install there only by naming it: duet hook install --hooks-folder \(ShellWord.quoted(real))")
     }

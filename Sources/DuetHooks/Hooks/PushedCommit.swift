@@ -17,9 +17,9 @@ public enum PushedCommit {
   /// Nil when the work tree holding `root` is exactly `commit` (HEAD is it and
   /// nothing is modified, staged or untracked); otherwise what differs.
   public static func difference(from commit: String, root: URL) -> String? {
-    let head = ProcessOutput.git("rev-parse HEAD", in: root)
+    let head = ProcessOutput.git(["rev-parse", "HEAD"], in: root)
     if head != commit { return "the work tree is at \(head.map { String($0.prefix(12)) } ?? "no commit"), not \(commit.prefix(12))" }
-    guard let status = ProcessOutput.shell("git status --porcelain -z --untracked-files=normal", in: root) else {
+    guard let status = ProcessOutput.gitOutput(["status", "--porcelain", "-z", "--untracked-files=normal"], in: root) else {
       return "git status failed"
     }
     return status.isEmpty ? nil : "the work tree has uncommitted or untracked changes"
@@ -30,8 +30,9 @@ public enum PushedCommit {
   public static func checkOut(_ commit: String, root: URL) throws(Failure) -> (top: URL, root: URL) {
     let prefix = (try? GitHook.rootFromTop(root: root)) ?? "."
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
-    let command = "git worktree add --detach --quiet \(ShellWord.quoted(top.path)) \(ShellWord.quoted(commit))"
-    guard ProcessOutput.shell(command + " 2>&1", in: root, deadline: 300) != nil else {
+    let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
+    guard ProcessOutput.gitOutput(arguments, in: root, deadline: 300) != nil else {
+      let command = (["git"] + arguments).map(ShellWord.quoted).joined(separator: " ")
       remove(top, root: root)
       throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree (\(command))")
     }
@@ -64,8 +65,8 @@ public enum PushedCommit {
 
   /// Removes a temporary worktree made by `checkOut`.
   public static func remove(_ top: URL, root: URL) {
-    _ = ProcessOutput.shell("git worktree remove --force \(ShellWord.quoted(top.path)) 2>/dev/null", in: root)
+    _ = ProcessOutput.gitOutput(["worktree", "remove", "--force", top.path], in: root)
     try? FileManager.default.removeItem(at: top)
-    _ = ProcessOutput.shell("git worktree prune 2>/dev/null", in: root)
+    _ = ProcessOutput.gitOutput(["worktree", "prune"], in: root)
   }
 }

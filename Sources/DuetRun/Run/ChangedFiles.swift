@@ -38,18 +38,18 @@ public enum ChangedFiles {
   }
 
   public static func read(_ base: Base, root: URL) throws(Failure) -> Result {
-    guard ProcessOutput.git("rev-parse --is-inside-work-tree", in: root) == "true" else {
+    guard ProcessOutput.git(["rev-parse", "--is-inside-work-tree"], in: root) == "true" else {
       throw Failure(message: "\(root.path) is not inside a git work tree, so there is no change to measure; run without --since/--changed")
     }
     let (ref, how) = try resolve(base, root: root)
-    guard let mergeBase = ProcessOutput.git("merge-base \(ShellWord.quoted(ref)) HEAD", in: root) else {
+    guard let mergeBase = ProcessOutput.git(["merge-base", ref, "HEAD"], in: root) else {
       throw Failure(message: "git finds no common ancestor of '\(ref)' and HEAD")
     }
     let short = String(mergeBase.prefix(12))
     let named = how.count == 40 && how.allSatisfy(\.isHexDigit) ? String(how.prefix(12)) : how
     let description = ref == "HEAD" ? "HEAD (\(short))" : named == short ? "\(short)" : "merge-base with \(named) (\(short))"
-    guard let diff = ProcessOutput.shell("git diff --name-status -z -M --relative \(ShellWord.quoted(mergeBase)) --", in: root),
-          let untracked = ProcessOutput.shell("git ls-files --others --exclude-standard -z", in: root) else {
+    guard let diff = ProcessOutput.gitOutput(["diff", "--name-status", "-z", "-M", "--relative", mergeBase, "--"], in: root),
+          let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root) else {
       throw Failure(message: "git could not list the changes since \(short)")
     }
     var files = Set(parseNameStatus(diff))
@@ -66,7 +66,7 @@ public enum ChangedFiles {
       }
       return (ref, ref)
     case .upstream:
-      if let upstream = ProcessOutput.git("rev-parse --abbrev-ref --symbolic-full-name '@{upstream}'", in: root), !upstream.isEmpty {
+      if let upstream = ProcessOutput.git(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"], in: root), !upstream.isEmpty {
         return (upstream, upstream)
       }
       if ProcessOutput.isCommit("refs/remotes/origin/HEAD", in: root) { return ("refs/remotes/origin/HEAD", "origin/HEAD") }

@@ -1,7 +1,7 @@
 import DuetModel
 import DuetSupport
 
-/// What the scheduler tells the printer as a run goes on, on the scheduler's queue.
+/// What the run loop tells the printer as a run goes on, on the loop's thread.
 public enum RunEvent: Sendable {
   case started(index: Int, name: String, attempt: Int)
   /// An attempt failed and the lane has retries left; the next attempt starts now.

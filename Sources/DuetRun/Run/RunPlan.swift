@@ -3,7 +3,7 @@ import DuetSupport
 
 /// Every decision of a run, with no clock, no queue and no process: which lanes
 /// may start now, and what a finished attempt means for the rest. The Dispatch
-/// driver (`Scheduler`) only feeds it events, so tests step it by hand, as
+/// driver (`LaneLoop`) only feeds it events, so tests step it by hand, as
 /// ninja's `Plan` is tested in `build_test.cc`.
 ///
 /// Lanes settled before the run (cached, a missing program, a bad `dir`) never

@@ -14,10 +14,10 @@ public struct TrackedChanges: Sendable, Equatable {
 
   /// Nil where the root is not in a git work tree or git is missing.
   public static func snapshot(root: URL) -> TrackedChanges? {
-    guard let data = ProcessOutput.shell("git status --porcelain=v1 -z --untracked-files=no --ignore-submodules=dirty -- . 2>/dev/null", in: root) else {
+    guard let data = ProcessOutput.gitOutput(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=dirty", "--", "."], in: root) else {
       return nil
     }
-    guard let top = ProcessOutput.shell("git rev-parse --show-toplevel 2>/dev/null", in: root) else { return nil }
+    guard let top = ProcessOutput.gitOutput(["rev-parse", "--show-toplevel"], in: root) else { return nil }
     let topURL = URL(fileURLWithPath: String(decoding: top, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     var entries: [String: String] = [:]
     for (status, path) in parse(data) {

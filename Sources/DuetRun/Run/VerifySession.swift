@@ -3,7 +3,7 @@ import DuetModel
 import DuetSupport
 
 /// One `duet verify` from plan to record: history weights, input fingerprints and
-/// the cache before the run; the scheduler during it; the history row and log
+/// the cache before the run; the run loop during it; the history row and log
 /// retention after it. Every history problem is a warning, never a failure.
 ///
 /// Used from one thread; the only thing another thread (a signal handler) may
@@ -31,8 +31,8 @@ public final class VerifySession {
   private var commit: PendingCommit?
   /// Each lane's newest recorded verdict, as the cache was decided from it.
   private var history: [String: CacheCheck.LastVerdict] = [:]
-  /// Watches the inputs of the lanes that run, so a pass whose inputs moved is not kept.
-  private var inputWatch: InputWatch?
+  /// The inputs that moved while a lane passed, so that pass is not kept.
+  private var movedInputs: [Int: [String]] = [:]
   /// Ctrl-C, from any thread, before or during the run.
   public let interruption = RunInterruption()
   private var store: HistoryStore?
@@ -102,17 +102,19 @@ public final class VerifySession {
       weights: plan.weights, jobs: plan.options.jobs, failFast: plan.options.failFast))
   }
 
-  /// Runs the plan; blocks until every lane has an outcome.
-  public func run(runner: any StepRunner, onEvent: @escaping @Sendable (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
+  /// Runs the plan on this thread's run loop; returns when every lane has an
+  /// outcome. Tests hand it a scripted poller and clock.
+  public func run(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock(),
+                  onEvent: @escaping (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
     let plan = self.plan
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
-    let watch = InputWatch(runner, root: plan.root, builtins: plan.builtins, before: before)
-    inputWatch = watch
-    let scheduler = Scheduler(plan: runPlan, names: plan.manifest.lanes.map(\.name), runner: watch)
-    interruption.attach(scheduler)
-    return scheduler.run(
-      makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
-      onEvent: onEvent)
+    let loop = LaneLoop(plan: runPlan, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
+                        recheck: InputRecheck(root: plan.root, builtins: plan.builtins, before: before))
+    interruption.attach(loop.interrupter)
+    let result = loop.run(makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
+                          onEvent: onEvent)
+    movedInputs = loop.moved
+    return result
   }
 
   /// The finished run laid out in time (`--timings`), from the rows it records.
@@ -154,7 +156,7 @@ public final class VerifySession {
   /// The conditions each recorded lane was judged under: those of this run for
   /// a lane that ran, those of the pass it was served from for a cached one.
   private func judged(_ outcome: VerifyOutcome) -> [Int: PassConditions] {
-    let moved = inputWatch?.moved ?? [:]
+    let moved = movedInputs
     var judged: [Int: PassConditions] = [:]
     for record in outcome.run.records {
       if record.outcome == .cached {
@@ -191,11 +193,11 @@ public final class VerifySession {
 }
 
 /// Ctrl-C for a run that may not have started yet: a request made before the
-/// scheduler exists is kept and applied the moment it does.
+/// run loop exists is kept and posted to it the moment it does.
 public final class RunInterruption: Sendable {
   private struct State: Sendable {
     var requested = false
-    var scheduler: Scheduler?
+    var loop: LaneLoop.Interrupter?
   }
 
   private let state = Locked(State())
@@ -206,19 +208,19 @@ public final class RunInterruption: Sendable {
   public var requested: Bool { state.withLock { $0.requested } }
 
   public func interrupt() {
-    let scheduler = state.withLock { state -> Scheduler? in
+    let loop = state.withLock { state -> LaneLoop.Interrupter? in
       state.requested = true
-      return state.scheduler
+      return state.loop
     }
-    scheduler?.interrupt()
+    loop?.interrupt()
   }
 
-  package func attach(_ scheduler: Scheduler) {
+  package func attach(_ loop: LaneLoop.Interrupter) {
     let requested = state.withLock { state -> Bool in
-      state.scheduler = scheduler
+      state.loop = loop
       return state.requested
     }
-    if requested { scheduler.interrupt() }
+    if requested { loop.interrupt() }
   }
 }
 
@@ -237,7 +239,7 @@ private final class PendingCommit: Sendable {
     self.answer = answer
     done.enter()
     DispatchQueue.global().async { [done] in
-      let commit = ProcessOutput.git("rev-parse HEAD", in: root)
+      let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root)
       answer.withLock { $0 = commit }
       done.leave()
     }

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// A child started with `posix_spawn` in a process group of its own, with stdin
-/// from `/dev/null` and stdout and stderr merged into one pipe.
+/// from `/dev/null` and stdout and stderr merged into one pipe (or stderr to
+/// `/dev/null`, when the spec says so).
 ///
 /// `posix_spawn` rather than Foundation's `Process`: `Process.waitUntilExit` polls,
 /// which made 1,000 trivial lanes take seconds instead of a fraction of one.
@@ -33,7 +34,8 @@ public struct ChildProcess: Sendable {
   /// on a system without `pipe2`.
   private static let spawnLock = NSLock()
 
-  public static func spawn(path: String, arguments: [String], directory: String, environment: [String: String]) throws(SpawnError) -> ChildProcess {
+  public static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
+    let path = spec.path, arguments = spec.arguments, directory = spec.directory, environment = spec.environment
     spawnLock.lock()
     defer { spawnLock.unlock() }
 
@@ -54,10 +56,12 @@ public struct ChildProcess: Sendable {
     var pid: pid_t = 0
     #if os(Linux)
     var pidfd: Int32 = -1
-    let status = linuxSpawn(&pid, &pidfd, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
+    let status = linuxSpawn(&pid, &pidfd, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd,
+                            discardErrors: spec.discardErrors)
     #else
     let pidfd: Int32 = -1
-    let status = posixSpawn(&pid, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd)
+    let status = posixSpawn(&pid, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd,
+                            discardErrors: spec.discardErrors)
     #endif
     close(writeEnd)
     guard status == 0 else {
@@ -75,14 +79,16 @@ public struct ChildProcess: Sendable {
   /// `duet_spawn` (spawn.c): what `posixSpawn` does, without glibc's stack
   /// mapping per call, and with a pidfd for the exit; returns 0 or an errno.
   private static func linuxSpawn(_ pid: inout pid_t, _ pidfd: inout Int32, path: String, argv: [UnsafeMutablePointer<CChar>?],
-                                 envp: [UnsafeMutablePointer<CChar>?], directory: String, output: Int32) -> Int32 {
+                                 envp: [UnsafeMutablePointer<CChar>?], directory: String, output: Int32,
+                                 discardErrors: Bool) -> Int32 {
     path.withCString { path in
       directory.withCString { directory in
         argv.withUnsafeBufferPointer { argv in
           envp.withUnsafeBufferPointer { envp in
             defaultSignals.withUnsafeBufferPointer { defaults in
               var request = duet_spawn_request(path: path, argv: argv.baseAddress, envp: envp.baseAddress, directory: directory,
-                                               output: output, defaults: defaults.baseAddress, default_count: Int32(defaults.count))
+                                               output: output, discard_errors: discardErrors ? 1 : 0,
+                                               defaults: defaults.baseAddress, default_count: Int32(defaults.count))
               return duet_spawn(&request, &pid, &pidfd)
             }
           }
@@ -93,7 +99,7 @@ public struct ChildProcess: Sendable {
   #else
   /// `posix_spawn` with the file actions and attributes `spawn` promises; returns its status.
   private static func posixSpawn(_ pid: inout pid_t, path: String, argv: [UnsafeMutablePointer<CChar>?], envp: [UnsafeMutablePointer<CChar>?],
-                                 directory: String, output: Int32) -> Int32 {
+                                 directory: String, output: Int32, discardErrors: Bool) -> Int32 {
     var actions: posix_spawn_file_actions_t?
     var attributes: posix_spawnattr_t?
     posix_spawn_file_actions_init(&actions)
@@ -103,7 +109,11 @@ public struct ChildProcess: Sendable {
 
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, output, 1)
-    posix_spawn_file_actions_adddup2(&actions, output, 2)
+    if discardErrors {
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    } else {
+      posix_spawn_file_actions_adddup2(&actions, output, 2)
+    }
     duet_spawn_file_actions_addchdir(&actions, directory)
 
     // Own process group (so a timeout or Ctrl-C can signal the whole tree of the
@@ -128,7 +138,3 @@ public struct ChildProcess: Sendable {
   #endif
 }
 
-/// Signals a lane's whole process group: the shell and everything it started.
-public func signalGroup(_ pid: pid_t, _ signal: Int32) {
-  _ = kill(-pid, signal)
-}

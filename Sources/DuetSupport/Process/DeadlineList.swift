@@ -1,11 +1,20 @@
 import Foundation
 
-/// The pump's timers: a child's deadline, the grace before SIGKILL, the wait
-/// for a pipe after the exit. They fire on the pump's thread, whose `poll`
-/// sleeps until the earliest, so a lane's deadline costs no Dispatch timer
-/// (each one woke Dispatch's manager thread) and no thread of its own.
-package struct DeadlineList: Sendable {
-  private var entries: [(at: UInt64, body: @Sendable () -> Void)] = []
+/// An event loop's timers: a child's deadline, the grace before SIGKILL, the
+/// wait for a pipe after the exit, a built-in's timeout. They fire on the
+/// loop's thread, whose wait sleeps until the earliest, so a deadline costs no
+/// Dispatch timer and no thread. A timer that is no longer wanted is cancelled
+/// by its token, so the list holds only what the running children need.
+package struct DeadlineList {
+  /// Names one timer, for `cancel`.
+  package struct Token: Hashable, Sendable {
+    fileprivate let value: UInt64
+  }
+
+  private var entries: [(at: UInt64, token: UInt64, body: () -> Void)] = []
+  private var nextToken: UInt64 = 0
+
+  package init() {}
 
   /// Monotonic nanoseconds.
   package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -16,27 +25,36 @@ package struct DeadlineList: Sendable {
     now() + UInt64(min(max(0, seconds), 365 * 24 * 3600) * 1e9)
   }
 
-  package mutating func add(at deadline: UInt64, _ body: @escaping @Sendable () -> Void) {
-    entries.append((deadline, body))
+  @discardableResult
+  package mutating func add(at deadline: UInt64, _ body: @escaping () -> Void) -> Token {
+    nextToken += 1
+    entries.append((deadline, nextToken, body))
+    return Token(value: nextToken)
+  }
+
+  /// Drops the timer; nothing happens when it has fired already.
+  package mutating func cancel(_ token: Token) {
+    if let index = entries.firstIndex(where: { $0.token == token.value }) { entries.remove(at: index) }
   }
 
   package var isEmpty: Bool { entries.isEmpty }
 
-  package mutating func merge(_ other: DeadlineList) {
-    entries += other.entries
+  /// Nanoseconds until the earliest deadline (0 when one is due); nil with none.
+  package func timeout(now: UInt64) -> UInt64? {
+    entries.lazy.map(\.at).min().map { $0 > now ? $0 - now : 0 }
   }
 
   /// Milliseconds `poll` may sleep: until the earliest deadline, rounded up; -1 with none.
   package func pollTimeout(now: UInt64) -> Int32 {
-    guard let earliest = entries.lazy.map(\.at).min() else { return -1 }
-    guard earliest > now else { return 0 }
-    return Int32(min((earliest - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+    guard let nanoseconds = timeout(now: now) else { return -1 }
+    return Int32(min((nanoseconds + 999_999) / 1_000_000, UInt64(Int32.max)))
   }
 
-  /// Removes and returns the bodies whose deadline has passed, earliest first.
-  package mutating func takeDue(now: UInt64) -> [@Sendable () -> Void] {
-    let due = entries.filter { $0.at <= now }.sorted { $0.at < $1.at }
-    guard !due.isEmpty else { return [] }
+  /// Removes and returns the bodies whose deadline has passed, earliest first
+  /// (in the order they were added when two are due at once).
+  package mutating func takeDue(now: UInt64) -> [() -> Void] {
+    guard entries.contains(where: { $0.at <= now }) else { return [] }
+    let due = entries.filter { $0.at <= now }.sorted { ($0.at, $0.token) < ($1.at, $1.token) }
     entries.removeAll { $0.at <= now }
     return due.map(\.body)
   }

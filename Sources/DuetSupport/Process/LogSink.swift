@@ -2,55 +2,42 @@ import Foundation
 
 /// Where one attempt's output goes: a log file made on the first byte (a lane that
 /// prints nothing leaves no file), a bounded `LogTail`, and optional live lines.
-/// Behind one lock, because the output thread and the runner's own notes (a
-/// timeout) both write.
-package final class LogSink: Sendable {
-  private struct State: Sendable {
-    var fd: Int32 = -1
-    var failedToOpen = false
-    var created = false
-    var closed = false
-    var tail = LogTail()
-    var pendingLine: [UInt8] = []
-  }
+/// Written only on the run loop's thread, so it needs no lock.
+package final class LogSink {
+  private var fd: Int32 = -1
+  private var failedToOpen = false
+  private var closed = false
+  private var pendingLine: [UInt8] = []
+  package private(set) var tail = LogTail()
+  package private(set) var wroteFile = false
 
   package let url: URL
   private let onLine: (@Sendable (String) -> Void)?
-  private let state = Locked(State())
 
   package init(url: URL, onLine: (@Sendable (String) -> Void)?) {
     self.url = url
     self.onLine = onLine
   }
 
-  package var tail: LogTail { state.withLock { $0.tail } }
-  package var wroteFile: Bool { state.withLock { $0.created } }
-
   package func write(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
-    let lines = state.withLock { state -> [String] in
-      state.tail.append(bytes)
-      if state.fd < 0 && !state.failedToOpen && !state.closed {
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        state.fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        state.failedToOpen = state.fd < 0
-        state.created = state.fd >= 0
-      }
-      if state.fd >= 0 { _ = writeAll(state.fd, bytes) }
-      guard onLine != nil else { return [] }
-      var lines: [String] = []
-      for byte in bytes {
-        if byte == 0x0A {
-          lines.append(String(decoding: state.pendingLine, as: UTF8.self))
-          state.pendingLine.removeAll(keepingCapacity: true)
-        } else if state.pendingLine.count < 4096 {
-          state.pendingLine.append(byte)
-        }
-      }
-      return lines
+    tail.append(bytes)
+    if fd < 0 && !failedToOpen && !closed {
+      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      failedToOpen = fd < 0
+      wroteFile = fd >= 0
     }
-    // Called outside the lock: the printer takes its own.
-    if let onLine { lines.forEach(onLine) }
+    if fd >= 0 { _ = writeAll(fd, bytes) }
+    guard let onLine else { return }
+    for byte in bytes {
+      if byte == 0x0A {
+        onLine(String(decoding: pendingLine, as: UTF8.self))
+        pendingLine.removeAll(keepingCapacity: true)
+      } else if pendingLine.count < 4096 {
+        pendingLine.append(byte)
+      }
+    }
   }
 
   package func write(_ text: String) {
@@ -59,17 +46,13 @@ package final class LogSink: Sendable {
   }
 
   package func close() {
-    let last = state.withLock { state -> String? in
-      state.closed = true
-      state.tail.close()
-      let last = state.pendingLine.isEmpty ? nil : String(decoding: state.pendingLine, as: UTF8.self)
-      state.pendingLine.removeAll()
-      if state.fd >= 0 {
-        Foundation.close(state.fd)
-        state.fd = -1
-      }
-      return last
+    closed = true
+    tail.close()
+    if let onLine, !pendingLine.isEmpty { onLine(String(decoding: pendingLine, as: UTF8.self)) }
+    pendingLine.removeAll()
+    if fd >= 0 {
+      Foundation.close(fd)
+      fd = -1
     }
-    if let onLine, let last { onLine(last) }
   }
 }

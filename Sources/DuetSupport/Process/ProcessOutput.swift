@@ -1,38 +1,42 @@
 import Foundation
 
-/// Runs a short command to completion and returns its output: for `git`
-/// queries, outside the scheduler, through `ChildRun` with a deadline, so a git
-/// waiting on a lock or a credential prompt cannot hang a verify.
+/// Runs a short `git` query to completion and returns its output, outside the
+/// run loop, through `ChildRun` with a deadline, so a git waiting on a lock or a
+/// credential prompt cannot hang a verify. Git gets its arguments as argv (no
+/// shell reads them, so nothing needs quoting) and its stderr goes to /dev/null.
 public enum ProcessOutput {
   /// A git query still running after this long is stopped.
   public static let deadline: Double = 60
   /// The most output kept from one query.
   public static let keptBytes = 64 * 1024 * 1024
 
-  /// Nil when it cannot start, exits non-zero or runs past `deadline`.
-  public static func shell(_ command: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-                           deadline: Double = deadline, onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
-    let result = ChildRun.captureShell(command, directory: directory.path, environment: environment,
-                                       limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
+  /// `git ARGUMENTS` in `directory`, found on the environment's PATH: its
+  /// output, or nil when it cannot start, exits non-zero or runs past `deadline`.
+  /// With `onBytes`, every byte goes there and none is kept.
+  public static func gitOutput(_ arguments: [String], in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               deadline: Double = deadline, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
+    let spec = SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
+                         environment: environment, discardErrors: true)
+    let result = ChildRun.capture(spec, limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
     return result.end.succeeded ? Data(result.output) : nil
   }
 
-  /// `git ARGUMENTS` in `directory` (stderr dropped): its output as one trimmed
-  /// line, or nil when git fails. Arguments are shell text; quote what comes from outside.
-  public static func git(_ arguments: String, in directory: URL) -> String? {
-    shell("git \(arguments) 2>/dev/null", in: directory).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+  /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.
+  public static func git(_ arguments: [String], in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    gitOutput(arguments, in: directory, environment: environment)
+      .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
   }
 
   /// `HEAD`, then the branches, remote branches and tags of the repository
   /// holding `directory`, by their short names; none where git fails.
   public static func gitRefs(in directory: URL) -> [String] {
-    guard let text = git("for-each-ref --format='%(refname:short)' refs/heads refs/remotes refs/tags", in: directory) else { return [] }
+    guard let text = git(["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes", "refs/tags"], in: directory) else { return [] }
     return ["HEAD"] + text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasSuffix("/HEAD") }
   }
 
   /// Whether `name` (a SHA, a branch, a ref) names a commit of the repository holding `directory`.
   public static func isCommit(_ name: String, in directory: URL) -> Bool {
-    !name.isEmpty && !name.hasPrefix("-") && git("rev-parse --verify --quiet \(ShellWord.quoted(name + "^{commit}"))", in: directory) != nil
+    !name.isEmpty && !name.hasPrefix("-") && git(["rev-parse", "--verify", "--quiet", name + "^{commit}"], in: directory) != nil
   }
 }
 
@@ -44,13 +48,13 @@ public struct GitState: Sendable, Equatable {
 
   /// Nil where the tree is not a git work tree or git is missing.
   public static func read(root: URL) -> GitState? {
-    guard let commit = ProcessOutput.git("rev-parse HEAD", in: root), !commit.isEmpty else { return nil }
+    guard let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root), !commit.isEmpty else { return nil }
     // The diff is hashed as it streams, never held whole.
-    let diff = Locked(Digest())
-    let diffRead = ProcessOutput.shell("git diff HEAD --binary 2>/dev/null", in: root) { bytes in diff.withLock { $0.update(bytes) } } != nil
+    var diff = Digest()
+    let diffRead = ProcessOutput.gitOutput(["diff", "HEAD", "--binary"], in: root) { diff.update($0) } != nil
     var digest = Digest()
-    digest.update(diffRead ? "diff:\(diff.withLock { $0.finishAndReset() })\n" : "diff: unreadable\n")
-    let untracked = ProcessOutput.shell("git ls-files --others --exclude-standard -z 2>/dev/null", in: root) ?? Data()
+    digest.update(diffRead ? "diff:\(diff.finishAndReset())\n" : "diff: unreadable\n")
+    let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root) ?? Data()
     for name in untracked.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }).sorted() {
       digest.update("untracked:\(name)\n")
       try? digest.update(fileAt: root.appendingPathComponent(name).path)

@@ -20,9 +20,9 @@ public enum Subreaper {
   }
 
   /// Kills (SIGKILL, the process and its group) and reaps every child duet has
-  /// that nobody waits for: re-parented leftovers. A child duet started itself
-  /// (a `git` query still running, `ChildRun.livePIDs`) is not a leftover and is
-  /// left alone. Returns the pids of those that were still running (zombies,
+  /// that nobody waits for: re-parented leftovers. Call it once duet's own
+  /// children have ended (verify waits for its `git rev-parse` first); `watched`
+  /// names any that may still run. Returns the pids of those that were still running (zombies,
   /// already ended, are only reaped).
   @discardableResult
   public static func killAdopted(except watched: Set<pid_t> = []) -> [pid_t] {
@@ -41,10 +41,6 @@ public enum Subreaper {
       adopted.append(pid)
       if fields[0] != "Z" { running.append(pid) }
     }
-    // Asked after the scan: a child duet started before the scan is registered by now.
-    let own = ChildRun.livePIDs
-    adopted.removeAll { own.contains($0) }
-    running.removeAll { own.contains($0) }
     for pid in adopted {
       kill(pid, SIGKILL)
       if let group = Optional(getpgid(pid)), group > 1, group != getpgrp() { kill(-group, SIGKILL) }

@@ -168,7 +168,7 @@ enum HookCommand: Command {
       console.out("duet hook: the first commit; verifying every lane")
       return nil
     }
-    if let unstaged = ProcessOutput.git("diff --name-only", in: root), !unstaged.isEmpty {
+    if let unstaged = ProcessOutput.git(["diff", "--name-only"], in: root), !unstaged.isEmpty {
       console.out("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not")
     }
     return "HEAD"

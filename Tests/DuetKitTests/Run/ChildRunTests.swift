@@ -11,16 +11,27 @@ import Testing
 import Glibc
 #endif
 
-/// The one child-process path: deadlines, group kills, bounded capture, and
-/// pipes known by owner tokens rather than descriptor numbers.
+/// The one child-process path: deadlines, group kills, bounded capture, git by argv.
 @Suite("Child processes")
 struct ChildRunTests {
-  /// A `git` that never answers cannot hang a verify: the query is stopped at its deadline.
+  /// A child that never answers cannot hang a verify: it is stopped at its deadline.
   @Test func deadlineStopsAHangingQuery() {
     let start = Date()
-    let data = ProcessOutput.shell("sleep 30", in: URL(fileURLWithPath: "/"), deadline: 0.5)
-    #expect(data == nil)
+    let captured = ChildRun.captureShell("sleep 30", directory: "/", environment: [:], limits: .init(timeout: 0.5, killGrace: 1), keep: 0)
+    #expect(captured.end.timedOut && !captured.end.succeeded)
     #expect(Date().timeIntervalSince(start) < 10)
+  }
+
+  /// Git gets its arguments as argv: a ref with shell syntax in it is a word to
+  /// git, never a command (`sh -c` would have run the `touch`), and git's stderr
+  /// does not reach the output a caller parses.
+  @Test func gitArgumentsAreNeverShellText() throws {
+    let folder = try TemporaryFolder()
+    #expect(ProcessOutput.git(["init", "-q"], in: folder.url) != nil)
+    #expect(!ProcessOutput.isCommit("x; touch injected", in: folder.url))
+    #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("injected").path))
+    // `checkout -b` says "Switched to a new branch" on stderr, and succeeds.
+    #expect(ProcessOutput.git(["checkout", "-b", "feature"], in: folder.url) == "")
   }
 
   /// A grandchild that leaves the process group (`setsid`) and keeps the pipe open
@@ -52,60 +63,12 @@ struct ChildRunTests {
     #expect(!captured.end.succeeded)
   }
 
-  /// Dropping a pipe by its owner's token never reaches a newer pipe that reused
-  /// the same descriptor number (the old pump dropped by number and lost the new lane's output).
-  @Test func lateDropCannotReachAReusedDescriptor() throws {
-    func pipePair() -> (Int32, Int32) {
-      var fds: [Int32] = [-1, -1]
-      _ = pipe(&fds)
-      _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-      return (fds[0], fds[1])
-    }
-    /// One try; nil when another test took the freed number first (tests share the process).
-    func attempt() -> [UInt8]? {
-      let firstClosed = DispatchSemaphore(value: 0)
-      let (firstRead, firstWrite) = pipePair()
-      let first = OutputPump.shared.add(firstRead, .init(onBytes: { _ in }, onClose: { firstClosed.signal() }))
-      close(firstWrite)
-      firstClosed.wait()
-      let (secondRead, secondWrite) = pipePair()
-      guard secondRead == firstRead else {
-        close(secondRead)
-        close(secondWrite)
-        return nil
-      }
-      let received = Locked([UInt8]())
-      let secondClosed = DispatchSemaphore(value: 0)
-      _ = OutputPump.shared.add(secondRead, .init(onBytes: { bytes in received.withLock { $0 += bytes } }, onClose: { secondClosed.signal() }))
-      OutputPump.shared.drop(first)
-      Thread.sleep(forTimeInterval: 0.1)
-      let message: [UInt8] = Array("still here\n".utf8)
-      _ = message.withUnsafeBytes { write(secondWrite, $0.baseAddress, $0.count) }
-      close(secondWrite)
-      secondClosed.wait()
-      return received.current
-    }
-    for _ in 0..<50 {
-      guard let received = attempt() else { continue }
-      #expect(received == Array("still here\n".utf8))
-      return
-    }
-    Issue.record("the descriptor number was never reused in 50 tries; the scenario did not run")
-  }
-
   /// Ctrl-C that arrives before the run starts is kept: the run starts nothing and ends interrupted.
   @Test func interruptBeforeTheRunStarts() {
     let interruption = RunInterruption()
     interruption.interrupt()
-    let graph = LaneGraph(names: ["a", "b"], needs: [[], ["a"]])
-    let runner = FakeStepRunner()
-    let scheduler = Scheduler(plan: RunPlan(.init(graph: graph, jobs: 2)), names: graph.names, runner: runner)
-    interruption.attach(scheduler)
-    let laneList = lanes([("a", []), ("b", ["a"])])
-    let result = scheduler.run(makeRequest: { index, attempt in
-      StepRequest(index: index, lane: laneList[index], attempt: attempt, timeout: 60, workingDirectory: URL(fileURLWithPath: "/"),
-                  logURL: URL(fileURLWithPath: "/dev/null"), logPath: "x", environment: [:])
-    }, onEvent: { _ in })
+    let runner = FakePoller()
+    let (result, _) = schedule(lanes([("a", []), ("b", ["a"])]), runner: runner, interruption: interruption)
     #expect(result.interrupted)
     #expect(runner.startOrder.isEmpty)
     #expect(result.records.map(\.outcome) == [.cancelled, .cancelled])

@@ -182,7 +182,7 @@ struct SchedulerSpawnTests {
       let expected = RunPlanRandomTests.reference(test)
       var script: [String: [AttemptOutcome]] = [:]
       for i in 0..<test.graph.count { script["l\(i)"] = test.script[i] }
-      let runner = FakeStepRunner(script: script, defaultDelay: 0)
+      let runner = FakePoller(script: script, defaultDelay: 0)
       var laneList = lanes((0..<test.graph.count).map { i in ("l\(i)", test.graph.needs[i].map { "l\($0)" }) })
       for i in laneList.indices {
         laneList[i].retries = test.retries[i]

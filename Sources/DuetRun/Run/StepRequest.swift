@@ -29,12 +29,3 @@ public struct StepRequest: Sendable {
     self.onLine = onLine
   }
 }
-
-/// Runs attempts. The scheduler only sees this protocol, so tests drive it with
-/// fake steps and no processes, as ninja's build tests do.
-public protocol StepRunner: AnyObject, Sendable {
-  /// Starts one attempt and returns at once; `completion` is called exactly once.
-  func start(_ request: StepRequest, completion: @escaping @Sendable (AttemptResult) -> Void)
-  /// Stops every running attempt (Ctrl-C); their completions report `interrupted`.
-  func interruptAll()
-}

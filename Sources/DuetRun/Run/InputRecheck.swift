@@ -1,0 +1,31 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+/// A pass serves the cache only if the lane's inputs were the same after it as
+/// before it: an input edited while the lane ran (by hand, by another lane) may
+/// mean the lane saw something else than the fingerprint says, as Bazel guards
+/// against concurrent changes. After each passing attempt of a lane that may be
+/// cached, the run loop walks its inputs again and compares them with the ones
+/// its fingerprint was taken from.
+public struct InputRecheck: Sendable {
+  let root: URL
+  let builtins: BuiltinSet
+  /// The input files each cacheable lane's fingerprint was taken from.
+  let before: [Int: [FingerprintParts.File]]
+
+  public init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
+    self.root = root
+    self.builtins = builtins
+    self.before = before
+  }
+
+  /// The inputs of `lane` (at `index`) that moved since its fingerprint was
+  /// taken; nil for a lane that is not cacheable or whose inputs stayed.
+  func moved(_ index: Int, _ lane: Lane) -> [String]? {
+    guard let files = before[index] else { return nil }
+    let after = InputFingerprint.inputFiles(of: lane, root: root, builtins: builtins)
+    let changed = FingerprintParts.changedPaths(after.files, since: files) + after.problems
+    return changed.isEmpty ? nil : changed
+  }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import DuetModel
+import DuetSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The run as one loop, as ninja's `Builder` is: on the thread that calls `run`,
+/// it asks the `RunPlan` what may start, starts it (a shell lane as a child of
+/// its `EventLoop`, a built-in on a thread of its own that posts its result
+/// back), waits for the loop to report output, exits and deadlines, and feeds
+/// each attempt's end back to the plan, which says what starts next. Every
+/// decision is the plan's; every wait is the poller's; the time is the clock's.
+/// Tests hand it a scripted poller and clock and drive a whole run by hand.
+public final class LaneLoop {
+  /// One attempt that has started and not yet ended.
+  private final class Attempt {
+    let request: StepRequest
+    let sink: LogSink
+    let startedWall: Double
+    let startedAt: UInt64
+    var child: ChildID?
+    var timer: DeadlineList.Token?
+    var timedOut = false
+    var interrupted = false
+    var note: String?
+
+    init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
+      self.request = request
+      self.sink = LogSink(url: request.logURL, onLine: request.onLine)
+      self.startedWall = startedWall
+      self.startedAt = startedAt
+    }
+  }
+
+  /// What another thread posts to the loop.
+  enum Message: Sendable {
+    case interrupt
+    case builtinEnded(index: Int, attempt: Int, result: BuiltinResult)
+  }
+
+  /// Seconds to wait for the output pipe to close after the lane's shell exited.
+  package static let drainGrace = 2.0
+
+  private var plan: RunPlan
+  private let lanes: [Lane]
+  private let builtins: BuiltinSet
+  private let loop: EventLoop
+  private let killGrace: Double
+  private let recheck: InputRecheck?
+  private var running: [Int: Attempt] = [:]
+  private var finishedEvents = 0
+  private var makeRequest: ((Int, Int) -> StepRequest)?
+  private var onEvent: ((RunEvent) -> Void)?
+  /// For each lane whose last passing attempt saw its inputs change: which.
+  public private(set) var moved: [Int: [String]] = [:]
+
+  public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
+              clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil) {
+    self.plan = plan
+    self.lanes = lanes
+    self.builtins = builtins
+    self.loop = EventLoop(poller: poller, clock: clock)
+    self.killGrace = killGrace
+    self.recheck = recheck
+    loop.onMessage = { [unowned self] in self.received($0) }
+    loop.onStop = { [unowned self] in self.interrupt() }
+  }
+
+  /// Ctrl-C from any thread: start nothing more and stop what runs.
+  public var interrupter: Interrupter { Interrupter(poster: loop.poster) }
+
+  /// Posts Ctrl-C to a run loop from any thread.
+  public struct Interrupter: Sendable {
+    let poster: EventLoop.Poster
+    public func interrupt() { poster.post(Message.interrupt) }
+  }
+
+  /// Runs every selected lane on this thread and returns when each has an outcome.
+  public func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
+                  onEvent: @escaping (RunEvent) -> Void) -> RunResult {
+    let clock = loop.clock
+    let start = clock.now
+    self.makeRequest = makeRequest
+    self.onEvent = onEvent
+    loop.deliverPosted()
+    startWhatMay()
+    loop.run(until: { plan.isFinished })
+    return RunResult(records: plan.finalRecords, interrupted: plan.interrupted, duration: seconds(since: start))
+  }
+
+  // MARK: - Starting
+
+  /// Starts what the plan says may start; reports what settled first.
+  private func startWhatMay() {
+    let starts = plan.nextStarts()
+    reportSettled()
+    for start in starts { begin(start) }
+  }
+
+  private func begin(_ start: RunPlan.Start) {
+    let lane = lanes[start.index]
+    onEvent?(.started(index: start.index, name: lane.name, attempt: start.attempt))
+    guard let request = makeRequest?(start.index, start.attempt) else { return }
+    let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
+    running[start.index] = attempt
+    switch lane.step {
+    case .shell(let command): startShell(attempt, command: command)
+    case .builtin(let command, let arguments): startBuiltin(attempt, command: command, arguments: arguments)
+    }
+  }
+
+  private func startShell(_ attempt: Attempt, command: String) {
+    let request = attempt.request, index = request.index, sink = attempt.sink
+    let spec = SpawnSpec.shell(command, directory: request.workingDirectory.path, environment: request.environment)
+    let limits = ChildRun.Limits(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneLoop.drainGrace)
+    attempt.child = loop.start(spec, limits: limits, onBytes: { sink.write($0) }, onEnd: { [unowned self] end in
+      self.shellEnded(index, attempt, end)
+    })
+  }
+
+  private func shellEnded(_ index: Int, _ attempt: Attempt, _ end: ChildRun.End) {
+    if end.timedOut {
+      attempt.sink.write("duet: timed out after \(DurationText.formatTimeout(attempt.request.timeout)); stopping the lane\n")
+    }
+    if let problem = end.spawnError {
+      attempt.sink.write("duet: \(problem)\n")
+      attempt.note = problem
+    }
+    attempt.timedOut = end.timedOut
+    // Stopped from outside (a signal to duet): interrupted, not failed.
+    attempt.interrupted = attempt.interrupted || end.stopped
+    // A child that never started counts as the shell's "cannot run" (127).
+    let code: Int32? = end.waitStatus.map { exitCode(ofWaitStatus: $0) } ?? 127
+    complete(index, attempt, code: code, signal: end.waitStatus.flatMap(terminatingSignal(ofWaitStatus:)))
+  }
+
+  /// A built-in runs on a thread duet cannot stop; at its deadline the lane
+  /// ends as timed out and whatever the built-in returns later is dropped.
+  private func startBuiltin(_ attempt: Attempt, command: String, arguments: [String]) {
+    let request = attempt.request, index = request.index
+    guard let builtin = builtins.lane(named: command) else {
+      attempt.sink.write("duet: unknown built-in '\(command)'\n")
+      // Ended at the next turn, never inside the start.
+      attempt.timer = loop.after(0) { [unowned self] in self.complete(index, attempt, code: 2) }
+      return
+    }
+    attempt.timer = loop.after(request.timeout) { [unowned self] in
+      guard self.running[index] === attempt else { return }
+      attempt.sink.write("duet: timed out after \(DurationText.formatTimeout(request.timeout)); the built-in's result will be ignored\n")
+      attempt.timedOut = true
+      self.complete(index, attempt, code: nil)
+    }
+    let context = BuiltinContext(tree: request.workingDirectory, arguments: arguments, vocabulary: builtins.vocabulary)
+    let poster = loop.poster, number = request.attempt
+    Thread.detachNewThread {
+      poster.post(Message.builtinEnded(index: index, attempt: number, result: builtin.run(context)))
+    }
+  }
+
+  // MARK: - Messages
+
+  private func received(_ message: any Sendable) {
+    switch message as? Message {
+    case .interrupt?: interrupt()
+    case .builtinEnded(let index, let number, let result)?:
+      guard let attempt = running[index], attempt.request.attempt == number, attempt.child == nil else { return }
+      attempt.sink.write(result.output.hasSuffix("\n") || result.output.isEmpty ? result.output : result.output + "\n")
+      complete(index, attempt, code: result.exitCode)
+    case nil: break
+    }
+  }
+
+  /// Start nothing more and stop what runs; the run ends as interrupted.
+  private func interrupt() {
+    guard !plan.interrupted else { return }
+    plan.interrupt()
+    for index in running.keys.sorted() {
+      guard let attempt = running[index] else { continue }
+      attempt.interrupted = true
+      if let child = attempt.child { loop.stop(child) } else { complete(index, attempt, code: nil) }
+    }
+    startWhatMay()
+  }
+
+  // MARK: - Ends
+
+  private func complete(_ index: Int, _ attempt: Attempt, code: Int32?, signal: Int32? = nil) {
+    guard running[index] === attempt else { return }
+    running[index] = nil
+    attempt.timer.map(loop.cancel)
+    attempt.sink.close()
+    let outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
+    let request = attempt.request
+    let result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
+                               started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
+                               logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
+    if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
+    if case .retry(let next) = plan.attemptEnded(index, result) {
+      onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
+      begin(next)
+    }
+    startWhatMay()
+  }
+
+  /// One `finished` event per lane, in the order the plan settled them.
+  private func reportSettled() {
+    for record in plan.takeSettled() {
+      finishedEvents += 1
+      onEvent?(.finished(record, finishedCount: finishedEvents, total: plan.total))
+    }
+  }
+
+  private func seconds(since start: UInt64) -> Double {
+    Double(loop.clock.now &- start) / 1e9
+  }
+}

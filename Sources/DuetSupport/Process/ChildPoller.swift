@@ -1,0 +1,71 @@
+import Foundation
+
+/// A child as a poller knows it: a number never reused by that poller, so a late
+/// request for a child that has ended cannot reach a newer one.
+public struct ChildID: Hashable, Comparable, Sendable {
+  public let value: UInt64
+  public init(_ value: UInt64) { self.value = value }
+  public static func < (a: ChildID, b: ChildID) -> Bool { a.value < b.value }
+}
+
+/// One child to start: a program by path, with its whole argv (never a shell
+/// string unless the program is the shell).
+public struct SpawnSpec: Sendable, Equatable {
+  public var path: String
+  public var arguments: [String]
+  public var directory: String
+  public var environment: [String: String]
+  /// Stderr to /dev/null instead of merged with stdout (a git query's noise).
+  public var discardErrors: Bool
+
+  public init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false) {
+    self.path = path
+    self.arguments = arguments
+    self.directory = directory
+    self.environment = environment
+    self.discardErrors = discardErrors
+  }
+
+  /// `/bin/sh -c command`.
+  public static func shell(_ command: String, directory: String, environment: [String: String]) -> SpawnSpec {
+    SpawnSpec(path: "/bin/sh", arguments: ["/bin/sh", "-c", command], directory: directory, environment: environment)
+  }
+}
+
+/// What one wait of a poller saw.
+public enum PollEvent {
+  /// Bytes the child wrote (stdout and stderr merged); valid only during the call.
+  case output(ChildID, UnsafeRawBufferPointer)
+  /// The child's pipe ended, or was dropped after what was in it was read.
+  case closed(ChildID)
+  /// The child exited; what was left of its process group was killed and it was reaped.
+  case exited(ChildID, status: Int32)
+  /// The stop latch tripped: a signal asked duet to stop. Reported once.
+  case stopRequested
+}
+
+/// Wakes a poller's `wait` from another thread (a built-in's result, Ctrl-C).
+public struct Waker: Sendable {
+  private let body: @Sendable () -> Void
+  public init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  public func wake() { body() }
+}
+
+/// Everything an event loop waits on, behind one seam: starting children,
+/// signalling their groups, and one blocking wait that reports what happened.
+/// `SystemPoller` does it with poll(2), pipes and pidfds (kqueue on macOS);
+/// tests hand the loop a scripted poller instead, as ninja's build tests hand
+/// the builder a fake command runner, and so drive a whole run on one thread
+/// with no process and no real time.
+public protocol ChildPoller: AnyObject {
+  func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID
+  /// Sends `signal` to the child's whole process group.
+  func signalGroup(_ child: ChildID, _ signal: Int32)
+  /// Stops waiting for the child's pipe (a grandchild outside its group holds
+  /// it): what is in it is read and reported, then `closed`, at the next wait.
+  func drop(_ child: ChildID)
+  /// Blocks until something happens, `wake` is called, or `timeout`
+  /// nanoseconds pass (nil: no limit), reporting each thing seen.
+  func wait(timeout: UInt64?, _ report: (PollEvent) -> Void)
+  var waker: Waker { get }
+}

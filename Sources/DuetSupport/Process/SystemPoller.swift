@@ -1,0 +1,253 @@
+import CProcessShim
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real poller: one `poll(2)` over a wake-up pipe, the stop latch, every
+/// child's output pipe and every child's exit, on the thread that calls `wait`.
+/// A child's exit is a descriptor like its pipe: a pidfd on Linux, and on macOS
+/// a kqueue with one `EVFILT_PROC` entry per child, so both platforms end a
+/// child the same way, with no SIGCHLD handler, reaper thread or polling timer.
+/// (A Linux kernel before 5.2 has no pidfd; then the wait wakes every 20 ms to
+/// ask `waitid` without reaping.)
+///
+/// Dispatch read sources were tried first: with hundreds of short-lived pipes
+/// whose descriptor numbers are reused at once, libdispatch's epoll backend on
+/// Linux crashed in `_dispatch_event_loop_drain`. A poll over the open
+/// descriptors has no such state to go stale.
+public final class SystemPoller: ChildPoller {
+  private struct Child {
+    var pid: pid_t
+    /// The output pipe; -1 once it ended or was dropped.
+    var pipe: Int32
+    /// The pidfd (Linux); -1 on macOS and on kernels without.
+    var pidfd: Int32
+    var exited = false
+    var dropping = false
+  }
+
+  /// Bytes read from one pipe before the others get their turn.
+  package static let burst = 1 << 20
+  /// Bytes read from a pipe that is being dropped before it is closed.
+  package static let dropDrainLimit = 16 << 20
+
+  private var children: [ChildID: Child] = [:]
+  private var nextID: UInt64 = 1
+  private let wakePipe = WakePipe()
+  private var stopReported = false
+  /// Children whose exit is not a descriptor yet (macOS: already gone when registered).
+  private var exitUnwatched: Set<ChildID> = []
+  private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+  #if canImport(Darwin)
+  private let queue: Int32 = kqueue()
+  #endif
+
+  public let waker: Waker
+
+  public init() {
+    let pipe = wakePipe
+    // The waker keeps the pipe open: a built-in that ends after its loop is
+    // gone still writes to this pipe, never to a descriptor number reused since.
+    waker = Waker { pipe.wake() }
+  }
+
+  deinit {
+    for child in children.values {
+      if child.pipe >= 0 { close(child.pipe) }
+      if child.pidfd >= 0 { close(child.pidfd) }
+    }
+    #if canImport(Darwin)
+    close(queue)
+    #endif
+    buffer.deallocate()
+  }
+
+  public func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID {
+    let process = try ChildProcess.spawn(spec)
+    let id = ChildID(nextID)
+    nextID += 1
+    children[id] = Child(pid: process.pid, pipe: process.output, pidfd: process.pidfd)
+    duet_children_add(1)
+    if process.pidfd < 0 && !watchExit(process.pid) { exitUnwatched.insert(id) }
+    return id
+  }
+
+  public func signalGroup(_ child: ChildID, _ signal: Int32) {
+    guard let entry = children[child], !entry.exited else { return }
+    DuetSupport.signalGroup(entry.pid, signal)
+  }
+
+  public func drop(_ child: ChildID) {
+    children[child]?.dropping = true
+  }
+
+  public func wait(timeout: UInt64?, _ report: (PollEvent) -> Void) {
+    let dropped = finishDrops(report)
+    var polled: [pollfd] = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+    polled.append(pollfd(fd: stopReported ? -1 : StopLatch.descriptor, events: Int16(POLLIN), revents: 0))
+    let order = children.keys.sorted()
+    for id in order { polled.append(pollfd(fd: children[id]!.pipe, events: Int16(POLLIN), revents: 0)) }
+    let exitFDs = exitDescriptors(order)
+    for fd in exitFDs { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+    let ready = poll(&polled, nfds_t(polled.count), dropped ? 0 : pollTimeout(timeout))
+    guard ready >= 0 else { return }
+    if polled[0].revents != 0 {
+      while read(wakePipe.read, buffer.baseAddress, buffer.count) > 0 {}
+    }
+    if polled[1].revents != 0 {
+      stopReported = true
+      report(.stopRequested)
+    }
+    for (offset, id) in order.enumerated() where polled[offset + 2].revents != 0 { readPipe(id, report) }
+    // After the pipes: a child whose pipe closed in the same round ends here at once.
+    let exitsAt = order.count + 2
+    reapExited(order, exitReady: exitFDs.indices.map { polled[exitsAt + $0].revents != 0 }, report)
+  }
+
+  // MARK: - Pipes
+
+  /// Reads a burst from the child's pipe, then back to poll: a lane that prints
+  /// faster than duet reads must not starve the other lanes or their ends.
+  private func readPipe(_ id: ChildID, _ report: (PollEvent) -> Void) {
+    guard let pipe = children[id]?.pipe, pipe >= 0 else { return }
+    if drain(id, pipe, limit: SystemPoller.burst, report) { closePipe(id, report) }
+  }
+
+  /// Reads until the pipe would block, ends, or `limit` bytes; true when it ended.
+  private func drain(_ id: ChildID, _ pipe: Int32, limit: Int, _ report: (PollEvent) -> Void) -> Bool {
+    var total = 0
+    while total < limit {
+      let n = read(pipe, buffer.baseAddress, buffer.count)
+      if n > 0 {
+        report(.output(id, UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
+        total += n
+        continue
+      }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+      return true
+    }
+    return false
+  }
+
+  private func closePipe(_ id: ChildID, _ report: (PollEvent) -> Void) {
+    guard let pipe = children[id]?.pipe, pipe >= 0 else { return }
+    close(pipe)
+    children[id]?.pipe = -1
+    report(.closed(id))
+    forgetIfDone(id)
+  }
+
+  /// What a lane already wrote to a dropped pipe is kept: read what is there, then let go.
+  private func finishDrops(_ report: (PollEvent) -> Void) -> Bool {
+    let dropping = children.filter { $0.value.dropping && $0.value.pipe >= 0 }.keys.sorted()
+    for id in dropping {
+      _ = drain(id, children[id]!.pipe, limit: SystemPoller.dropDrainLimit, report)
+      closePipe(id, report)
+    }
+    return !dropping.isEmpty
+  }
+
+  // MARK: - Exits
+
+  private func pollTimeout(_ timeout: UInt64?) -> Int32 {
+    var milliseconds = timeout.map { Int32(min(($0 + 999_999) / 1_000_000, UInt64(Int32.max))) } ?? -1
+    if !exitUnwatched.isEmpty { milliseconds = milliseconds < 0 ? 20 : min(milliseconds, 20) }
+    return milliseconds
+  }
+
+  #if canImport(Darwin)
+  /// One kqueue holds every child's exit.
+  private func exitDescriptors(_ order: [ChildID]) -> [Int32] { [queue] }
+
+  /// Which children exited: when the kqueue has news (drained here) or a child
+  /// was already gone when registered, each is asked without reaping it.
+  private func exitedChildren(_ order: [ChildID], _ ready: [Bool]) -> [ChildID] {
+    guard ready.contains(true) || !exitUnwatched.isEmpty else { return [] }
+    var events = [kevent](repeating: kevent(), count: 64)
+    var zero = timespec(tv_sec: 0, tv_nsec: 0)
+    while kevent(queue, nil, 0, &events, Int32(events.count), &zero) == Int32(events.count) {}
+    return order.filter { children[$0].map { !$0.exited && hasExited($0.pid) } ?? false }
+  }
+
+  /// Registers the child's exit in the kqueue; false when it is already gone.
+  private func watchExit(_ pid: pid_t) -> Bool {
+    var change = kevent(ident: UInt(pid), filter: Int16(EVFILT_PROC), flags: UInt16(EV_ADD | EV_ONESHOT),
+                        fflags: UInt32(NOTE_EXIT), data: 0, udata: nil)
+    return kevent(queue, &change, 1, nil, 0, nil) == 0
+  }
+  #else
+  /// Each child's pidfd, in `order`; -1 (ignored by poll) for one without.
+  private func exitDescriptors(_ order: [ChildID]) -> [Int32] {
+    order.map { children[$0].map { $0.exited ? -1 : $0.pidfd } ?? -1 }
+  }
+
+  private func exitedChildren(_ order: [ChildID], _ ready: [Bool]) -> [ChildID] {
+    order.indices.compactMap { offset in
+      let id = order[offset]
+      guard let child = children[id], !child.exited else { return nil }
+      return ready[offset] || (exitUnwatched.contains(id) && hasExited(child.pid)) ? id : nil
+    }
+  }
+
+  /// Without a pidfd there is nothing to register: the wait asks `waitid` every 20 ms.
+  private func watchExit(_ pid: pid_t) -> Bool { false }
+  #endif
+
+  private func reapExited(_ order: [ChildID], exitReady: [Bool], _ report: (PollEvent) -> Void) {
+    for id in exitedChildren(order, exitReady) {
+      guard let child = children[id] else { continue }
+      let status = killGroupAndReap(child.pid)
+      if child.pidfd >= 0 { close(child.pidfd) }
+      children[id]?.exited = true
+      children[id]?.pidfd = -1
+      exitUnwatched.remove(id)
+      duet_children_add(-1)
+      report(.exited(id, status: status))
+      forgetIfDone(id)
+    }
+  }
+
+  private func forgetIfDone(_ id: ChildID) {
+    if let child = children[id], child.exited, child.pipe < 0 { children[id] = nil }
+  }
+
+  /// Whether the child has exited, asked without reaping it.
+  private func hasExited(_ pid: pid_t) -> Bool {
+    var info = siginfo_t()
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+    #if os(Linux)
+    return info._sifields._sigchld.si_pid == pid
+    #else
+    return info.si_pid == pid
+    #endif
+  }
+
+}
+
+/// A non-blocking pipe whose write end wakes a poll; closed when the last owner lets go.
+private final class WakePipe: Sendable {
+  let read: Int32
+  let write: Int32
+
+  init() {
+    var fds: [Int32] = [-1, -1]
+    if duet_pipe_cloexec_nonblocking(&fds) != 0 { fds = [-1, -1] }
+    read = fds[0]
+    write = fds[1]
+  }
+
+  func wake() {
+    var byte: UInt8 = 1
+    _ = Foundation.write(write, &byte, 1)
+  }
+
+  deinit {
+    if read >= 0 { close(read) }
+    if write >= 0 { close(write) }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The event loop with real children: ends, drops and starts made from inside a handler.
+@Suite("Event loop")
+struct EventLoopTests {
+  /// A lane whose pipe is dropped (a grandchild outside its group holds it)
+  /// ends in the loop's turn; a child started from that end is watched in the
+  /// same loop, not left until some later timer wakes it.
+  @Test func aChildStartedWhenADroppedPipeEndsALaneIsWatched() throws {
+    let folder = try TemporaryFolder()
+    let fifo = folder.url.appendingPathComponent("ready").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The grandchild leaves the group, says so (with its pid) through the fifo, and keeps the pipe.
+    let command = "setsid sh -c 'echo $$ > ready; exec sleep 30' & read pid < ready; echo $pid"
+    let loop = EventLoop()
+    var printed: [UInt8] = []
+    var secondEnd: ChildRun.End?
+    let limits = ChildRun.Limits(timeout: 120, killGrace: 1, drainGrace: 0.2)
+    let started = Date()
+    loop.start(.shell(command, directory: folder.url.path, environment: ["PATH": "/usr/bin:/bin"]), limits: limits,
+               onBytes: { printed.append(contentsOf: $0) },
+               onEnd: { _ in
+                 loop.start(.shell("exit 4", directory: "/", environment: [:]), limits: limits, onBytes: { _ in },
+                            onEnd: { secondEnd = $0 })
+               })
+    loop.run(until: { secondEnd != nil || Date().timeIntervalSince(started) > 30 })
+    if let pid = pid_t(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
+      kill(pid, SIGKILL)
+    }
+    #expect(secondEnd?.exitCode == 4)
+  }
+
+  /// Output and the end of two children at once, each to its own handlers, on the calling thread.
+  @Test func outputGoesToItsOwnChild() {
+    let loop = EventLoop()
+    var out: [Int: String] = [:]
+    var ended = 0
+    for n in 1...2 {
+      loop.start(.shell("echo child\(n)", directory: "/", environment: [:]), limits: .init(timeout: 30),
+                 onBytes: { out[n, default: ""] += String(decoding: $0, as: UTF8.self) },
+                 onEnd: { end in
+                   #expect(end.exitCode == 0)
+                   ended += 1
+                 })
+    }
+    loop.run(until: { ended == 2 })
+    #expect(out == [1: "child1\n", 2: "child2\n"])
+  }
+
+  /// A poller never hands out a child's number twice, so a late drop or signal
+  /// for a child that ended cannot reach a newer one.
+  @Test func childNumbersAreNeverReused() throws {
+    let poller = SystemPoller()
+    var seen = Set<ChildID>()
+    let loop = EventLoop(poller: poller)
+    var ended = 0
+    for _ in 0..<20 {
+      guard let id = loop.start(.shell("true", directory: "/", environment: [:]), limits: .init(timeout: 30),
+                                onBytes: { _ in }, onEnd: { _ in ended += 1 }) else { continue }
+      #expect(seen.insert(id).inserted)
+      let before = ended
+      loop.run(until: { ended > before })
+    }
+    #expect(seen.count == 20)
+  }
+
+  /// A message posted from another thread wakes the loop's wait and is handled on the loop's thread.
+  @Test func postedMessagesWakeTheWait() {
+    let loop = EventLoop()
+    var received: [String] = []
+    loop.onMessage = { received.append($0 as? String ?? "?") }
+    let poster = loop.poster
+    Thread.detachNewThread { poster.post("from another thread") }
+    loop.run(until: { !received.isEmpty })
+    #expect(received == ["from another thread"])
+  }
+}
