@@ -1,4 +1,5 @@
 import Foundation
+import DuetApp
 
 /// One call of duet: what a process is handed by whoever started it. Commands
 /// read the working folder, the environment and standard input from here, never
@@ -16,6 +17,8 @@ struct Invocation: Sendable {
   /// Only the binary's `main` owns the process: it alone may take the signals,
   /// become the subreaper of what lanes leave behind, and exit.
   var ownsProcess: Bool
+  /// The signal policy of the process, held by the invocation that owns it; nil in-process.
+  var signals: SignalPolicy?
 
   init(arguments: [String], workingDirectory: URL, environment: [String: String], standardInput: Data?, executable: URL, ownsProcess: Bool) {
     self.arguments = arguments
@@ -28,13 +31,21 @@ struct Invocation: Sendable {
   }
 
   /// The binary's own invocation, read from this process.
-  static func process() -> Invocation {
+  static func process(signals: SignalPolicy) -> Invocation {
     let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    return Invocation(
+    var invocation = Invocation(
       arguments: Array(CommandLine.arguments.dropFirst()),
       workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
       environment: ProcessInfo.processInfo.environment,
       standardInput: nil, executable: executable, ownsProcess: true)
+    invocation.signals = signals
+    return invocation
+  }
+
+  /// Runs `body` with `handler` taking the signals, where this invocation owns them.
+  func duringSignals<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+    guard let signals else { return try body() }
+    return try signals.during(handler, body)
   }
 
   /// The command line as a person would type it, for the history.

@@ -8,7 +8,7 @@ import DuetSupport
 
 // A closed stdout (`duet lanes | head`) ends a write with EPIPE instead of killing duet.
 signal(SIGPIPE, SIG_IGN)
-SignalPolicy.install()
-let invocation = Invocation.process()
+let signals = SignalPolicy.install()
+let invocation = Invocation.process(signals: signals)
 let console = Console(environment: invocation.environment)
-exit(SignalPolicy.exitCode(Entrypoint.run(invocation, console: console)))
+exit(signals.exitCode(Entrypoint.run(invocation, console: console)))

@@ -1,5 +1,4 @@
 import DuetOutput
-import DuetSupport
 
 /// What `duet doctor` found: one line per thing it looked at, and one sentence per
 /// problem, a problem being anything a lane needs that is missing or broken.

@@ -1,4 +1,5 @@
 import Foundation
+import DuetProcess
 import DuetSupport
 
 /// Finds a program on `PATH` and asks it for its version with a deadline, so a

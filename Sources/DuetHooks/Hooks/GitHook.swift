@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// The git hooks duet writes: found where git looks (`core.hooksPath`,

@@ -1,5 +1,6 @@
 import Foundation
 import DuetRun
+import DuetProcess
 import DuetSupport
 
 /// The commit a pre-push hook must verify, which need not be the work tree:

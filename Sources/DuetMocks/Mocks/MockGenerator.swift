@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// Runs an entry's `generator` command and waits for it: `/bin/sh -c` in the tree

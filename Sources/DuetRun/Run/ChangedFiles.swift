@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// The files a change touches, read from git: everything that differs between a

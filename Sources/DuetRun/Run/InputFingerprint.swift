@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// The input fingerprint of a lane: SHA-256 over its definition (command, env,

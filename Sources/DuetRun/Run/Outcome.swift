@@ -1,4 +1,5 @@
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// How one attempt of a lane ended.

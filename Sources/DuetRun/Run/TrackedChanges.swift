@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// `--strict`: the tracked files a run changed. A snapshot holds `git status` of

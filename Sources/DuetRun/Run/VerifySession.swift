@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// One `duet verify` from plan to record: history weights, input fingerprints and

@@ -4,6 +4,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// `duet __complete lanes|tags|refs [--root DIR]`: the lane names or the tags of

@@ -5,6 +5,7 @@ import DuetMocks
 import DuetTokens
 import DuetRun
 import DuetModel
+import DuetProcess
 import DuetSupport
 
 /// `duet hook install|uninstall`: a git hook that runs `duet verify` on what is

@@ -44,9 +44,9 @@ enum VerifyCommand: Command {
     let observer = observer(console: console, json: json)
     do {
       if arguments.flag("--watch") { return try VerifyWatch.run(request, observer: observer, arguments: arguments, console: console) }
-      let ownsProcess = arguments.invocation.ownsProcess
+      let invocation = arguments.invocation
       let response = try verify(request, observer: observer, signals: { onSignal, body in
-        SignalPolicy.during(ownsProcess: ownsProcess, { _ in onSignal() }, body)
+        invocation.duringSignals({ _ in onSignal() }, body)
       })
       print(response, request: request, json: json, console: console)
       return response.exitCode

@@ -35,7 +35,7 @@ enum VerifyWatch {
         console.out("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)")
       },
       failed: { error in console.err("\(prefix) error: \(error)") })
-    let code = try SignalPolicy.during(ownsProcess: arguments.invocation.ownsProcess, { _ in control.stop() }) {
+    let code = try arguments.invocation.duringSignals({ _ in control.stop() }) {
       try watch(request, control: control, verifyObserver: observer, observer: watchObserver)
     }
     if control.isStopped { console.out("\(prefix) stopped") }

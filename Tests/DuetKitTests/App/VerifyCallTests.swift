@@ -3,6 +3,7 @@ import Testing
 @testable import DuetApp
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// `verify(_:observer:)`, the library call the executable's `duet verify` makes:

@@ -4,6 +4,7 @@ import Foundation
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// Runs and manifests built in memory for the CI report tests.

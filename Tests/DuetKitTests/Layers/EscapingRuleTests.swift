@@ -1,4 +1,5 @@
 import Foundation
+import DuetProcess
 import Testing
 
 /// The two rules of issue 27 that the source tree can show: tree text reaches
@@ -150,7 +151,7 @@ struct EscapingRuleTests {
   @Test func onlyTheWriterReplacesFiles() throws {
     let allowed: [String: String] = [
       "DuetSupport/Support/AtomicFile.swift": "the one writer",
-      "DuetSupport/Process/LogSink.swift": "a new log file in a run's new folder under .duet/logs",
+      "DuetProcess/LogSink.swift": "a new log file in a run's new folder under .duet/logs",
       "DuetHooks/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
       "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
       "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",

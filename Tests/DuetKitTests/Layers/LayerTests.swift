@@ -3,14 +3,14 @@ import Testing
 
 /// The layers of `Sources/`, bottom up. A target may import only the Duet
 /// targets of lower layers, and each C library only where its layer owns it:
-/// SQLite belongs to the history store (DuetRun), libyaml and the process shim
-/// to DuetSupport. SwiftPM sees the edges `Package.swift` declares; these tests
+/// SQLite belongs to the history store (DuetRun), libyaml to DuetSupport and
+/// the process shim to DuetProcess. SwiftPM sees the edges `Package.swift` declares; these tests
 /// fail on an `import` that goes up or sideways even where a module built
 /// earlier would let it compile, and on a `Package.swift` edge that does.
 struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
-    "DuetOutput": 1,
+    "DuetOutput": 1, "DuetProcess": 1,
     "DuetModel": 2,
     "DuetRun": 3, "DuetTokens": 3, "DuetMocks": 3,
     "DuetAdopt": 4, "DuetHooks": 4,
@@ -22,7 +22,7 @@ struct LayerTests {
   static let cOwner: [String: String] = [
     "CSQLite": "DuetRun",
     "CYAML": "DuetSupport",
-    "CProcessShim": "DuetSupport",
+    "CProcessShim": "DuetProcess",
     "CCrypto": "DuetSupport",
   ]
   static let repository = URL(fileURLWithPath: #filePath)

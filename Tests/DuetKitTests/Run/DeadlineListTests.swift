@@ -1,6 +1,7 @@
 import Testing
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// The pump's timers, with explicit clocks: what `poll` may sleep and what is due.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuetRun
 @testable import DuetOutput
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// `duet verify --json` and `--dry-run --json` as values: the bytes the

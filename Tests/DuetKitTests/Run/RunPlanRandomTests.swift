@@ -5,6 +5,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// Many random DAGs with random outcomes, retries, pools and cache states, each

@@ -5,6 +5,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// The run plan stepped by hand: no clock, no queue, no process.

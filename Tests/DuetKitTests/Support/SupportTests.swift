@@ -6,6 +6,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetOutput
+@testable import DuetProcess
 @testable import DuetSupport
 
 @Suite("Support pieces")

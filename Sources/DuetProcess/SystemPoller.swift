@@ -78,7 +78,7 @@ public final class SystemPoller: ChildPoller {
 
   public func signalGroup(_ child: ChildID, _ signal: Int32) {
     guard let entry = children[child], !entry.exited else { return }
-    DuetSupport.signalGroup(entry.pid, signal)
+    DuetProcess.signalGroup(entry.pid, signal)
   }
 
   public func drop(_ child: ChildID) {

@@ -39,7 +39,7 @@ public enum ChildRun {
       self.spawnError = spawnError
     }
 
-    public var exitCode: Int32? { waitStatus.flatMap(DuetSupport.exitCode(ofWaitStatus:)) }
+    public var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }
     public var signal: Int32? { waitStatus.flatMap(terminatingSignal(ofWaitStatus:)) }
     public var succeeded: Bool { exitCode == 0 && !timedOut && !stopped }
   }

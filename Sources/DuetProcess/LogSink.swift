@@ -1,4 +1,5 @@
 import Foundation
+import DuetSupport
 
 /// Where one attempt's output goes: a log file made on the first byte (a lane that
 /// prints nothing leaves no file), a bounded `LogTail`, and optional live lines.

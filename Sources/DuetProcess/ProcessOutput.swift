@@ -1,4 +1,5 @@
 import Foundation
+import DuetSupport
 
 /// Runs a short `git` query to completion and returns its output, outside the
 /// run loop, through `ChildRun` with a deadline, so a git waiting on a lock or a

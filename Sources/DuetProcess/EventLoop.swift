@@ -1,4 +1,5 @@
 import Foundation
+import DuetSupport
 
 #if canImport(Glibc)
 import Glibc
