@@ -9,7 +9,7 @@ import DuetSupport
 /// under the build folder (the tutorials link a flavor-less
 /// `build/XCFrameworks/app/…`) links what a tree's own script publishes there,
 /// so the script that names that path is the lane's command.
-public enum XCFrameworkProducer: Sendable, Equatable {
+enum XCFrameworkProducer: Sendable, Equatable {
   /// A Gradle task of the module that declares the framework.
   case gradleTask(String)
   /// A script of the tree (relative to the root) that names the linked path.

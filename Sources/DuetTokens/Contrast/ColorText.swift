@@ -75,7 +75,7 @@ public struct ContrastQuery: Sendable {
 }
 
 /// `duet contrast --json`: the ratio and each threshold it meets or misses.
-public struct ContrastJSON: Codable, Sendable, Equatable {
+struct ContrastJSON: Codable, Sendable, Equatable {
   public struct Level: Codable, Sendable, Equatable {
     public var level: String
     public var largeText: Bool
