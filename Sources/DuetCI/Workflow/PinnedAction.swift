@@ -1,7 +1,7 @@
 /// An action the generated GitHub workflow uses, pinned to the full commit of
 /// its release tag as read from the action's public repository (`git rev-parse
 /// TAG^{commit}`), with the tag as a comment: a tag can be moved, a commit cannot.
-struct PinnedAction: Sendable, Equatable {
+public struct PinnedAction: Sendable, Equatable {
   public var name: String
   public var commit: String
   public var version: String

@@ -36,7 +36,7 @@ public struct DoctorReport: Sendable, Codable {
 }
 
 /// The JSON of `duet doctor --json`.
-struct DoctorJSON: Codable, Sendable, Equatable {
+public struct DoctorJSON: Codable, Sendable, Equatable {
   public var root: String
   public var lines: [DoctorReport.Line]
   public var problems: [String]
