@@ -16,10 +16,15 @@ public enum ProcessOutput {
   /// With `onBytes`, every byte goes there and none is kept.
   public static func gitOutput(_ arguments: [String], in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
                                deadline: Double = deadline, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
-    let spec = SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
-                         environment: environment, discardErrors: true)
+    let spec = gitSpec(arguments, in: directory, environment: environment)
     let result = ChildRun.capture(spec, limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
     return result.end.succeeded ? Data(result.output) : nil
+  }
+
+  /// How git is started: found on the environment's PATH, its arguments as argv, stderr dropped.
+  public static func gitSpec(_ arguments: [String], in directory: URL, environment: [String: String]) -> SpawnSpec {
+    SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
+              environment: environment, discardErrors: true)
   }
 
   /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.

@@ -136,8 +136,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     return result
   }
   if request.reapOrphans {
-    // duet's own question to git is answered first: it is duet's child, not a lane's leftover.
-    _ = session.gitCommit
+    // duet's own question to git ended with the run loop, so nothing left is duet's own.
     // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
     let leftovers = Subreaper.killAdopted()
     if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }

@@ -53,6 +53,8 @@ public final class LaneLoop {
   private let killGrace: Double
   private let recheck: InputRecheck?
   private var running: [Int: Attempt] = [:]
+  /// Children run beside the lanes (the commit the history row names).
+  private var alongside: Set<ChildID> = []
   private var finishedEvents = 0
   private var makeRequest: ((Int, Int) -> StepRequest)?
   private var onEvent: ((RunEvent) -> Void)?
@@ -89,8 +91,21 @@ public final class LaneLoop {
     self.onEvent = onEvent
     loop.deliverPosted()
     startWhatMay()
-    loop.run(until: { plan.isFinished })
+    loop.run(until: { plan.isFinished && alongside.isEmpty })
     return RunResult(records: plan.finalRecords, interrupted: plan.interrupted, duration: seconds(since: start))
+  }
+
+  /// Runs a short child beside the lanes, on this loop, with a minute's
+  /// deadline; `done` gets its output, or nil when it failed. The run ends once
+  /// it has; Ctrl-C stops it with the lanes.
+  public func alongside(_ spec: SpawnSpec, _ done: @escaping ([UInt8]?) -> Void) {
+    var kept = BoundedBytes(limit: 64 * 1024)
+    var id: ChildID?
+    id = loop.start(spec, limits: .init(timeout: 60, killGrace: 1), onBytes: { kept.append($0) }, onEnd: { [unowned self] end in
+      if let id { self.alongside.remove(id) }
+      done(end.succeeded ? kept.bytes : nil)
+    })
+    if let id { alongside.insert(id) }
   }
 
   // MARK: - Starting
@@ -184,6 +199,7 @@ public final class LaneLoop {
       attempt.interrupted = true
       if let child = attempt.child { loop.stop(child) } else { complete(index, attempt, code: nil) }
     }
+    alongside.sorted().forEach(loop.stop)
     startWhatMay()
   }
 

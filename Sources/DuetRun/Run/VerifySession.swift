@@ -26,10 +26,12 @@ public final class VerifySession {
   /// For each lane not settled before the run: `cached`, or why it runs.
   public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
   /// The HEAD commit the history row names; nil outside git. When the
-  /// fingerprints did not ask git already, it is asked while the lanes run:
-  /// only the record needs it, so the first lane need not wait for it.
-  public var gitCommit: String? { commit?.value }
-  private var commit: PendingCommit?
+  /// fingerprints did not ask git already, it is asked while the lanes run, as
+  /// a child of the run loop beside them: only the record needs it, so the
+  /// first lane need not wait for it.
+  public private(set) var gitCommit: String?
+  /// Whether `run` asks git for the commit.
+  private var commitWanted = false
   /// Each lane's newest recorded verdict, as the cache was decided from it.
   private var history: [String: CacheCheck.LastVerdict] = [:]
   /// The inputs that moved while a lane passed, so that pass is not kept.
@@ -87,7 +89,8 @@ public final class VerifySession {
                                   fingerprints: fingerprints, history: history, noCache: plan.options.noCache,
                                   run: .init(strict: plan.options.strict, partial: plan.options.changed != nil))
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
-    commit = git.map { PendingCommit(known: $0?.commit) } ?? (recording ? PendingCommit(askingIn: root) : nil)
+    gitCommit = git.flatMap { $0?.commit }
+    commitWanted = git == nil && recording
     for (index, decision) in decisions where decision == .cached {
       plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
                                       reason: "inputs unchanged since it last passed")
@@ -111,6 +114,12 @@ public final class VerifySession {
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
     let loop = LaneLoop(plan: runPlan, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
                         recheck: InputRecheck(root: plan.root, builtins: plan.builtins, before: before))
+    if commitWanted {
+      commitWanted = false
+      loop.alongside(ProcessOutput.gitSpec(["rev-parse", "HEAD"], in: plan.root, environment: plan.environment)) { [unowned self] output in
+        self.gitCommit = output.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+      }
+    }
     interruption.attach(loop.interrupter)
     let result = loop.run(makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
                           onEvent: onEvent)
@@ -222,32 +231,5 @@ public final class RunInterruption: Sendable {
       return state.requested
     }
     if requested { loop.interrupt() }
-  }
-}
-
-/// `git rev-parse HEAD`, asked on a thread of its own so that the lanes start
-/// without waiting for it; `value` waits for the answer.
-private final class PendingCommit: Sendable {
-  private let answer: Locked<String?>
-  private let done = DispatchGroup()
-
-  init(known: String?) {
-    answer = Locked(known)
-  }
-
-  init(askingIn root: URL) {
-    let answer = Locked<String?>(nil)
-    self.answer = answer
-    done.enter()
-    DispatchQueue.global().async { [done] in
-      let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root)
-      answer.withLock { $0 = commit }
-      done.leave()
-    }
-  }
-
-  var value: String? {
-    done.wait()
-    return answer.withLock { $0 }
   }
 }
