@@ -40,32 +40,43 @@ let package = Package(
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
+    // Output: the shapes of what duet prints: aligned tables, hanging lists,
+    // and the one `--json` report format.
+    .target(name: "DuetOutput", dependencies: ["DuetSupport"]),
     // Process: the one way duet runs children (spawn, the event loop and its
     // poller, captures, git by argv, the stop latch a signal trips).
     .target(name: "DuetProcess", dependencies: ["DuetSupport", "CProcessShim"]),
-    // Model: the manifest, the lane graph, the parity manifest, what a built-in is.
-    .target(name: "DuetModel", dependencies: ["DuetSupport"]),
+    // Model: the manifest, the lane graph, the parity manifest, what a built-in
+    // is, and the Gradle and SwiftPM build files read as tokens.
+    .target(name: "DuetModel", dependencies: ["DuetOutput", "DuetSupport"]),
     // Run: plan, scheduler, lane runner, fingerprints, the history store and its
     // reports. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetProcess", "DuetSupport", "CSQLite"]),
+    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
     // The features: design tokens (with contrast and theme tests) and mocks.
-    .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetSupport"]),
-    .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetSupport"]),
-    // Adoption: tree survey, init, doctor, workflow generation, git hooks.
-    .target(name: "DuetAdopt", dependencies: ["DuetRun", "DuetTokens", "DuetModel", "DuetProcess", "DuetSupport"]),
+    .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetOutput", "DuetSupport"]),
+    .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
+    // Adopt: the tree survey (Gradle builds, Swift packages, a tree's own CI),
+    // the adoption plan, init's manifest and the lanes derived from the plan.
+    .target(name: "DuetAdopt", dependencies: ["DuetTokens", "DuetModel", "DuetSupport"]),
+    // Hooks: the git pre-push hook, the pushed commits and their checkout.
+    .target(name: "DuetHooks", dependencies: ["DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]),
+    // Doctor: what a tree's lanes need on this machine, and the report.
+    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetRun", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
+    // CI: the GitHub Actions and GitLab CI files `duet workflow` writes.
+    .target(name: "DuetCI", dependencies: ["DuetAdopt", "DuetModel", "DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
     // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

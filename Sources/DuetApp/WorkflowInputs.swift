@@ -1,4 +1,4 @@
-import DuetAdopt
+import DuetCI
 import DuetModel
 import DuetRun
 import DuetSupport

@@ -1,4 +1,4 @@
-import DuetAdopt
+import DuetDoctor
 import DuetModel
 import Foundation
 import Testing

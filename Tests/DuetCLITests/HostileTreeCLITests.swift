@@ -1,5 +1,4 @@
 import DuetApp
-import DuetAdopt
 import DuetMocks
 import DuetTokens
 import DuetRun

@@ -1,5 +1,4 @@
 import Foundation
-import DuetModel
 import DuetSupport
 
 /// The Apple part of an adoption plan: a lane per Swift package (its tests, or

@@ -1,6 +1,4 @@
 import Foundation
-import DuetModel
-import DuetSupport
 
 /// The part of an adoption plan read from the tree's own CI: a lane per step
 /// that checks something (`CIWorkflowChecks`), on the job's platform.

@@ -1,5 +1,4 @@
 import Foundation
-import DuetModel
 import DuetSupport
 
 /// The Gradle part of an adoption plan: a lane per module that has tests (or

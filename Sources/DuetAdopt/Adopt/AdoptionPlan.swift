@@ -1,8 +1,5 @@
 import Foundation
-import DuetRun
-import DuetTokens
 import DuetModel
-import DuetSupport
 
 /// The lanes a surveyed tree gets, each with the reason it exists. `duet init`
 /// writes them as `lanes/manifest.yaml`; a tree with only `parity/manifest.yaml`

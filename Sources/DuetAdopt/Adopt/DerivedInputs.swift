@@ -1,6 +1,5 @@
 import Foundation
 import DuetModel
-import DuetSupport
 
 /// The `inputs:` of the lanes `duet init` writes, so that they are cached when
 /// nothing they build from changed, and `--since` runs them when anything did.

@@ -1,5 +1,3 @@
-import DuetRun
-import DuetTokens
 import DuetModel
 import DuetSupport
 

@@ -1,8 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
 
 /// Which modules (or packages) hold a generated folder, or depend on one that
 /// does: those must run after `design-tokens`. Gradle modules depend through

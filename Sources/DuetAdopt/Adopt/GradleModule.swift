@@ -1,6 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
 import DuetModel
 import DuetSupport
 
@@ -169,12 +167,17 @@ public struct GradleModule: Sendable, Equatable {
 
   /// Gradle's type-safe accessor for a project path: each segment in lower
   /// camel case, `-` and `_` dropped (`:feature-home:core` → `featureHome.core`).
+  /// Written as a loop with its types spelled out: the chained `map`s it
+  /// replaces took the type checker 0.7 s of every build.
   package static func typeSafeAccessor(_ project: String) -> String {
-    project.split(separator: ":").map { segment in
-      let words = segment.split(whereSeparator: { $0 == "-" || $0 == "_" })
-      return words.enumerated().map { index, word in
-        index == 0 ? String(word.prefix(1)).lowercased() + word.dropFirst() : String(word.prefix(1)).uppercased() + word.dropFirst()
-      }.joined()
-    }.joined(separator: ".")
+    let segments: [String] = project.split(separator: ":").map { segment in
+      var accessor = ""
+      for (index, word) in segment.split(whereSeparator: { $0 == "-" || $0 == "_" }).enumerated() {
+        let head = String(word.prefix(1))
+        accessor += (index == 0 ? head.lowercased() : head.uppercased()) + String(word.dropFirst())
+      }
+      return accessor
+    }
+    return segments.joined(separator: ".")
   }
 }

@@ -1,8 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
 
 /// Lane names made from folder and project names.
 package enum LaneNames {

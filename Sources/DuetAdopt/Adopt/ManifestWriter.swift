@@ -1,5 +1,4 @@
 import Foundation
-import DuetRun
 import DuetTokens
 import DuetModel
 import DuetSupport

@@ -1,7 +1,6 @@
 import Foundation
-import DuetModel
-import DuetSupport
 import DuetTokens
+import DuetSupport
 
 /// A starting `parity/theme-test.yaml` for a token config that has no theme
 /// test yet: the Duet engine rejects `contrast:` and `themes:` in the config, so

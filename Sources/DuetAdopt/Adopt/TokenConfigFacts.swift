@@ -1,7 +1,5 @@
 import Foundation
-import DuetRun
 import DuetTokens
-import DuetModel
 import DuetSupport
 
 /// What the token config says that decides lanes: whether it declares themes

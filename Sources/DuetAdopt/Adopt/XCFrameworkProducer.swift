@@ -1,7 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
 import DuetSupport
 
 /// How an XCFramework a Swift package links gets built. Kotlin's
@@ -12,7 +9,7 @@ import DuetSupport
 /// under the build folder (the tutorials link a flavor-less
 /// `build/XCFrameworks/app/…`) links what a tree's own script publishes there,
 /// so the script that names that path is the lane's command.
-public enum XCFrameworkProducer: Sendable, Equatable {
+enum XCFrameworkProducer: Sendable, Equatable {
   /// A Gradle task of the module that declares the framework.
   case gradleTask(String)
   /// A script of the tree (relative to the root) that names the linked path.
@@ -61,7 +58,7 @@ public struct ScriptFile: Sendable, Equatable {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: 65_536)) ?? Data()
-        return ScriptFile(path: folderPath + "/" + name, text: String(decoding: data, as: UTF8.self), isExecutable: ToolProbe.isExecutableFile(url.path))
+        return ScriptFile(path: folderPath + "/" + name, text: String(decoding: data, as: UTF8.self), isExecutable: ExecutableFile.exists(at: url.path))
       }
     }
   }

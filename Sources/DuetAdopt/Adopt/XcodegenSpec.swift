@@ -1,5 +1,4 @@
 import Foundation
-import DuetModel
 import DuetSupport
 
 /// An app described by an XcodeGen spec (`xcodegen.yml`, `project.yml`) and no

@@ -1,5 +1,7 @@
 import DuetAdopt
 import DuetModel
+import DuetDoctor
+import DuetOutput
 import DuetSupport
 import Foundation
 

@@ -1,5 +1,6 @@
 import DuetAdopt
 import DuetModel
+import DuetOutput
 import DuetSupport
 import DuetTokens
 import Foundation

@@ -1,6 +1,7 @@
 import DuetAdopt
 import DuetModel
 import DuetRun
+import DuetCI
 import DuetSupport
 import Foundation
 

@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 import Foundation
 

@@ -1,5 +1,6 @@
 import DuetMocks
 import DuetModel
+import DuetOutput
 import DuetSupport
 import Foundation
 

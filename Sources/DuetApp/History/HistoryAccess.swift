@@ -1,5 +1,6 @@
 import DuetModel
 import DuetRun
+import DuetOutput
 import DuetSupport
 import Foundation
 

@@ -1,4 +1,5 @@
 import DuetRun
+import DuetOutput
 import DuetSupport
 import Foundation
 

@@ -1,4 +1,5 @@
 import DuetAdopt
+import DuetHooks
 import DuetSupport
 import Foundation
 

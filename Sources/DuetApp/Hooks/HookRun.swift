@@ -1,6 +1,7 @@
 import DuetAdopt
 import DuetProcess
 import DuetRun
+import DuetHooks
 import DuetSupport
 import Foundation
 

@@ -3,7 +3,7 @@ import DuetSupport
 
 /// Reads the fingerprint block at the top of a mock file, defensively: a block
 /// edited into nonsense, cut short or missing is a value to report, never a crash.
-public enum FingerprintParser {
+enum FingerprintParser {
   /// What the top of a file holds.
   public enum Result: Sendable, Equatable {
     /// A well-formed block; the body starts at byte `bodyStart`.

@@ -49,7 +49,7 @@ public enum MockGenerator {
 }
 
 /// A generator that could not be started at all.
-public struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
+struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
   public var message: String
   public var description: String { message }
 }

@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// `duet mocks --check --json`: each mock file, up to date or with what drifted.

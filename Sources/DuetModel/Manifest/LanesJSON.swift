@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// `duet lanes --json`: the manifest's lanes in run order, the modules of the

@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// The schema of one entry under `lanes:`, a property per key the loader reads.

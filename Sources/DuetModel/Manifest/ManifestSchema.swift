@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// The JSON Schema (draft-07) of `lanes/manifest.yaml`, for editors with the YAML

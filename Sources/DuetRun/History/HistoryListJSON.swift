@@ -1,4 +1,5 @@
 import Foundation
+import DuetOutput
 import DuetSupport
 
 /// `duet history --json`: the store and its recent runs, newest first.

@@ -1,3 +1,4 @@
+import DuetOutput
 import DuetSupport
 
 /// `duet stats --json`: per lane, runs, pass rate and durations in the window.

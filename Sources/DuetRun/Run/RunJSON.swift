@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// The run as JSON for scripts (`duet verify --json`): a value that `ReportJSON`

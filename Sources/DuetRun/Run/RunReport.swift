@@ -1,4 +1,5 @@
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// The text of a run: the line per finished lane, the failed lanes' log tails,

@@ -3,7 +3,7 @@ import Foundation
 /// Where a file stops being text duet can read: the first NUL byte or the
 /// first byte sequence that is not UTF-8, with its 1-based line and column
 /// (columns count characters, as editors do), so the message points at it.
-public enum TextBytes {
+package enum TextBytes {
   public struct Problem: Sendable, Equatable {
     public var line: Int
     public var column: Int
@@ -11,7 +11,7 @@ public enum TextBytes {
     public var what: String
   }
 
-  public static func firstProblem(in data: Data) -> Problem? {
+  package static func firstProblem(in data: Data) -> Problem? {
     data.withUnsafeBytes { raw in firstProblem(in: raw.bindMemory(to: UInt8.self)) }
   }
 

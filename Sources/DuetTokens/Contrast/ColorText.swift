@@ -1,4 +1,5 @@
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// A colour as someone types it at a prompt: `#6A6A6A`, `6A6A6A`, `#6AA`, or
@@ -74,7 +75,7 @@ public struct ContrastQuery: Sendable {
 }
 
 /// `duet contrast --json`: the ratio and each threshold it meets or misses.
-public struct ContrastJSON: Codable, Sendable, Equatable {
+struct ContrastJSON: Codable, Sendable, Equatable {
   public struct Level: Codable, Sendable, Equatable {
     public var level: String
     public var largeText: Bool

@@ -4,7 +4,7 @@ import DuetSupport
 /// Source-over compositing: a translucent colour painted over an opaque one
 /// gives, per encoded sRGB channel, alpha × colour + (1 − alpha) × beneath,
 /// as the platforms' default blending does.
-public enum Compositing {
+enum Compositing {
   public static func over(_ color: SRGBColor, alpha: Double, beneath: SRGBColor) -> SRGBColor {
     let a = max(0, min(1, alpha))
     func mix(_ top: Double, _ bottom: Double) -> Double { a * top + (1 - a) * bottom }

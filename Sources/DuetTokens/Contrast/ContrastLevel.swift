@@ -24,7 +24,7 @@ public enum ContrastLevel: String, Sendable, CaseIterable, Equatable {
 }
 
 /// WCAG's large text: at least 18 pt, or at least 14 pt at a bold weight (700 or more).
-public enum LargeText {
+enum LargeText {
   public static let minimumSize = 18.0
   public static let minimumBoldSize = 14.0
   public static let boldWeight = 700

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// What `duet theme-test` found: every pair's result, summarised per theme and
@@ -71,7 +72,7 @@ public struct ThemeTestReport: Sendable {
 
 /// `duet theme-test --json`: every pair and the worst, or (exit code 2) the
 /// errors of a config that could not be read.
-public struct ThemeTestJSON: Codable, Sendable, Equatable {
+struct ThemeTestJSON: Codable, Sendable, Equatable {
   /// One pair's result; `font` only when the pair names one.
   public struct Pair: Codable, Sendable, Equatable {
     public var theme: String

@@ -7,7 +7,7 @@ import DuetSupport
 /// number spelling included). This is how a token file the Duet toolchain's
 /// engine wrote is checked: its layout and words are its own, its code must be
 /// what the config generates.
-public enum CodeComparison {
+enum CodeComparison {
   /// One token of code and the 1-based line it starts on.
   public struct Token: Sendable, Equatable {
     public var text: Substring

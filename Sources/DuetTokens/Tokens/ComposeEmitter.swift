@@ -4,7 +4,7 @@ import DuetSupport
 /// The Kotlin side for an app with no theme engine (`style: compose`): the
 /// colour tokens as Compose `Color(0xAARRGGBB)` values in a light and a dark
 /// object behind one interface, and the type scale as `TextStyle`s.
-public enum ComposeEmitter {
+enum ComposeEmitter {
   public static let colorFileName = "SemanticColors.kt"
   public static let fontFileName = "SemanticTextStyles.kt"
 

@@ -9,7 +9,7 @@ import DuetSupport
 /// palette) are written as the engine writes them, so the toolchain's own
 /// whole-file check stays green after duet regenerates. Files the engine does
 /// not write (theme mappings, scales) stay in duet's layout.
-public enum EngineLayout {
+enum EngineLayout {
   /// `plan`'s files, those of the engine's targets under `root` in the
   /// engine's layout, with the engine's words read from the files on disk.
   public static func files(_ plan: TokenPlan, config: TokenConfig, root: URL) -> [GeneratedFile] {

@@ -4,7 +4,7 @@
 /// extensions, the `tokenColor` helper). duet does not carry the engine's
 /// words; it reads them from the file on disk and puts them back where they
 /// stood, while every line that depends on the config is generated anew.
-public struct EngineProse: Sendable, Equatable {
+struct EngineProse: Sendable, Equatable {
   /// The lines before the file's first line of code, trailing blank lines dropped.
   public var banner: [String]
   /// Each documentation block (`///` lines, or a `/** … */` block), as it

@@ -4,7 +4,7 @@ import DuetSupport
 /// The `spacing:` and `radius:` scales as constants in both languages, in
 /// every style: a step is used by name, never as a number, so a change of
 /// scale is one edit in the config.
-public enum ScaleEmitter {
+enum ScaleEmitter {
   /// Which scale a file holds: its type name and the sentence that opens its doc.
   public enum Scale: String, Sendable, CaseIterable {
     case spacing, radius

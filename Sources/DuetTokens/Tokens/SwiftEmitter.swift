@@ -4,7 +4,7 @@ import DuetSupport
 /// The Swift side of the generator: pure functions from the checked config to
 /// the text of each file, in the shapes DESIGN §6 fixes. Every file sits inside
 /// `#if os(iOS)` because the engine is UIKit-backed.
-public enum SwiftEmitter {
+enum SwiftEmitter {
   /// `public enum SemanticColor: ColorAssetable`, one case per colour token.
   public static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(

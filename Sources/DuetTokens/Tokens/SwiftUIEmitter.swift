@@ -5,7 +5,7 @@ import DuetSupport
 /// tokens as `Color` statics over a generated `Color(light:dark:)`, and a type
 /// scale whose sizes follow Dynamic Type. Both files sit inside `#if os(iOS)`,
 /// as the dynamic colour and the line-height measure are UIKit's.
-public enum SwiftUIEmitter {
+enum SwiftUIEmitter {
   public static let colorFileName = "Color+Tokens.swift"
   public static let fontFileName = "Font+Tokens.swift"
 

@@ -4,7 +4,7 @@ import DuetSupport
 /// The generated half of a mapped theme: the exhaustive mapping of every colour
 /// token onto a main-palette token, in the tutorial's shapes, so it is written
 /// once in the config and never kept by hand in two languages.
-public enum ThemeMappingEmitter {
+enum ThemeMappingEmitter {
   /// `SemanticColor+HighContrast.swift` for a theme named `highContrast`.
   public static func swiftFileName(_ theme: ThemeSpec) -> String { "\(TokenFileNames.color)+\(theme.typeStem).swift" }
 

@@ -8,7 +8,7 @@ import DuetSupport
 /// with the engine's layout of the same config (`EngineLayout`, given the
 /// config), so a tree the engine generated passes as it is and so does one
 /// duet wrote in the engine's layout.
-public enum TokenCheck {
+enum TokenCheck {
   public static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
     for file in plan.files {

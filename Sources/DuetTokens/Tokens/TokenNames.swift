@@ -3,7 +3,7 @@ import DuetSupport
 
 /// The rules a token name must meet to become an enum case in both languages
 /// without backticks: lowerCamelCase, and not a word either compiler reserves.
-public enum TokenNames {
+enum TokenNames {
   /// Every Swift keyword that needs backticks to be used as an identifier (the
   /// Swift reference's keywords used in declarations, statements, expressions
   /// and types, plus the `_` wildcard).
@@ -75,7 +75,7 @@ public enum TokenNames {
 }
 
 /// The `UIFont.TextStyle` cases a type token may scale against on iOS.
-public enum TextStyles {
+enum TextStyles {
   public static let all = [
     "largeTitle", "title1", "title2", "title3", "headline", "subheadline", "body", "callout", "footnote",
     "caption1", "caption2",

@@ -3,7 +3,7 @@ import DuetModel
 import DuetSupport
 
 /// The type names that are also the generated files' names.
-public enum TokenFileNames {
+enum TokenFileNames {
   public static let color = "SemanticColor"
   public static let font = "SemanticFont"
   public static let gradient = "SemanticGradient"
@@ -11,7 +11,7 @@ public enum TokenFileNames {
 
 /// One file the generator owns: its path relative to the tree root and, when
 /// the config declares it, the text it must hold.
-public struct GeneratedFile: Sendable, Equatable {
+struct GeneratedFile: Sendable, Equatable {
   public var path: String
   public var contents: String
   public init(path: String, contents: String) {
@@ -23,7 +23,7 @@ public struct GeneratedFile: Sendable, Equatable {
 /// What a config generates: the files it declares, in the order the command
 /// lists them, and the files a target would own that the config no longer
 /// declares (`SemanticGradient` once the last gradient is gone).
-public struct TokenPlan: Sendable, Equatable {
+struct TokenPlan: Sendable, Equatable {
   public var files: [GeneratedFile]
   /// Paths a target owns but this config does not generate (`SemanticGradient`
   /// without gradients, `Spacing` without a scale, another style's files);

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetOutput
 import DuetSupport
 
 /// What one `duet design-tokens` run found or did, per file. The CLI and the
@@ -148,7 +149,7 @@ public struct TokenReport: Sendable, Equatable {
 
 /// `duet design-tokens --json`: a report (with `configFound` and `files`) or,
 /// when the config cannot be read, its errors (with `errors`, exit code 2).
-public struct TokenReportJSON: Codable, Sendable, Equatable {
+struct TokenReportJSON: Codable, Sendable, Equatable {
   /// A file; `comparedByCode` only when true, `note` and `firstDifference` only when known.
   public struct File: Codable, Sendable, Equatable {
     public var path: String

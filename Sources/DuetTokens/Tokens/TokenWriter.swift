@@ -8,7 +8,7 @@ import DuetSupport
 /// engine's layout, its words kept (`EngineLayout`), and a file of it whose
 /// code is current is left as it is, so the engine's own whole-file `--check`
 /// stays green in a shared tree; `rewrite` puts such files in duet's layout.
-public enum TokenWriter {
+enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
   public static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {

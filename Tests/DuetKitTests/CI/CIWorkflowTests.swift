@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DuetAdopt
+@testable import DuetCI
 @testable import DuetModel
 @testable import DuetSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
+@testable import DuetCI
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun

@@ -4,7 +4,6 @@ import FoundationXML
 #endif
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
+@testable import DuetDoctor
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetSupport
 
 @Suite("Doctor parts")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import DuetFuzzSupport
 @testable import DuetApp
-@testable import DuetAdopt
+@testable import DuetCI
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun

@@ -5,10 +5,12 @@ import FoundationXML
 import Testing
 import DuetFuzzSupport
 @testable import DuetApp
-@testable import DuetAdopt
+@testable import DuetCI
+@testable import DuetHooks
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// Runs `program` (found on `PATH`) with `arguments`; its status and merged output.

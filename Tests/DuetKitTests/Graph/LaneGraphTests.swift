@@ -1,6 +1,5 @@
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun

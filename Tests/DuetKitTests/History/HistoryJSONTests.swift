@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// `history`, `flaky` and `stats --json` as values: the bytes the dictionaries

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DuetAdopt
+@testable import DuetHooks
 @testable import DuetModel
 @testable import DuetSupport
 

@@ -71,7 +71,7 @@ struct EscapingRuleTests {
       "([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: \", \")",
     ]
     var problems: [String] = []
-    let writers = try Self.lines(under: "DuetAdopt/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
+    let writers = try Self.lines(under: "DuetCI/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
     for (file, line) in writers {
       for expression in Self.interpolations(line)
       where !own.contains(expression) && !expression.hasPrefix("YAMLText.") && !expression.hasPrefix("labels(") && !expression.hasPrefix("PinnedAction.")
@@ -89,7 +89,7 @@ struct EscapingRuleTests {
       "quotedDuet", "quotedRoot", "marker", "kind.rawValue", "kind == .prePush ? \"pushed\" : \"committed\"", "manifestGuard", "findDuet",
       "Manifest.defaultPath", "ParityManifest.defaultPath",
     ]
-    let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetAdopt/Hooks/GitHook.swift"), encoding: .utf8)
+    let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetHooks/Hooks/GitHook.swift"), encoding: .utf8)
     let start = try #require(text.range(of: "public static func script("))
     let end = try #require(text.range(of: "public static func install(", range: start.upperBound..<text.endIndex))
     var problems: [String] = []
@@ -141,7 +141,7 @@ struct EscapingRuleTests {
     #expect(console.contains("func out(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDOUT_FILENO) }"))
     #expect(console.contains("func err(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDERR_FILENO) }"))
     for file in ["TextTable.swift", "HangingList.swift"] {
-      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetSupport/Support/\(file)"), encoding: .utf8)
+      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetOutput/\(file)"), encoding: .utf8)
       #expect(text.contains("map(ControlText.shown)") || text.contains("ControlText.shown($0.0)"), "\(file)")
     }
   }
@@ -152,8 +152,8 @@ struct EscapingRuleTests {
     let allowed: [String: String] = [
       "DuetSupport/Support/AtomicFile.swift": "the one writer",
       "DuetProcess/LogSink.swift": "a new log file in a run's new folder under .duet/logs",
-      "DuetAdopt/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
-      "DuetAdopt/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
+      "DuetHooks/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
+      "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
       "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",
     ]
     let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]

@@ -10,11 +10,13 @@ import Testing
 struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
-    "DuetProcess": 1, "DuetModel": 1,
-    "DuetRun": 2, "DuetTokens": 2, "DuetMocks": 2,
-    "DuetAdopt": 3,
-    "DuetApp": 4,
-    "duet": 5,
+    "DuetOutput": 1, "DuetProcess": 1,
+    "DuetModel": 2,
+    "DuetRun": 3, "DuetTokens": 3, "DuetMocks": 3,
+    "DuetAdopt": 4, "DuetHooks": 4,
+    "DuetDoctor": 5, "DuetCI": 5,
+    "DuetApp": 6,
+    "duet": 7,
   ]
   /// C modules and the one target each may be imported from.
   static let cOwner: [String: String] = [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// `duet lanes --json` as a value: the bytes the dictionary printed, and a round trip.

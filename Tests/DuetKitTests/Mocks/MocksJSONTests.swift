@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetMocks
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// `duet mocks [--check] --json` as values: the bytes the dictionaries printed, and a round trip.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun

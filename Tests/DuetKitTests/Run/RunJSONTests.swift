@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetOutput
 @testable import DuetProcess
 @testable import DuetSupport
 

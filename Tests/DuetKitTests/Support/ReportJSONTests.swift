@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import DuetOutput
 @testable import DuetSupport
 
 /// How duet printed a report before reports were values: a dictionary through

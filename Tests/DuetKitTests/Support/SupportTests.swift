@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 @testable import DuetApp
-@testable import DuetAdopt
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetOutput
 @testable import DuetProcess
 @testable import DuetSupport
 

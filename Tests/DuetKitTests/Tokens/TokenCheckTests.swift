@@ -1,10 +1,9 @@
 import DuetApp
-import DuetAdopt
-import DuetMocks
-import DuetTokens
-import DuetRun
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
 import DuetModel
-import DuetSupport
+@testable import DuetSupport
 import Foundation
 import Testing
 

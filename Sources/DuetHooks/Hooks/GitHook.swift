@@ -1,6 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
 import DuetModel
 import DuetProcess
 import DuetSupport

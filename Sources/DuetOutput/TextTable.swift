@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// Columns padded to their widest cell; the last column is cut to fit the terminal.
 public struct TextTable: Sendable {
   public var header: [String]?

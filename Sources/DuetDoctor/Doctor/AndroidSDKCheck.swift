@@ -1,4 +1,5 @@
 import Foundation
+import DuetAdopt
 import DuetModel
 import DuetSupport
 

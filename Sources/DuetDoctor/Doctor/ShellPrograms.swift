@@ -1,7 +1,3 @@
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
 
 /// The programs a lane's shell command starts, read the simple way: the first word
 /// of each command between `&&`, `||`, `;`, `|`, `&` and a subshell's parentheses,

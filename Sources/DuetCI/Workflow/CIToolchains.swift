@@ -1,6 +1,6 @@
 import Foundation
+import DuetAdopt
 import DuetModel
-import DuetSupport
 
 /// What a tree's lanes need on every CI runner besides duet, as `duet doctor`
 /// finds it: the JDK its Gradle modules ask for (`jvmToolchain(N)`, the
@@ -18,7 +18,7 @@ public struct CIToolchains: Sendable, Equatable {
 
   /// The toolchains of the tree at `root`.
   public static func of(root: URL) -> CIToolchains {
-    let requested = JVMToolchainCheck.requested(root: root)
+    let requested = JVMToolchainRequests.of(root: root)
     return CIToolchains(jdk: requested.byVersion.keys.max(), gradle: !ModuleDiscovery.buildFiles(root: root).settings.isEmpty)
   }
 

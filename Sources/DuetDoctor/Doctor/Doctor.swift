@@ -1,4 +1,5 @@
 import Foundation
+import DuetAdopt
 import DuetRun
 import DuetTokens
 import DuetModel
@@ -218,7 +219,7 @@ public enum Doctor {
       let relative = ([lane.dir, program.directory].compactMap { $0 } + [program.name]).joined(separator: "/")
       let shown = normalized(relative)
       let absolute = program.name.hasPrefix("/") ? program.name : options.root.appendingPathComponent(shown).path
-      if ToolProbe.isExecutableFile(absolute) {
+      if ExecutableFile.exists(at: absolute) {
         found.append("\(program.name): \(shown), executable")
       } else if FileManager.default.fileExists(atPath: absolute) {
         found.append("\(program.name): \(shown), not executable")

@@ -1,7 +1,4 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
 import DuetProcess
 import DuetSupport
 
@@ -24,16 +21,9 @@ public enum ToolProbe {
   public static func which(_ name: String, path: String?) -> String? {
     for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
       let candidate = folder + "/" + name
-      if isExecutableFile(candidate) { return candidate }
+      if ExecutableFile.exists(at: candidate) { return candidate }
     }
     return nil
-  }
-
-  /// A regular file (or a link to one) that this user may run.
-  public static func isExecutableFile(_ path: String) -> Bool {
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
-    return access(path, X_OK) == 0
   }
 
   /// Runs `tool argument` (found through `PATH`) with a deadline and keeps the line

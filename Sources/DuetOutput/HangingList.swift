@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// Two columns where the second wraps under itself: a name, then a sentence that
 /// may run longer than a line. For reports (`duet init`, `duet doctor`) whose
 /// explanations must fit a terminal and a CI log without being cut off; only a

@@ -1,8 +1,5 @@
 import Foundation
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
+import DuetAdopt
 
 /// Compares the JDK a Gradle module asks for (`jvmToolchain(25)` in its build
 /// file) with the `java` on `PATH`: Gradle fails such a build unless it finds
@@ -23,7 +20,7 @@ package enum JVMToolchainCheck {
   /// One `jdk` line when any module declares a toolchain, and a problem when
   /// the JDK on `PATH` is another and no resolver is configured.
   package static func check(root: URL, java: ToolProbe.Version?, into report: inout DoctorReport) {
-    let (byVersion, resolver) = requested(root: root)
+    let (byVersion, resolver) = JVMToolchainRequests.of(root: root)
     guard !byVersion.isEmpty else { return }
     let found = java.flatMap { $0.path == nil || !$0.ok ? nil : major($0.text) }
     for version in byVersion.keys.sorted() {
@@ -40,23 +37,5 @@ package enum JVMToolchainCheck {
       }
       report.add("jdk", line)
     }
-  }
-
-  /// The Gradle projects of each `jvmToolchain(N)` the tree's modules declare,
-  /// and the settings file that configures a toolchain resolver, if any.
-  package static func requested(root: URL) -> (byVersion: [Int: [String]], resolver: String?) {
-    var byVersion: [Int: [String]] = [:]
-    var resolver: String?
-    for file in ModuleDiscovery.buildFiles(root: root).settings {
-      for module in GradleModule.modules(settingsFile: file, root: root) {
-        if let version = module.jvmToolchain { byVersion[version, default: []].append(module.project) }
-      }
-      if resolver == nil, let data = (try? PathGuard.read(file, in: root)) ?? nil, let text = String(data: data, encoding: .utf8),
-        text.contains("foojay-resolver")
-      {
-        resolver = file
-      }
-    }
-    return (byVersion, resolver)
   }
 }

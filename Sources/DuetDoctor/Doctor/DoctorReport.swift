@@ -1,7 +1,4 @@
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
+import DuetOutput
 
 /// What `duet doctor` found: one line per thing it looked at, and one sentence per
 /// problem, a problem being anything a lane needs that is missing or broken.

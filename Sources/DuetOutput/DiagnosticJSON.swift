@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// A diagnostic in a report's `errors[]`: its message and, when it has one, its
 /// place (`file`, `line`, `column`; left out, not null, when it has none).
 public struct DiagnosticJSON: Codable, Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import DuetModel
-import DuetSupport
 
 /// How `duet workflow github|gitlab` puts lanes into CI jobs, shared by both
 /// files. By default lanes are grouped: one job per platform's runners and DAG

@@ -1,7 +1,5 @@
 import Foundation
 import DuetRun
-import DuetTokens
-import DuetModel
 import DuetProcess
 import DuetSupport
 

@@ -1,7 +1,3 @@
-import DuetRun
-import DuetTokens
-import DuetModel
-import DuetSupport
 
 /// What a pre-push hook verifies, from the lines git writes to its stdin
 /// (`<local ref> <local sha> <remote ref> <remote sha>`): the change since the
