@@ -201,7 +201,9 @@ public final class SystemPoller: ChildPoller {
   private func reapExited(_ order: [ChildID], exitReady: [Bool], _ report: (PollEvent) -> Void) {
     for id in exitedChildren(order, exitReady) {
       guard let child = children[id] else { continue }
-      let status = killGroupAndReap(child.pid)
+      // Reaped by someone else (a waitpid(-1) elsewhere in the process): the pid
+      // may be reused already, so nothing is signalled, and the end is a failure.
+      let status = reapable(child.pid) ? killGroupAndReap(child.pid) : SIGKILL
       if child.pidfd >= 0 { close(child.pidfd) }
       children[id]?.exited = true
       children[id]?.pidfd = -1
@@ -216,7 +218,13 @@ public final class SystemPoller: ChildPoller {
     if let child = children[id], child.exited, child.pipe < 0 { children[id] = nil }
   }
 
-  /// Whether the child has exited, asked without reaping it.
+  /// Whether the child is still this process's to reap (it exited, or runs).
+  private func reapable(_ pid: pid_t) -> Bool {
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 || errno != ECHILD
+  }
+
+  /// Whether the child has exited (or is gone), asked without reaping it.
   private func hasExited(_ pid: pid_t) -> Bool {
     var info = siginfo_t()
     guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
