@@ -28,6 +28,12 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
     ),
+    // HTTP for the remote cache (the Bazel HTTP protocol): libcurl, as curl speaks it.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
     // C wrappers for process calls Swift cannot see without _GNU_SOURCE.
     .target(name: "CProcessShim"),
     // The layers, each depending only on those above it in this list; the
@@ -46,12 +52,15 @@ let package = Package(
     // Process: the one way duet runs children (spawn, the event loop and its
     // poller, captures, git by argv, the stop latch a signal trips).
     .target(name: "DuetProcess", dependencies: ["DuetSupport", "CProcessShim"]),
+    // Cache: the content-addressed store under .duet/cache, the action entries
+    // (REAPI ActionResult), and the remote cache on the Bazel HTTP protocol.
+    .target(name: "DuetCache", dependencies: ["DuetSupport", "CCurl"]),
     // Model: the manifest, the lane graph, the parity manifest, what a built-in
     // is, and the Gradle and SwiftPM build files read as tokens.
     .target(name: "DuetModel", dependencies: ["DuetOutput", "DuetSupport"]),
     // Run: plan, scheduler, lane runner, fingerprints, the history store and its
     // reports. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
+    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
     // The features: design tokens (with contrast and theme tests) and mocks.
     .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetOutput", "DuetSupport"]),
     .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
@@ -68,15 +77,15 @@ let package = Package(
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
     // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

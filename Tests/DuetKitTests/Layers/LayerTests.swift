@@ -10,7 +10,7 @@ import Testing
 struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
-    "DuetOutput": 1, "DuetProcess": 1,
+    "DuetOutput": 1, "DuetProcess": 1, "DuetCache": 1,
     "DuetModel": 2,
     "DuetRun": 3, "DuetTokens": 3, "DuetMocks": 3,
     "DuetAdopt": 4, "DuetHooks": 4,
@@ -24,6 +24,7 @@ struct LayerTests {
     "CYAML": "DuetSupport",
     "CProcessShim": "DuetProcess",
     "CCrypto": "DuetSupport",
+    "CCurl": "DuetCache",
   ]
   static let repository = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
