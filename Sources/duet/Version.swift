@@ -10,13 +10,8 @@ var duetVersionLine: String {
   duetBuildCommit == "unknown commit" ? "duet \(duetVersion) (unknown commit)" : "duet \(duetVersion) (commit \(duetBuildCommit))"
 }
 
-/// What a built-in lane's fingerprint knows of duet's own code: the commit it
-/// was built from when that is clean, else the executable's size and change
-/// time, so a duet rebuilt from edited sources does not reuse built-in passes.
-let duetCodeIdentity: String = {
-  if duetBuildCommit != "unknown commit" && !duetBuildCommit.hasSuffix("-dirty") { return "\(duetVersion) \(duetBuildCommit)" }
-  guard let path = Bundle.main.executableURL?.resolvingSymlinksInPath().path,
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date else { return duetVersion }
-  return "\(duetVersion) binary \(size) \(Int(date.timeIntervalSince1970))"
-}()
+/// What a built-in lane's fingerprint knows of duet's own code, for the tree
+/// at `root`: the version and a digest of this executable's bytes.
+func duetCodeIdentity(_ invocation: Invocation, root: URL) -> String {
+  BinaryIdentity.identity(version: duetVersion, executable: invocation.executable.resolvingSymlinksInPath().path, root: root)
+}

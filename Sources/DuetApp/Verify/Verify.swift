@@ -103,7 +103,8 @@ private func prepareSession(_ request: VerifyRequest, manifest: Manifest, option
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")
   }
   return VerifySession(plan: plan, historyPath: historyPath, duetVersion: request.duetVersion,
-                       builtinIdentity: request.builtinIdentity, commandLine: request.commandLine)
+                       builtinIdentity: request.builtinIdentity, commandLine: request.commandLine,
+                       cache: try laneCache(request, historyPath: historyPath, observer: observer))
 }
 
 /// Runs the prepared session under `signals`, then settles the verdict: the

@@ -80,7 +80,7 @@ extension RunRow {
       let conditions = judged[record.index].map(\.serialized).flatMap { $0.isEmpty ? nil : $0 }
       if record.attempts.isEmpty {
         steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
-                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: nil, judged: conditions))
+                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: record.restoredLog, judged: conditions))
         continue
       }
       for (offset, attempt) in record.attempts.enumerated() {

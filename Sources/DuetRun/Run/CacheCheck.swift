@@ -3,10 +3,12 @@ import DuetSupport
 
 /// Which lanes a verify serves from the cache, and why every other lane runs.
 ///
-/// A lane is cached only when its fingerprint (inputs, command, env, dir and its
-/// needs' fingerprints) equals the one of its newest recorded verdict, that
-/// verdict passed, and every need in the run is cached too. A cached lane never
-/// starts. Pure: the history and the fingerprints come in as values.
+/// A lane is cached only when every need in the run is cached too, and either
+/// its fingerprint (inputs, command, env, dir and its needs' fingerprints)
+/// equals the one of its newest recorded verdict and that verdict passed, or a
+/// cache entry (local or remote) holds a pass under its action key and this
+/// history holds no failure with these inputs. A cached lane never starts.
+/// Pure: the history, the entries and the fingerprints come in as values.
 public enum CacheCheck {
   /// A lane's newest recorded verdict (pass, flaky, cached, fail or timeout).
   public struct LastVerdict: Sendable, Equatable {
@@ -53,20 +55,24 @@ public enum CacheCheck {
   /// `settled` holds the outcomes decided before the run (a missing program,
   /// `unaffected`); a need settled as passing (`unaffected`) does not run.
   public static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
-                            history: [String: LastVerdict], noCache: Bool, run: RunConditions = RunConditions()) -> [Int: Decision] {
+                            history: [String: LastVerdict], entries: [Int: PassConditions] = [:], forced: [Int: String] = [:],
+                            noCache: Bool, run: RunConditions = RunConditions()) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]
     let graph = manifest.graph
     for index in graph.topologicalOrder() where selected.contains(index) && settled[index] == nil {
       decisions[index] = decide(index, manifest: manifest, selected: selected, settled: settled, decisions: decisions,
-                                fingerprints: fingerprints, history: history, noCache: noCache, run: run)
+                                fingerprints: fingerprints, history: history, entry: entries[index], forced: forced,
+                                noCache: noCache, run: run)
     }
     return decisions
   }
 
   private static func decide(_ index: Int, manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], decisions: [Int: Decision],
-                             fingerprints: InputFingerprint.Result, history: [String: LastVerdict], noCache: Bool, run: RunConditions) -> Decision {
+                             fingerprints: InputFingerprint.Result, history: [String: LastVerdict], entry: PassConditions?,
+                             forced: [Int: String], noCache: Bool, run: RunConditions) -> Decision {
     let lane = manifest.lanes[index]
     if noCache { return .runs("--no-cache") }
+    if let reason = forced[index] { return .runs(reason) }
     guard fingerprints.cacheable.contains(index), let fingerprint = fingerprints.fingerprints[index] else {
       if let empty = fingerprints.unmatched[index] { return .runs("its inputs match no file (\(FingerprintParts.listed(empty)))") }
       if let problem = fingerprints.unkeyable[index] { return .runs("its inputs reach a file duet cannot fingerprint: \(problem)") }
@@ -81,7 +87,20 @@ public enum CacheCheck {
     if !running.isEmpty {
       return .runs("\(running.count == 1 ? "a need" : "needs") will run (\(FingerprintParts.listed(running.map { graph.names[$0] })))")
     }
-    guard let last = history[lane.name] else { return .runs("no passing run recorded") }
+    let last = history[lane.name]
+    let byHistory = historyDecision(last, fingerprint: fingerprint, now: fingerprints.parts[index], run: run)
+    guard byHistory != .cached, let entry else { return byHistory }
+    // A cache entry under the same action key holds a pass: it serves unless
+    // this history saw these very inputs fail (that evidence outweighs
+    // someone else's pass) or its conditions do not cover this run.
+    if let last, last.fingerprint == fingerprint, !last.passed { return byHistory }
+    if let refusal = entry.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
+    return .cached
+  }
+
+  /// What the newest recorded verdict says of a lane whose needs are all cached.
+  private static func historyDecision(_ last: LastVerdict?, fingerprint: String, now: FingerprintParts?, run: RunConditions) -> Decision {
+    guard let last else { return .runs("no passing run recorded") }
     guard last.fingerprint != nil else {
       return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
     }
@@ -90,7 +109,7 @@ public enum CacheCheck {
       if let refusal = last.judged.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
       return .cached
     }
-    if let earlier = last.parts, let now = fingerprints.parts[index] {
+    if let earlier = last.parts, let now {
       let changes = now.changes(since: earlier)
       if let first = changes.first { return .runs(first) }
     }

@@ -52,6 +52,9 @@ public final class LaneLoop {
   private let loop: EventLoop
   private let killGrace: Double
   private let recheck: InputRecheck?
+  /// After a passing attempt, the declared outputs it left missing (and, with
+  /// a cache, its outputs stored): a missing output fails the attempt.
+  private let outputs: ((Int, Lane) -> [String])?
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -62,13 +65,15 @@ public final class LaneLoop {
   public private(set) var moved: [Int: [String]] = [:]
 
   public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
-              clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil) {
+              clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
+              outputs: ((Int, Lane) -> [String])? = nil) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
     self.loop = EventLoop(poller: poller, clock: clock)
     self.killGrace = killGrace
     self.recheck = recheck
+    self.outputs = outputs
     loop.onMessage = { [unowned self] in self.received($0) }
     loop.onStop = { [unowned self] in self.interrupt() }
   }
@@ -209,9 +214,17 @@ public final class LaneLoop {
     guard running[index] === attempt else { return }
     running[index] = nil
     attempt.timer.map(loop.cancel)
-    attempt.sink.close()
-    let outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
+    var outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
     let request = attempt.request
+    if outcome == .pass, let missing = outputs?(index, request.lane), !missing.isEmpty {
+      // A pass without its declared products is no pass: the lane that reads
+      // them would fail instead, blamed for what this one did not write.
+      let listed = missing.map(ControlText.shown).joined(separator: ", ")
+      attempt.sink.write("duet: the lane exited 0 but did not write its declared output\(missing.count == 1 ? "" : "s") \(listed)\n")
+      attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
+      outcome = .fail
+    }
+    attempt.sink.close()
     let result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)

@@ -64,6 +64,11 @@ public struct LaneRecord: Sendable {
   /// For a lane skipped because its `requires:` programs are not on `PATH`: those programs.
   public var missingPrograms: [String]
   public var attempts: [AttemptResult]
+  /// For a cached lane: how many output files the cache wrote back.
+  public var restoredFiles = 0
+  /// For a cached lane: the log of the pass that earned its entry, brought back
+  /// into this run's log folder (relative to the tree root).
+  public var restoredLog: String?
 
   /// Whether `--skip` or `DUET_SKIP` left the lane out.
   public var isSkippedByRequest: Bool { outcome == .skipped && reason?.hasPrefix(LaneRecord.skippedByRequest) == true }

@@ -25,7 +25,8 @@ public enum RunReport {
     let time = DurationText.format(record.duration)
     switch record.outcome {
     case .pass: return time
-    case .cached: return "cached"
+    case .cached:
+      return record.restoredFiles == 0 ? "cached" : "cached (restored \(record.restoredFiles) file\(record.restoredFiles == 1 ? "" : "s"))"
     case .flaky: return "\(time) (flaky: passed on attempt \(record.attempts.count))"
     case .fail:
       if record.attempts.isEmpty { return "failed (\(record.reason ?? "did not start"))" }

@@ -1,4 +1,5 @@
 import Foundation
+import DuetCache
 import DuetModel
 import DuetProcess
 import DuetSupport
@@ -39,11 +40,17 @@ public final class VerifySession {
   /// Ctrl-C, from any thread, before or during the run.
   public let interruption = RunInterruption()
   private var store: HistoryStore?
+  /// The content-addressed cache; nil when history is off (no store to serve from).
+  private let cache: LaneCache?
+  /// Each fingerprinted lane's action key, under which its pass is stored.
+  private var actionKeys: [Int: String] = [:]
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
 
-  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String) {
+  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String,
+              cache: LaneCache? = nil) {
     self.plan = plan
+    self.cache = historyPath == nil ? nil : cache
     self.historyPath = historyPath
     self.duetVersion = duetVersion
     self.builtinIdentity = builtinIdentity ?? duetVersion
@@ -85,15 +92,79 @@ public final class VerifySession {
                                             git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
                                             changedFiles: plan.options.changed?.files, environment: plan.environment)
     self.history = history
-    decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
-                                  fingerprints: fingerprints, history: history, noCache: plan.options.noCache,
-                                  run: .init(strict: plan.options.strict, partial: plan.options.changed != nil))
+    for index in fingerprints.cacheable where plan.selected.contains(index) {
+      if let fingerprint = fingerprints.fingerprints[index] {
+        actionKeys[index] = LaneCache.actionKey(fingerprint: fingerprint, outputs: plan.manifest.lanes[index].outputs)
+      }
+    }
+    let restored = decideWithCache(restoring: recording)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
     gitCommit = git.flatMap { $0?.commit }
     commitWanted = git == nil && recording
     for (index, decision) in decisions where decision == .cached {
-      plan.preset[index] = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached,
-                                      reason: "inputs unchanged since it last passed")
+      var record = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached, reason: servedReason(index))
+      record.restoredFiles = restored[index]?.files ?? 0
+      record.restoredLog = restored[index]?.log
+      plan.preset[index] = record
+    }
+  }
+
+  /// The cache decisions, with the cache's entries: each lane served gets its
+  /// outputs back (`restoring`; a `--dry-run` only compares), and a lane whose
+  /// outputs cannot come back runs, and with it every lane that needs it.
+  private func decideWithCache(restoring: Bool) -> [Int: (files: Int, log: String?)] {
+    let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil)
+    var entryConditions: [Int: PassConditions] = [:]
+    if let cache, !plan.options.noCache {
+      cache.lookUp(actionKeys.filter { plan.preset[$0.key] == nil }, lanes: plan.manifest.lanes)
+      entryConditions = cache.entries.mapValues { PassConditions(strict: $0.entry.strict, partial: $0.entry.partial) }
+    }
+    var forced: [Int: String] = [:]
+    var restored: [Int: (files: Int, log: String?)] = [:]
+    while true {
+      decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
+                                    fingerprints: fingerprints, history: history, entries: entryConditions, forced: forced,
+                                    noCache: plan.options.noCache, run: run)
+      guard let cache else { break }
+      let pending = decisions.filter { $0.value == .cached && restored[$0.key] == nil }.keys.sorted()
+      guard !pending.isEmpty else { break }
+      var refused = false
+      if restoring {
+        let logs = Dictionary(uniqueKeysWithValues: pending.map { ($0, plan.request(index: $0, attempt: 1).logPath) })
+        for (index, outcome) in cache.restore(pending, lanes: plan.manifest.lanes, root: plan.root, logPaths: logs) {
+          switch outcome.result {
+          case .restored(let files): restored[index] = (files, outcome.log)
+          case .cannot(let why):
+            forced[index] = "its outputs cannot be restored: \(why)"
+            refused = true
+          }
+        }
+      } else {
+        for index in pending {
+          let lane = plan.manifest.lanes[index]
+          if !lane.outputs.isEmpty && cache.entries[index] == nil {
+            forced[index] = "its outputs cannot be restored: no cache entry records its outputs"
+            refused = true
+          } else {
+            restored[index] = (0, nil)
+          }
+        }
+      }
+      if !refused { break }
+    }
+    warnings += cache?.takeWarnings() ?? []
+    return restored
+  }
+
+  /// Why a cached lane is served: its own history, or an entry in a cache.
+  private func servedReason(_ index: Int) -> String {
+    let lane = plan.manifest.lanes[index]
+    if let last = history[lane.name], last.passed, last.fingerprint == fingerprints.fingerprints[index] {
+      return "inputs unchanged since it last passed"
+    }
+    switch cache?.entries[index]?.source {
+    case .remote?: return "a pass with these inputs is in the remote cache"
+    default: return "a pass with these inputs is in the cache"
     }
   }
 
@@ -112,8 +183,12 @@ public final class VerifySession {
                   onEvent: @escaping (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
     let plan = self.plan
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
+    let root = plan.root, cache = self.cache
     let loop = LaneLoop(plan: runPlan, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
-                        recheck: InputRecheck(root: plan.root, builtins: plan.builtins, before: before))
+                        recheck: InputRecheck(root: plan.root, builtins: plan.builtins, before: before),
+                        outputs: { index, lane in
+                          cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
+                        })
     if commitWanted {
       commitWanted = false
       loop.alongside(ProcessOutput.gitSpec(["rev-parse", "HEAD"], in: plan.root, environment: plan.environment)) { [unowned self] output in
@@ -154,6 +229,10 @@ public final class VerifySession {
       }
       added += HistoryRecorder.record(run, steps: steps, parts: parts, in: store)
     }
+    if let cache {
+      saveEntries(outcome, cache: cache)
+      added += cache.takeWarnings()
+    }
     // Close the store now, not whenever the session is freed: a signal source's
     // handler can keep the session alive past exit(), and an unclosed WAL store
     // leaves its last run in -wal beside a main file that CI uploads alone.
@@ -163,6 +242,20 @@ public final class VerifySession {
     return added
   }
 
+  /// Writes a cache entry for each lane that passed in this run and may serve
+  /// another: fingerprinted, its inputs unmoved, in a run that changed no
+  /// tracked file (under `--strict`).
+  private func saveEntries(_ outcome: VerifyOutcome, cache: LaneCache) {
+    guard outcome.changedTrackedFiles.isEmpty else { return }
+    let judged = self.judged(outcome)
+    var passes: [Int: (key: String, judged: PassConditions, logPath: String?)] = [:]
+    for record in outcome.run.records where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty {
+      guard let key = actionKeys[record.index], let conditions = judged[record.index], conditions.moved.isEmpty else { continue }
+      passes[record.index] = (key, conditions, record.last?.logPath)
+    }
+    cache.save(passes, lanes: plan.manifest.lanes, root: plan.root, duetVersion: duetVersion)
+  }
+
   /// The conditions each recorded lane was judged under: those of this run for
   /// a lane that ran, those of the pass it was served from for a cached one.
   private func judged(_ outcome: VerifyOutcome) -> [Int: PassConditions] {
@@ -170,7 +263,9 @@ public final class VerifySession {
     var judged: [Int: PassConditions] = [:]
     for record in outcome.run.records {
       if record.outcome == .cached {
-        judged[record.index] = history[record.name]?.judged
+        let served = cache?.entries[record.index].map { PassConditions(strict: $0.entry.strict, partial: $0.entry.partial) }
+        let own = history[record.name].flatMap { $0.passed && $0.fingerprint == fingerprints.fingerprints[record.index] ? $0.judged : nil }
+        judged[record.index] = own ?? served
       } else if !record.attempts.isEmpty {
         judged[record.index] = PassConditions(strict: plan.options.strict && outcome.changedTrackedFiles.isEmpty,
                                               partial: plan.options.changed != nil, moved: moved[record.index] ?? [])

@@ -57,7 +57,7 @@ enum HookCommand: Command {
     if arguments.positionals.count > 2 { request.remote = arguments.positionals[2] }
     if kind == "pre-push" { request.standardInput = invocation.readStandardInput() }
     request.commandLine = invocation.commandLine
-    request.builtinIdentity = duetCodeIdentity
+    request.builtinIdentity = duetCodeIdentity(invocation, root: request.root)
     request.reapOrphans = invocation.ownsProcess
     return try VerifyCommand.usageOnFailure {
       let response = try hookRun(request, observer: VerifyCommand.observer(console: console, json: false),

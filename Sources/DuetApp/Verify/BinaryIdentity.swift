@@ -1,0 +1,43 @@
+import DuetSupport
+import Foundation
+
+/// What a built-in lane's fingerprint knows of duet's own code: its version and
+/// the SHA-256 of the executable's bytes. A reinstalled identical duet (every
+/// CI pipeline installs one afresh) keeps every pass; a rebuilt one with other
+/// code does not. Hashing tens of megabytes costs a good part of a second, so
+/// the digest is kept in `.duet/duet-binary` beside the executable's device,
+/// inode, size and modification time, and hashed again only when one moved.
+public enum BinaryIdentity {
+  /// The memo's file name under `.duet/`.
+  static let memoName = "duet-binary"
+
+  /// `0.1.0 sha256:<hex>`, or the version alone when the executable cannot be read.
+  public static func identity(version: String, executable: String?, root: URL) -> String {
+    guard let executable, let digest = digest(of: executable, memo: root.appendingPathComponent(".duet/\(memoName)")) else { return version }
+    return "\(version) sha256:\(digest)"
+  }
+
+  /// The executable's digest, from the memo when its stamp still matches.
+  static func digest(of executable: String, memo: URL) -> String? {
+    var info = stat()
+    guard stat(executable, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    #if canImport(Darwin)
+    let modified = "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
+    #else
+    let modified = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    #endif
+    let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified) \(executable)"
+    if let data = try? PathGuard.readRegularFile(atAbsolute: memo.path, displayPath: memo.path), data.count < 8192,
+       let text = String(data: data, encoding: .utf8) {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      if lines.count >= 2, lines[0] == stamp, lines[1].utf8.count == 64 { return String(lines[1]) }
+    }
+    guard let digest = try? Digest.sha256(fileAt: executable) else { return nil }
+    // Kept only in a `.duet/` that is already a real folder: the memo never makes one.
+    var folder = stat()
+    if lstat(memo.deletingLastPathComponent().path, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR {
+      try? AtomicFile.write(Data("\(stamp)\n\(digest)\n".utf8), toAbsolute: memo.path)
+    }
+    return digest
+  }
+}

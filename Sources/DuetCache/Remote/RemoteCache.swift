@@ -1,0 +1,168 @@
+import DuetSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The remote cache as a verify uses it: action entries fetched by key, blobs
+/// fetched into the local store (each checked against its digest there), and,
+/// when told to upload, a pass's blobs and entry written back.
+///
+/// A server that fails changes no verdict: the first failure is one warning
+/// (`remote cache <url>: ...`, the URL without credentials) and the remote is
+/// not asked again in this run; the lanes run as if it had nothing. With a
+/// signing key, an entry without a valid signature is never served.
+public final class RemoteCache: @unchecked Sendable {
+  public let name: String
+  public let upload: Bool
+  private let transport: any RemoteTransport
+  private let signingKey: [UInt8]?
+  private let store: ContentStore
+  private let maxBlobBytes: Int
+  private var broken = false
+  private var warnedUnsigned = false
+  public private(set) var warnings: [String] = []
+
+  /// `name` is the base URL as messages may show it (no userinfo).
+  public init(transport: any RemoteTransport, name: String, upload: Bool, signingKey: [UInt8]?, store: ContentStore, maxBlobBytes: Int = 2 << 30) {
+    self.transport = transport
+    self.name = name
+    self.upload = upload
+    self.signingKey = signingKey
+    self.store = store
+    self.maxBlobBytes = maxBlobBytes
+  }
+
+  /// Warnings made since the last call, each said once.
+  public func takeWarnings() -> [String] {
+    defer { warnings.removeAll() }
+    return warnings
+  }
+
+  private func fail(_ why: String) {
+    guard !broken else { return }
+    broken = true
+    warnings.append("remote cache \(name): \(why); running without it for the rest of this run")
+  }
+
+  /// The entries the remote holds for `keys` (lane names by key, for messages).
+  public func entries(_ keys: [String: String]) -> [String: ActionEntry] {
+    guard !broken, !keys.isEmpty else { return [:] }
+    let ordered = keys.keys.sorted()
+    var temporaries: [String] = []
+    defer { temporaries.forEach { unlink($0) } }
+    var requests: [RemoteGet] = []
+    for key in ordered {
+      guard let (fd, path) = try? store.temporaryFile() else {
+        fail("cannot make a file in \(store.folder.path)")
+        return [:]
+      }
+      close(fd)
+      temporaries.append(path)
+      requests.append(RemoteGet(key: RemoteKey(.ac, key), destination: path, maxBytes: ActionEntry.maxEncodedSize))
+    }
+    let results = transport.get(requests)
+    var found: [String: ActionEntry] = [:]
+    for (offset, key) in ordered.enumerated() where offset < results.count {
+      switch results[offset] {
+      case .missing: continue
+      case .failed(let why):
+        fail(why)
+        return [:]
+      case .done:
+        guard let data = FileManager.default.contents(atPath: temporaries[offset]) else { continue }
+        let lane = keys[key] ?? key
+        let entry: ActionEntry
+        do { entry = try ActionEntry.decode([UInt8](data)) } catch {
+          warnings.append("remote cache \(name): the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
+          continue
+        }
+        guard entry.key == key else {
+          warnings.append("remote cache \(name): the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
+          continue
+        }
+        if let signingKey, !entry.isSigned(by: signingKey) {
+          if !warnedUnsigned {
+            warnedUnsigned = true
+            warnings.append("remote cache \(name): an entry (lane \(ControlText.shown(lane))) is not signed with DUET_REMOTE_CACHE_KEY; unsigned entries are not served")
+          }
+          continue
+        }
+        found[key] = entry
+      }
+    }
+    return found
+  }
+
+  /// Downloads blobs the local store lacks; returns those it could not get.
+  @discardableResult
+  public func fetch(_ digests: [BlobDigest]) -> Set<BlobDigest> {
+    let wanted = Array(Set(digests.filter { !store.contains($0) })).sorted { $0.hash < $1.hash }
+    guard !wanted.isEmpty else { return [] }
+    guard !broken else { return Set(wanted) }
+    var failed = Set<BlobDigest>()
+    var requests: [RemoteGet] = []
+    var paths: [String] = []
+    for digest in wanted {
+      guard digest.size <= maxBlobBytes, let (fd, path) = try? store.temporaryFile() else {
+        failed.insert(digest)
+        continue
+      }
+      close(fd)
+      paths.append(path)
+      requests.append(RemoteGet(key: RemoteKey(.cas, digest.hash), destination: path, maxBytes: digest.size))
+    }
+    let results = transport.get(requests)
+    for (offset, request) in requests.enumerated() {
+      let digest = wanted.first { $0.hash == request.key.hash } ?? BlobDigest(hash: request.key.hash, size: request.maxBytes)
+      switch offset < results.count ? results[offset] : .failed("no answer") {
+      case .done:
+        do { try store.adopt(paths[offset], as: digest) } catch {
+          warnings.append("remote cache \(name): blob \(digest.hash.prefix(12))… does not match its name (\(error)); not used")
+          failed.insert(digest)
+        }
+      case .missing:
+        unlink(paths[offset])
+        failed.insert(digest)
+      case .failed(let why):
+        unlink(paths[offset])
+        fail(why)
+        failed.insert(digest)
+      }
+    }
+    return failed
+  }
+
+  /// Uploads each entry's blobs the server lacks, then the entry (signed with
+  /// the key when one is set): an entry is never written before its blobs.
+  public func put(_ entries: [ActionEntry]) {
+    guard upload, !broken, !entries.isEmpty else { return }
+    let blobs = Array(Set(entries.flatMap(\.blobs))).sorted { $0.hash < $1.hash }
+    let present = transport.head(blobs.map { RemoteKey(.cas, $0.hash) })
+    var puts: [RemotePut] = []
+    for (offset, digest) in blobs.enumerated() {
+      if offset < present.count, case .done = present[offset] { continue }
+      puts.append(RemotePut(key: RemoteKey(.cas, digest.hash), source: store.blobPath(digest.hash)))
+    }
+    for result in transport.put(puts) {
+      if case .failed(let why) = result { fail(why); return }
+    }
+    var temporaries: [String] = []
+    defer { temporaries.forEach { unlink($0) } }
+    var entryPuts: [RemotePut] = []
+    for entry in entries {
+      let bytes = (signingKey.map { entry.signed(with: $0) } ?? entry).encoded()
+      guard let (fd, path) = try? store.temporaryFile() else { continue }
+      let failure = bytes.withUnsafeBytes { ContentStore.writeAll(fd, $0) }
+      close(fd)
+      temporaries.append(path)
+      if failure == nil { entryPuts.append(RemotePut(key: RemoteKey(.ac, entry.key), source: path)) }
+    }
+    for result in transport.put(entryPuts) {
+      if case .failed(let why) = result { fail(why); return }
+    }
+  }
+}

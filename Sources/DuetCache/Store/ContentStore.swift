@@ -1,0 +1,254 @@
+import DuetSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The local content-addressed store: `<folder>/cas/<first two hex>/<sha256>`,
+/// one file per blob, named by the SHA-256 of its bytes, and the action
+/// entries beside it in `<folder>/ac/<key>`.
+///
+/// Every blob is written to a temporary file in the store and renamed into
+/// place only once its bytes hash to its name, so a reader never sees half a
+/// blob or a blob under another's name. Reading a blob checks its bytes again,
+/// so a store damaged on disk restores nothing wrong. A use sets a blob's
+/// modification time, which `prune` reads as "least recently used".
+public final class ContentStore: @unchecked Sendable {
+  public let folder: URL
+
+  /// `.duet/cache` under a tree root.
+  public static func defaultFolder(root: URL) -> URL {
+    root.appendingPathComponent(".duet/cache")
+  }
+
+  public init(folder: URL) {
+    self.folder = folder
+  }
+
+  public enum StoreError: Error, CustomStringConvertible {
+    case io(String)
+    case mismatch(expected: BlobDigest, got: BlobDigest)
+
+    public var description: String {
+      switch self {
+      case .io(let why): return why
+      case .mismatch(let expected, let got): return "blob \(expected.hash.prefix(12))… holds bytes whose digest is \(got.hash.prefix(12))… (\(got.size) bytes)"
+      }
+    }
+  }
+
+  /// Where the blob named `hash` lives.
+  public func blobPath(_ hash: String) -> String {
+    folder.appendingPathComponent("cas/\(hash.prefix(2))/\(hash)").path
+  }
+
+  public func entryPath(_ key: String) -> String {
+    folder.appendingPathComponent("ac/\(key)").path
+  }
+
+  /// Whether the store holds the blob (a regular file of its size).
+  public func contains(_ digest: BlobDigest) -> Bool {
+    var info = stat()
+    return lstat(blobPath(digest.hash), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) == digest.size
+  }
+
+  /// A temporary file inside the store, for a blob being written or downloaded:
+  /// on the same file system as the blobs, so it can be renamed into place.
+  public func temporaryFile() throws(StoreError) -> (fd: Int32, path: String) {
+    let tmp = folder.appendingPathComponent("tmp").path
+    do { try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true) } catch {
+      throw .io("cannot make \(tmp): \(error.localizedDescription)")
+    }
+    var template = Array((tmp + "/blob-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw .io("cannot make a file in \(tmp): \(String(cString: strerror(errno)))") }
+    return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+  }
+
+  /// Copies the regular file at `path` into the store; returns its digest.
+  /// The bytes are hashed as they are copied, so the name is what was stored.
+  public func insert(fileAt path: String) throws(StoreError) -> BlobDigest {
+    let source: Int32
+    do { source = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path) } catch {
+      throw .io("\(error)")
+    }
+    defer { close(source) }
+    let (fd, temporary) = try temporaryFile()
+    var digest = Digest()
+    var size = 0
+    let failure = ContentStore.pump(from: source, to: fd) { chunk in
+      digest.update(chunk)
+      size += chunk.count
+    }
+    close(fd)
+    if let failure {
+      unlink(temporary)
+      throw .io("cannot copy \(path) into the cache: \(failure)")
+    }
+    let stored = BlobDigest(hash: digest.hex(), size: size)
+    try place(temporary, as: stored)
+    return stored
+  }
+
+  /// Stores bytes held in memory; returns their digest.
+  public func insert(_ bytes: [UInt8]) throws(StoreError) -> BlobDigest {
+    var digest = Digest()
+    bytes.withUnsafeBytes { digest.update($0) }
+    let stored = BlobDigest(hash: digest.hex(), size: bytes.count)
+    if contains(stored) { touch(stored); return stored }
+    let (fd, temporary) = try temporaryFile()
+    let failure = bytes.withUnsafeBytes { ContentStore.writeAll(fd, $0) }
+    close(fd)
+    if let failure {
+      unlink(temporary)
+      throw .io("cannot write a blob: \(failure)")
+    }
+    try place(temporary, as: stored)
+    return stored
+  }
+
+  /// Moves a finished temporary file into place as `digest`, after checking
+  /// that its bytes are that digest (a download is checked here).
+  public func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+    let got: BlobDigest
+    do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
+      unlink(temporary)
+      throw error
+    }
+    guard got == digest else {
+      unlink(temporary)
+      throw .mismatch(expected: digest, got: got)
+    }
+    try place(temporary, as: digest)
+  }
+
+  private func place(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+    let target = blobPath(digest.hash)
+    let parent = (target as NSString).deletingLastPathComponent
+    do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+      unlink(temporary)
+      throw .io("cannot make \(parent): \(error.localizedDescription)")
+    }
+    chmod(temporary, 0o444)
+    guard rename(temporary, target) == 0 else {
+      let why = String(cString: strerror(errno))
+      unlink(temporary)
+      throw .io("cannot store blob \(digest.hash.prefix(12))…: \(why)")
+    }
+  }
+
+  /// Marks a blob used now, for least-recently-used pruning.
+  public func touch(_ digest: BlobDigest) {
+    utimes(blobPath(digest.hash), nil)
+  }
+
+  /// Copies a blob out to `path` (absolute) with `mode`: to a temporary file
+  /// beside it, checked against the digest as it is copied, then renamed over
+  /// `path`. The caller has checked that `path` is inside the tree, reached
+  /// through no link, and is nothing or a regular file.
+  public func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
+    let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
+    defer { close(source) }
+    let parent = (path as NSString).deletingLastPathComponent
+    var template = Array((parent + "/.duet-tmp-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw .io("cannot write in \(parent): \(String(cString: strerror(errno)))") }
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var hasher = Digest()
+    var size = 0
+    var failure = ContentStore.pump(from: source, to: fd) { chunk in
+      hasher.update(chunk)
+      size += chunk.count
+    }
+    if failure == nil && fchmod(fd, mode_t(mode & 0o7777)) != 0 { failure = String(cString: strerror(errno)) }
+    close(fd)
+    if let failure {
+      unlink(temporary)
+      throw .io("cannot restore \(path): \(failure)")
+    }
+    let got = BlobDigest(hash: hasher.hex(), size: size)
+    guard got == digest else {
+      unlink(temporary)
+      // A blob damaged on disk is of no use to anyone: it goes, and the lane runs.
+      unlink(blobPath(digest.hash))
+      throw .mismatch(expected: digest, got: got)
+    }
+    guard rename(temporary, path) == 0 else {
+      let why = String(cString: strerror(errno))
+      unlink(temporary)
+      throw .io("cannot restore \(path): \(why)")
+    }
+    touch(digest)
+  }
+
+  // MARK: - Entries
+
+  /// The local action entry for `key`, as stored bytes; nil when there is none.
+  public func entryBytes(_ key: String) -> [UInt8]? {
+    guard BlobDigest.isHash(key) else { return nil }
+    guard let data = try? PathGuard.readRegularFile(atAbsolute: entryPath(key), displayPath: entryPath(key)),
+          data.count <= ActionEntry.maxEncodedSize else { return nil }
+    return [UInt8](data)
+  }
+
+  /// Writes an action entry atomically.
+  public func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
+    guard BlobDigest.isHash(key) else { throw .io("action key \(key) is not a SHA-256") }
+    do { try AtomicFile.write(Data(bytes), toAbsolute: entryPath(key), displayPath: "action entry \(key.prefix(12))…") } catch {
+      throw .io("\(error)")
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// The digest of a file's bytes, read by descriptor.
+  public static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var hasher = Digest()
+    var size = 0
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = read(fd, buffer.baseAddress, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
+      if n == 0 { break }
+      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+      size += n
+    }
+    return BlobDigest(hash: hasher.hex(), size: size)
+  }
+
+  /// Copies everything from one descriptor to another, handing each chunk to
+  /// `seen`; returns why it stopped early, or nil.
+  static func pump(from source: Int32, to target: Int32, seen: (UnsafeRawBufferPointer) -> Void) -> String? {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = read(source, buffer.baseAddress, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return String(cString: strerror(errno)) }
+      if n == 0 { return nil }
+      let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+      seen(chunk)
+      if let failure = writeAll(target, chunk) { return failure }
+    }
+  }
+
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+    var offset = 0
+    while offset < bytes.count {
+      let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return String(cString: strerror(errno)) }
+      offset += n
+    }
+    return nil
+  }
+}

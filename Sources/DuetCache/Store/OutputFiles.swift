@@ -1,0 +1,112 @@
+import DuetSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a lane's declared `outputs:` hold on disk after it passed: every
+/// regular file under them (a declared folder is walked, links not followed),
+/// every link by its target text, and the declared paths that are missing.
+///
+/// A declared path is reached through real folders only: a link on the way
+/// (`build -> /tmp/x`) is a problem, as is a FIFO, socket or device under an
+/// output; such a pass is kept as a pass but never stored in the cache.
+public struct OutputFiles: Sendable {
+  /// Declared outputs that do not exist: the lane fails.
+  public var missing: [String] = []
+  /// Why the outputs cannot be stored (`build/fifo is a FIFO`).
+  public var problems: [String] = []
+  /// Each file and link found, in path order; files carry their digest once stored.
+  public var outputs: [ActionEntry.Output] = []
+
+  public init() {}
+
+  /// The most files the outputs of one lane may hold and still be stored.
+  public static let maxFiles = ActionEntry.maxOutputs
+
+  /// Looks at `declared` under `root`; with a `store`, copies each file into it.
+  public static func capture(_ declared: [String], root: URL, store: ContentStore?) -> OutputFiles {
+    var found = OutputFiles()
+    for path in declared {
+      switch OutputFiles.locate(path, root: root) {
+      case .missing: found.missing.append(path)
+      case .refused(let why): found.problems.append(why)
+      case .present(let absolute): found.walk(absolute, relative: path, store: store)
+      }
+    }
+    found.outputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    return found
+  }
+
+  /// Where a declared path stands: missing, present (its absolute path), or
+  /// reached through something that is not a folder.
+  enum Location {
+    case missing
+    case present(String)
+    case refused(String)
+  }
+
+  static func locate(_ path: String, root: URL) -> Location {
+    let segments = path.split(separator: "/").map(String.init)
+    var current = root.path
+    for (offset, segment) in segments.enumerated() {
+      current += "/" + segment
+      var info = stat()
+      guard lstat(current, &info) == 0 else {
+        return errno == ENOENT || errno == ENOTDIR ? .missing : .refused("cannot read \(path): \(String(cString: strerror(errno)))")
+      }
+      let last = offset == segments.count - 1
+      if !last && info.st_mode & S_IFMT != S_IFDIR {
+        let shown = segments[...offset].joined(separator: "/")
+        if info.st_mode & S_IFMT == S_IFLNK { return .refused("\(shown) is a symbolic link; duet keeps outputs reached through real folders only") }
+        return .missing
+      }
+    }
+    return .present(current)
+  }
+
+  private mutating func walk(_ absolute: String, relative: String, store: ContentStore?) {
+    guard outputs.count <= OutputFiles.maxFiles else {
+      if problems.last?.hasPrefix("more than") != true { problems.append("more than \(OutputFiles.maxFiles) output files") }
+      return
+    }
+    var info = stat()
+    guard lstat(absolute, &info) == 0 else {
+      problems.append("cannot read \(relative): \(String(cString: strerror(errno)))")
+      return
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      let mode = UInt32(info.st_mode & 0o7777)
+      guard let store else {
+        outputs.append(.file(path: relative, digest: BlobDigest(hash: "", size: Int(info.st_size)), mode: mode))
+        return
+      }
+      do {
+        outputs.append(.file(path: relative, digest: try store.insert(fileAt: absolute), mode: mode))
+      } catch {
+        problems.append("\(relative): \(error)")
+      }
+    case S_IFLNK:
+      guard let target = OutputRestore.readLink(absolute) else {
+        problems.append("cannot read the link \(relative), or its target is not UTF-8")
+        return
+      }
+      outputs.append(.link(path: relative, target: target))
+    case S_IFDIR:
+      let names: [String]
+      do { names = try FileManager.default.contentsOfDirectory(atPath: absolute) } catch {
+        problems.append("cannot list \(relative): \(error.localizedDescription)")
+        return
+      }
+      for name in names.sorted() {
+        walk(absolute + "/" + name, relative: relative + "/" + name, store: store)
+      }
+    default:
+      problems.append("\(relative) is \(PathGuard.kindName(info.st_mode)); duet stores files, folders and links only")
+    }
+  }
+}

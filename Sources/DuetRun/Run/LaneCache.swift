@@ -1,0 +1,135 @@
+import DuetCache
+import DuetModel
+import DuetSupport
+import Foundation
+
+/// A verify's side of the content-addressed cache: the action key of each
+/// lane, the entries found for them (local `.duet/cache/ac`, then the remote),
+/// the outputs a cached lane gets back, the outputs a passing lane leaves in
+/// the store, and the entries written (and uploaded) after the run.
+///
+/// Used from the run loop's thread only.
+public final class LaneCache {
+  /// Where a usable entry came from.
+  public enum Source: Sendable, Equatable {
+    case local, remote
+  }
+
+  public let store: ContentStore
+  public let remote: RemoteCache?
+  /// The entry found for each lane, by lane index, with where it came from.
+  public private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
+  /// What each passing lane's outputs held when it passed, stored.
+  private var captured: [Int: OutputFiles] = [:]
+  private var localWarnings: [String] = []
+
+  public init(store: ContentStore, remote: RemoteCache?) {
+    self.store = store
+    self.remote = remote
+  }
+
+  /// The key an entry is stored under: the lane's fingerprint (tree-relative:
+  /// paths, never the tree's place on disk) and its declared outputs.
+  public static func actionKey(fingerprint: String, outputs: [String]) -> String {
+    Digest.sha256("duet-action v1\nfingerprint \(fingerprint)\n" + outputs.map { "output \($0)\n" }.joined())
+  }
+
+  /// Looks up entries for `keys` (lane index to action key): the local store
+  /// first, the remote for what it lacks.
+  public func lookUp(_ keys: [Int: String], lanes: [Lane]) {
+    var wanted: [String: String] = [:]
+    for (index, key) in keys {
+      if let bytes = store.entryBytes(key), let entry = try? ActionEntry.decode(bytes), entry.key == key {
+        entries[index] = (entry, .local)
+      } else {
+        wanted[key] = lanes[index].name
+      }
+    }
+    guard let remote, !wanted.isEmpty else { return }
+    let found = remote.entries(wanted)
+    for (index, key) in keys where entries[index] == nil {
+      if let entry = found[key] { entries[index] = (entry, .remote) }
+    }
+  }
+
+  /// Gives cached lanes their outputs back: each lane's outputs compared with
+  /// its entry, the blobs the store lacks fetched from the remote in one batch,
+  /// then the files written. A lane with no `outputs:` needs nothing. The log
+  /// of the pass that earned the entry comes back to `logPaths[index]`.
+  public func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
+    var results: [Int: (result: OutputRestore.Result, log: String?)] = [:]
+    var plans: [Int: OutputRestore.Plan] = [:]
+    for index in indices {
+      let lane = lanes[index]
+      guard let (entry, _) = entries[index] else {
+        results[index] = (lane.outputs.isEmpty ? .restored(files: 0) : .cannot("no cache entry records its outputs"), nil)
+        continue
+      }
+      switch OutputRestore.plan(entry, declared: lane.outputs, root: root) {
+      case .success(let plan): plans[index] = plan
+      case .failure(let why): results[index] = (.cannot(why.text), nil)
+      }
+    }
+    let logs = plans.values.compactMap { plan in plan.entry.log.flatMap { store.contains($0) ? nil : $0 } }
+    remote?.fetch(plans.values.flatMap(\.blobs) + logs)
+    for (index, plan) in plans {
+      let result = OutputRestore.apply(plan, root: root, store: store)
+      var log: String?
+      if case .restored = result, let digest = plan.entry.log, let path = logPaths[index], store.contains(digest) {
+        let url = root.appendingPathComponent(path)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if (try? store.restore(digest, toAbsolute: url.path, mode: 0o644)) != nil { log = path }
+      }
+      results[index] = (result, log)
+    }
+    return results
+  }
+
+  /// After a passing attempt: every declared output must exist. Returns the
+  /// missing ones; when none is missing, the outputs are copied into the store
+  /// for the entry the run writes afterwards.
+  public func capture(_ index: Int, lane: Lane, root: URL) -> [String] {
+    guard !lane.outputs.isEmpty else {
+      captured[index] = OutputFiles()
+      return []
+    }
+    let found = OutputFiles.capture(lane.outputs, root: root, store: store)
+    if found.missing.isEmpty { captured[index] = found }
+    return found.missing
+  }
+
+  /// Writes an entry for each lane that passed and may be served again, and
+  /// uploads them when the remote takes uploads. `passes` holds, per lane
+  /// index, its key, the conditions it was judged under and its log file.
+  public func save(_ passes: [Int: (key: String, judged: PassConditions, logPath: String?)], lanes: [Lane], root: URL,
+                   duetVersion: String) {
+    var written: [ActionEntry] = []
+    for index in passes.keys.sorted() {
+      guard let pass = passes[index], let outputs = captured[index] else { continue }
+      let lane = lanes[index]
+      if let problem = outputs.problems.first {
+        localWarnings.append("cache: lane \(ControlText.shown(lane.name)) passed, but its outputs are not stored: \(problem)")
+        continue
+      }
+      var log: BlobDigest?
+      if let path = pass.logPath {
+        log = try? store.insert(fileAt: root.appendingPathComponent(path).path)
+      }
+      let entry = ActionEntry(key: pass.key, lane: lane.name, duetVersion: duetVersion, strict: pass.judged.strict,
+                              partial: pass.judged.partial, outputs: outputs.outputs, log: log)
+      do {
+        try store.writeEntry(entry.encoded(), key: pass.key)
+        written.append(entry)
+      } catch {
+        localWarnings.append("cache: cannot write the entry of lane \(ControlText.shown(lane.name)): \(error)")
+      }
+    }
+    remote?.put(written)
+  }
+
+  /// Warnings of the local store and the remote, each said once.
+  public func takeWarnings() -> [String] {
+    defer { localWarnings.removeAll() }
+    return localWarnings + (remote?.takeWarnings() ?? [])
+  }
+}
