@@ -92,9 +92,10 @@ func writeClosingOnExec(_ bytes: [UInt8], to path: String) throws {
 /// Runs the built binary with `arguments` in `directory`; stdout and stderr are
 /// read concurrently, so a chatty run cannot deadlock against the pipe buffer.
 /// For signals, process groups, terminals, hangs and crashes; `runDuet` otherwise.
-func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
+func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60,
+               binary: URL = duetBinary, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
   let process = Process()
-  process.executableURL = duetBinary
+  process.executableURL = binary
   process.arguments = arguments
   process.currentDirectoryURL = directory
   process.environment = duetEnvironment(environment)

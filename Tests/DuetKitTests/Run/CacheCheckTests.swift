@@ -47,6 +47,33 @@ struct CacheCheckTests {
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree), noCache: true) == ["build": "--no-cache"])
   }
 
+  /// A cache entry under the lane's action key serves a tree whose history
+  /// has no pass (a fresh clone): unless this history saw these inputs fail,
+  /// a need of the lane runs, the entry's conditions do not cover the run, or
+  /// the lane is forced to run (its outputs could not come back).
+  @Test func anEntryServesWhatTheHistoryLacks() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("tokens"), lane("app", needs: ["tokens"])]
+    let manifest = Manifest(path: "m", lanes: lanes)
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t", environment: [:])
+    func decide(history: [String: CacheCheck.LastVerdict] = [:], entries: [Int: PassConditions], forced: [Int: String] = [:],
+                run: CacheCheck.RunConditions = .init()) -> [String] {
+      let decisions = CacheCheck.decide(manifest: manifest, selected: [0, 1], settled: [:], fingerprints: prints, history: history,
+                                        entries: entries, forced: forced, noCache: false, run: run)
+      return [decisions[0]?.text ?? "-", decisions[1]?.text ?? "-"]
+    }
+    let both: [Int: PassConditions] = [0: PassConditions(), 1: PassConditions()]
+    #expect(decide(entries: [:]) == ["no passing run recorded", "a need will run (tokens)"])
+    #expect(decide(entries: both) == ["cached", "cached"])
+    #expect(decide(entries: [1: PassConditions()]) == ["no passing run recorded", "a need will run (tokens)"])
+    #expect(decide(history: passed(lanes, tree: tree, outcome: "fail"), entries: both)
+            == ["failed last time with these inputs", "a need will run (tokens)"])
+    #expect(decide(entries: both, run: .init(strict: true))[0] == "it last passed without --strict, so nothing says it leaves tracked files alone")
+    #expect(decide(entries: [0: PassConditions(strict: true), 1: PassConditions(strict: true)], run: .init(strict: true)) == ["cached", "cached"])
+    #expect(decide(entries: both, forced: [0: "its outputs cannot be restored: x"]) == ["its outputs cannot be restored: x", "a need will run (tokens)"])
+  }
+
   /// Changed, added and removed inputs are named, two at most, then how many more.
   @Test func namesChangedInputs() throws {
     let tree = try TemporaryFolder()

@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `duet cache stats`, `prune` and `verify` over the local store: what it
+/// holds, trimming it to a size (least recently used blobs first, then the
+/// entries that named them), and every blob hashed again.
+public enum StoreMaintenance {
+  public struct Stats: Sendable, Equatable {
+    public var blobs = 0
+    public var bytes = 0
+    public var entries = 0
+    /// Seconds since 1970 of the least recently used blob; nil when there is none.
+    public var oldestUse: Double?
+  }
+
+  struct Blob {
+    var hash: String
+    var path: String
+    var size: Int
+    var used: Double
+  }
+
+  /// Every blob file in the store (names that are not a SHA-256 are not blobs).
+  static func blobs(_ store: ContentStore) -> [Blob] {
+    let cas = store.folder.appendingPathComponent("cas").path
+    var found: [Blob] = []
+    for shard in (try? FileManager.default.contentsOfDirectory(atPath: cas)) ?? [] where shard.count == 2 {
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: cas + "/" + shard)) ?? [] where BlobDigest.isHash(name) {
+        let path = cas + "/" + shard + "/" + name
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+        found.append(Blob(hash: name, path: path, size: Int(info.st_size), used: modified(info)))
+      }
+    }
+    return found
+  }
+
+  static func modified(_ info: stat) -> Double {
+    #if canImport(Darwin)
+    return Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+    #else
+    return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    #endif
+  }
+
+  static func entryKeys(_ store: ContentStore) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: store.folder.appendingPathComponent("ac").path)) ?? []).filter(BlobDigest.isHash).sorted()
+  }
+
+  public static func stats(_ store: ContentStore) -> Stats {
+    let all = blobs(store)
+    return Stats(blobs: all.count, bytes: all.reduce(0) { $0 + $1.size }, entries: entryKeys(store).count, oldestUse: all.map(\.used).min())
+  }
+
+  public struct Pruned: Sendable, Equatable {
+    public var blobs = 0
+    public var bytes = 0
+    public var entries = 0
+    public var left = Stats()
+  }
+
+  /// Removes the least recently used blobs until the store holds at most
+  /// `maxBytes`, then every entry that names a blob no longer there (it could
+  /// restore nothing), and leftovers of interrupted writes.
+  public static func prune(_ store: ContentStore, maxBytes: Int) -> Pruned {
+    var pruned = Pruned()
+    var all = blobs(store).sorted { $0.used < $1.used }
+    var total = all.reduce(0) { $0 + $1.size }
+    while total > maxBytes, !all.isEmpty {
+      let blob = all.removeFirst()
+      if unlink(blob.path) == 0 {
+        total -= blob.size
+        pruned.blobs += 1
+        pruned.bytes += blob.size
+      }
+    }
+    let kept = Set(all.map(\.hash))
+    for key in entryKeys(store) {
+      guard let bytes = store.entryBytes(key), let entry = try? ActionEntry.decode(bytes) else {
+        if unlink(store.entryPath(key)) == 0 { pruned.entries += 1 }
+        continue
+      }
+      let outputs = entry.blobs.filter { $0 != entry.log }
+      if outputs.contains(where: { !kept.contains($0.hash) }), unlink(store.entryPath(key)) == 0 { pruned.entries += 1 }
+    }
+    let tmp = store.folder.appendingPathComponent("tmp").path
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] { unlink(tmp + "/" + name) }
+    pruned.left = stats(store)
+    return pruned
+  }
+
+  public struct Verified: Sendable, Equatable {
+    public var checked = 0
+    public var bytes = 0
+    /// Blobs whose bytes were not their name, removed.
+    public var damaged: [String] = []
+  }
+
+  /// Hashes every blob again; a blob whose bytes are not its name is removed
+  /// (a lane that needs it then runs, or fetches it again).
+  public static func verify(_ store: ContentStore) -> Verified {
+    var verified = Verified()
+    for blob in blobs(store).sorted(by: { $0.hash < $1.hash }) {
+      verified.checked += 1
+      verified.bytes += blob.size
+      let digest = try? ContentStore.digest(ofFileAt: blob.path)
+      if digest?.hash != blob.hash {
+        unlink(blob.path)
+        verified.damaged.append(blob.hash)
+      }
+    }
+    return verified
+  }
+}
