@@ -43,6 +43,12 @@ private struct CacheOracle {
   /// What a lane's key should hold: its reachable entries, by path bytes.
   typealias Snapshot = [[UInt8]: String]
 
+  /// What an action key stands for: the lane's snapshot and (for `l4`) its need's.
+  struct EntryKey: Hashable {
+    var snapshot: Snapshot
+    var need: Snapshot?
+  }
+
   struct LastPass {
     var snapshot: Snapshot
     var needSnapshot: Snapshot?
@@ -67,6 +73,11 @@ private struct CacheOracle {
   /// Area files and links by their path bytes relative to the root; `lib/` and `shared.txt` too.
   var nodes: [[UInt8]: Node] = [:]
   var lastPass: [String: LastPass] = [:]
+  /// Issue 37: the cache entries, by lane, then by what the key holds (the
+  /// lane's snapshot and its need's): the conditions of the newest pass there.
+  var entries: [String: [EntryKey: LastPass]] = [:]
+  /// The newest verdict of a lane that ran: what it saw and whether it passed.
+  var lastVerdict: [String: (key: EntryKey, passed: Bool)] = [:]
   var log: [String] = []
   /// What `a5/stamp` held before `l5` last appended to it: writing it back makes
   /// the inputs equal to those `l5`'s last pass was fingerprinted from.
@@ -82,6 +93,7 @@ private struct CacheOracle {
         - {name: l3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"]}
         - {name: l4, sh: "! grep -Rqs BAD a4", inputs: ["a4/**"], needs: [l1]}
         - {name: l5, sh: "! grep -Rqs BAD a5 && { [ ! -f a5/stamp ] || echo stamped >> a5/stamp; }", inputs: ["a5/**"]}
+        - {name: p2, sh: "rm -rf out2 && mkdir -p out2/sub && cp a2/keep.txt out2/keep.txt && chmod 755 out2/keep.txt && (cd a2 && ls -A | LC_ALL=C sort) > out2/sub/names", inputs: ["a2/**"], outputs: [out2]}
       """)
     outsideTree = try FixtureTree()
     try outsideTree.write("o.txt", "fine\n")
@@ -100,6 +112,8 @@ private struct CacheOracle {
     case rename([UInt8], [UInt8])
     case toggleExecutable([UInt8])
     case link([UInt8], String)
+    /// Issue 37: the outputs of `p2` removed (`git clean`), edited or re-moded by hand.
+    case tamper(Int)
     case nothing
   }
 
@@ -122,7 +136,7 @@ private struct CacheOracle {
     case 6: return .write(Array("shared.txt".utf8), content)
     case 7: return .write(Array(random.below(2) == 0 ? "lib/l.txt".utf8 : "lib/m.txt".utf8), content)
     case 8, 9: return .write(Array("a5/stamp".utf8), stampBeforeLane ?? content)
-    default: return .nothing
+    default: return random.below(2) == 0 ? .tamper(random.below(3)) : .nothing
     }
   }
 
@@ -143,6 +157,13 @@ private struct CacheOracle {
       try check(chmod(cPath(path), executable ? 0o644 : 0o755), "chmod")
       nodes[path] = .file(content: content, executable: !executable)
     case .link(let path, let target): try set(path, .link(target: target))
+    case .tamper(let how):
+      let out = tree.url.appendingPathComponent("out2")
+      switch how {
+      case 0: try? FileManager.default.removeItem(at: out)
+      case 1: try? Data("tampered\n".utf8).write(to: out.appendingPathComponent("keep.txt"))
+      default: _ = chmod(out.appendingPathComponent("keep.txt").path, 0o644)
+      }
     case .nothing: break
     }
     log.append(describe(edit))
@@ -199,6 +220,7 @@ private struct CacheOracle {
     case .rename(let from, let to): return "rename \(text(from)) \(text(to))"
     case .toggleExecutable(let path): return "chmod \(text(path))"
     case .link(let path, let target): return "link \(text(path)) -> \(target)"
+    case .tamper(let how): return ["remove out2", "edit out2/keep.txt", "chmod 644 out2/keep.txt"][how]
     case .nothing: return "nothing"
     }
   }
@@ -238,6 +260,29 @@ private struct CacheOracle {
 
   /// Whether the model says the lane should be served from the cache in a run of `mode`.
   func expectsCached(_ area: String, mode: Mode, reported: [String: String]) -> Bool {
+    if area == "a4" {
+      guard let need = reported["l1"], need == "cached" || need == "unaffected" else { return false }
+    }
+    return historyServes(area, mode: mode, reported: reported) || entryServes(area, mode: mode)
+  }
+
+  func key(_ area: String) -> EntryKey {
+    EntryKey(snapshot: snapshot(area), need: area == "a4" ? snapshot("a1") : nil)
+  }
+
+  /// A cache entry serves a lane whose history would run it: one exists for
+  /// what it sees now, its conditions cover the run, and the lane's newest
+  /// verdict is not a failure on these very inputs.
+  func entryServes(_ area: String, mode: Mode) -> Bool {
+    let name = lane(area), now = key(area)
+    guard let entry = entries[name]?[now] else { return false }
+    if let last = lastVerdict[name], last.key == now, !last.passed { return false }
+    if mode == .strict && !entry.strict { return false }
+    if entry.partial && mode != .since { return false }
+    return true
+  }
+
+  func historyServes(_ area: String, mode: Mode, reported: [String: String]) -> Bool {
     guard let last = lastPass[lane(area)], last.snapshot == snapshot(area) else { return false }
     if mode == .strict && !last.strict { return false }
     if last.partial && mode != .since { return false }
@@ -273,6 +318,14 @@ private struct CacheOracle {
       case "cached":
         if !passes(area) { problems.append("\(name) cached, but it fails when run now") }
         if !expected { problems.append("\(name) cached, but the model says it must run") }
+        // Served from an entry, the history now holds a cached verdict for these
+        // inputs under the entry's conditions.
+        let now = key(area)
+        if !historyServes(area, mode: mode, reported: reported), let entry = entries[name]?[now] {
+          lastPass[name] = LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
+                                    strict: entry.strict, partial: entry.partial)
+        }
+        lastVerdict[name] = (now, true)
       case "pass", "fail":
         if (outcome == "pass") != passes(area) { problems.append("\(name) \(outcome), but the model says it \(passes(area) ? "passes" : "fails")") }
         if expected { problems.append("\(name) ran (\(outcome)) though nothing it saw changed since it last passed") }
@@ -280,15 +333,50 @@ private struct CacheOracle {
           ? LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
                      strict: mode == .strict && treeUnchanged, partial: mode == .since)
           : nil
+        lastVerdict[name] = (key(area), outcome == "pass")
+        let now = key(area)
+        let entryBefore = entries[name]?[now]
+        if outcome == "pass" && treeUnchanged { entries[name, default: [:]][now] = lastPass[name] }
         let stamp = Array("a5/stamp".utf8)
         if name == "l5", outcome == "pass", case .file(let content, let executable) = nodes[stamp] {
           // The lane appended to its own input while it ran: that pass serves no later run.
+          // Moved inputs: no entry is written, an earlier one for these inputs stays.
+          entries[name]?[now] = entryBefore
           nodes[stamp] = .file(content: content + "stamped\n", executable: executable)
           stampBeforeLane = content
           lastPass[name] = nil
         }
       default: break  // unaffected, skipped: not a verdict on the lane
       }
+    }
+    if let outcome = reported["p2"], outcome == "pass" || outcome == "cached" {
+      problems += outputProblems(outcome)
+    }
+    return problems
+  }
+
+  /// What `p2` writes when it runs now, which a cached `p2` must have restored:
+  /// `out2/keep.txt` (mode 755) and the sorted names at the top of `a2`.
+  func outputProblems(_ outcome: String) -> [String] {
+    let prefix = Array("a2/".utf8)
+    var names = Set<[UInt8]>()
+    for path in nodes.keys where path.starts(with: prefix) {
+      let rest = path.dropFirst(prefix.count)
+      names.insert(Array(rest.prefix { $0 != 0x2F }))
+    }
+    var expected: [UInt8] = []
+    for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) { expected += name + [0x0A] }
+    var problems: [String] = []
+    let out = tree.url.appendingPathComponent("out2")
+    if FileManager.default.contents(atPath: out.appendingPathComponent("sub/names").path).map(Array.init) != expected {
+      problems.append("p2 \(outcome), but out2/sub/names is not what a --no-cache run writes")
+    }
+    if FileManager.default.contents(atPath: out.appendingPathComponent("keep.txt").path) != Data("ok\n".utf8) {
+      problems.append("p2 \(outcome), but out2/keep.txt is not what a --no-cache run writes")
+    }
+    var info = stat()
+    if lstat(out.appendingPathComponent("keep.txt").path, &info) != 0 || info.st_mode & 0o7777 != 0o755 {
+      problems.append("p2 \(outcome), but out2/keep.txt has not mode 755")
     }
     return problems
   }
