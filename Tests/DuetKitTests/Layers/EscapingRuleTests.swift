@@ -155,6 +155,7 @@ struct EscapingRuleTests {
       "DuetHooks/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
       "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
       "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",
+      "DuetCache/Store/ContentStore.swift": "renames a blob checked against its digest into .duet/cache, and a restored output (written beside its place) over a regular file or nothing, as AtomicFile does",
     ]
     let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]
     var problems: [String] = []
