@@ -85,6 +85,28 @@ public final class LaneCache {
     return results
   }
 
+  /// What `restore` would meet, writing nothing (`--dry-run`): per lane, nil
+  /// when its outputs could come back, else why not. Blobs the local store
+  /// lacks count as there when a remote cache may hold them.
+  public func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
+    var found: [Int: String?] = [:]
+    for index in indices {
+      let lane = lanes[index]
+      guard let (entry, _) = entries[index] else {
+        found[index] = lane.outputs.isEmpty ? .some(nil) : "no cache entry records its outputs"
+        continue
+      }
+      guard !lane.outputs.isEmpty else { found[index] = .some(nil); continue }
+      switch OutputRestore.plan(entry, declared: lane.outputs, root: root) {
+      case .failure(let why): found[index] = why.text
+      case .success(let plan):
+        let lacking = Set(plan.blobs.filter { !store.contains($0) })
+        found[index] = lacking.isEmpty || remote != nil ? .some(nil) : "the cache lacks \(lacking.count) of its output file(s)"
+      }
+    }
+    return found
+  }
+
   /// After a passing attempt: every declared output must exist. Returns the
   /// missing ones; when none is missing, the outputs are copied into the store
   /// for the entry the run writes afterwards.

@@ -140,10 +140,9 @@ public final class VerifySession {
           }
         }
       } else {
-        for index in pending {
-          let lane = plan.manifest.lanes[index]
-          if !lane.outputs.isEmpty && cache.entries[index] == nil {
-            forced[index] = "its outputs cannot be restored: no cache entry records its outputs"
+        for (index, problem) in cache.wouldRestore(pending, lanes: plan.manifest.lanes, root: plan.root) {
+          if let problem {
+            forced[index] = "its outputs cannot be restored: \(problem)"
             refused = true
           } else {
             restored[index] = (0, nil)
