@@ -155,6 +155,7 @@ struct EscapingRuleTests {
       "DuetHooks/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
       "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
       "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",
+      "DuetCache/Remote/CurlTransfer.swift": "streams a download into the file the store names for it, which the store checks by digest before using",
     ]
     let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]
     var problems: [String] = []
