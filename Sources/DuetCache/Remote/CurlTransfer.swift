@@ -74,14 +74,14 @@ final class CurlTransfer {
     }
     duet_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
     switch request {
-    case .get(let get):
+    case .get:
       duet_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
-      duet_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, get.maxBytes)))
     case .head:
       duet_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
     case .put(let put):
-      return startUpload(put, context: context)
+      if let refused = startUpload(put, context: context) { return refused }
     }
+    duet_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
     return nil
   }
 
@@ -128,16 +128,20 @@ final class CurlTransfer {
       return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().send(buffer, size * count)
     }
     duet_curl_setopt_pointer(handle, CURLOPT_READDATA, context)
-    duet_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
     return nil
   }
 
   /// Body bytes from the server. A GET's go to the destination only when the
   /// answer is 200 (a 404 page or a 500 body is dropped), and never past
-  /// `maxBytes`; HEAD and PUT bodies are dropped.
+  /// `maxBytes`: a Content-Length over it stops the transfer before the first
+  /// byte is written, a body that grows past it when it does. (libcurl's
+  /// CURLOPT_MAXFILESIZE would refuse a long 404 page too.) HEAD and PUT
+  /// bodies are dropped.
   private func receive(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
     guard case .get(let get) = request, status == 200 else { return count }
-    guard bytes + count <= get.maxBytes else {
+    var announced: curl_off_t = -1
+    if fd < 0 { duet_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) }
+    guard bytes + count <= get.maxBytes, announced <= get.maxBytes else {
       abort = "larger than \(get.maxBytes) bytes"
       return 0
     }
@@ -200,7 +204,6 @@ final class CurlTransfer {
 
   private func outcome(_ code: CURLcode) -> RemoteResult {
     if let abort { return failure(abort) }
-    if code == CURLE_FILESIZE_EXCEEDED, case .get(let get) = request { return failure("larger than \(get.maxBytes) bytes") }
     guard code == CURLE_OK else {
       let text = String(cString: errorBuffer)
       return failure(text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)

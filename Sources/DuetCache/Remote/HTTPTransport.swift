@@ -92,7 +92,7 @@ public final class HTTPTransport: RemoteTransport {
   /// `result` with every credential replaced by `***`: user (4 characters or
   /// more, so a short name cannot blank out ordinary words), password, token
   /// and signing key, as they are and percent-encoded.
-  private func scrubbed(_ result: RemoteResult) -> RemoteResult {
+  func scrubbed(_ result: RemoteResult) -> RemoteResult {
     guard case .failed(var text) = result else { return result }
     let key = config.signingKey.map { String(decoding: $0, as: UTF8.self) }
     for secret in [config.password, config.bearerToken, key].compactMap({ $0 }) + [config.user].compactMap({ $0 }).filter({ $0.count >= 4 }) {
