@@ -19,6 +19,8 @@ import Foundation
 /// - `/bearer/`: the same store, 401 unless `Authorization: Bearer <token>`;
 /// - `/basic/`: the same store behind basic auth (`{PLAIN}` htpasswd);
 /// - `/slow/`: the same store, GET only, at `slowBytesPerSecond`;
+/// - `/chunked/`: the same store, GET only, chunked with no Content-Length
+///   (the SSI filter drops it; bytes without `<!--#` pass unchanged);
 /// - `/fail/`: every request answered 500.
 public final class NginxServer {
   /// The server's own folder; `root/cache/` holds what was PUT.
@@ -183,6 +185,7 @@ public final class NginxServer {
           location /bearer/ { if ($http_authorization != "Bearer \(bearerToken)") { return 401; } \(store) }
           location /basic/ { auth_basic "cache"; auth_basic_user_file \(folder)/htpasswd; \(store) }
           location /slow/ { alias \(folder)/root/cache/; limit_rate \(slowBytesPerSecond); }
+          location /chunked/ { alias \(folder)/root/cache/; ssi on; ssi_types *; }
           location /fail/ { return 500; }
         }
       }

@@ -142,8 +142,9 @@ struct HTTPTransportTests {
     #expect(((try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0) == 0)
   }
 
-  /// A blob past `maxBytes` fails with the limit, leaves no bytes in the
-  /// destination, and the next GET on the same handle still works.
+  /// A blob past `maxBytes` fails with the limit and leaves no bytes in the
+  /// destination, whether the server announced its size or sent it chunked
+  /// (refused as it grows), and the next GET on the same handle still works.
   @Test func tooLargeIsRefused() throws {
     let server = try NginxServer.start()
     let folder = try TemporaryFolder()
@@ -155,6 +156,12 @@ struct HTTPTransportTests {
       == [.failed("remote cache \(server.url("cache")): GET cas/\(put.key.hash): larger than 99999 bytes")])
     #expect(((try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0) == 0)
     #expect(cache.get([RemoteGet(key: put.key, destination: destination, maxBytes: 100_000)]) == [.done(bytes: 100_000)])
+    let chunked = try transport(server, "chunked")
+    #expect(chunked.get([RemoteGet(key: put.key, destination: destination, maxBytes: 99_999)])
+      == [.failed("remote cache \(server.url("chunked")): GET cas/\(put.key.hash): larger than 99999 bytes")])
+    #expect(((try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0) == 0)
+    #expect(chunked.get([RemoteGet(key: put.key, destination: destination, maxBytes: 100_000)]) == [.done(bytes: 100_000)])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == blob(100_000))
   }
 
   /// A destination that is a symbolic link is not followed: the GET fails and
