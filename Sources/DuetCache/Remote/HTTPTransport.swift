@@ -1,0 +1,132 @@
+import CCurl
+import DuetSupport
+import Foundation
+
+/// The remote cache over HTTP/1.1 (or HTTP/2 where TLS offers it) through
+/// libcurl's multi interface: each call runs its requests on the calling
+/// thread, at most `config.parallel` at once, on easy handles and a connection
+/// cache that outlive the call, so a build's many small requests reuse a few
+/// kept-alive connections instead of one handshake each. One thread waiting in
+/// `poll` costs less than a pool of threads each blocked on a socket, and
+/// libcurl's callbacks then never run concurrently.
+///
+/// Every result is a value, never a throw; every `failed` sentence names the
+/// redacted base URL, the request and the reason, and is scrubbed of the
+/// credentials besides (libcurl never sees them in a URL, so this is the second
+/// guard, not the first).
+public final class HTTPTransport: RemoteTransport {
+  public let config: RemoteCacheConfig
+  /// Sessions no call is using: a call takes one (or makes one) and gives it back.
+  private let idle = Locked<[CurlSession]>([])
+
+  /// libcurl's process-wide setup, once, before the first handle (a static
+  /// `let` is initialised once, thread-safely).
+  private static let globalInit: CURLcode = duet_curl_global_init()
+
+  public init(config: RemoteCacheConfig) {
+    self.config = config
+  }
+
+  deinit {
+    idle.withLock { sessions in sessions.removeAll() }
+  }
+
+  public func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)) }
+  public func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)) }
+  public func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)) }
+
+  private func perform(_ requests: [CurlRequest]) -> [RemoteResult] {
+    guard !requests.isEmpty else { return [] }
+    guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
+      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): libcurl could not start") }
+    }
+    defer { idle.withLock { $0.append(session) } }
+    return run(requests, on: session).map(scrubbed)
+  }
+
+  /// The multi loop: keeps up to `parallel` transfers in flight, starting the
+  /// next request as each one ends, until every request has its result.
+  private func run(_ requests: [CurlRequest], on session: CurlSession) -> [RemoteResult] {
+    var results = [RemoteResult](repeating: .failed("remote cache \(config.base): not run"), count: requests.count)
+    var free = session.handles(min(config.parallel, requests.count))
+    guard !free.isEmpty else {
+      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): libcurl could not make a handle") }
+    }
+    var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    var next = 0
+    while next < requests.count || !active.isEmpty {
+      while next < requests.count, let handle = free.popLast() {
+        let transfer = CurlTransfer(index: next, request: requests[next], handle: handle, config: config)
+        next += 1
+        if let early = transfer.start() {
+          results[transfer.index] = early
+          free.append(handle)
+        } else if curl_multi_add_handle(session.multi, handle) != CURLM_OK {
+          results[transfer.index] = .failed("remote cache \(config.base): \(transfer.request.method) \(transfer.request.key): libcurl refused the request")
+          free.append(handle)
+        } else {
+          active[handle] = transfer
+        }
+      }
+      var running: Int32 = 0
+      guard curl_multi_perform(session.multi, &running) == CURLM_OK else { break }
+      var finished = false
+      var handle: UnsafeMutableRawPointer?
+      var code = CURLE_OK
+      while duet_curl_multi_next_done(session.multi, &handle, &code) == 1 {
+        guard let done = handle, let transfer = active.removeValue(forKey: done) else { continue }
+        curl_multi_remove_handle(session.multi, done)
+        results[transfer.index] = transfer.finish(code)
+        free.append(done)
+        finished = true
+      }
+      if !finished, !active.isEmpty { curl_multi_poll(session.multi, nil, 0, 1000, nil) }
+    }
+    for (handle, transfer) in active {  // only after libcurl itself failed
+      curl_multi_remove_handle(session.multi, handle)
+      results[transfer.index] = transfer.finish(CURLE_FAILED_INIT)
+    }
+    return results
+  }
+
+  /// `result` with every credential replaced by `***`: user (4 characters or
+  /// more, so a short name cannot blank out ordinary words), password, token
+  /// and signing key, as they are and percent-encoded.
+  func scrubbed(_ result: RemoteResult) -> RemoteResult {
+    guard case .failed(var text) = result else { return result }
+    let key = config.signingKey.map { String(decoding: $0, as: UTF8.self) }
+    for secret in [config.password, config.bearerToken, key].compactMap({ $0 }) + [config.user].compactMap({ $0 }).filter({ $0.count >= 4 }) {
+      guard !secret.isEmpty else { continue }
+      text = text.replacingOccurrences(of: secret, with: "***")
+      if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+        text = text.replacingOccurrences(of: encoded, with: "***")
+      }
+    }
+    return .failed(text)
+  }
+}
+
+/// A multi handle and the easy handles it drives, reused call after call so
+/// their connections stay open. Used by one call at a time.
+final class CurlSession {
+  let multi: UnsafeMutableRawPointer
+  private var easy: [UnsafeMutableRawPointer] = []
+
+  init?(connections: Int) {
+    guard let multi = curl_multi_init() else { return nil }
+    self.multi = multi
+    duet_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, connections))
+  }
+
+  /// `count` easy handles, made as needed (at least one: a session that cannot
+  /// make any fails its requests through `CURLE_FAILED_INIT`).
+  func handles(_ count: Int) -> [UnsafeMutableRawPointer] {
+    while easy.count < count, let handle = curl_easy_init() { easy.append(handle) }
+    return Array(easy.prefix(count))
+  }
+
+  deinit {
+    for handle in easy { curl_easy_cleanup(handle) }
+    curl_multi_cleanup(multi)
+  }
+}
