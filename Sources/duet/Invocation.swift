@@ -48,8 +48,9 @@ struct Invocation: Sendable {
     return try signals.during(handler, body)
   }
 
-  /// The command line as a person would type it, for the history.
-  var commandLine: String { (["duet"] + arguments).joined(separator: " ") }
+  /// The command line as a person would type it, for the history, without
+  /// the credentials a URL may carry.
+  var commandLine: String { shownCommandLine(["duet"] + arguments) }
 
   /// All of standard input, read once the command needs it.
   func readStandardInput() -> Data {

@@ -18,6 +18,9 @@ public struct VerifyRequest: Sendable {
   /// `--dry-run`: decide, run nothing, record nothing.
   public var dryRun = false
   public var reports = VerifyReports()
+  /// `--remote-cache URL`: the Bazel HTTP cache to read (and, with
+  /// `DUET_REMOTE_CACHE_UPLOAD=1`, write); wins over `DUET_REMOTE_CACHE`.
+  public var remoteCache: String?
   /// `--timings[=PATH]`: where the timings page goes (an absolute path), or nil for none.
   public var timingsPath: String?
   /// What started the run, as the history's `runs.command` column keeps it.

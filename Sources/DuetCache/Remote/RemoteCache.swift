@@ -45,7 +45,9 @@ public final class RemoteCache: @unchecked Sendable {
   private func fail(_ why: String) {
     guard !broken else { return }
     broken = true
-    warnings.append("remote cache \(name): \(why); running without it for the rest of this run")
+    // The transport's sentence names the cache already (`remote cache <url>: GET ...`).
+    let sentence = why.hasPrefix("remote cache") ? why : "remote cache \(name): \(why)"
+    warnings.append("\(sentence); running without it for the rest of this run")
   }
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).

@@ -23,6 +23,7 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"),
       OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true),
       OptionSpec(name: "--no-cache", value: nil, help: "run every lane, even those whose inputs are unchanged since they last passed"),
+      OptionSpec(name: "--remote-cache", value: "URL", help: "also read passes and outputs from this Bazel HTTP cache (nginx WebDAV, bazel-remote); also DUET_REMOTE_CACHE, uploads with DUET_REMOTE_CACHE_UPLOAD=1"),
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
       OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
@@ -98,6 +99,7 @@ enum VerifyCommand: Command {
     request.strict = arguments.flag("--strict")
     request.stream = Set(arguments.all("--stream"))
     request.noCache = arguments.flag("--no-cache")
+    request.remoteCache = arguments.value("--remote-cache")
     if let shard { _ = request.shard(shard) }
     request.changes(since: arguments.value("--since"), upstream: arguments.flag("--changed"))
     request.failedOnly = arguments.flag("--failed")
