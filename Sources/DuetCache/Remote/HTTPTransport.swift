@@ -47,7 +47,8 @@ public final class HTTPTransport: RemoteTransport {
   /// The multi loop: keeps up to `parallel` transfers in flight, starting the
   /// next request as each one ends, until every request has its result.
   private func run(_ requests: [CurlRequest], on session: CurlSession) -> [RemoteResult] {
-    var results = [RemoteResult](repeating: .failed("remote cache \(config.base): not run"), count: requests.count)
+    // What a request not reached says, should libcurl itself fail (out of memory).
+    var results = requests.map { RemoteResult.failed("remote cache \(config.base): \($0.method) \($0.key): libcurl stopped") }
     var free = session.handles(min(config.parallel, requests.count))
     guard !free.isEmpty else {
       return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): libcurl could not make a handle") }

@@ -123,7 +123,7 @@ struct HTTPTransportTests {
     config.lowSpeedTime = .seconds(1)
     var results: [RemoteResult] = []
     let seconds = secondsTaken { results = HTTPTransport(config: config).head([RemoteKey(.cas, String(repeating: "b", count: 64))]) }
-    #expect(seconds < 4)
+    #expect(seconds < 5)
     #expect(results.count == 1 && { if case .failed(let text) = results[0] { text.contains("too slow") } else { false } }())
   }
 
@@ -137,7 +137,7 @@ struct HTTPTransportTests {
     let destination = folder.url.appendingPathComponent("slow").path
     var results: [RemoteResult] = []
     let seconds = secondsTaken { results = (try? transport(server, "slow").get([RemoteGet(key: put.key, destination: destination, maxBytes: 1 << 20)])) ?? [] }
-    #expect(seconds < 4)
+    #expect(seconds < 5)
     #expect(results.count == 1 && { if case .failed(let text) = results[0] { text.contains("GET cas/\(put.key.hash): Operation too slow") } else { false } }())
     #expect(((try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0) == 0)
   }
