@@ -150,6 +150,28 @@ struct GeneratedCIRunTests {
     #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
   }
 
+  /// Issue 38: the emulator judges jobs as GitHub does. A job without `if:`
+  /// runs only when every job before it, directly or through another,
+  /// succeeded (`success()` is implied, and judges ancestors: `d` is skipped
+  /// though its one need passed); a status function in `if:` replaces it.
+  @Test func emulatorAppliesGitHubJobRules() throws {
+    let pipeline = try Pipeline()
+    let workflow = """
+      on: push
+      jobs:
+        a: {runs-on: ubuntu-latest, steps: [{run: exit 1}]}
+        b: {runs-on: ubuntu-latest, needs: [a], steps: [{run: "true"}]}
+        c: {runs-on: ubuntu-latest, needs: [a], if: "${{ !cancelled() }}", steps: [{run: "true"}]}
+        d: {runs-on: ubuntu-latest, needs: [c], steps: [{run: "true"}]}
+        e: {runs-on: ubuntu-latest, needs: [c], if: "${{ !cancelled() && needs.c.result == 'success' }}", steps: [{run: "true"}]}
+        f: {runs-on: ubuntu-latest, needs: [b], if: "always()", steps: [{run: "true"}]}
+        g: {runs-on: ubuntu-latest, needs: [e], if: "github.ref_name == 'main'", steps: [{run: "true"}]}
+      """
+    try workflow.write(to: pipeline.tree.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    let run = try pipeline.run("github", "rules.yml", number: 1)
+    #expect(run.jobs == ["a": "failure", "b": "skipped", "c": "success", "d": "skipped", "e": "success", "f": "success", "g": "skipped"], "\(run.output)")
+  }
+
   /// Without the step that hands the framework on, the Swift lane's job fails:
   /// the hand-off is what makes it pass.
   @Test(arguments: files) func withoutTheHandOffTheConsumerFails(system: String, file: String) throws {
