@@ -37,6 +37,8 @@ extension GitHubWorkflow {
     for (i, run) in verifyRuns(lanes, handsOn: job.handsOn, id: id, upstream: stores).enumerated() {
       y.append("      - name: \(YAMLText.scalar(run.lanes.count > 5 ? "duet verify: \(run.lanes.count) lanes" : "duet verify " + run.lanes.map { "--lane " + $0.name }.joined(separator: " ")))")
       if i > 0 { y.append("        if: always()") }
+      y.append("        env:")
+      y += RemoteCacheEnvironment.gitHubStep.map { "          \($0.name): \(YAMLText.scalar($0.value))" }
       y.append("        run: \(YAMLText.scalar("duet verify " + run.arguments))")
     }
     y += handOnOutputs(job.handsOn, id: id)

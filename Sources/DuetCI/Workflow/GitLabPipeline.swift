@@ -88,6 +88,7 @@ public enum GitLabPipeline {
       "# pass (read from the stores of the jobs before them). The history store rides on GitLab's cache, so a lane",
       "# unchanged since it passed on any runner is cached. Set the CI/CD variable",
       "# DUET_GIT_URL to duet's git repository (and DUET_GIT_REF to a branch, tag or commit; default: main).",
+    ] + RemoteCacheEnvironment.gitLabComment + [
       "stages:",
       "  - build",
       "  - lanes",
@@ -147,7 +148,9 @@ public enum GitLabPipeline {
     if !job.macOS { y.append("  image: \(YAMLText.scalar(linuxImage))") }
     if !job.labels.isEmpty { y.append("  tags: [\(job.labels.map(YAMLText.scalar).joined(separator: ", "))]") }
     y.append("  timeout: \(GitHubWorkflow.jobMinutes(lanes)) minutes")
-    y += ["  variables:", "    DUET_HISTORY: \(YAMLText.scalar(store))", "  script:"]
+    y += ["  variables:", "    DUET_HISTORY: \(YAMLText.scalar(store))"]
+    y += RemoteCacheEnvironment.gitLabJob.map { "    \($0.name): \(YAMLText.scalar($0.value))" }
+    y.append("  script:")
     y += toolchainScript(options.toolchains, macOS: job.macOS).map { "    - " + YAMLText.scalar($0) }
     y.append("    - \(YAMLText.scalar("mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \(store); fi"))")
     let stores = upstream.map { GitHubWorkflow.UpstreamArgument(job: $0, store: ".duet/ci/history-\($0).sqlite") }

@@ -37,6 +37,41 @@ struct CIWorkflowTests {
 
   static func steps(_ node: YAMLNode, _ job: String) -> [YAMLNode] { node["jobs"]?[job]?["steps"]?.sequence ?? [] }
 
+  /// Issue 37/38: the lane jobs' `duet verify` steps get the remote cache from
+  /// the repository's variable and secrets, in the step's own `env:` (never the
+  /// workflow's or the job's, so the secrets reach only the steps that use
+  /// them), and upload to it; GitLab lane jobs upload too and the file says
+  /// which CI/CD variables to set (GitLab passes them to every job by itself).
+  @Test func remoteCacheReachesOnlyTheVerifySteps() throws {
+    let (text, node) = try Self.github(Self.lanes)
+    let expected = [
+      "DUET_REMOTE_CACHE": "${{ vars.DUET_REMOTE_CACHE }}",
+      "DUET_REMOTE_CACHE_UPLOAD": "1",
+      "DUET_REMOTE_CACHE_TOKEN": "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}",
+      "DUET_REMOTE_CACHE_KEY": "${{ secrets.DUET_REMOTE_CACHE_KEY }}",
+    ]
+    var verifySteps = 0
+    for (id, job) in node["jobs"]?.mapping?.compactMap({ pair in pair.key.scalar.map { ($0, pair.value) } }) ?? [] {
+      #expect(job["env"]?["DUET_REMOTE_CACHE_TOKEN"] == nil, "\(id)")
+      for step in job["steps"]?.sequence ?? [] {
+        let env = Dictionary(uniqueKeysWithValues: (step["env"]?.mapping ?? []).compactMap { pair in pair.key.scalar.flatMap { k in pair.value.scalar.map { (k, $0) } } })
+        if step["run"]?.scalar?.hasPrefix("duet verify") == true {
+          verifySteps += 1
+          #expect(env == expected, "\(id): \(step["run"]?.scalar ?? "")")
+        } else {
+          #expect(env["DUET_REMOTE_CACHE_TOKEN"] == nil && env["DUET_REMOTE_CACHE_KEY"] == nil, "\(id)")
+        }
+      }
+    }
+    #expect(verifySteps >= 3)
+    #expect(node["env"]?["DUET_REMOTE_CACHE_TOKEN"] == nil)
+    #expect(text.components(separatedBy: "secrets.").count - 1 == 2 * verifySteps)
+    let (lab, labNode) = try Self.gitlab(Self.lanes)
+    #expect(labNode["linux-1"]?["variables"]?["DUET_REMOTE_CACHE_UPLOAD"]?.scalar == "1")
+    #expect(labNode["duet-history"]?["variables"]?["DUET_REMOTE_CACHE_UPLOAD"] == nil)
+    #expect(lab.contains("set the CI/CD variables DUET_REMOTE_CACHE (its URL)"))
+  }
+
   /// Defect 3: no job writes `tools/duet` (a Duet tree's own CLI); duet goes to
   /// the runner's temp folder (GitHub) or `.duet-bin` kept out of git (GitLab)
   /// and runs from PATH.
