@@ -20,7 +20,7 @@ extension GitHubWorkflow {
     // runs whatever the jobs it needs did, once duet is built.
     y.append("    if: ${{ !cancelled() && needs.\(build).result == 'success' }}")
     y.append("    runs-on: \(labels(job.labels))")
-    y.append("    timeout-minutes: \(jobMinutes(lanes))")
+    y += timeoutMinutes(jobMinutes(lanes))
     y.append("    env:")
     y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
     y.append("    steps:")
@@ -94,6 +94,20 @@ extension GitHubWorkflow {
     let shown = lanes.prefix(5).map(\.name).joined(separator: ", ")
     let more = lanes.count > 5 ? " and " + String(lanes.count - 5) + " more" : ""
     return job.id + ": " + shown + more
+  }
+
+  /// The most minutes GitHub's hosted runners let a job run (they refuse more).
+  package static let maxJobMinutes = 360
+
+  /// `timeout-minutes:`, at most `maxJobMinutes`, with a comment saying what
+  /// the lanes would need when that is more: the lanes' own timeouts still
+  /// stop them, and a job that must run longer needs a self-hosted runner.
+  package static func timeoutMinutes(_ minutes: Int) -> [String] {
+    guard minutes > maxJobMinutes else { return ["    timeout-minutes: \(minutes)"] }
+    return [
+      "    # Its lanes may take \(minutes) minutes; GitHub's hosted runners stop a job at \(maxJobMinutes).",
+      "    timeout-minutes: \(maxJobMinutes)",
+    ]
   }
 
   /// Every lane's timeout (30 minutes when it sets none) times its attempts, plus 30 minutes.

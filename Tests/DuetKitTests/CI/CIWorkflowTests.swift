@@ -72,6 +72,22 @@ struct CIWorkflowTests {
     #expect(lab.contains("set the CI/CD variables DUET_REMOTE_CACHE (its URL)"))
   }
 
+  /// Issue 38: a job whose lanes' timeouts add up to more than 360 minutes
+  /// (GitHub's cap on its hosted runners, which refuse more) gets 360 and a
+  /// comment saying what its lanes would need; GitLab keeps the sum.
+  @Test func longJobsAreClampedToGitHubsCap() throws {
+    var long = CIFixtures.lane("long")
+    long.timeout = 400 * 60
+    let (text, node) = try Self.github([long], oneJobPerLane: true)
+    #expect(node["jobs"]?["long"]?["timeout-minutes"]?.scalar == "360", "\(text)")
+    #expect(text.contains("    # Its lanes may take 430 minutes; GitHub's hosted runners stop a job at 360.\n    timeout-minutes: 360\n"))
+    let short = try Self.github([CIFixtures.lane("short")], oneJobPerLane: true)
+    #expect(short.node["jobs"]?["short"]?["timeout-minutes"]?.scalar == "60")
+    #expect(!short.text.contains("hosted runners stop"))
+    let (_, lab) = try Self.gitlab([long])
+    #expect(lab["linux-1"]?["timeout"]?.scalar == "430 minutes")
+  }
+
   /// Defect 3: no job writes `tools/duet` (a Duet tree's own CLI); duet goes to
   /// the runner's temp folder (GitHub) or `.duet-bin` kept out of git (GitLab)
   /// and runs from PATH.
