@@ -15,7 +15,8 @@ extension GitHubWorkflow {
     var y: [String] = []
     y.append("  \(id):")
     y.append("    name: \(YAMLText.scalar(jobName(job, lanes: lanes, oneJobPerLane: options.jobs.oneJobPerLane)))")
-    y.append("    needs: [\(([build] + upstream).joined(separator: ", "))]")
+    let needs = [build] + upstream
+    y.append("    needs: [\(needs.joined(separator: ", "))]")
     // Lanes are gated one by one (duet reads the upstream verdicts), so the job
     // runs whatever the jobs it needs did, once duet is built.
     y.append("    if: ${{ !cancelled() && needs.\(build).result == 'success' }}")
