@@ -15,11 +15,16 @@ struct GeneratedCIRunTests {
     var tree: URL { folder.appendingPathComponent("tree") }
     let store: URL
 
-    init() throws {
+    /// `extraLanes`: manifest text appended to the example's lanes before the files are generated.
+    init(extraLanes: String = "") throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-ci-run-\(UUID().uuidString)").resolvingSymlinksInPath()
       store = folder.appendingPathComponent("store")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try FileManager.default.copyItem(at: GeneratedCIRunTests.repository.appendingPathComponent("Examples/Courier"), to: tree)
+      if !extraLanes.isEmpty {
+        let manifest = tree.appendingPathComponent("lanes/manifest.yaml")
+        try (String(contentsOf: manifest, encoding: .utf8) + extraLanes).write(to: manifest, atomically: true, encoding: .utf8)
+      }
       for system in ["github", "gitlab"] {
         let run = try runDuet(["workflow", system], in: tree)
         #expect(run.status == 0, "duet workflow \(system): \(run.stderr)")
@@ -55,6 +60,21 @@ struct GeneratedCIRunTests {
       return (jobs, result.output)
     }
 
+    /// Each lane's outcome in pipeline `run`, from the JUnit reports the jobs
+    /// uploaded (a lane whose job never ran has none).
+    func laneOutcomes(run: Int) throws -> [String: String] {
+      var outcomes: [String: String] = [:]
+      for kind in ["artifacts", "reports"] {
+        let folder = store.appendingPathComponent("run-\(run)/\(kind)")
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        while let path = walker?.nextObject() as? String {
+          guard (path as NSString).lastPathComponent.hasPrefix("junit-"), path.hasSuffix(".xml") else { continue }
+          outcomes.merge(GeneratedCIRunTests.outcomes(junit: try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))) { $1 }
+        }
+      }
+      return outcomes
+    }
+
     /// Every job log of pipeline `run`, joined.
     func logs(run: Int) throws -> String {
       let folder = store.appendingPathComponent("run-\(run)/logs")
@@ -65,6 +85,15 @@ struct GeneratedCIRunTests {
   }
 
   static let files = [("github", ".github/workflows/duet.yml"), ("gitlab", ".gitlab-ci.yml")]
+
+  /// Each lane's outcome in a JUnit report duet wrote (its `outcome` property).
+  static func outcomes(junit xml: String) -> [String: String] {
+    var outcomes: [String: String] = [:]
+    for match in xml.matches(of: /<testcase name="([^"]+)"[^>]*>\s*<properties>\s*<property name="outcome" value="([^"]+)"/) {
+      outcomes[String(match.output.1)] = String(match.output.2)
+    }
+    return outcomes
+  }
 
   /// On both systems every job passes, the Swift lane reads the framework the
   /// Kotlin job built, and a second pipeline restoring the saved store serves
@@ -84,6 +113,65 @@ struct GeneratedCIRunTests {
     #expect(again.contains("✓ swift-CourierKit cached"), "\(again)")
   }
 
+  /// Issue 38: lanes are gated one by one, not by their jobs. With a lane that
+  /// fails at the first level (`mocks`), every lane that does not need it still
+  /// runs in the pipeline, the one that needs it is skipped naming the lane and
+  /// its job, and each lane's outcome equals that of a local `duet verify`.
+  @Test(arguments: files) func aFailingLaneLosesOnlyTheLanesThatNeedIt(system: String, file: String) throws {
+    let extra = """
+      - name: mocks
+        sh: echo "mocks are stale" >&2; exit 1
+      - name: mocks-report
+        sh: echo "mocks report"
+        needs: [mocks]
+      - name: theme-test
+        sh: echo "themes pass"
+        needs: [kotlin-shared]
+
+    """
+    let pipeline = try Pipeline(extraLanes: extra)
+    let run = try pipeline.run(system, file, number: 1)
+    let logs = try pipeline.logs(run: 1)
+    let inCI = try pipeline.laneOutcomes(run: 1)
+    // The same tree, verified locally with a JDK 25 on PATH (as the CI sets one up).
+    let local = pipeline.folder.appendingPathComponent("local")
+    try FileManager.default.copyItem(at: pipeline.tree, to: local)
+    let bin = pipeline.folder.appendingPathComponent("jdk/bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try writeClosingOnExec(Array("#!/bin/sh\necho 'openjdk version \"25\" (stub)' >&2\n".utf8), to: bin.appendingPathComponent("java").path)
+    chmod(bin.appendingPathComponent("java").path, 0o755)
+    let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let verified = try runDuet(["verify", "--strict", "--junit", ".duet/local.xml"], in: local, environment: ["PATH": path, "DUET_HISTORY": ".duet/local.sqlite"])
+    #expect(verified.status == 1, "\(verified.stdout)\(verified.stderr)")
+    let expected = Self.outcomes(junit: try String(contentsOf: local.appendingPathComponent(".duet/local.xml"), encoding: .utf8))
+    #expect(expected["mocks"] == "fail" && expected["swift-CourierKit"] == "pass" && expected["mocks-report"] == "skipped", "\(expected)")
+    #expect(inCI == expected, "\(run.output)\n\(logs)")
+    #expect(logs.contains("- mocks-report skipped (needs mocks, failed in job linux-1)"), "\(logs)")
+    #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
+  }
+
+  /// Issue 38: the emulator judges jobs as GitHub does. A job without `if:`
+  /// runs only when every job before it, directly or through another,
+  /// succeeded (`success()` is implied, and judges ancestors: `d` is skipped
+  /// though its one need passed); a status function in `if:` replaces it.
+  @Test func emulatorAppliesGitHubJobRules() throws {
+    let pipeline = try Pipeline()
+    let workflow = """
+      on: push
+      jobs:
+        a: {runs-on: ubuntu-latest, steps: [{run: exit 1}]}
+        b: {runs-on: ubuntu-latest, needs: [a], steps: [{run: "true"}]}
+        c: {runs-on: ubuntu-latest, needs: [a], if: "${{ !cancelled() }}", steps: [{run: "true"}]}
+        d: {runs-on: ubuntu-latest, needs: [c], steps: [{run: "true"}]}
+        e: {runs-on: ubuntu-latest, needs: [c], if: "${{ !cancelled() && needs.c.result == 'success' }}", steps: [{run: "true"}]}
+        f: {runs-on: ubuntu-latest, needs: [b], if: "always()", steps: [{run: "true"}]}
+        g: {runs-on: ubuntu-latest, needs: [e], if: "github.ref_name == 'main'", steps: [{run: "true"}]}
+      """
+    try workflow.write(to: pipeline.tree.appendingPathComponent("rules.yml"), atomically: true, encoding: .utf8)
+    let run = try pipeline.run("github", "rules.yml", number: 1)
+    #expect(run.jobs == ["a": "failure", "b": "skipped", "c": "success", "d": "skipped", "e": "success", "f": "success", "g": "skipped"], "\(run.output)")
+  }
+
   /// Without the step that hands the framework on, the Swift lane's job fails:
   /// the hand-off is what makes it pass.
   @Test(arguments: files) func withoutTheHandOffTheConsumerFails(system: String, file: String) throws {
@@ -93,7 +181,8 @@ struct GeneratedCIRunTests {
     var lines = text.components(separatedBy: "\n")
     if system == "github" {
       let start = try #require(lines.firstIndex(of: "      - name: Upload the outputs"))
-      lines.removeSubrange(start..<(start + 7))
+      let end = try #require(lines[(start + 1)...].firstIndex { $0.hasPrefix("      - name:") })
+      lines.removeSubrange(start..<end)
     } else {
       let count = lines.count
       lines.removeAll { $0 == "      - src-kmp/apple-umbrella/build/XCFrameworks" }
@@ -108,7 +197,7 @@ struct GeneratedCIRunTests {
     #expect(logs.contains("Courier.xcframework is missing") || logs.contains("no artifact named duet-outputs"), "\(logs)")
   }
 
-  /// zizmor (offline, default persona) finds nothing in the generated GitHub
+  /// zizmor (offline, pedantic persona) finds nothing in the generated GitHub
   /// workflows, and both CI systems' schemas accept every generated file, for
   /// the example trees with grouped jobs and with one job per lane.
   @Test func lintersAcceptEveryGeneratedFile() throws {
@@ -120,6 +209,25 @@ struct GeneratedCIRunTests {
       #expect(run.status == 0, "\(run.stderr)")
       if system == "github" { github.append(pipeline.tree.appendingPathComponent(output)) } else { gitlab.append(pipeline.tree.appendingPathComponent(output)) }
     }
+    // Issue 38: a manifest whose shell commands hold the CI's template syntax and
+    // `$VAR` text (run by duet in the job, never written into the file) gives files
+    // both linters accept.
+    let hostile = pipeline.folder.appendingPathComponent("hostile")
+    try FileManager.default.createDirectory(at: hostile.appendingPathComponent("lanes"), withIntermediateDirectories: true)
+    try """
+      version: 1
+      lanes:
+        - name: a
+          sh: echo "${{ github.event.pull_request.title }}" '$[[ inputs.x ]]' "$HOME"
+          outputs: [build/$VAR]
+        - name: b
+          sh: cat build/$VAR
+          needs: [a]
+      """.write(to: hostile.appendingPathComponent("lanes/manifest.yaml"), atomically: true, encoding: .utf8)
+    #expect(try runDuet(["workflow", "github"], in: hostile).status == 0)
+    #expect(try runDuet(["workflow", "gitlab"], in: hostile).status == 0)
+    github.append(hostile.appendingPathComponent(".github/workflows/duet.yml"))
+    gitlab.append(hostile.appendingPathComponent(".gitlab-ci.yml"))
     for example in ["Examples/Foyer", "Examples/Atrium"] {
       let copy = pipeline.folder.appendingPathComponent(example.replacingOccurrences(of: "/", with: "-"))
       try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(example), to: copy)
@@ -131,7 +239,7 @@ struct GeneratedCIRunTests {
     github.append(Self.repository.appendingPathComponent("workflows/duet-lanes.yml"))
     github.append(Self.repository.appendingPathComponent("workflows/duet-verify.yml"))
     let zizmor = try #require(CITools.find("zizmor"))
-    let lint = try CITools.run(zizmor, ["--offline", "--no-progress"] + github.map(\.path), in: pipeline.folder)
+    let lint = try CITools.run(zizmor, ["--offline", "--no-progress", "--persona", "pedantic"] + github.map(\.path), in: pipeline.folder)
     #expect(lint.status == 0, "zizmor: \(lint.output)")
     #expect(lint.output.contains("No findings"), "zizmor: \(lint.output)")
     let check = try #require(CITools.find("check-jsonschema"))

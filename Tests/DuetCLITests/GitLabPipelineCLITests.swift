@@ -45,7 +45,9 @@ struct GitLabPipelineCLITests {
     let text = try tree.read(".gitlab-ci.yml")
     #expect(job("ios", in: text).contains("  tags: [macos-14]"))
     #expect(!job("ios", in: text).contains("image:"))
-    #expect(job("ios", in: text).contains("  needs: [{job: duet-build-macos, artifacts: true}, {job: tokens, artifacts: false}]"))
+    // Issue 38: every job it needs hands on its store, whose verdicts gate the lanes.
+    #expect(job("ios", in: text).contains("  needs: [{job: duet-build-macos, artifacts: true}, {job: tokens, artifacts: true}]"))
+    #expect(job("ios", in: text).contains("--upstream tokens=.duet/ci/history-tokens.sqlite"))
     #expect(job("duet-build-macos", in: text).contains("  tags: [macos-14]"))
     #expect(job("android", in: text).contains("  tags: [ubuntu-24.04]"))
     #expect(job("android", in: text).contains("  image: swift:6.3.1"))

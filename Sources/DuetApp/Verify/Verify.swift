@@ -97,7 +97,8 @@ private func needsModuleInputs(_ manifest: Manifest, _ options: VerifyOptions) -
 /// The plan and its session; says how many lanes a change selected.
 private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
                             observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
-  let plan = try verifyPlan(request, manifest: manifest, options: options)
+  var plan = try verifyPlan(request, manifest: manifest, options: options)
+  UpstreamVerdicts.apply(request.upstream, to: &plan, ownStore: historyPath).forEach(observer.warning)
   if let changed = options.changed {
     let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")

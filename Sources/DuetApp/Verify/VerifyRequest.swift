@@ -15,6 +15,9 @@ public struct VerifyRequest: Sendable {
   public var shard: Sharding.Spec?
   /// `--failed`: the lanes that failed in the last recorded run.
   public var failedOnly = false
+  /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
+  /// verdicts gate the lanes needing theirs (`UpstreamVerdicts`).
+  public var upstream: [UpstreamStore] = []
   /// `--dry-run`: decide, run nothing, record nothing.
   public var dryRun = false
   public var reports = VerifyReports()

@@ -10,27 +10,36 @@ extension GitHubWorkflow {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let history = ".duet/ci/history-\(id).sqlite"
-    let needs = [CIToolchains.buildJobID(macOS: job.macOS)] + job.needs.map { plan.jobs[$0].id }
+    let build = CIToolchains.buildJobID(macOS: job.macOS)
+    let upstream = job.needs.map { plan.jobs[$0].id }
     var y: [String] = []
     y.append("  \(id):")
     y.append("    name: \(YAMLText.scalar(jobName(job, lanes: lanes, oneJobPerLane: options.jobs.oneJobPerLane)))")
+    let needs = [build] + upstream
     y.append("    needs: [\(needs.joined(separator: ", "))]")
+    // Lanes are gated one by one (duet reads the upstream verdicts), so the job
+    // runs whatever the jobs it needs did, once duet is built.
+    y.append("    if: ${{ !cancelled() && needs.\(build).result == 'success' }}")
     y.append("    runs-on: \(labels(job.labels))")
-    y.append("    timeout-minutes: \(jobMinutes(lanes))")
+    y += timeoutMinutes(jobMinutes(lanes))
     y.append("    env:")
     y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
     y.append("    steps:")
     y += checkoutAndDuet(macOS: job.macOS)
     y += toolchainSteps(options.toolchains, macOS: job.macOS)
     y += restoreHistory
+    y += receiveStores(upstream)
     y += receiveOutputs(job.receives.map { plan.jobs[$0].id })
     y += [
       "      - name: Start this job's store from the restored one",
       "        run: mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \"$DUET_HISTORY\"; fi",
     ]
-    for (i, run) in verifyRuns(lanes, handsOn: job.handsOn, id: id).enumerated() {
+    let stores = upstream.map { UpstreamArgument(job: $0, store: ".duet/upstream/duet-history-\($0)/history-\($0).sqlite") }
+    for (i, run) in verifyRuns(lanes, handsOn: job.handsOn, id: id, upstream: stores).enumerated() {
       y.append("      - name: \(YAMLText.scalar(run.lanes.count > 5 ? "duet verify: \(run.lanes.count) lanes" : "duet verify " + run.lanes.map { "--lane " + $0.name }.joined(separator: " ")))")
       if i > 0 { y.append("        if: always()") }
+      y.append("        env:")
+      y += RemoteCacheEnvironment.gitHubStep.map { "          \($0.name): \(YAMLText.scalar($0.value))" }
       y.append("        run: \(YAMLText.scalar("duet verify " + run.arguments))")
     }
     y += handOnOutputs(job.handsOn, id: id)
@@ -52,19 +61,32 @@ extension GitHubWorkflow {
   /// The `duet verify` calls of a job: first, with `--no-cache`, the lanes whose
   /// `outputs:` a later job reads (a cached pass writes no files), then the others,
   /// each with its JUnit report `.duet/ci/junit-ID[-outputs].xml`.
-  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String) -> [(lanes: [Lane], arguments: String)] {
+  /// Every call names the history stores of the jobs this one needs
+  /// (`--upstream JOB=STORE`), so duet skips a lane whose need did not pass there.
+  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String, upstream: [UpstreamArgument] = []) -> [(lanes: [Lane], arguments: String)] {
     let handed = Set(handsOn)
     let producers = lanes.filter { $0.outputs.contains(where: handed.contains) }
     let others = lanes.filter { !$0.outputs.contains(where: handed.contains) }
     var runs: [(lanes: [Lane], arguments: String)] = []
-    if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml") + " --no-cache")) }
-    if !others.isEmpty { runs.append((others, verifyArguments(others, junit: ".duet/ci/junit-\(id).xml"))) }
+    if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml", upstream: upstream) + " --no-cache")) }
+    if !others.isEmpty { runs.append((others, verifyArguments(others, junit: ".duet/ci/junit-\(id).xml", upstream: upstream))) }
     return runs
   }
 
-  /// `--lane A --lane B --no-deps --strict --junit FILE`, each name a shell word.
-  package static func verifyArguments(_ lanes: [Lane], junit: String) -> String {
+  /// `--lane A --lane B --no-deps --strict --junit FILE [--upstream JOB=STORE…]`, each name a shell word.
+  package static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> String {
     lanes.map { "--lane " + ShellWord.quoted($0.name) }.joined(separator: " ") + " --no-deps --strict --junit " + ShellWord.quoted(junit)
+      + upstream.map { " --upstream " + ShellWord.quoted($0.job + "=" + $0.store) }.joined()
+  }
+
+  /// One `--upstream`: a job this one needs and where its history store lands.
+  package struct UpstreamArgument: Sendable {
+    package var job: String
+    package var store: String
+    package init(job: String, store: String) {
+      self.job = job
+      self.store = store
+    }
   }
 
   /// A one-lane job is named after its lane; a group by its id and lanes (the first few).
@@ -75,13 +97,45 @@ extension GitHubWorkflow {
     return job.id + ": " + shown + more
   }
 
+  /// The most minutes GitHub's hosted runners let a job run (they refuse more).
+  package static let maxJobMinutes = 360
+
+  /// `timeout-minutes:`, at most `maxJobMinutes`, with a comment saying what
+  /// the lanes would need when that is more: the lanes' own timeouts still
+  /// stop them, and a job that must run longer needs a self-hosted runner.
+  package static func timeoutMinutes(_ minutes: Int) -> [String] {
+    guard minutes > maxJobMinutes else { return ["    timeout-minutes: \(minutes)"] }
+    return [
+      "    # Its lanes may take \(minutes) minutes; GitHub's hosted runners stop a job at \(maxJobMinutes).",
+      "    timeout-minutes: \(maxJobMinutes)",
+    ]
+  }
+
   /// Every lane's timeout (30 minutes when it sets none) times its attempts, plus 30 minutes.
   package static func jobMinutes(_ lanes: [Lane]) -> Int {
     let minutes = lanes.reduce(0.0) { $0 + ($1.timeout ?? 30 * 60) / 60 * Double($1.retries + 1) }
     return Int(minutes.rounded(.up)) + 30
   }
 
-  /// Downloads and unpacks the `outputs:` the jobs `from` hand on.
+  /// Downloads the history stores of the jobs `from` (to
+  /// `.duet/upstream/duet-history-ID/`), whose verdicts gate this job's lanes. By
+  /// `pattern:`, so a job that uploaded none (it failed before duet ran) fails
+  /// nothing here: duet then finds no verdict and skips the lanes needing it.
+  static func receiveStores(_ from: [String]) -> [String] {
+    from.flatMap { id in
+      [
+        "      - name: \(YAMLText.scalar("Download the history store of \(id)"))",
+        "        uses: \(PinnedAction.downloadArtifact.uses)",
+        "        with:",
+        "          pattern: \(YAMLText.scalar("duet-history-\(id)"))",
+        "          path: .duet/upstream",
+      ]
+    }
+  }
+
+  /// Downloads and unpacks the `outputs:` the jobs `from` hand on. By
+  /// `pattern:`: a job whose producers failed hands nothing on, and the lanes
+  /// reading it are skipped by duet, while the others of this job still run.
   static func receiveOutputs(_ from: [String]) -> [String] {
     guard !from.isEmpty else { return [] }
     var y: [String] = []
@@ -90,32 +144,39 @@ extension GitHubWorkflow {
         "      - name: \(YAMLText.scalar("Download the outputs of \(id)"))",
         "        uses: \(PinnedAction.downloadArtifact.uses)",
         "        with:",
-        "          name: \(YAMLText.scalar("duet-outputs-\(id)"))",
+        "          pattern: \(YAMLText.scalar("duet-outputs-\(id)"))",
         "          path: ${{ runner.temp }}/duet-outputs",
+        "          merge-multiple: true",
       ]
     }
     y += [
       "      - name: Unpack the outputs of the jobs this one needs",
-      "        run: for pack in \"$RUNNER_TEMP\"/duet-outputs/*.tar; do tar -xf \"$pack\"; done",
+      "        run: shopt -s nullglob; for pack in \"$RUNNER_TEMP\"/duet-outputs/*.tar; do tar -xf \"$pack\"; done",
     ]
     return y
   }
 
-  /// Packs `paths` (files keep their modes and links) and uploads them for the
-  /// jobs whose lanes read them.
+  /// Packs the `paths` that exist (files keep their modes and links) and
+  /// uploads them for the jobs whose lanes read them, unless the run was
+  /// cancelled: a lane of this job that failed must not keep another's outputs
+  /// from the jobs that read them.
   static func handOnOutputs(_ paths: [String], id: String) -> [String] {
     guard !paths.isEmpty else { return [] }
-    let pack = "mkdir -p \"$RUNNER_TEMP/duet-outputs\" && tar -cf \"$RUNNER_TEMP/duet-outputs/\(id).tar\" -- "
+    let pack = "mkdir -p \"$RUNNER_TEMP/duet-outputs\"; packed=(); for path in "
       + paths.map(ShellWord.quoted).joined(separator: " ")
+      + "; do if [ -e \"$path\" ]; then packed+=(\"$path\"); fi; done; "
+      + "if [ ${#packed[@]} -gt 0 ]; then tar -cf \"$RUNNER_TEMP/duet-outputs/\(id).tar\" -- \"${packed[@]}\"; fi"
     return [
       "      - name: Pack the outputs later jobs read",
+      "        if: ${{ !cancelled() }}",
       "        run: \(YAMLText.scalar(pack))",
       "      - name: Upload the outputs",
+      "        if: ${{ !cancelled() }}",
       "        uses: \(PinnedAction.uploadArtifact.uses)",
       "        with:",
       "          name: \(YAMLText.scalar("duet-outputs-\(id)"))",
       "          path: \(YAMLText.scalar("${{ runner.temp }}/duet-outputs/\(id).tar"))",
-      "          if-no-files-found: error",
+      "          if-no-files-found: ignore",
       "          retention-days: 1",
     ]
   }

@@ -10,7 +10,10 @@ import DuetSupport
 /// (`.duet-bin/duet`, kept out of git by `.git/info/exclude`); lane jobs put it
 /// on `PATH` (a tree's own `tools/duet` is left alone), install the JDK the
 /// Gradle modules ask for, keep Gradle's and Kotlin/Native's caches, and run
-/// `duet verify --lane … --no-deps --strict --junit`. A lane job hands on its
+/// `duet verify --lane … --no-deps --strict --junit --upstream JOB=STORE…`. Lane
+/// jobs run `when: always`: duet gates each lane by its needs' verdicts in the
+/// stores of the jobs before it, not by whether those jobs passed (issue 38).
+/// A lane job hands on its
 /// `outputs:` that a later job reads as artifacts, which `needs:` downloads.
 /// The history store travels on GitLab's cache: every lane job restores the
 /// store of its branch (falling back to the default branch's), records into a
@@ -81,9 +84,11 @@ public enum GitLabPipeline {
       options.jobs.oneJobPerLane
         ? "# One job per lane (--one-job-per-lane), `needs:` mirroring the lane DAG; duet is built"
         : "# Lanes grouped into jobs per runner platform and DAG level, `needs:` mirroring the lane DAG; duet is built",
-      "# once per runner platform; the history store rides on GitLab's cache, so a lane",
+      "# once per runner platform. Lane jobs run `when: always`: duet skips only the lanes whose needs did not",
+      "# pass (read from the stores of the jobs before them). The history store rides on GitLab's cache, so a lane",
       "# unchanged since it passed on any runner is cached. Set the CI/CD variable",
       "# DUET_GIT_URL to duet's git repository (and DUET_GIT_REF to a branch, tag or commit; default: main).",
+    ] + RemoteCacheEnvironment.gitLabComment + [
       "stages:",
       "  - build",
       "  - lanes",
@@ -96,7 +101,9 @@ public enum GitLabPipeline {
       y.append("  GRADLE_USER_HOME: \(YAMLText.scalar("$CI_PROJECT_DIR/.gradle-home"))")
       y.append("  KONAN_DATA_DIR: \(YAMLText.scalar("$CI_PROJECT_DIR/.konan"))")
     }
-    y += ["", ".duet:", "  stage: lanes"]
+    // Lane jobs run whatever the jobs they need did: duet gates each lane by
+    // the verdicts of its own needs, read from those jobs' stores.
+    y += ["", ".duet:", "  stage: lanes", "  when: always"]
     y += caches(savingHistory: false, gradle: options.toolchains.gradle)
     y.append("  before_script:")
     y += duetOnPath.map { "    - " + YAMLText.scalar($0) }
@@ -133,16 +140,21 @@ public enum GitLabPipeline {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let store = ".duet/ci/history-\(id).sqlite"
-    let needs = [need(CIToolchains.buildJobID(macOS: job.macOS), artifacts: true)]
-      + job.needs.map { need(plan.jobs[$0].id, artifacts: job.receives.contains($0)) }
+    // Every job it needs hands on its store (the verdicts that gate this job's
+    // lanes) besides the outputs its lanes read.
+    let upstream = job.needs.map { plan.jobs[$0].id }
+    let needs = [need(CIToolchains.buildJobID(macOS: job.macOS), artifacts: true)] + upstream.map { need($0, artifacts: true) }
     var y = ["\(id):", "  extends: .duet", "  needs: [\(needs.joined(separator: ", "))]"]
     if !job.macOS { y.append("  image: \(YAMLText.scalar(linuxImage))") }
     if !job.labels.isEmpty { y.append("  tags: [\(job.labels.map(YAMLText.scalar).joined(separator: ", "))]") }
     y.append("  timeout: \(GitHubWorkflow.jobMinutes(lanes)) minutes")
-    y += ["  variables:", "    DUET_HISTORY: \(YAMLText.scalar(store))", "  script:"]
+    y += ["  variables:", "    DUET_HISTORY: \(YAMLText.scalar(store))"]
+    y += RemoteCacheEnvironment.gitLabJob.map { "    \($0.name): \(YAMLText.scalar($0.value))" }
+    y.append("  script:")
     y += toolchainScript(options.toolchains, macOS: job.macOS).map { "    - " + YAMLText.scalar($0) }
     y.append("    - \(YAMLText.scalar("mkdir -p .duet/ci && if [ -f .duet/history.sqlite ]; then cp .duet/history.sqlite \(store); fi"))")
-    let runs = GitHubWorkflow.verifyRuns(lanes, handsOn: job.handsOn, id: id)
+    let stores = upstream.map { GitHubWorkflow.UpstreamArgument(job: $0, store: ".duet/ci/history-\($0).sqlite") }
+    let runs = GitHubWorkflow.verifyRuns(lanes, handsOn: job.handsOn, id: id, upstream: stores)
     y += runs.map { "    - " + YAMLText.scalar("duet verify " + $0.arguments) }
     y += ["  artifacts:", "    when: always", "    expire_in: 7 days", "    paths:", "      - \(YAMLText.scalar(store))"]
     y += job.handsOn.map { "      - \(YAMLText.scalar($0))" }

@@ -71,7 +71,9 @@ extension ManifestLoader {
     }
     if let pool = lanePool(fields, label: label, pools: pools, diagnostics: &diagnostics) { lane.pool = pool }
     lane.envInputs += envInputs(fields, label: label, diagnostics: &diagnostics)
-    lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).map(\.value)
+    lane.runsOn = (fields.strings("runs-on", diagnostics: &diagnostics) ?? []).filter {
+      CITemplateText.check($0.value, key: "runs-on", owner: label, at: $0.location, diagnostics: &diagnostics)
+    }.map(\.value)
     lane.tags = laneTags(fields, label: label, diagnostics: &diagnostics)
     if let values = fields.strings("platforms", diagnostics: &diagnostics) {
       lane.platforms = platforms(values, label: label, at: fields.value("platforms")?.location, diagnostics: &diagnostics)
@@ -95,6 +97,8 @@ extension ManifestLoader {
       let parts = path.value.split(separator: "/").map(String.init)
       if path.value.isEmpty || path.value.hasPrefix("/") || parts.contains("..") || parts.contains(".") {
         diagnostics.add("\(label): 'outputs' lists files or folders inside the tree, relative to its root, got \"\(path.value)\"", at: path.location)
+      } else if !CITemplateText.check(path.value, key: "outputs", owner: label, at: path.location, diagnostics: &diagnostics) {
+        continue
       } else if path.value.contains(where: { "*?[\0\n\r".contains($0) }) {
         diagnostics.add("\(label): 'outputs' lists paths, not globs or text with control characters, got \"\(path.value)\"", at: path.location)
       } else {

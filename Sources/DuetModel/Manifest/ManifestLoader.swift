@@ -154,9 +154,12 @@ public enum ManifestLoader {
         continue
       }
       if let label = pair.value.scalar, !pair.value.isNull, !label.isEmpty {
-        result[platform] = [label]
+        if CITemplateText.check(label, key: "runs-on.\(key)", owner: "the manifest", at: pair.value.location, diagnostics: &diagnostics) {
+          result[platform] = [label]
+        }
       } else if let items = pair.value.sequence, !items.isEmpty, items.allSatisfy({ $0.scalar.map { !$0.isEmpty } ?? false }) {
-        result[platform] = items.compactMap(\.scalar)
+        let safe = items.filter { CITemplateText.check($0.scalar ?? "", key: "runs-on.\(key)", owner: "the manifest", at: $0.location, diagnostics: &diagnostics) }
+        if safe.count == items.count { result[platform] = items.compactMap(\.scalar) }
       } else {
         diagnostics.add("the manifest: 'runs-on.\(key)' must be a runner label or a list of labels, got \(pair.value.summary)", at: pair.value.location)
       }

@@ -27,6 +27,7 @@ enum VerifyCommand: Command {
       OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"),
       OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"),
       OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"),
+      OptionSpec(name: "--upstream", value: "JOB=STORE", help: "generated CI: the history store of an earlier job; a lane whose need did not pass there is skipped (repeatable)", repeatable: true),
       OptionSpec(name: "--timings", value: nil, help: "also write the run as an HTML page (lanes on job slots, critical path) to .duet/timings.html, or --timings=FILE", inlineValue: true),
       OptionSpec(name: "--watch", value: nil, help: "after the run, wait for files to change and run again the lanes they affect (Ctrl-C ends it)"),
       CommandSpec.jsonOption,
@@ -103,6 +104,7 @@ enum VerifyCommand: Command {
     if let shard { _ = request.shard(shard) }
     request.changes(since: arguments.value("--since"), upstream: arguments.flag("--changed"))
     request.failedOnly = arguments.flag("--failed")
+    request.upstream = try VerifyCI.upstream(arguments)
     request.dryRun = arguments.flag("--dry-run")
     request.reports = VerifyReports(junitPath: junitPath, environment: environment)
     request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)

@@ -28,4 +28,15 @@ enum VerifyCI {
     }
     return text
   }
+
+  /// Each `--upstream JOB=STORE`, the store as an absolute path (from the working folder).
+  static func upstream(_ arguments: ParsedArguments) throws -> [UpstreamStore] {
+    try arguments.all("--upstream").map { text in
+      guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+        throw UsageError(message: "--upstream needs JOB=STORE, such as linux-1=.duet/upstream/history-linux-1.sqlite, got '\(text)'", command: "verify")
+      }
+      let path = String(text[text.index(after: equals)...])
+      return UpstreamStore(job: String(text[..<equals]), path: URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path)
+    }
+  }
 }

@@ -37,6 +37,57 @@ struct CIWorkflowTests {
 
   static func steps(_ node: YAMLNode, _ job: String) -> [YAMLNode] { node["jobs"]?[job]?["steps"]?.sequence ?? [] }
 
+  /// Issue 37/38: the lane jobs' `duet verify` steps get the remote cache from
+  /// the repository's variable and secrets, in the step's own `env:` (never the
+  /// workflow's or the job's, so the secrets reach only the steps that use
+  /// them), and upload to it; GitLab lane jobs upload too and the file says
+  /// which CI/CD variables to set (GitLab passes them to every job by itself).
+  @Test func remoteCacheReachesOnlyTheVerifySteps() throws {
+    let (text, node) = try Self.github(Self.lanes)
+    let expected = [
+      "DUET_REMOTE_CACHE": "${{ vars.DUET_REMOTE_CACHE }}",
+      "DUET_REMOTE_CACHE_UPLOAD": "1",
+      "DUET_REMOTE_CACHE_TOKEN": "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}",
+      "DUET_REMOTE_CACHE_KEY": "${{ secrets.DUET_REMOTE_CACHE_KEY }}",
+    ]
+    var verifySteps = 0
+    for (id, job) in node["jobs"]?.mapping?.compactMap({ pair in pair.key.scalar.map { ($0, pair.value) } }) ?? [] {
+      #expect(job["env"]?["DUET_REMOTE_CACHE_TOKEN"] == nil, "\(id)")
+      for step in job["steps"]?.sequence ?? [] {
+        let env = Dictionary(uniqueKeysWithValues: (step["env"]?.mapping ?? []).compactMap { pair in pair.key.scalar.flatMap { k in pair.value.scalar.map { (k, $0) } } })
+        if step["run"]?.scalar?.hasPrefix("duet verify") == true {
+          verifySteps += 1
+          #expect(env == expected, "\(id): \(step["run"]?.scalar ?? "")")
+        } else {
+          #expect(env["DUET_REMOTE_CACHE_TOKEN"] == nil && env["DUET_REMOTE_CACHE_KEY"] == nil, "\(id)")
+        }
+      }
+    }
+    #expect(verifySteps >= 3)
+    #expect(node["env"]?["DUET_REMOTE_CACHE_TOKEN"] == nil)
+    #expect(text.components(separatedBy: "secrets.").count - 1 == 2 * verifySteps)
+    let (lab, labNode) = try Self.gitlab(Self.lanes)
+    #expect(labNode["linux-1"]?["variables"]?["DUET_REMOTE_CACHE_UPLOAD"]?.scalar == "1")
+    #expect(labNode["duet-history"]?["variables"]?["DUET_REMOTE_CACHE_UPLOAD"] == nil)
+    #expect(lab.contains("set the CI/CD variables DUET_REMOTE_CACHE (its URL)"))
+  }
+
+  /// Issue 38: a job whose lanes' timeouts add up to more than 360 minutes
+  /// (GitHub's cap on its hosted runners, which refuse more) gets 360 and a
+  /// comment saying what its lanes would need; GitLab keeps the sum.
+  @Test func longJobsAreClampedToGitHubsCap() throws {
+    var long = CIFixtures.lane("long")
+    long.timeout = 400 * 60
+    let (text, node) = try Self.github([long], oneJobPerLane: true)
+    #expect(node["jobs"]?["long"]?["timeout-minutes"]?.scalar == "360", "\(text)")
+    #expect(text.contains("    # Its lanes may take 430 minutes; GitHub's hosted runners stop a job at 360.\n    timeout-minutes: 360\n"))
+    let short = try Self.github([CIFixtures.lane("short")], oneJobPerLane: true)
+    #expect(short.node["jobs"]?["short"]?["timeout-minutes"]?.scalar == "60")
+    #expect(!short.text.contains("hosted runners stop"))
+    let (_, lab) = try Self.gitlab([long])
+    #expect(lab["linux-1"]?["timeout"]?.scalar == "430 minutes")
+  }
+
   /// Defect 3: no job writes `tools/duet` (a Duet tree's own CLI); duet goes to
   /// the runner's temp folder (GitHub) or `.duet-bin` kept out of git (GitLab)
   /// and runs from PATH.
@@ -117,12 +168,14 @@ struct CIWorkflowTests {
     let (_, node) = try Self.github(Self.lanes)
     let producer = Self.steps(node, "linux-1")
     let pack = try #require(producer.first { $0["name"]?.scalar == "Pack the outputs later jobs read" })
-    #expect(pack["run"]?.scalar?.hasSuffix("-- src-kmp/apple-umbrella/build/XCFrameworks") == true)
-    #expect(producer.contains { $0["with"]?["name"]?.scalar == "duet-outputs-linux-1" })
+    #expect(pack["run"]?.scalar?.contains("for path in src-kmp/apple-umbrella/build/XCFrameworks;") == true)
+    // Issue 38: a failing lane of the producing job does not keep the outputs from the jobs that read them.
+    #expect(pack["if"]?.scalar == "${{ !cancelled() }}")
+    #expect(producer.contains { $0["with"]?["name"]?.scalar == "duet-outputs-linux-1" && $0["if"]?.scalar == "${{ !cancelled() }}" })
     #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane xcframework-Kit --no-deps --strict --junit .duet/ci/junit-linux-1-outputs.xml --no-cache" })
     #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane kotlin --no-deps --strict --junit .duet/ci/junit-linux-1.xml" })
     let consumer = Self.steps(node, "macos-1")
-    let download = try #require(consumer.firstIndex { $0["with"]?["name"]?.scalar == "duet-outputs-linux-1" })
+    let download = try #require(consumer.firstIndex { $0["with"]?["pattern"]?.scalar == "duet-outputs-linux-1" })
     let verify = try #require(consumer.firstIndex { $0["run"]?.scalar?.hasPrefix("duet verify") == true })
     #expect(download < verify)
     let (_, lab) = try Self.gitlab(Self.lanes)

@@ -69,6 +69,8 @@ struct EscapingRuleTests {
       "options.duetVersion", "junit", "plan.pools[name]!", "first", "second", "$0",
       "jobMinutes(lanes)", "GitHubWorkflow.jobMinutes(lanes)", "artifacts ? \"true\" : \"false\"",
       "([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: \", \")",
+      // Issue 38: duet's build job id, the hosted runners' cap, the remote cache's variable names: constants.
+      "build", "maxJobMinutes", "$0.name",
     ]
     var problems: [String] = []
     let writers = try Self.lines(under: "DuetCI/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })

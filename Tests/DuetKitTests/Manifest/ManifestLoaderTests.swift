@@ -31,6 +31,29 @@ struct ManifestLoaderTests {
     }
   }
 
+  /// Issue 38: a value the generated CI writes into its file (`outputs:`, a
+  /// lane's or the manifest's `runs-on:`) that holds GitHub's `${{` or GitLab's
+  /// `$[[` would be expanded by the CI before any shell sees it (template
+  /// injection), so the manifest is refused, naming the place, lane and key.
+  /// `sh:` text is run by duet inside the job, never written there, and `$VAR`
+  /// is plain text in both files: both load.
+  @Test func templateExpressionsInWrittenValuesAreRefused() {
+    #expect(errors("""
+      version: 1
+      runs-on: {linux: ["${{ github.event.pull_request.title }}"]}
+      lanes:
+        - name: a
+          sh: echo "${{ github.actor }} $HOME"
+          outputs: ["build/${{ github.event.pull_request.title }}", "build/$VAR", "out/$[[ inputs.x ]]"]
+          runs-on: ["$[[ inputs.runner ]]"]
+      """) == [
+      "lanes/manifest.yaml:2:19: error: the manifest: 'runs-on.linux' is written into the generated CI file, where the CI would expand \"${{\" before any shell runs (template injection); got \"${{ github.event.pull_request.title }}\"",
+      "lanes/manifest.yaml:7:15: error: lane 'a': 'runs-on' is written into the generated CI file, where the CI would expand \"$[[\" before any shell runs (template injection); got \"$[[ inputs.runner ]]\"",
+      "lanes/manifest.yaml:6:15: error: lane 'a': 'outputs' is written into the generated CI file, where the CI would expand \"${{\" before any shell runs (template injection); got \"build/${{ github.event.pull_request.title }}\"",
+      "lanes/manifest.yaml:6:77: error: lane 'a': 'outputs' is written into the generated CI file, where the CI would expand \"$[[\" before any shell runs (template injection); got \"out/$[[ inputs.x ]]\"",
+    ])
+  }
+
   /// A good manifest gives every field of every lane.
   @Test func readsEveryField() throws {
     let manifest = try load("""

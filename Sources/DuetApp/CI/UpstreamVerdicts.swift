@@ -1,0 +1,101 @@
+import DuetModel
+import DuetRun
+import Foundation
+
+/// One `--upstream JOB=STORE` of `duet verify`: the history store a CI job
+/// before this one handed on, and that job's id, for the notes that name it.
+public struct UpstreamStore: Sendable, Equatable {
+  public var job: String
+  /// An absolute path; a store that does not exist holds no verdict.
+  public var path: String
+  public init(job: String, path: String) {
+    self.job = job
+    self.path = path
+  }
+}
+
+/// How a lane in a generated CI job is gated by the lanes it needs that ran in
+/// earlier jobs (issue 38: gate lanes, not jobs). Jobs run unless the pipeline
+/// is cancelled; before its lanes start, duet reads each need's verdict from the
+/// store of the job that ran it, and a lane whose need did not pass is settled
+/// as the local run would settle it (`skipped`, or `cancelled` after a
+/// cancelled need), its note naming the need and the job: `needs mocks, failed
+/// in job linux-1`. A need with no verdict in this pipeline (its job failed
+/// before duet ran, or was skipped) skips the lane too: nothing says it passed.
+///
+/// A job's store starts as a copy of the store restored from the CI cache, so it
+/// holds earlier pipelines' runs as well. Only the runs an upstream store holds
+/// and this job's own store (`DUET_HISTORY`, the same restored copy) does not
+/// are this pipeline's, and only those count.
+public enum UpstreamVerdicts {
+  /// Settles, in `plan`, each selected lane with a need outside the run whose
+  /// verdict in `upstream` does not let it run; lanes already settled (another
+  /// platform, a missing program, `--skip`) keep their outcome, as in a local run.
+  /// Returns warnings for stores that could not be read.
+  public static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan, ownStore: String?) -> [String] {
+    guard !upstream.isEmpty else { return [] }
+    var warnings: [String] = []
+    var baseline = Set<String>()
+    if let ownStore, FileManager.default.fileExists(atPath: ownStore) {
+      do { baseline = try runIDs(ownStore) } catch { warnings.append("cannot read this job's history store: \(error)") }
+    }
+    var verdicts: [String: (job: String, outcome: LaneOutcome, started: Double)] = [:]
+    for store in upstream where FileManager.default.fileExists(atPath: store.path) {
+      do {
+        for (lane, found) in try newVerdicts(store.path, excluding: baseline) where (verdicts[lane]?.started ?? -.infinity) < found.started {
+          verdicts[lane] = (store.job, found.outcome, found.started)
+        }
+      } catch {
+        warnings.append("cannot read the history store of job \(store.job): \(error); its lanes count as not run")
+      }
+    }
+    let manifest = plan.manifest
+    let jobs = upstream.map(\.job)
+    for index in plan.selected.sorted() where plan.preset[index] == nil {
+      for need in manifest.graph.needs[index] where !plan.selected.contains(need) {
+        let name = manifest.lanes[need].name
+        guard let record = record(index, manifest.lanes[index].name, need: name, verdict: verdicts[name].map { ($0.job, $0.outcome) }, jobs: jobs) else { continue }
+        plan.preset[index] = record
+        break
+      }
+    }
+    return warnings
+  }
+
+  /// The record of a lane whose need `need` has `verdict` upstream; nil when the need passed.
+  static func record(_ index: Int, _ lane: String, need: String, verdict: (job: String, outcome: LaneOutcome)?, jobs: [String]) -> LaneRecord? {
+    guard let verdict else {
+      let whereNot = jobs.count == 1 ? "job \(jobs[0])" : "jobs \(jobs.joined(separator: ", "))"
+      return LaneRecord(index: index, name: lane, outcome: .skipped, reason: "needs \(need), not run in \(whereNot)")
+    }
+    if verdict.outcome.letsDependentsRun { return nil }
+    let word: String
+    switch verdict.outcome {
+    case .fail: word = "failed"
+    case .timeout: word = "timed out"
+    case .cancelled, .interrupted: word = "cancelled"
+    default: word = verdict.outcome.rawValue
+    }
+    let outcome: LaneOutcome = verdict.outcome == .cancelled || verdict.outcome == .interrupted ? .cancelled : .skipped
+    return LaneRecord(index: index, name: lane, outcome: outcome, reason: "needs \(need), \(word) in job \(verdict.job)")
+  }
+
+  /// The ids of every run `path` holds.
+  static func runIDs(_ path: String) throws -> Set<String> {
+    let store = try HistoryStore(path: path, readOnly: true)
+    return Set(try store.recentRuns(limit: Int(Int32.max)).map(\.id))
+  }
+
+  /// Each lane's newest outcome among the runs of `path` not in `excluding`.
+  static func newVerdicts(_ path: String, excluding: Set<String>) throws -> [String: (outcome: LaneOutcome, started: Double)] {
+    let store = try HistoryStore(path: path, readOnly: true)
+    let runs = try store.recentRuns(limit: Int(Int32.max)).filter { !excluding.contains($0.id) }
+    var result: [String: (outcome: LaneOutcome, started: Double)] = [:]
+    let started = Dictionary(runs.map { ($0.id, $0.started) }, uniquingKeysWith: max)
+    for step in try store.steps(ofRuns: runs.map(\.id)) {
+      guard let outcome = step.laneOutcome, outcome != .unaffected, let when = started[step.runID] else { continue }
+      if (result[step.lane]?.started ?? -.infinity) < when { result[step.lane] = (outcome, when) }
+    }
+    return result
+  }
+}
