@@ -203,6 +203,28 @@ public final class ContentStore: @unchecked Sendable {
     }
   }
 
+  // MARK: - Stamps
+
+  /// Where the stamps of the tree's copies of an entry's output files are kept.
+  func stampPath(_ key: String) -> String {
+    folder.appendingPathComponent("stamps/\(key)").path
+  }
+
+  /// The stamps taken when the outputs of the entry `key` were last written or
+  /// hashed in this tree; empty when there are none.
+  public func stamps(_ key: String) -> [String: FileStamp] {
+    guard BlobDigest.isHash(key),
+          let data = try? PathGuard.readRegularFile(atAbsolute: stampPath(key), displayPath: stampPath(key)), data.count < 64 << 20 else { return [:] }
+    return FileStamp.parse(String(decoding: data, as: UTF8.self))
+  }
+
+  /// Keeps the stamps of an entry's output files as they are now; a failure
+  /// only costs a hash next time.
+  public func keepStamps(_ stamps: [String: FileStamp], key: String) {
+    guard BlobDigest.isHash(key) else { return }
+    try? AtomicFile.write(Data(FileStamp.serialize(stamps).utf8), toAbsolute: stampPath(key), displayPath: "output stamps")
+  }
+
   // MARK: - Helpers
 
   /// The digest of a file's bytes, read by descriptor.

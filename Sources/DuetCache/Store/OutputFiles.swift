@@ -21,6 +21,8 @@ public struct OutputFiles: Sendable {
   public var problems: [String] = []
   /// Each file and link found, in path order; files carry their digest once stored.
   public var outputs: [ActionEntry.Output] = []
+  /// Each file's stamp as it was hashed, so the next check need not read it.
+  public var stamps: [String: FileStamp] = [:]
 
   public init() {}
 
@@ -86,7 +88,11 @@ public struct OutputFiles: Sendable {
         return
       }
       do {
-        outputs.append(.file(path: relative, digest: try store.insert(fileAt: absolute), mode: mode))
+        let before = FileStamp.of(absolute)
+        let digest = try store.insert(fileAt: absolute)
+        // Kept only when the file did not move while it was copied.
+        if let before, FileStamp.of(absolute) == before { stamps[relative] = before }
+        outputs.append(.file(path: relative, digest: digest, mode: mode))
       } catch {
         problems.append("\(relative): \(error)")
       }

@@ -45,13 +45,19 @@ public enum OutputRestore {
     return nil
   }
 
-  /// Compares the tree with the entry; writes nothing.
-  public static func plan(_ entry: ActionEntry, declared: [String], root: URL) -> Swift.Result<Plan, Refusal> {
+  /// Compares the tree with the entry; writes nothing. A file whose stamp
+  /// equals the one in `stamps` (taken when duet last wrote or hashed it) is
+  /// taken as unchanged without reading it.
+  public static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:]) -> Swift.Result<Plan, Refusal> {
     if let stray = stray(entry, declared: declared) {
       return .failure(Refusal(text: "its cache entry names \(ControlText.shown(stray)), outside the lane's outputs"))
     }
     var plan = Plan(entry: entry, declared: declared)
     for output in entry.outputs {
+      if case .file = output, let stamp = stamps[output.path], FileStamp.of(root.path + "/" + output.path) == stamp,
+         case .success = walkable(output.path, root: root) {
+        continue
+      }
       switch matches(output, root: root) {
       case .success(true): continue
       case .success(false): plan.writes.append(output)
@@ -59,6 +65,16 @@ public enum OutputRestore {
       }
     }
     return .success(plan)
+  }
+
+  /// The stamps of the entry's output files as the tree holds them now, taken
+  /// once they match the entry (after `plan` found them equal, or `apply`).
+  public static func stamps(_ entry: ActionEntry, root: URL) -> [String: FileStamp] {
+    var stamps: [String: FileStamp] = [:]
+    for case .file(let path, _, _) in entry.outputs {
+      if let stamp = FileStamp.of(root.path + "/" + path) { stamps[path] = stamp }
+    }
+    return stamps
   }
 
   /// Brings the tree's outputs to what the entry records (`plan` first).

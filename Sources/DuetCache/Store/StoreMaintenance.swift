@@ -83,10 +83,14 @@ public enum StoreMaintenance {
     for key in entryKeys(store) {
       guard let bytes = store.entryBytes(key), let entry = try? ActionEntry.decode(bytes) else {
         if unlink(store.entryPath(key)) == 0 { pruned.entries += 1 }
+        unlink(store.stampPath(key))
         continue
       }
       let outputs = entry.blobs.filter { $0 != entry.log }
-      if outputs.contains(where: { !kept.contains($0.hash) }), unlink(store.entryPath(key)) == 0 { pruned.entries += 1 }
+      if outputs.contains(where: { !kept.contains($0.hash) }), unlink(store.entryPath(key)) == 0 {
+        pruned.entries += 1
+        unlink(store.stampPath(key))
+      }
     }
     let tmp = store.folder.appendingPathComponent("tmp").path
     for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] { unlink(tmp + "/" + name) }

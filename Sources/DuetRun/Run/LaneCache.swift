@@ -59,13 +59,16 @@ public final class LaneCache {
   public func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
     var results: [Int: (result: OutputRestore.Result, log: String?)] = [:]
     var plans: [Int: OutputRestore.Plan] = [:]
+    var stampsBefore: [Int: [String: FileStamp]] = [:]
     for index in indices {
       let lane = lanes[index]
       guard let (entry, _) = entries[index] else {
         results[index] = (lane.outputs.isEmpty ? .restored(files: 0) : .cannot("no cache entry records its outputs"), nil)
         continue
       }
-      switch OutputRestore.plan(entry, declared: lane.outputs, root: root) {
+      let stamps = lane.outputs.isEmpty ? [:] : store.stamps(entry.key)
+      stampsBefore[index] = stamps
+      switch OutputRestore.plan(entry, declared: lane.outputs, root: root, stamps: stamps) {
       case .success(let plan): plans[index] = plan
       case .failure(let why): results[index] = (.cannot(why.text), nil)
       }
@@ -74,6 +77,10 @@ public final class LaneCache {
     remote?.fetch(plans.values.flatMap(\.blobs) + logs)
     for (index, plan) in plans {
       let result = OutputRestore.apply(plan, root: root, store: store)
+      if case .restored = result, !plan.entry.outputs.isEmpty {
+        let now = OutputRestore.stamps(plan.entry, root: root)
+        if now != stampsBefore[index] { store.keepStamps(now, key: plan.entry.key) }
+      }
       var log: String?
       if case .restored = result, let digest = plan.entry.log, let path = logPaths[index], store.contains(digest) {
         let url = root.appendingPathComponent(path)
@@ -142,6 +149,7 @@ public final class LaneCache {
       do {
         try store.writeEntry(entry.encoded(), key: pass.key)
         written.append(entry)
+        if !entry.outputs.isEmpty { store.keepStamps(outputs.stamps, key: pass.key) }
       } catch {
         localWarnings.append("cache: cannot write the entry of lane \(ControlText.shown(lane.name)): \(error)")
       }

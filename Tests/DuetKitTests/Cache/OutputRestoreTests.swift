@@ -112,6 +112,35 @@ struct OutputRestoreTests {
     #expect(OutputRestore.restore(entry, declared: ["build"], root: fixture.root, store: fixture.store) == .cannot("the cache lacks 1 of its output file(s)"))
   }
 
+  /// A stamp spares the hash of an unchanged output, and never hides an
+  /// edit: one of the same size with its modification time set back is seen
+  /// by its change time, and restored.
+  @Test func stampsNeverHideAnEdit() throws {
+    let fixture = Fixture()
+    try fixture.tree.write("build/a.txt", "alpha")
+    let found = OutputFiles.capture(["build"], root: fixture.root, store: fixture.store)
+    #expect(found.stamps.keys.sorted() == ["build/a.txt"])
+    let entry = ActionEntry(key: String(repeating: "e", count: 64), lane: "l", duetVersion: "0", strict: false, partial: false,
+                            outputs: found.outputs, log: nil)
+    guard case .success(let unchanged) = OutputRestore.plan(entry, declared: ["build"], root: fixture.root, stamps: found.stamps) else {
+      Issue.record("no plan"); return
+    }
+    #expect(unchanged.writes.isEmpty)
+    let path = fixture.root.appendingPathComponent("build/a.txt").path
+    var before = stat()
+    lstat(path, &before)
+    usleep(20_000)
+    try fixture.tree.write("build/a.txt", "ALPHA")
+    var times = [before.st_atim, before.st_mtim]
+    utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
+    guard case .success(let edited) = OutputRestore.plan(entry, declared: ["build"], root: fixture.root, stamps: found.stamps) else {
+      Issue.record("no plan"); return
+    }
+    #expect(edited.writes.map(\.path) == ["build/a.txt"])
+    #expect(OutputRestore.apply(edited, root: fixture.root, store: fixture.store) == .restored(files: 1))
+    #expect(fixture.bytes("build/a.txt") == Data("alpha".utf8))
+  }
+
   /// A blob is stored under the digest of its bytes, and a download whose
   /// bytes are not its name is refused and removed.
   @Test func storeNamesBlobsByTheirBytes() throws {
