@@ -171,3 +171,25 @@ enum OutputLink {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
+
+/// The store's folders are guarded as `.duet` is: a link planted there is refused.
+@Suite("The content-addressed store's folders")
+struct CacheFolderGuardCLITests {
+  /// `.duet/cache` or `.duet/cache/cas` replaced by a link to another folder:
+  /// verify refuses (exit 2, naming it) and writes nothing there.
+  @Test func aLinkedStoreFolderIsRefused() throws {
+    for folder in [".duet/cache", ".duet/cache/cas"] {
+      let tree = try FixtureTree(manifest: CacheOutputsCLITests.manifest)
+      try tree.write("src/kit.txt", "kit v1\n")
+      try tree.write("src/app.txt", "app v1\n")
+      let elsewhere = try FixtureTree()
+      try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(folder).deletingLastPathComponent(), withIntermediateDirectories: true)
+      symlink(elsewhere.url.path, tree.url.appendingPathComponent(folder).path)
+      let run = try tree.duet("verify")
+      #expect(run.status == 2, "\(folder): \(run.stdout)\(run.stderr)")
+      #expect(run.stderr.contains("\(folder)") && run.stderr.contains("symbolic link"), "\(run.stderr)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path).isEmpty)
+      #expect(try tree.duet("cache", "stats").status == 1)
+    }
+  }
+}

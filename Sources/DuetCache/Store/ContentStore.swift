@@ -132,6 +132,13 @@ public final class ContentStore: @unchecked Sendable {
       unlink(temporary)
       throw .io("cannot make \(parent): \(error.localizedDescription)")
     }
+    // The store's folders are checked by the state-folder guard; a shard
+    // folder replaced by a link would take the blob out of the tree.
+    var info = stat()
+    guard lstat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      unlink(temporary)
+      throw .io("\(parent) is not a real folder; duet keeps blobs in real folders only")
+    }
     chmod(temporary, 0o444)
     guard rename(temporary, target) == 0 else {
       let why = String(cString: strerror(errno))

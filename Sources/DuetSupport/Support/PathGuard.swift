@@ -125,12 +125,14 @@ public enum PathGuard {
     }
   }
 
-  /// `.duet` and `.duet/logs`, where they exist, must be real folders: through a
-  /// link, duet's store, logs and log retention would write and delete elsewhere.
+
+  /// `.duet`, `.duet/logs` and the cache's folders, where they exist, must be
+  /// real folders: through a link, duet's store, logs, cached outputs and their
+  /// retention would write and delete elsewhere.
   public static func checkStateFolder(root: URL) throws(FileError) {
-    for path in [".duet", ".duet/logs"] {
+    for path in [".duet", ".duet/logs", ".duet/cache", ".duet/cache/cas", ".duet/cache/ac", ".duet/cache/tmp", ".duet/cache/stamps"] {
       var info = stat()
-      guard lstat(root.appendingPathComponent(path).path, &info) == 0 else { return }
+      guard lstat(root.appendingPathComponent(path).path, &info) == 0 else { continue }
       let type = info.st_mode & S_IFMT
       if type == S_IFLNK {
         throw .refused(path, reason: "it is a symbolic link; duet keeps its store and logs in a real folder there (remove the link)")
