@@ -1,3 +1,4 @@
+import DuetSupport
 /// A JSON value that keeps its keys in the order written, rendered the same way
 /// on every platform (two-space indentation, `"key": value`), so a generated
 /// file such as the manifest schema can be checked byte for byte for staleness.
@@ -71,7 +72,8 @@ public indirect enum OrderedJSON: Sendable, Equatable {
       case "\t": out += "\\t"
       case "\r": out += "\\r"
       default:
-        if scalar.value < 0x20 {
+        // Controls, and what a terminal acts on (ReportJSON.escapingSeparators).
+        if scalar.value < 0x20 || ControlText.needsEscape(scalar) {
           let hex = String(scalar.value, radix: 16)
           out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {

@@ -1,3 +1,4 @@
+import DuetSupport
 import Foundation
 
 /// The one encoder of every `--json` report: a report is an `Encodable` value, and
@@ -27,7 +28,28 @@ public enum ReportJSON {
     guard let data = try? encoder.encode(Versioned(report: report)) else {
       return "{\n  \"schemaVersion\" : \(schemaVersion)\n}"
     }
-    return String(decoding: data, as: UTF8.self)
+    return escapingSeparators(String(decoding: data, as: UTF8.self))
+  }
+
+  /// JSON text with every character a terminal or log would act on (U+2028,
+  /// U+2029, DEL, C1 controls, bidirectional overrides) written as a `\uXXXX`
+  /// escape. JSON allows them raw, but the console escapes them for the
+  /// terminal into `\u{2028}`, which is not JSON; escaped here, the text is
+  /// valid JSON and nothing is left for the console to change. They can only
+  /// stand inside strings (the structure is ASCII), and `\n` and `\t` there are
+  /// escaped by the encoder already, so the structure's own line breaks stay.
+  public static func escapingSeparators(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && ControlText.needsEscape($0) }) else { return json }
+    var out = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      if scalar != "\n" && scalar != "\t" && ControlText.needsEscape(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+      } else {
+        out.append(scalar)
+      }
+    }
+    return String(out)
   }
 
   /// A report with `schemaVersion` among its keys.

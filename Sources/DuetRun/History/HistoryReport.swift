@@ -102,7 +102,7 @@ struct ReportScan {
     while try runList.step() {
       let id = runList.text(at: 0).map { String(decoding: $0, as: UTF8.self) } ?? ""
       let failed = runList.text(at: 2).map { !ReportWindow.equal($0, "pass") } ?? false
-      runs.append((id, runList.double(at: 1), failed))
+      runs.append((id, StoredNumber.time(runList.double(at: 1)), failed))
     }
     report.runs = runs.count
     let mapStart = max(0, runs.count - HistoryReport.mapLimit)
@@ -124,7 +124,7 @@ struct ReportScan {
           order.append(lane)
           pending = Pending(lane: lane)
         }
-        pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: steps.double(at: 3))
+        pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: StoredNumber.duration(steps.double(at: 3)))
       }
       if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
       swap(&previousOrder, &order)

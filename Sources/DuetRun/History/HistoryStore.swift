@@ -206,6 +206,7 @@ public final class HistoryStore {
     var incoming: [(run: RunRow, steps: [StepRow])] = []
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
+      if let problem = try source.outOfRange() { throw HistoryError.unsafeRow(other, problem) }
       let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
       // A store from an older duet has no `judged` column: its passes were judged under no known condition.
       let judged = try source.hasColumn("judged", in: "steps") ? "judged" : "NULL"
@@ -238,6 +239,34 @@ public final class HistoryStore {
     }
   }
 
+  /// The first number in this store that duet would never write (a time
+  /// outside 0 to 1e11 s, a duration outside 0 to 1e9 s, not finite, a job
+  /// count or attempt out of range), said in words; nil when there is none.
+  /// `merge` refuses a store holding one, so reports never see it.
+  func outOfRange() throws -> String? {
+    let time = "BETWEEN 0 AND \(StoredNumber.maxTime)", duration = "BETWEEN 0 AND \(StoredNumber.maxDuration)"
+    let checks: [(String, String)] = [
+      ("SELECT id, 'started', started FROM runs WHERE NOT (started \(time)) LIMIT 1", "run"),
+      ("SELECT id, 'ended', ended FROM runs WHERE NOT (ended \(time)) LIMIT 1", "run"),
+      ("SELECT id, 'jobs', jobs FROM runs WHERE NOT (jobs BETWEEN 0 AND 100000) LIMIT 1", "run"),
+      ("SELECT run_id || ' lane ' || lane, 'duration', duration FROM steps WHERE NOT (duration \(duration)) LIMIT 1", "run"),
+      ("SELECT run_id || ' lane ' || lane, 'started', started FROM steps WHERE NOT (started \(time)) LIMIT 1", "run"),
+      ("SELECT run_id || ' lane ' || lane, 'attempt', attempt FROM steps WHERE NOT (attempt BETWEEN 0 AND 1000) LIMIT 1", "run"),
+    ]
+    for (query, what) in checks {
+      guard let row = try db.query(query).first, row.count == 3 else { continue }
+      let value: String
+      switch row[2] {
+      case .real(let number): value = "\(number)"
+      case .integer(let number): value = "\(number)"
+      case .text(let text): value = "\"\(ControlText.shown(String(text.prefix(40))))\""
+      default: value = "null"
+      }
+      return "\(what) \(ControlText.shown(row[0].text ?? "?")): \(row[1].text ?? "?") \(value) is out of range; duet writes no such value, so the store is not merged"
+    }
+    return nil
+  }
+
   /// Drops all but the newest `keep` runs; returns the log ids of the runs dropped.
   public func prune(keep: Int) throws(HistoryError) -> [String] {
     do {
@@ -268,7 +297,7 @@ public final class HistoryStore {
       var result: [String: Double] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
-        if try statement.step(), let seconds = statement.row.first?.double { result[lane] = seconds }
+        if try statement.step(), let seconds = statement.row.first?.double { result[lane] = StoredNumber.duration(seconds) }
       }
       return result
     }
@@ -366,16 +395,16 @@ public final class HistoryStore {
   /// A run row, or nil for one duet would not write (a missing key, an
   /// outcome this duet does not know), which the readers leave out.
   package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
-    guard row.count == 11, let id = row[0].text, let logID = row[1].text, let started = row[2].double, let ended = row[3].double,
+    guard row.count == 11, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
           let outcome = row[8].text.flatMap(VerifyOutcome.Verdict.init(rawValue:)) else { return nil }
-    return RunRow(id: id, logID: logID, started: started, ended: ended, command: row[4].text ?? "", root: row[5].text ?? "",
-                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: row[9].int ?? 0, duetVersion: row[10].text ?? "")
+    return RunRow(id: id, logID: logID, started: StoredNumber.time(started), ended: StoredNumber.time(ended), command: row[4].text ?? "", root: row[5].text ?? "",
+                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: max(0, min(row[9].int ?? 0, 100_000)), duetVersion: row[10].text ?? "")
   }
 
   /// A step row; an outcome this duet does not know reads as none.
   package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
     guard row.count == 10 || row.count == 11, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
-    return StepRow(runID: run, lane: lane, attempt: attempt, started: row[3].double ?? 0, duration: row[4].double ?? 0,
+    return StepRow(runID: run, lane: lane, attempt: attempt, started: StoredNumber.time(row[3].double), duration: StoredNumber.duration(row[4].double),
                    attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text,
                    judged: row.count > 10 ? row[10].text : nil)
   }

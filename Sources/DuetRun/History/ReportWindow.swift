@@ -42,7 +42,7 @@ package struct ReportWindow {
     try runList.bind(since.map { [.integer(Int64(last)), .real($0)] } ?? [.integer(Int64(last))])
     var runs: [(id: String, started: Double)] = []
     while try runList.step() {
-      runs.append((runList.text(at: 0).map { String(decoding: $0, as: UTF8.self) } ?? "", runList.double(at: 1)))
+      runs.append((runList.text(at: 0).map { String(decoding: $0, as: UTF8.self) } ?? "", StoredNumber.time(runList.double(at: 1))))
     }
     window.runs = runs.count
     // The outcomes are read as bytes and classified here: SQLite's CASE and
@@ -62,7 +62,7 @@ package struct ReportWindow {
         var lanePassed: Bool?, seconds = 0.0
         if reading == .durations {
           lanePassed = steps.text(at: 2).map { ReportWindow.equal($0, "pass") || ReportWindow.equal($0, "flaky") }
-          seconds = steps.double(at: 3)
+          seconds = StoredNumber.duration(steps.double(at: 3))
         }
         let laneName = steps.text(at: 0)
         if pending == nil || !ReportWindow.equal(laneName, window.laneBytes[pending!.lane]) {

@@ -140,7 +140,11 @@ package final class SQLiteStatement {
 
   // Column reads without building a row: for scans that fold millions of rows.
 
-  package func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+  /// A real column; 0 for one that is not finite (a store edited by hand).
+  package func double(at column: Int32) -> Double {
+    let value = sqlite3_column_double(statement, column)
+    return value.isFinite ? value : 0
+  }
 
   /// A text column's UTF-8 bytes, valid until the statement steps, is reset or
   /// goes away; nil for NULL.
@@ -168,13 +172,14 @@ extension SQLiteValue {
   package var int: Int? {
     switch self {
     case .integer(let value): return Int(value)
-    case .real(let value): return Int(value)
+    // A real out of Int's range (or not finite) converts to nothing, never a trap.
+    case .real(let value): return value.isFinite && abs(value) < 9.0e18 ? Int(value) : nil
     default: return nil
     }
   }
   package var double: Double? {
     switch self {
-    case .real(let value): return value
+    case .real(let value): return value.isFinite ? value : nil
     case .integer(let value): return Double(value)
     default: return nil
     }

@@ -100,7 +100,7 @@ public enum ReportText {
   public static func sparkline(_ values: [Double]) -> String {
     let points = HistoryReport.buckets(values, count: 20, p: 0.5)
     let high = max(points.max() ?? 0, 0.000_001)
-    return String(points.map { blocks[min(7, Int($0 / high * 7.999))] })
+    return String(points.map { blocks[max(0, min(7, Int(StoredNumber.duration($0 / high * 7.999))))] })
   }
 
   /// Rows of the lanes table: lane, runs, p50, p95, trend, cached, failed, failed-then-passed.

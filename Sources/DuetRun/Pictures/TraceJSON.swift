@@ -47,5 +47,5 @@ public enum TraceJSON {
   }
 
   /// Seconds as whole microseconds.
-  static func micros(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
+  static func micros(_ seconds: Double) -> Int64 { Int64((StoredNumber.time(seconds) * 1_000_000).rounded()) }
 }
