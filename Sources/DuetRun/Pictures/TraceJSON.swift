@@ -43,7 +43,7 @@ public enum TraceJSON {
     encoder.outputFormatting = [.sortedKeys]
     // JSONEncoder is the JSON escaper: every string from the store comes back as itself.
     let data = (try? encoder.encode(file)) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
+    return ReportJSON.escapingSeparators(String(decoding: data, as: UTF8.self))
   }
 
   /// Seconds as whole microseconds.
