@@ -1,3 +1,4 @@
+import DuetOutput
 import Foundation
 
 /// `duet trace`: a run as Chrome Trace Event JSON, which Perfetto and
