@@ -35,3 +35,24 @@ struct JSONSeparatorsCLITests {
     #expect(command == "echo '\u{2028}x\u{2029}y\u{202E}z\u{7F}'", "\(command.debugDescription)")
   }
 }
+
+/// Issue 39, item 10: text from the environment reaches output escaped.
+@Suite("Environment text is escaped where it is shown")
+struct EnvironmentTextCLITests {
+  /// A `DUET_SKIP` holding a line feed and `::error::` under GitHub Actions
+  /// forges no annotation line, and an escape sequence never reaches the terminal.
+  @Test func duetSkipCannotForgeLines() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "true"}
+      """)
+    for value in ["zz\n::error::forged", "\u{1B}]0;title\u{07}zz", "a,zz\r::warning::x"] {
+      let run = try runBinary(["verify"], in: tree.url, environment: ["DUET_SKIP": value, "GITHUB_ACTIONS": "true"])
+      #expect(run.status == 2, "\(value.debugDescription): \(run.stdout)\(run.stderr)")
+      let lines = (run.stdout + run.stderr).split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+      #expect(!lines.contains { $0.hasPrefix("::error::forged") || $0.hasPrefix("::warning::x") }, "\(run.stderr.debugDescription)")
+      #expect(!run.stderr.contains("\u{1B}"), "\(run.stderr.debugDescription)")
+    }
+  }
+}

@@ -130,7 +130,7 @@ public struct VerifyPlan: Sendable {
       chosen.formUnion(found)
     }
     for name in options.stream where !names.contains(name) {
-      throw VerifyOptionError(message: "--stream \(name): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      throw VerifyOptionError(message: "--stream \(ControlText.shown(name)): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
     }
     if options.lanes.isEmpty && options.tags.isEmpty { return Set(0..<manifest.lanes.count) }
     return options.noDeps ? chosen : manifest.graph.closure(of: chosen)
@@ -152,7 +152,10 @@ public struct VerifyPlan: Sendable {
   /// `--lane 'kotln-*': no lane matches in lanes/manifest.yaml; did you mean …?`
   private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest) -> VerifyOptionError {
     let names = manifest.lanes.map(\.name)
-    let what = LaneSelector.isGlob(pattern) ? "'\(pattern)': no lane matches in" : "\(pattern): no such lane in"
+    // From the command line or the environment (DUET_SKIP): a line feed or an
+    // escape sequence in it must not start a line (a forged `::error`) or reach the terminal.
+    let shown = ControlText.shown(pattern)
+    let what = LaneSelector.isGlob(pattern) ? "'\(shown)': no lane matches in" : "\(shown): no such lane in"
     return VerifyOptionError(message: "\(origin) \(what) \(manifest.path)\(LaneSelector.hint(for: pattern, in: names))")
   }
 
