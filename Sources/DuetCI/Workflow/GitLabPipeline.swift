@@ -233,7 +233,7 @@ public enum GitLabPipeline {
       y += [
         "    - key: \(YAMLText.scalar("duet-android-sdk-" + CIToolchains.androidCommandLineTools + "-$CI_RUNNER_EXECUTABLE_ARCH"))",
         "      paths:",
-        "        - \(CIToolchains.gitLabAndroidHome)/",
+        "        - \(YAMLText.scalar(CIToolchains.gitLabAndroidHome + "/"))",
       ]
     }
     return y
