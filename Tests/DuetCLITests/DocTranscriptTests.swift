@@ -202,7 +202,7 @@ enum DocTranscripts {
     process.arguments = ["-c", "exec 2>&1 </dev/null; " + command]
     process.currentDirectoryURL = folder
     var env = ProcessInfo.processInfo.environment
-    for key in env.keys where key.hasPrefix("DUET_") || key.hasPrefix("GITHUB_") || key.hasPrefix("GITLAB") || key == "CI" { env.removeValue(forKey: key) }
+    for key in env.keys where key.hasPrefix("DUET_") || key.hasPrefix("GITHUB_") || key.hasPrefix("GITLAB") || key == "CI" || key.hasPrefix("ANDROID_") { env.removeValue(forKey: key) }
     env["PATH"] = duetBinary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env["NO_COLOR"] = "1"
     env["COLUMNS"] = "100"

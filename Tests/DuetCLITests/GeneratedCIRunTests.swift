@@ -150,6 +150,27 @@ struct GeneratedCIRunTests {
     #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
   }
 
+  /// Issue 38: a lane that needs the Android SDK (`requires: [android-sdk]`)
+  /// runs in CI, where duet verifies with `--strict`: the GitHub job sets the
+  /// SDK up (`android-actions/setup-android`), the GitLab job installs the
+  /// command-line tools into its cached `.android-sdk/`; other jobs set up none.
+  @Test(arguments: files) func androidLanesGetTheSDK(system: String, file: String) throws {
+    let extra = """
+      - name: kotlin-android
+        sh: test -d "$ANDROID_HOME" && echo "the Android SDK at $ANDROID_HOME"
+        requires: [java, android-sdk]
+
+    """
+    let pipeline = try Pipeline(extraLanes: extra)
+    let run = try pipeline.run(system, file, number: 1)
+    let logs = try pipeline.logs(run: 1)
+    #expect(run.jobs.values.allSatisfy { $0 == "success" }, "\(run.output)\n\(logs)")
+    #expect(logs.contains("✓ kotlin-android"), "\(logs)")
+    let text = try String(contentsOf: pipeline.tree.appendingPathComponent(file), encoding: .utf8)
+    let setups = text.components(separatedBy: system == "github" ? "android-actions/setup-android@" : "--licenses >/dev/null").count - 1
+    #expect(setups == 1, "\(text)")
+  }
+
   /// Issue 38: the emulator judges jobs as GitHub does. A job without `if:`
   /// runs only when every job before it, directly or through another,
   /// succeeded (`success()` is implied, and judges ancestors: `d` is skipped

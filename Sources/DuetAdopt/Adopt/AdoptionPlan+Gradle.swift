@@ -1,5 +1,6 @@
 import Foundation
 import DuetSupport
+import DuetModel
 
 /// The Gradle part of an adoption plan: a lane per module that has tests (or
 /// that only builds), and a macOS lane per XCFramework a module declares. The
@@ -109,6 +110,8 @@ extension AdoptionPlan {
     lane.dir = module.settingsFolder.isEmpty ? nil : module.settingsFolder
     lane.covers = [module.path]
     lane.requires = module.hasWrapper ? ["java"] : ["gradle", "java"]
+    // An Android module builds only with the SDK: skipped clearly without one, as macOS lanes are on Linux.
+    if module.androidPlugin != nil { lane.requires.append(AndroidSDK.requirement) }
     lane.inputs = DerivedInputs.gradle(module, in: survey.gradleModules)
     if let task {
       lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"

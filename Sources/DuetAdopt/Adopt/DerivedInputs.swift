@@ -35,7 +35,9 @@ package enum DerivedInputs {
       queue += found.projectDependencies
     }
     let folders = reached.compactMap { project in build.first { $0.project == project }?.path }
-    return unique(folders.flatMap(gradleModuleFiles) + gradleBuildFiles(settingsFolder: module.settingsFolder))
+    // The golden fixtures its tests read (a Duet tree's `parity/fixtures`), outside every module.
+    let fixtures = module.readsParityFixtures ? [GradleModule.parityFixtures + "/**"] : []
+    return unique(folders.flatMap(gradleModuleFiles) + gradleBuildFiles(settingsFolder: module.settingsFolder) + fixtures)
   }
 
   /// The inputs of a lane that builds a Swift package: its manifests, its

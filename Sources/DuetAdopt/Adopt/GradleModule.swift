@@ -33,6 +33,10 @@ public struct GradleModule: Sendable, Equatable {
   public var xcframeworks: [String] = []
   /// `jvmToolchain(N)` in its build file, if any.
   public var jvmToolchain: Int?
+  /// Whether its build file or host test sources name `parity/fixtures`, the
+  /// golden fixtures a Duet tree records: its tests read them, so they belong
+  /// in its lane's inputs (a fixture-only change must not be served from the cache).
+  public var readsParityFixtures = false
 
   public enum AndroidPlugin: String, Sendable, Equatable {
     case application, library
@@ -98,8 +102,35 @@ public struct GradleModule: Sendable, Equatable {
       jvmToolchain = script.calls("jvmToolchain").lazy.compactMap { arguments in
         arguments.lazy.compactMap { if case .word(let word) = $0 { return Int(word) } else { return nil } }.first
       }.first
+      readsParityFixtures = text.contains(GradleModule.parityFixtures)
       break
     }
+    if !readsParityFixtures && FileManager.default.fileExists(atPath: root.appendingPathComponent(GradleModule.parityFixtures).path) {
+      readsParityFixtures = hostTestSourceSets.contains { GradleModule.mentions(GradleModule.parityFixtures, under: root.appendingPathComponent(path + "/src/" + $0)) }
+    }
+  }
+
+  /// The folder of a Duet tree's golden fixtures, relative to the root.
+  public static let parityFixtures = "parity/fixtures"
+
+  /// Bounds on reading test sources for a mention: files, and bytes per file.
+  static let mentionScanFiles = 2000
+  static let mentionScanBytes = 1 << 20
+
+  /// Whether a regular file under `folder` (at most `mentionScanFiles` of them,
+  /// each up to `mentionScanBytes`; links not followed) contains `text`.
+  static func mentions(_ text: String, under folder: URL) -> Bool {
+    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else { return false }
+    let needle = Data(text.utf8)
+    var seen = 0
+    for case let url as URL in walker {
+      guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true,
+            (values.fileSize ?? 0) <= mentionScanBytes else { continue }
+      seen += 1
+      if seen > mentionScanFiles { return false }
+      if let data = try? Data(contentsOf: url), data.range(of: needle) != nil { return true }
+    }
+    return false
   }
 
   /// Whether the script applies the Kotlin Multiplatform plugin, in any of its

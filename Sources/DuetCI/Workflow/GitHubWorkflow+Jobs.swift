@@ -130,7 +130,7 @@ extension GitHubWorkflow {
   }
 
   /// The JDK the Gradle modules ask for, the Gradle and Kotlin/Native caches, and Xcode on macOS.
-  static func toolchainSteps(_ toolchains: CIToolchains, macOS: Bool) -> [String] {
+  static func toolchainSteps(_ toolchains: CIToolchains, macOS: Bool, androidSDK: Bool = false) -> [String] {
     var y: [String] = []
     if let jdk = toolchains.jdk {
       y += [
@@ -140,6 +140,10 @@ extension GitHubWorkflow {
         "          distribution: \(YAMLText.scalar(CIToolchains.jdkDistribution))",
         "          java-version: \(YAMLText.scalar(String(jdk)))",
       ]
+    }
+    if androidSDK {
+      // After the JDK: sdkmanager runs on it. Sets ANDROID_HOME for the lanes.
+      y += ["      - name: Set up the Android SDK", "        uses: \(PinnedAction.setupAndroid.uses)"]
     }
     if toolchains.gradle {
       y += [

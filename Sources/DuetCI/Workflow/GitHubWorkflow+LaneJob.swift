@@ -26,7 +26,7 @@ extension GitHubWorkflow {
     y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
     y.append("    steps:")
     y += checkoutAndDuet(macOS: job.macOS)
-    y += toolchainSteps(options.toolchains, macOS: job.macOS)
+    y += toolchainSteps(options.toolchains, macOS: job.macOS, androidSDK: CIToolchains.needAndroidSDK(lanes))
     y += restoreHistory
     y += receiveStores(upstream)
     y += receiveOutputs(job.receives.map { plan.jobs[$0].id })

@@ -16,7 +16,9 @@ public struct PinnedAction: Sendable, Equatable {
   public static let uploadArtifact = PinnedAction(name: "actions/upload-artifact", commit: "bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", version: "v7.0.0")
   public static let downloadArtifact = PinnedAction(name: "actions/download-artifact", commit: "3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", version: "v8.0.1")
   public static let setupJava = PinnedAction(name: "actions/setup-java", commit: "b6effb05e454b25005698d916606bdc6ffcbf961", version: "v5.7.0")
+  /// Installs the Android SDK's command-line tools and sets `ANDROID_HOME`, for lanes with `requires: [android-sdk]`.
+  public static let setupAndroid = PinnedAction(name: "android-actions/setup-android", commit: "9fc6c4e9069bf8d3d10b2204b1fb8f6ef7065407", version: "v3.2.2")
 
   /// Every action a generated workflow may use.
-  public static let all = [checkout, cache, cacheRestore, cacheSave, uploadArtifact, downloadArtifact, setupJava]
+  public static let all = [checkout, cache, cacheRestore, cacheSave, uploadArtifact, downloadArtifact, setupJava, setupAndroid]
 }

@@ -36,25 +36,14 @@ package enum AndroidSDKCheck {
 
   /// `sdk.dir` of the build's `local.properties`, else `ANDROID_HOME`, else `ANDROID_SDK_ROOT`.
   static func sdkFolder(properties: String, root: URL, environment: [String: String]) -> (path: String, source: String)? {
-    if let data = (try? PathGuard.read(properties, in: root)) ?? nil {
-      for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("sdk.dir"), let equals = trimmed.firstIndex(where: { $0 == "=" || $0 == ":" }) else { continue }
-        // Java properties escape `:` and `\` (Windows paths): `C\:\\Android`.
-        let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-          .replacingOccurrences(of: "\\:", with: ":").replacingOccurrences(of: "\\\\", with: "\\")
-        if !value.isEmpty { return (value, "sdk.dir in \(properties)") }
-      }
-    }
-    for name in ["ANDROID_HOME", "ANDROID_SDK_ROOT"] {
-      if let value = environment[name], !value.isEmpty { return (value, name) }
-    }
-    return nil
+    AndroidSDK.locate(properties: properties, root: root, environment: environment).map { ($0.path, $0.source) }
   }
 
-  /// Whether a lane that runs on this platform covers one of the modules.
+  /// Whether a lane that runs on this platform covers one of the modules and
+  /// does not say it needs the SDK (`requires: [android-sdk]`): those are
+  /// checked lane by lane, as verify checks them (`Doctor.checkLanes`).
   static func covered(_ modules: [GradleModule], by manifest: Manifest, platform: LanePlatform) -> Bool {
-    let lanes = manifest.lanes.filter { $0.platforms?.contains(platform) ?? true }
+    let lanes = manifest.lanes.filter { ($0.platforms?.contains(platform) ?? true) && !$0.requires.contains(AndroidSDK.requirement) }
     return modules.contains { module in
       lanes.contains { lane in lane.covers.contains { ModuleDiscovery.covered(module.path, by: Glob($0)) } }
     }

@@ -202,6 +202,7 @@ public enum Doctor {
           report.problem("lane \(lane.name): \(name) not found on PATH\(why)")
         }
       }
+      if lane.requires.contains(AndroidSDK.requirement) { checkAndroidSDK(lane, options: options, found: &found, into: &report) }
       report.add("lane \(lane.name)", found.isEmpty ? "sh: no program duet can check (\(command.prefix(60)))" : found.joined(separator: "; "))
     }
     return needed
@@ -230,8 +231,20 @@ public enum Doctor {
       }
       if program.name.hasSuffix("gradlew") { names.append("java") }
     }
-    for name in lane.requires where !names.contains(name) { names.append(name) }
+    for name in lane.requires where !names.contains(name) && name != AndroidSDK.requirement { names.append(name) }
     return names
+  }
+
+  /// `requires: [android-sdk]`: the SDK the lane gets as verify finds it
+  /// (`sdk.dir` in its folder's `local.properties`, else `ANDROID_HOME`), and a
+  /// problem with verify's own words when it has none.
+  package static func checkAndroidSDK(_ lane: Lane, options: Options, found: inout [String], into report: inout DoctorReport) {
+    if let missing = AndroidSDK.missing(laneDir: lane.dir, root: options.root, environment: options.environment) {
+      found.append("android sdk: not found")
+      report.problem("lane \(lane.name): \(missing) (requires:; verify skips the lane, --strict fails it)")
+    } else if let location = AndroidSDK.locate(laneDir: lane.dir, root: options.root, environment: options.environment) {
+      found.append("android sdk: \(shownPath(location.path, root: options.root)) (from \(location.source))")
+    }
   }
 
   package static func checkHistory(_ options: Options, into report: inout DoctorReport) {

@@ -58,7 +58,7 @@ extension ManifestSchema {
     case "dir":
       return .object([("description", .string("The folder the lane runs in, relative to the tree root; a built-in treats it as its tree.")), ("type", .string("string")), ("pattern", .string(dirPattern))])
     case "requires":
-      return ref("strings", description: "Programs that must be on PATH; without them the lane is skipped (failed under --strict).")
+      return ref("strings", description: "Programs that must be on PATH, and android-sdk for the Android SDK (sdk.dir in the lane folder's local.properties, else ANDROID_HOME or ANDROID_SDK_ROOT, a folder); without them the lane is skipped (failed under --strict).")
     case "platforms":
       return .object([
         ("description", .string("The operating systems the lane can run on; elsewhere it is skipped, which fails no run.")),

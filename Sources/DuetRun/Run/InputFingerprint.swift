@@ -101,6 +101,11 @@ public enum InputFingerprint {
     if lane.readsChangedFiles { parts.changedList = changedList }
     let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
     for program in lane.requires {
+      if program == AndroidSDK.requirement {
+        // Which SDK the lane builds with, by where it is: a pass with one SDK says nothing of another.
+        parts.programs[program] = AndroidSDK.locate(laneDir: lane.dir, root: root, environment: environment).map { "sdk:" + Digest.sha256($0.path) } ?? "missing"
+        continue
+      }
       // A relative path names a program in the lane's folder, not duet's working folder.
       let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
       if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }

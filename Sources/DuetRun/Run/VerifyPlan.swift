@@ -90,9 +90,8 @@ public struct VerifyPlan: Sendable {
     for (index, skip) in try VerifyPlan.skipped(manifest, options) where selected.contains(index) {
       preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .skipped, reason: skip.reason)
     }
-    let path = environment["PATH"] ?? "/usr/bin:/bin"
     for index in selected where preset[index] == nil {
-      preset[index] = VerifyPlan.settledBeforeRun(index, manifest.lanes[index], root: root, path: path, strict: options.strict)
+      preset[index] = VerifyPlan.settledBeforeRun(index, manifest.lanes[index], root: root, environment: environment, strict: options.strict)
     }
     self.preset = preset
   }
@@ -161,8 +160,10 @@ public struct VerifyPlan: Sendable {
 
   /// The record of a lane that ends before the run starts: a refused `dir`
   /// (fail), another platform's lane (skipped), a missing `requires:` program
-  /// (skipped, or failed under `--strict`); nil for a lane that may run.
-  private static func settledBeforeRun(_ index: Int, _ lane: Lane, root: URL, path: String, strict: Bool) -> LaneRecord? {
+  /// or the Android SDK (`requires: [android-sdk]`) missing (skipped, or failed
+  /// under `--strict`); nil for a lane that may run. `environment` is the
+  /// request's, as the lane would get it.
+  private static func settledBeforeRun(_ index: Int, _ lane: Lane, root: URL, environment: [String: String], strict: Bool) -> LaneRecord? {
     if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
       // Issue 16: the path guard, for shell lanes and built-ins alike.
       return LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
@@ -172,11 +173,16 @@ public struct VerifyPlan: Sendable {
       return LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
     }
     let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
-    let missing = lane.requires.filter { !VerifyPlan.isOnPath($0, path: path, in: folder) }
-    guard !missing.isEmpty else { return nil }
-    let reason = "needs \(missing.joined(separator: ", ")), not found"
+    let path = environment["PATH"] ?? "/usr/bin:/bin"
+    let missing = lane.requires.filter { $0 != AndroidSDK.requirement && !VerifyPlan.isOnPath($0, path: path, in: folder) }
+    let sdk = lane.requires.contains(AndroidSDK.requirement)
+      ? AndroidSDK.missing(laneDir: lane.dir, root: root, environment: environment) : nil
+    guard !missing.isEmpty || sdk != nil else { return nil }
+    let reason = ((missing.isEmpty ? [] : ["needs \(missing.joined(separator: ", ")), not found"]) + (sdk.map { [$0] } ?? []))
+      .joined(separator: "; ")
     return LaneRecord(index: index, name: lane.name, outcome: strict ? .fail : .skipped,
-                      reason: strict ? reason + " (--strict)" : reason, missingPrograms: missing)
+                      reason: strict ? reason + " (--strict)" : reason,
+                      missingPrograms: missing + (sdk == nil ? [] : ["the Android SDK"]))
   }
 
   /// `.duet/logs/<run-id>`, relative to the root.

@@ -71,6 +71,9 @@ struct EscapingRuleTests {
       "([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: \", \")",
       // Issue 38: duet's build job id, the hosted runners' cap, the remote cache's variable names: constants.
       "build", "maxJobMinutes", "$0.name",
+      // Issue 38: the Android SDK's folder in a GitLab job and the command-line tools' build: constants,
+      // inside a script line that is itself written through YAMLText.
+      "gitLabAndroidHome", "androidCommandLineTools",
     ]
     var problems: [String] = []
     let writers = try Self.lines(under: "DuetCI/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
