@@ -386,7 +386,10 @@ struct AffectedCLITests {
       try tree.makeExecutable("bin/\(program)")
     }
     try tree.write(".gitignore", ".duet/\nbin/\n")
-    let env = ["PATH": tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    // An empty folder stands in for the Android SDK that kotlin-app's lane requires.
+    let sdk = try FixtureTree()
+    let env = ["PATH": tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+               "ANDROID_HOME": sdk.url.path]
     #expect(try tree.duet("init").status == 0)
     let first = try tree.duet("verify", environment: env)
     #expect(first.status == 0, "\(first.stdout)")

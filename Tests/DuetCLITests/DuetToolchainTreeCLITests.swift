@@ -127,7 +127,9 @@ struct DuetToolchainTreeCLITests {
     #expect((order ?? []).first { $0["name"] as? String == "xcframework-FoyerKit" }?["platforms"] as? [String] == ["macos"])
     #expect((order ?? []).first { $0["name"] as? String == "swift-FoyerKit" }?["platforms"] as? [String] == ["macos"])
 
-    let verify = try tree.duet("verify", "--strict", environment: ["PATH": path])
+    // kotlin-app is an Android module: its lane needs the SDK (an empty folder stands in).
+    let sdk = try FixtureTree()
+    let verify = try tree.duet("verify", "--strict", environment: ["PATH": path, "ANDROID_HOME": sdk.url.path])
     #if os(Linux)
       #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
       #expect(verify.stdout.contains("xcframework-FoyerKit skipped (macOS only)"), "\(verify.stdout)")

@@ -30,7 +30,19 @@ extension WatchObserver {
         guard !quiet.withLock({ $0.silent }) else { return }
         say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
       },
-      failed: { error in say(.errorLine("\(prefix) error: \(error)")) })
+      failed: { error in say(failure(error)) })
+  }
+
+  /// Why a run could not start: a file's diagnostics as they are
+  /// (`lanes/manifest.yaml:3:5: error: ...`, or `error: cannot read ...`,
+  /// which already say "error"), anything else after the watch's prefix.
+  static func failure(_ error: any Error) -> Printout {
+    guard let diagnostics = (error as? any DiagnosticError)?.diagnostics, !diagnostics.isEmpty else {
+      return .errorLine("\(prefix) error: \(error)")
+    }
+    var printout = Printout()
+    for diagnostic in diagnostics { printout.err("\(prefix) \(diagnostic)") }
+    return printout
   }
 
   /// The watch ended on a signal.

@@ -82,6 +82,11 @@ enum ManPage {
   static let environment: [(String, String)] = [
     ("DUET_HISTORY", "read: where the history store is (default .duet/history.sqlite under the root); off records nothing"),
     ("DUET_SKIP", "read: lanes (names or globs, comma-separated) duet verify leaves out, as --skip does"),
+    ("DUET_REMOTE_CACHE", "read: the Bazel HTTP remote cache verify reads passes and outputs from (--remote-cache wins); unset or empty: none"),
+    ("DUET_REMOTE_CACHE_UPLOAD", "read: 1 or true also uploads each pass (what generated CI sets); read-only otherwise"),
+    ("DUET_REMOTE_CACHE_TOKEN", "read: a bearer token for the remote cache (or user:password@ in its URL); never printed or stored"),
+    ("DUET_REMOTE_CACHE_KEY", "read: signs uploaded entries (HMAC-SHA256); with it set, unsigned entries are never served"),
+    ("DUET_REMOTE_CACHE_JOBS", "read: remote cache transfers at once, 1 to 64 (default 16)"),
     ("NO_COLOR", "read: any non-empty value turns colour off"),
     ("TERM", "read: dumb turns colour and the rewritten status line off"),
     ("COLUMNS", "read: the width reports wrap to when stdout is not a terminal (default 100)"),
