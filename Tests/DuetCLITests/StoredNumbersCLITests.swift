@@ -53,3 +53,18 @@ struct StoredNumbersCLITests {
     }
   }
 }
+
+/// Issue 39, item 17: a page asked for is made, or the command says why not.
+@Suite("report --html without history")
+struct ReportWithoutHistoryCLITests {
+  /// With no history, `report --html FILE` exits 1 and says no page was
+  /// written, instead of exiting 0 with nothing there.
+  @Test func noPageIsSaid() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    let run = try tree.duet("report", "--html", "page.html")
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("no page written to"), "\(run.stderr)")
+    #expect(!tree.exists("page.html"))
+    #expect(try tree.duet("report").status == 0)
+  }
+}

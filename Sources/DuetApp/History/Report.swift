@@ -18,19 +18,25 @@ public struct ReportRequest: Sendable {
 }
 
 public enum ReportResponse: CommandResponse {
-  case noHistory(NoHistory)
+  /// No store yet; with `--html FILE`, no page was written (exit 1, said).
+  case noHistory(NoHistory, htmlPath: String?)
   /// The report, the page's path when one was asked for, and why it could not be written.
   case report(HistoryReport, htmlPath: String?, htmlError: String?)
 
   public var exitCode: Int32 {
     if case .report(_, _, _?) = self { return ExitCode.failed }
+    // A page was asked for and none was written: a script must not take it as made.
+    if case .noHistory(_, _?) = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
   public func printout(_ format: TextFormat) -> Printout {
     let (report, html, htmlError): (HistoryReport, String?, String?)
     switch self {
-    case .noHistory(let none): return none.printout(json: false)
+    case .noHistory(let none, let path):
+      var printout = none.printout(json: false)
+      if let path { printout.err("duet report: error: no page written to \(ControlText.shown(path)): there is no run to report yet") }
+      return printout
     case .report(let found, let path, let error): (report, html, htmlError) = (found, path, error)
     }
     var printout = Printout()
@@ -56,7 +62,7 @@ public enum ReportResponse: CommandResponse {
 public func report(_ request: ReportRequest) throws -> ReportResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "report") {
-  case .none(let none): return .noHistory(none)
+  case .none(let none): return .noHistory(none, htmlPath: request.htmlPath)
   case .store(let opened): store = opened
   }
   let report = try HistoryReport.compute(store: store, last: request.last)
