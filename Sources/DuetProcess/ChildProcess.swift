@@ -23,6 +23,14 @@ public struct ChildProcess: Sendable {
 
   public enum SpawnError: Error, CustomStringConvertible, Sendable {
     case failed(String, Int32)
+
+    /// Whether the machine ran out of what a child needs (descriptors,
+    /// processes, memory): nothing the command itself did.
+    public var isOutOfResources: Bool {
+      switch self {
+      case .failed(_, let code): return code == EMFILE || code == ENFILE || code == EAGAIN || code == ENOMEM
+      }
+    }
     public var description: String {
       switch self {
       case .failed(let what, let code): return "\(what): \(String(cString: strerror(code)))"

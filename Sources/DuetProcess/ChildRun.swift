@@ -31,12 +31,16 @@ public enum ChildRun {
     public var stopped: Bool
     /// Why the child could not start.
     public var spawnError: String?
+    /// The machine, not the command, kept it from starting: no file descriptor,
+    /// process or memory left (`EMFILE`, `ENFILE`, `EAGAIN`, `ENOMEM`).
+    public var outOfResources: Bool
 
-    public init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?) {
+    public init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
       self.waitStatus = waitStatus
       self.timedOut = timedOut
       self.stopped = stopped
       self.spawnError = spawnError
+      self.outOfResources = outOfResources
     }
 
     public var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }

@@ -60,7 +60,8 @@ public final class EventLoop {
     do {
       id = try poller.spawn(spec)
     } catch {
-      let end = ChildRun.End(waitStatus: nil, timedOut: false, stopped: false, spawnError: error.description)
+      let end = ChildRun.End(waitStatus: nil, timedOut: false, stopped: false, spawnError: error.description,
+                             outOfResources: error.isOutOfResources)
       after(0) { onEnd(end) }
       return nil
     }

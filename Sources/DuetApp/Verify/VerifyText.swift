@@ -34,7 +34,7 @@ extension VerifyResponse {
 enum VerifyText {
   static func report(_ outcome: VerifyOutcome, width: Int, github: Bool, into printout: inout Printout) {
     let result = outcome.run
-    let failures = result.failed
+    let failures = result.unfinished
     let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
     if !annotations.isEmpty {
       printout.out("")
@@ -121,7 +121,7 @@ public enum ProgressUpdate: Sendable {
       switch record.outcome {
       case .pass, .cached: paint = "32"
       case .flaky: paint = "33"
-      case .fail, .timeout, .interrupted: paint = "31"
+      case .fail, .timeout, .interrupted, .error: paint = "31"
       case .skipped, .cancelled, .unaffected: paint = "2"
       }
       self = .finished(lane: record.name, count: count, line: RunReport.progressLine(record, finished: count, total: total), paint: paint)

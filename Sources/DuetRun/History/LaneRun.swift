@@ -44,7 +44,8 @@ package enum AttemptKind {
   /// nil for an attempt that is not counted.
   package init?(_ outcome: AttemptOutcome?) {
     switch outcome {
-    case nil, .interrupted?: return nil
+    // Interrupted, or not started for want of resources: no evidence on the lane.
+    case nil, .interrupted?, .error?: return nil
     case .pass?: self = .pass
     case .fail?, .timeout?: self = .failure
     }

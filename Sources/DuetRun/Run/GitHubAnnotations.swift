@@ -19,7 +19,7 @@ public enum GitHubAnnotations {
     let result = outcome.run
     let changedFiles = outcome.changedTrackedFiles
     var lines: [String] = []
-    let failures = result.failed
+    let failures = result.unfinished
     for record in failures {
       lines += group(record, stopToken: stopToken)
     }

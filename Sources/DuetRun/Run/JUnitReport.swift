@@ -21,7 +21,7 @@ public enum JUnitReport {
     let tests = result.records.count + (changedFiles.isEmpty ? 0 : 1)
     var suiteAttributes = [
       ("name", suiteName), ("tests", String(tests)), ("failures", String(failures)),
-      ("errors", "0"), ("skipped", String(skipped)), ("time", seconds(result.duration)),
+      ("errors", String(result.records.filter { $0.outcome == .error }.count)), ("skipped", String(skipped)), ("time", seconds(result.duration)),
     ]
     if let timestamp { suiteAttributes.append(("timestamp", timestamp)) }
 
@@ -63,6 +63,10 @@ public enum JUnitReport {
       let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last))
       let body = record.last?.tail.reportLines.joined(separator: "\n") ?? (record.reason ?? "")
       lines.append("      <failure" + attributes([("message", message), ("type", type)]) + ">" + text(body) + "</failure>")
+    case .error:
+      // JUnit's own word for a test that could not run, as against one that failed.
+      let message = record.reason ?? "duet could not start it"
+      lines.append("      <error" + attributes([("message", message), ("type", "error")]) + ">" + text(message) + "</error>")
     case .skipped, .cancelled, .interrupted, .unaffected:
       let reason = record.reason ?? record.outcome.rawValue
       lines.append("      <skipped" + attributes([("message", record.outcome == .skipped ? reason : "\(record.outcome.rawValue): \(reason)")]) + "/>")

@@ -27,6 +27,8 @@ public final class LaneLoop {
     var timer: DeadlineList.Token?
     var timedOut = false
     var interrupted = false
+    /// The machine could not start it (no descriptor, process or memory).
+    var couldNotStart = false
     var note: String?
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
@@ -150,6 +152,7 @@ public final class LaneLoop {
     if let problem = end.spawnError {
       attempt.sink.write("duet: \(problem)\n")
       attempt.note = problem
+      attempt.couldNotStart = end.outOfResources
     }
     attempt.timedOut = end.timedOut
     // Stopped from outside (a signal to duet): interrupted, not failed.
@@ -214,7 +217,8 @@ public final class LaneLoop {
     guard running[index] === attempt else { return }
     running[index] = nil
     attempt.timer.map(loop.cancel)
-    var outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
+    var outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.couldNotStart ? .error
+      : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
     let request = attempt.request
     if outcome == .pass, let missing = outputs?(index, request.lane), !missing.isEmpty {
       // A pass without its declared products is no pass: the lane that reads

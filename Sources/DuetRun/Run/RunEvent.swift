@@ -23,6 +23,10 @@ public struct RunResult: Sendable {
 
   /// Failed and timed-out lanes, in manifest order: the lanes the FAIL line names.
   public var failed: [LaneRecord] { records.filter { $0.outcome.failsRun } }
+  /// Lanes duet could not start (no descriptor, process or memory): not failures.
+  public var couldNotStart: [LaneRecord] { records.filter { $0.outcome == .error } }
+  /// The lanes whose ends a report shows in full: failures, then those duet could not start.
+  public var unfinished: [LaneRecord] { records.filter { $0.outcome.failsRun || $0.outcome == .error } }
   public var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }
   public var passed: Bool { failed.isEmpty && !interrupted }
 }

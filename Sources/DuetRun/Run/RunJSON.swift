@@ -40,6 +40,8 @@ public struct RunJSON: Codable, Sendable, Equatable {
   public var reportErrors: [String]
   public var durationSeconds: Double
   public var failed: [String]
+  /// Lanes duet could not start (outcome `error`): the machine's failure.
+  public var couldNotStart: [String]
   public var flaky: [String]
   public var lanes: [Lane]
 
@@ -55,6 +57,7 @@ public struct RunJSON: Codable, Sendable, Equatable {
     reportErrors = outcome.reportErrors
     durationSeconds = result.duration
     failed = result.failed.map(\.name)
+    couldNotStart = result.couldNotStart.map(\.name)
     flaky = result.flaky.map(\.name)
     lanes = result.records.map { record in
       Lane(name: record.name, outcome: record.outcome, durationSeconds: record.duration,

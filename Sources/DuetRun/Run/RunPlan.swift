@@ -134,6 +134,9 @@ public struct RunPlan: Sendable {
       finishRunning(index, LaneRecord(index: index, name: name, outcome: tries.count > 1 ? .flaky : .pass, attempts: tries))
     case .interrupted:
       finishRunning(index, LaneRecord(index: index, name: name, outcome: .interrupted, reason: "interrupted", attempts: tries))
+    case .error:
+      // The machine's failure: retrying would meet the same want of descriptors.
+      finishRunning(index, LaneRecord(index: index, name: name, outcome: .error, reason: result.note ?? "duet could not start it", attempts: tries))
     case .fail, .timeout:
       if tries.count <= setup.retries[index] && !interrupted {
         return .retry(Start(index: index, attempt: tries.count + 1))

@@ -15,7 +15,7 @@ public enum RunReport {
   public static func symbol(_ outcome: LaneOutcome) -> String {
     switch outcome {
     case .pass, .flaky, .cached: return "✓"
-    case .fail, .timeout, .interrupted: return "✗"
+    case .fail, .timeout, .interrupted, .error: return "✗"
     case .skipped, .cancelled, .unaffected: return "-"
     }
   }
@@ -36,6 +36,7 @@ public enum RunReport {
     case .cancelled: return "cancelled (\(record.reason ?? "not started"))"
     case .unaffected: return "unaffected"
     case .interrupted: return "\(time) (interrupted)"
+    case .error: return "error (duet could not start it: \(record.reason ?? "no resources"))"
     }
   }
 
@@ -73,6 +74,7 @@ public enum RunReport {
       switch record.outcome {
       case .skipped, .cancelled, .unaffected: note = record.reason ?? ""
       case .fail: note = record.attempts.isEmpty ? (record.reason ?? "") : endText(record.last)
+      case .error: note = "duet could not start it: " + (record.reason ?? "")
       case .timeout: note = "timed out; the lane's process group was stopped"
       case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"
       default: note = ""

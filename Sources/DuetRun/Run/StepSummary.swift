@@ -27,7 +27,7 @@ public enum StepSummary {
       parts.append("| " + row.map(cell).joined(separator: " | ") + " |\n")
     }
     var tailParts: [String] = []
-    for record in result.failed {
+    for record in result.unfinished {
       var block = RunReport.failureBlock(record)
       guard !block.isEmpty else { continue }
       let heading = block.removeFirst().replacingOccurrences(of: "── ", with: "")

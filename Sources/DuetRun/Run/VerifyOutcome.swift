@@ -8,6 +8,8 @@ import DuetSupport
 public struct VerifyOutcome: Sendable {
   public enum Verdict: String, Sendable, Codable {
     case pass, fail, interrupted
+    /// No lane failed, but duet could not start one (no descriptor, process or memory).
+    case error
   }
 
   public var run: RunResult
@@ -27,14 +29,16 @@ public struct VerifyOutcome: Sendable {
   public var verdict: Verdict {
     if run.interrupted { return .interrupted }
     if !run.failed.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
+    if !run.couldNotStart.isEmpty { return .error }
     return .pass
   }
 
-  /// 0 pass, 1 fail, 130 interrupted.
+  /// 0 pass, 1 fail, 3 a lane duet could not start (and none failed), 130 interrupted.
   public var exitCode: Int32 {
     switch verdict {
     case .pass: return 0
     case .fail: return 1
+    case .error: return 3
     case .interrupted: return 130
     }
   }
@@ -69,12 +73,28 @@ public struct VerifyOutcome: Sendable {
       let timedOut = run.records.filter { $0.outcome == .timeout }
       if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
       if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(VerifyOutcome.names(timedOut))") }
+      parts += couldNotStartParts()
       parts += skipParts(withCauses: false)
       if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
       if !changedTrackedFiles.isEmpty { parts.append(TrackedChanges.summary(changedTrackedFiles)) }
       parts += reportErrors
       return ControlText.shown("duet verify: FAIL (\(parts.joined(separator: "; ")))")
+    case .error:
+      var parts = couldNotStartParts()
+      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached")] {
+        if let count = counts[outcome] { parts.append("\(count) \(word)") }
+      }
+      parts += skipParts(withCauses: false)
+      return ControlText.shown("duet verify: ERROR (\(parts.joined(separator: "; ")))")
     }
+  }
+
+  /// `2 could not start: a, b (cannot make a pipe: Too many open files)`: the
+  /// machine's failures, with the first reason.
+  private func couldNotStartParts() -> [String] {
+    let records = run.couldNotStart
+    guard let first = records.first else { return [] }
+    return ["\(records.count) could not start: \(VerifyOutcome.names(records)) (\(first.reason ?? "no resources"))"]
   }
 
   /// `2 skipped by request` (`--skip`, `DUET_SKIP`), then the other skipped

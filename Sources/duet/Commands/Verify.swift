@@ -33,7 +33,7 @@ enum VerifyCommand: Command {
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
-    details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
+    details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -44,6 +44,24 @@ struct RunPlanTests {
     #expect(plan.finalRecords.map(\.outcome) == [.cached, .fail])
   }
 
+  /// An attempt duet could not start (the machine's `error`) is not retried,
+  /// even with retries left; the lane ends `error`, its dependents are skipped,
+  /// and the verdict is ERROR with exit 3, not FAIL.
+  @Test func anErrorIsNotRetriedAndIsNoFailure() {
+    var plan = RunPlan(.init(graph: graph([("x", []), ("y", ["x"])]), retries: [3, 0], jobs: 2))
+    #expect(plan.nextStarts() == [.init(index: 0, attempt: 1)])
+    var failed = attempt(1, .error)
+    failed.note = "cannot make a pipe: Too many open files"
+    #expect(plan.attemptEnded(0, failed) == .settled)
+    #expect(plan.nextStarts().isEmpty)
+    #expect(plan.isFinished)
+    #expect(plan.finalRecords.map(\.outcome) == [.error, .skipped])
+    let outcome = VerifyOutcome(run: RunResult(records: plan.finalRecords, interrupted: false, duration: 1))
+    #expect(outcome.verdict == .error)
+    #expect(outcome.exitCode == 3)
+    #expect(outcome.lastLine == "duet verify: ERROR (1 could not start: x (cannot make a pipe: Too many open files); 1 skipped)")
+  }
+
   /// Needs first, the longest remaining path first among ready lanes, at most `jobs` at once.
   @Test func readyOrderAndJobs() {
     var plan = RunPlan(.init(graph: graph([("short", []), ("a", []), ("b", ["a"]), ("c", ["b"])]), jobs: 1))
