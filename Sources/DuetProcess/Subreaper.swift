@@ -22,10 +22,13 @@ public enum Subreaper {
   /// Kills (SIGKILL, the process and its group) and reaps every child duet has
   /// that nobody waits for: re-parented leftovers. Call it once duet's own
   /// children have ended (verify waits for its `git rev-parse` first); `watched`
-  /// names any that may still run. Returns the pids of those that were still running (zombies,
-  /// already ended, are only reaped).
+  /// names any that may still run. Returns the pids of those that were still
+  /// running outside the groups duet started (`laneGroups`): zombies, and
+  /// processes still in a lane's group (its group was signalled and they are
+  /// on their way out, or were re-parented a moment before dying), are only
+  /// killed and reaped, never reported as escaped.
   @discardableResult
-  public static func killAdopted(except watched: Set<pid_t> = []) -> [pid_t] {
+  public static func killAdopted(except watched: Set<pid_t> = [], laneGroups: Set<pid_t> = []) -> [pid_t] {
     #if os(Linux)
     let me = getpid()
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
@@ -39,7 +42,7 @@ public enum Subreaper {
       let fields = stat[stat.index(after: close)...].split(separator: " ")
       guard fields.count > 2, pid_t(fields[1]) == me else { continue }
       adopted.append(pid)
-      if fields[0] != "Z" { running.append(pid) }
+      if fields[0] != "Z" && !(pid_t(fields[2]).map(laneGroups.contains) ?? false) { running.append(pid) }
     }
     for pid in adopted {
       kill(pid, SIGKILL)

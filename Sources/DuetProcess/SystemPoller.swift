@@ -66,8 +66,14 @@ public final class SystemPoller: ChildPoller {
     buffer.deallocate()
   }
 
+  /// The process groups this poller started (each child leads its own): a
+  /// process still in one after its leader ended was stopped with its group,
+  /// not left running outside it (`Subreaper.killAdopted`).
+  public private(set) var startedGroups = Set<pid_t>()
+
   public func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID {
     let process = try ChildProcess.spawn(spec)
+    startedGroups.insert(process.pid)
     let id = ChildID(nextID)
     nextID += 1
     children[id] = Child(pid: process.pid, pipe: process.output, pidfd: process.pidfd)

@@ -78,6 +78,27 @@ struct EscapedDescendantTests {
   static let linux = false
   #endif
 
+  /// Issue 39, item 13: a lane stopped at its timeout, whose own process is
+  /// still on its way out when the run ends, did not leave anything running
+  /// outside its group: twenty runs, never that message. (The hostile test saw
+  /// it in 9 of 40 runs; here the old binary gave it in none of 20, so this
+  /// guards the rule, a process still in a lane's group is not "outside" it,
+  /// rather than reproducing the race.)
+  @Test(.enabled(if: linux, "duet adopts escaped descendants only on Linux (PR_SET_CHILD_SUBREAPER)"))
+  func aTimedOutLaneLeavesNothingOutsideItsGroup() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: slow, sh: "sleep 9", timeout: 1s}
+        - {name: slower, sh: "sleep 9 & sleep 9", timeout: 1s}
+      """)
+    for round in 0..<20 {
+      let run = try tree.binary("verify")
+      #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+      #expect(!run.stderr.contains("outside their process groups"), "round \(round): \(run.stderr)")
+    }
+  }
+
   /// A `setsid` grandchild is re-parented to duet and killed at the end of the run.
   @Test(.enabled(if: linux, "duet adopts escaped descendants only on Linux (PR_SET_CHILD_SUBREAPER)"))
   func setsidGrandchildDiesWithTheRun() throws {

@@ -124,6 +124,8 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   let delivery = DispatchQueue(label: "duet.verify.observer")
   if request.reapOrphans { Subreaper.enable() }
   var before: TrackedChanges?
+  /// The process groups the run's poller started, asked once the run ended.
+  var groups: (() -> Set<pid_t>)?
   // A signal stops the run. (Any child already started, a git query while the
   // run is prepared, is stopped by the stop latch the signal trips.)
   let result = signals({ interruption.interrupt() }) {
@@ -133,6 +135,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
+    groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
     let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.async { observer.event(event) } },
                              onLine: { index, line in delivery.async { observer.line(names[index], line) } })
     delivery.async { observer.ended() }
@@ -141,7 +144,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   if request.reapOrphans {
     // duet's own question to git ended with the run loop, so nothing left is duet's own.
     // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
-    let leftovers = Subreaper.killAdopted()
+    let leftovers = Subreaper.killAdopted(laneGroups: groups?() ?? [])
     if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
   }
   var changed: [String] = []
