@@ -77,7 +77,11 @@ public struct VerifyPlan: Sendable {
     weights = [Double](repeating: 1, count: manifest.lanes.count)
     var preset: [Int: LaneRecord] = [:]
     if let changed = options.changed {
-      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: changed.files,
+      // A change under a folder that an in-tree link makes an input reaches that input too.
+      let implicit = { (lane: Lane) in InputFingerprint.implicitInputs(of: lane, root: root, builtins: builtins) }
+      let patterns = selected.flatMap { manifest.lanes[$0].inputs + implicit(manifest.lanes[$0]) }
+      let links = LinkedFolders.find(under: patterns.map(LinkedFolders.searchFolder), root: root)
+      affected = AffectedLanes.decide(manifest: manifest, selected: selected, changed: LinkedFolders.expand(changed.files, links: links),
                                       implicitInputs: { InputFingerprint.implicitInputs(of: $0, root: root, builtins: builtins) },
                                       moduleInputs: moduleInputs)
       for (index, decision) in affected where decision == .unaffected {
