@@ -41,8 +41,19 @@ public enum ProcessOutput {
   }
 
   /// Whether `name` (a SHA, a branch, a ref) names a commit of the repository holding `directory`.
-  public static func isCommit(_ name: String, in directory: URL) -> Bool {
-    !name.isEmpty && !name.hasPrefix("-") && git(["rev-parse", "--verify", "--quiet", name + "^{commit}"], in: directory) != nil
+  public static func isCommit(_ name: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    !name.isEmpty && !name.hasPrefix("-") && git(["rev-parse", "--verify", "--quiet", name + "^{commit}"], in: directory, environment: environment) != nil
+  }
+
+  /// The variables by which git finds a repository and its index. A hook
+  /// runs with them set for the repository it was called from; git in another
+  /// worktree must not see them.
+  public static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR",
+                                           "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"]
+
+  /// `environment` without `repositoryVariables`.
+  public static func outsideRepository(_ environment: [String: String]) -> [String: String] {
+    environment.filter { !repositoryVariables.contains($0.key) }
   }
 }
 

@@ -155,4 +155,25 @@ struct BeforePushCLITests {
     #expect(twice.stderr.contains("already holds a hook duet moved aside"))
     #expect(try tree.read(".git/hooks/pre-push.duet-backup") == "#!/bin/sh\ncat > lfs-saw.txt\n")
   }
+
+  /// Issue 39, item 15: the pre-commit hook verifies what is committed (HEAD
+  /// plus the index), not the work tree: a staged failing edit with an
+  /// unstaged fix on top stops the commit; staged and fixed, it goes through.
+  @Test func preCommitVerifiesTheIndex() throws {
+    let tree = try repository()
+    #expect(try tree.duet("hook", "install", "--pre-commit").status == 0)
+    try tree.write("src/app.txt", "bad\n")
+    try CIGit.run(["add", "src/app.txt"], in: tree.url)
+    try tree.write("src/app.txt", "ok\n")
+    try tree.write("scratch.txt", "an untracked file\n")
+    #expect(try CIGit.run(["commit", "-q", "-m", "stage a failing edit"], in: tree.url) != 0)
+    let run = try tree.duet("hook", "run", "pre-commit")
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("verifying what is staged, in a temporary checkout"), "\(run.stdout)")
+    #expect(try tree.read("src/app.txt") == "ok\n", "the work tree is left as it was")
+    try tree.write("src/app.txt", "fine\n")
+    try CIGit.run(["add", "src/app.txt"], in: tree.url)
+    let commit = try shell("git -c user.name=d -c user.email=d@example.com commit -q -m fixed", in: tree.url)
+    #expect(commit.status == 0, "\(commit.output)")
+  }
 }

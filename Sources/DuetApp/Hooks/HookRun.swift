@@ -34,7 +34,9 @@ public struct HookRunRequest: Sendable {
 
   /// The verify of `target`: every lane, or the change since its base.
   func verifyRequest(_ target: HookTarget) -> VerifyRequest {
-    var environment = self.environment
+    // In a temporary checkout, git (duet's and the lanes') finds that checkout,
+    // not the repository the hook was called from.
+    var environment = target.checkout == nil ? self.environment : ProcessOutput.outsideRepository(self.environment)
     if target.checkout != nil && environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root, environment: environment) {
       // The temporary checkout records into, and is cached from, the tree's own store.
       environment["DUET_HISTORY"] = store
@@ -92,11 +94,14 @@ public func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silen
     case .stop(let code): return .stopped(code)
     }
   case GitHook.Kind.preCommit.rawValue:
-    target = HookTarget(root: request.root, since: HookDecision.preCommitBase(root: request.root, environment: request.environment, say: say))
+    switch HookDecision.preCommit(request, say: say) {
+    case .verify(let found): target = found
+    case .stop(let code): return .stopped(code)
+    }
   default:
     throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(request.kind)'", command: "hook")
   }
-  defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: request.root) } }
+  defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: request.root, environment: request.environment) } }
   let verifyRequest = request.verifyRequest(target)
   let response = try verify(verifyRequest, observer: observer, signals: signals)
   var after = Printout()
@@ -136,7 +141,7 @@ enum HookDecision {
     let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
     if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
       do {
-        let made = try PushedCommit.checkOut(commit, root: root)
+        let made = try PushedCommit.checkOut(commit, root: root, environment: ProcessOutput.outsideRepository(request.environment))
         target.checkout = made.top
         target.root = made.root
         say(.line("duet hook: \(why); verifying \(commit.prefix(12)) in a temporary checkout"))
@@ -150,15 +155,28 @@ enum HookDecision {
     return .verify(target)
   }
 
-  /// pre-commit: the change since HEAD, or every lane before the first commit.
-  static func preCommitBase(root: URL, environment: [String: String], say: (Printout) -> Void) -> String? {
+  /// pre-commit: the change the commit makes since HEAD, verified on what is
+  /// committed: in a temporary checkout of HEAD with the index applied when the
+  /// work tree holds more (unstaged edits, untracked files); every lane, in
+  /// the work tree, before the first commit.
+  static func preCommit(_ request: HookRunRequest, say: (Printout) -> Void) -> PrePushDecision {
+    let root = request.root
     guard ProcessOutput.isCommit("HEAD", in: root) else {
       say(.line("duet hook: the first commit; verifying every lane"))
-      return nil
+      return .verify(HookTarget(root: root, since: nil))
     }
-    if let unstaged = ProcessOutput.git(["diff", "--name-only"], in: root, environment: environment), !unstaged.isEmpty {
-      say(.line("duet hook: note: some changes are not staged; duet verifies the work tree, staged or not"))
+    var target = HookTarget(root: root, since: "HEAD")
+    if let why = StagedCommit.difference(root: root, environment: request.environment) {
+      do {
+        let made = try StagedCommit.checkOut(root: root, environment: request.environment)
+        target.checkout = made.top
+        target.root = made.root
+        say(.line("duet hook: \(why); verifying what is staged, in a temporary checkout"))
+      } catch {
+        say(.errorLine("duet hook: error: \(error.message)"))
+        return .stop(ExitCode.failed)
+      }
     }
-    return "HEAD"
+    return .verify(target)
   }
 }

@@ -22,7 +22,7 @@ public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
-    do { options.changed = try ChangedFiles.read(base, root: request.root) } catch { throw VerifyFailure.usage(error.message) }
+    do { options.changed = try ChangedFiles.read(base, root: request.root, environment: request.environment) } catch { throw VerifyFailure.usage(error.message) }
   }
   if let spec = request.shard {
     let lanes = ShardSelection.lanes(spec, manifest: tree.manifest, historyPath: historyPath, observer: observer)

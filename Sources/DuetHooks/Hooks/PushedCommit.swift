@@ -28,13 +28,13 @@ public enum PushedCommit {
 
   /// Checks `commit` out into a new temporary folder; returns the folder that
   /// corresponds to `root` there (the same path below the repository's top).
-  public static func checkOut(_ commit: String, root: URL) throws(Failure) -> (top: URL, root: URL) {
+  public static func checkOut(_ commit: String, root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> (top: URL, root: URL) {
     let prefix = (try? GitHook.rootFromTop(root: root)) ?? "."
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
-    guard ProcessOutput.gitOutput(arguments, in: root, deadline: 300) != nil else {
+    guard ProcessOutput.gitOutput(arguments, in: root, environment: environment, deadline: 300) != nil else {
       let command = (["git"] + arguments).map(ShellWord.quoted).joined(separator: " ")
-      remove(top, root: root)
+      remove(top, root: root, environment: environment)
       throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree (\(command))")
     }
     return (top, prefix == "." ? top : top.appendingPathComponent(prefix))
@@ -65,9 +65,10 @@ public enum PushedCommit {
   }
 
   /// Removes a temporary worktree made by `checkOut`.
-  public static func remove(_ top: URL, root: URL) {
-    _ = ProcessOutput.gitOutput(["worktree", "remove", "--force", top.path], in: root)
+  public static func remove(_ top: URL, root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let outside = ProcessOutput.outsideRepository(environment)
+    _ = ProcessOutput.gitOutput(["worktree", "remove", "--force", top.path], in: root, environment: outside)
     try? FileManager.default.removeItem(at: top)
-    _ = ProcessOutput.gitOutput(["worktree", "prune"], in: root)
+    _ = ProcessOutput.gitOutput(["worktree", "prune"], in: root, environment: outside)
   }
 }

@@ -38,19 +38,21 @@ public enum ChangedFiles {
     public var description: String { message }
   }
 
-  public static func read(_ base: Base, root: URL) throws(Failure) -> Result {
-    guard ProcessOutput.git(["rev-parse", "--is-inside-work-tree"], in: root) == "true" else {
+  /// `environment` is the invocation's: git reads `GIT_DIR`, `GIT_INDEX_FILE`
+  /// and the rest from it, never from duet's own process.
+  public static func read(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> Result {
+    guard ProcessOutput.git(["rev-parse", "--is-inside-work-tree"], in: root, environment: environment) == "true" else {
       throw Failure(message: "\(root.path) is not inside a git work tree, so there is no change to measure; run without --since/--changed")
     }
-    let (ref, how) = try resolve(base, root: root)
-    guard let mergeBase = ProcessOutput.git(["merge-base", ref, "HEAD"], in: root) else {
+    let (ref, how) = try resolve(base, root: root, environment: environment)
+    guard let mergeBase = ProcessOutput.git(["merge-base", ref, "HEAD"], in: root, environment: environment) else {
       throw Failure(message: "git finds no common ancestor of '\(ref)' and HEAD")
     }
     let short = String(mergeBase.prefix(12))
     let named = how.count == 40 && how.allSatisfy(\.isHexDigit) ? String(how.prefix(12)) : how
     let description = ref == "HEAD" ? "HEAD (\(short))" : named == short ? "\(short)" : "merge-base with \(named) (\(short))"
-    guard let diff = ProcessOutput.gitOutput(["diff", "--name-status", "-z", "-M", "--relative", mergeBase, "--"], in: root),
-          let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root) else {
+    guard let diff = ProcessOutput.gitOutput(["diff", "--name-status", "-z", "-M", "--relative", mergeBase, "--"], in: root, environment: environment),
+          let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root, environment: environment) else {
       throw Failure(message: "git could not list the changes since \(short)")
     }
     var files = Set(parseNameStatus(diff))
@@ -59,19 +61,19 @@ public enum ChangedFiles {
   }
 
   /// The ref the base is measured from, and how to name it.
-  package static func resolve(_ base: Base, root: URL) throws(Failure) -> (ref: String, how: String) {
+  package static func resolve(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> (ref: String, how: String) {
     switch base {
     case .since(let ref):
-      guard ProcessOutput.isCommit(ref, in: root) else {
+      guard ProcessOutput.isCommit(ref, in: root, environment: environment) else {
         throw Failure(message: "--since \(ref): git knows no commit by that name (try a branch, a tag or a SHA: --since origin/main)")
       }
       return (ref, ref)
     case .upstream:
-      if let upstream = ProcessOutput.git(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"], in: root), !upstream.isEmpty {
+      if let upstream = ProcessOutput.git(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"], in: root, environment: environment), !upstream.isEmpty {
         return (upstream, upstream)
       }
-      if ProcessOutput.isCommit("refs/remotes/origin/HEAD", in: root) { return ("refs/remotes/origin/HEAD", "origin/HEAD") }
-      guard ProcessOutput.isCommit("HEAD", in: root) else {
+      if ProcessOutput.isCommit("refs/remotes/origin/HEAD", in: root, environment: environment) { return ("refs/remotes/origin/HEAD", "origin/HEAD") }
+      guard ProcessOutput.isCommit("HEAD", in: root, environment: environment) else {
         throw Failure(message: "--changed: the repository has no commit yet; run without it")
       }
       return ("HEAD", "HEAD")
