@@ -50,6 +50,25 @@ struct CacheHostileCLITests {
     #expect(tree.exists(".duet/duet-binary"))
   }
 
+  /// `--dry-run` with a remote cache asks it for entries but makes nothing in
+  /// the tree: no `.duet`, no `.duet/cache/tmp` for the downloads.
+  @Test func aDryRunAskingTheRemoteMakesNoFolder() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: build
+          sh: mkdir -p out && echo o > out/o
+          inputs: [src.txt]
+          outputs: [out]
+      """)
+    try tree.write("src.txt", "s\n")
+    // Nothing listens on port 1: the request fails, after the entry's file was made.
+    let run = try tree.duet("verify", "--dry-run", "--remote-cache", "http://127.0.0.1:1/cache")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("remote cache"), "\(run.stderr)")
+    #expect(!tree.exists(".duet"))
+  }
+
   /// Outputs whose entry would be larger than any entry duet reads back (here
   /// 5,000 files under a path near PATH_MAX, about 19 MB of entry) are not
   /// stored, and the run says so, rather than leaving an entry no run can use.

@@ -58,8 +58,10 @@ public final class RemoteCache: @unchecked Sendable {
     defer { temporaries.forEach { unlink($0) } }
     var requests: [RemoteGet] = []
     for key in ordered {
-      guard let (fd, path) = try? store.temporaryFile() else {
-        fail("cannot make a file in \(store.folder.path)")
+      // Entries are read and thrown away: their files are scratch, outside the
+      // store, so asking (a `--dry-run` too) writes nothing in the tree.
+      guard let (fd, path) = try? ContentStore.scratchFile() else {
+        fail("cannot make a temporary file for an action entry")
         return [:]
       }
       close(fd)
