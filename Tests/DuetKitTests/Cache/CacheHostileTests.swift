@@ -71,3 +71,28 @@ struct CacheHostileTests {
     #expect(found.problems.first?.contains("build/a\\nb") == true, "\(found.problems)")
   }
 }
+
+/// `duet cache prune` beside a running verify.
+@Suite("Pruning the store while it is in use")
+struct CachePruneWhileInUseTests {
+  /// Prune removes what interrupted writes left in the store's `tmp`, but not
+  /// a file another verify is writing right now (a blob being stored or
+  /// downloaded): that verify would lose the blob.
+  @Test func pruneKeepsATemporaryFileBeingWritten() throws {
+    let tree = try TemporaryFolder()
+    let store = ContentStore(folder: tree.url.appendingPathComponent(".duet/cache"))
+    let (fresh, freshPath) = try store.temporaryFile()
+    close(fresh)
+    let (old, oldPath) = try store.temporaryFile()
+    close(old)
+    var times = [timeval(tv_sec: 1_600_000_000, tv_usec: 0), timeval(tv_sec: 1_600_000_000, tv_usec: 0)]
+    utimes(oldPath, &times)
+    _ = StoreMaintenance.prune(store, maxBytes: 1 << 30)
+    #expect(FileManager.default.fileExists(atPath: freshPath))
+    #expect(!FileManager.default.fileExists(atPath: oldPath))
+    // The verify finishes its blob: it lands under its name.
+    let digest = try ContentStore.digest(ofFileAt: freshPath)
+    try store.adopt(freshPath, as: digest)
+    #expect(store.contains(digest))
+  }
+}
