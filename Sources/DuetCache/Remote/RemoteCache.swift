@@ -24,6 +24,8 @@ public final class RemoteCache: @unchecked Sendable {
   private let maxBlobBytes: Int
   private var broken = false
   private var warnedUnsigned = false
+  /// An entry that is not one (a proxy's web page answers every key) is said once.
+  private var warnedUnusable = false
   public private(set) var warnings: [String] = []
 
   /// `name` is the base URL as messages may show it (no userinfo).
@@ -48,6 +50,12 @@ public final class RemoteCache: @unchecked Sendable {
     // The transport's sentence names the cache already (`remote cache <url>: GET ...`).
     let sentence = why.hasPrefix("remote cache") ? why : "remote cache \(name): \(why)"
     warnings.append("\(sentence); running without it for the rest of this run")
+  }
+
+  private func unusable(_ why: String) {
+    guard !warnedUnusable else { return }
+    warnedUnusable = true
+    warnings.append("remote cache \(name): \(why) (any other unusable entry is not named)")
   }
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).
@@ -81,11 +89,11 @@ public final class RemoteCache: @unchecked Sendable {
         let lane = keys[key] ?? key
         let entry: ActionEntry
         do { entry = try ActionEntry.decode([UInt8](data)) } catch {
-          warnings.append("remote cache \(name): the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
+          unusable("the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
           continue
         }
         guard entry.key == key else {
-          warnings.append("remote cache \(name): the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
+          unusable("the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
           continue
         }
         if let signingKey, !entry.isSigned(by: signingKey) {

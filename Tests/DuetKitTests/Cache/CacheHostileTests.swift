@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetCache
+import DuetSupport
 
 /// Outputs and entries a hostile or unlucky tree holds: links that climb
 /// through other links, links out of the tree that are already in place,
@@ -94,5 +95,38 @@ struct CachePruneWhileInUseTests {
     let digest = try ContentStore.digest(ofFileAt: freshPath)
     try store.adopt(freshPath, as: digest)
     #expect(store.contains(digest))
+  }
+}
+
+/// A remote cache behind something that answers 200 with a web page for every
+/// request (a proxy's login page, a misconfigured path).
+@Suite("A remote cache answering garbage")
+struct RemoteGarbageTests {
+  /// Answers every GET with the same bytes.
+  struct PageServer: RemoteTransport {
+    var page: [UInt8]
+    func get(_ requests: [RemoteGet]) -> [RemoteResult] {
+      requests.map { request in
+        FileManager.default.createFile(atPath: request.destination, contents: Data(page))
+        return .done(bytes: page.count)
+      }
+    }
+    func put(_ requests: [RemotePut]) -> [RemoteResult] { requests.map { _ in .failed("read-only") } }
+    func head(_ keys: [RemoteKey]) -> [RemoteResult] { keys.map { _ in .missing } }
+  }
+
+  /// Forty lanes' entries answered with an HTML page: no entry is served, and
+  /// the run hears of it once, not once per lane.
+  @Test func aWebPageForEveryEntryIsOneWarning() throws {
+    let tree = try TemporaryFolder()
+    let store = ContentStore(folder: tree.url.appendingPathComponent(".duet/cache"))
+    let page = Array("<!DOCTYPE html><html><body>Sign in</body></html>".utf8)
+    let remote = RemoteCache(transport: PageServer(page: page), name: "https://cache.example", upload: false, signingKey: nil, store: store)
+    var keys: [String: String] = [:]
+    for lane in 0..<40 { keys[Digest.sha256("lane \(lane)")] = "lane\(lane)" }
+    #expect(remote.entries(keys).isEmpty)
+    let warnings = remote.takeWarnings()
+    #expect(warnings.count == 1, "\(warnings)")
+    #expect(warnings.first?.contains("remote cache https://cache.example") == true, "\(warnings)")
   }
 }
