@@ -12,13 +12,16 @@ public enum BinaryIdentity {
   static let memoName = "duet-binary"
 
   /// `0.1.0 sha256:<hex>`, or the version alone when the executable cannot be read.
-  public static func identity(version: String, executable: String?, root: URL) -> String {
-    guard let executable, let digest = digest(of: executable, memo: root.appendingPathComponent(".duet/\(memoName)")) else { return version }
+  /// With `remember` false (`--dry-run`, which writes nothing) the memo is read, never written.
+  public static func identity(version: String, executable: String?, root: URL, remember: Bool = true) -> String {
+    guard let executable, let digest = digest(of: executable, memo: root.appendingPathComponent(".duet/\(memoName)"), remember: remember) else {
+      return version
+    }
     return "\(version) sha256:\(digest)"
   }
 
   /// The executable's digest, from the memo when its stamp still matches.
-  static func digest(of executable: String, memo: URL) -> String? {
+  static func digest(of executable: String, memo: URL, remember: Bool = true) -> String? {
     var info = stat()
     guard stat(executable, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     #if canImport(Darwin)
@@ -35,7 +38,7 @@ public enum BinaryIdentity {
     guard let digest = try? Digest.sha256(fileAt: executable) else { return nil }
     // Kept only in a `.duet/` that is already a real folder: the memo never makes one.
     var folder = stat()
-    if lstat(memo.deletingLastPathComponent().path, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR {
+    if remember, lstat(memo.deletingLastPathComponent().path, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR {
       try? AtomicFile.write(Data("\(stamp)\n\(digest)\n".utf8), toAbsolute: memo.path)
     }
     return digest

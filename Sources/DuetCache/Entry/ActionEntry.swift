@@ -230,11 +230,17 @@ public struct ActionEntry: Sendable, Equatable {
   /// A path an entry may name: relative, inside the tree, no `.`, `..` or empty
   /// segment, no NUL or control character.
   private static func checkedPath(_ path: String) throws(DecodeError) -> String {
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-    guard !path.isEmpty, !path.hasPrefix("/"), segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-          !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+    guard isEntryPath(path) else {
       throw .malformed("output path \"\(ControlText.shown(path))\" is not a path inside the tree")
     }
     return path
+  }
+
+  /// Whether an entry may name `path`: what `decode` accepts, so capture
+  /// never stores an entry that no reader takes back.
+  public static func isEntryPath(_ path: String) -> Bool {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    return !path.isEmpty && !path.hasPrefix("/") && segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+      && !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
   }
 }

@@ -24,6 +24,8 @@ public final class RemoteCache: @unchecked Sendable {
   private let maxBlobBytes: Int
   private var broken = false
   private var warnedUnsigned = false
+  /// An entry that is not one (a proxy's web page answers every key) is said once.
+  private var warnedUnusable = false
   public private(set) var warnings: [String] = []
 
   /// `name` is the base URL as messages may show it (no userinfo).
@@ -50,6 +52,12 @@ public final class RemoteCache: @unchecked Sendable {
     warnings.append("\(sentence); running without it for the rest of this run")
   }
 
+  private func unusable(_ why: String) {
+    guard !warnedUnusable else { return }
+    warnedUnusable = true
+    warnings.append("remote cache \(name): \(why) (any other unusable entry is not named)")
+  }
+
   /// The entries the remote holds for `keys` (lane names by key, for messages).
   public func entries(_ keys: [String: String]) -> [String: ActionEntry] {
     guard !broken, !keys.isEmpty else { return [:] }
@@ -58,8 +66,10 @@ public final class RemoteCache: @unchecked Sendable {
     defer { temporaries.forEach { unlink($0) } }
     var requests: [RemoteGet] = []
     for key in ordered {
-      guard let (fd, path) = try? store.temporaryFile() else {
-        fail("cannot make a file in \(store.folder.path)")
+      // Entries are read and thrown away: their files are scratch, outside the
+      // store, so asking (a `--dry-run` too) writes nothing in the tree.
+      guard let (fd, path) = try? ContentStore.scratchFile() else {
+        fail("cannot make a temporary file for an action entry")
         return [:]
       }
       close(fd)
@@ -79,11 +89,11 @@ public final class RemoteCache: @unchecked Sendable {
         let lane = keys[key] ?? key
         let entry: ActionEntry
         do { entry = try ActionEntry.decode([UInt8](data)) } catch {
-          warnings.append("remote cache \(name): the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
+          unusable("the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
           continue
         }
         guard entry.key == key else {
-          warnings.append("remote cache \(name): the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
+          unusable("the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
           continue
         }
         if let signingKey, !entry.isSigned(by: signingKey) {

@@ -68,6 +68,23 @@ public final class ContentStore: @unchecked Sendable {
     return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
   }
 
+  /// A temporary file outside the store (the system's temporary folder), for
+  /// what is read and thrown away, never renamed into the store: an action
+  /// entry being downloaded. A `--dry-run` asking the remote so writes nothing
+  /// in the tree.
+  public static func scratchFile() throws(StoreError) -> (fd: Int32, path: String) {
+    var folder = FileManager.default.temporaryDirectory.path
+    while folder.hasSuffix("/") && folder.count > 1 { folder.removeLast() }
+    var template = Array((folder + "/duet-entry-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    guard fd >= 0 else { throw .io("cannot make a file in \(folder): \(String(cString: strerror(errno)))") }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+  }
+
   /// Copies the regular file at `path` into the store; returns its digest.
   /// The bytes are hashed as they are copied, so the name is what was stored.
   public func insert(fileAt path: String) throws(StoreError) -> BlobDigest {

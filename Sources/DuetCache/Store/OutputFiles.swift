@@ -80,7 +80,12 @@ public struct OutputFiles: Sendable {
       problems.append("cannot read \(relative): \(String(cString: strerror(errno)))")
       return
     }
-    switch info.st_mode & S_IFMT {
+    let kind = info.st_mode & S_IFMT
+    if kind != S_IFDIR, !ActionEntry.isEntryPath(relative) {
+      problems.append("\(ControlText.shown(relative)): a name with a control character, which a cache entry cannot hold")
+      return
+    }
+    switch kind {
     case S_IFREG:
       let mode = UInt32(info.st_mode & 0o7777)
       guard let store else {

@@ -121,6 +121,10 @@ public enum OutputRestore {
       return .success(Int(info.st_size) == digest.size && UInt32(info.st_mode & 0o7777) == mode
                       && (try? ContentStore.digest(ofFileAt: absolute)) == digest)
     case .link(let path, let target):
+      // A link already there as the entry records it needs no writing, even
+      // one out of the tree (a venv's `bin/python -> /usr/bin/python3`):
+      // only making such a link is refused.
+      if kind == S_IFLNK, readLink(absolute) == target { return .success(true) }
       guard staysInside(target, from: path) else {
         return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the tree"))
       }
@@ -128,7 +132,7 @@ public enum OutputRestore {
       guard kind == S_IFLNK else {
         return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a link"))
       }
-      return .success(readLink(absolute) == target)
+      return .success(false)
     }
   }
 
@@ -203,13 +207,22 @@ public enum OutputRestore {
   }
 
   /// Whether a link at `path` (tree-relative) with this target text points
-  /// inside the tree, read lexically: relative, and never above the root.
+  /// inside the tree: relative, its `..` all at the start (climbing real
+  /// folders only) and never above the root. A `..` after a name is refused:
+  /// that name may be a link itself (`b -> .`), and `b/b/../../..` then
+  /// climbs out of the tree however the text reads.
   static func staysInside(_ target: String, from path: String) -> Bool {
     guard !target.hasPrefix("/") else { return false }
     var depth = path.split(separator: "/").count - 1
-    for segment in target.split(separator: "/") {
-      if segment == ".." { depth -= 1 } else if segment != "." { depth += 1 }
-      if depth < 0 { return false }
+    var named = false
+    for segment in target.split(separator: "/") where segment != "." {
+      if segment == ".." {
+        guard !named else { return false }
+        depth -= 1
+        if depth < 0 { return false }
+      } else {
+        named = true
+      }
     }
     return true
   }

@@ -57,6 +57,9 @@ public enum StoreMaintenance {
     return Stats(blobs: all.count, bytes: all.reduce(0) { $0 + $1.size }, entries: entryKeys(store).count, oldestUse: all.map(\.used).min())
   }
 
+  /// How old a temporary file in the store must be to count as left over.
+  static let leftoverAge: Double = 3600
+
   public struct Pruned: Sendable, Equatable {
     public var blobs = 0
     public var bytes = 0
@@ -92,8 +95,14 @@ public enum StoreMaintenance {
         unlink(store.stampPath(key))
       }
     }
+    // Leftovers of interrupted writes only: a file written in the last hour may
+    // be a blob another verify is storing or downloading right now.
     let tmp = store.folder.appendingPathComponent("tmp").path
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] { unlink(tmp + "/" + name) }
+    let cutoff = Date().timeIntervalSince1970 - leftoverAge
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] {
+      var info = stat()
+      if lstat(tmp + "/" + name, &info) == 0, modified(info) < cutoff { unlink(tmp + "/" + name) }
+    }
     pruned.left = stats(store)
     return pruned
   }

@@ -146,8 +146,16 @@ public final class LaneCache {
       }
       let entry = ActionEntry(key: pass.key, lane: lane.name, duetVersion: duetVersion, strict: pass.judged.strict,
                               partial: pass.judged.partial, outputs: outputs.outputs, log: log)
+      let bytes = entry.encoded()
+      // An entry no reader takes back (`ActionEntry.decode` bounds both) is not written.
+      guard entry.outputs.count <= ActionEntry.maxOutputs, bytes.count <= ActionEntry.maxEncodedSize else {
+        localWarnings.append("cache: lane \(ControlText.shown(lane.name)) passed, but its outputs are not stored: "
+                             + "\(entry.outputs.count) files and links, an entry of \(bytes.count) bytes, past the "
+                             + "\(ActionEntry.maxOutputs) outputs or \(ActionEntry.maxEncodedSize) bytes an entry may hold")
+        continue
+      }
       do {
-        try store.writeEntry(entry.encoded(), key: pass.key)
+        try store.writeEntry(bytes, key: pass.key)
         written.append(entry)
         if !entry.outputs.isEmpty { store.keepStamps(outputs.stamps, key: pass.key) }
       } catch {

@@ -109,7 +109,7 @@ enum VerifyCommand: Command {
     request.reports = VerifyReports(junitPath: junitPath, environment: environment)
     request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)
     request.commandLine = arguments.invocation.commandLine
-    request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: request.root)
+    request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: request.root, remember: !request.dryRun)
     request.reapOrphans = arguments.invocation.ownsProcess
     return request
   }
