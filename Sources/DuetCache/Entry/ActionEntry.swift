@@ -66,6 +66,11 @@ public struct ActionEntry: Sendable, Equatable {
   public static let maxEncodedSize = 16 << 20
   /// The most outputs one entry may list.
   public static let maxOutputs = 100_000
+  /// The permission bits an output keeps: everything but set-user-ID and
+  /// set-group-ID, which a cache (an entry from a shared server, restored by a
+  /// CI job running as root) must never hand out; Bazel keeps less still.
+  public static let keptModeBits: UInt32 = 0o1777
+
   /// The largest blob an entry may name: 64 GiB.
   public static let maxBlobSize = 64 << 30
 
@@ -214,7 +219,7 @@ public struct ActionEntry: Sendable, Equatable {
        let unix = properties.first(where: { $0.number == 3 })?.value.slice.flatMap({ ProtobufReader.fields($0) }) {
       let value = unix.first { $0.number == 1 }?.value.number ?? 0
       guard value <= 0o7777 else { throw .malformed("output \(path) has mode \(value), past 0o7777") }
-      mode = UInt32(value)
+      mode = UInt32(value) & keptModeBits
     }
     return .file(path: try checkedPath(path), digest: try digest(digestBytes), mode: mode)
   }

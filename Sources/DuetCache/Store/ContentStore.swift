@@ -188,7 +188,7 @@ public final class ContentStore: @unchecked Sendable {
       hasher.update(chunk)
       size += chunk.count
     }
-    if failure == nil && fchmod(fd, mode_t(mode & 0o7777)) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil && fchmod(fd, mode_t(mode & ActionEntry.keptModeBits)) != 0 { failure = String(cString: strerror(errno)) }
     close(fd)
     if let failure {
       unlink(temporary)

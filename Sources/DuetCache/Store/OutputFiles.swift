@@ -87,7 +87,7 @@ public struct OutputFiles: Sendable {
     }
     switch kind {
     case S_IFREG:
-      let mode = UInt32(info.st_mode & 0o7777)
+      let mode = UInt32(info.st_mode) & ActionEntry.keptModeBits
       guard let store else {
         outputs.append(.file(path: relative, digest: BlobDigest(hash: "", size: Int(info.st_size)), mode: mode))
         return

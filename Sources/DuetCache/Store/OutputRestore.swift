@@ -118,7 +118,7 @@ public enum OutputRestore {
       guard kind == S_IFREG else {
         return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a file"))
       }
-      return .success(Int(info.st_size) == digest.size && UInt32(info.st_mode & 0o7777) == mode
+      return .success(Int(info.st_size) == digest.size && UInt32(info.st_mode & 0o7777) == mode & ActionEntry.keptModeBits
                       && (try? ContentStore.digest(ofFileAt: absolute)) == digest)
     case .link(let path, let target):
       // A link already there as the entry records it needs no writing, even

@@ -155,3 +155,27 @@ struct OutputRestoreTests {
     #expect(!FileManager.default.fileExists(atPath: path))
   }
 }
+
+/// Set-user-ID and set-group-ID bits never come out of the cache.
+@Suite("Modes a cache restores")
+struct RestoredModeTests {
+  /// An output captured with mode 4755, or an entry (from a shared server)
+  /// naming 6755, is restored 0755: a cache never plants a setuid file.
+  @Test func setuidIsNeverRestored() throws {
+    let tree = try TemporaryFolder()
+    let store = ContentStore(folder: tree.url.appendingPathComponent(".duet/cache"))
+    try tree.write("build/tool", "#!/bin/sh\n")
+    chmod(tree.url.appendingPathComponent("build/tool").path, 0o4755)
+    let found = OutputFiles.capture(["build"], root: tree.url, store: store)
+    guard case .file(_, let digest, let mode)? = found.outputs.first else { Issue.record("no output"); return }
+    #expect(mode == 0o755)
+    let hostile = ActionEntry(key: String(repeating: "e", count: 64), lane: "l", duetVersion: "0", strict: false, partial: false,
+                              outputs: [.file(path: "build/tool", digest: digest, mode: 0o6755)], log: nil)
+    let decoded = try ActionEntry.decode(hostile.encoded())
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("build"))
+    #expect(OutputRestore.restore(decoded, declared: ["build"], root: tree.url, store: store) == .restored(files: 1))
+    var info = stat()
+    lstat(tree.url.appendingPathComponent("build/tool").path, &info)
+    #expect(info.st_mode & 0o7777 == 0o755)
+  }
+}
