@@ -92,7 +92,36 @@ public enum ManifestLoader {
         diagnostics.add("lane '\(lane.name)': needs unknown lane '\(need.value)'\(Suggestion.hint(for: need.value, in: names))", at: need.location)
       }
     }
+    overlappingOutputs(lanes, diagnostics: &diagnostics)
     return lanes
+  }
+
+  /// One lane writes a path: two lanes' `outputs:` may not name one path or
+  /// one inside the other. Otherwise each lane's cache entry holds the other's
+  /// files as it last saw them, and every restore puts back a stale one (the
+  /// tree then differs from run to run, though every lane is `cached`).
+  static func overlappingOutputs(_ lanes: [Lane], diagnostics: inout DiagnosticList) {
+    var owner: [String: Int] = [:]
+    for (index, lane) in lanes.enumerated() {
+      for path in lane.outputs where owner[path] == nil || owner[path] == index { owner[path] = owner[path] ?? index }
+    }
+    var reported = Set<[Int]>()
+    for (index, lane) in lanes.enumerated() {
+      for path in lane.outputs {
+        var ancestors = [path]
+        var parts = path.split(separator: "/")
+        while parts.count > 1 {
+          parts.removeLast()
+          ancestors.append(parts.joined(separator: "/"))
+        }
+        for ancestor in ancestors {
+          guard let other = owner[ancestor], other != index, reported.insert([min(index, other), max(index, other)]).inserted else { continue }
+          let first = lanes[min(index, other)], second = lanes[max(index, other)]
+          let how = ancestor == path ? "both write \(path)" : "'\(lanes[other].name)' writes \(ancestor), which holds \(path)"
+          diagnostics.add("lane '\(second.name)': its outputs overlap those of lane '\(first.name)' (line \(first.location.line)): \(how); one lane writes a path, so each lane's cache entry holds what it wrote", at: second.location)
+        }
+      }
+    }
   }
 
   /// `platforms: [macos]`: known names, none twice, at least one.

@@ -37,6 +37,23 @@ struct ManifestLoaderTests {
   /// injection), so the manifest is refused, naming the place, lane and key.
   /// `sh:` text is run by duet inside the job, never written there, and `$VAR`
   /// is plain text in both files: both load.
+  /// The hostile review of issue 37: two lanes whose outputs are one path, or
+  /// one inside the other, are refused (one producer per path); a lane's own
+  /// outputs may nest.
+  @Test func overlappingOutputsAcrossLanesAreRefused() {
+    #expect(errors("""
+      version: 1
+      lanes:
+        - {name: a, sh: "true", outputs: [build]}
+        - {name: b, sh: "true", outputs: [build/b, dist]}
+        - {name: c, sh: "true", outputs: [dist, out/x, out]}
+      """) == [
+      "lanes/manifest.yaml:4:5: error: lane 'b': its outputs overlap those of lane 'a' (line 3): 'a' writes build, which holds build/b; one lane writes a path, so each lane's cache entry holds what it wrote",
+      "lanes/manifest.yaml:5:5: error: lane 'c': its outputs overlap those of lane 'b' (line 4): both write dist; one lane writes a path, so each lane's cache entry holds what it wrote",
+    ])
+    #expect(errors("version: 1\nlanes:\n  - {name: a, sh: x, outputs: [build/a]}\n  - {name: b, sh: x, outputs: [build/b, build-b]}\n") == [])
+  }
+
   @Test func templateExpressionsInWrittenValuesAreRefused() {
     #expect(errors("""
       version: 1
