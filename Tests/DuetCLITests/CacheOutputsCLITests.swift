@@ -193,3 +193,40 @@ struct CacheFolderGuardCLITests {
     }
   }
 }
+
+/// The hostile review of issue 37: a lane whose inputs include a need's
+/// outputs (the app that declares the XCFramework it links).
+@Suite("A consumer of a need's outputs is cached as its need is")
+struct ConsumerOfOutputsCLITests {
+  /// After a pass, nothing changed: both cached (the consumer ran again, its
+  /// inputs having moved under it). After `rm -rf build`: the need restores and
+  /// the consumer is cached too. After an edit of the need's source: both run
+  /// once, then both are cached.
+  @Test func aConsumerOfOutputsIsNotRunTwice() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: gen
+          sh: mkdir -p build && cat gen.src > build/gen.txt
+          inputs: [gen.src]
+          outputs: [build/gen.txt]
+        - name: use
+          sh: cat build/gen.txt use.txt
+          needs: [gen]
+          inputs: [build/gen.txt, use.txt]
+      """)
+    try tree.write("gen.src", "v1\n")
+    try tree.write("use.txt", "u\n")
+    #expect(try tree.duet("verify").stdout.contains("PASS (2 passed)"))
+    let second = try tree.duet("verify")
+    #expect(second.stdout.contains("PASS (2 cached)"), "\(second.stdout)")
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("build"))
+    let restored = try tree.duet("verify")
+    #expect(restored.stdout.contains("gen cached (restored 1 file)"), "\(restored.stdout)")
+    #expect(restored.stdout.contains("PASS (2 cached)"), "\(restored.stdout)")
+    try tree.write("gen.src", "v2\n")
+    #expect(try tree.duet("verify").stdout.contains("PASS (2 passed)"))
+    let after = try tree.duet("verify")
+    #expect(after.stdout.contains("PASS (2 cached)"), "\(after.stdout)")
+  }
+}

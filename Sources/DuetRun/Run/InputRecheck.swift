@@ -8,11 +8,15 @@ import DuetSupport
 /// against concurrent changes. After each passing attempt of a lane that may be
 /// cached, the run loop walks its inputs again and compares them with the ones
 /// its fingerprint was taken from.
-public struct InputRecheck: Sendable {
+///
+/// Used on the run loop's thread only: a lane whose need ran has its
+/// fingerprint taken again as it starts (its inputs may be that need's
+/// outputs), and `before` follows.
+public final class InputRecheck: @unchecked Sendable {
   let root: URL
   let builtins: BuiltinSet
   /// The input files each cacheable lane's fingerprint was taken from.
-  let before: [Int: [FingerprintParts.File]]
+  var before: [Int: [FingerprintParts.File]]
 
   public init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
     self.root = root

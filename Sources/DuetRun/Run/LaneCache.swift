@@ -39,6 +39,7 @@ public final class LaneCache {
   public func lookUp(_ keys: [Int: String], lanes: [Lane]) {
     var wanted: [String: String] = [:]
     for (index, key) in keys {
+      entries[index] = nil
       if let bytes = store.entryBytes(key), let entry = try? ActionEntry.decode(bytes), entry.key == key {
         entries[index] = (entry, .local)
       } else {

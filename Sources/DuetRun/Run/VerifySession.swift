@@ -88,16 +88,21 @@ public final class VerifySession {
     if !recording { store = nil }
     var git: GitState??
     let root = plan.root
-    fingerprints = InputFingerprint.compute(manifest: plan.manifest, builtins: plan.builtins, root: root, selected: plan.selected,
-                                            git: { git = .some(GitState.read(root: root)); return git! }, duetVersion: builtinIdentity,
-                                            changedFiles: plan.options.changed?.files, environment: plan.environment)
-    self.history = history
-    for index in fingerprints.cacheable where plan.selected.contains(index) {
-      if let fingerprint = fingerprints.fingerprints[index] {
-        actionKeys[index] = LaneCache.actionKey(fingerprint: fingerprint, outputs: plan.manifest.lanes[index].outputs)
+    let fingerprintTree = { [unowned self] in
+      self.fingerprints = InputFingerprint.compute(
+        manifest: self.plan.manifest, builtins: self.plan.builtins, root: root, selected: self.plan.selected,
+        git: { if git == nil { git = .some(GitState.read(root: root)) }; return git! }, duetVersion: self.builtinIdentity,
+        changedFiles: self.plan.options.changed?.files, environment: self.plan.environment)
+      self.actionKeys = [:]
+      for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
+        if let fingerprint = self.fingerprints.fingerprints[index] {
+          self.actionKeys[index] = LaneCache.actionKey(fingerprint: fingerprint, outputs: self.plan.manifest.lanes[index].outputs)
+        }
       }
     }
-    let restored = decideWithCache(restoring: recording)
+    fingerprintTree()
+    self.history = history
+    let restored = decideWithCache(restoring: recording, fingerprintAgain: fingerprintTree)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
     gitCommit = git.flatMap { $0?.commit }
     commitWanted = git == nil && recording
@@ -112,15 +117,27 @@ public final class VerifySession {
   /// The cache decisions, with the cache's entries: each lane served gets its
   /// outputs back (`restoring`; a `--dry-run` only compares), and a lane whose
   /// outputs cannot come back runs, and with it every lane that needs it.
-  private func decideWithCache(restoring: Bool) -> [Int: (files: Int, log: String?)] {
+  ///
+  /// Restored files may be other lanes' inputs (a need's outputs that a
+  /// consumer declares), read before they were there: after a restore that
+  /// wrote files, the tree is fingerprinted again (`fingerprintAgain`) and the
+  /// cache decided again, a few rounds at most.
+  private func decideWithCache(restoring: Bool, fingerprintAgain: () -> Void) -> [Int: (files: Int, log: String?)] {
     let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil)
     var entryConditions: [Int: PassConditions] = [:]
-    if let cache, !plan.options.noCache {
-      cache.lookUp(actionKeys.filter { plan.preset[$0.key] == nil }, lanes: plan.manifest.lanes)
+    var lookedUp: [Int: String] = [:]
+    // Each key is looked up once: a later round asks only for keys that changed.
+    func lookUp() {
+      guard let cache, !plan.options.noCache else { return }
+      let wanted = actionKeys.filter { plan.preset[$0.key] == nil && lookedUp[$0.key] != $0.value }
+      lookedUp.merge(wanted) { $1 }
+      cache.lookUp(wanted, lanes: plan.manifest.lanes)
       entryConditions = cache.entries.mapValues { PassConditions(strict: $0.entry.strict, partial: $0.entry.partial) }
     }
+    lookUp()
     var forced: [Int: String] = [:]
     var restored: [Int: (files: Int, log: String?)] = [:]
+    var rounds = 0
     while true {
       decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                     fingerprints: fingerprints, history: history, entries: entryConditions, forced: forced,
@@ -129,11 +146,14 @@ public final class VerifySession {
       let pending = decisions.filter { $0.value == .cached && restored[$0.key] == nil }.keys.sorted()
       guard !pending.isEmpty else { break }
       var refused = false
+      var wrote = false
       if restoring {
         let logs = Dictionary(uniqueKeysWithValues: pending.map { ($0, plan.request(index: $0, attempt: 1).logPath) })
         for (index, outcome) in cache.restore(pending, lanes: plan.manifest.lanes, root: plan.root, logPaths: logs) {
           switch outcome.result {
-          case .restored(let files): restored[index] = (files, outcome.log)
+          case .restored(let files):
+            restored[index] = (files, outcome.log)
+            wrote = wrote || files > 0
           case .cannot(let why):
             forced[index] = "its outputs cannot be restored: \(why)"
             refused = true
@@ -148,6 +168,12 @@ public final class VerifySession {
             restored[index] = (0, nil)
           }
         }
+      }
+      if wrote && rounds < 3 {
+        rounds += 1
+        fingerprintAgain()
+        lookUp()
+        continue
       }
       if !refused { break }
     }
@@ -183,8 +209,9 @@ public final class VerifySession {
     let plan = self.plan
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
     let root = plan.root, cache = self.cache
+    let recheck = InputRecheck(root: plan.root, builtins: plan.builtins, before: before)
     let loop = LaneLoop(plan: runPlan, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
-                        recheck: InputRecheck(root: plan.root, builtins: plan.builtins, before: before),
+                        recheck: recheck,
                         outputs: { index, lane in
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
                         })
@@ -195,10 +222,33 @@ public final class VerifySession {
       }
     }
     interruption.attach(loop.interrupter)
-    let result = loop.run(makeRequest: { index, attempt in plan.request(index: index, attempt: attempt) { onLine(index, $0) } },
+    let result = loop.run(makeRequest: { [unowned self] index, attempt in
+                            if attempt == 1 { self.fingerprintAgain(index, recheck: recheck) }
+                            return plan.request(index: index, attempt: attempt) { onLine(index, $0) }
+                          },
                           onEvent: onEvent)
     movedInputs = loop.moved
     return result
+  }
+
+  /// A lane whose need ran in this run gets its fingerprint taken again as it
+  /// starts: its inputs may be that need's outputs (an XCFramework the app
+  /// links), written after `prepare` looked. Its needs' fingerprints are read
+  /// again too, so the pass it records is under the key the next run computes.
+  private func fingerprintAgain(_ index: Int, recheck: InputRecheck) {
+    let graph = plan.manifest.graph, lane = plan.manifest.lanes[index]
+    guard fingerprints.cacheable.contains(index), var parts = fingerprints.parts[index],
+          graph.needs[index].contains(where: { plan.preset[$0] == nil }) else { return }
+    let files = InputFingerprint.inputFiles(of: lane, root: plan.root, builtins: plan.builtins)
+    guard files.problems.isEmpty, !files.files.isEmpty else { return }
+    parts.files = files.files
+    for need in graph.needs[index] {
+      if let fingerprint = fingerprints.fingerprints[need] { parts.needs[graph.names[need]] = fingerprint }
+    }
+    fingerprints.parts[index] = parts
+    fingerprints.fingerprints[index] = parts.fingerprint
+    actionKeys[index] = LaneCache.actionKey(fingerprint: parts.fingerprint, outputs: lane.outputs)
+    recheck.before[index] = files.files
   }
 
   /// The finished run laid out in time (`--timings`), from the rows it records.
