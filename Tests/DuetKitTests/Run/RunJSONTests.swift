@@ -54,6 +54,8 @@ struct RunJSONTests {
       "counts": Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) }),
       "changedTrackedFiles": outcome.changedTrackedFiles, "reportErrors": outcome.reportErrors,
       "durationSeconds": result.duration, "failed": result.failed.map(\.name), "flaky": result.flaky.map(\.name), "lanes": lanes,
+      // Issue 39, item 11: the lanes duet could not start, beside the failed ones.
+      "couldNotStart": result.couldNotStart.map(\.name),
     ]
   }
 
