@@ -90,10 +90,14 @@ public struct RunTimeline: Sendable {
     var slotEnds: [Double] = []
     var bars: [Bar] = []
     for step in ran {
-      let start = max(0, step.started - runStart)
-      // A slot is free from the moment its last bar ended (a millisecond of slack for rounding).
-      let slot = slotEnds.firstIndex { $0 <= start + 0.001 } ?? slotEnds.count
+      let recorded = max(0, step.started - runStart)
+      // A slot is free from the moment its last bar ended (a millisecond of slack:
+      // a start is read from the wall clock, a duration from the monotonic one).
+      let slot = slotEnds.firstIndex { $0 <= recorded + 0.001 } ?? slotEnds.count
       if slot == slotEnds.count { slotEnds.append(0) }
+      // Within that slack the bar starts where the slot's last one ended, so two
+      // bars on one track never overlap (a trace viewer would nest or hide them).
+      let start = max(recorded, slotEnds[slot])
       slotEnds[slot] = start + step.duration
       let outcome = step.attemptOutcome!.rawValue
       let retried = outcome != "pass" && step.attempt < lastAttempt[step.lane]!

@@ -31,6 +31,21 @@ struct PicturesTests {
     #expect(timeline.bars.map(\.outcome) == ["pass", "pass", "pass", "retried", "pass"])
   }
 
+  /// Issue 39, item 16: a lane that started within the millisecond of slack
+  /// before another ended shares its track but never overlaps it (a trace
+  /// viewer shows overlapping slices on one track as nested, or drops them).
+  @Test func barsOnOneTrackNeverOverlap() {
+    let steps = [Self.step("a", 1, 0, 1, .pass, lane: .pass), Self.step("b", 1, 0.9996, 1, .pass, lane: .pass),
+                 Self.step("c", 1, 0.5, 0.4, .pass, lane: .pass)]
+    let timeline = RunTimeline(run: Self.run(), steps: steps, needs: [:])
+    #expect(timeline.slots == 2)
+    for (index, bar) in timeline.bars.enumerated() {
+      for other in timeline.bars[(index + 1)...] where other.slot == bar.slot {
+        #expect(other.start >= bar.start + bar.duration || bar.start >= other.start + other.duration, "\(bar) overlaps \(other)")
+      }
+    }
+  }
+
   /// The critical path runs back from the lane that ended last through the need that ended last.
   @Test func criticalPathAndWaits() {
     let timeline = RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs)
