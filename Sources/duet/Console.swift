@@ -30,6 +30,14 @@ final class Console: Sendable {
     }
   }
 
+  /// The terminal's width now (it may have been resized since the start:
+  /// SIGWINCH), or `width` where there is no terminal to ask.
+  func currentWidth() -> Int {
+    var size = winsize()
+    guard isTerminal, ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0, size.ws_col > 20 else { return width }
+    return Int(size.ws_col)
+  }
+
   /// TIOCGWINSZ; Darwin's is a macro Swift cannot import, so its value is spelled out.
   #if os(Linux)
   static let windowSizeRequest = UInt(TIOCGWINSZ)

@@ -11,6 +11,9 @@ final class ProgressPrinter: Sendable {
     var running: [String: Date] = [:]
     var finished = 0
     var statusShown = false
+    /// The columns the status line took when drawn: on a terminal made narrower
+    /// since, it now wraps over several rows, and all of them must go.
+    var statusColumns = 0
     var timer: (any DispatchSourceTimer)?
   }
 
@@ -76,14 +79,25 @@ final class ProgressPrinter: Sendable {
     let now = Date()
     let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
     var text = "[\(state.finished)/\(total)] running: " + names.joined(separator: ", ")
-    if text.count > console.width - 1 { text = String(text.prefix(console.width - 2)) + "…" }
+    // The width now, not at the start: the terminal may have been resized (SIGWINCH).
+    let width = console.currentWidth()
+    if text.count > width - 1 { text = String(text.prefix(width - 2)) + "…" }
     console.raw(console.paint(text, "2"))
     state.statusShown = true
+    state.statusColumns = text.count
   }
 
   private func clearStatus(_ state: inout State) {
     guard state.statusShown else { return }
-    console.raw("\r\u{1B}[K")
+    console.raw(ProgressPrinter.clearing(columns: state.statusColumns, width: console.currentWidth()))
     state.statusShown = false
+  }
+
+  /// What erases a status line of `columns` characters on a terminal now
+  /// `width` wide: back to its first row (a line drawn wider than the terminal
+  /// has since become wraps), then everything below.
+  static func clearing(columns: Int, width: Int) -> String {
+    let rows = width > 0 && columns > 0 ? (columns - 1) / width : 0
+    return rows > 0 ? "\r\u{1B}[\(rows)A\u{1B}[J" : "\r\u{1B}[K"
   }
 }
