@@ -20,7 +20,12 @@ final class Console: Sendable {
     self.output = output
     if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-    useColor = isTerminal && !noColor && environment["TERM"] != "dumb"
+    // FORCE_COLOR or CLICOLOR_FORCE (set, not "0"): colour for a CI log that
+    // renders it, though stdout is a pipe. NO_COLOR still wins.
+    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"].contains { environment[$0].map { !$0.isEmpty && $0 != "0" } ?? false }
+    let streams: Bool
+    if case .standardStreams = output { streams = true } else { streams = false }
+    useColor = !noColor && ((isTerminal && environment["TERM"] != "dumb") || (forced && streams))
     canRewrite = isTerminal && environment["TERM"] != "dumb"
     var size = winsize()
     if isTerminal && ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0 && size.ws_col > 20 {

@@ -78,10 +78,9 @@ final class ProgressPrinter: Sendable {
     guard console.canRewrite, !quiet, !state.running.isEmpty else { return }
     let now = Date()
     let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
-    var text = "[\(state.finished)/\(total)] running: " + names.joined(separator: ", ")
     // The width now, not at the start: the terminal may have been resized (SIGWINCH).
     let width = console.currentWidth()
-    if text.count > width - 1 { text = String(text.prefix(width - 2)) + "…" }
+    var text = ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: width)
     console.raw(console.paint(text, "2"))
     state.statusShown = true
     state.statusColumns = text.count
@@ -91,6 +90,20 @@ final class ProgressPrinter: Sendable {
     guard state.statusShown else { return }
     console.raw(ProgressPrinter.clearing(columns: state.statusColumns, width: console.currentWidth()))
     state.statusShown = false
+  }
+
+  /// `[2/9] running: kotlin 12s, swift 3.1s, +2 more`: as many running lanes as
+  /// fit in `width - 1` columns, and how many more there are; cut with `…`
+  /// only when not even one fits.
+  static func statusText(finished: Int, total: Int, running names: [String], width: Int) -> String {
+    let head = "[\(finished)/\(total)] running: "
+    var shown = names.count
+    func text(_ count: Int) -> String {
+      head + names.prefix(count).joined(separator: ", ") + (count < names.count ? (count > 0 ? ", " : "") + "+\(names.count - count) more" : "")
+    }
+    while shown > 1 && text(shown).count > width - 1 { shown -= 1 }
+    let line = text(shown)
+    return line.count > width - 1 ? String(line.prefix(max(1, width - 2))) + "…" : line
   }
 
   /// What erases a status line of `columns` characters on a terminal now

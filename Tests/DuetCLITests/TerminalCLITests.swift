@@ -57,4 +57,29 @@ struct TerminalCLITests {
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output.contains("\u{1B}[J"), "the wrapped status line was not cleared whole: \(result.output.debugDescription)")
   }
+
+  /// Issue 41, item 9: at 80 columns the status line names the running lanes
+  /// that fit and counts the rest (`+2 more`), instead of cutting them off.
+  @Test func theStatusLineCountsWhatDoesNotFit() {
+    let names = ["kotlin-app 12s", "kotlin-theming 9.0s", "swift-FoyerKit 3.1s", "xcframework-FoyerKit 2.0s"]
+    let line = ProgressPrinter.statusText(finished: 2, total: 9, running: names, width: 80)
+    #expect(line == "[2/9] running: kotlin-app 12s, kotlin-theming 9.0s, +2 more", "\(line)")
+    #expect(line.count <= 79)
+    #expect(ProgressPrinter.statusText(finished: 0, total: 2, running: ["a 1s", "b 1s"], width: 80) == "[0/2] running: a 1s, b 1s")
+    #expect(ProgressPrinter.statusText(finished: 0, total: 2, running: [String(repeating: "x", count: 90), "b"], width: 40).count == 39)
+  }
+
+  /// Issue 41, item 9: FORCE_COLOR or CLICOLOR_FORCE colours output that is
+  /// not a terminal (a CI log that renders colour); NO_COLOR still wins.
+  @Test func forcedColourReachesAPipe() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    for variable in ["FORCE_COLOR", "CLICOLOR_FORCE"] {
+      let forced = try shell("\(variable)=1 NO_COLOR= '\(duetBinary.path)' verify", in: tree.url)
+      #expect(forced.output.contains("\u{1B}[32;1mduet verify: PASS"), "\(variable): \(forced.output.debugDescription)")
+    }
+    let off = try shell("FORCE_COLOR=0 NO_COLOR= '\(duetBinary.path)' verify", in: tree.url)
+    #expect(!off.output.contains("\u{1B}["), "\(off.output.debugDescription)")
+    let both = try shell("FORCE_COLOR=1 NO_COLOR=1 '\(duetBinary.path)' verify", in: tree.url)
+    #expect(!both.output.contains("\u{1B}["), "\(both.output.debugDescription)")
+  }
 }

@@ -88,6 +88,8 @@ enum ManPage {
     ("DUET_REMOTE_CACHE_KEY", "read: signs uploaded entries (HMAC-SHA256); with it set, unsigned entries are never served"),
     ("DUET_REMOTE_CACHE_JOBS", "read: remote cache transfers at once, 1 to 64 (default 16)"),
     ("NO_COLOR", "read: any non-empty value turns colour off"),
+    ("FORCE_COLOR", "read: set and not 0, colour even when output is not a terminal (NO_COLOR wins)"),
+    ("CLICOLOR_FORCE", "read: as FORCE_COLOR"),
     ("TERM", "read: dumb turns colour and the rewritten status line off"),
     ("COLUMNS", "read: the width reports wrap to when stdout is not a terminal (default 100)"),
     ("PATH", "read: where requires: programs, doctor's probes and hook installs look"),
