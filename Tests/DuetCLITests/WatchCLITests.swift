@@ -9,9 +9,12 @@ final class WatchSession {
   let log: URL
   let tree: FixtureTree
 
-  init(_ tree: FixtureTree, _ extra: [String] = []) throws {
+  /// `logInTree`: the output goes to `watch.log` inside the tree, as
+  /// `duet verify --watch > watch.log` run there does.
+  init(_ tree: FixtureTree, _ extra: [String] = [], logInTree: Bool = false) throws {
     self.tree = tree
-    log = FileManager.default.temporaryDirectory.appendingPathComponent("duet-watch-\(UUID().uuidString).log")
+    log = logInTree ? tree.url.appendingPathComponent("watch.log")
+      : FileManager.default.temporaryDirectory.appendingPathComponent("duet-watch-\(UUID().uuidString).log")
     FileManager.default.createFile(atPath: log.path, contents: nil)
     let handle = try FileHandle(forWritingTo: log)
     process.executableURL = duetBinary
@@ -103,6 +106,48 @@ struct WatchCLITests {
     let history = try tree.duet("history", "--json")
     let runs = (try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])?["runs"] as? [Any]
     #expect(runs?.count == 2, "\(history.stdout)")
+  }
+
+  /// Issue 39, item 4: `duet verify --watch > watch.log` in the tree does not
+  /// wake itself: its own output (and `**` inputs that reach it) is never a change.
+  @Test func itsOwnOutputInTheTreeIsNoChange() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: all, sh: "true", inputs: ["**"]}
+      """)
+    let watch = try WatchSession(tree, logInTree: true)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(watch.count("duet verify: PASS") == 1, "\(watch.output)")
+    #expect(!watch.output.contains("changed: watch.log"), "\(watch.output)")
+    try watch.edit("echo 'let b = 2' >> src/a.swift")
+    #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// Issue 39, item 6: the watch shows the state of the whole tree. A lane that
+  /// failed earlier and was not run again is named after a run that passed,
+  /// and the watch does not say the tree passes while it fails.
+  @Test func aLaneStillFailingIsNamed() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: swift, sh: "! grep -q BAD src/a.swift", inputs: ["src/**"]}
+        - {name: docs, sh: "cat docs/*.md > /dev/null", inputs: ["docs/**"]}
+      """)
+    try tree.write("src/a.swift", "BAD\n")
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    #expect(watch.output.contains("duet verify: FAIL (1 failed: swift)"), "\(watch.output)")
+    try watch.edit("echo '# more' >> docs/guide.md")
+    #expect(watch.waitFor(timeout: 10) { $0.contains("still failing from an earlier run: swift (fail)") }, "\(watch.output)")
+    #expect(watch.output.contains("duet verify --watch: FAIL: the tree does not pass"), "\(watch.output)")
+    try watch.edit("echo 'let a = 1' > src/a.swift")
+    #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    #expect(watch.waitForWatching(3))
+    #expect(watch.count("still failing from an earlier run") == 1, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
   }
 
   /// An edit to a file no lane reads runs nothing; the status says so.

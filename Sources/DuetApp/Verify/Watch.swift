@@ -61,15 +61,20 @@ public struct WatchObserver: Sendable {
   public var waiting: @Sendable () -> Void
   /// A run that could not start (a manifest made invalid by an edit): the watch goes on.
   public var failed: @Sendable (Error) -> Void
+  /// Lanes (with their outcome) still failing from an earlier run of the watch,
+  /// which the last run did not run: the tree does not pass while one is.
+  public var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
 
   public init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
               changedDuringRun: @escaping @Sendable ([String]) -> Void, waiting: @escaping @Sendable () -> Void,
-              failed: @escaping @Sendable (Error) -> Void) {
+              failed: @escaping @Sendable (Error) -> Void,
+              stillFailing: @escaping @Sendable ([(name: String, outcome: String)]) -> Void = { _ in }) {
     self.ran = ran
     self.changed = changed
     self.changedDuringRun = changedDuringRun
     self.waiting = waiting
     self.failed = failed
+    self.stillFailing = stillFailing
   }
 }
 
@@ -80,12 +85,23 @@ public struct WatchObserver: Sendable {
 /// run changes (a lane writing its own input) are reported but start no run,
 /// so a lane cannot make the watch loop. Each run is recorded as any verify
 /// is. Returns the exit code: 130 once stopped, else the last run's.
-public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver) throws -> Int32 {
+///
+/// `ownOutput` names the files duet's own output goes to (`--watch > watch.log`
+/// inside the tree): they, a `--timings` page in the tree and duet's temporary
+/// files change with every run and are never a change to act on.
+public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
+                  ownOutput: Set<FileWatcher.FileIdentity> = []) throws -> Int32 {
   let watcher: FileWatcher
-  do { watcher = try FileWatcher(root: request.root) } catch { throw VerifyFailure.usage("--watch: \(error)") }
+  let root = request.root.standardizedFileURL.path
+  let timings = request.timingsPath.flatMap { $0.hasPrefix(root + "/") ? String($0.dropFirst(root.count + 1)) : nil }
+  do { watcher = try FileWatcher(root: request.root, ownFiles: ownOutput, ownPaths: Set([timings].compactMap { $0 })) } catch {
+    throw VerifyFailure.usage("--watch: \(error)")
+  }
   control.watching(watcher)
   var response = try verify(request, observer: verifyObserver, signals: control.signals)
   observer.ran(response)
+  var failing = FailingLanes()
+  failing.note(response, observer: observer)
   var justRan = true
   while !control.isStopped && response.exitCode != 130 {
     if justRan {
@@ -111,12 +127,40 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
     do {
       response = try verify(next, observer: verifyObserver, signals: control.signals)
       observer.ran(response)
+      failing.note(response, observer: observer)
     } catch {
       observer.failed(error)
     }
     justRan = true
   }
-  return control.isStopped || response.exitCode == 130 ? 130 : response.exitCode
+  if control.isStopped || response.exitCode == 130 { return 130 }
+  return response.exitCode == ExitCode.pass && !failing.lanes.isEmpty ? ExitCode.failed : response.exitCode
+}
+
+/// The lanes of the watched tree that failed when they last ran: a run of a
+/// few affected lanes says nothing of the others, so the watch keeps the tree's
+/// state and says which lanes still fail though this run passed.
+struct FailingLanes {
+  /// Lane name to the outcome it last ended with (`fail`, `timeout`, `error`).
+  private(set) var lanes: [String: String] = [:]
+
+  mutating func note(_ response: VerifyResponse, observer: WatchObserver) {
+    guard case .ran(let outcome, _) = response else { return }
+    var ranNow = Set<String>()
+    for record in outcome.run.records {
+      switch record.outcome {
+      case .fail, .timeout, .error:
+        lanes[record.name] = record.outcome.rawValue
+        ranNow.insert(record.name)
+      case .pass, .flaky, .cached:
+        lanes[record.name] = nil
+      default:
+        continue
+      }
+    }
+    let earlier = lanes.filter { !ranNow.contains($0.key) }.sorted { $0.key < $1.key }.map { (name: $0.key, outcome: $0.value) }
+    if !earlier.isEmpty { observer.stillFailing(earlier) }
+  }
 }
 
 /// The lanes a change runs, each with why, in start order; none when the change touches no lane.

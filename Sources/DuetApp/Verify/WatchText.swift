@@ -30,7 +30,11 @@ extension WatchObserver {
         guard !quiet.withLock({ $0.silent }) else { return }
         say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
       },
-      failed: { error in say(failure(error)) })
+      failed: { error in say(failure(error)) },
+      stillFailing: { lanes in
+        let listed = lanes.map { "\(ControlText.shown($0.name)) (\($0.outcome))" }.joined(separator: ", ")
+        say(.line("\(prefix) FAIL: the tree does not pass: \(lanes.count) lane(s) still failing from an earlier run: \(listed)"))
+      })
   }
 
   /// Why a run could not start: a file's diagnostics as they are

@@ -32,9 +32,45 @@ public final class FileWatcher: @unchecked Sendable {
   private var listings: [String: Set<String>] = [:]
   #endif
 
-  public init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"]) throws(Failure) {
+  /// The files duet itself writes while it watches (its redirected output,
+  /// the timings page), by device and inode: their changes are never a change.
+  private let ownFiles: Set<FileIdentity>
+
+  /// A file's device and inode.
+  public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public init(device: UInt64, inode: UInt64) {
+      self.device = device
+      self.inode = inode
+    }
+
+    /// The identity of the regular file open at `fd` (a redirected stdout), or nil.
+    public static func of(descriptor fd: Int32) -> FileIdentity? {
+      var info = stat()
+      guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+      return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    static func of(path: String) -> FileIdentity? {
+      var info = stat()
+      guard lstat(path, &info) == 0 else { return nil }
+      return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+  }
+
+  /// The prefix of the temporary files duet writes beside a file it replaces.
+  public static let temporaryPrefix = ".duet-tmp-"
+
+  /// Tree-relative paths duet itself writes (a `--timings` page in the tree).
+  private let ownPaths: Set<String>
+
+  public init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"], ownFiles: Set<FileIdentity> = [],
+              ownPaths: Set<String> = []) throws(Failure) {
     self.root = root.standardizedFileURL.path
     self.ignoring = ignoring
+    self.ownFiles = ownFiles
+    self.ownPaths = ownPaths
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { throw Failure(message: "cannot make a pipe: \(String(cString: strerror(errno)))") }
     wakeRead = pipeEnds[0]
@@ -103,15 +139,21 @@ public final class FileWatcher: @unchecked Sendable {
     }
   }
 
-  /// The paths of every event waiting, new folders watched as they appear.
+  /// The paths of every event waiting, new folders watched as they appear;
+  /// duet's own files and temporary files never count.
   private func read() -> Set<String> {
     lock.lock()
     defer { lock.unlock() }
     #if canImport(Glibc)
-    return readInotify()
+    let found = readInotify()
     #else
-    return readKqueue()
+    let found = readKqueue()
     #endif
+    return found.filter { path in
+      if (path.split(separator: "/").last ?? "").hasPrefix(FileWatcher.temporaryPrefix) || ownPaths.contains(path) { return false }
+      guard !ownFiles.isEmpty, let identity = FileIdentity.of(path: root + "/" + path) else { return true }
+      return !ownFiles.contains(identity)
+    }
   }
 
   private func isIgnored(_ name: String) -> Bool { ignoring.contains(name) }

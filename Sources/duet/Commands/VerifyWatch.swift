@@ -9,7 +9,9 @@ enum VerifyWatch {
     let control = WatchControl()
     let watchObserver = WatchObserver.printing(request, width: console.width, say: { console.show($0) })
     let code = try arguments.invocation.duringSignals({ _ in control.stop() }) {
-      try watch(request, control: control, verifyObserver: observer, observer: watchObserver)
+      // Where duet's own output goes, when that is a file (in the tree, it would wake the watch).
+      let own = Set([STDOUT_FILENO, STDERR_FILENO].compactMap(FileWatcher.FileIdentity.of(descriptor:)))
+      return try watch(request, control: control, verifyObserver: observer, observer: watchObserver, ownOutput: own)
     }
     if control.isStopped { console.show(WatchObserver.stopped) }
     return code
