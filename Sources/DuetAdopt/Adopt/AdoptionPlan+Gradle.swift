@@ -15,6 +15,7 @@ extension AdoptionPlan {
     let gradleBuilds = noteGradleBuilds(survey)
     let kotlinHolders = GeneratedCodeReach.kotlin(survey.gradleModules, generatedFolder: survey.tokenConfig?.kotlinOutput)
     var xcframeworkLanes: XCFrameworkLanes = [:]
+    var handedOn: [String] = []
     for module in survey.gradleModules {
       let pool = Self.gradlePool(module, builds: gradleBuilds)
       pools[pool] = 1
@@ -24,6 +25,7 @@ extension AdoptionPlan {
         var lane = Self.xcframeworkLane(framework, of: module, survey: survey, names: &names)
         lane.pool = pool
         Self.orderAfterTokens(&lane, at: module.path, survey: survey, reach: kotlinHolders)
+        noteHandOff(&lane, framework: framework, module: module, survey: survey, handedOn: &handedOn)
         lanes.append(lane)
         xcframeworkLanes[module.path, default: []].append((framework, lane.name))
       }
@@ -35,6 +37,22 @@ extension AdoptionPlan {
       lanes.append(lane)
     }
     return xcframeworkLanes
+  }
+
+  /// Keeps the lane's `outputs:` that no earlier lane writes (the manifest
+  /// refuses two lanes whose outputs overlap), and lists outside the manifest
+  /// each path a package links for this framework that no known task writes:
+  /// in CI nothing would hand it to the package's lane.
+  mutating func noteHandOff(_ lane: inout PlannedLane, framework: String, module: GradleModule, survey: TreeSurvey, handedOn: inout [String]) {
+    lane.outputs = lane.outputs.filter { path in
+      !handedOn.contains { TreeSurvey.isInside(path, $0) || TreeSurvey.isInside($0, path) }
+    }
+    handedOn += lane.outputs
+    let linked = survey.swiftPackages.flatMap(\.binaryTargetPaths).filter { $0.hasPrefix(module.path + "/build/") }
+    for path in Set(XCFrameworkProducer.linkedPaths(of: framework, linked: linked)).sorted() where !lane.outputs.contains(path) {
+      let consumers = survey.swiftPackages.filter { $0.binaryTargetPaths.contains(path) }.map(\.path)
+      outside.append((path, "linked by \(consumers.joined(separator: ", ")), but no task duet knows writes it (\(lane.name) does not), so no lane can hand it to the package's lane in CI; add a lane that writes it, with the path in its outputs"))
+    }
   }
 
   /// A finding per Gradle build (settings file) with the modules it includes;
@@ -94,6 +112,8 @@ extension AdoptionPlan {
       lane.inputs.append(path)
     }
     lane.platforms = [.macos]
+    lane.outputs = XCFrameworkProducer.choose(name: framework, module: module, linked: linked, scripts: survey.scripts)
+      .outputs(name: framework, linked: linked, scripts: survey.scripts)
     if module.testTask == nil { lane.covers = [module.path] }
     return lane
   }

@@ -10,6 +10,9 @@ public struct AdoptionPlan: Sendable {
     public var name: String
     public var step: Lane.Step
     public var dir: String?
+    public var env: [EnvironmentEntry] = []
+    /// What it writes that lanes needing it read (`outputs:`).
+    public var outputs: [String] = []
     public var needs: [String] = []
     public var covers: [String] = []
     public var requires: [String] = []

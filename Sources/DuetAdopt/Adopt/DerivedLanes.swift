@@ -22,6 +22,8 @@ public enum DerivedLanes {
     plan.lanes.map { planned in
       var lane = Lane(name: planned.name, step: planned.step, location: SourceLocation(file: file, line: 1, column: 1))
       lane.dir = planned.dir
+      lane.env = planned.env
+      lane.outputs = planned.outputs
       lane.needs = planned.needs
       lane.covers = planned.covers
       lane.requires = planned.requires

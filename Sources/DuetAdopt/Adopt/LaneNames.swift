@@ -9,4 +9,18 @@ package enum LaneNames {
     })
     return mapped.isEmpty ? "module" : mapped
   }
+
+  /// The longest name `shortened` makes: far under `Lane.maxNameLength`, so a
+  /// `-2` from `UniqueLaneNames` still fits, and short enough to read in a table.
+  package static let maxProposedLength = 60
+
+  /// `sanitized`, with runs of `-` made one and cut to `maxProposedLength`
+  /// without a trailing `-`, `.` or `_`: a lane name the manifest loader accepts.
+  package static func shortened(_ text: String) -> String {
+    var name = sanitized(text)
+    while name.contains("--") { name = name.replacingOccurrences(of: "--", with: "-") }
+    name = String(name.prefix(maxProposedLength))
+    while let last = name.last, "-._".contains(last) { name.removeLast() }
+    return name.isEmpty ? "module" : name
+  }
 }

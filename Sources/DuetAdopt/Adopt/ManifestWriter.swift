@@ -43,6 +43,9 @@ public enum ManifestWriter {
         text += "    sh: \(YAMLText.scalar(command))\n"
       }
       if let dir = lane.dir { text += "    dir: \(YAMLText.scalar(dir))\n" }
+      if !lane.env.isEmpty {
+        text += "    env:\n" + lane.env.map { "      \(YAMLText.scalar($0.name)): \(YAMLText.scalar($0.value))\n" }.joined()
+      }
       if !lane.needs.isEmpty { text += "    needs: \(YAMLText.list(lane.needs))\n" }
       if !lane.covers.isEmpty { text += "    covers: \(YAMLText.list(lane.covers))\n" }
       if !lane.requires.isEmpty { text += "    requires: \(YAMLText.list(lane.requires))\n" }
@@ -53,6 +56,7 @@ public enum ManifestWriter {
       }
       if let pool = lane.pool { text += "    pool: \(YAMLText.scalar(pool))\n" }
       if let platforms = lane.platforms { text += "    platforms: \(YAMLText.list(platforms.map(\.rawValue)))\n" }
+      if !lane.outputs.isEmpty { text += "    outputs: \(YAMLText.list(lane.outputs))\n" }
     }
     if !plan.outside.isEmpty {
       text += "\n# Outside the manifest: checks this tree's CI runs that duet cannot run as a lane.\n"

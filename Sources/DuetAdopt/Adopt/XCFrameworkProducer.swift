@@ -18,10 +18,7 @@ enum XCFrameworkProducer: Sendable, Equatable {
   /// The producer for a framework `name` declared by `module`, given the
   /// paths packages link under its build folder and the tree's scripts.
   package static func choose(name: String, module: GradleModule, linked: [String], scripts: [ScriptFile]) -> XCFrameworkProducer {
-    let mine = linked.filter { path in
-      let file = (path as NSString).lastPathComponent
-      return name.isEmpty || file == name + ".xcframework"
-    }
+    let mine = linkedPaths(of: name, linked: linked)
     // `build/XCFrameworks/<flavor>/Name.xcframework`: the flavor, when Gradle writes that folder.
     let flavors = Set(mine.map { path -> String in
       let parts = path.dropFirst(module.path.count + 1).split(separator: "/")
@@ -35,6 +32,31 @@ enum XCFrameworkProducer: Sendable, Equatable {
       return .script(script.path)
     }
     return .gradleTask(GradleModule.xcframeworkTask(name))
+  }
+
+  /// The linked paths that are framework `name` (all of them for an unnamed `XCFramework()`).
+  package static func linkedPaths(of name: String, linked: [String]) -> [String] {
+    linked.filter { path in name.isEmpty || (path as NSString).lastPathComponent == name + ".xcframework" }
+  }
+
+  /// Of the paths packages link for framework `name`, the ones this producer
+  /// writes: a flavor task writes `build/XCFrameworks/<flavor>/Name.xcframework`,
+  /// a script the paths its text names, the both-flavors task both; none
+  /// writes a path a package links elsewhere. They are the lane's
+  /// `outputs:`, which the generated CI hands to the lanes that need it.
+  package func outputs(name: String, linked: [String], scripts: [ScriptFile]) -> [String] {
+    let mine = Self.linkedPaths(of: name, linked: linked)
+    switch self {
+    case .gradleTask(let task):
+      let flavors = task.hasSuffix("DebugXCFramework") ? ["debug"] : task.hasSuffix("ReleaseXCFramework") ? ["release"] : ["debug", "release"]
+      return mine.filter { path in
+        let parts = path.split(separator: "/").map(String.init)
+        return parts.count >= 4 && parts[parts.count - 4] == "build" && parts[parts.count - 3] == "XCFrameworks" && flavors.contains(parts[parts.count - 2])
+      }
+    case .script(let scriptPath):
+      let text = scripts.first { $0.path == scriptPath }?.text ?? ""
+      return mine.filter { text.contains($0) }
+    }
   }
 }
 

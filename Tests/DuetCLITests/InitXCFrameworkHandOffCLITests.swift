@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Issue 38, item 2: the XCFramework lane `duet init` writes lists as its
+/// `outputs:` the path the Swift packages link, so the generated CI hands the
+/// framework to their lanes; a linked path no known task writes is said so.
+@Suite("duet init hands an XCFramework to the packages that link it")
+struct InitXCFrameworkHandOffCLITests {
+  /// A Gradle build whose `kit` module declares XCFramework("Kit"), and a
+  /// package linking `linkedPath` (relative to the tree root).
+  private func tree(linking linkedPath: String) throws -> FixtureTree {
+    let tree = try FixtureTree()
+    try tree.write("kmp/settings.gradle.kts", "rootProject.name = \"k\"\ninclude(\":kit\")\n")
+    try tree.write("kmp/gradlew", "#!/bin/sh\necho \"gradle stub: $*\"\n")
+    try tree.makeExecutable("kmp/gradlew")
+    try tree.write("kmp/kit/build.gradle.kts", "plugins { kotlin(\"multiplatform\") }\nkotlin {\n  val xcf = XCFramework(\"Kit\")\n  iosArm64 { binaries.framework { xcf.add(this) } }\n}\n")
+    try tree.write("ios/KitApp/Package.swift", """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(name: "KitApp", targets: [
+        .binaryTarget(name: "Kit", path: "../../\(linkedPath)"),
+        .target(name: "Home", dependencies: ["Kit"]),
+        .testTarget(name: "HomeTests", dependencies: ["Home"]),
+      ])
+
+      """)
+    return tree
+  }
+
+  /// A package linking Gradle's release folder: the lane runs the release task
+  /// and lists that path as its output, and `duet lanes` accepts the manifest.
+  @Test func gradleFlavorPathIsTheOutput() throws {
+    let tree = try tree(linking: "kmp/kit/build/XCFrameworks/release/Kit.xcframework")
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try tree.read("lanes/manifest.yaml")
+    #expect(manifest.contains("assembleKitReleaseXCFramework"), "\(manifest)")
+    #expect(manifest.contains("    outputs: [kmp/kit/build/XCFrameworks/release/Kit.xcframework]\n"), "\(manifest)")
+    #expect(!run.stdout.contains("no task duet knows writes it"), "\(run.stdout)")
+    let lanes = try tree.duet("lanes")
+    #expect(lanes.status == 0, "\(lanes.stdout)\(lanes.stderr)")
+  }
+
+  /// A package linking a path a script of the tree publishes: the script is
+  /// the lane and that path its output.
+  @Test func scriptPathIsTheOutput() throws {
+    let tree = try tree(linking: "kmp/kit/build/XCFrameworks/app/Kit.xcframework")
+    try tree.write("scripts/assemble_kit.sh", "#!/bin/sh\ncd kmp && ./gradlew :kit:assembleKitReleaseXCFramework\nmkdir -p kit/build/XCFrameworks/app\ncp -R kit/build/XCFrameworks/release/Kit.xcframework kmp/kit/build/XCFrameworks/app/Kit.xcframework\n")
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try tree.read("lanes/manifest.yaml")
+    #expect(manifest.contains("sh scripts/assemble_kit.sh"), "\(manifest)")
+    #expect(manifest.contains("    outputs: [kmp/kit/build/XCFrameworks/app/Kit.xcframework]\n"), "\(manifest)")
+    #expect(try tree.duet("lanes").status == 0)
+  }
+
+  /// A package linking a path nothing known writes: no `outputs:` claims it,
+  /// and `duet init` says which path and which package, on screen and in the file.
+  @Test func unproducedPathIsSaid() throws {
+    let tree = try tree(linking: "kmp/kit/build/XCFrameworks/app/Kit.xcframework")
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("outside the manifest"), "\(run.stdout)")
+    #expect(run.stdout.contains("  kmp/kit/build/XCFrameworks/app/Kit.xcframework\n"), "\(run.stdout)")
+    #expect(run.stdout.contains("linked by ios/KitApp, but no task duet knows writes it"), "\(run.stdout)")
+    let manifest = try tree.read("lanes/manifest.yaml")
+    #expect(!manifest.contains("outputs:"), "\(manifest)")
+    #expect(manifest.contains("# Outside the manifest") && manifest.contains("linked by ios/KitApp"), "\(manifest)")
+    #expect(try tree.duet("lanes").status == 0)
+  }
+}
