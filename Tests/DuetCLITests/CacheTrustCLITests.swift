@@ -154,12 +154,17 @@ struct CacheTrustCLITests {
   /// with every lane shown cancelled.
   @Test func interruptWhilePreparing() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: echo a\n")
-    try tree.write("bin/git", "#!/bin/sh\nsleep 100\n")
+    // The stand-in git says it started, so Ctrl-C comes while it hangs (not
+    // before duet's handler is in place, on a machine too busy to start it in a second).
+    try tree.write("bin/git", "#!/bin/sh\ntouch \"$0.started\"\nsleep 100\n")
     chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
     try tree.write(".git/HEAD", "ref: refs/heads/main\n")
     let start = Date()
+    let started = tree.url.appendingPathComponent("bin/git.started").path
     let run = try runBinary(["verify"], in: tree.url, environment: ["PATH": tree.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"]) { process in
-      Thread.sleep(forTimeInterval: 1)
+      let deadline = Date().addingTimeInterval(15)
+      while !FileManager.default.fileExists(atPath: started) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+      Thread.sleep(forTimeInterval: 0.2)
       kill(process.processIdentifier, SIGINT)
     }
     #expect(run.status == 130)
