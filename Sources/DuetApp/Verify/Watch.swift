@@ -103,14 +103,30 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
   var failing = FailingLanes()
   failing.note(response, observer: observer)
   var justRan = true
+  // Changes seen during the last run, acted on at once; and the ones that
+  // started the run now going: the same again after it is a lane writing them.
+  var pending: [String]?
+  var rerunFor: [String]?
   while !control.isStopped && response.exitCode != 130 {
     if justRan {
       let during = watcher.drain()
-      if !during.isEmpty { observer.changedDuringRun(during) }
+      if !during.isEmpty {
+        if during == rerunFor { observer.changedDuringRun(during) } else { pending = during }
+      }
     }
     justRan = false
-    observer.waiting()
-    guard let files = watcher.wait() else { break }
+    let files: [String]
+    if let seen = pending {
+      // A save made while lanes ran: the run that just ended did not see it.
+      files = seen
+      pending = nil
+      rerunFor = seen
+    } else {
+      observer.waiting()
+      guard let changed = watcher.wait() else { break }
+      files = changed
+      rerunFor = nil
+    }
     var next = request
     let lanes: [(name: String, reason: String)]
     if files.contains(Manifest.defaultPath) || files.contains(ParityManifest.defaultPath) {
