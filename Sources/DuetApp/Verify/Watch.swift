@@ -91,12 +91,7 @@ public struct WatchObserver: Sendable {
 /// files change with every run and are never a change to act on.
 public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
                   ownOutput: Set<FileWatcher.FileIdentity> = []) throws -> Int32 {
-  let watcher: FileWatcher
-  let root = request.root.standardizedFileURL.path
-  let timings = request.timingsPath.flatMap { $0.hasPrefix(root + "/") ? String($0.dropFirst(root.count + 1)) : nil }
-  do { watcher = try FileWatcher(root: request.root, ownFiles: ownOutput, ownPaths: Set([timings].compactMap { $0 })) } catch {
-    throw VerifyFailure.usage("--watch: \(error)")
-  }
+  let watcher = try watcher(for: request, ownOutput: ownOutput)
   control.watching(watcher)
   var response = try verify(request, observer: verifyObserver, signals: control.signals)
   observer.ran(response)
@@ -127,16 +122,10 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
       files = changed
       rerunFor = nil
     }
-    var next = request
-    let lanes: [(name: String, reason: String)]
-    if files.contains(Manifest.defaultPath) || files.contains(ParityManifest.defaultPath) {
-      lanes = [(name: "every lane", reason: "\(files.contains(Manifest.defaultPath) ? Manifest.defaultPath : ParityManifest.defaultPath) changed")]
-    } else {
-      next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files)
-      do { lanes = try affected(next) } catch {
-        observer.failed(error)
-        continue
-      }
+    let next: VerifyRequest, lanes: [(name: String, reason: String)]
+    do { (next, lanes) = try run(for: files, request) } catch {
+      observer.failed(error)
+      continue
     }
     observer.changed(files, lanes)
     guard !lanes.isEmpty else { continue }
@@ -177,6 +166,27 @@ struct FailingLanes {
     let earlier = lanes.filter { !ranNow.contains($0.key) }.sorted { $0.key < $1.key }.map { (name: $0.key, outcome: $0.value) }
     if !earlier.isEmpty { observer.stillFailing(earlier) }
   }
+}
+
+/// The watcher of the request's tree, told which files are duet's own.
+private func watcher(for request: VerifyRequest, ownOutput: Set<FileWatcher.FileIdentity>) throws -> FileWatcher {
+  let root = request.root.standardizedFileURL.path
+  let timings = request.timingsPath.flatMap { $0.hasPrefix(root + "/") ? String($0.dropFirst(root.count + 1)) : nil }
+  do { return try FileWatcher(root: request.root, ownFiles: ownOutput, ownPaths: Set([timings].compactMap { $0 })) } catch {
+    throw VerifyFailure.usage("--watch: \(error)")
+  }
+}
+
+/// The request a change makes, and the lanes it runs: every lane for an edit
+/// of the manifest, else those the changed files affect.
+private func run(for files: [String], _ request: VerifyRequest) throws -> (VerifyRequest, [(name: String, reason: String)]) {
+  if files.contains(Manifest.defaultPath) || files.contains(ParityManifest.defaultPath) {
+    let manifest = files.contains(Manifest.defaultPath) ? Manifest.defaultPath : ParityManifest.defaultPath
+    return (request, [(name: "every lane", reason: "\(manifest) changed")])
+  }
+  var next = request
+  next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files)
+  return (next, try affected(next))
 }
 
 /// The lanes a change runs, each with why, in start order; none when the change touches no lane.
