@@ -25,14 +25,21 @@ public struct FileStamp: Sendable, Hashable {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
-    let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
     let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
     #else
-    let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     #endif
     return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), mode: UInt32(info.st_mode),
-                     modified: modified, changed: changed)
+                     modified: modifiedNanoseconds(info), changed: changed)
+  }
+
+  /// A file's modification time in nanoseconds since 1970, on either platform.
+  static func modifiedNanoseconds(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+    return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    #else
+    return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    #endif
   }
 
   /// One line per file: `device inode size mode modified changed<TAB>path`.

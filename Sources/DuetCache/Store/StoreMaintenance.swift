@@ -40,12 +40,9 @@ public enum StoreMaintenance {
     return found
   }
 
+  /// Seconds since 1970 of a file's last modification: a blob's last use.
   static func modified(_ info: stat) -> Double {
-    #if canImport(Darwin)
-    return Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
-    #else
-    return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-    #endif
+    Double(FileStamp.modifiedNanoseconds(info)) / 1e9
   }
 
   static func entryKeys(_ store: ContentStore) -> [String] {
