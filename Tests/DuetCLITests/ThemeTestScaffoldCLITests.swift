@@ -50,6 +50,31 @@ struct ThemeTestScaffoldCLITests {
     #expect(try tree.read("parity/theme-test.yaml").hasSuffix("# edited\n"))
   }
 
+  /// Issue 38, item 6: derived lanes are the lanes of the tree as it is, and
+  /// init also writes a starting theme test and so one lane more. `duet lanes`
+  /// and `duet doctor` say so, and the two sets differ by that lane alone.
+  @Test func derivedLanesNameTheThemeTestInitAdds() throws {
+    let tree = try engineShapedAtrium()
+    let derived = try tree.duet("lanes", "--json")
+    #expect(derived.status == 0, "\(derived.stderr)")
+    let text = try tree.duet("lanes")
+    let notice = "duet init would also write parity/theme-test.yaml, a starting theme test, and a theme-test lane that runs it"
+    #expect(text.lines.dropFirst().first == notice, "\(text.stdout)")
+    #expect(try tree.duet("doctor", "--json").stdout.contains("run duet init to pin them; duet init would also write parity/theme-test.yaml"))
+    #expect(try tree.duet("init").status == 0)
+    let pinned = try tree.duet("lanes", "--json")
+    func names(_ json: String) throws -> [String] {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+      return (object["lanes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+    let before = try names(derived.stdout), after = try names(pinned.stdout)
+    #expect(!before.contains("theme-test"))
+    #expect(after.filter { !before.contains($0) } == ["theme-test"], "derived \(before), pinned \(after)")
+    #expect(before.filter { !after.contains($0) } == [])
+    // Pinned, the lanes are no longer derived and nothing more is promised.
+    #expect(!(try tree.duet("lanes")).stdout.contains("would also write"))
+  }
+
   /// A config whose names say nothing of text gets no scaffold, and init says why.
   @Test func noLabelsNoScaffold() throws {
     let tree = try FixtureTree()

@@ -1,3 +1,4 @@
+import Foundation
 import DuetModel
 import DuetSupport
 
@@ -9,6 +10,14 @@ public enum DerivedLanes {
   /// a `parity/` folder).
   public static func notice(_ manifestPath: String) -> String {
     "lanes derived from \(manifestPath); run duet init to pin them"
+  }
+
+  /// What `duet init` writes beyond the derived lanes: on a tree whose token
+  /// config has no theme test, a starting one (`ThemeTestScaffold`) and so a
+  /// `theme-test` lane the derived set lacks. Nil when init adds nothing.
+  public static func initAdds(root: URL) -> String? {
+    guard case .success(let scaffold)? = ThemeTestScaffold.make(root: root) else { return nil }
+    return "duet init would also write \(scaffold.path), a starting theme test, and a theme-test lane that runs it"
   }
 
   /// The lanes and pools a tree with only `parity/manifest.yaml` runs: what

@@ -12,6 +12,9 @@ public struct LanesRequest: Sendable {
 
 public struct LanesResponse: CommandResponse {
   public var report: LanesJSON
+  /// For derived lanes, what `duet init` would add to them (a starting theme
+  /// test and its lane), so the derived set and init's differ by nothing unsaid.
+  public var initAdds: String?
   public var exitCode: Int32 { ExitCode.pass }
 
   public func printout(_ format: TextFormat) -> Printout {
@@ -21,6 +24,7 @@ public struct LanesResponse: CommandResponse {
       return printout
     }
     if report.derived { printout.out(DerivedLanes.notice(report.manifest)) }
+    if let initAdds { printout.out(initAdds) }
     printout.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
     if !report.lanes.isEmpty {
       let rows = report.lanes.map { lane -> [String] in
@@ -49,5 +53,6 @@ public struct LanesResponse: CommandResponse {
 /// Throws `ManifestError` for the tree's manifest.
 public func lanes(_ request: LanesRequest) throws -> LanesResponse {
   let tree = try TreeManifest.load(root: request.root)
-  return LanesResponse(report: LanesJSON(tree, modules: ModuleDiscovery.discover(root: request.root, manifest: tree.manifest)))
+  return LanesResponse(report: LanesJSON(tree, modules: ModuleDiscovery.discover(root: request.root, manifest: tree.manifest)),
+                       initAdds: tree.isDerived ? DerivedLanes.initAdds(root: request.root) : nil)
 }

@@ -122,7 +122,8 @@ public enum Doctor {
       let plan = AdoptionPlan(TreeSurvey.survey(root: root, parity: parity))
       manifest.pools = plan.pools
       manifest.lanes = DerivedLanes.lanes(plan, file: from)
-      report.add("lanes", "\(manifest.lanes.count) lane(s) derived from \(from); run duet init to pin them")
+      let adds = DerivedLanes.initAdds(root: root).map { "; " + $0 } ?? ""
+      report.add("lanes", "\(manifest.lanes.count) lane(s) derived from \(from); run duet init to pin them\(adds)")
     } else {
       if !parityBroken {
         report.add("lanes", "none")
