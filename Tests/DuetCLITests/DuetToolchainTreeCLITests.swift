@@ -154,4 +154,22 @@ struct DuetToolchainTreeCLITests {
     #expect(!resolved.stdout.contains("install JDK 25"), "\(resolved.stdout)")
     #expect(resolved.stdout.contains("configures a toolchain resolver, so Gradle may download JDK 25"), "\(resolved.stdout)")
   }
+
+  /// Issue 41, item 1: the JDK a module asks for is a problem only when a lane
+  /// that runs here covers that module; the repository root, whose lanes cover
+  /// none of `Examples/Courier`'s modules, failed on their jvmToolchain(25).
+  @Test func doctorCountsOnlyCoveredModulesForTheJDK() throws {
+    let tree = try tutorialShapedTree()
+    let bin = try stubJava()
+    let path = bin.url.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n  - name: ports\n    sh: echo ports\n    covers: [src-kmp/ports]\n")
+    let one = try tree.duet("doctor", environment: ["PATH": path, "COLUMNS": "300"])
+    #expect(one.stdout.contains("Gradle module(s) :ports declare jvmToolchain(25), and the java on PATH is JDK 17"), "\(one.stdout)")
+    #expect(!one.stdout.contains(":ports, :app declare"), "\(one.stdout)")
+
+    try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n  - name: other\n    sh: echo other\n")
+    let none = try tree.duet("doctor", environment: ["PATH": path, "COLUMNS": "300"])
+    #expect(none.stdout.contains("jvmToolchain(25) in 2 Gradle module(s): :ports, :app; java on PATH is JDK 17 (no lane here covers them, so no lane needs JDK 25)"), "\(none.stdout)")
+    #expect(!none.stdout.contains("install JDK 25"), "\(none.stdout)")
+  }
 }

@@ -39,6 +39,9 @@ struct InitXCFrameworkHandOffCLITests {
     #expect(!run.stdout.contains("no task duet knows writes it"), "\(run.stdout)")
     let lanes = try tree.duet("lanes")
     #expect(lanes.status == 0, "\(lanes.stdout)\(lanes.stderr)")
+    let doctor = try tree.duet("doctor", "--json")
+    #expect(doctor.stdout.contains("kmp/kit/build/XCFrameworks/release/Kit.xcframework: linked by ios/KitApp, written by lane xcframework-Kit"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("in no lane's outputs:"), "\(doctor.stdout)")
   }
 
   /// A package linking a path a script of the tree publishes: the script is
@@ -67,5 +70,33 @@ struct InitXCFrameworkHandOffCLITests {
     #expect(!manifest.contains("outputs:"), "\(manifest)")
     #expect(manifest.contains("# Outside the manifest") && manifest.contains("linked by ios/KitApp"), "\(manifest)")
     #expect(try tree.duet("lanes").status == 0)
+    // doctor says it too, as a problem: the package's lane cannot get the framework in CI.
+    let doctor = try tree.duet("doctor")
+    #expect(doctor.status != 0)
+    #expect(doctor.stdout.contains("  kmp/kit/build/XCFrameworks/app/Kit.xcframework, which ios/KitApp links (lane swift-KitApp), is in no lane's outputs:, so CI cannot hand it to that lane"), "\(doctor.stdout)")
+  }
+
+  /// A hand-written manifest whose package lane does not need the lane that
+  /// writes the framework: doctor names the missing need (CI would run the
+  /// package's lane before, or without, the framework).
+  @Test func doctorNamesAConsumerThatDoesNotNeedTheProducer() throws {
+    let tree = try tree(linking: "kmp/kit/build/XCFrameworks/release/Kit.xcframework")
+    try tree.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: kit
+          sh: kmp/gradlew -p kmp :kit:assembleKitReleaseXCFramework
+          outputs: [kmp/kit/build/XCFrameworks]
+        - name: app
+          sh: swift test --package-path ios/KitApp
+          covers: [ios/KitApp]
+
+      """)
+    let doctor = try tree.duet("doctor")
+    #expect(doctor.stdout.contains("  lane app links kmp/kit/build/XCFrameworks/release/Kit.xcframework, which lane kit writes, but does not need it"), "\(doctor.stdout)")
+    try tree.write("lanes/manifest.yaml", try tree.read("lanes/manifest.yaml").replacingOccurrences(of: "covers: [ios/KitApp]", with: "covers: [ios/KitApp]\n    needs: [kit]"))
+    let fixed = try tree.duet("doctor", "--json")
+    #expect(fixed.stdout.contains("written by lane kit"), "\(fixed.stdout)")
+    #expect(!fixed.stdout.contains("does not need it"), "\(fixed.stdout)")
   }
 }

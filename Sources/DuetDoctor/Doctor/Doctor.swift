@@ -67,9 +67,10 @@ public enum Doctor {
     let answered = probes.current
     let versions = (0..<ToolProbe.toolchains.count).compactMap { answered[$0] }
     if options.foundBy != nil {
-      JVMToolchainCheck.check(root: root, java: versions.first { $0.tool == "java" }, into: &report)
+      JVMToolchainCheck.check(root: root, manifest: manifest, platform: options.platform, java: versions.first { $0.tool == "java" }, into: &report)
       if let manifest {
         AndroidSDKCheck.check(root: root, manifest: manifest, platform: options.platform, environment: options.environment, into: &report)
+        XCFrameworkHandOffCheck.check(root: root, manifest: manifest, into: &report)
       }
     }
     for version in versions {
