@@ -33,12 +33,15 @@ public enum StatsResponse: CommandResponse {
       return printout
     }
     printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
+    // "passed" counts runs the lane passed, retries allowed; "first try" the runs its first attempt passed.
     let rows = report.entries.map { entry -> [String] in
-      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
-       DurationText.format(entry.p95), DurationText.format(entry.max),
+      [entry.lane, String(entry.runs), String(entry.attempts), String(format: "%.0f%%", entry.passRate * 100),
+       String(format: "%.0f%%", entry.firstTryRate * 100), DurationText.format(entry.p50), DurationText.format(entry.p95),
+       DurationText.format(entry.max), DurationText.format(entry.runP50),
        entry.slower ? String(format: "slower (%.1fx)", entry.slowdown ?? 0) : ""]
     }
-    printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "trend"], rows: rows), width: format.width)
+    let header = ["lane", "runs", "attempts", "passed", "first try", "p50", "p95", "max", "run p50", "trend"]
+    printout.table(TextTable(header: header, rows: rows), width: format.width)
     return printout
   }
 }

@@ -16,6 +16,8 @@ public struct HistoryReport: Sendable {
     public var name: String
     /// Seconds over its counted attempts, per run in which it ran, oldest first.
     public var durations: [Double] = []
+    /// Seconds of each counted attempt, in no promised order: p50 and p95 are over attempts.
+    public var attemptDurations: [Double] = []
     public var cached = 0
     public var failedRuns = 0
     /// Runs in which an attempt failed and a later one passed.
@@ -84,6 +86,20 @@ public struct HistoryReport: Sendable {
       selected(Array(values[start..<min(values.count, start + size)]), p)
     }
   }
+
+  /// `values` as at most `buckets` points, each the nearest-rank `p` percentile
+  /// of the trailing window that ends with its bucket: whole buckets, and at
+  /// least `minimum` values. At 60 runs or fewer a bucket is one run, whose p50
+  /// and p95 are the same value; over the trailing runs they part (issue 41).
+  public static func rolling(_ values: [Double], count buckets: Int, p: Double, minimum: Int = 10) -> [Double] {
+    guard !values.isEmpty else { return [] }
+    let size = max(1, (values.count + buckets - 1) / buckets)
+    let window = max(size, minimum)
+    return stride(from: 0, to: values.count, by: size).map { start in
+      let end = min(values.count, start + size)
+      return selected(Array(values[max(0, end - window)..<end]), p)
+    }
+  }
 }
 
 /// The one pass over the store behind `HistoryReport`.
@@ -141,9 +157,12 @@ struct ReportScan {
     var lane: Int
     var ran = false, failed = false, passedAfterFailure = false, cached = false, laneFailed = false
     var seconds = 0.0
+    /// The first attempt's seconds and the later ones' (empty, unallocated, for one attempt).
+    var firstSeconds = 0.0, retrySeconds: [Double] = []
 
     mutating func add(attempt: UnsafeBufferPointer<UInt8>?, lane outcome: UnsafeBufferPointer<UInt8>?, seconds: Double) {
       if let kind = AttemptKind(bytes: attempt) {
+        if ran { retrySeconds.append(seconds) } else { firstSeconds = seconds }
         ran = true
         self.seconds += seconds
         if kind == .failure { failed = true } else if failed { passedAfterFailure = true }
@@ -158,7 +177,11 @@ struct ReportScan {
   /// Adds a lane's run to its figures; returns whether it failed the run.
   mutating func settle(_ run: Pending, column: Int?) -> Bool {
     // In place, through the array's modify accessor: no copy of the lane's arrays.
-    if run.ran { report.lanes[run.lane].durations.append(run.seconds) }
+    if run.ran {
+      report.lanes[run.lane].durations.append(run.seconds)
+      report.lanes[run.lane].attemptDurations.append(run.firstSeconds)
+      report.lanes[run.lane].attemptDurations += run.retrySeconds
+    }
     if run.cached { report.lanes[run.lane].cached += 1; report.cacheHits += 1 }
     if run.ran || run.cached { report.settled += 1 }
     if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
@@ -185,14 +208,9 @@ struct ReportScan {
     for index in report.lanes.indices {
       let columns = report.mapRuns.count
       while report.lanes[index].marks.count < columns { report.lanes[index].marks.append(.absent) }
-      var values = report.lanes[index].durations
-      guard !values.isEmpty else { continue }
-      // Two selections, as `duet stats` makes them: the window may hold thousands of runs a lane.
-      let p50 = StatsReport.rank(0.5, of: values.count), p95 = max(p50, StatsReport.rank(0.95, of: values.count))
-      StatsReport.select(p50, in: &values, 0..<values.count)
-      StatsReport.select(p95, in: &values, p50..<values.count)
-      report.lanes[index].p50 = values[p50]
-      report.lanes[index].p95 = values[p95]
+      // Over attempts, as `duet stats` takes them; the attempts are not kept in order, so they are reordered in place.
+      guard !report.lanes[index].attemptDurations.isEmpty else { continue }
+      (report.lanes[index].p50, report.lanes[index].p95) = StatsReport.percentiles(&report.lanes[index].attemptDurations)
     }
     report.lanes.sort { $0.name < $1.name }
     return report

@@ -25,6 +25,14 @@ package struct LaneRun: Sendable, Equatable {
   package var seconds: Double
   /// The lane's outcome (on its last counted row that has one) was pass or flaky.
   package var lanePassed: Bool
+  /// Counted attempts, and whether the first of them passed: a lane that
+  /// passes only on retry passes the run but not its first try (issue 41).
+  package var attempts = 0
+  package var firstPassed = false
+  /// Seconds of the first counted attempt, and of each later one: the
+  /// percentiles are over attempts. Empty (no allocation) for a single attempt.
+  package var firstSeconds = 0.0
+  package var retrySeconds: [Double] = []
 }
 
 /// How a counted attempt ended, as the reports weigh it.
@@ -96,6 +104,13 @@ extension LaneRun {
 
   /// Counts one more attempt; `lanePassed` is nil on a row without the lane's outcome.
   package mutating func add(_ kind: AttemptKind, seconds: Double, lanePassed: Bool?) {
+    if attempts == 0 {
+      firstPassed = kind == .pass
+      firstSeconds = seconds
+    } else {
+      retrySeconds.append(seconds)
+    }
+    attempts += 1
     if kind == .failure { failed += 1 }
     if kind == .pass { anyPassed = true }
     finalPassed = kind == .pass

@@ -3,16 +3,27 @@ import DuetSupport
 
 /// Per-lane run counts, pass rates and durations over the history window, with a
 /// `slower` flag when the median of a lane's last 5 runs is over 1.5× the median
-/// of the 20 runs before them.
+/// of the 20 runs before them. The percentiles are over attempts, as the docs
+/// say (two 0.50 s attempts are p50 0.50 s, not 1.01 s); a run's total, retries
+/// included, is its own column.
 public struct StatsReport: Sendable {
   public struct Entry: Sendable, Equatable {
     public var lane: String
     /// Runs in which the lane ran (skipped, cancelled and cached runs are not counted).
     public var runs: Int
+    /// Counted attempts over those runs.
+    public var attempts: Int
+    /// Runs the lane passed (retries allowed) over `runs`.
     public var passRate: Double
+    /// Runs whose first attempt passed over `runs`: a lane that fails its
+    /// first attempt in every run and passes on retry is 0% here.
+    public var firstTryRate: Double
+    /// Over attempts.
     public var p50: Double
     public var p95: Double
     public var max: Double
+    /// The median of the runs' totals (every attempt of the run).
+    public var runP50: Double
     public var slower: Bool
     /// Median of the last 5 runs over the median of the 20 before (nil without enough runs).
     public var slowdown: Double?
@@ -35,16 +46,24 @@ public struct StatsReport: Sendable {
     return durations.report(lanes: window.lanes, runsInWindow: window.runs)
   }
 
-  /// Per lane, in run order: the seconds of each run it ran in, and how many it passed.
-  /// Eight bytes a lane run: the percentiles need every value.
+  /// Per lane, in run order: the seconds of each run it ran in and of each
+  /// attempt, and how many runs it passed and passed at once. Eight bytes a
+  /// value: the percentiles need every one.
   package struct Durations {
     package var seconds: [[Double]] = []
+    package var attemptSeconds: [[Double]] = []
     package var passes: [Int] = []
+    package var firstPasses: [Int] = []
 
     package mutating func add(_ run: LaneRun) {
-      while seconds.count <= run.lane { seconds.append([]); passes.append(0) }
+      while seconds.count <= run.lane {
+        seconds.append([]); attemptSeconds.append([]); passes.append(0); firstPasses.append(0)
+      }
       seconds[run.lane].append(run.seconds)
+      attemptSeconds[run.lane].append(run.firstSeconds)
+      attemptSeconds[run.lane] += run.retrySeconds
       if run.lanePassed { passes[run.lane] += 1 }
+      if run.firstPassed { firstPasses[run.lane] += 1 }
     }
 
     package func report(lanes: [String], runsInWindow: Int) -> StatsReport {
@@ -56,18 +75,27 @@ public struct StatsReport: Sendable {
           let before = median(Array(inOrder.dropLast(5).suffix(20)))
           if before > 0 { slowdown = recent / before }
         }
-        // Two selections, not a sort: the window may hold thousands of runs a lane.
-        var values = inOrder
-        let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
-        select(p50, in: &values, 0..<values.count)
-        select(p95, in: &values, p50..<values.count)
-        entries.append(Entry(lane: lanes[index], runs: values.count, passRate: Double(passes[index]) / Double(values.count),
-                             p50: values[p50], p95: values[p95], max: inOrder.max()!,
-                             slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
+        var attempts = attemptSeconds[index]
+        let (p50, p95) = StatsReport.percentiles(&attempts)
+        var totals = inOrder
+        let runP50 = StatsReport.percentiles(&totals).p50
+        let runs = Double(inOrder.count)
+        entries.append(Entry(lane: lanes[index], runs: inOrder.count, attempts: attempts.count, passRate: Double(passes[index]) / runs,
+                             firstTryRate: Double(firstPasses[index]) / runs, p50: p50, p95: p95, max: attempts.max()!,
+                             runP50: runP50, slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
       }
       entries.sort { $0.lane < $1.lane }
       return StatsReport(entries: entries, runsInWindow: runsInWindow)
     }
+  }
+
+  /// The nearest-rank p50 and p95 of `values` (not empty) by two selections,
+  /// not a sort: the window may hold thousands of values a lane. Reorders `values`.
+  package static func percentiles(_ values: inout [Double]) -> (p50: Double, p95: Double) {
+    let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
+    select(p50, in: &values, 0..<values.count)
+    select(p95, in: &values, p50..<values.count)
+    return (values[p50], values[p95])
   }
 
   package static func median(_ values: [Double]) -> Double {

@@ -43,7 +43,7 @@ public enum ReportPage {
 
   /// The slowest lane's p50 and p95 over time, larger.
   static func slowestChart(_ lane: HistoryReport.Lane) -> String {
-    let p50 = HistoryReport.buckets(lane.durations, count: 60, p: 0.5), p95 = HistoryReport.buckets(lane.durations, count: 60, p: 0.95)
+    let p50 = HistoryReport.rolling(lane.durations, count: 60, p: 0.5), p95 = HistoryReport.rolling(lane.durations, count: 60, p: 0.95)
     let width = 800.0, height = 200.0, high = max(p95.max() ?? 0, 0.001)
     func line(_ points: [Double], _ style: String) -> String {
       let step = points.count > 1 ? width / Double(points.count - 1) : 0
@@ -51,7 +51,7 @@ public enum ReportPage {
       return "<polyline style=\"\(style)\" points=\"\(coordinates.joined(separator: " "))\"/>"
     }
     let name = HTMLText.escaped(lane.name)
-    var html = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) over \(lane.durations.count) run(s); the top of the chart is \(PageStyle.seconds(high)).</p>\n"
+    var html = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all; the top of the chart is \(PageStyle.seconds(high)).</p>\n"
     html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50 and p95 of \(name) over time, up to \(PageStyle.seconds(high))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">"
     html += "<line class=\"grid\" x1=\"0\" y1=\"\(PageStyle.number(height))\" x2=\"\(PageStyle.number(width))\" y2=\"\(PageStyle.number(height))\"/>"
     html += line(p50, "stroke-width:2") + line(p95, "stroke-dasharray:5 3") + "</svg>\n"

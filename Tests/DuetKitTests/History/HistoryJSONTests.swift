@@ -65,12 +65,14 @@ struct HistoryJSONTests {
 
   @Test func statsBytesAsBefore() throws {
     let report = StatsReport(entries: [
-      .init(lane: "build", runs: 30, passRate: 0.9666666666666667, p50: 0.003093719482421875, p95: 12.5, max: 60, slower: true, slowdown: 1.8),
-      .init(lane: "lint", runs: 2, passRate: 1, p50: 0.5, p95: 0.5, max: 0.5, slower: false, slowdown: nil),
+      .init(lane: "build", runs: 30, attempts: 31, passRate: 0.9666666666666667, firstTryRate: 0.9333333333333333, p50: 0.003093719482421875,
+            p95: 12.5, max: 60, runP50: 0.0031, slower: true, slowdown: 1.8),
+      .init(lane: "lint", runs: 2, attempts: 2, passRate: 1, firstTryRate: 1, p50: 0.5, p95: 0.5, max: 0.5, runP50: 0.5, slower: false, slowdown: nil),
     ], runsInWindow: 30)
     let legacy: [String: Any] = ["runsInWindow": 30, "lanes": report.entries.map { entry -> [String: Any] in
-      ["lane": entry.lane, "runs": entry.runs, "passRate": entry.passRate, "p50Seconds": entry.p50, "p95Seconds": entry.p95,
-       "maxSeconds": entry.max, "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
+      ["lane": entry.lane, "runs": entry.runs, "attempts": entry.attempts, "passRate": entry.passRate, "firstTryPassRate": entry.firstTryRate,
+       "p50Seconds": entry.p50, "p95Seconds": entry.p95, "maxSeconds": entry.max, "runP50Seconds": entry.runP50,
+       "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
     }]
     #expect(ReportJSON.text(StatsJSON(report)) == LegacyJSON.text(legacy))
     #expect(try LegacyJSON.roundTrips(StatsJSON(report)))

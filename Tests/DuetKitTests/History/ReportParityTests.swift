@@ -63,30 +63,38 @@ enum LegacyReports {
     return entries
   }
 
+  /// As the old implementation grouped them, with the figures issue 41 asks for:
+  /// p50, p95 and max over attempts, the median of the runs' totals beside them,
+  /// and the runs whose first attempt passed.
   static func stats(runs: [RunRow], steps: [StepRow]) -> [StatsReport.Entry] {
     let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
-    var byLane: [String: [String: (started: Double, seconds: Double, passed: Bool?)]] = [:]
+    struct PerRun { var started: Double; var attempts: [(attempt: Int, seconds: Double, passed: Bool)] = []; var passed: Bool? }
+    var byLane: [String: [String: PerRun]] = [:]
     for step in steps {
-      guard let runStart = started[step.runID], let outcome = step.attemptOutcome?.rawValue, outcome != "interrupted" else { continue }
-      var entry = byLane[step.lane]?[step.runID] ?? (runStart, 0, nil)
-      entry.seconds += step.duration
+      guard let runStart = started[step.runID], let outcome = step.attemptOutcome?.rawValue, outcome != "interrupted", outcome != "error" else { continue }
+      var entry = byLane[step.lane]?[step.runID] ?? PerRun(started: runStart)
+      entry.attempts.append((step.attempt, step.duration, outcome == "pass"))
       if let final = step.laneOutcome { entry.passed = final == .pass || final == .flaky }
       byLane[step.lane, default: [:]][step.runID] = entry
     }
     var entries: [StatsReport.Entry] = []
     for (lane, perRun) in byLane {
       let ordered = perRun.values.sorted { $0.started < $1.started }
-      let seconds = ordered.map(\.seconds)
+      let seconds = ordered.map { $0.attempts.reduce(0) { $0 + $1.seconds } }
+      let attempts = ordered.flatMap { $0.attempts.map(\.seconds) }
       let passes = ordered.filter { $0.passed == true }.count
+      let firstPasses = ordered.filter { $0.attempts.min { $0.attempt < $1.attempt }?.passed == true }.count
       var slowdown: Double?
       if seconds.count >= 25 {
         let recent = StatsReport.median(Array(seconds.suffix(5)))
         let before = StatsReport.median(Array(seconds.dropLast(5).suffix(20)))
         if before > 0 { slowdown = recent / before }
       }
-      entries.append(StatsReport.Entry(lane: lane, runs: ordered.count, passRate: ordered.isEmpty ? 0 : Double(passes) / Double(ordered.count),
-                                       p50: StatsReport.percentile(seconds, 0.5), p95: StatsReport.percentile(seconds, 0.95),
-                                       max: seconds.max() ?? 0, slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
+      entries.append(StatsReport.Entry(lane: lane, runs: ordered.count, attempts: attempts.count,
+                                       passRate: Double(passes) / Double(ordered.count), firstTryRate: Double(firstPasses) / Double(ordered.count),
+                                       p50: StatsReport.percentile(attempts, 0.5), p95: StatsReport.percentile(attempts, 0.95),
+                                       max: attempts.max() ?? 0, runP50: StatsReport.percentile(seconds, 0.5),
+                                       slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
     }
     entries.sort { $0.lane < $1.lane }
     return entries
@@ -236,6 +244,42 @@ struct ReportParityTests {
     let stats = try StatsReport.compute(store: store, last: 10)
     #expect(stats.entries.map(\.lane) == ["api", "ui"])
     #expect(stats.entries[0].runs == 3 && stats.entries[0].passRate == 2.0 / 3)
-    #expect(stats.entries[1].runs == 4 && stats.entries[1].p50 == 1 && stats.entries[1].max == 2 && stats.entries[1].passRate == 0.5)
+    // ui: five attempts of 1 s (two in the run at 100), so p50 and max are 1 s over attempts and the run at 100 totals 2 s;
+    // it passed the runs at 100 (on retry) and 200, and its first attempt passed only at 200.
+    #expect(stats.entries[1].runs == 4 && stats.entries[1].attempts == 5 && stats.entries[1].p50 == 1 && stats.entries[1].max == 1)
+    #expect(stats.entries[1].passRate == 0.5 && stats.entries[1].firstTryRate == 0.25 && stats.entries[1].runP50 == 1)
+  }
+
+  /// Issue 41, item 4: two 0.50 s attempts are p50 0.50 s (not 1.00 s, the run's
+  /// total, which is its own column), and a lane that fails its first attempt in
+  /// every run and passes on retry passes 100% of runs but 0% at the first try;
+  /// `duet report` takes its p50 and p95 over attempts too.
+  @Test func percentilesAreOverAttempts() throws {
+    let folder = try TemporaryFolder()
+    var history = SyntheticHistory()
+    for time in [100.0, 200, 300] { history.run(at: time, [("ui", "u1", ["fail", "pass"])]) }
+    let steps = history.steps.map { step -> StepRow in var step = step; step.duration = step.attemptOutcome == nil ? 0 : 0.5; return step }
+    let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+    for run in history.runs { try store.record(run, steps: steps.filter { $0.runID == run.id }) }
+    let entry = try #require(try StatsReport.compute(store: store, last: 10).entries.first)
+    #expect(entry.p50 == 0.5 && entry.p95 == 0.5 && entry.max == 0.5 && entry.runP50 == 1.0, "\(entry)")
+    #expect(entry.attempts == 6 && entry.passRate == 1 && entry.firstTryRate == 0, "\(entry)")
+    let report = try HistoryReport.compute(store: store, last: 10)
+    #expect(report.lanes.first?.p50 == 0.5 && report.lanes.first?.p95 == 0.5)
+    #expect(report.lanes.first?.durations == [1.0, 1.0, 1.0])
+  }
+
+  /// Issue 41, item 5: at 60 runs or fewer each point of the slowest-lane chart
+  /// is one run, so p50 and p95 were the same line; over the trailing runs they part.
+  @Test func chartP95IsNotP50() {
+    let values = (0..<20).map { $0 % 4 == 3 ? 10.0 : 1.0 }
+    let p50 = HistoryReport.rolling(values, count: 60, p: 0.5), p95 = HistoryReport.rolling(values, count: 60, p: 0.95)
+    #expect(p50.count == 20 && p95.count == 20)
+    #expect(p50.allSatisfy { $0 == 1 }, "\(p50)")
+    #expect(p95 == [1, 1, 1] + Array(repeating: 10, count: 17), "\(p95)")
+    #expect(HistoryReport.buckets(values, count: 60, p: 0.95) == values)
+    // Over 600 runs a point is a bucket of 10, and the window is that bucket.
+    let many = (0..<600).map(Double.init)
+    #expect(HistoryReport.rolling(many, count: 60, p: 0.95) == HistoryReport.buckets(many, count: 60, p: 0.95))
   }
 }
