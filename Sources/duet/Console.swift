@@ -3,8 +3,9 @@ import DuetApp
 import DuetSupport
 
 /// Where a command's text goes: stdout for results, stderr for diagnostics.
-/// Colour only on a terminal, and never when `NO_COLOR` is set. An in-process
-/// call writes into buffers instead, and is never a terminal.
+/// Colour only on a terminal, and never when `NO_COLOR` is set, unless
+/// `--color always|never` says otherwise. An in-process call writes into
+/// buffers instead, and is never a terminal.
 final class Console: Sendable {
   let isTerminal: Bool
   let useColor: Bool
@@ -16,7 +17,7 @@ final class Console: Sendable {
   /// Serialises writes to the descriptors, so lines from several threads never interleave.
   private let writing = Locked(())
 
-  init(environment: [String: String], output: ConsoleOutput = .standardStreams) {
+  init(environment: [String: String], output: ConsoleOutput = .standardStreams, color: ColorChoice = .auto) {
     self.output = output
     if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
@@ -25,7 +26,11 @@ final class Console: Sendable {
     let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"].contains { environment[$0].map { !$0.isEmpty && $0 != "0" } ?? false }
     let streams: Bool
     if case .standardStreams = output { streams = true } else { streams = false }
-    useColor = !noColor && ((isTerminal && environment["TERM"] != "dumb") || (forced && streams))
+    switch color {
+    case .always: useColor = true
+    case .never: useColor = false
+    case .auto: useColor = !noColor && ((isTerminal && environment["TERM"] != "dumb") || (forced && streams))
+    }
     canRewrite = isTerminal && environment["TERM"] != "dumb"
     var size = winsize()
     if isTerminal && ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0 && size.ws_col > 20 {
@@ -33,6 +38,11 @@ final class Console: Sendable {
     } else {
       width = Int(environment["COLUMNS"] ?? "") ?? 100
     }
+  }
+
+  /// This console with colour as `--color` chose it: the same output and width.
+  func choosing(_ color: ColorChoice, environment: [String: String]) -> Console {
+    Console(environment: environment, output: output, color: color)
   }
 
   /// The terminal's width now (it may have been resized since the start:

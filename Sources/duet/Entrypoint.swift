@@ -18,6 +18,20 @@ enum Entrypoint {
   }
 
   static func run(_ invocation: Invocation, console: Console) -> Int32 {
+    var invocation = invocation
+    switch ColorChoice.take(from: &invocation.arguments) {
+    case .failure(let error):
+      console.err("duet: error: \(error.message)")
+      return ExitCode.usage
+    case .success(let choice?):
+      return dispatch(invocation, console: console.choosing(choice, environment: invocation.environment))
+    case .success(nil):
+      return dispatch(invocation, console: console)
+    }
+  }
+
+  /// Runs the command the arguments name, `--color` already taken.
+  static func dispatch(_ invocation: Invocation, console: Console) -> Int32 {
     let arguments = invocation.arguments
     guard let first = arguments.first else {
       console.out(overview)
@@ -73,7 +87,8 @@ enum Entrypoint {
     for command in commands {
       lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.spec.summary)
     }
-    lines += ["", "run 'duet help <command>' (or 'duet <command> --help') for a command's options, exit codes and examples; 'duet --version' for the version"]
+    lines += ["", "every command takes --color auto|always|never (default auto: colour on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it)",
+              "", "run 'duet help <command>' (or 'duet <command> --help') for a command's options, exit codes and examples; 'duet --version' for the version"]
     return lines.joined(separator: "\n")
   }
 }

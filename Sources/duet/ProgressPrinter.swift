@@ -3,7 +3,9 @@ import DuetApp
 import DuetSupport
 
 /// Progress: one line per finished lane; on a terminal also a live status line
-/// of what is running, rewritten in place.
+/// of what is running, rewritten in place. Where lines cannot be rewritten (a
+/// CI log, a pipe), a `still running` line every `heartbeat` seconds while a
+/// lane runs, so a 75 s lane does not look like a hung job.
 final class ProgressPrinter: Sendable {
   /// What changes as lanes start and finish. The lock is held while a line is
   /// written, so the status line is cleared and redrawn around it in one piece.
@@ -22,17 +24,21 @@ final class ProgressPrinter: Sendable {
   let total: Int
   private let state = Locked(State())
 
-  init(console: Console, quiet: Bool, total: Int) {
+  init(console: Console, quiet: Bool, total: Int, heartbeat: Double = 60) {
     self.console = console
     self.quiet = quiet
     self.total = total
-    if console.canRewrite && !quiet {
-      let timer = DispatchSource.makeTimerSource(queue: .global())
+    guard !quiet else { return }
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    if console.canRewrite {
       timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
       timer.setEventHandler { [weak self] in self?.redraw() }
-      timer.resume()
-      state.withLock { $0.timer = timer }
+    } else {
+      timer.schedule(deadline: .now() + heartbeat, repeating: heartbeat)
+      timer.setEventHandler { [weak self] in self?.stillRunning() }
     }
+    timer.resume()
+    state.withLock { $0.timer = timer }
   }
 
   func handle(_ update: ProgressUpdate) {
@@ -74,6 +80,16 @@ final class ProgressPrinter: Sendable {
     }
   }
 
+  /// `[2/9] still running: kotlin 1m00s, swift 12.0s`, one line in the log.
+  private func stillRunning() {
+    state.withLock { state in
+      guard !state.running.isEmpty else { return }
+      let now = Date()
+      let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
+      console.out(ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: console.width, verb: "still running"))
+    }
+  }
+
   private func drawStatus(_ state: inout State) {
     guard console.canRewrite, !quiet, !state.running.isEmpty else { return }
     let now = Date()
@@ -95,8 +111,8 @@ final class ProgressPrinter: Sendable {
   /// `[2/9] running: kotlin 12s, swift 3.1s, +2 more`: as many running lanes as
   /// fit in `width - 1` columns, and how many more there are; cut with `…`
   /// only when not even one fits.
-  static func statusText(finished: Int, total: Int, running names: [String], width: Int) -> String {
-    let head = "[\(finished)/\(total)] running: "
+  static func statusText(finished: Int, total: Int, running names: [String], width: Int, verb: String = "running") -> String {
+    let head = "[\(finished)/\(total)] \(verb): "
     var shown = names.count
     func text(_ count: Int) -> String {
       head + names.prefix(count).joined(separator: ", ") + (count < names.count ? (count > 0 ? ", " : "") + "+\(names.count - count) more" : "")

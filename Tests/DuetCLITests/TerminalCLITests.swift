@@ -79,4 +79,38 @@ struct TerminalCLITests {
     let both = try shell("FORCE_COLOR=1 NO_COLOR=1 '\(duetBinary.path)' verify", in: tree.url)
     #expect(!both.output.contains("\u{1B}["), "\(both.output.debugDescription)")
   }
+
+  /// Issue 41, item 9: `--color always|never` anywhere on the line (or as
+  /// `--color=WHEN`) wins over the environment and the terminal; any other
+  /// value is a usage error naming the three.
+  @Test func colorOption() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    let always = try shell("NO_COLOR=1 '\(duetBinary.path)' verify --color always", in: tree.url)
+    #expect(always.output.contains("\u{1B}[32;1mduet verify: PASS"), "\(always.output.debugDescription)")
+    let first = try shell("NO_COLOR= '\(duetBinary.path)' --color=always lanes", in: tree.url)
+    #expect(first.output.contains("lane"), "\(first.output.debugDescription)")
+    let never = try shell("FORCE_COLOR=1 NO_COLOR= '\(duetBinary.path)' verify --color=never", in: tree.url)
+    #expect(!never.output.contains("\u{1B}["), "\(never.output.debugDescription)")
+    #expect(never.output.contains("duet verify: PASS"), "\(never.output.debugDescription)")
+    let auto = try shell("FORCE_COLOR=1 NO_COLOR= '\(duetBinary.path)' verify --color never --color auto", in: tree.url)
+    #expect(auto.output.contains("\u{1B}[32;1mduet verify: PASS"), "the last --color wins: \(auto.output.debugDescription)")
+    let bad = try shell("'\(duetBinary.path)' verify --color sometimes", in: tree.url)
+    #expect(bad.status == 2 && bad.output.contains("duet: error: --color takes auto, always or never; got 'sometimes'"), "\(bad.output)")
+    let missing = try shell("'\(duetBinary.path)' verify --color", in: tree.url)
+    #expect(missing.status == 2 && missing.output.contains("--color takes auto, always or never, and got nothing"), "\(missing.output)")
+  }
+
+  /// Issue 41, item 9: with output that is not a terminal, a lane still running
+  /// after the heartbeat gets a `still running` line (every 60 s in duet; here
+  /// every 0.1 s), and none once nothing runs.
+  @Test func stillRunningLine() throws {
+    let buffers = ConsoleBuffers()
+    let console = Console(environment: ["COLUMNS": "80"], output: .buffers(buffers))
+    let printer = ProgressPrinter(console: console, quiet: false, total: 2, heartbeat: 0.1)
+    printer.handle(.started(lane: "kotlin"))
+    let deadline = Date().addingTimeInterval(30)
+    while !buffers.text.stdout.contains("[0/2] still running: kotlin ") && Date() < deadline { usleep(10_000) }
+    #expect(buffers.text.stdout.contains("[0/2] still running: kotlin "), "\(buffers.text.stdout)")
+    printer.finish()
+  }
 }
