@@ -28,9 +28,12 @@ STRIP ?= -s
 
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
-BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# Each completion where its shell looks for this PREFIX (tools/completion-folders
+# says which folder and why: Debian's fish searches nothing under /usr/local).
+COMPLETION_FOLDERS := $(shell tools/completion-folders "$(PREFIX)" "$(DESTDIR)")
+BASHDIR := $(DESTDIR)$(word 2,$(COMPLETION_FOLDERS))
+ZSHDIR := $(DESTDIR)$(word 4,$(COMPLETION_FOLDERS))
+FISHDIR := $(DESTDIR)$(word 6,$(COMPLETION_FOLDERS))
 
 VERSION := $(shell sed -n 's/^let duetVersion = "\(.*\)"/\1/p' Sources/duet/Version.swift)
 OS := $(shell uname -s | tr A-Z a-z)
@@ -61,6 +64,7 @@ install: $(if $(BINARY),,build)
 	"$(BINDIR)/duet" completion bash > "$(BASHDIR)/duet"
 	"$(BINDIR)/duet" completion zsh > "$(ZSHDIR)/_duet"
 	"$(BINDIR)/duet" completion fish > "$(FISHDIR)/duet.fish"
+	@$(if $(DESTDIR),true,tools/completion-folders --notes "$(PREFIX)" >/dev/null)
 	@"$(BINDIR)/duet" --version
 
 # The whole suite with the test tools found (.build/venv/bin first on PATH),

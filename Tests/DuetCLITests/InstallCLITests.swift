@@ -28,6 +28,50 @@ struct InstallCLITests {
     for path in Self.installed { #expect(!prefix.exists(path), "\(path) left behind") }
   }
 
+  /// Issue 41, item 2: after `make install` into a prefix the shells are told
+  /// of (`XDG_DATA_DIRS`, as a packaged install would be), fish and bash (through
+  /// the bash-completion package) complete `duet <TAB>` from the files it wrote;
+  /// and root's `/usr/local`, which Debian's fish does not search, puts the fish
+  /// file where fish looks.
+  @Test func shellsFindTheInstalledCompletions() throws {
+    let prefix = try FixtureTree()
+    let share = prefix.url.appendingPathComponent("share").path
+    let install = try shell("XDG_DATA_DIRS='\(share)' make --no-print-directory -C '\(Self.repository.path)' install PREFIX='\(prefix.url.path)' BINARY='\(duetBinary.path)'", in: prefix.url)
+    #expect(install.status == 0, "\(install.output)")
+    #expect(prefix.exists("share/fish/vendor_completions.d/duet.fish"))
+    #expect(!install.output.contains("bash-completion package, which is not installed"), "tools/install-deps test installs it: \(install.output)")
+
+    let bin = prefix.url.appendingPathComponent("bin").path
+    let fish = try shell("PATH='\(bin)':\"$PATH\" XDG_DATA_DIRS='\(share)' fish -c 'complete -C \"duet \"'", in: prefix.url)
+    #expect(fish.status == 0, "\(fish.output)")
+    #expect(fish.output.split(separator: "\n").contains { $0.hasPrefix("verify") }, "fish: \(fish.output)")
+    #expect(fish.output.split(separator: "\n").contains { $0.hasPrefix("lanes") }, "fish: \(fish.output)")
+
+    // bash-completion loads `duet`'s file on the first completion, from XDG_DATA_DIRS.
+    try prefix.write("complete.bash", """
+      source /usr/share/bash-completion/bash_completion
+      PATH='\(bin)':"$PATH"
+      _completion_loader duet
+      complete -p duet >/dev/null || { echo "no completion for duet"; exit 1; }
+      COMP_WORDS=(duet ""); COMP_CWORD=1; COMP_LINE="duet "; COMP_POINT=${#COMP_LINE}
+      function=$(complete -p duet | sed -n 's/.*-F \\([^ ]*\\).*/\\1/p')
+      "$function" duet "" duet
+      printf '%s\\n' "${COMPREPLY[@]}"
+
+      """)
+    let bash = try shell("XDG_DATA_DIRS='\(share)' bash complete.bash", in: prefix.url)
+    #expect(bash.status == 0, "\(bash.output)")
+    #expect(bash.output.split(separator: "\n").contains("verify"), "bash: \(bash.output)")
+
+    #if os(Linux)
+      // Root's /usr/local: Debian's fish searches nothing under it, so the file goes to fish's own folder.
+      let folders = try shell("env -u XDG_DATA_DIRS '\(Self.repository.path)/tools/completion-folders' /usr/local", in: prefix.url)
+      let fishFolder = folders.output.split(separator: "\n").first { $0.hasPrefix("fish ") }.map { String($0.dropFirst(5)) } ?? ""
+      let searched = try shell("env -u XDG_DATA_DIRS DIR='\(fishFolder)' fish -c 'contains -- $DIR $fish_complete_path'", in: prefix.url)
+      #expect(searched.status == 0, "fish does not search \(fishFolder)")
+    #endif
+  }
+
   /// `tools/build-release` writes the commit into BuildCommit.swift for the build
   /// and puts the committed text back afterwards, when the build fails too; a
   /// stand-in `swift` records what the build saw, so nothing is compiled.
