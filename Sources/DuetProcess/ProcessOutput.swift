@@ -14,7 +14,7 @@ public enum ProcessOutput {
   /// `git ARGUMENTS` in `directory`, found on the environment's PATH: its
   /// output, or nil when it cannot start, exits non-zero or runs past `deadline`.
   /// With `onBytes`, every byte goes there and none is kept.
-  public static func gitOutput(_ arguments: [String], in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+  public static func gitOutput(_ arguments: [String], in directory: URL, environment: [String: String],
                                deadline: Double = deadline, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
     let spec = gitSpec(arguments, in: directory, environment: environment)
     let result = ChildRun.capture(spec, limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
@@ -28,20 +28,20 @@ public enum ProcessOutput {
   }
 
   /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.
-  public static func git(_ arguments: [String], in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+  public static func git(_ arguments: [String], in directory: URL, environment: [String: String]) -> String? {
     gitOutput(arguments, in: directory, environment: environment)
       .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
   }
 
   /// `HEAD`, then the branches, remote branches and tags of the repository
   /// holding `directory`, by their short names; none where git fails.
-  public static func gitRefs(in directory: URL) -> [String] {
-    guard let text = git(["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes", "refs/tags"], in: directory) else { return [] }
+  public static func gitRefs(in directory: URL, environment: [String: String]) -> [String] {
+    guard let text = git(["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes", "refs/tags"], in: directory, environment: environment) else { return [] }
     return ["HEAD"] + text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasSuffix("/HEAD") }
   }
 
   /// Whether `name` (a SHA, a branch, a ref) names a commit of the repository holding `directory`.
-  public static func isCommit(_ name: String, in directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+  public static func isCommit(_ name: String, in directory: URL, environment: [String: String]) -> Bool {
     !name.isEmpty && !name.hasPrefix("-") && git(["rev-parse", "--verify", "--quiet", name + "^{commit}"], in: directory, environment: environment) != nil
   }
 
@@ -64,14 +64,14 @@ public struct GitState: Sendable, Equatable {
   public var changes: String
 
   /// Nil where the tree is not a git work tree or git is missing.
-  public static func read(root: URL) -> GitState? {
-    guard let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root), !commit.isEmpty else { return nil }
+  public static func read(root: URL, environment: [String: String]) -> GitState? {
+    guard let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root, environment: environment), !commit.isEmpty else { return nil }
     // The diff is hashed as it streams, never held whole.
     var diff = Digest()
-    let diffRead = ProcessOutput.gitOutput(["diff", "HEAD", "--binary"], in: root) { diff.update($0) } != nil
+    let diffRead = ProcessOutput.gitOutput(["diff", "HEAD", "--binary"], in: root, environment: environment) { diff.update($0) } != nil
     var digest = Digest()
     digest.update(diffRead ? "diff:\(diff.finishAndReset())\n" : "diff: unreadable\n")
-    let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root) ?? Data()
+    let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root, environment: environment) ?? Data()
     for name in untracked.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }).sorted() {
       digest.update("untracked:\(name)\n")
       try? digest.update(fileAt: root.appendingPathComponent(name).path)

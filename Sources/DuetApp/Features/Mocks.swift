@@ -50,8 +50,6 @@ public enum MocksResponse: CommandResponse {
 public func mocks(_ request: MocksRequest) throws -> MocksResponse {
   let manifest = try TreeManifest.load(root: request.root).manifest
   if request.check { return .checked(MockCheck.run(manifest, root: request.root)) }
-  var options = MockImprint.Options()
-  options.acceptBody = request.acceptBody
-  options.generator = MockGenerator.shell(environment: request.environment)
+  let options = MockImprint.Options(acceptBody: request.acceptBody, generator: MockGenerator.shell(environment: request.environment))
   return .imprinted(MockImprint.run(manifest, root: request.root, options: options))
 }

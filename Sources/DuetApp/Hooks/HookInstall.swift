@@ -14,9 +14,12 @@ public struct HookInstallRequest: Sendable {
   public var force = false
   /// `--hooks-folder DIR`: where git runs this repository's hooks from, outside it.
   public var hooksFolder: String?
-  public init(root: URL, duetPath: String) {
+  /// The invocation's environment: git is found on its PATH and reads its variables.
+  public var environment: [String: String]
+  public init(root: URL, duetPath: String, environment: [String: String]) {
     self.root = root
     self.duetPath = duetPath
+    self.environment = environment
   }
 }
 
@@ -53,7 +56,7 @@ public enum HookInstallResponse: CommandResponse {
 public func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
   do {
     let installed = try GitHook.install(request.preCommit ? .preCommit : .prePush, root: request.root, duetPath: request.duetPath,
-                                        force: request.force, namedFolder: request.hooksFolder)
+                                        force: request.force, namedFolder: request.hooksFolder, environment: request.environment)
     return .installed(installed, preCommit: request.preCommit, duetPath: request.duetPath)
   } catch {
     return .refused(error.message)
@@ -73,9 +76,9 @@ public struct HookUninstallResponse: CommandResponse {
 }
 
 /// Throws `CommandFailure` (exit 2) when there is no git repository to remove from.
-public func hookUninstall(root: URL) throws(CommandFailure) -> HookUninstallResponse {
+public func hookUninstall(root: URL, environment: [String: String]) throws(CommandFailure) -> HookUninstallResponse {
   do {
-    return HookUninstallResponse(removed: try GitHook.uninstall(root: root))
+    return HookUninstallResponse(removed: try GitHook.uninstall(root: root, environment: environment))
   } catch {
     throw CommandFailure(message: "duet hook: error: \(error.message)", code: ExitCode.usage)
   }

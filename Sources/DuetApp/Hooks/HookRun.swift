@@ -128,7 +128,7 @@ enum HookDecision {
     let root = request.root
     var target = HookTarget(root: root)
     let updates = PrePush.parse(String(decoding: request.standardInput, as: UTF8.self))
-    switch PrePush.plan(updates, remote: request.remote, commitExists: { ProcessOutput.isCommit($0, in: root) }) {
+    switch PrePush.plan(updates, remote: request.remote, commitExists: { ProcessOutput.isCommit($0, in: root, environment: request.environment) }) {
     case .nothing(let why):
       say(.line("duet hook: \(why); nothing to verify"))
       return .stop(ExitCode.pass)
@@ -139,7 +139,7 @@ enum HookDecision {
       target.since = base
     }
     let pushed = Set(updates.map(\.localSHA).filter { !$0.allSatisfy { $0 == "0" } })
-    if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root) {
+    if pushed.count == 1, let commit = pushed.first, let why = PushedCommit.difference(from: commit, root: root, environment: request.environment) {
       do {
         let made = try PushedCommit.checkOut(commit, root: root, environment: ProcessOutput.outsideRepository(request.environment))
         target.checkout = made.top
@@ -161,7 +161,7 @@ enum HookDecision {
   /// the work tree, before the first commit.
   static func preCommit(_ request: HookRunRequest, say: (Printout) -> Void) -> PrePushDecision {
     let root = request.root
-    guard ProcessOutput.isCommit("HEAD", in: root) else {
+    guard ProcessOutput.isCommit("HEAD", in: root, environment: request.environment) else {
       say(.line("duet hook: the first commit; verifying every lane"))
       return .verify(HookTarget(root: root, since: nil))
     }

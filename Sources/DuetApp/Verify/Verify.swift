@@ -132,7 +132,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     session.prepare()
     session.warnings.forEach(observer.warning)
     observer.started(plan.selected.count)
-    if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root) }
+    if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
     groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
@@ -148,7 +148,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
   }
   var changed: [String] = []
-  if let before, let after = TrackedChanges.snapshot(root: request.root) {
+  if let before, let after = TrackedChanges.snapshot(root: request.root, environment: request.environment) {
     changed = TrackedChanges.changed(before: before, after: after)
   }
   var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)

@@ -29,8 +29,8 @@ public enum GitHook {
   }
 
   /// Where git runs hooks for the work tree holding `root`.
-  public static func hooksFolder(root: URL) throws(Failure) -> URL {
-    guard let text = ProcessOutput.git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], in: root) ?? ProcessOutput.git(["rev-parse", "--git-path", "hooks"], in: root) else {
+  public static func hooksFolder(root: URL, environment: [String: String]) throws(Failure) -> URL {
+    guard let text = ProcessOutput.git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], in: root, environment: environment) ?? ProcessOutput.git(["rev-parse", "--git-path", "hooks"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git repository; hooks need one (git init)")
     }
     return URL(fileURLWithPath: text, relativeTo: root).standardizedFileURL
@@ -38,8 +38,8 @@ public enum GitHook {
 
   /// The tree root relative to the repository's top, so the hook finds the
   /// tree wherever the clone lives (`.` when the root is the top).
-  public static func rootFromTop(root: URL) throws(Failure) -> String {
-    guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root) else {
+  public static func rootFromTop(root: URL, environment: [String: String]) throws(Failure) -> String {
+    guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
     return prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
@@ -105,12 +105,13 @@ public enum GitHook {
   /// `namedFolder` names it. Anything already at the hook's path that duet did
   /// not write (any bytes, a link, dangling or not) is an error unless `force`,
   /// and is then renamed, exactly as it is, to `<hook>.duet-backup`.
-  public static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool, namedFolder: String? = nil) throws(Failure) -> Installed {
+  public static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool, namedFolder: String? = nil,
+                             environment: [String: String]) throws(Failure) -> Installed {
     try requireManifest(root: root)
-    let folder = try hooksFolder(root: root)
-    let placement = try self.placement(of: folder, root: root, named: namedFolder)
+    let folder = try hooksFolder(root: root, environment: environment)
+    let placement = try self.placement(of: folder, root: root, named: namedFolder, environment: environment)
     let hook = folder.appendingPathComponent(kind.rawValue)
-    let text = script(kind, duetPath: duetPath, rootFromTop: try rootFromTop(root: root), placement: placement)
+    let text = script(kind, duetPath: duetPath, rootFromTop: try rootFromTop(root: root, environment: environment), placement: placement)
     var result = Installed.written(hook.path, placement: placement)
     if case .foreign(let what) = HookFile.existing(hook.path) {
       guard force else {
@@ -146,7 +147,7 @@ public enum GitHook {
 
   /// Where `folder` lies: in the git folder, in the work tree, or outside the
   /// repository, which is refused unless `named` is that folder.
-  static func placement(of folder: URL, root: URL, named: String?) throws(Failure) -> Placement {
+  static func placement(of folder: URL, root: URL, named: String?, environment: [String: String]) throws(Failure) -> Placement {
     let real = folder.resolvingSymlinksInPath().path
     func inside(_ base: String?) -> Bool {
       guard let base else { return false }
@@ -155,11 +156,11 @@ public enum GitHook {
     }
     // Relative answers (a git before 2.31) are relative to `root`, as `inside` reads them.
     for flag in ["--git-common-dir", "--git-dir"] {
-      if inside(ProcessOutput.git(["rev-parse", "--path-format=absolute", flag], in: root) ?? ProcessOutput.git(["rev-parse", flag], in: root)) {
+      if inside(ProcessOutput.git(["rev-parse", "--path-format=absolute", flag], in: root, environment: environment) ?? ProcessOutput.git(["rev-parse", flag], in: root, environment: environment)) {
         return .gitFolder
       }
     }
-    if inside(ProcessOutput.git(["rev-parse", "--show-toplevel"], in: root)) { return .workTree }
+    if inside(ProcessOutput.git(["rev-parse", "--show-toplevel"], in: root, environment: environment)) { return .workTree }
     guard let named, URL(fileURLWithPath: named, relativeTo: root).resolvingSymlinksInPath().path == real else {
       throw Failure(message: "git runs this repository's hooks from \(real) (core.hooksPath), outside the repository: every repository that uses that folder would run duet's hook. Install there only by naming it: duet hook install --hooks-folder \(ShellWord.quoted(real))")
     }
@@ -168,8 +169,8 @@ public enum GitHook {
 
   /// Removes duet's hooks, putting back, exactly as it was, a hook `--force`
   /// moved aside; leaves foreign hooks alone. One line per hook looked at.
-  public static func uninstall(root: URL) throws(Failure) -> [String] {
-    let folder = try hooksFolder(root: root)
+  public static func uninstall(root: URL, environment: [String: String]) throws(Failure) -> [String] {
+    let folder = try hooksFolder(root: root, environment: environment)
     var lines: [String] = []
     for kind in Kind.allCases {
       let hook = folder.appendingPathComponent(kind.rawValue)

@@ -17,10 +17,10 @@ public enum PushedCommit {
 
   /// Nil when the work tree holding `root` is exactly `commit` (HEAD is it and
   /// nothing is modified, staged or untracked); otherwise what differs.
-  public static func difference(from commit: String, root: URL) -> String? {
-    let head = ProcessOutput.git(["rev-parse", "HEAD"], in: root)
+  public static func difference(from commit: String, root: URL, environment: [String: String]) -> String? {
+    let head = ProcessOutput.git(["rev-parse", "HEAD"], in: root, environment: environment)
     if head != commit { return "the work tree is at \(head.map { String($0.prefix(12)) } ?? "no commit"), not \(commit.prefix(12))" }
-    guard let status = ProcessOutput.gitOutput(["status", "--porcelain", "-z", "--untracked-files=normal"], in: root) else {
+    guard let status = ProcessOutput.gitOutput(["status", "--porcelain", "-z", "--untracked-files=normal"], in: root, environment: environment) else {
       return "git status failed"
     }
     return status.isEmpty ? nil : "the work tree has uncommitted or untracked changes"
@@ -28,8 +28,8 @@ public enum PushedCommit {
 
   /// Checks `commit` out into a new temporary folder; returns the folder that
   /// corresponds to `root` there (the same path below the repository's top).
-  public static func checkOut(_ commit: String, root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> (top: URL, root: URL) {
-    let prefix = (try? GitHook.rootFromTop(root: root)) ?? "."
+  public static func checkOut(_ commit: String, root: URL, environment: [String: String]) throws(Failure) -> (top: URL, root: URL) {
+    let prefix = (try? GitHook.rootFromTop(root: root, environment: environment)) ?? "."
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
     guard ProcessOutput.gitOutput(arguments, in: root, environment: environment, deadline: 300) != nil else {
@@ -65,7 +65,7 @@ public enum PushedCommit {
   }
 
   /// Removes a temporary worktree made by `checkOut`.
-  public static func remove(_ top: URL, root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  public static func remove(_ top: URL, root: URL, environment: [String: String]) {
     let outside = ProcessOutput.outsideRepository(environment)
     _ = ProcessOutput.gitOutput(["worktree", "remove", "--force", top.path], in: root, environment: outside)
     try? FileManager.default.removeItem(at: top)

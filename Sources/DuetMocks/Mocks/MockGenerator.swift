@@ -29,12 +29,6 @@ public enum MockGenerator {
     { command, root, output in try run(command, root: root, output: output, environment: environment) }
   }
 
-  /// The generator as the `mocks` built-in lane runs it: with this process's
-  /// environment, until a built-in is handed the run's (see `BuiltinContext`).
-  public static let shell: Runner = { command, root, output in
-    try run(command, root: root, output: output, environment: ProcessInfo.processInfo.environment)
-  }
-
   private static func run(_ command: String, root: URL, output: URL, environment: [String: String]) throws -> Outcome {
     var environment = environment
     environment["DUET_MOCK_OUTPUT"] = output.path

@@ -9,11 +9,15 @@ import DuetSupport
 public enum MockImprint {
   public struct Options: Sendable {
     public var acceptBody = false
-    public var generator: MockGenerator.Runner = MockGenerator.shell
-    public init(acceptBody: Bool = false) { self.acceptBody = acceptBody }
+    /// Runs an entry's generator: `MockGenerator.shell(environment:)` with the invocation's environment.
+    public var generator: MockGenerator.Runner
+    public init(acceptBody: Bool = false, generator: @escaping MockGenerator.Runner) {
+      self.acceptBody = acceptBody
+      self.generator = generator
+    }
   }
 
-  public static func run(_ manifest: Manifest, root: URL, options: Options = Options()) -> MockImprintReport {
+  public static func run(_ manifest: Manifest, root: URL, options: Options) -> MockImprintReport {
     var report = MockImprintReport()
     for target in MockTarget.resolve(manifest, root: root) {
       switch target {

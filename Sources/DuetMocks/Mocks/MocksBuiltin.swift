@@ -16,7 +16,7 @@ extension BuiltinLane {
       let report = MockCheck.run(manifest, root: context.tree)
       return BuiltinResult(exitCode: report.exitCode, output: report.text)
     }
-    let report = MockImprint.run(manifest, root: context.tree)
+    let report = MockImprint.run(manifest, root: context.tree, options: MockImprint.Options(generator: MockGenerator.shell(environment: context.environment)))
     return BuiltinResult(exitCode: report.exitCode, output: report.text)
   }
 

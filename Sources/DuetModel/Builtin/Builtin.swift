@@ -8,10 +8,14 @@ public struct BuiltinContext: Sendable {
   public var tree: URL
   public var arguments: [String]
   public var vocabulary: [String: [String]]
-  public init(tree: URL, arguments: [String], vocabulary: [String: [String]]) {
+  /// The lane's environment (the invocation's, with the lane's `env:`): what a
+  /// built-in hands the programs it starts (a mock generator), never this process's.
+  public var environment: [String: String]
+  public init(tree: URL, arguments: [String], vocabulary: [String: [String]], environment: [String: String]) {
     self.tree = tree
     self.arguments = arguments
     self.vocabulary = vocabulary
+    self.environment = environment
   }
 }
 

@@ -149,7 +149,8 @@ public enum InputFingerprint {
   package static func implicitInputs(of lane: Lane, root: URL, builtins: BuiltinSet) -> [String] {
     guard case .builtin(let command, let arguments) = lane.step, let builtin = builtins.lane(named: command) else { return [] }
     let tree = lane.dir.map { root.appendingPathComponent($0) } ?? root
-    return builtin.implicitInputs(BuiltinContext(tree: tree, arguments: arguments, vocabulary: builtins.vocabulary)).map { pattern in lane.dir.map { "\($0)/\(pattern)" } ?? pattern }
+    // A built-in's inputs are read from the tree alone, and nothing is started: no environment is handed on.
+    return builtin.implicitInputs(BuiltinContext(tree: tree, arguments: arguments, vocabulary: builtins.vocabulary, environment: [:])).map { pattern in lane.dir.map { "\($0)/\(pattern)" } ?? pattern }
   }
 }
 

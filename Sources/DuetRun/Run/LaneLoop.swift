@@ -178,7 +178,8 @@ public final class LaneLoop {
       attempt.timedOut = true
       self.complete(index, attempt, code: nil)
     }
-    let context = BuiltinContext(tree: request.workingDirectory, arguments: arguments, vocabulary: builtins.vocabulary)
+    let context = BuiltinContext(tree: request.workingDirectory, arguments: arguments, vocabulary: builtins.vocabulary,
+                                 environment: request.environment)
     let poster = loop.poster, number = request.attempt
     Thread.detachNewThread {
       poster.post(Message.builtinEnded(index: index, attempt: number, result: builtin.run(context)))

@@ -14,11 +14,11 @@ public struct TrackedChanges: Sendable, Equatable {
   public init(entries: [String: String]) { self.entries = entries }
 
   /// Nil where the root is not in a git work tree or git is missing.
-  public static func snapshot(root: URL) -> TrackedChanges? {
-    guard let data = ProcessOutput.gitOutput(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=dirty", "--", "."], in: root) else {
+  public static func snapshot(root: URL, environment: [String: String]) -> TrackedChanges? {
+    guard let data = ProcessOutput.gitOutput(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=dirty", "--", "."], in: root, environment: environment) else {
       return nil
     }
-    guard let top = ProcessOutput.gitOutput(["rev-parse", "--show-toplevel"], in: root) else { return nil }
+    guard let top = ProcessOutput.gitOutput(["rev-parse", "--show-toplevel"], in: root, environment: environment) else { return nil }
     let topURL = URL(fileURLWithPath: String(decoding: top, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     var entries: [String: String] = [:]
     for (status, path) in parse(data) {

@@ -91,7 +91,7 @@ public final class VerifySession {
     let fingerprintTree = { [unowned self] in
       self.fingerprints = InputFingerprint.compute(
         manifest: self.plan.manifest, builtins: self.plan.builtins, root: root, selected: self.plan.selected,
-        git: { if git == nil { git = .some(GitState.read(root: root)) }; return git! }, duetVersion: self.builtinIdentity,
+        git: { if git == nil { git = .some(GitState.read(root: root, environment: self.plan.environment)) }; return git! }, duetVersion: self.builtinIdentity,
         changedFiles: self.plan.options.changed?.files, environment: self.plan.environment)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {

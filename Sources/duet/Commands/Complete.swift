@@ -20,7 +20,7 @@ enum CompleteCommand: Command {
     guard let kind = CompletionWords(rawValue: arguments.positionals.first ?? "") else {
       throw UsageError(message: "__complete offers: lanes, tags, refs", command: "__complete")
     }
-    guard let root = try? treeRoot(arguments), let words = completionWords(kind, root: root) else { return ExitCode.failed }
+    guard let root = try? treeRoot(arguments), let words = completionWords(kind, root: root, environment: arguments.invocation.environment) else { return ExitCode.failed }
     for word in words { console.out(word) }
     return ExitCode.pass
   }

@@ -37,7 +37,8 @@ enum HookCommand: Command {
     if arguments.flag("--pre-push") && arguments.flag("--pre-commit") {
       throw UsageError(message: "--pre-push and --pre-commit cannot be combined; install one, then the other", command: "hook")
     }
-    var request = HookInstallRequest(root: try treeRoot(arguments), duetPath: arguments.invocation.executable.path)
+    var request = HookInstallRequest(root: try treeRoot(arguments), duetPath: arguments.invocation.executable.path,
+                                     environment: arguments.invocation.environment)
     request.preCommit = arguments.flag("--pre-commit")
     request.force = arguments.flag("--force")
     request.hooksFolder = arguments.value("--hooks-folder")
@@ -45,7 +46,7 @@ enum HookCommand: Command {
   }
 
   static func uninstall(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    console.show(try hookUninstall(root: try treeRoot(arguments)))
+    console.show(try hookUninstall(root: try treeRoot(arguments), environment: arguments.invocation.environment))
   }
 
   /// What the installed hook calls: DuetApp's `hookRun` decides the change and

@@ -20,7 +20,7 @@ struct AdoptCallTests {
     try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n" + lanes)
   }
 
-  func git(_ arguments: String) -> String? { ProcessOutput.git(arguments.split(separator: " ").map(String.init), in: tree.url) }
+  func git(_ arguments: String) -> String? { ProcessOutput.git(arguments.split(separator: " ").map(String.init), in: tree.url, environment: testEnvironment) }
 
   /// init writes the manifest once; again it refuses (exit 1), and with `force` replaces it.
   @Test func initWritesThenRefusesThenReplaces() throws {
@@ -87,14 +87,14 @@ struct AdoptCallTests {
   @Test func hookInstallsAndUninstalls() throws {
     try writeManifest()
     _ = git("init -q")
-    let installed = hookInstall(HookInstallRequest(root: tree.url, duetPath: "/usr/local/bin/duet"))
+    let installed = hookInstall(HookInstallRequest(root: tree.url, duetPath: "/usr/local/bin/duet", environment: testEnvironment))
     guard case .installed(.written(let path, _), false, _) = installed else {
       Issue.record("expected a hook written, got \(installed.printout(TextFormat()).errText)")
       return
     }
     #expect(FileManager.default.fileExists(atPath: tree.url.appendingPathComponent(".git/hooks/pre-push").path))
     #expect(path.hasSuffix("pre-push"))
-    let removed = try hookUninstall(root: tree.url)
+    let removed = try hookUninstall(root: tree.url, environment: testEnvironment)
     #expect(!removed.removed.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: tree.url.appendingPathComponent(".git/hooks/pre-push").path))
   }

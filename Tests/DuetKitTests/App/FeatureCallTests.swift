@@ -94,7 +94,7 @@ struct FeatureCallTests {
     #expect(mermaid.text == "flowchart LR\n  n0[\"build\"]\n  n1[\"test\"]\n  n0 --> n1\n")
     #expect(throws: UsageError.self) { try GraphRequest.checkFormat("svg") }
     #expect(manifestSchema().text.contains("\"$schema\""))
-    #expect(completionWords(.lanes, root: tree.url) == ["build", "test"])
-    #expect(completionWords(.tags, root: tree.url) == ["fast"])
+    #expect(completionWords(.lanes, root: tree.url, environment: testEnvironment) == ["build", "test"])
+    #expect(completionWords(.tags, root: tree.url, environment: testEnvironment) == ["fast"])
   }
 }

@@ -102,7 +102,7 @@ struct VerifyCallTests {
           sh: "true"
           inputs: [lanes/manifest.yaml]
       """)
-    func git(_ arguments: String) -> String? { ProcessOutput.git(arguments.split(separator: " ").map(String.init), in: tree.url) }
+    func git(_ arguments: String) -> String? { ProcessOutput.git(arguments.split(separator: " ").map(String.init), in: tree.url, environment: testEnvironment) }
     _ = git("init -q")
     _ = git("-c user.email=t@t -c user.name=t -c commit.gpgsign=false commit -q --allow-empty -m start")
     let head = try #require(git("rev-parse HEAD"))

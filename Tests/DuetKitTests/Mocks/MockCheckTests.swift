@@ -228,11 +228,11 @@ struct MockCheckTests {
     _ = try imprinted(tree)
     let lane = try #require(BuiltinSet.standard.lane(named: "mocks"))
     #expect(lane.options == ["--check"])
-    let passed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
+    let passed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment))
     #expect(passed.exitCode == 0)
     #expect(passed.output == "duet mocks --check: 1 mock file(s) up to date\n")
     try tree.write("Sources/Shell/New.swift", "struct New {}\n")
-    let failed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
+    let failed = lane.run(BuiltinContext(tree: tree.url, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment))
     #expect(failed.exitCode == 1)
     #expect(failed.output.contains("unlisted: Sources/Shell/New.swift"))
   }

@@ -28,11 +28,11 @@ struct ChildRunTests {
   /// does not reach the output a caller parses.
   @Test func gitArgumentsAreNeverShellText() throws {
     let folder = try TemporaryFolder()
-    #expect(ProcessOutput.git(["init", "-q"], in: folder.url) != nil)
-    #expect(!ProcessOutput.isCommit("x; touch injected", in: folder.url))
+    #expect(ProcessOutput.git(["init", "-q"], in: folder.url, environment: testEnvironment) != nil)
+    #expect(!ProcessOutput.isCommit("x; touch injected", in: folder.url, environment: testEnvironment))
     #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("injected").path))
     // `checkout -b` says "Switched to a new branch" on stderr, and succeeds.
-    #expect(ProcessOutput.git(["checkout", "-b", "feature"], in: folder.url) == "")
+    #expect(ProcessOutput.git(["checkout", "-b", "feature"], in: folder.url, environment: testEnvironment) == "")
   }
 
   /// A grandchild that leaves the process group (`setsid`) and keeps the pipe open

@@ -189,16 +189,16 @@ struct TokenCheckTests {
     let lane = try #require(BuiltinSet.standard.lane(named: "design-tokens"))
     #expect(lane.options == ["--check"])
     let tree = try tree()
-    let missing = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
+    let missing = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment))
     #expect(missing.exitCode == 1)
     #expect(missing.output.hasPrefix("duet design-tokens --check: FAIL\n  missing: "))
     #expect(tree.snapshot().count == 1)
     _ = DesignTokens.run(root: tree.root, check: false)
-    let passed = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary))
+    let passed = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment))
     #expect(passed.exitCode == 0)
     #expect(passed.output == DesignTokens.run(root: tree.root, check: true).text)
     try tree.write("version: 9\n", to: TokenConfig.defaultPath)
-    #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary)).exitCode == 2)
+    #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment)).exitCode == 2)
   }
 
   /// The built-in's implicit inputs are the config, every generated file and every owned file, so a cache sees them.
