@@ -255,18 +255,45 @@ struct CIWorkflowFilesTests {
   }
 
   /// verify.yml installs make, caches .build, runs the README's test command (make check, which installs the
-  /// rest, runs the tests and the strict verify) with JUnit, and uploads both files even on failure.
+  /// rest, runs the tests and the strict verify) with JUnit, and uploads both files even on failure; on Linux
+  /// in the README's toolchain and, issue 42 item 7, on macOS too, with every action pinned to a commit.
   @Test func repositoryWorkflow() throws {
-    let (_, node) = try load(".github/workflows/verify.yml")
-    let steps = try #require(node["jobs"]?["verify"]?["steps"]?.sequence)
-    let commands = runs(node, job: "verify")
-    #expect(commands.contains { $0.contains("apt-get install -y -q make\n") })
-    #expect(commands.contains("make check VERIFY_ARGS=\"--junit .duet/junit.xml\""))
-    #expect(steps.contains { $0["uses"]?.scalar == "actions/cache@v4" && $0["with"]?["path"]?.scalar == ".build" })
-    let upload = try #require(steps.first { $0["uses"]?.scalar == "actions/upload-artifact@v4" })
-    #expect(upload["if"]?.scalar == "always()")
-    #expect(upload["with"]?["path"]?.scalar == ".duet/junit.xml\n.duet/history.sqlite\n")
-    #expect(upload["with"]?["include-hidden-files"]?.scalar == "true")
+    let (text, node) = try load(".github/workflows/verify.yml")
+    for job in ["verify", "verify-macos"] {
+      let steps = try #require(node["jobs"]?[job]?["steps"]?.sequence, "no job \(job)")
+      #expect(runs(node, job: job).contains("make check VERIFY_ARGS=\"--junit .duet/junit.xml\""), "\(job)")
+      #expect(steps.contains { ($0["uses"]?.scalar ?? "").hasPrefix("actions/cache@") && $0["with"]?["path"]?.scalar == ".build" }, "\(job)")
+      let upload = try #require(steps.first { ($0["uses"]?.scalar ?? "").hasPrefix("actions/upload-artifact@") })
+      #expect(upload["if"]?.scalar == "always()")
+      #expect(upload["with"]?["path"]?.scalar == ".duet/junit.xml\n.duet/history.sqlite\n")
+      #expect(upload["with"]?["include-hidden-files"]?.scalar == "true")
+      let checkout = try #require(steps.first { ($0["uses"]?.scalar ?? "").hasPrefix("actions/checkout@") })
+      #expect(checkout["with"]?["persist-credentials"]?.scalar == "false", "\(job)")
+    }
+    #expect(node["jobs"]?["verify"]?["container"]?.scalar == "swift:6.3.1")
+    #expect(node["jobs"]?["verify-macos"]?["runs-on"]?.scalar == "macos-latest")
+    #expect(runs(node, job: "verify").contains { $0.contains("apt-get install -y -q make\n") })
+    // Every action by the commit of its release tag, as the generated workflows pin them.
+    for path in [".github/workflows/verify.yml", ".github/workflows/release.yml"] {
+      let workflow = try load(path).text
+      for line in workflow.split(separator: "\n") where line.contains("uses: ") {
+        #expect(line.range(of: #"uses: [\w./-]+@[0-9a-f]{40} # v[0-9.]+$"#, options: .regularExpression) != nil, "\(path): \(line)")
+      }
+    }
+    #expect(text.contains("concurrency:"))
+  }
+
+  /// zizmor (offline, pedantic persona) finds nothing in this repository's own
+  /// workflows, as in the generated ones (issue 42, item 7; it found 16).
+  @Test func repositoryWorkflowsPassZizmor() throws {
+    let zizmor = try #require(CITools.find("zizmor"))
+    let files = [".github/workflows/verify.yml", ".github/workflows/release.yml"].map { Self.repository.appendingPathComponent($0).path }
+    let lint = try CITools.run(zizmor, ["--offline", "--no-progress", "--persona", "pedantic"] + files, in: Self.repository)
+    #expect(lint.status == 0, "zizmor: \(lint.output)")
+    #expect(lint.output.contains("No findings"), "zizmor: \(lint.output)")
+    let check = try #require(CITools.find("check-jsonschema"))
+    let schema = try CITools.run(check, ["--builtin-schema", "vendor.github-workflows"] + files, in: Self.repository)
+    #expect(schema.status == 0, "check-jsonschema: \(schema.output)")
   }
 
   /// The one-job template parses and runs the strict verify with JUnit, with duet from PATH.
