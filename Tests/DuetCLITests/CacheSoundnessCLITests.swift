@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 
 /// Issue 26: a cached pass certifies exactly what the lane saw. Each test is a
 /// PASS that an earlier duet gave for a tree that fails.
@@ -216,7 +217,7 @@ struct CacheSoundnessCLITests {
       version: 1
       lanes:
         - name: slow
-          sh: sleep 30
+          sh: touch slow.started; sleep 30
         - name: quick
           sh: "true"
       """)
@@ -229,7 +230,7 @@ struct CacheSoundnessCLITests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    Thread.sleep(forTimeInterval: 1.5)
+    #expect(eventually { tree.exists("slow.started") }, "the slow lane never started")
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)

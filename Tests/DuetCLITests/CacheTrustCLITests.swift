@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 
 /// The cache and the run under a hostile review: no pass is served from the
 /// cache when something it did not see could make the lane fail, and one lane
@@ -162,9 +163,7 @@ struct CacheTrustCLITests {
     let start = Date()
     let started = tree.url.appendingPathComponent("bin/git.started").path
     let run = try runBinary(["verify"], in: tree.url, environment: ["PATH": tree.url.appendingPathComponent("bin").path + ":/usr/bin:/bin"]) { process in
-      let deadline = Date().addingTimeInterval(15)
-      while !FileManager.default.fileExists(atPath: started) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-      Thread.sleep(forTimeInterval: 0.2)
+      #expect(eventually { FileManager.default.fileExists(atPath: started) }, "the stand-in git never started")
       kill(process.processIdentifier, SIGINT)
     }
     #expect(run.status == 130)

@@ -117,8 +117,8 @@ struct CompletionCLITests {
     zpty -w z 'bindkey "^I" complete-word'
     zpty -n -w z "$1"$'\t'
     out=""
-    # Read until matches have arrived and the terminal has gone quiet (at most 10 s).
-    for i in {1..50}; do
+    # Read until matches have arrived and the terminal has gone quiet (at most 30 s: a loaded CI starts zsh slowly).
+    for i in {1..150}; do
       sleep 0.2
       got=0
       while zpty -rt z chunk; do out+=$chunk; got=1; done

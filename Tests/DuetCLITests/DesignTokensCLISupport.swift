@@ -43,11 +43,15 @@ enum DesignTokensCLI {
     try process.run()
     // Read stderr on another thread so neither pipe can fill and block the child.
     let errorData = ErrorBox()
-    let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    let readDone = DispatchSemaphore(value: 0)
+    let reader = Thread {
+      errorData.set(err.fileHandleForReading.readDataToEndOfFile())
+      readDone.signal()
+    }
     reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    while !errorData.isDone { usleep(1000) }
+    readDone.wait()
     return Result(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errorData.value, as: UTF8.self))

@@ -160,6 +160,7 @@ struct HistoryCLITests {
     _ = try tree.duet("verify")
     _ = try tree.duet("verify")
     #expect(try tree.duet("flaky", "--since", "1h").stdout.contains("wobbly"))
+    // A sleep that is the point: the runs must be over a second old for `--since 1s` to leave them out.
     Thread.sleep(forTimeInterval: 1.1)
     let narrow = try tree.duet("flaky", "--since", "1s")
     #expect(narrow.stdout.contains("0 run(s) in the window"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 
 /// One signal policy: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every child's
 /// process group before duet exits, with no crash report.
@@ -16,8 +17,7 @@ struct SignalCLITests {
   func interruptVerify(with signal: Int32) throws -> (DuetRun, Int32) {
     let tree = try FixtureTree(manifest: SignalCLITests.longLane)
     let run = try runBinary(["verify"], in: tree.url) { process in
-      for _ in 0..<200 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
-      Thread.sleep(forTimeInterval: 0.1)
+      #expect(eventually { pidWritten(tree.url.appendingPathComponent("long.pid").path) }, "the lane never started")
       kill(process.processIdentifier, signal)
     }
     let pid = try #require(Int32(tree.read("long.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -29,8 +29,7 @@ struct SignalCLITests {
     let (run, pid) = try interruptVerify(with: SIGHUP)
     #expect(run.status == 130)
     #expect(run.stdout.contains("duet verify: INTERRUPTED"))
-    Thread.sleep(forTimeInterval: 0.3)
-    #expect(!processIsAlive(pid))
+    #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived duet")
   }
 
   /// SIGQUIT behaves as SIGTERM: lanes stopped, exit 130, no crash report.
@@ -38,8 +37,7 @@ struct SignalCLITests {
     let (run, pid) = try interruptVerify(with: SIGQUIT)
     #expect(run.status == 130)
     #expect(!run.stderr.contains("Stack dump") && !run.stderr.contains("Crash"))
-    Thread.sleep(forTimeInterval: 0.3)
-    #expect(!processIsAlive(pid))
+    #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived duet")
   }
 
   /// SIGTERM to `duet mocks` while its generator runs stops the generator's group and exits 128 + 15.
@@ -56,15 +54,13 @@ struct SignalCLITests {
       """)
     try tree.write("Sources/A.swift", "struct A {}\n")
     let run = try runBinary(["mocks"], in: tree.url) { process in
-      for _ in 0..<200 where !tree.exists("gen.pid") { Thread.sleep(forTimeInterval: 0.05) }
-      Thread.sleep(forTimeInterval: 0.1)
+      #expect(eventually { pidWritten(tree.url.appendingPathComponent("gen.pid").path) }, "the generator never started")
       kill(process.processIdentifier, SIGTERM)
     }
     #expect(run.status == 128 + SIGTERM, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("duet: SIGTERM: stopping 1 child process group(s)"))
     let pid = try #require(Int32(tree.read("gen.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-    Thread.sleep(forTimeInterval: 0.3)
-    #expect(!processIsAlive(pid))
+    #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived duet")
     #expect(!tree.exists("Tests/Mocks/Mocks.swift"))
   }
 }

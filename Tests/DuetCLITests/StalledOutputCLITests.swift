@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 import DuetRun
 
 /// A reader that stops reading (a paused pager, a stuck log shipper) must not
@@ -31,10 +32,9 @@ struct StalledOutputCLITests {
     // Nobody reads standard output until the run is in the history.
     let store = tree.url.appendingPathComponent(".duet/history.sqlite").path
     var recorded: RunRow?
-    let deadline = Date().addingTimeInterval(25)
-    while recorded == nil && Date() < deadline {
-      Thread.sleep(forTimeInterval: 0.2)
+    _ = eventually(within: 25) {
       if FileManager.default.fileExists(atPath: store) { recorded = try? HistoryStore(path: store).recentRuns(limit: 1).first }
+      return recorded != nil
     }
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()

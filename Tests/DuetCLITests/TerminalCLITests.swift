@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 @testable import duet
 
 /// The binary in a pseudo-terminal (`script`), where the status line is drawn.
@@ -108,9 +109,7 @@ struct TerminalCLITests {
     let console = Console(environment: ["COLUMNS": "80"], output: .buffers(buffers))
     let printer = ProgressPrinter(console: console, quiet: false, total: 2, heartbeat: 0.1)
     printer.handle(.started(lane: "kotlin"))
-    let deadline = Date().addingTimeInterval(30)
-    while !buffers.text.stdout.contains("[0/2] still running: kotlin ") && Date() < deadline { usleep(10_000) }
-    #expect(buffers.text.stdout.contains("[0/2] still running: kotlin "), "\(buffers.text.stdout)")
+    #expect(eventually { buffers.text.stdout.contains("[0/2] still running: kotlin ") }, "\(buffers.text.stdout)")
     printer.finish()
   }
 }

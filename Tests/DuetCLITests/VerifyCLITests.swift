@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 
 @Suite("duet verify, end to end")
 struct VerifyCLITests {
@@ -70,8 +71,7 @@ struct VerifyCLITests {
     #expect(run.stdout.contains("(timeout)"))
     #expect(run.stdout.contains("duet verify: FAIL (1 timed out: slow)"))
     let pid = try #require(Int32(tree.read("grandchild.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-    Thread.sleep(forTimeInterval: 0.2)
-    #expect(!processIsAlive(pid))
+    #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived the lane")
   }
 
   /// SIGINT to duet stops every lane, prints what finished, exits 130 and leaves no process behind.
@@ -89,8 +89,7 @@ struct VerifyCLITests {
       """)
     let run = try runBinary(["verify", "--jobs", "2"], in: tree.url) { process in
       // Wait for the grandchild to exist, then interrupt duet.
-      for _ in 0..<100 where !tree.exists("long.pid") { Thread.sleep(forTimeInterval: 0.05) }
-      Thread.sleep(forTimeInterval: 0.1)
+      #expect(eventually { pidWritten(tree.url.appendingPathComponent("long.pid").path) }, "the lane never started")
       kill(process.processIdentifier, SIGINT)
     }
     #expect(run.status == 130)
@@ -98,8 +97,7 @@ struct VerifyCLITests {
     #expect(run.stdout.contains("duet verify: INTERRUPTED"))
     #expect(run.stdout.contains("later") && run.stdout.contains("cancelled"))
     let pid = try #require(Int32(tree.read("long.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-    Thread.sleep(forTimeInterval: 0.3)
-    #expect(!processIsAlive(pid))
+    #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived duet")
   }
 
   /// Retries: a lane that fails once then passes is flaky, named above an unchanged PASS.

@@ -101,11 +101,9 @@ public final class NginxServer {
   public func stop() {
     guard isRunning else { return }
     kill(pid, SIGTERM)
-    let deadline = Date().addingTimeInterval(5)
-    while isRunning, Date() < deadline { usleep(2_000) }
-    guard isRunning else { return }
+    if eventually(within: 5, { !isRunning }) { return }
     kill(pid, SIGKILL)
-    while isRunning { usleep(2_000) }
+    _ = eventually(within: 60) { !isRunning }
   }
 
   /// Whether nginx has not exited, reaping it when it has (a `waitpid(-1)`
@@ -153,12 +151,8 @@ public final class NginxServer {
   /// accepts a connection there, within 10 s; false when it exited.
   private func waitUntilAnswering() -> Bool {
     let pidFile = folder.appendingPathComponent("nginx.pid").path
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, isRunning {
-      if FileManager.default.fileExists(atPath: pidFile), Self.connects(port: port) { return isRunning }
-      usleep(10_000)
-    }
-    return false
+    let ready = eventually(within: 10) { !isRunning || (FileManager.default.fileExists(atPath: pidFile) && Self.connects(port: port)) }
+    return ready && isRunning
   }
 
   private static func configuration(folder: String, port: Int, bearerToken: String, slowBytesPerSecond: Int) -> String {

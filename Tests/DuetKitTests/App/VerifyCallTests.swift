@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 @testable import DuetApp
 @testable import DuetRun
 @testable import DuetModel
@@ -131,11 +132,8 @@ struct VerifyCallTests {
     let recordedWhileBlocked = Locked<Bool?>(nil)
     let observer = VerifyObserver(event: { _ in
       guard recordedWhileBlocked.withLock({ $0 }) == nil else { return }
-      let deadline = Date().addingTimeInterval(15)
-      var recorded = false
-      while !recorded && Date() < deadline {
-        Thread.sleep(forTimeInterval: 0.1)
-        recorded = FileManager.default.fileExists(atPath: store) && ((try? HistoryStore(path: store).recentRuns(limit: 1).first) ?? nil) != nil
+      let recorded = eventually(within: 15) {
+        FileManager.default.fileExists(atPath: store) && ((try? HistoryStore(path: store).recentRuns(limit: 1).first) ?? nil) != nil
       }
       recordedWhileBlocked.withLock { $0 = recorded }
     })

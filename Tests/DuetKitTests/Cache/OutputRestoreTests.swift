@@ -129,6 +129,7 @@ struct OutputRestoreTests {
     let path = fixture.root.appendingPathComponent("build/a.txt").path
     var before = stat()
     lstat(path, &before)
+    // A sleep that is the point: the rewrite must get a later change time than the first write.
     usleep(20_000)
     try fixture.tree.write("build/a.txt", "ALPHA")
     var times = [before.st_atim, before.st_mtim]
