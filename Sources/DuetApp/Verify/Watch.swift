@@ -156,8 +156,11 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
 func settle(_ source: any ChangeSource, clock: any RunClock, quiet: Double = 0.2, longest: Double = 2) -> [WatchEvent]? {
   guard var events = source.next(timeout: nil) else { return nil }
   let end = clock.deadline(after: longest)
-  while clock.now < end {
-    guard let more = source.next(timeout: min(quiet, Double(end - clock.now) / 1e9)) else { return nil }
+  while true {
+    // Read once: the clock moves between two readings.
+    let now = clock.now
+    guard now < end else { break }
+    guard let more = source.next(timeout: min(quiet, Double(end - now) / 1e9)) else { return nil }
     if more.isEmpty { break }
     events += more
   }

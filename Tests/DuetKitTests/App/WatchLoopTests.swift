@@ -79,6 +79,15 @@ struct WatchLoopTests {
     #expect(source.timeouts.contains { ($0 ?? 0) > 0 && ($0 ?? 1) <= 0.2 }, "the burst settles on the quiet time")
   }
 
+  /// Changes that never stop (an event every 0.1 s for 3 s) are cut into
+  /// bursts of at most 2 s on the clock, each a run: the watch does not wait forever.
+  @Test func aBurstEndsAfterTwoSeconds() throws {
+    let harness = try Harness()
+    let source = ScriptedChangeSource((0...30).map { .init(at: 1 + Double($0) / 10, events: [.changed(["src/a.swift"])]) })
+    #expect(try harness.watch(source) == 0)
+    #expect(harness.runs.map { $0.sorted() } == [["docs", "swift"], ["swift"], ["swift"]], "\(harness.lines)")
+  }
+
   /// Issue 39, item 2: the tree gone is said once, and "watching" is not said
   /// while it is gone; once it is back, what the rescan found runs, and edits after it too.
   @Test func theTreeGoneIsSaidAndItsReturnRuns() throws {
