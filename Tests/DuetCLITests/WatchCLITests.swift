@@ -85,19 +85,17 @@ struct WatchCLITests {
     return tree
   }
 
-  /// An edit to one lane's input runs that lane again, and only it, within a
-  /// second or so of the edit (the other is `unaffected`); the status says what
-  /// changed and why the lane runs; both runs are in the history.
+  /// An edit to one lane's input runs that lane again, and only it (the
+  /// other is `unaffected`); the status says what changed and why the lane
+  /// runs; both runs are in the history. How soon is the watch loop's unit
+  /// test's (`WatchLoopTests`, on a fake clock); here the run is waited for.
   @Test func editRerunsTheAffectedLanes() throws {
     let tree = try makeTree()
     let watch = try WatchSession(tree)
     #expect(watch.waitForWatching(), "\(watch.output)")
     #expect(watch.output.contains("duet verify: PASS (2 passed)"))
-    let edited = Date()
     try watch.edit("echo 'let b = 2' >> src/a.swift")
-    #expect(watch.waitFor(timeout: 10) { $0.contains("duet verify: PASS (1 passed, 1 unaffected)") }, "\(watch.output)")
-    let took = Date().timeIntervalSince(edited)
-    #expect(took < 2, "the re-run ended \(took) s after the edit")
+    #expect(watch.waitFor(timeout: 30) { $0.contains("duet verify: PASS (1 passed, 1 unaffected)") }, "\(watch.output)")
     let text = watch.output
     #expect(text.contains("duet verify --watch: changed: src/a.swift\n  swift  runs: "), "\(text)")
     #expect(text.contains("docs   unaffected"), "\(text)")
@@ -230,6 +228,85 @@ struct WatchCLITests {
     #expect(idle.interrupt() == 130)
     #expect(Date().timeIntervalSince(asked) < 2)
     #expect(idle.output.hasSuffix("duet verify --watch: stopped\n"), "\(idle.output)")
+  }
+
+  /// Issue 39, item 1: a folder of inputs moved out of the tree (as "move to
+  /// Trash" does) is a change that names the files the last run saw, and the
+  /// folder is no longer watched: an edit in its new place runs nothing. The
+  /// edit outside comes before one inside; the change after it names only the
+  /// file inside.
+  @Test func aFolderMovedOutIsAChangeAndNoLongerWatched() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: sub, sh: "test -f src/sub/x.swift", inputs: ["src/**"]}
+        - {name: docs, sh: "cat docs/*.md > /dev/null", inputs: ["docs/**"]}
+      """)
+    try tree.write("src/sub/x.swift", "let x = 1\n")
+    let outside = FileManager.default.temporaryDirectory.appendingPathComponent("duet-watch-trash-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    #expect(rename(tree.url.appendingPathComponent("src/sub").path, outside.appendingPathComponent("sub").path) == 0)
+    #expect(watch.waitFor { $0.contains("duet verify: FAIL (1 failed: sub") }, "\(watch.output)")
+    #expect(watch.output.contains("duet verify --watch: changed: src/sub/x.swift\n  sub  runs: "), "\(watch.output)")
+    #expect(watch.waitForWatching(2), "\(watch.output)")
+    #expect(try shell("echo 'let y = 2' >> sub/x.swift", in: outside).status == 0)
+    try watch.edit("echo '# more' >> docs/guide.md")
+    #expect(watch.waitFor { $0.contains("duet verify --watch: changed: docs/guide.md\n") }, "\(watch.output)")
+    #expect(watch.count("duet verify --watch: changed: src/sub") == 1, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// Issue 39, item 2: the tree's folder removed and made again. The watch
+  /// says the tree is gone (not "watching"), and once it is back watches it
+  /// again: it runs what the new tree holds, and an edit after that runs too.
+  @Test func theTreeRemovedAndMadeAgainIsWatchedAgain() throws {
+    let tree = try makeTree()
+    let parent = tree.url.deletingLastPathComponent()
+    let saved = parent.appendingPathComponent("duet-watch-saved-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: saved) }
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    let quoted = "'\(tree.url.path)'"
+    let removed = try shell("cp -R \(quoted) '\(saved.path)' && rm -rf \(quoted)", in: parent)
+    #expect(removed.status == 0, "\(removed.output)")
+    #expect(watch.waitFor { $0.contains("duet verify --watch: the tree's folder \(tree.url.path) is gone") }, "\(watch.output)")
+    let restored = try shell("mv '\(saved.path)' \(quoted) && echo 'let a = 2' > \(quoted)/src/a.swift", in: parent)
+    #expect(restored.status == 0, "\(restored.output)")
+    #expect(watch.waitFor { $0.contains("duet verify --watch: the tree's folder \(tree.url.path) is back") }, "\(watch.output)")
+    #expect(watch.waitFor { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    try watch.edit("echo '# more' >> docs/guide.md")
+    #expect(watch.waitFor { $0.contains("duet verify --watch: changed: docs/guide.md\n") }, "\(watch.output)")
+    #expect(watch.waitFor { _ in watch.count("duet verify: PASS") == 3 }, "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// Issue 39, item 3, on real inotify: while a run goes the watch reads no
+  /// events, so a lane that makes more files than the kernel's queue holds
+  /// (`max_queued_events`) and then a folder overflows it, and the folder's
+  /// event is lost. The overflow is said, the tree rescanned, and the folder
+  /// watched: an edit in it runs its lane.
+  @Test func anOverflowDuringARunIsSaidAndTheTreeRescanned() throws {
+    let mark = FileManager.default.temporaryDirectory.appendingPathComponent("duet-watch-flood-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: mark) }
+    let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+      .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16384
+    let flood = "i=0; while [ $i -le \(limit) ]; do : > bulk/f$i; i=$((i+1)); done; mkdir late"
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - {name: late, sh: "if [ ! -f \(mark) ]; then touch \(mark); \(flood); fi", inputs: ["late/**"]}
+      """)
+    try tree.write("bulk/.keep", "")
+    let watch = try WatchSession(tree)
+    #expect(watch.waitFor(timeout: 60) { $0.contains("duet verify --watch: the kernel's queue of file events overflowed; rescanned the tree") },
+            "\(watch.output.suffix(2000))")
+    #expect(watch.waitForWatching(), "\(watch.output.suffix(2000))")
+    try watch.edit("echo 'let l = 1' > late/l.swift")
+    #expect(watch.waitFor { $0.contains("duet verify --watch: changed: late/l.swift\n  late  runs: ") }, "\(watch.output.suffix(2000))")
+    #expect(watch.interrupt() == 130)
   }
 
   /// --watch with an option it cannot honour is a usage error (exit 2).

@@ -1,4 +1,5 @@
 import DuetModel
+import DuetProcess
 import DuetRun
 import DuetSupport
 import Foundation
@@ -9,7 +10,7 @@ public final class WatchControl: Sendable {
   private struct State: Sendable {
     var stopped = false
     var onSignal: (@Sendable () -> Void)?
-    var watcher: FileWatcher?
+    var watcher: (any ChangeSource)?
   }
   private let state = Locked(State())
 
@@ -40,7 +41,7 @@ public final class WatchControl: Sendable {
     }
   }
 
-  func watching(_ watcher: FileWatcher) {
+  func watching(_ watcher: any ChangeSource) {
     let stopped = state.withLock { state -> Bool in
       state.watcher = watcher
       return state.stopped
@@ -64,17 +65,21 @@ public struct WatchObserver: Sendable {
   /// Lanes (with their outcome) still failing from an earlier run of the watch,
   /// which the last run did not run: the tree does not pass while one is.
   public var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
+  /// The watcher lost the tree's events or the tree itself, and what it did: one line each.
+  public var noticed: @Sendable (WatchNotice) -> Void
 
   public init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
               changedDuringRun: @escaping @Sendable ([String]) -> Void, waiting: @escaping @Sendable () -> Void,
               failed: @escaping @Sendable (Error) -> Void,
-              stillFailing: @escaping @Sendable ([(name: String, outcome: String)]) -> Void = { _ in }) {
+              stillFailing: @escaping @Sendable ([(name: String, outcome: String)]) -> Void = { _ in },
+              noticed: @escaping @Sendable (WatchNotice) -> Void = { _ in }) {
     self.ran = ran
     self.changed = changed
     self.changedDuringRun = changedDuringRun
     self.waiting = waiting
     self.failed = failed
     self.stillFailing = stillFailing
+    self.noticed = noticed
   }
 }
 
@@ -91,12 +96,20 @@ public struct WatchObserver: Sendable {
 /// files change with every run and are never a change to act on.
 public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
                   ownOutput: Set<FileWatcher.FileIdentity> = []) throws -> Int32 {
-  let watcher = try watcher(for: request, ownOutput: ownOutput)
-  control.watching(watcher)
+  let source = try watcher(for: request, ownOutput: ownOutput)
+  return try watch(request, source: source, clock: SystemClock(), control: control, verifyObserver: verifyObserver, observer: observer)
+}
+
+/// The watch on any change source and clock: the kernel's and the machine's,
+/// or a test's script and fake clock, which drive it with no sleep.
+func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClock, control: WatchControl,
+           verifyObserver: VerifyObserver, observer: WatchObserver) throws -> Int32 {
+  control.watching(source)
   var response = try verify(request, observer: verifyObserver, signals: control.signals)
   observer.ran(response)
   var failing = FailingLanes()
   failing.note(response, observer: observer)
+  var tree = WatchedTree(root: request.root.path, observer: observer)
   var justRan = true
   // Changes seen during the last run, acted on at once; and the ones that
   // started the run now going: the same again after it is a lane writing them.
@@ -104,7 +117,7 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
   var rerunFor: [String]?
   while !control.isStopped && response.exitCode != 130 {
     if justRan {
-      let during = watcher.drain()
+      let during = tree.take(source.drain())
       if !during.isEmpty {
         if during == rerunFor { observer.changedDuringRun(during) } else { pending = during }
       }
@@ -117,18 +130,13 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
       pending = nil
       rerunFor = seen
     } else {
-      observer.waiting()
-      guard let changed = watcher.wait() else { break }
-      files = changed
+      if !tree.isGone { observer.waiting() }
+      guard let events = settle(source, clock: clock) else { break }
+      files = tree.take(events)
       rerunFor = nil
+      if files.isEmpty { continue }
     }
-    let next: VerifyRequest, lanes: [(name: String, reason: String)]
-    do { (next, lanes) = try run(for: files, request) } catch {
-      observer.failed(error)
-      continue
-    }
-    observer.changed(files, lanes)
-    guard !lanes.isEmpty else { continue }
+    guard let next = runRequest(for: files, request, observer: observer) else { continue }
     do {
       response = try verify(next, observer: verifyObserver, signals: control.signals)
       observer.ran(response)
@@ -140,6 +148,35 @@ public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserve
   }
   if control.isStopped || response.exitCode == 130 { return 130 }
   return response.exitCode == ExitCode.pass && !failing.lanes.isEmpty ? ExitCode.failed : response.exitCode
+}
+
+/// The events of a burst: blocks for the first, then takes more until
+/// `quiet` seconds pass without one (at most `longest` seconds in all, by
+/// `clock`); nil once the source was woken (the watch ends).
+func settle(_ source: any ChangeSource, clock: any RunClock, quiet: Double = 0.2, longest: Double = 2) -> [WatchEvent]? {
+  guard var events = source.next(timeout: nil) else { return nil }
+  let end = clock.deadline(after: longest)
+  while true {
+    // Read once: the clock moves between two readings.
+    let now = clock.now
+    guard now < end else { break }
+    guard let more = source.next(timeout: min(quiet, Double(end - now) / 1e9)) else { return nil }
+    if more.isEmpty { break }
+    events += more
+  }
+  return events
+}
+
+/// The run a change makes, said to the observer; nil when it runs nothing
+/// (no lane affected, or the manifest cannot be read, which is said).
+private func runRequest(for files: [String], _ request: VerifyRequest, observer: WatchObserver) -> VerifyRequest? {
+  let next: VerifyRequest, lanes: [(name: String, reason: String)]
+  do { (next, lanes) = try run(for: files, request) } catch {
+    observer.failed(error)
+    return nil
+  }
+  observer.changed(files, lanes)
+  return lanes.isEmpty ? nil : next
 }
 
 /// The lanes of the watched tree that failed when they last ran: a run of a

@@ -34,7 +34,23 @@ extension WatchObserver {
       stillFailing: { lanes in
         let listed = lanes.map { "\(ControlText.shown($0.name)) (\($0.outcome))" }.joined(separator: ", ")
         say(.line("\(prefix) FAIL: the tree does not pass: \(lanes.count) lane(s) still failing from an earlier run: \(listed)"))
-      })
+      },
+      noticed: { notice in say(.line(line(notice))) })
+  }
+
+  /// One line for what the watcher did when events alone would have lost the tree.
+  static func line(_ notice: WatchNotice) -> String {
+    switch notice {
+    case .overflow:
+      return "\(prefix) the kernel's queue of file events overflowed; rescanned the tree"
+    case .rootGone(let root):
+      return "\(prefix) the tree's folder \(ControlText.shown(root)) is gone (removed or moved away); waiting for it to come back"
+    case .rootBack(let root):
+      return "\(prefix) the tree's folder \(ControlText.shown(root)) is back; rescanned it and watching it again"
+    case .scanning(let folders, let reason):
+      return "\(prefix) cannot watch \(shown(folders)): \(reason); rescanned the tree, and scanning "
+        + (folders.count == 1 ? "that folder" : "those folders") + " every second instead"
+    }
   }
 
   /// Why a run could not start: a file's diagnostics as they are
@@ -62,8 +78,8 @@ extension WatchObserver {
     return printout
   }
 
-  /// At most five paths, then how many more.
+  /// At most five paths (as the terminal may show them), then how many more.
   static func shown(_ files: [String]) -> String {
-    files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+    files.prefix(5).map(ControlText.shown).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
   }
 }

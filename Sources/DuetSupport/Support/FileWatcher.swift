@@ -6,11 +6,18 @@ import Darwin
 #endif
 
 /// The files of a tree that change, told by the kernel: inotify on Linux,
-/// kqueue on macOS. No polling: `wait` blocks in `poll(2)` until the kernel
-/// reports a change or `wake()` is called. Folders named in `ignoring` (at any
-/// depth: `.duet`, `.git`, `.build`) are not watched. Paths are relative to the
-/// root, `/`-separated, sorted by path bytes, each once.
-public final class FileWatcher: @unchecked Sendable {
+/// kqueue on macOS. `next` blocks in `poll(2)` until the kernel reports a
+/// change or `wake()` is called. Folders named in `ignoring` (at any depth:
+/// `.duet`, `.git`, `.build`) are not watched. Paths are relative to the root,
+/// `/`-separated, sorted by path bytes, each once.
+///
+/// It follows the tree where the kernel's events alone would lose it: a folder
+/// moved out names the files it held (`known`, a scan of the tree kept current
+/// by the events) and is watched no more; the root removed or moved away is
+/// told, then looked for every half second and rescanned when it is back; an
+/// overflow of the kernel's queue rescans the tree; a folder past the watch
+/// limit is scanned every second instead of watched.
+public final class FileWatcher: ChangeSource, @unchecked Sendable {
   public struct Failure: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
@@ -18,23 +25,295 @@ public final class FileWatcher: @unchecked Sendable {
 
   /// The most folders (Linux) or files and folders (macOS) watched; a bigger tree is refused.
   public static let maximumWatches = 100_000
+  /// How often the folders that are scanned instead of watched are read, and a gone root looked for.
+  static let scanInterval = 1.0
+  static let rootInterval = 0.5
 
-  private let root: String
-  private let ignoring: Set<String>
-  private let queue: Int32
+  let root: String
+  let ignoring: Set<String>
+  let queue: Int32
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let lock = NSLock()
+  /// The watches allowed: `maximumWatches`, or fewer in a test standing in for the system's limit.
+  let watchLimit: Int
   /// Watch descriptor (Linux) or open descriptor (macOS) to the path it watches, relative to the root.
-  private var watched: [Int32: String] = [:]
+  var watched: [Int32: String] = [:]
+  /// The path watched to its descriptor (the reverse of `watched`).
+  var descriptors: [String: Int32] = [:]
+  /// The root's own watch: its removal or move is the tree gone.
+  var rootDescriptor: Int32 = -1
+  /// The root folder's device and inode when it was watched: another (or none) at its path is the tree gone.
+  var rootIdentity: FileIdentity?
+  /// A watch on the root's parent for the root's own name: a root removed while
+  /// a process still has it open (duet's working folder) tells nothing itself.
+  var parentDescriptor: Int32 = -1
+  /// The tree's files as the last events and scans left them.
+  var known = TreeScan()
+  /// Folders past the watch limit, scanned instead of watched (with all below them).
+  var scanned: Set<String> = []
+  /// Folders that could not be watched since the last events were handed out, and why.
+  var failures: [(folder: String, reason: String)] = []
+  /// The root is gone: nothing is watched until it is back.
+  var rootGone = false
+  /// Set while reading the kernel's events: it lost some (overflow), or the root went.
+  var overflowed = false
+  var rootWent = false
+  private var lastScan = DispatchTime.now().uptimeNanoseconds
   #if canImport(Darwin)
   /// The folders watched on macOS, with the names they held, to tell which entry changed.
-  private var listings: [String: Set<String>] = [:]
+  var listings: [String: Set<String>] = [:]
   #endif
 
   /// The files duet itself writes while it watches (its redirected output,
   /// the timings page), by device and inode: their changes are never a change.
   private let ownFiles: Set<FileIdentity>
+
+  /// The prefix of the temporary files duet writes beside a file it replaces.
+  public static let temporaryPrefix = ".duet-tmp-"
+
+  /// Tree-relative paths duet itself writes (a `--timings` page in the tree).
+  private let ownPaths: Set<String>
+
+  /// `watchLimit` lowers the number of watches allowed, as a full system
+  /// limit would (tests); past it at the start the tree is refused, later a
+  /// folder is scanned instead.
+  public init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"], ownFiles: Set<FileIdentity> = [],
+              ownPaths: Set<String> = [], watchLimit: Int = FileWatcher.maximumWatches) throws(Failure) {
+    self.root = root.standardizedFileURL.path
+    self.ignoring = ignoring
+    self.ownFiles = ownFiles
+    self.ownPaths = ownPaths
+    self.watchLimit = min(watchLimit, FileWatcher.maximumWatches)
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { throw Failure(message: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+    wakeRead = pipeEnds[0]
+    wakeWrite = pipeEnds[1]
+    _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
+    #if canImport(Glibc)
+    queue = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    #else
+    queue = kqueue()
+    #endif
+    guard queue >= 0 else { throw Failure(message: "cannot watch files: \(String(cString: strerror(errno)))") }
+    try add(folder: "", starting: true)
+    known = TreeScan.scan("", root: self.root, ignoring: ignoring)
+    watchParent()
+  }
+
+  deinit {
+    #if canImport(Darwin)
+    for descriptor in watched.keys { close(descriptor) }
+    #endif
+    close(queue)
+    close(wakeRead)
+    close(wakeWrite)
+  }
+
+  /// Ends a `next` in progress, or the next one, which then returns nil.
+  public func wake() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  public func next(timeout: Double?) -> [WatchEvent]? {
+    let start = DispatchTime.now().uptimeNanoseconds
+    while true {
+      let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      var wait = timeout.map { max(0, $0 - elapsed) }
+      let interval = lock.withLock { rootGone ? FileWatcher.rootInterval : scanned.isEmpty ? nil : FileWatcher.scanInterval }
+      if let interval { wait = min(wait ?? interval, interval) }
+      guard block(timeout: wait.map { Int32(($0 * 1000).rounded(.up)) } ?? -1) else { return nil }
+      let events = collect()
+      if !events.isEmpty { return events }
+      if let timeout, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 >= timeout { return [] }
+    }
+  }
+
+  public func drain() -> [WatchEvent] { collect() }
+
+  /// Whether the last `block` saw events waiting (false after a quiet timeout).
+  private var hasEvents = false
+
+  /// Waits in `poll(2)` for an event, a wake or `timeout` milliseconds (-1:
+  /// none); false when woken or on an error.
+  private func block(timeout: Int32) -> Bool {
+    var fds = [pollfd(fd: queue, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+    while true {
+      let count = poll(&fds, 2, timeout)
+      if count < 0 && errno == EINTR { continue }
+      hasEvents = count > 0 && fds[0].revents != 0
+      return count >= 0 && !(count > 0 && fds[1].revents != 0)
+    }
+  }
+
+  /// The events waiting, the gone root looked for, the scanned folders read
+  /// when due; duet's own files and temporary files never count.
+  private func collect() -> [WatchEvent] {
+    lock.lock()
+    defer { lock.unlock() }
+    overflowed = false
+    rootWent = false
+    #if canImport(Glibc)
+    var changed = readInotify()
+    #else
+    var changed = readKqueue()
+    #endif
+    // While the root is gone, events are of the old tree (its watches ending): read and dropped.
+    if rootGone { return lookForRoot() }
+    if rootWent || FileWatcher.identity(of: root) != rootIdentity { return forgetTree() }
+    var events: [WatchEvent] = []
+    if overflowed { events.append(.overflow) }
+    if overflowed || !failures.isEmpty { changed.formUnion(rescan()) }
+    events += failures.map { .watchFailed(folder: $0.folder, reason: $0.reason) }
+    failures = []
+    changed.formUnion(scanDue())
+    let shown = changed.filter { !isOwn($0) }.sorted(by: Glob.precedes)
+    if !shown.isEmpty { events.append(.changed(shown)) }
+    return events
+  }
+
+  /// Whether `path` is duet's own (a temporary file, the timings page, its output).
+  private func isOwn(_ path: String) -> Bool {
+    if (path.split(separator: "/").last ?? "").hasPrefix(FileWatcher.temporaryPrefix) || ownPaths.contains(path) { return true }
+    guard !ownFiles.isEmpty, let identity = FileIdentity.of(path: root + "/" + path) else { return false }
+    return ownFiles.contains(identity)
+  }
+
+  func isIgnored(_ name: String) -> Bool { ignoring.contains(name) }
+
+  func joined(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
+
+  /// Paths named by events: those that were known or are there now (a file
+  /// made and gone again between two reads is no change).
+  func noted(_ paths: Set<String>) -> Set<String> {
+    paths.filter { known.update($0, root: root) }
+  }
+
+  /// A folder gone from where it was watched (moved out, removed): no longer
+  /// watched, and the files it held are changed.
+  func folderLeft(_ folder: String) -> [String] {
+    for (descriptor, path) in watched where path == folder || path.hasPrefix(folder + "/") { unwatch(descriptor) }
+    scanned = scanned.filter { $0 != folder && !$0.hasPrefix(folder + "/") }
+    let gone = known.paths(under: folder)
+    known.replace(under: folder, with: TreeScan())
+    return gone
+  }
+
+  /// A folder made or moved in: watched, and its files changed.
+  func folderArrived(_ folder: String) -> [String] {
+    try? add(folder: folder, starting: false)
+    let now = TreeScan.scan(folder, root: root, ignoring: ignoring)
+    let changed = known.differences(to: now, under: folder)
+    known.replace(under: folder, with: now)
+    return changed
+  }
+
+  /// Every folder watched again (those not yet watched are added) and the
+  /// tree read: what differs from what was known.
+  private func rescan() -> [String] {
+    try? add(folder: "", starting: false)
+    let now = TreeScan.scan("", root: root, ignoring: ignoring)
+    let changed = known.differences(to: now)
+    known = now
+    return changed
+  }
+
+  /// The folders scanned instead of watched, read once a `scanInterval` has passed.
+  private func scanDue() -> [String] {
+    let now = DispatchTime.now().uptimeNanoseconds
+    guard !scanned.isEmpty, Double(now - lastScan) / 1e9 >= FileWatcher.scanInterval else { return [] }
+    lastScan = now
+    var changed: [String] = []
+    for folder in scanned.sorted() {
+      let found = TreeScan.scan(folder, root: root, ignoring: ignoring)
+      changed += known.differences(to: found, under: folder)
+      known.replace(under: folder, with: found)
+    }
+    return changed
+  }
+
+  /// The root went: every watch is dropped; what was known stays, to compare when it is back.
+  private func forgetTree() -> [WatchEvent] {
+    for descriptor in Array(watched.keys) { unwatch(descriptor) }
+    scanned = []
+    rootGone = true
+    return [.rootGone]
+  }
+
+  /// The root made again: watched and rescanned; what it holds that differs is changed.
+  private func lookForRoot() -> [WatchEvent] {
+    var info = stat()
+    guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+    rootGone = false
+    let changed = rescan().filter { !isOwn($0) }.sorted(by: Glob.precedes)
+    var events: [WatchEvent] = [.rootBack]
+    events += failures.map { .watchFailed(folder: $0.folder, reason: $0.reason) }
+    failures = []
+    if !changed.isEmpty { events.append(.changed(changed)) }
+    return events
+  }
+
+  /// `folder` and the folders under it watched (those watched already keep
+  /// their watch). A watch refused for want of room: at the start the tree is
+  /// refused; later the folder is scanned instead, and said.
+  func add(folder: String, starting: Bool) throws(Failure) {
+    guard !scanned.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) else { return }
+    let absolute = folder.isEmpty ? root : root + "/" + folder
+    let descriptor = watchedAlready(folder) ?? (descriptors[folder] != nil || watched.count < watchLimit ? watch(absolute) : -2)
+    if descriptor == -2 || (descriptor < 0 && errno == ENOSPC) {
+      let reason = watched.count >= watchLimit && watchLimit < FileWatcher.maximumWatches
+        ? "the limit of \(watchLimit) watches is reached"
+        : descriptor == -2 ? "the tree has more than \(FileWatcher.maximumWatches) folders to watch"
+        : "the system's limit of inotify watches is reached; raise fs.inotify.max_user_watches (sysctl)"
+      if starting { throw Failure(message: "cannot watch \(folder.isEmpty ? "the tree" : folder): \(reason)") }
+      scanned.insert(folder)
+      failures.append((folder: folder, reason: reason))
+      return
+    }
+    // A folder gone before it could be watched has nothing to report.
+    guard descriptor >= 0 else { return }
+    if let earlier = descriptors[folder], earlier != descriptor { watched[earlier] = nil }
+    watched[descriptor] = folder
+    descriptors[folder] = descriptor
+    if folder.isEmpty {
+      rootDescriptor = descriptor
+      rootIdentity = FileWatcher.identity(of: root)
+    }
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
+    #if canImport(Darwin)
+    listings[folder] = Set(entries)
+    #endif
+    for name in entries.sorted() where !isIgnored(name) {
+      let path = joined(folder, name)
+      var info = stat()
+      guard lstat(root + "/" + path, &info) == 0 else { continue }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
+        try add(folder: path, starting: starting)
+      } else {
+        watchFile(path)
+      }
+    }
+  }
+
+  /// The descriptor watching `folder` on macOS (a second open would leak); on
+  /// Linux nil, as the kernel hands back the same watch for the same folder.
+  private func watchedAlready(_ folder: String) -> Int32? {
+    #if canImport(Darwin)
+    return descriptors[folder]
+    #else
+    return nil
+    #endif
+  }
+}
+
+extension FileWatcher {
+  /// The device and inode of the folder at `path` (followed), or nil when there is none.
+  static func identity(of path: String) -> FileIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
 
   /// A file's device and inode.
   public struct FileIdentity: Hashable, Sendable {
@@ -58,234 +337,4 @@ public final class FileWatcher: @unchecked Sendable {
       return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
   }
-
-  /// The prefix of the temporary files duet writes beside a file it replaces.
-  public static let temporaryPrefix = ".duet-tmp-"
-
-  /// Tree-relative paths duet itself writes (a `--timings` page in the tree).
-  private let ownPaths: Set<String>
-
-  public init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"], ownFiles: Set<FileIdentity> = [],
-              ownPaths: Set<String> = []) throws(Failure) {
-    self.root = root.standardizedFileURL.path
-    self.ignoring = ignoring
-    self.ownFiles = ownFiles
-    self.ownPaths = ownPaths
-    var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else { throw Failure(message: "cannot make a pipe: \(String(cString: strerror(errno)))") }
-    wakeRead = pipeEnds[0]
-    wakeWrite = pipeEnds[1]
-    _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
-    #if canImport(Glibc)
-    queue = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    #else
-    queue = kqueue()
-    #endif
-    guard queue >= 0 else { throw Failure(message: "cannot watch files: \(String(cString: strerror(errno)))") }
-    _ = try add(folder: "")
-  }
-
-  deinit {
-    #if canImport(Darwin)
-    for descriptor in watched.keys { close(descriptor) }
-    #endif
-    close(queue)
-    close(wakeRead)
-    close(wakeWrite)
-  }
-
-  /// Ends a `wait` in progress, or the next one, which then returns nil.
-  public func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
-  }
-
-  /// Blocks until something changes, then collects changes until `quiet`
-  /// seconds pass without one (at most `longest` seconds in all), and returns
-  /// them; nil once `wake()` was called.
-  public func wait(quiet: Double = 0.2, longest: Double = 2) -> [String]? {
-    var changed = Set<String>()
-    // Events for ignored names only (a lane's log under .duet) leave nothing: wait on.
-    while changed.isEmpty {
-      guard block(timeout: -1) else { return nil }
-      changed.formUnion(read())
-    }
-    let start = Date()
-    while true {
-      let left = longest - Date().timeIntervalSince(start)
-      guard left > 0 else { break }
-      guard block(timeout: Int32(min(quiet, left) * 1000)) else { return nil }
-      guard hasEvents else { break }
-      changed.formUnion(read())
-    }
-    return changed.sorted(by: Glob.precedes)
-  }
-
-  /// What changed since the last read, without blocking: the changes a run made.
-  public func drain() -> [String] { read().sorted(by: Glob.precedes) }
-
-  /// Whether the last `block` saw events waiting (false after a quiet timeout).
-  private var hasEvents = false
-
-  /// Waits in `poll(2)` for an event, a wake or `timeout` milliseconds (-1:
-  /// none); false when woken or on an error.
-  private func block(timeout: Int32) -> Bool {
-    var fds = [pollfd(fd: queue, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-    while true {
-      let count = poll(&fds, 2, timeout)
-      if count < 0 && errno == EINTR { continue }
-      hasEvents = count > 0 && fds[0].revents != 0
-      return count >= 0 && !(count > 0 && fds[1].revents != 0)
-    }
-  }
-
-  /// The paths of every event waiting, new folders watched as they appear;
-  /// duet's own files and temporary files never count.
-  private func read() -> Set<String> {
-    lock.lock()
-    defer { lock.unlock() }
-    #if canImport(Glibc)
-    let found = readInotify()
-    #else
-    let found = readKqueue()
-    #endif
-    return found.filter { path in
-      if (path.split(separator: "/").last ?? "").hasPrefix(FileWatcher.temporaryPrefix) || ownPaths.contains(path) { return false }
-      guard !ownFiles.isEmpty, let identity = FileIdentity.of(path: root + "/" + path) else { return true }
-      return !ownFiles.contains(identity)
-    }
-  }
-
-  private func isIgnored(_ name: String) -> Bool { ignoring.contains(name) }
-
-  private func joined(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
-
-  /// The folders (and on macOS the files) under `folder`, each watched; returns the files found.
-  private func add(folder: String) throws(Failure) -> [String] {
-    let absolute = folder.isEmpty ? root : root + "/" + folder
-    guard watched.count < FileWatcher.maximumWatches else {
-      throw Failure(message: "the tree has more than \(FileWatcher.maximumWatches) folders to watch")
-    }
-    #if canImport(Glibc)
-    let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_ONLYDIR | IN_DONT_FOLLOW)
-    let descriptor = inotify_add_watch(queue, absolute, mask)
-    if descriptor < 0 && errno == ENOSPC {
-      throw Failure(message: "cannot watch \(folder.isEmpty ? "the tree" : folder): the system's limit of inotify watches is reached; raise fs.inotify.max_user_watches (sysctl)")
-    }
-    // A folder gone before it could be watched has nothing to report.
-    guard descriptor >= 0 else { return [] }
-    #else
-    let descriptor = watchVnode(absolute)
-    guard descriptor >= 0 else { return [] }
-    #endif
-    watched[descriptor] = folder
-    var files: [String] = []
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
-    #if canImport(Darwin)
-    listings[folder] = Set(entries)
-    #endif
-    for name in entries.sorted() where !isIgnored(name) {
-      let path = joined(folder, name)
-      var info = stat()
-      guard lstat(root + "/" + path, &info) == 0 else { continue }
-      if (info.st_mode & S_IFMT) == S_IFDIR {
-        files += try add(folder: path)
-      } else {
-        files.append(path)
-        #if canImport(Darwin)
-        let file = watchVnode(root + "/" + path)
-        if file >= 0 { watched[file] = path }
-        #endif
-      }
-    }
-    return files
-  }
-
-  #if canImport(Glibc)
-  /// inotify's records: `struct inotify_event` (wd, mask, cookie, len) then `len` bytes of name.
-  private func readInotify() -> Set<String> {
-    var changed = Set<String>()
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(queue, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      var offset = 0
-      while offset + 16 <= count {
-        let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
-          (raw.loadUnaligned(fromByteOffset: offset, as: Int32.self), raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-           Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
-        }
-        let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-        offset += 16 + length
-        if mask & UInt32(IN_IGNORED) != 0 { watched[descriptor] = nil; continue }
-        guard let folder = watched[descriptor], !nameBytes.isEmpty else { continue }
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        guard !isIgnored(name) else { continue }
-        let path = joined(folder, name)
-        if mask & UInt32(IN_ISDIR) != 0 {
-          // A new folder (made or moved in) is watched, and the files already in it count as changed.
-          if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { changed.formUnion((try? add(folder: path)) ?? []) }
-          continue
-        }
-        changed.insert(path)
-      }
-    }
-    return changed
-  }
-  #endif
-
-  #if canImport(Darwin)
-  /// Opens `path` for events only and registers it with the kqueue; -1 when it cannot.
-  private func watchVnode(_ path: String) -> Int32 {
-    let descriptor = open(path, O_EVTONLY | O_NOFOLLOW)
-    guard descriptor >= 0 else { return -1 }
-    var change = kevent(ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
-                        fflags: UInt32(NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE | NOTE_RENAME | NOTE_ATTRIB), data: 0, udata: nil)
-    var timeout = timespec(tv_sec: 0, tv_nsec: 0)
-    guard Darwin.kevent(queue, &change, 1, nil, 0, &timeout) >= 0 else {
-      close(descriptor)
-      return -1
-    }
-    return descriptor
-  }
-
-  /// A file's event names the file; a folder's, the entries made or removed in it.
-  private func readKqueue() -> Set<String> {
-    var changed = Set<String>()
-    var events = [kevent](repeating: kevent(), count: 64)
-    var timeout = timespec(tv_sec: 0, tv_nsec: 0)
-    while true {
-      let count = Int(Darwin.kevent(queue, nil, 0, &events, Int32(events.count), &timeout))
-      guard count > 0 else { break }
-      for event in events.prefix(count) {
-        let descriptor = Int32(event.ident)
-        guard let path = watched[descriptor] else { continue }
-        if let before = listings[path] {
-          let absolute = path.isEmpty ? root : root + "/" + path
-          let now = Set((try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? [])
-          listings[path] = now
-          for name in now.subtracting(before).sorted() where !isIgnored(name) {
-            let entry = joined(path, name)
-            var info = stat()
-            if lstat(root + "/" + entry, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-              changed.formUnion((try? add(folder: entry)) ?? [])
-            } else {
-              changed.insert(entry)
-              let file = watchVnode(root + "/" + entry)
-              if file >= 0 { watched[file] = entry }
-            }
-          }
-          for name in before.subtracting(now) where !isIgnored(name) { changed.insert(joined(path, name)) }
-        } else {
-          changed.insert(path)
-          if event.fflags & UInt32(NOTE_DELETE | NOTE_RENAME) != 0 {
-            close(descriptor)
-            watched[descriptor] = nil
-          }
-        }
-      }
-    }
-    return changed
-  }
-  #endif
 }
