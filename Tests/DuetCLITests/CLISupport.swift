@@ -94,6 +94,14 @@ func writeClosingOnExec(_ bytes: [UInt8], to path: String) throws {
 /// For signals, process groups, terminals, hangs and crashes; `runDuet` otherwise.
 func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60,
                binary: URL = duetBinary, onStart: ((Process) -> Void)? = nil) throws -> DuetRun {
+  try runBinary(arguments, in: directory, environment: environment, timeout: timeout, binary: binary,
+                whileRunning: { process, _ in onStart?(process) })
+}
+
+/// `runBinary` whose `whileRunning` also sees stdout as far as it has been
+/// written, so a test can wait for a line (`✓ quick`) before it acts.
+func runBinary(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 60,
+               binary: URL = duetBinary, whileRunning: (Process, _ stdout: () -> String) -> Void) throws -> DuetRun {
   let process = Process()
   process.executableURL = binary
   process.arguments = arguments
@@ -108,13 +116,13 @@ func runBinary(_ arguments: [String], in directory: URL, environment: [String: S
   for (pipe, isOut) in [(out, true), (err, false)] {
     group.enter()
     DispatchQueue.global().async {
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      collected.set(data, isOut: isOut)
+      // Chunk by chunk, so what is written so far can be read while duet runs.
+      while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty { collected.append(data, isOut: isOut) }
       group.leave()
     }
   }
   try process.run()
-  onStart?(process)
+  whileRunning(process, { collected.out })
   let deadline = DispatchTime.now() + timeout
   if group.wait(timeout: deadline) == .timedOut {
     process.terminate()
@@ -127,12 +135,13 @@ func runBinary(_ arguments: [String], in directory: URL, environment: [String: S
 
 private final class Collected: @unchecked Sendable {
   private let lock = NSLock()
-  private(set) var out = ""
-  private(set) var err = ""
-  func set(_ data: Data, isOut: Bool) {
+  private var outBytes = Data(), errBytes = Data()
+  var out: String { lock.lock(); defer { lock.unlock() }; return String(decoding: outBytes, as: UTF8.self) }
+  var err: String { lock.lock(); defer { lock.unlock() }; return String(decoding: errBytes, as: UTF8.self) }
+  func append(_ data: Data, isOut: Bool) {
     lock.lock()
     defer { lock.unlock() }
-    if isOut { out = String(decoding: data, as: UTF8.self) } else { err = String(decoding: data, as: UTF8.self) }
+    if isOut { outBytes.append(data) } else { errBytes.append(data) }
   }
 }
 

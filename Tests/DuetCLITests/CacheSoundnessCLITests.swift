@@ -221,19 +221,12 @@ struct CacheSoundnessCLITests {
         - name: quick
           sh: "true"
       """)
-    let url = tree.url
-    let process = Process()
-    process.executableURL = duetBinary
-    process.arguments = ["verify"]
-    process.currentDirectoryURL = url
-    process.environment = duetEnvironment([:])
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    #expect(eventually { tree.exists("slow.started") }, "the slow lane never started")
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 130)
+    // Interrupted once quick has passed and while slow runs.
+    let run = try runBinary(["verify", "--jobs", "2"], in: tree.url) { process, stdout in
+      #expect(eventually { tree.exists("slow.started") && stdout().contains("✓ quick") }, "\(stdout())")
+      kill(process.processIdentifier, SIGINT)
+    }
+    #expect(run.status == 130, "\(run.stdout)")
     try tree.write("lanes/manifest.yaml", """
       version: 1
       lanes:

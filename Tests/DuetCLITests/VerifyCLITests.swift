@@ -87,9 +87,10 @@ struct VerifyCLITests {
           sh: echo later
           needs: [long]
       """)
-    let run = try runBinary(["verify", "--jobs", "2"], in: tree.url) { process in
-      // Wait for the grandchild to exist, then interrupt duet.
+    let run = try runBinary(["verify", "--jobs", "2"], in: tree.url) { process, stdout in
+      // Wait for the grandchild to exist and quick to have passed, then interrupt duet.
       #expect(eventually { pidWritten(tree.url.appendingPathComponent("long.pid").path) }, "the lane never started")
+      #expect(eventually { stdout().contains("✓ quick") }, "quick never passed: \(stdout())")
       kill(process.processIdentifier, SIGINT)
     }
     #expect(run.status == 130)

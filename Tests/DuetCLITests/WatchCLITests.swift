@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DuetFuzzSupport
 
 /// `duet verify --watch` as a person runs it: the binary, left running, with
 /// files edited beside it (by a shell, so no descriptor of this process leaks
@@ -38,15 +39,19 @@ final class WatchSession {
   /// How many times `text` occurs in the output.
   func count(_ text: String) -> Int { output.components(separatedBy: text).count - 1 }
 
-  /// Waits (reading the output every 20 ms) until `done` holds, at most `timeout` seconds; whether it did.
+  /// Waits until `done` holds for the output, at most `timeout` seconds; whether it did.
   @discardableResult
   func waitFor(timeout: Double = 20, _ done: (String) -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if done(output) { return true }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    return done(output)
+    eventually(within: timeout) { done(output) }
+  }
+
+  /// A fence: an edit to a file no lane reads, and its "nothing to run" line.
+  /// The watch takes changes in order, so a run that something before the
+  /// fence would start has started by the time the fence's line is printed:
+  /// what has not happened then does not happen (no wait on the clock).
+  func fence(_ number: Int) throws -> Bool {
+    try edit("echo \(number) > FENCE-\(number).txt")
+    return waitFor { $0.contains("changed: FENCE-\(number).txt\n  no lane is affected; nothing to run\n") }
   }
 
   /// The next "watching … for changes" line after `runs` of them.
@@ -63,8 +68,7 @@ final class WatchSession {
   /// Sends SIGINT and waits (at most 15 s) for duet to exit; its status, or nil if it did not.
   func interrupt() -> Int32? {
     kill(process.processIdentifier, SIGINT)
-    let deadline = Date().addingTimeInterval(15)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    _ = eventually(within: 15) { !process.isRunning }
     return process.isRunning ? nil : process.terminationStatus
   }
 }
@@ -116,11 +120,11 @@ struct WatchCLITests {
       """)
     let watch = try WatchSession(tree, logInTree: true)
     #expect(watch.waitForWatching(), "\(watch.output)")
-    Thread.sleep(forTimeInterval: 1.5)
-    #expect(watch.count("duet verify: PASS") == 1, "\(watch.output)")
-    #expect(!watch.output.contains("changed: watch.log"), "\(watch.output)")
     try watch.edit("echo 'let b = 2' >> src/a.swift")
     #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    // The log was written before and during both runs; had it been a change, it would be named by now.
+    #expect(!watch.output.contains("changed: watch.log"), "\(watch.output)")
+    #expect(watch.output.contains("changed: src/a.swift\n"), "\(watch.output)")
     #expect(watch.interrupt() == 130)
   }
 
@@ -155,7 +159,6 @@ struct WatchCLITests {
     #expect(watch.waitForWatching(), "\(watch.output)")
     try watch.edit("echo hello > README.md")
     #expect(watch.waitFor(timeout: 10) { $0.contains("duet verify --watch: changed: README.md\n  no lane is affected; nothing to run\n") }, "\(watch.output)")
-    Thread.sleep(forTimeInterval: 0.5)
     #expect(watch.count("duet verify: PASS") == 1, "\(watch.output)")
     #expect(watch.interrupt() == 130)
   }
@@ -173,12 +176,13 @@ struct WatchCLITests {
     let watch = try WatchSession(tree)
     #expect(watch.waitForWatching(), "\(watch.output)")
     #expect(watch.output.contains("changed during the run (not run again, a lane may have written them): src/gen.txt"), "\(watch.output)")
-    Thread.sleep(forTimeInterval: 1.5)
+    #expect(watch.waitFor { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    #expect(try watch.fence(1), "\(watch.output)")
     #expect(watch.count("duet verify: PASS") == 2, "\(watch.output)")
     // An edit by a person runs it, and the file it writes once more, then it stops.
     try watch.edit("echo 'let c = 3' >> src/a.swift")
     #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 4 }, "\(watch.output)")
-    Thread.sleep(forTimeInterval: 1.5)
+    #expect(try watch.fence(2), "\(watch.output)")
     #expect(watch.count("duet verify: PASS") == 4, "\(watch.output)")
     #expect(watch.interrupt() == 130)
   }
