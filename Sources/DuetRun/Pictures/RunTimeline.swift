@@ -76,7 +76,7 @@ public struct RunTimeline: Sendable {
     self.fingerprints = fingerprints
     (bars, slots) = RunTimeline.placed(order.flatMap { byLane[$0]! }, runStart: run.started)
     let ends = RunTimeline.ends(bars)
-    criticalPath = RunTimeline.criticalPath(ends: ends, starts: RunTimeline.starts(bars), needs: needs)
+    criticalPath = RunTimeline.criticalPath(ends: ends, starts: RunTimeline.starts(bars), needs: needs, bars: bars, jobs: run.jobs > 0 ? run.jobs : slots)
     concurrency = RunTimeline.concurrency(bars)
     let critical = Set(criticalPath)
     for index in bars.indices { bars[index].onCriticalPath = critical.contains(bars[index].lane) }
@@ -132,10 +132,10 @@ public struct RunTimeline: Sendable {
   }
 
   /// From the lane that ended last, back through what each lane waited for: the
-  /// need that ended last, or, when another lane ended after all its needs and
-  /// before it started (within the millisecond of slack), the lane that ended
-  /// last before it started, whose job slot (or pool place) it took.
-  static func criticalPath(ends: [String: Double], starts: [String: Double], needs: [String: [String]]) -> [String] {
+  /// need that ended last, or, when every one of the run's `jobs` slots was
+  /// taken as its needs ended (so it waited for a slot), the lane that ended last
+  /// before it started (within the millisecond of slack), whose slot it took.
+  static func criticalPath(ends: [String: Double], starts: [String: Double], needs: [String: [String]], bars: [Bar], jobs: Int) -> [String] {
     guard var lane = ends.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return [] }
     var path = [lane]
     var seen: Set = [lane]
@@ -143,7 +143,9 @@ public struct RunTimeline: Sendable {
     while true {
       var next = (needs[lane] ?? []).filter({ ends[$0] != nil && !seen.contains($0) }).max(by: later)
       let needsEnd = (needs[lane] ?? []).compactMap { ends[$0] }.max() ?? 0
-      if let start = starts[lane],
+      let ready = needsEnd + 0.001
+      let busy = bars.filter { $0.lane != lane && $0.start <= ready && ready < $0.start + $0.duration }.count
+      if busy >= jobs, let start = starts[lane],
          let slot = ends.filter({ !seen.contains($0.key) && $0.value <= start + 0.001 && $0.value > needsEnd + 0.001 }).map(\.key).max(by: later) {
         next = slot
       }

@@ -4,9 +4,9 @@ import Testing
 
 /// The timeline, the timings page and the trace, from rows (issue 32).
 struct PicturesTests {
-  static func run(started: Double = 1000, ended: Double = 1010) -> RunRow {
+  static func run(started: Double = 1000, ended: Double = 1010, jobs: Int = 2) -> RunRow {
     RunRow(id: "run-1", logID: "log-1", started: started, ended: ended, command: "duet verify", root: "/t", gitCommit: nil,
-           host: "h", outcome: .fail, jobs: 2, duetVersion: "0")
+           host: "h", outcome: .fail, jobs: jobs, duetVersion: "0")
   }
 
   static func step(_ lane: String, _ attempt: Int, _ start: Double, _ duration: Double, _ outcome: AttemptOutcome?, lane laneOutcome: LaneOutcome? = nil) -> StepRow {
@@ -68,15 +68,18 @@ struct PicturesTests {
   /// Issue 41, item 6: a lane that waited for a job slot after its needs had ended has the lane whose slot it took
   /// (the one that ended last before it started) before it on the critical path, not only its needs.
   @Test func criticalPathCountsWaitsForASlot() {
-    // One slot: a (0-2), then b (2-5), then c, which needs only a, at 5: it waited 3 s for b's slot.
+    // One slot (-j 1): a (0-2), then b (2-5), then c, which needs only a, at 5: it waited 3 s for b's slot.
     let steps = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 2, 3, .pass, lane: .pass), Self.step("c", 1, 5, 1, .pass, lane: .pass)]
-    let timeline = RunTimeline(run: Self.run(), steps: steps, needs: ["c": ["a"]])
+    let timeline = RunTimeline(run: Self.run(jobs: 1), steps: steps, needs: ["c": ["a"]])
     #expect(timeline.slots == 1)
     #expect(timeline.criticalPath == ["a", "b", "c"])
     #expect(timeline.lanes.first { $0.lane == "c" }?.waited == 3)
     // Two slots: c starts the moment a ends, so nothing but its need held it.
     let free = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 0, 3, .pass, lane: .pass), Self.step("c", 1, 2, 4, .pass, lane: .pass)]
     #expect(RunTimeline(run: Self.run(), steps: free, needs: ["c": ["a"]]).criticalPath == ["a", "c"])
+    // Two slots, one free when a ended: a lane that ended between a's end and c's start (scheduling latency) is not what c waited for.
+    let latency = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 2, 0.0015, .fail, lane: .fail), Self.step("c", 1, 2.002, 4, .pass, lane: .pass)]
+    #expect(RunTimeline(run: Self.run(), steps: latency, needs: ["c": ["a"], "b": ["a"]]).criticalPath == ["a", "c"])
   }
 
   /// Issue 41, item 6: how many attempts ran over time, one point per change.
