@@ -136,7 +136,9 @@ public enum ReportPage {
     var html = "<h2>Flaky map: the newest \(runs) run(s), newest first</h2>\n"
     html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled; the newest run is the left column.</p>\n"
     html += "<svg id=\"flaky-map\" role=\"img\" aria-label=\"How each lane ended in the newest \(runs) run(s), newest first\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">\n"
-    html += "<text x=\"\(PageStyle.number(label))\" y=\"12\">← newest</text><text x=\"\(PageStyle.number(label + Double(runs) * cell))\" y=\"12\" text-anchor=\"end\">oldest →</text>\n"
+    html += "<text x=\"\(PageStyle.number(label))\" y=\"12\">← newest</text>"
+    // "oldest" at the map's right end where the two words fit apart.
+    html += Double(runs) * cell >= 150 ? "<text x=\"\(PageStyle.number(label + Double(runs) * cell))\" y=\"12\" text-anchor=\"end\">oldest →</text>\n" : "\n"
     let times = report.mapRuns.map { HTMLText.escaped(time($0.started)) }
     for (index, lane) in lanes.enumerated() {
       let y = 20 + Double(index) * row

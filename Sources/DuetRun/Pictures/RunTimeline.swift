@@ -132,9 +132,9 @@ public struct RunTimeline: Sendable {
   }
 
   /// From the lane that ended last, back through what each lane waited for: the
-  /// need that ended last, or, when every one of the run's `jobs` slots was
-  /// taken as its needs ended (so it waited for a slot), the lane that ended last
-  /// before it started (within the millisecond of slack), whose slot it took.
+  /// need that ended last, or, when lanes ended after its needs and before it
+  /// started (within the millisecond of slack), the last of them that ended holding
+  /// one of the run's `jobs` slots, all taken: it waited for that slot.
   static func criticalPath(ends: [String: Double], starts: [String: Double], needs: [String: [String]], bars: [Bar], jobs: Int) -> [String] {
     guard var lane = ends.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return [] }
     var path = [lane]
@@ -143,11 +143,14 @@ public struct RunTimeline: Sendable {
     while true {
       var next = (needs[lane] ?? []).filter({ ends[$0] != nil && !seen.contains($0) }).max(by: later)
       let needsEnd = (needs[lane] ?? []).compactMap { ends[$0] }.max() ?? 0
-      let ready = needsEnd + 0.001
-      let busy = bars.filter { $0.lane != lane && $0.start <= ready && ready < $0.start + $0.duration }.count
-      if busy >= jobs, let start = starts[lane],
-         let slot = ends.filter({ !seen.contains($0.key) && $0.value <= start + 0.001 && $0.value > needsEnd + 0.001 }).map(\.key).max(by: later) {
-        next = slot
+      // A slot's lane: of those that ended after its needs and before it started, the last that ended holding one of the job slots, all taken.
+      if let start = starts[lane] {
+        let candidates = ends.filter { !seen.contains($0.key) && $0.value <= start + 0.001 && $0.value > needsEnd + 0.001 }.map(\.key)
+        next = candidates.sorted { later($1, $0) }.first { candidate in
+          let moment = ends[candidate]! - 0.0005
+          let running = bars.filter { $0.start <= moment && moment < $0.start + $0.duration }
+          return running.count >= jobs && running.contains { $0.lane == candidate }
+        } ?? next
       }
       guard let next else { break }
       path.append(next)

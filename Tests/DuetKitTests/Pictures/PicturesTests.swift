@@ -80,6 +80,11 @@ struct PicturesTests {
     // Two slots, one free when a ended: a lane that ended between a's end and c's start (scheduling latency) is not what c waited for.
     let latency = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 2, 0.0015, .fail, lane: .fail), Self.step("c", 1, 2.002, 4, .pass, lane: .pass)]
     #expect(RunTimeline(run: Self.run(), steps: latency, needs: ["c": ["a"], "b": ["a"]]).criticalPath == ["a", "c"])
+    // As over Examples/Foyer on 2 slots: k's need d ends at 0.1 as s and h take both slots; s ends at 3.2, a lane of
+    // no time (m) runs in its slot, then k: k waited for s's slot, not for m (which ended with a slot free).
+    let foyer = [Self.step("d", 1, 0, 0.1, .pass, lane: .pass), Self.step("s", 1, 0.1, 3.1, .pass, lane: .pass), Self.step("h", 1, 0.1, 10.9, .pass, lane: .pass),
+                 Self.step("m", 1, 3.2, 0, .pass, lane: .pass), Self.step("k", 1, 3.21, 10.7, .pass, lane: .pass)]
+    #expect(RunTimeline(run: Self.run(), steps: foyer, needs: ["k": ["d"]]).criticalPath == ["s", "k"])
   }
 
   /// Issue 41, item 6: how many attempts ran over time, one point per change.
