@@ -136,9 +136,81 @@ import Testing
     #expect(loaded.dom.contains("<h2>Slowest lane: build</h2>"))
     #expect(loaded.dom.components(separatedBy: "data-mark=\"flaky\"").count - 1 == 1)
     #expect(loaded.dom.components(separatedBy: "data-mark=\"fail\"").count - 1 == 2)
-    #expect(loaded.dom.contains("title=\"ui, "))
+    #expect(loaded.dom.contains("<title>ui, "))
     #expect(loaded.dom.components(separatedBy: "<td>odd</td></tr>").count - 1 == 2)
-    try Browser.screenshot(page, name: "report", height: 1000)
+    // Issue 41, item 7: the flaky and the failing lanes in words, above the map.
+    #expect(loaded.dom.contains("<p id=\"flaky-lanes\">Flaky lanes, which failed and then passed on a retry: <strong>ui</strong> (in 1 of the 4 run(s) it ran in).</p>"))
+    #expect(loaded.dom.contains("<p id=\"failing-lanes\">Lanes that failed: <strong>odd</strong> (in 2 of the 4 run(s) it ran in).</p>"))
+    try Browser.screenshot(page, name: "report", height: 1300)
+  }
+
+  /// Issue 41, item 6: a failed run whose failing lane takes milliseconds beside a lane of a second: the heading names
+  /// it, its bar is drawn at least 4 px wide with its label, the legend names the critical path's outline, cached and
+  /// skipped, the axis is ticked at round seconds, and a row shows how many lanes ran.
+  @Test func failedRunTimingsInChromium() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: tokens, sh: 'sleep 0.2'}
+        - {name: swift, sh: 'sleep 1.3', needs: [tokens]}
+        - {name: kotlin, sh: 'exit 1', needs: [tokens]}
+        - {name: ui, sh: 'true', needs: [kotlin]}
+      """)
+    let run = try tree.duet("verify", "--timings", "-j", "2")
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    let page = tree.url.appendingPathComponent(".duet/timings.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    #expect(try loaded.dom.firstMatch(of: Regex(#"<h1>duet verify timings: FAIL in [0-9.]+s: kotlin failed</h1>"#)) != nil)
+    // Its label where the slot has room after it (the next lane may start on the same slot the moment it ends), its title always.
+    let kotlin = try #require(loaded.dom.firstMatch(of: try Regex(#"data-lane="kotlin"[^>]*><title>kotlin, attempt 1: fail, [^<]*</title><rect [^>]*width="([0-9.]+)""#)))
+    #expect(try #require(Double(String(kotlin.output[1].substring!))) >= 4)
+    // tokens, then kotlin and swift: the critical path is tokens and swift (which ended last), whether or not swift took kotlin's slot.
+    #expect(Set(Self.bars(loaded.dom).filter(\.critical).map(\.lane)).isSuperset(of: ["tokens", "swift"]))
+    for word in ["critical path (outlined)", ">cached<", ">skipped<"] { #expect(loaded.dom.contains(word), "\(word)") }
+    #expect(loaded.dom.contains("<p id=\"not-run\">Not run, so no bar: skipped: ui.</p>"))
+    #expect(try loaded.dom.firstMatch(of: Regex(#"<g id="concurrency" data-peak="[12]"><title>Lanes running over time"#)) != nil)
+    let ticks = loaded.dom.matches(of: try Regex(#"<text class="tick"[^>]*>([0-9.]+)s</text>"#)).compactMap { Double(String($0.output[1].substring!)) }
+    #expect(ticks.count >= 2 && ticks.allSatisfy { ($0 / (ticks[1] - ticks[0])).rounded() * (ticks[1] - ticks[0]) - $0 < 1e-9 })
+    #expect([0.1, 0.2, 0.5, 1.0].contains { abs(ticks[1] - ticks[0] - $0) < 1e-9 }, "\(ticks)")
+    try Browser.screenshot(page, name: "timings-fail", height: 520)
+  }
+
+  /// Issue 41, item 7: a store of 45 runs a day apart: the flaky map fits in 1,100 px with the newest run first, the
+  /// page names the flaky lane in words, the slowest lane's chart has axes, and the time the cache saved is shown per week.
+  @Test func reportOf45RunsInChromium() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet"), withIntermediateDirectories: true)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    let monday = 1_735_516_800.0  // 2024-12-30T00:00:00Z
+    for run in 0..<45 {
+      let id = "run-\(run)", at = monday + Double(run) * 86_400 + 3600
+      func step(_ lane: String, _ attempt: Int, _ seconds: Double, _ outcome: AttemptOutcome?, _ laneOutcome: LaneOutcome?) -> StepRow {
+        StepRow(runID: id, lane: lane, attempt: attempt, started: at, duration: seconds, attemptOutcome: outcome, laneOutcome: laneOutcome,
+                exitCode: outcome == .pass ? 0 : 1, fingerprint: "f", logPath: nil)
+      }
+      var steps = [step("design-tokens", 1, 0.010 + Double(run % 3) * 0.002, .pass, .pass), step("swift-app", 1, 40 + Double(run % 5), .pass, .pass)]
+      steps += run % 3 == 0 ? [step("kotlin-app", 1, 60 + Double(run % 4), .pass, .pass)] : [step("kotlin-app", 0, 0, nil, .cached)]
+      steps += run % 8 == 5 ? [step("ui-tests", 1, 20, .fail, nil), step("ui-tests", 2, 21, .pass, .flaky)] : [step("ui-tests", 1, 20, .pass, .pass)]
+      steps.append(run == 40 ? step("lint", 1, 3, .fail, .fail) : step("lint", 1, 3, .pass, .pass))
+      try store.record(RunRow(id: id, logID: id, started: at, ended: at + 90, command: "duet verify", root: tree.url.path, gitCommit: nil, host: "h",
+                              outcome: run == 40 ? .fail : .pass, jobs: 2, duetVersion: "0"), steps: steps)
+    }
+    #expect(try tree.duet("report", "--html", "report.html").status == 0)
+    let page = tree.url.appendingPathComponent("report.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    let width = try #require(loaded.dom.firstMatch(of: try Regex(#"<svg id="flaky-map"[^>]* width="([0-9.]+)""#)).flatMap { Double(String($0.output[1].substring!)) })
+    #expect(width <= 1100)
+    #expect(loaded.dom.contains("Flaky lanes, which failed and then passed on a retry: <strong>ui-tests</strong> (in 5 of the 45 run(s) it ran in)."))
+    #expect(loaded.dom.contains("<g class=\"axis x\">") && loaded.dom.contains("<g class=\"axis y\">"))
+    // The newest run (run 44, 12 February) is the map's first column: lint passed in it; run 40's failure is the fifth.
+    let lint = loaded.dom.matches(of: try Regex(#"<g class="cell \w+" data-mark="(\w+)"><title>lint, "#)).map { String($0.output[1].substring!) }
+    #expect(lint.count == 45 && lint[4] == "fail" && lint.filter { $0 == "fail" }.count == 1)
+    // kotlin-app was cached in 30 runs, each counted as its median passing attempt.
+    #expect(loaded.dom.components(separatedBy: "<tr data-week=").count - 1 == 7)
+    try Browser.screenshot(page, name: "report-45-runs", height: 1500)
   }
 
   /// A store whose lane names are markup (a merged store holds any text): the report's page shows them as text,

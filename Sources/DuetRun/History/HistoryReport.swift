@@ -22,6 +22,10 @@ public struct HistoryReport: Sendable {
     public var failedRuns = 0
     /// Runs in which an attempt failed and a later one passed.
     public var retriedRuns = 0
+    /// Seconds of the attempt that passed, per run in which it passed, oldest first.
+    public var passDurations: [Double] = []
+    /// Runs served from the cache, per ISO week (UTC) by the day number of its Monday.
+    public var cachedByWeek: [Int: Int] = [:]
     /// Per run of the map, oldest first.
     public var marks: [Mark]
     public var p50 = 0.0
@@ -39,8 +43,42 @@ public struct HistoryReport: Sendable {
     public var lanes: [String]
   }
 
+  /// Time the cache saved in one ISO week: each cached lane run estimated as
+  /// its lane's median passing attempt in the window.
+  public struct SavedWeek: Sendable, Equatable {
+    /// Day number (days since 1970-01-01, UTC) of the week's Monday.
+    public var monday: Int
+    /// Cached lane runs in the week, and those of them whose lane never passed in the window (no estimate).
+    public var hits: Int
+    public var unestimated: Int
+    public var seconds: Double
+
+    public init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
+      self.monday = monday
+      self.hits = hits
+      self.unestimated = unestimated
+      self.seconds = seconds
+    }
+
+    /// `2025-W14`: the ISO week-numbering year (that of the week's Thursday) and week.
+    public var label: String {
+      let thursday = HistoryReport.civil(monday + 3)
+      let week = (thursday.dayOfYear - 1) / 7 + 1
+      return "\(thursday.year)-W\(week < 10 ? "0" : "")\(week)"
+    }
+
+    /// `2025-03-31`, the Monday.
+    public var from: String {
+      let day = HistoryReport.civil(monday)
+      func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+      return "\(day.year)-\(two(day.month))-\(two(day.day))"
+    }
+  }
+
   public var runs = 0
   public var lanes: [Lane] = []
+  /// Time saved by the cache per ISO week, oldest first.
+  public var savedByWeek: [SavedWeek] = []
   /// The runs of the flaky map, oldest first (the newest `mapRuns` of the window).
   public var mapRuns: [(id: String, started: Double)] = []
   /// Runs whose verdict failed, newest first (at most `failedLimit`).
@@ -64,6 +102,30 @@ public struct HistoryReport: Sendable {
     } catch {
       throw .sqlite(store.path, SQLiteError(code: 1, message: "\(error)"))
     }
+  }
+
+  /// The day number (days since 1970-01-01, UTC) of the Monday of the ISO week holding `time` (seconds since 1970, UTC).
+  public static func monday(of time: Double) -> Int {
+    let day = Int((time / 86_400).rounded(.down))
+    // 1970-01-01 was a Thursday: Monday is 0.
+    let weekday = ((day + 3) % 7 + 7) % 7
+    return day - weekday
+  }
+
+  /// A day number as a civil date (proleptic Gregorian, H. Hinnant's days-to-civil), with its day of the year from 1.
+  static func civil(_ days: Int) -> (year: Int, month: Int, day: Int, dayOfYear: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYearMarch = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthMarch = (5 * dayOfYearMarch + 2) / 153
+    let day = dayOfYearMarch - (153 * monthMarch + 2) / 5 + 1
+    let month = monthMarch < 10 ? monthMarch + 3 : monthMarch - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][month - 1] + (leap && month > 2 ? 1 : 0)
+    return (year, month, day, before + day)
   }
 
   /// The lane with the largest p95, for the larger chart.
@@ -135,14 +197,14 @@ struct ReportScan {
       while try steps.step() {
         let name = steps.text(at: 0)
         if pending == nil || !ReportWindow.equal(name, laneBytes[pending!.lane]) {
-          if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
+          if let done = pending, settle(done, column: mapColumn, started: run.started) { failing.append(report.lanes[done.lane].name) }
           let lane = lane(for: name, guess: order.count < previousOrder.count ? previousOrder[order.count] : nil)
           order.append(lane)
           pending = Pending(lane: lane)
         }
         pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: StoredNumber.duration(steps.double(at: 3)))
       }
-      if let done = pending, settle(done, column: mapColumn) { failing.append(report.lanes[done.lane].name) }
+      if let done = pending, settle(done, column: mapColumn, started: run.started) { failing.append(report.lanes[done.lane].name) }
       swap(&previousOrder, &order)
       if run.failed {
         report.failedRunCount += 1
@@ -159,6 +221,8 @@ struct ReportScan {
     var seconds = 0.0
     /// The first attempt's seconds and the later ones' (empty, unallocated, for one attempt).
     var firstSeconds = 0.0, retrySeconds: [Double] = []
+    /// The seconds of the attempt that passed, if one did.
+    var passSeconds: Double?
 
     mutating func add(attempt: UnsafeBufferPointer<UInt8>?, lane outcome: UnsafeBufferPointer<UInt8>?, seconds: Double) {
       if let kind = AttemptKind(bytes: attempt) {
@@ -166,6 +230,7 @@ struct ReportScan {
         ran = true
         self.seconds += seconds
         if kind == .failure { failed = true } else if failed { passedAfterFailure = true }
+        if kind == .pass { passSeconds = seconds }
       }
       if let outcome {
         cached = ReportWindow.equal(outcome, "cached")
@@ -175,14 +240,19 @@ struct ReportScan {
   }
 
   /// Adds a lane's run to its figures; returns whether it failed the run.
-  mutating func settle(_ run: Pending, column: Int?) -> Bool {
+  mutating func settle(_ run: Pending, column: Int?, started: Double) -> Bool {
     // In place, through the array's modify accessor: no copy of the lane's arrays.
     if run.ran {
       report.lanes[run.lane].durations.append(run.seconds)
       report.lanes[run.lane].attemptDurations.append(run.firstSeconds)
       report.lanes[run.lane].attemptDurations += run.retrySeconds
     }
-    if run.cached { report.lanes[run.lane].cached += 1; report.cacheHits += 1 }
+    if let seconds = run.passSeconds, !run.laneFailed { report.lanes[run.lane].passDurations.append(seconds) }
+    if run.cached {
+      report.lanes[run.lane].cached += 1
+      report.cacheHits += 1
+      report.lanes[run.lane].cachedByWeek[HistoryReport.monday(of: started), default: 0] += 1
+    }
     if run.ran || run.cached { report.settled += 1 }
     if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
     if run.passedAfterFailure { report.lanes[run.lane].retriedRuns += 1 }
@@ -213,6 +283,20 @@ struct ReportScan {
       (report.lanes[index].p50, report.lanes[index].p95) = StatsReport.percentiles(&report.lanes[index].attemptDurations)
     }
     report.lanes.sort { $0.name < $1.name }
+    report.savedByWeek = Self.saved(report.lanes)
     return report
+  }
+
+  /// Per ISO week, the cached lane runs, each estimated as its lane's median passing attempt.
+  static func saved(_ lanes: [HistoryReport.Lane]) -> [HistoryReport.SavedWeek] {
+    var weeks: [Int: HistoryReport.SavedWeek] = [:]
+    for lane in lanes where !lane.cachedByWeek.isEmpty {
+      let median = lane.passDurations.isEmpty ? nil : HistoryReport.selected(lane.passDurations, 0.5)
+      for (monday, hits) in lane.cachedByWeek {
+        weeks[monday, default: HistoryReport.SavedWeek(monday: monday, hits: 0, unestimated: 0, seconds: 0)].hits += hits
+        if let median { weeks[monday]!.seconds += median * Double(hits) } else { weeks[monday]!.unestimated += hits }
+      }
+    }
+    return weeks.values.sorted { $0.monday < $1.monday }
   }
 }

@@ -1,61 +1,122 @@
 import DuetSupport
 
 /// `duet report --html`: the history report as one HTML page that stands
-/// alone: per lane p50/p95 with an SVG sparkline of its p50 over time, a larger
-/// chart (p50 and p95) of the slowest lane, the flaky map (lanes × runs, each
-/// cell a symbol and a title as well as a colour), the cache-hit rate, and the
-/// runs whose verdict failed. Every text from the store goes through `HTMLText.escaped`.
+/// alone: the flaky and failing lanes named in words; per lane p50/p95 with an
+/// SVG sparkline of its p50 over time (all on one scale, so jitter of a few
+/// milliseconds looks flat); a larger chart (p50 and p95, with axes) of the
+/// slowest lane; the time the cache saved per week; the flaky map (lanes × runs,
+/// newest first, each cell a symbol and a title as well as a colour); the
+/// cache-hit rate, and the runs whose verdict failed. Every text from the store
+/// goes through `HTMLText.escaped`.
 public enum ReportPage {
   public static func html(_ report: HistoryReport, time: (Double) -> String) -> String {
     let title = "duet report: \(report.runs) run(s)"
     var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p id=\"cache\">Cache hits: \(ReportText.rate(report)) of lane runs (\(report.cacheHits) of \(report.settled)). "
     body += "Runs whose verdict failed: \(report.failedRunCount).</p>\n"
+    body += lanesInWords(report)
     body += lanesTable(report)
     if let slowest = report.slowest { body += slowestChart(slowest) }
+    body += savedByCache(report)
     body += flakyMap(report, time: time)
     body += failedRuns(report, time: time)
     return PageStyle.page(title: title, body: body)
   }
 
+  /// The flaky lanes (failed, then passed on a retry) and the failing ones, named in words.
+  static func lanesInWords(_ report: HistoryReport) -> String {
+    func named(_ lanes: [HistoryReport.Lane], _ count: (HistoryReport.Lane) -> Int) -> String {
+      lanes.map { "<strong>\(HTMLText.escaped($0.name))</strong> (in \(count($0)) of the \($0.durations.count + $0.cached) run(s) it ran in)" }.joined(separator: ", ")
+    }
+    let flaky = report.lanes.filter { $0.retriedRuns > 0 }.sorted { ($0.retriedRuns, $1.name) > ($1.retriedRuns, $0.name) }
+    let failing = report.lanes.filter { $0.failedRuns > 0 }.sorted { ($0.failedRuns, $1.name) > ($1.failedRuns, $0.name) }
+    var html = "<p id=\"flaky-lanes\">"
+    html += flaky.isEmpty ? "No lane was flaky in the window (none failed and then passed on a retry)." : "Flaky lanes, which failed and then passed on a retry: \(named(flaky, \.retriedRuns))."
+    html += "</p>\n<p id=\"failing-lanes\">"
+    html += failing.isEmpty ? "No lane failed in the window." : "Lanes that failed: \(named(failing, \.failedRuns))."
+    return html + "</p>\n"
+  }
+
+  /// The top of every sparkline: the largest point of any lane, and at least a second, so a few milliseconds look flat.
+  static func sparkTop(_ report: HistoryReport) -> Double {
+    report.lanes.map { HistoryReport.buckets($0.durations, count: 30, p: 0.5).max() ?? 0 }.reduce(1.0, max)
+  }
+
   static func lanesTable(_ report: HistoryReport) -> String {
-    var html = "<h2>Durations per lane</h2>\n<table id=\"lanes\">\n<thead><tr><th scope=\"col\">lane</th><th scope=\"col\">runs</th><th scope=\"col\">p50</th>"
+    let top = sparkTop(report)
+    var html = "<h2>Durations per lane</h2>\n<p>Each sparkline runs from 0 (bottom) to \(PageStyle.seconds(top)) (top), the same for every lane.</p>\n"
+    html += "<table id=\"lanes\">\n<thead><tr><th scope=\"col\">lane</th><th scope=\"col\">runs</th><th scope=\"col\">p50</th>"
     html += "<th scope=\"col\">p95</th><th scope=\"col\">p50 over time</th><th scope=\"col\">cached</th><th scope=\"col\">failed runs</th><th scope=\"col\">failed, then passed</th></tr></thead>\n<tbody>\n"
     for lane in report.lanes {
       let points = HistoryReport.buckets(lane.durations, count: 30, p: 0.5)
       html += "<tr data-lane=\"\(HTMLText.escaped(lane.name))\"><td>\(HTMLText.escaped(lane.name))</td><td class=\"num\">\(lane.durations.count)</td>"
       html += "<td class=\"num\">\(PageStyle.seconds(lane.p50))</td><td class=\"num\">\(PageStyle.seconds(lane.p95))</td>"
-      html += "<td>\(sparkline(points, label: "p50 of \(HTMLText.escaped(lane.name)) over \(points.count) spans of runs, from \(PageStyle.seconds(points.min() ?? 0)) to \(PageStyle.seconds(points.max() ?? 0))"))</td>"
+      html += "<td>\(sparkline(points, top: top, label: "p50 of \(HTMLText.escaped(lane.name)) over \(points.count) spans of runs, from \(PageStyle.seconds(points.min() ?? 0)) to \(PageStyle.seconds(points.max() ?? 0))"))</td>"
       html += "<td class=\"num\">\(lane.cached)</td><td class=\"num\">\(lane.failedRuns)</td><td class=\"num\">\(lane.retriedRuns)</td></tr>\n"
     }
     return html + "</tbody>\n</table>\n"
   }
 
-  /// A small line of `points`, with `label` (already escaped) as its text alternative.
-  static func sparkline(_ points: [Double], label: String, width: Double = 120, height: Double = 20) -> String {
+  /// A small line of `points` from 0 to `top`, with `label` (already escaped) as its text alternative.
+  static func sparkline(_ points: [Double], top: Double, label: String, width: Double = 120, height: Double = 20) -> String {
     guard points.count > 1 else { return "<span class=\"spark\" role=\"img\" aria-label=\"\(label)\">-</span>" }
-    let high = max(points.max()!, 0.001)
+    let high = max(top, points.max()!, 0.001)
     let coordinates = points.enumerated().map { index, value in
       "\(PageStyle.number(Double(index) * width / Double(points.count - 1))),\(PageStyle.number(height - 1 - value / high * (height - 2)))"
     }
     return "<svg class=\"spark\" role=\"img\" aria-label=\"\(label)\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\"><title>\(label)</title><polyline points=\"\(coordinates.joined(separator: " "))\"/></svg>"
   }
 
-  /// The slowest lane's p50 and p95 over time, larger.
+  /// The slowest lane's p50 and p95 over time, larger, with a time axis (y) and a runs axis (x).
   static func slowestChart(_ lane: HistoryReport.Lane) -> String {
     let p50 = HistoryReport.rolling(lane.durations, count: 60, p: 0.5), p95 = HistoryReport.rolling(lane.durations, count: 60, p: 0.95)
-    let width = 800.0, height = 200.0, high = max(p95.max() ?? 0, 0.001)
+    let runs = lane.durations.count, size = max(1, (runs + 59) / 60)
+    let (yStep, yCount) = PageStyle.ticks(p95.max() ?? 0), (xStep, xCount) = PageStyle.ticks(Double(runs), whole: true)
+    let left = 60.0, width = 800.0, height = 200.0, top = 10.0
+    let high = yStep * Double(yCount), last = xStep * Double(xCount)
+    // A point is drawn at the newest run of its span of runs.
+    func x(_ run: Double) -> Double { left + run / last * width }
+    func y(_ seconds: Double) -> Double { top + height - seconds / high * height }
     func line(_ points: [Double], _ style: String) -> String {
-      let step = points.count > 1 ? width / Double(points.count - 1) : 0
-      let coordinates = points.enumerated().map { "\(PageStyle.number(Double($0.offset) * step)),\(PageStyle.number(height - $0.element / high * (height - 10)))" }
+      let coordinates = points.enumerated().map { "\(PageStyle.number(x(Double(min(runs, ($0.offset + 1) * size))))),\(PageStyle.number(y($0.element)))" }
       return "<polyline style=\"\(style)\" points=\"\(coordinates.joined(separator: " "))\"/>"
     }
     let name = HTMLText.escaped(lane.name)
-    var html = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all; the top of the chart is \(PageStyle.seconds(high)).</p>\n"
-    html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50 and p95 of \(name) over time, up to \(PageStyle.seconds(high))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">"
-    html += "<line class=\"grid\" x1=\"0\" y1=\"\(PageStyle.number(height))\" x2=\"\(PageStyle.number(width))\" y2=\"\(PageStyle.number(height))\"/>"
+    var html = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all.</p>\n"
+    html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50 and p95 of \(name) over \(runs) run(s), up to \(PageStyle.seconds(p95.max() ?? 0))\" "
+    html += "width=\"\(PageStyle.number(left + width + 30))\" height=\"\(PageStyle.number(top + height + 40))\">"
+    html += "<g class=\"axis y\">"
+    for tick in 0...yCount {
+      let at = PageStyle.number(y(yStep * Double(tick)))
+      html += "<line class=\"grid\" x1=\"\(PageStyle.number(left))\" y1=\"\(at)\" x2=\"\(PageStyle.number(left + width))\" y2=\"\(at)\"/>"
+      html += "<text class=\"tick\" x=\"\(PageStyle.number(left - 6))\" y=\"\(at)\" dy=\"4\" text-anchor=\"end\">\(PageStyle.tick(yStep * Double(tick), step: yStep))</text>"
+    }
+    html += "</g><g class=\"axis x\"><line class=\"tick\" x1=\"\(PageStyle.number(left))\" y1=\"\(PageStyle.number(top + height))\" x2=\"\(PageStyle.number(left + width))\" y2=\"\(PageStyle.number(top + height))\"/>"
+    for tick in 0...xCount {
+      let at = PageStyle.number(x(xStep * Double(tick)))
+      html += "<line class=\"tick\" x1=\"\(at)\" y1=\"\(PageStyle.number(top + height))\" x2=\"\(at)\" y2=\"\(PageStyle.number(top + height + 5))\"/>"
+      html += "<text class=\"tick\" x=\"\(at)\" y=\"\(PageStyle.number(top + height + 18))\" text-anchor=\"middle\">\(Int(xStep) * tick)</text>"
+    }
+    html += "<text x=\"\(PageStyle.number(left + width / 2))\" y=\"\(PageStyle.number(top + height + 36))\" text-anchor=\"middle\">runs, oldest to newest</text></g>"
     html += line(p50, "stroke-width:2") + line(p95, "stroke-dasharray:5 3") + "</svg>\n"
     return html
+  }
+
+  /// The time the cache saved per ISO week: each cached lane run counted as its lane's median passing attempt.
+  static func savedByCache(_ report: HistoryReport) -> String {
+    var html = "<h2>Time saved by the cache, per week</h2>\n"
+    guard !report.savedByWeek.isEmpty else { return html + "<p id=\"saved\">No lane run was served from the cache in the window.</p>\n" }
+    html += "<p>Each cached lane run is counted as its lane's median passing attempt in the window; weeks are ISO weeks in UTC.</p>\n"
+    html += "<table id=\"saved\">\n<thead><tr><th scope=\"col\">week</th><th scope=\"col\">from</th><th scope=\"col\">cached lane runs</th>"
+    html += "<th scope=\"col\">time saved (estimate)</th><th scope=\"col\"><span class=\"visually-hidden\">bar</span></th></tr></thead>\n<tbody>\n"
+    let most = max(report.savedByWeek.map(\.seconds).max() ?? 0, 0.001)
+    for week in report.savedByWeek {
+      let note = week.unestimated > 0 ? " (\(week.unestimated) with no passing run to estimate from)" : ""
+      html += "<tr data-week=\"\(HTMLText.escaped(week.label))\"><td>\(HTMLText.escaped(week.label))</td><td>\(HTMLText.escaped(week.from))</td><td class=\"num\">\(week.hits)\(note)</td>"
+      html += "<td class=\"num\">\(PageStyle.seconds(week.seconds))</td><td><svg class=\"saved-bar\" width=\"200\" height=\"12\" aria-hidden=\"true\">"
+      html += "<rect x=\"0\" y=\"1\" width=\"\(PageStyle.number(max(1, week.seconds / most * 200)))\" height=\"10\"/></svg></td></tr>\n"
+    }
+    return html + "</tbody>\n</table>\n"
   }
 
   static let symbols: [HistoryReport.Mark: (String, String, String)] = [
@@ -63,20 +124,37 @@ public enum ReportPage {
     .fail: ("✗", "fail", "failed"), .cached: ("○", "cached", "cached"), .other: ("–", "skipped", "skipped or cancelled"),
   ]
 
-  /// Lanes × the newest runs: a cell per lane and run, symbol and title as well as colour.
+  /// The flaky map's lane names are cut to this many characters (the row's title holds the whole name).
+  static let mapLabelCharacters = 22
+
+  /// Lanes × the newest runs, newest first, in at most 1,060 pixels: a cell per lane and run, symbol and title as well as colour.
   static func flakyMap(_ report: HistoryReport, time: (Double) -> String) -> String {
-    var html = "<h2>Flaky map: the newest \(report.mapRuns.count) run(s), oldest first</h2>\n"
-    html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled.</p>\n<table id=\"flaky-map\">\n<tbody>\n"
+    let runs = report.mapRuns.count
+    let label = 160.0, cell = min(20, (900 / Double(max(runs, 1))).rounded(.down)), row = 20.0
+    let lanes = report.lanes.filter { $0.failedRuns + $0.retriedRuns > 0 || report.lanes.count <= 40 }
+    let width = label + Double(runs) * cell + 10, height = 22 + Double(lanes.count) * row
+    var html = "<h2>Flaky map: the newest \(runs) run(s), newest first</h2>\n"
+    html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled; the newest run is the left column.</p>\n"
+    html += "<svg id=\"flaky-map\" role=\"img\" aria-label=\"How each lane ended in the newest \(runs) run(s), newest first\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">\n"
+    html += "<text x=\"\(PageStyle.number(label))\" y=\"12\">← newest</text>"
+    // "oldest" at the map's right end where the two words fit apart.
+    html += Double(runs) * cell >= 150 ? "<text x=\"\(PageStyle.number(label + Double(runs) * cell))\" y=\"12\" text-anchor=\"end\">oldest →</text>\n" : "\n"
     let times = report.mapRuns.map { HTMLText.escaped(time($0.started)) }
-    for lane in report.lanes where lane.failedRuns + lane.retriedRuns > 0 || report.lanes.count <= 40 {
-      html += "<tr data-lane=\"\(HTMLText.escaped(lane.name))\"><th scope=\"row\">\(HTMLText.escaped(lane.name))</th>"
-      for (column, mark) in lane.marks.enumerated() {
-        let (symbol, style, words) = symbols[mark]!
-        html += "<td class=\"cell \(style)\" data-mark=\"\(style)\" title=\"\(HTMLText.escaped(lane.name)), \(times[column]): \(words)\">\(symbol)</td>"
+    for (index, lane) in lanes.enumerated() {
+      let y = 20 + Double(index) * row
+      let name = HTMLText.escaped(lane.name)
+      let shown = lane.name.count > mapLabelCharacters ? String(lane.name.prefix(mapLabelCharacters - 1)) + "…" : lane.name
+      html += "<g class=\"row\" data-lane=\"\(name)\"><text x=\"0\" y=\"\(PageStyle.number(y + 14))\"><title>\(name)</title>\(HTMLText.escaped(shown))</text>"
+      for (position, column) in lane.marks.indices.reversed().enumerated() {
+        let (symbol, style, words) = symbols[lane.marks[column]]!
+        let x = label + Double(position) * cell
+        html += "<g class=\"cell \(style)\" data-mark=\"\(style)\"><title>\(name), \(times[column]): \(words)</title>"
+        html += "<rect x=\"\(PageStyle.number(x + 0.5))\" y=\"\(PageStyle.number(y + 0.5))\" width=\"\(PageStyle.number(cell - 1))\" height=\"\(PageStyle.number(row - 1))\"/>"
+        html += "<text x=\"\(PageStyle.number(x + cell / 2))\" y=\"\(PageStyle.number(y + 14))\">\(symbol)</text></g>"
       }
-      html += "</tr>\n"
+      html += "</g>\n"
     }
-    return html + "</tbody>\n</table>\n"
+    return html + "</svg>\n"
   }
 
   static func failedRuns(_ report: HistoryReport, time: (Double) -> String) -> String {

@@ -1,9 +1,11 @@
 import DuetSupport
 
 /// One verify run laid out in time, as the timings page and the trace draw it:
-/// every attempt a bar on a job slot, each lane's wait for its needs, and the
-/// critical path (the chain of needs, ending at the lane that ended last, along
-/// which each lane waited for the need that ended last).
+/// every attempt a bar on a job slot, each lane's wait for its needs, how many
+/// lanes ran at each moment, and the critical path: the chain, ending at the
+/// lane that ended last, along which each lane waited for what ended last
+/// before it started, a need or, when it started after all its needs had
+/// ended, the lane whose job slot it waited for.
 ///
 /// Made from the history's rows, so a run read back from the store and a run
 /// just finished draw the same.
@@ -49,6 +51,13 @@ public struct RunTimeline: Sendable {
   public var slots: Int
   /// The critical path's lanes, first to last.
   public var criticalPath: [String]
+  /// How many attempts ran from each moment on (seconds from the run's start), in time order: a step line from 0 to `duration`.
+  public var concurrency: [(time: Double, running: Int)]
+
+  /// The lanes whose outcome failed the run (`fail`, `timeout`), in the table's order.
+  public var failingLanes: [(lane: String, outcome: String)] {
+    lanes.filter { $0.outcome == "fail" || $0.outcome == "timeout" }.map { ($0.lane, $0.outcome) }
+  }
 
   /// The timeline of `run` and its `steps`; `needs` maps a lane to the lanes it needs.
   public init(run: RunRow, steps: [StepRow], needs: [String: [String]]) {
@@ -67,7 +76,8 @@ public struct RunTimeline: Sendable {
     self.fingerprints = fingerprints
     (bars, slots) = RunTimeline.placed(order.flatMap { byLane[$0]! }, runStart: run.started)
     let ends = RunTimeline.ends(bars)
-    criticalPath = RunTimeline.criticalPath(ends: ends, needs: needs)
+    criticalPath = RunTimeline.criticalPath(ends: ends, starts: RunTimeline.starts(bars), needs: needs, bars: bars, jobs: run.jobs > 0 ? run.jobs : slots)
+    concurrency = RunTimeline.concurrency(bars)
     let critical = Set(criticalPath)
     for index in bars.indices { bars[index].onCriticalPath = critical.contains(bars[index].lane) }
     lanes = order.map { lane in
@@ -114,17 +124,54 @@ public struct RunTimeline: Sendable {
     return ends
   }
 
-  /// From the lane that ended last, back through the need that ended last each time.
-  static func criticalPath(ends: [String: Double], needs: [String: [String]]) -> [String] {
+  /// Per lane, when its first attempt started (seconds from the run's start).
+  static func starts(_ bars: [Bar]) -> [String: Double] {
+    var starts: [String: Double] = [:]
+    for bar in bars { starts[bar.lane] = min(starts[bar.lane] ?? bar.start, bar.start) }
+    return starts
+  }
+
+  /// From the lane that ended last, back through what each lane waited for: the
+  /// need that ended last, or, when lanes ended after its needs and before it
+  /// started (within the millisecond of slack), the last of them that ended holding
+  /// one of the run's `jobs` slots, all taken: it waited for that slot.
+  static func criticalPath(ends: [String: Double], starts: [String: Double], needs: [String: [String]], bars: [Bar], jobs: Int) -> [String] {
     guard var lane = ends.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return [] }
     var path = [lane]
     var seen: Set = [lane]
-    while let next = (needs[lane] ?? []).filter({ ends[$0] != nil && !seen.contains($0) })
-      .max(by: { (ends[$0]!, $1) < (ends[$1]!, $0) }) {
+    func later(_ a: String, _ b: String) -> Bool { (ends[a]!, b) < (ends[b]!, a) }
+    while true {
+      var next = (needs[lane] ?? []).filter({ ends[$0] != nil && !seen.contains($0) }).max(by: later)
+      let needsEnd = (needs[lane] ?? []).compactMap { ends[$0] }.max() ?? 0
+      // A slot's lane: of those that ended after its needs and before it started, the last that ended holding one of the job slots, all taken.
+      if let start = starts[lane] {
+        let candidates = ends.filter { !seen.contains($0.key) && $0.value <= start + 0.001 && $0.value > needsEnd + 0.001 }.map(\.key)
+        next = candidates.sorted { later($1, $0) }.first { candidate in
+          let moment = ends[candidate]! - 0.0005
+          let running = bars.filter { $0.start <= moment && moment < $0.start + $0.duration }
+          return running.count >= jobs && running.contains { $0.lane == candidate }
+        } ?? next
+      }
+      guard let next else { break }
       path.append(next)
       seen.insert(next)
       lane = next
     }
     return path.reversed()
+  }
+
+  /// The number of attempts running from each moment on, one point per change.
+  static func concurrency(_ bars: [Bar]) -> [(time: Double, running: Int)] {
+    var changes: [(Double, Int)] = []
+    for bar in bars { changes += [(bar.start, 1), (bar.start + bar.duration, -1)] }
+    // Ends before starts at the same moment: a slot handed on is not two lanes at once.
+    changes.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+    var points: [(time: Double, running: Int)] = [(0, 0)]
+    var running = 0
+    for (time, change) in changes {
+      running += change
+      if points.last!.time == time { points[points.count - 1].running = running } else { points.append((time, running)) }
+    }
+    return points
   }
 }

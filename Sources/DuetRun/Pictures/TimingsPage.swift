@@ -9,13 +9,19 @@ public enum TimingsPage {
   static let chartWidth = 1000.0
   static let labelWidth = 70.0
   static let rowHeight = 26.0
+  /// The concurrency row's height, under the slots.
+  static let concurrencyHeight = 40.0
+  /// The narrowest a bar is drawn, so a lane of a few milliseconds is still seen (and hovered for its title).
+  static let minimumBarWidth = 4.0
+  /// A label's width per character at the chart's 11 px (a generous average).
+  static let characterWidth = 7.0
 
   public static func html(_ timeline: RunTimeline) -> String {
-    let title = "duet verify timings: \(timeline.verdict.uppercased()) in \(PageStyle.seconds(timeline.duration))"
+    let title = "duet verify timings: \(timeline.verdict.uppercased()) in \(PageStyle.seconds(timeline.duration))\(failing(timeline))"
     var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p>Run \(HTMLText.escaped(timeline.runID)): \(timeline.lanes.count) lane(s) on \(timeline.slots) job slot(s). "
     body += "Critical path (outlined, \(timeline.criticalPath.count) lane(s)): \(HTMLText.escaped(pathText(timeline.criticalPath)).nonEmpty ?? "none").</p>\n"
-    body += PageStyle.legend(["pass", "retried", "fail", "timeout", "interrupted"]) + "\n"
+    body += legend(timeline) + "\n"
     body += chart(timeline) + "\n"
     body += table(timeline)
     return PageStyle.page(title: title, body: body)
@@ -26,29 +32,78 @@ public enum TimingsPage {
     path.count <= 12 ? path.joined(separator: " → ") : (path.prefix(5) + ["…"] + path.suffix(5)).joined(separator: " → ")
   }
 
-  /// The Gantt chart: one row per job slot, one bar per attempt, each with a `<title>` saying what it is.
+  /// `: kotlin failed`, `: a, b failed; c timed out` for a run with failing lanes (at most 5 named), else nothing.
+  static func failing(_ timeline: RunTimeline) -> String {
+    let failing = timeline.failingLanes
+    guard !failing.isEmpty else { return "" }
+    var parts: [String] = []
+    for (outcome, words) in [("fail", "failed"), ("timeout", "timed out")] {
+      let lanes = failing.filter { $0.outcome == outcome }.map(\.lane)
+      guard !lanes.isEmpty else { continue }
+      let named = lanes.count <= 5 ? lanes.joined(separator: ", ") : lanes.prefix(4).joined(separator: ", ") + " and \(lanes.count - 4) more"
+      parts.append("\(named) \(words)")
+    }
+    return ": " + parts.joined(separator: "; ")
+  }
+
+  /// The outcomes' swatches, the critical path's outline, and the lanes the chart has no bar for.
+  static func legend(_ timeline: RunTimeline) -> String {
+    var html = "<p class=\"legend\" id=\"legend\">" + ["pass", "retried", "fail", "timeout", "interrupted", "cached", "skipped"].map {
+      "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>"
+    }.joined()
+    html += "<span><span class=\"swatch critical-path\" aria-hidden=\"true\"></span>critical path (outlined)</span></p>\n"
+    let notRun = timeline.lanes.filter { $0.attempts == 0 }
+    var words: [String] = []
+    for outcome in ["cached", "skipped", "cancelled", "unaffected"] {
+      let lanes = notRun.filter { $0.outcome == outcome }.map(\.lane)
+      if !lanes.isEmpty { words.append("\(HTMLText.escaped(outcome)): \(HTMLText.escaped(lanes.joined(separator: ", ")))") }
+    }
+    if !words.isEmpty { html += "<p id=\"not-run\">Not run, so no bar: \(words.joined(separator: "; ")).</p>" }
+    return html
+  }
+
+  /// The Gantt chart: one row per job slot, one bar per attempt, each with a `<title>` saying what it is; under it, how many lanes ran.
   static func chart(_ timeline: RunTimeline) -> String {
-    let scale = chartWidth / max(timeline.duration, 0.001)
-    let height = Double(max(timeline.slots, 1)) * rowHeight + 24
+    let (step, count) = PageStyle.ticks(timeline.duration)
+    let scale = chartWidth / (step * Double(count))
+    let rows = Double(max(timeline.slots, 1)) * rowHeight
+    let height = rows + concurrencyHeight + 30
     let width = labelWidth + chartWidth + 40
     var svg = "<svg id=\"gantt\" role=\"img\" aria-labelledby=\"gantt-title\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\" "
     svg += "viewBox=\"0 0 \(PageStyle.number(width)) \(PageStyle.number(height))\">\n"
-    svg += "<title id=\"gantt-title\">Lanes on job slots over \(PageStyle.seconds(timeline.duration)); the table below lists the same</title>\n"
-    for tick in 0...10 {
-      let x = labelWidth + Double(tick) * chartWidth / 10
+    svg += "<title id=\"gantt-title\">Lanes on job slots over \(PageStyle.seconds(timeline.duration)), and how many ran at once; the table below lists the same</title>\n"
+    svg += "<g class=\"axis\" id=\"time-axis\">"
+    for tick in 0...count {
+      let x = labelWidth + Double(tick) * step * scale
       svg += "<line class=\"grid\" x1=\"\(PageStyle.number(x))\" y1=\"0\" x2=\"\(PageStyle.number(x))\" y2=\"\(PageStyle.number(height - 18))\"/>"
-      svg += "<text x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(height - 4))\" text-anchor=\"middle\">\(PageStyle.seconds(timeline.duration * Double(tick) / 10))</text>\n"
+      svg += "<text class=\"tick\" x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(height - 4))\" text-anchor=\"middle\">\(PageStyle.tick(step * Double(tick), step: step))</text>\n"
     }
+    svg += "</g>\n"
     for slot in 0..<timeline.slots {
       svg += "<text x=\"4\" y=\"\(PageStyle.number(Double(slot) * rowHeight + 17))\">slot \(slot + 1)</text>\n"
     }
-    for bar in timeline.bars { svg += self.bar(bar, scale: scale) }
+    for (bar, room) in zip(timeline.bars, rooms(timeline.bars, end: step * Double(count), scale: scale)) {
+      svg += self.bar(bar, scale: scale, room: room)
+    }
+    svg += concurrency(timeline, top: rows + 6, scale: scale)
     return svg + "</svg>"
   }
 
-  static func bar(_ bar: RunTimeline.Bar, scale: Double) -> String {
+  /// Per bar, the room (in pixels) from its end to the next bar on its slot, or to the chart's right edge.
+  static func rooms(_ bars: [RunTimeline.Bar], end: Double, scale: Double) -> [Double] {
+    var nextStart: [Double] = Array(repeating: end * scale + 40, count: bars.count)
+    var following: [Int: Double] = [:]
+    for index in bars.indices.sorted(by: { bars[$0].start > bars[$1].start }) {
+      let bar = bars[index]
+      if let next = following[bar.slot] { nextStart[index] = next * scale }
+      following[bar.slot] = bar.start
+    }
+    return bars.indices.map { nextStart[$0] - (bars[$0].start + bars[$0].duration) * scale }
+  }
+
+  static func bar(_ bar: RunTimeline.Bar, scale: Double, room: Double) -> String {
     let x = labelWidth + bar.start * scale
-    let width = max(1, bar.duration * scale)
+    let width = max(minimumBarWidth, bar.duration * scale)
     let y = Double(bar.slot) * rowHeight + 3
     let lane = HTMLText.escaped(bar.lane)
     let classes = "bar \(PageStyle.safeClass(bar.outcome))\(bar.onCriticalPath ? " critical" : "")"
@@ -56,12 +111,37 @@ public enum TimingsPage {
     var svg = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\">"
     svg += "<title>\(what)</title>"
     svg += "<rect x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(y))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(rowHeight - 6))\" rx=\"2\"/>"
-    if width > 40 {
-      // A label only where it fits; the bar's title and the table carry it everywhere.
-      let shown = bar.lane.count > Int(width / 7) ? String(bar.lane.prefix(max(1, Int(width / 7) - 1))) + "…" : bar.lane
-      svg += "<text x=\"\(PageStyle.number(x + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(HTMLText.escaped(shown))</text>"
+    // The label inside the bar where it fits, else after it where the slot has room; the title and the table carry it everywhere.
+    let needed = Double(bar.lane.count) * characterWidth + 6
+    if width >= needed {
+      svg += "<text class=\"inside\" x=\"\(PageStyle.number(x + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(lane)</text>"
+    } else if room - (width - bar.duration * scale) >= needed + 2 {
+      svg += "<text class=\"outside\" x=\"\(PageStyle.number(x + width + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(lane)</text>"
+    } else if width > 40 {
+      let shown = String(bar.lane.prefix(max(1, Int((width - 6) / characterWidth) - 1))) + "…"
+      svg += "<text class=\"inside\" x=\"\(PageStyle.number(x + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(HTMLText.escaped(shown))</text>"
     }
     return svg + "</g>\n"
+  }
+
+  /// The concurrency row: how many attempts ran at each moment, a step line as cargo's `--timings` draws it.
+  static func concurrency(_ timeline: RunTimeline, top: Double, scale: Double) -> String {
+    let peak = max(timeline.concurrency.map(\.running).max() ?? 0, 1)
+    let bottom = top + concurrencyHeight - 4
+    func y(_ running: Int) -> String { PageStyle.number(bottom - Double(running) / Double(peak) * (concurrencyHeight - 8)) }
+    var points: [String] = ["\(PageStyle.number(labelWidth)),\(y(0))"]
+    var previous = 0
+    for point in timeline.concurrency {
+      let x = PageStyle.number(labelWidth + point.time * scale)
+      points.append("\(x),\(y(previous))")
+      points.append("\(x),\(y(point.running))")
+      previous = point.running
+    }
+    var svg = "<g id=\"concurrency\" data-peak=\"\(peak)\"><title>Lanes running over time: up to \(peak) at once on \(timeline.slots) job slot(s)</title>"
+    svg += "<text x=\"4\" y=\"\(PageStyle.number(top + 14))\">running</text><text x=\"4\" y=\"\(PageStyle.number(top + 28))\">up to \(peak)</text>"
+    svg += "<line class=\"grid\" x1=\"\(PageStyle.number(labelWidth))\" y1=\"\(PageStyle.number(bottom))\" x2=\"\(PageStyle.number(labelWidth + chartWidth))\" y2=\"\(PageStyle.number(bottom))\"/>"
+    svg += "<polyline class=\"running\" points=\"\(points.joined(separator: " "))\"/></g>\n"
+    return svg
   }
 
   /// Every lane: outcome, attempts, start, time, wait for its needs, its needs, critical or not.

@@ -108,12 +108,12 @@ struct EscapingRuleTests {
 
   /// The HTML pages (`DuetRun/Pictures`) put a value into markup only through
   /// `HTMLText.escaped`, but for duet's own values: numbers and coordinates
-  /// (`PageStyle.number`, `PageStyle.seconds`), counts, outcome words made safe
+  /// (`PageStyle.number`, `PageStyle.seconds`, `PageStyle.tick`), counts, outcome words made safe
   /// as class names (`PageStyle.safeClass`), and text already escaped (`css`, `body`, `svg`, the `what` and `lane` built with it).
   @Test func htmlWritersUseHTMLText() throws {
     let own: Set = [
       "css", "body", "lane", "what", "classes", "bar.attempt", "bar.onCriticalPath", "slot + 1", "tick", "row.attempts",
-      "timeline.lanes.count", "timeline.slots", "timeline.criticalPath.count", "outcome", "light", "dark",
+      "timeline.lanes.count", "timeline.slots", "timeline.criticalPath.count", "outcome", "light", "dark", "lightText", "darkText",
       // The title, escaped where it is written (PageStyle.page and the heading).
       "timeline.verdict.uppercased()",
       // The report: counts, a rate, coordinates, and the words, symbols and class names of ReportPage.symbols.
@@ -122,7 +122,13 @@ struct EscapingRuleTests {
       "style", "symbol", "words", "times[column]",
       // Built with HTMLText.escaped where they are made: the slowest lane's name, a sparkline's label and the sparkline.
       "name", "label",
-      "sparkline(points, label: \"p50 of \\(HTMLText.escaped(lane.name)) over \\(points.count) spans of runs, from \\(PageStyle.seconds(points.min() ?? 0)) to \\(PageStyle.seconds(points.max() ?? 0))\")",
+      "sparkline(points, top: top, label: \"p50 of \\(HTMLText.escaped(lane.name)) over \\(points.count) spans of runs, from \\(PageStyle.seconds(points.min() ?? 0)) to \\(PageStyle.seconds(points.max() ?? 0))\")",
+      // Issue 41: counts ("runs", "peak", ...), coordinates made with PageStyle.number ("at", "x", "y(...)", the points),
+      // a format's decimals, and text built with HTMLText.escaped where it is made (the lanes named in words, the lanes not run,
+      // a week's note); the failing lanes of the timings page's title, escaped with the title where it is written.
+      "runs", "peak", "week.hits", "week.unestimated", "count($0)", "$0.durations.count + $0.cached", "Int(xStep) * tick", "lanes.count - 4", "decimals",
+      "at", "x", "y(0)", "y(previous)", "y(point.running)", "points.joined(separator: \" \")",
+      "note", "named(flaky, \\.retriedRuns)", "named(failing, \\.failedRuns)", "words.joined(separator: \"; \")", "failing(timeline)", "named",
       "bar.onCriticalPath ? \" critical\" : \"\"", "bar.onCriticalPath ? \", on the critical path\" : \"\"",
       "row.onCriticalPath ? \"yes\" : \"\"", "row.start.map(PageStyle.seconds) ?? \"-\"", "row.waited.map(PageStyle.seconds) ?? \"-\"",
       "row.attempts > 0 ? PageStyle.seconds(row.duration) : \"-\"",
@@ -132,7 +138,7 @@ struct EscapingRuleTests {
       if line.trimmingCharacters(in: .whitespaces).hasPrefix("///") { continue }
       for expression in Self.interpolations(line)
       where !own.contains(expression) && !expression.hasPrefix("HTMLText.escaped(") && !expression.hasPrefix("PageStyle.number(")
-        && !expression.hasPrefix("PageStyle.seconds(") && !expression.hasPrefix("PageStyle.safeClass(") {
+        && !expression.hasPrefix("PageStyle.seconds(") && !expression.hasPrefix("PageStyle.tick(") && !expression.hasPrefix("PageStyle.safeClass(") {
         problems.append("\(file): \\(\(expression)) written into HTML without HTMLText: \(line.trimmingCharacters(in: .whitespaces))")
       }
     }

@@ -83,4 +83,77 @@ struct HistoryReportTests {
     #expect(html.components(separatedBy: "data-mark=\"flaky\"").count - 1 == 8)
     #expect(html.contains("<h2>Slowest lane: gamma</h2>"))
   }
+
+  /// A store of `runs` runs a day apart from Monday 2024-12-30 (ISO 2025-W01): `jitter` takes 10 or 15 ms, `steady`
+  /// 3 s; `flaky` fails its first attempt every 7th run; `cached` runs (1, 2, then 2.5 s) in the first three runs and is cached after.
+  static func dailyStore(runs: Int) throws -> (HistoryStore, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-report-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let store = try HistoryStore(path: folder.appendingPathComponent("h.sqlite").path)
+    let monday = 1_735_516_800.0  // 2024-12-30T00:00:00Z
+    for run in 0..<runs {
+      let id = "run-\(run)", at = monday + Double(run) * 86_400 + 3600
+      func step(_ lane: String, _ attempt: Int, _ seconds: Double, _ outcome: AttemptOutcome?, _ laneOutcome: LaneOutcome?) -> StepRow {
+        StepRow(runID: id, lane: lane, attempt: attempt, started: at, duration: seconds, attemptOutcome: outcome, laneOutcome: laneOutcome,
+                exitCode: outcome == .pass ? 0 : 1, fingerprint: "f", logPath: nil)
+      }
+      var steps = [step("jitter", 1, run % 2 == 0 ? 0.010 : 0.015, .pass, .pass), step("steady", 1, 3, .pass, .pass)]
+      steps += run < 3 ? [step("cached", 1, [1, 2, 2.5][run], .pass, .pass)] : [step("cached", 0, 0, nil, .cached)]
+      steps += run % 7 == 0 ? [step("flaky", 1, 0.2, .fail, nil), step("flaky", 2, 0.3, .pass, .flaky)] : [step("flaky", 1, 0.3, .pass, .pass)]
+      try store.record(RunRow(id: id, logID: id, started: at, ended: at + 4, command: "duet verify", root: "/t", gitCommit: nil, host: "h",
+                              outcome: .pass, jobs: 2, duetVersion: "0"), steps: steps)
+    }
+    return (store, folder)
+  }
+
+  /// Issue 41, item 7: the time the cache saved per ISO week, each cached lane run counted as its lane's median passing attempt (2 s).
+  @Test func timeSavedPerWeek() throws {
+    let (store, folder) = try Self.dailyStore(runs: 17)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let report = try HistoryReport.compute(store: store, last: 500)
+    // Runs 3-6 fall in 2025-W01 (Thursday 2 January to Sunday 5 January), 7-13 in W02, 14-16 in W03.
+    #expect(report.savedByWeek.map(\.label) == ["2025-W01", "2025-W02", "2025-W03"])
+    #expect(report.savedByWeek.map(\.from) == ["2024-12-30", "2025-01-06", "2025-01-13"])
+    #expect(report.savedByWeek.map(\.hits) == [4, 7, 3])
+    #expect(report.savedByWeek.map(\.seconds) == [8, 14, 6])
+    #expect(HistoryReport.monday(of: 0) == -3)  // 1970-01-01, a Thursday
+    #expect(HistoryReport.SavedWeek(monday: HistoryReport.monday(of: 1_609_632_000), hits: 0, unestimated: 0, seconds: 0).label == "2020-W53")  // 2021-01-03
+    let html = ReportPage.html(report, time: { "t\($0)" })
+    #expect(html.contains("<tr data-week=\"2025-W02\"><td>2025-W02</td><td>2025-01-06</td><td class=\"num\">7</td><td class=\"num\">14.0s</td>"))
+  }
+
+  /// Issue 41, item 7: the page names the flaky lanes in words above the map, and the map of 45 runs fits in a bounded
+  /// width with the newest run first.
+  @Test func flakyLanesInWordsAndTheMapFits() throws {
+    let (store, folder) = try Self.dailyStore(runs: 45)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let report = try HistoryReport.compute(store: store, last: 500)
+    let html = ReportPage.html(report, time: { "t\(Int($0))" })
+    let words = try #require(html.firstRange(of: "<p id=\"flaky-lanes\">"))
+    let map = try #require(html.firstRange(of: "id=\"flaky-map\""))
+    #expect(words.lowerBound < map.lowerBound)
+    #expect(html[words.upperBound...].prefix(200).contains("<strong>flaky</strong> (in 7 of the 45 run(s) it ran in)"))
+    let width = try #require(html.firstMatch(of: try Regex(#"id="flaky-map"[^>]* width="([0-9.]+)""#)).flatMap { Double(String($0.output[1].substring!)) })
+    #expect(width <= 1100)
+    let newest = Int(report.mapRuns.last!.started)
+    let firstCell = try #require(html.firstMatch(of: try Regex(#"<g class="cell \w+" data-mark="\w+"><title>flaky, t(\d+):"#)))
+    #expect(firstCell.output[1].substring! == "\(newest)")
+  }
+
+  /// Issue 41, item 7: sparklines share one scale, so a lane of 10 ms with 5 ms of jitter draws flat (within a pixel),
+  /// and the slowest lane's chart has an x and a y axis with tick labels.
+  @Test func sparklinesShareAScaleAndTheChartHasAxes() throws {
+    let (store, folder) = try Self.dailyStore(runs: 20)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let html = ReportPage.html(try HistoryReport.compute(store: store, last: 500), time: { "t\($0)" })
+    let row = try #require(html.firstMatch(of: try Regex(#"<tr data-lane="jitter">.*?<polyline points="([^"]*)""#)))
+    let ys = row.output[1].substring!.split(separator: " ").compactMap { Double($0.split(separator: ",")[1]) }
+    #expect(ys.count == 20)
+    #expect((ys.max() ?? 0) - (ys.min() ?? 0) <= 1, "\(ys)")
+    let chart = try #require(html.firstMatch(of: try Regex(#"<svg id="slowest".*?</svg>"#)))
+    let text = String(chart.output[0].substring!)
+    #expect(text.contains("<g class=\"axis y\">") && text.contains("<g class=\"axis x\">"))
+    #expect(text.contains(">0s</text>") && text.contains(">3s</text>"))
+    #expect(text.contains(">0</text>") && text.contains(">20</text>"))
+  }
 }

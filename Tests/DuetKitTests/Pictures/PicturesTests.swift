@@ -4,9 +4,9 @@ import Testing
 
 /// The timeline, the timings page and the trace, from rows (issue 32).
 struct PicturesTests {
-  static func run(started: Double = 1000, ended: Double = 1010) -> RunRow {
+  static func run(started: Double = 1000, ended: Double = 1010, jobs: Int = 2) -> RunRow {
     RunRow(id: "run-1", logID: "log-1", started: started, ended: ended, command: "duet verify", root: "/t", gitCommit: nil,
-           host: "h", outcome: .fail, jobs: 2, duetVersion: "0")
+           host: "h", outcome: .fail, jobs: jobs, duetVersion: "0")
   }
 
   static func step(_ lane: String, _ attempt: Int, _ start: Double, _ duration: Double, _ outcome: AttemptOutcome?, lane laneOutcome: LaneOutcome? = nil) -> StepRow {
@@ -65,6 +65,71 @@ struct PicturesTests {
     #expect(timeline.lanes.first { $0.lane == "b" }?.waited == 1.5)
   }
 
+  /// Issue 41, item 6: a lane that waited for a job slot after its needs had ended has the lane whose slot it took
+  /// (the one that ended last before it started) before it on the critical path, not only its needs.
+  @Test func criticalPathCountsWaitsForASlot() {
+    // One slot (-j 1): a (0-2), then b (2-5), then c, which needs only a, at 5: it waited 3 s for b's slot.
+    let steps = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 2, 3, .pass, lane: .pass), Self.step("c", 1, 5, 1, .pass, lane: .pass)]
+    let timeline = RunTimeline(run: Self.run(jobs: 1), steps: steps, needs: ["c": ["a"]])
+    #expect(timeline.slots == 1)
+    #expect(timeline.criticalPath == ["a", "b", "c"])
+    #expect(timeline.lanes.first { $0.lane == "c" }?.waited == 3)
+    // Two slots: c starts the moment a ends, so nothing but its need held it.
+    let free = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 0, 3, .pass, lane: .pass), Self.step("c", 1, 2, 4, .pass, lane: .pass)]
+    #expect(RunTimeline(run: Self.run(), steps: free, needs: ["c": ["a"]]).criticalPath == ["a", "c"])
+    // Two slots, one free when a ended: a lane that ended between a's end and c's start (scheduling latency) is not what c waited for.
+    let latency = [Self.step("a", 1, 0, 2, .pass, lane: .pass), Self.step("b", 1, 2, 0.0015, .fail, lane: .fail), Self.step("c", 1, 2.002, 4, .pass, lane: .pass)]
+    #expect(RunTimeline(run: Self.run(), steps: latency, needs: ["c": ["a"], "b": ["a"]]).criticalPath == ["a", "c"])
+    // As over Examples/Foyer on 2 slots: k's need d ends at 0.1 as s and h take both slots; s ends at 3.2, a lane of
+    // no time (m) runs in its slot, then k: k waited for s's slot, not for m (which ended with a slot free).
+    let foyer = [Self.step("d", 1, 0, 0.1, .pass, lane: .pass), Self.step("s", 1, 0.1, 3.1, .pass, lane: .pass), Self.step("h", 1, 0.1, 10.9, .pass, lane: .pass),
+                 Self.step("m", 1, 3.2, 0, .pass, lane: .pass), Self.step("k", 1, 3.21, 10.7, .pass, lane: .pass)]
+    #expect(RunTimeline(run: Self.run(), steps: foyer, needs: ["k": ["d"]]).criticalPath == ["s", "k"])
+  }
+
+  /// Issue 41, item 6: how many attempts ran over time, one point per change.
+  @Test func concurrencyOverTime() {
+    let timeline = RunTimeline(run: Self.run(), steps: Self.steps, needs: Self.needs)
+    #expect(timeline.concurrency.map(\.time) == [0, 1, 3, 5, 6, 8])
+    #expect(timeline.concurrency.map(\.running) == [2, 1, 1, 1, 1, 0])
+    let page = TimingsPage.html(timeline)
+    #expect(page.contains("<g id=\"concurrency\" data-peak=\"2\">"))
+  }
+
+  /// A failed run with a lane of 4 ms among lanes of seconds (the 4.81 s run of issue 41).
+  static func failedRun() -> RunTimeline {
+    let steps = [Self.step("swift", 1, 0, 4.81, .pass, lane: .pass), Self.step("kotlin", 1, 0.5, 0.004, .fail, lane: .fail),
+                 Self.step("tokens", 1, 0, 0.4, .pass, lane: .pass), Self.step("docs", 0, 0, 0, nil, lane: .cached),
+                 Self.step("ui", 0, 0, 0, nil, lane: .skipped)]
+    return RunTimeline(run: Self.run(started: 1000, ended: 1004.81), steps: steps, needs: ["kotlin": ["tokens"], "ui": ["kotlin"]])
+  }
+
+  /// Issue 41, item 6: the heading names the failing lane; every bar is at least a few pixels wide and labelled (inside,
+  /// or after it where the slot has room); the legend names the critical path's outline, cached and skipped.
+  @Test func failedRunNamesItsLane() throws {
+    let timeline = Self.failedRun()
+    #expect(timeline.failingLanes.map(\.lane) == ["kotlin"])
+    let page = TimingsPage.html(timeline)
+    #expect(page.contains("<h1>duet verify timings: FAIL in 4.81s: kotlin failed</h1>"))
+    let rect = try #require(page.firstMatch(of: try Regex(#"data-lane="kotlin"[^>]*><title>[^<]*</title><rect [^>]*width="([0-9.]+)""#)))
+    #expect(try #require(Double(String(rect.output[1].substring!))) >= 4)
+    #expect(page.contains(">kotlin</text>"))
+    let legend = try #require(page.firstMatch(of: try Regex(#"<p class="legend"[^>]*>(.*?)</p>"#)))
+    for word in ["critical path", "cached", "skipped", "fail"] { #expect(legend.output[1].substring!.contains(word), "\(word)") }
+    #expect(page.contains("<p id=\"not-run\">Not run, so no bar: cached: docs; skipped: ui.</p>"))
+  }
+
+  /// Issue 41, item 6: the time axis is ticked at 1, 2 or 5 × 10^n seconds, not at tenths of the run's odd duration.
+  @Test func roundTicks() throws {
+    let page = TimingsPage.html(Self.failedRun())
+    let labels = page.matches(of: try Regex(#"text-anchor="middle">([0-9.]+)s</text>"#)).compactMap { Double(String($0.output[1].substring!)) }
+    #expect(labels == (0...10).map { Double($0) / 2 })
+    for (span, step, count) in [(4.81, 0.5, 10), (5.01, 1.0, 6), (0.034, 0.005, 7), (63.0, 10.0, 7), (10.0, 1.0, 10), (0.0, 0.001, 1), (181.0, 20.0, 10)] {
+      let ticks = PageStyle.ticks(span)
+      #expect(abs(ticks.step - step) < 1e-12 && ticks.count == count, "\(span): \(ticks)")
+    }
+  }
+
   /// HTMLText escapes the five characters that are markup and replaces controls.
   @Test func htmlEscaping() {
     #expect(HTMLText.escaped(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
@@ -91,7 +156,7 @@ struct PicturesTests {
     for word in ["<script", "<link", "src=", "href=", "http:", "https:", "@import", "url("] { #expect(!page.contains(word), "\(word)") }
     #expect(page.contains("prefers-color-scheme: dark"))
     #expect(page.components(separatedBy: "<g class=\"bar ").count - 1 == 5)
-    #expect(page.components(separatedBy: "<title>").count - 1 == 6)  // the page's and one per bar
+    #expect(page.components(separatedBy: "<title>").count - 1 == 7)  // the page's, one per bar and the concurrency row's
     #expect(page.contains("<title id=\"gantt-title\">"))
   }
 
