@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -90,3 +92,88 @@ int duet_stop_latch_signal(void) { return stop_latch_first; }
 void duet_children_add(int delta) { __atomic_add_fetch(&children_running, delta, __ATOMIC_SEQ_CST); }
 
 int duet_children_running(void) { return __atomic_load_n(&children_running, __ATOMIC_SEQ_CST); }
+
+
+/* The stop signals' own thread. It is made at start-up, while a thread can
+   still be made: a machine out of threads (ulimit -u) later would leave a
+   signal handled on a Dispatch queue waiting for a worker that never comes,
+   and duet deaf to SIGINT and SIGTERM. The handler only writes the number
+   into a pipe; the thread, whose signals are all blocked, reads it and calls back. */
+static int signal_pipe[2] = {-1, -1};
+static void (*signal_callback)(int) = 0;
+
+static void on_stop_signal(int number) {
+  int saved = errno;
+  unsigned char byte = (unsigned char)number;
+  ssize_t ignored = write(signal_pipe[1], &byte, 1);
+  (void)ignored;
+  errno = saved;
+}
+
+static void *signal_thread(void *unused) {
+  (void)unused;
+  for (;;) {
+    unsigned char byte;
+    ssize_t n = read(signal_pipe[0], &byte, 1);
+    if (n == 1) {
+      signal_callback(byte);
+    } else if (!(n < 0 && errno == EINTR)) {
+      return 0;
+    }
+  }
+}
+
+int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int)) {
+  if (duet_pipe_cloexec(signal_pipe) != 0) return errno;
+  // A full pipe must never block a handler: a signal more is then dropped, the first is queued.
+  fcntl(signal_pipe[1], F_SETFL, fcntl(signal_pipe[1], F_GETFL) | O_NONBLOCK);
+  signal_callback = callback;
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &previous);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  int error = pthread_create(&thread, &attributes, signal_thread, 0);
+  pthread_attr_destroy(&attributes);
+  pthread_sigmask(SIG_SETMASK, &previous, 0);
+  if (error != 0) return error;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  // Unblocked here, and so in every thread made from now on: a parent may have
+  // started duet with them blocked (a test runner's worker thread does), and a
+  // blocked signal would wait, pending, for good.
+  sigset_t handled;
+  sigemptyset(&handled);
+  for (int i = 0; i < count; i++) {
+    sigaction(numbers[i], &action, 0);
+    sigaddset(&handled, numbers[i]);
+  }
+  pthread_sigmask(SIG_UNBLOCK, &handled, 0);
+  return 0;
+}
+
+/* The process groups duet's children lead, while they live: what a last-resort
+   exit kills when no event loop is left to stop them. */
+#define DUET_GROUP_SLOTS 4096
+static int live_groups[DUET_GROUP_SLOTS];
+
+void duet_group_live(int leader, int live) {
+  for (int i = 0; i < DUET_GROUP_SLOTS; i++) {
+    int expected = live ? 0 : leader;
+    if (__atomic_compare_exchange_n(&live_groups[i], &expected, live ? leader : 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return;
+  }
+}
+
+int duet_groups_kill(int signal) {
+  int count = 0;
+  for (int i = 0; i < DUET_GROUP_SLOTS; i++) {
+    int leader = __atomic_load_n(&live_groups[i], __ATOMIC_SEQ_CST);
+    if (leader > 0 && kill(-leader, signal) == 0) count++;
+  }
+  return count;
+}

@@ -78,6 +78,7 @@ public final class SystemPoller: ChildPoller {
     nextID += 1
     children[id] = Child(pid: process.pid, pipe: process.output, pidfd: process.pidfd)
     duet_children_add(1)
+    duet_group_live(process.pid, 1)
     if process.pidfd < 0 && !watchExit(process.pid) { exitUnwatched.insert(id) }
     return id
   }
@@ -215,6 +216,7 @@ public final class SystemPoller: ChildPoller {
       children[id]?.pidfd = -1
       exitUnwatched.remove(id)
       duet_children_add(-1)
+      duet_group_live(child.pid, 0)
       report(.exited(id, status: status))
       forgetIfDone(id)
     }

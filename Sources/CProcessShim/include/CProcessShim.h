@@ -29,6 +29,16 @@ int duet_stop_latch_signal(void);
 void duet_children_add(int delta);
 int duet_children_running(void);
 
+/// Starts the thread that receives `numbers` (SIGINT, SIGTERM, ...): their
+/// handler writes the number into a pipe, and that thread, made now while a
+/// thread can be made, calls `callback` with it. 0, or the error of pthread_create.
+int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int));
+
+/// Records that `leader`'s process group is live (1) or gone (0).
+void duet_group_live(int leader, int live);
+/// Sends `signal` to every live process group; how many it reached.
+int duet_groups_kill(int signal);
+
 /// Makes this process the subreaper of its descendants (Linux's PR_SET_CHILD_SUBREAPER):
 /// an orphaned descendant is re-parented to duet, not to init. -1 where unsupported.
 int duet_become_subreaper(void);

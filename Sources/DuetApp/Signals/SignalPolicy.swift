@@ -10,6 +10,13 @@ import DuetSupport
 /// its children to stop, then exits 128 + the signal. SIGQUIT behaves as
 /// SIGTERM, without a core dump.
 ///
+/// The signals are received on a thread of their own, made at start-up
+/// (`SignalThread`): on a machine out of threads (`ulimit -u`), Dispatch cannot
+/// start a worker to handle them, and duet, blocked in Dispatch's retry, would
+/// hear neither SIGINT nor SIGTERM. For the same reason a verify or watch that
+/// has not ended `lastResort` seconds after the signal is ended from that
+/// thread: every live lane group killed, exit 128 + the signal.
+///
 /// Owned by the invocation that owns the process (the binary's `main`); an
 /// in-process call has none and leaves the signals alone.
 public final class SignalPolicy: Sendable {
@@ -22,21 +29,25 @@ public final class SignalPolicy: Sendable {
   }
 
   private let state = Locked(State())
-  /// The signal sources, kept as long as the policy.
-  private let sources: Locked<[any DispatchSourceSignal]> = Locked([])
+  /// The policy the signal thread calls: a C callback carries no context.
+  private static let installed = Locked<SignalPolicy?>(nil)
+  /// Seconds a verify or watch has, after a signal, to stop its lanes and end
+  /// (a lane's SIGTERM grace is 5 s, then its output is drained for 2 s).
+  static let lastResort: Double = 20
 
   private init() {}
 
-  /// Takes over the signals; call once, before any child starts.
+  /// Takes over the signals; call once, first thing, before any child or
+  /// other thread starts. A process that cannot make even this one thread
+  /// cannot run lanes either: it says so and exits 2.
   public static func install() -> SignalPolicy {
     let policy = SignalPolicy()
+    installed.withLock { $0 = policy }
     StopLatch.prepare()
-    for number in handled {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [unowned policy] in policy.received(number) }
-      source.resume()
-      policy.sources.withLock { $0.append(source) }
+    let error = SignalThread.start(handled) { number in SignalPolicy.installed.current?.received(number) }
+    if error != 0 {
+      FileHandle.standardError.write(Data("duet: error: cannot start a thread: \(String(cString: strerror(error))) (is the process limit, ulimit -u, reached?)\n".utf8))
+      exit(2)
     }
     return policy
   }
@@ -62,6 +73,7 @@ public final class SignalPolicy: Sendable {
     StopLatch.trip(number)
     if let handler {
       handler(number)
+      endIfStillRunning(after: number)
       return
     }
     if running > 0 {
@@ -69,6 +81,17 @@ public final class SignalPolicy: Sendable {
       while StopLatch.childrenRunning > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
     exit(128 + number)
+  }
+
+  /// The last resort, on the signal thread: the command had `lastResort`
+  /// seconds to stop its lanes and end, and did not (its loop waits in
+  /// Dispatch for a thread the machine cannot give). Every live lane group is
+  /// killed, and duet exits without running anything more.
+  private func endIfStillRunning(after number: Int32) {
+    Thread.sleep(forTimeInterval: SignalPolicy.lastResort)
+    let groups = SignalThread.signalLiveGroups(SIGKILL)
+    FileHandle.standardError.write(Data("duet: \(SignalPolicy.name(number)): not ended \(Int(SignalPolicy.lastResort)) s after the signal (out of threads?); killed \(groups) lane process group(s), exiting\n".utf8))
+    _exit(128 + number)
   }
 
   /// The exit code of a command that returned `code`: 128 + the signal when a

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import DuetFuzzSupport
+
+/// Issue 39, item 12: with no room for threads (`ulimit -u` reached), duet
+/// waited in Dispatch's retry for a worker that never came, and its signals,
+/// handled on a Dispatch queue, were never heard: only SIGKILL ended it. Now
+/// the signals have a thread of their own, made at start-up, and duet exits
+/// on SIGINT and SIGTERM. The process limit binds only a user other than root,
+/// so as root the run is made as `nobody` (setpriv); as anyone else, with the
+/// limit on the user's own processes (prlimit). The limit counts every
+/// process of that user, so the two cases run one after the other.
+@Suite("duet out of threads still hears SIGINT and SIGTERM", .serialized)
+struct OutOfThreadsCLITests {
+  /// `duet verify` under a process limit that leaves room for two threads more
+  /// than the user runs already (duet's main thread and its signal thread). The
+  /// chain (setpriv, prlimit, sh) ends in `exec`, so the process is duet.
+  func startStarved(in tree: FixtureTree) throws -> Process {
+    let user = getuid() == 0 ? "nobody" : NSUserName()
+    let threads = try shell("ps -L -u \(user) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    let limit = (Int(threads) ?? 0) + 2
+    chmod(tree.url.path, 0o777)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let asUser = getuid() == 0 ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] : []
+    process.arguments = asUser + ["prlimit", "--nproc=\(limit)", duetBinary.path, "verify", "--jobs", "2"]
+    process.currentDirectoryURL = tree.url
+    process.environment = duetEnvironment(["DUET_HISTORY": "off"])
+    let output = FileManager.default.createFile(atPath: tree.url.appendingPathComponent("out.txt").path, contents: nil)
+    #expect(output)
+    let log = try FileHandle(forWritingTo: tree.url.appendingPathComponent("out.txt"))
+    process.standardOutput = log
+    process.standardError = log
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  @Test(arguments: [SIGTERM, SIGINT])
+  func exitsOnTheSignal(_ signal: Int32) throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"sleep 60\"}\n  - {name: b, sh: \"sleep 60\"}\n")
+    for tool in ["prlimit"] + (getuid() == 0 ? ["setpriv"] : []) {
+      #expect(try shell("command -v \(tool)", in: tree.url).status == 0, "\(tool) (util-linux) is needed")
+    }
+    let process = try startStarved(in: tree)
+    // Once duet is itself (the exec chain done); its first Dispatch call then waits for good.
+    let command = "/proc/\(process.processIdentifier)/cmdline"
+    #expect(eventually { ((try? String(contentsOfFile: command, encoding: .utf8)) ?? "").contains("verify") })
+    kill(process.processIdentifier, signal)
+    let ended = eventually(within: 45) { !process.isRunning }
+    if !ended { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    let output = (try? tree.read("out.txt")) ?? ""
+    #expect(ended, "duet did not exit after signal \(signal): \(output)")
+    #expect(process.terminationStatus == 128 + signal, "exit \(process.terminationStatus): \(output)")
+  }
+}
