@@ -87,6 +87,22 @@ public final class HistoryStore {
     // The conditions each step was judged under (`PassConditions`: strict,
     // partial, inputs moved while it ran), so a pass serves only runs it covers.
     "ALTER TABLE steps ADD COLUMN judged TEXT;",
+    // Issue 40: the test cases of each attempt's JUnit reports (`reports:`),
+    // `seq` their order in the attempt's reports, so a name may repeat.
+    """
+    CREATE TABLE test_cases (
+      run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+      lane TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      suite TEXT NOT NULL,
+      name TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      duration REAL NOT NULL,
+      message TEXT,
+      PRIMARY KEY (run_id, lane, attempt, seq)
+    ) WITHOUT ROWID;
+    """,
   ]
 
   public static var schemaVersion: Int { migrations.count }
@@ -168,10 +184,11 @@ public final class HistoryStore {
 
   /// Writes a run and all its steps in one transaction, with the fingerprint
   /// parts of the lanes that ran (lane name to parts).
-  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:]) throws(HistoryError) {
+  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
     do {
       try db.writeTransaction {
         try insert(run, steps: steps)
+        try insert(tests)
         let replace = try db.prepare("INSERT OR REPLACE INTO lane_inputs (lane, fingerprint, parts) VALUES (?,?,?)")
         for lane in parts.keys.sorted() {
           let part = parts[lane]!
@@ -194,6 +211,19 @@ public final class HistoryStore {
       try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
                           step.attemptOutcome.map(\.rawValue).sqlValue, step.laneOutcome.map(\.rawValue).sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
                           step.fingerprint.sqlValue, step.logPath.sqlValue, step.judged.sqlValue])
+    }
+  }
+
+  private func insert(_ tests: [TestCaseRow]) throws {
+    guard !tests.isEmpty else { return }
+    let statement = try db.prepare("INSERT OR IGNORE INTO test_cases (run_id, lane, attempt, seq, suite, name, outcome, duration, message) VALUES (?,?,?,?,?,?,?,?,?)")
+    var seq: [String: Int] = [:]
+    for test in tests {
+      let key = "\(test.lane)\u{0}\(test.attempt)"
+      let next = seq[key, default: 0]
+      seq[key] = next + 1
+      try statement.run([.text(test.runID), .text(test.lane), .integer(Int64(test.attempt)), .integer(Int64(next)), .text(test.suite),
+                         .text(test.name), .text(test.outcome.rawValue), .real(StoredNumber.duration(test.duration)), test.message.sqlValue])
     }
   }
 
@@ -274,8 +304,10 @@ public final class HistoryStore {
         let doomed = try db.query("SELECT id, log_id FROM runs ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?", [.integer(Int64(keep))])
         let delete = try db.prepare("DELETE FROM runs WHERE id = ?")
         let deleteSteps = try db.prepare("DELETE FROM steps WHERE run_id = ?")
+        let deleteTests = try db.prepare("DELETE FROM test_cases WHERE run_id = ?")
         for row in doomed {
           guard let id = row.first?.text else { continue }
+          try deleteTests.run([.text(id)])
           try deleteSteps.run([.text(id)])
           try delete.run([.text(id)])
         }

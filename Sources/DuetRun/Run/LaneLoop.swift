@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetTestReports
 import DuetProcess
 import DuetSupport
 
@@ -57,6 +58,9 @@ public final class LaneLoop {
   /// After a passing attempt, the declared outputs it left missing (and, with
   /// a cache, its outputs stored): a missing output fails the attempt.
   private let outputs: ((Int, Lane) -> [String])?
+  /// After an attempt that ran to its end, the test cases of the lane's
+  /// `reports:` written since the attempt started (seconds since 1970).
+  private let reports: ((Lane, Double) -> JUnitReading)?
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -68,7 +72,7 @@ public final class LaneLoop {
 
   public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
-              outputs: ((Int, Lane) -> [String])? = nil) {
+              outputs: ((Int, Lane) -> [String])? = nil, reports: ((Lane, Double) -> JUnitReading)? = nil) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
@@ -76,6 +80,7 @@ public final class LaneLoop {
     self.killGrace = killGrace
     self.recheck = recheck
     self.outputs = outputs
+    self.reports = reports
     loop.onMessage = { [unowned self] in self.received($0) }
     loop.onStop = { [unowned self] in self.interrupt() }
   }
@@ -228,10 +233,17 @@ public final class LaneLoop {
       attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
       outcome = .fail
     }
+    // Reports of an attempt that ran to its end; an interrupted one's are half written.
+    var tests = JUnitReading()
+    if let reports, !request.lane.reports.isEmpty, [.pass, .fail, .timeout].contains(outcome) {
+      tests = reports(request.lane, attempt.startedWall)
+      for warning in tests.warnings { attempt.sink.write("duet: warning: report \(warning)\n") }
+    }
     attempt.sink.close()
-    let result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
+    var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
+    result.tests = tests
     if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
