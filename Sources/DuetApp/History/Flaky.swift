@@ -72,8 +72,8 @@ public func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
 }
 
 extension FlakyResponse {
-  /// `duet flaky --tests`: one row per test, named `suite.name` with its lane,
-  /// and its newest failure's first line under the table.
+  /// `duet flaky --tests`: one line per test in words (a test's full name is too
+  /// long for a table column), its newest failure's first line under it.
   static func printout(_ report: TestFlakyReport, _ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
@@ -81,22 +81,16 @@ extension FlakyResponse {
       return printout
     }
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
-    let header = ["test", "lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
-    func rows(_ entries: [TestFlakyReport.Entry]) -> [[String]] {
-      entries.map { [$0.test, $0.lane, String($0.runs), String($0.failures), String($0.flakyFingerprints), String($0.flips),
-                     String($0.retriesPassed), HistoryAccess.time($0.lastSeen)] }
+    func describe(_ entry: TestFlakyReport.Entry) {
+      printout.out("  \(entry.test) (lane \(entry.lane)): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+                   + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))")
+      if let failure = entry.lastFailure { printout.out("    last failed: \(failure)") }
     }
-    if report.flaky.isEmpty {
-      printout.out("no flaky tests")
-    } else {
-      printout.table(TextTable(header: header, rows: rows(report.flaky)), width: format.width)
-      for entry in report.flaky {
-        if let failure = entry.lastFailure { printout.out("\(entry.test) last failed: \(failure)") }
-      }
-    }
+    if report.flaky.isEmpty { printout.out("no flaky tests") }
+    report.flaky.forEach(describe)
     if !report.recovered.isEmpty {
       printout.out("recovered (no flaky evidence for 7 days):")
-      printout.table(TextTable(header: header, rows: rows(report.recovered)), width: format.width)
+      report.recovered.forEach(describe)
     }
     return printout
   }

@@ -84,7 +84,8 @@ struct TestCaseHistoryTests {
     #expect(report.flaky.first?.retriesPassed == 1)
     #expect(report.flaky.first?.lastFailure == "expected 2")
     let text = FlakyResponse.tests(report).printout(TextFormat(width: 200)).outText
-    #expect(text.contains("app.CartTest.addsItem last failed: expected 2"))
+    #expect(text.contains("\n  app.CartTest.addsItem (lane unit): 1 run(s), 1 failure(s), 0 flaky fingerprint(s), 0 flip(s), 1 retry(ies) passed; last seen "))
+    #expect(text.contains("\n    last failed: expected 2\n"))
     request.lane = "other"
     guard case .tests(let none) = try flaky(request) else { return }
     #expect(none.entries.isEmpty)
