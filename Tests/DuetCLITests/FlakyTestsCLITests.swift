@@ -36,5 +36,12 @@ struct FlakyTestsCLITests {
     #expect(tests.map { "\($0["suite"] ?? "").\($0["name"] ?? "")" } == ["app.CartTest.addsItem"])
     #expect(tests.first?["status"] as? String == "flaky")
     #expect(try tree.duet("flaky", "--lane", "unit").status == 2)
+
+    let stats = try tree.duet("stats", "--tests")
+    #expect(stats.status == 0)
+    #expect(stats.lines[0] == "duet stats --tests: 2 run(s) in the window")
+    #expect(stats.lines[1].hasPrefix("  lane  runs  pass rate  p50    p95    max    test"))
+    #expect(stats.lines[2] == "  unit  2     50%        0.01s  0.01s  0.01s  app.CartTest.addsItem")
+    #expect(stats.lines[3] == "  unit  2     100%       0.00s  0.00s  0.00s  app.CartTest.stable")
   }
 }

@@ -42,12 +42,32 @@ public struct TestFlakyReport: Sendable {
   /// The report over the store's last `last` runs (those since `since` only,
   /// and only lane `lane`'s tests when one is named), as of `now`.
   public static func compute(store: HistoryStore, last: Int, since: Double?, lane: String? = nil, now: Double) throws(HistoryError) -> TestFlakyReport {
+    let (fold, runs) = try TestFold.scan(store, last: last, since: since, lane: lane)
+    return fold.report(runsInWindow: runs, now: now)
+  }
+}
+
+/// The test cases of the window, run by run, folded into lane runs per test,
+/// for the flaky rule (`evidence`) and the durations (`durations`) alike.
+struct TestFold {
+  var evidence = FlakyReport.Evidence()
+  var durations = StatsReport.Durations()
+  /// Each test's key, `lane NUL suite NUL name`, indexed as `LaneRun.lane`.
+  var keys: [String] = []
+  var keyIndex: [String: Int] = [:]
+  var fingerprintIndex: [String: Int] = [:]
+  var lastFailure: [Int: String] = [:]
+  /// The test being folded in this run, and its attempts so far.
+  var pending: LaneRun?
+
+  /// The store's last `last` runs (those since `since` only; lane `lane`'s tests only), and how many runs that is.
+  static func scan(_ store: HistoryStore, last: Int, since: Double?, lane: String?) throws(HistoryError) -> (TestFold, Int) {
     do {
       var fold = TestFold()
       let runs = try store.windowRuns(last: last, since: since)
       if try store.hasTable("test_cases") {
         let statement = try store.db.prepare("""
-          SELECT t.lane, t.suite, t.name, t.outcome, s.fingerprint, t.message FROM test_cases t
+          SELECT t.lane, t.suite, t.name, t.outcome, s.fingerprint, t.message, t.duration FROM test_cases t
           LEFT JOIN steps s ON s.run_id = t.run_id AND s.lane = t.lane AND s.attempt = t.attempt
           WHERE t.run_id = ?1 \(lane == nil ? "" : "AND t.lane = ?2")
           ORDER BY t.lane, t.suite, t.name, t.attempt, t.seq
@@ -58,7 +78,7 @@ public struct TestFlakyReport: Sendable {
           fold.endRun()
         }
       }
-      return fold.report(runsInWindow: runs.count, now: now)
+      return (fold, runs.count)
     } catch let error as HistoryError {
       throw error
     } catch let error as SQLiteError {
@@ -67,21 +87,9 @@ public struct TestFlakyReport: Sendable {
       throw .sqlite(store.path, SQLiteError(code: 1, message: "\(error)"))
     }
   }
-}
-
-/// The test cases of the window, run by run, folded into lane runs per test.
-struct TestFold {
-  var evidence = FlakyReport.Evidence()
-  /// Each test's key, `lane NUL suite NUL name`, indexed as `LaneRun.lane`.
-  var keys: [String] = []
-  var keyIndex: [String: Int] = [:]
-  var fingerprintIndex: [String: Int] = [:]
-  var lastFailure: [Int: String] = [:]
-  /// The test being folded in this run, and its attempts so far.
-  var pending: LaneRun?
 
   mutating func add(_ row: [SQLiteValue], started: Double) {
-    guard row.count == 6, let lane = row[0].text, let suite = row[1].text, let name = row[2].text,
+    guard row.count == 7, let lane = row[0].text, let suite = row[1].text, let name = row[2].text,
           let outcome = row[3].text.flatMap(TestOutcome.init(rawValue:)), outcome != .skipped else { return }
     let key = "\(lane)\u{0}\(suite)\u{0}\(name)"
     let index = keyIndex[key] ?? { keys.append(key); keyIndex[key] = keys.count - 1; return keys.count - 1 }()
@@ -92,21 +100,30 @@ struct TestFold {
       }
       pending = LaneRun(lane: index, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
     }
-    pending!.add(outcome.failed ? .failure : .pass, seconds: 0, lanePassed: nil)
+    pending!.add(outcome.failed ? .failure : .pass, seconds: StoredNumber.duration(row[6].double), lanePassed: !outcome.failed)
     if outcome.failed, let message = row[5].text { lastFailure[index] = message }
   }
 
   /// Hands the test being folded to the evidence.
   mutating func endRun() {
-    if let done = pending { evidence.add(done) }
+    if let done = pending {
+      evidence.add(done)
+      durations.add(done)
+    }
     pending = nil
+  }
+
+  /// A test's key split back into lane, suite and name.
+  static func parts(_ key: String) -> (lane: String, suite: String, name: String) {
+    let parts = key.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+    return (parts[0], parts.count > 1 ? parts[1] : "", parts.count > 2 ? parts[2] : "")
   }
 
   func report(runsInWindow: Int, now: Double) -> TestFlakyReport {
     let lanes = evidence.report(lanes: keys, runsInWindow: runsInWindow, now: now)
     let entries = lanes.entries.map { entry -> TestFlakyReport.Entry in
-      let parts = entry.lane.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-      return TestFlakyReport.Entry(lane: parts[0], suite: parts.count > 1 ? parts[1] : "", name: parts.count > 2 ? parts[2] : "",
+      let parts = TestFold.parts(entry.lane)
+      return TestFlakyReport.Entry(lane: parts.lane, suite: parts.suite, name: parts.name,
                                    runs: entry.runs, failures: entry.failures, flakyFingerprints: entry.flakyFingerprints, flips: entry.flips,
                                    retriesPassed: entry.retriesPassed, lastSeen: entry.lastSeen, recovered: entry.recovered,
                                    lastFailure: keyIndex[entry.lane].flatMap { lastFailure[$0] })

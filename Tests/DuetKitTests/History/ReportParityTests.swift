@@ -174,8 +174,9 @@ struct FixedStore {
   func testsAsSteps() -> [StepRow] {
     let fingerprints = Dictionary(steps.map { ("\($0.runID)\u{0}\($0.lane)\u{0}\($0.attempt)", $0.fingerprint) }, uniquingKeysWith: { a, _ in a })
     return testCases().map { test in
-      StepRow(runID: test.runID, lane: "\(test.lane)\u{0}\(test.suite)\u{0}\(test.name)", attempt: test.attempt, started: 0, duration: 0,
-              attemptOutcome: test.outcome == .skipped ? nil : test.outcome.failed ? .fail : .pass, laneOutcome: nil, exitCode: nil,
+      StepRow(runID: test.runID, lane: "\(test.lane)\u{0}\(test.suite)\u{0}\(test.name)", attempt: test.attempt, started: 0, duration: test.duration,
+              attemptOutcome: test.outcome == .skipped ? nil : test.outcome.failed ? .fail : .pass,
+              laneOutcome: test.outcome == .skipped ? nil : test.outcome.failed ? .fail : .pass, exitCode: nil,
               fingerprint: fingerprints["\(test.runID)\u{0}\(test.lane)\u{0}\(test.attempt)"] ?? nil, logPath: nil)
     }
   }
@@ -229,6 +230,25 @@ struct ReportParityTests {
     #expect(all.entries.count > 5 && all.entries.contains { $0.suite.isEmpty } && all.entries.allSatisfy { $0.lastFailure?.hasPrefix("boom ") == true })
     let kotlin = try TestFlakyReport.compute(store: store, last: 500, since: nil, lane: "kotlin", now: now)
     #expect(!kotlin.entries.isEmpty && kotlin.entries == all.entries.filter { $0.lane == "kotlin" })
+  }
+
+  /// Issue 40: on the same seeded store, `duet stats --tests` gives each test
+  /// the runs, pass rate and percentiles the lane rule gives a lane of its own.
+  @Test func statsTestsFollowTheLaneRule() throws {
+    let folder = try TemporaryFolder()
+    let fixed = FixedStore()
+    let store = try fixed.write(to: folder.url.appendingPathComponent("h.sqlite").path)
+    let asSteps = fixed.testsAsSteps()
+    for last in [500, 60, 3] {
+      let expected = LegacyReports.stats(runs: fixed.window(last: last, since: nil), steps: asSteps).map { entry in
+        entry.lane.replacingOccurrences(of: "\u{0}", with: "|") + " \(entry.runs) \(entry.passRate) \(entry.p50) \(entry.p95) \(entry.max)"
+      }
+      let report = try TestStatsReport.compute(store: store, last: last)
+      #expect(report.entries.map { "\($0.lane)|\($0.suite)|\($0.name) \($0.runs) \($0.passRate) \($0.p50) \($0.p95) \($0.max)" } == expected, "last \(last)")
+    }
+    let all = try TestStatsReport.compute(store: store, last: 500)
+    #expect(all.entries.count > 20 && all.entries.contains { $0.passRate < 1 } && all.entries.contains { $0.p95 > $0.p50 })
+    #expect(try TestStatsReport.compute(store: store, last: 500, lane: "mocks").entries == all.entries.filter { $0.lane == "mocks" })
   }
 
   /// On a fixed store, `duet stats` gives the same runs, pass rates, percentiles and slowdowns as the old implementation.
