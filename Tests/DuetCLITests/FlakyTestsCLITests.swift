@@ -44,4 +44,30 @@ struct FlakyTestsCLITests {
     #expect(stats.lines[2] == "  unit  2     50%        0.01s  0.01s  0.01s  app.CartTest.addsItem")
     #expect(stats.lines[3] == "  unit  2     100%       0.00s  0.00s  0.00s  app.CartTest.stable")
   }
+
+  /// A test's name is text from a file: an escape sequence or a line break in
+  /// it reaches the terminal shown, never raw, and the JSON as JSON escapes.
+  @Test func hostileTestNamesAreShownNotObeyed() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          retries: 1
+          reports: [out.xml]
+          sh: |
+            if [ "$DUET_ATTEMPT" = 1 ]; then r='<failure message="x&#27;]0;title&#7;"/>'; else r=''; fi
+            printf '<testsuite><testcase classname="a&#27;[2J" name="evil&#27;[31mred&#10;duet verify: PASS">%s</testcase></testsuite>' "$r" > out.xml
+            test "$DUET_ATTEMPT" != 1
+      """)
+    #expect(try tree.duet("verify").status == 0)
+    let text = try tree.duet("flaky", "--tests")
+    #expect(text.status == 0)
+    #expect(!text.stdout.contains("\u{1B}") && !text.stdout.contains("\u{07}"), "\(text.stdout.debugDescription)")
+    #expect(text.lines.filter { !$0.isEmpty }.count == 3, "\(text.stdout)")
+    let json = try tree.duet("flaky", "--tests", "--json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let test = try #require((object["tests"] as? [[String: Any]])?.first)
+    #expect(test["name"] as? String == "evil\u{1B}[31mred\nduet verify: PASS")
+    #expect(test["suite"] as? String == "a\u{1B}[2J")
+  }
 }

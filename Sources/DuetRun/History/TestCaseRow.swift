@@ -1,4 +1,5 @@
 import DuetTestReports
+import DuetSupport
 
 /// One test case of one attempt of one lane, as the history store keeps it
 /// (`test_cases`, schema version 4): the case from the lane's reports, with the
@@ -41,7 +42,8 @@ public struct TestCaseRow: Sendable, Equatable {
   public static func warnings(for outcome: VerifyOutcome) -> [String] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
-        attempt.tests.warnings.map { "lane '\(record.name)' attempt \(attempt.attempt): report \($0)" }
+        // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.
+        attempt.tests.warnings.map { "lane '\(record.name)' attempt \(attempt.attempt): report \(ControlText.shown($0))" }
       }
     }
   }

@@ -90,4 +90,30 @@ struct TestCaseHistoryTests {
     guard case .tests(let none) = try flaky(request) else { return }
     #expect(none.entries.isEmpty)
   }
+
+  /// A report that cannot be read whole (here cut off, and one that is a DTD)
+  /// never fails its lane: the cases before the cut are recorded, and one
+  /// warning per report names the lane, attempt, file and line.
+  @Test func aBadReportIsAWarningNotAFailure() throws {
+    let bad = try TemporaryFolder()
+    try bad.write("lanes/manifest.yaml", """
+      version: 1
+      lanes:
+        - name: cut
+          reports: ["out/*.xml"]
+          sh: |
+            mkdir -p out
+            printf '<testsuite name="S">\\n<testcase name="kept"/>\\n<testcase name="lost"' > out/a.xml
+            printf '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><testsuite><testcase name="&e;"/></testsuite>' > out/b.xml
+      """)
+    var request = VerifyRequest(root: bad.url, duetVersion: "test", environment: environment)
+    request.jobs = 1
+    guard case .ran(let outcome, let session) = try verify(request) else { throw CancellationError() }
+    #expect(outcome.verdict == .pass)
+    #expect(outcome.run.records[0].attempts[0].tests.cases.map(\.name) == ["kept"])
+    #expect((session?.warnings ?? []).filter { $0.contains("report") } == [
+      "lane 'cut' attempt 1: report out/a.xml: line 3: it ends inside a tag (a truncated report?)",
+      "lane 'cut' attempt 1: report out/b.xml: line 1: it holds a document type declaration (<!DOCTYPE or <!ENTITY); duet reads no DTD and expands no entity, so it read no further",
+    ])
+  }
 }
