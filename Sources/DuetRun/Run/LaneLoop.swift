@@ -31,6 +31,8 @@ public final class LaneLoop {
     /// The machine could not start it (no descriptor, process or memory).
     var couldNotStart = false
     var note: String?
+    /// The lane's reports as the attempt started.
+    var reports = TestReportSnapshot()
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -58,9 +60,9 @@ public final class LaneLoop {
   /// After a passing attempt, the declared outputs it left missing (and, with
   /// a cache, its outputs stored): a missing output fails the attempt.
   private let outputs: ((Int, Lane) -> [String])?
-  /// After an attempt that ran to its end, the test cases of the lane's
-  /// `reports:` written since the attempt started (seconds since 1970).
-  private let reports: ((Lane, Double) -> JUnitReading)?
+  /// The lane's reports as an attempt starts, and after an attempt that ran to
+  /// its end, the test cases of those written during it.
+  private let reports: ReportReading?
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -72,7 +74,7 @@ public final class LaneLoop {
 
   public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
-              outputs: ((Int, Lane) -> [String])? = nil, reports: ((Lane, Double) -> JUnitReading)? = nil) {
+              outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
@@ -134,6 +136,7 @@ public final class LaneLoop {
     onEvent?(.started(index: start.index, name: lane.name, attempt: start.attempt))
     guard let request = makeRequest?(start.index, start.attempt) else { return }
     let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
+    if let reports, !lane.reports.isEmpty { attempt.reports = reports.snapshot(lane) }
     running[start.index] = attempt
     switch lane.step {
     case .shell(let command): startShell(attempt, command: command)
@@ -236,7 +239,7 @@ public final class LaneLoop {
     // Reports of an attempt that ran to its end; an interrupted one's are half written.
     var tests = JUnitReading()
     if let reports, !request.lane.reports.isEmpty, [.pass, .fail, .timeout].contains(outcome) {
-      tests = reports(request.lane, attempt.startedWall)
+      tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
       for warning in tests.warnings { attempt.sink.write("duet: warning: report \(warning)\n") }
     }
     attempt.sink.close()
@@ -262,5 +265,18 @@ public final class LaneLoop {
 
   private func seconds(since start: UInt64) -> Double {
     Double(loop.clock.now &- start) / 1e9
+  }
+}
+
+/// How the run loop reads a lane's `reports:`: what they are as an attempt
+/// starts, and the cases of those written during it (since the wall-clock start,
+/// changed from the snapshot). Tests hand it in; `VerifySession` reads files.
+public struct ReportReading {
+  public var snapshot: (Lane) -> TestReportSnapshot
+  public var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
+
+  public init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
+    self.snapshot = snapshot
+    self.read = read
   }
 }

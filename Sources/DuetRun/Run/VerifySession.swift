@@ -216,7 +216,8 @@ public final class VerifySession {
                         outputs: { index, lane in
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
                         },
-                        reports: { lane, since in TestReportFiles.read(lane.reports, root: root, since: since) })
+                        reports: ReportReading(snapshot: { TestReportFiles.snapshot($0.reports, root: root) },
+                                               read: { TestReportFiles.read($0.reports, root: root, since: $1, unchanged: $2) }))
     if commitWanted {
       commitWanted = false
       loop.alongside(ProcessOutput.gitSpec(["rev-parse", "HEAD"], in: plan.root, environment: plan.environment)) { [unowned self] output in
