@@ -58,9 +58,12 @@ let package = Package(
     // Model: the manifest, the lane graph, the parity manifest, what a built-in
     // is, and the Gradle and SwiftPM build files read as tokens.
     .target(name: "DuetModel", dependencies: ["DuetOutput", "DuetSupport"]),
+    // Test reports: the JUnit XML a lane writes, read without DTDs within
+    // bounds, and the cases of one attempt's reports (issue 40).
+    .target(name: "DuetTestReports", dependencies: ["DuetCache", "DuetSupport"]),
     // Run: plan, scheduler, lane runner, fingerprints, the history store and its
     // reports. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
+    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
     // The features: design tokens (with contrast and theme tests) and mocks.
     .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetOutput", "DuetSupport"]),
     .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
@@ -84,8 +87,8 @@ let package = Package(
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

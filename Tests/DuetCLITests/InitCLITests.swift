@@ -64,6 +64,12 @@ struct InitCLITests {
     #expect(written.contains("  # Gradle module :feature:home has tests (src/commonTest), run by jvmTest;\n"))
     #expect(!written.contains("\t"))
     for line in written.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+    // Issue 40: a Gradle test lane's reports are its module's build/test-results; a
+    // Swift test lane writes its own with --xunit-output (folded: the line is long).
+    #expect(written.contains("    reports: [src-kmp/feature/home/build/test-results/**/*.xml]\n"))
+    #expect(written.contains("    sh: >-\n      swift test --package-path src-ios/Packages/HomeKit --xunit-output\n      src-ios/Packages/HomeKit/.build/duet-xunit.xml\n"))
+    #expect(written.contains("    reports: [src-ios/Packages/HomeKit/.build/duet-xunit*.xml]\n"))
+    #expect(written.components(separatedBy: "    reports:").count == 6, "\(written)")
 
     let lanes = try tree.duet("lanes")
     #expect(lanes.status == 0, "\(lanes.stderr)")
@@ -88,11 +94,11 @@ struct InitCLITests {
     #expect(lane("kotlin-legacy")?["command"] as? String == "gradle :legacy:test --console=plain")
     #expect(lane("kotlin-legacy")?["dir"] as? String == "android")
     #expect(lane("kotlin-legacy")?["requires"] as? [String] == ["gradle", "java"])
-    #expect(lane("swift-HomeKit")?["command"] as? String == "swift test --package-path src-ios/Packages/HomeKit")
+    #expect(lane("swift-HomeKit")?["command"] as? String == "swift test --package-path src-ios/Packages/HomeKit --xunit-output src-ios/Packages/HomeKit/.build/duet-xunit.xml")
     #expect(lane("swift-HomeKit")?["needs"] as? [String] == ["design-tokens"])
     #expect(lane("swift-Design")?["command"] as? String == "swift build --package-path src-ios/Packages/Design")
     #expect(lane("swift-Design")?["needs"] as? [String] == ["design-tokens"])
-    #expect(lane("swift-Lint")?["command"] as? String == "swift test --package-path src-ios/Packages/HomeKit/Plugins/Lint")
+    #expect(lane("swift-Lint")?["command"] as? String == "swift test --package-path src-ios/Packages/HomeKit/Plugins/Lint --xunit-output src-ios/Packages/HomeKit/Plugins/Lint/.build/duet-xunit.xml")
     #expect(lane("swift-Lint")?["covers"] as? [String] == ["src-ios/Packages/HomeKit/Plugins/Lint"])
     #expect(lane("swift-Lint")?["needs"] as? [String] == [])
     #expect((json["outsideManifest"] as? [String]) == [])

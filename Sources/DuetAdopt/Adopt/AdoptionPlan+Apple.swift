@@ -10,14 +10,19 @@ extension AdoptionPlan {
       let targets = package.testTargets
       findings.append((package.manifestFile, targets.isEmpty ? "Swift package without a test target" : "Swift package, test target(s): \(targets.joined(separator: ", "))"))
       let leaf = package.path == "." ? "package" : String(package.path.split(separator: "/").last ?? "package")
+      // Its tests' JUnit XML goes under the package's .build (SwiftPM writes a second
+      // file, `-swift-testing` before `.xml`, for Swift Testing's cases).
+      let xunit = (package.path == "." ? "" : package.path + "/") + ".build/duet-xunit.xml"
       var lane = PlannedLane(
         name: names.claim("swift-" + LaneNames.sanitized(leaf)),
-        step: .shell("swift \(targets.isEmpty ? "build" : "test") --package-path \(ShellWord.quoted(package.path))"),
+        step: .shell(targets.isEmpty ? "swift build --package-path \(ShellWord.quoted(package.path))"
+                     : "swift test --package-path \(ShellWord.quoted(package.path)) --xunit-output \(ShellWord.quoted(xunit))"),
         reason: targets.isEmpty
           ? "Swift package \(package.path) has no test target: built, so it still compiles"
           : "Swift package \(package.path) has test target(s) \(targets.joined(separator: ", "))")
       lane.covers = [package.path]
       lane.requires = ["swift"]
+      if !targets.isEmpty { lane.reports = [String(xunit.dropLast(4)) + "*.xml"] }
       lane.inputs = DerivedInputs.swift(package, in: survey.swiftPackages)
       lane.reason += Self.featureNote(package.path, in: survey)
       if package.path == "." {

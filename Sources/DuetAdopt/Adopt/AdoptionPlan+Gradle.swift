@@ -134,6 +134,8 @@ extension AdoptionPlan {
     if module.androidPlugin != nil { lane.requires.append(AndroidSDK.requirement) }
     lane.inputs = DerivedInputs.gradle(module, in: survey.gradleModules)
     if let task {
+      // Gradle's test tasks write one JUnit XML per class under build/test-results/<task>/.
+      lane.reports = [(module.path == "." ? "" : module.path + "/") + "build/test-results/**/*.xml"]
       lane.reason = "Gradle module \(module.project) has tests (src/\(module.hostTestSourceSets.joined(separator: ", src/"))), run by \(task)"
     } else if !module.testSourceSets.isEmpty {
       lane.reason = "Gradle module \(module.project) has only device tests (src/\(module.testSourceSets.joined(separator: ", src/"))): assembled, so it still builds"

@@ -13,6 +13,8 @@ public struct AdoptionPlan: Sendable {
     public var env: [EnvironmentEntry] = []
     /// What it writes that lanes needing it read (`outputs:`).
     public var outputs: [String] = []
+    /// The JUnit XML its tests write (`reports:`), whose cases the history records.
+    public var reports: [String] = []
     public var needs: [String] = []
     public var covers: [String] = []
     public var requires: [String] = []

@@ -33,6 +33,7 @@ public enum DerivedLanes {
       lane.dir = planned.dir
       lane.env = planned.env
       lane.outputs = planned.outputs
+      lane.reports = planned.reports
       lane.needs = planned.needs
       lane.covers = planned.covers
       lane.requires = planned.requires

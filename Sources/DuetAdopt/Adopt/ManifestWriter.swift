@@ -40,7 +40,13 @@ public enum ManifestWriter {
       case .builtin(let command, let arguments):
         text += "    run: \(YAMLText.scalar(([command] + arguments).joined(separator: " ")))\n"
       case .shell(let command):
-        text += "    sh: \(YAMLText.scalar(command))\n"
+        // A command too long for one line is folded at its spaces (`sh: >-`), which YAML reads back as it was.
+        let line = "    sh: \(YAMLText.scalar(command))"
+        if line.count > 80, let folded = YAMLText.folded(command, indent: "      ", width: 80) {
+          text += "    sh: >-\n" + folded.map { $0 + "\n" }.joined()
+        } else {
+          text += line + "\n"
+        }
       }
       if let dir = lane.dir { text += "    dir: \(YAMLText.scalar(dir))\n" }
       if !lane.env.isEmpty {
@@ -57,6 +63,10 @@ public enum ManifestWriter {
       if let pool = lane.pool { text += "    pool: \(YAMLText.scalar(pool))\n" }
       if let platforms = lane.platforms { text += "    platforms: \(YAMLText.list(platforms.map(\.rawValue)))\n" }
       if !lane.outputs.isEmpty { text += "    outputs: \(YAMLText.list(lane.outputs))\n" }
+      if !lane.reports.isEmpty {
+        let flow = "    reports: \(YAMLText.list(lane.reports))"
+        text += flow.count <= 80 ? flow + "\n" : "    reports:\n" + lane.reports.map { "      - \(YAMLText.scalar($0))\n" }.joined()
+      }
     }
     if !plan.outside.isEmpty {
       text += "\n# Outside the manifest: checks this tree's CI runs that duet cannot run as a lane.\n"

@@ -12,6 +12,10 @@ public struct FlakyRequest: Sendable {
   public var last = 500
   /// `--since DURATION`, in seconds back from `now`.
   public var since: Double?
+  /// `--tests`: the test cases of the lanes' reports, not the lanes.
+  public var tests = false
+  /// `--lane NAME` (with `--tests`): only this lane's tests.
+  public var lane: String?
   public var now = Date().timeIntervalSince1970
   public init(root: URL, environment: [String: String]) {
     self.root = root
@@ -22,6 +26,7 @@ public struct FlakyRequest: Sendable {
 public enum FlakyResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(FlakyReport)
+  case tests(TestFlakyReport)
 
   public var exitCode: Int32 { ExitCode.pass }
 
@@ -30,6 +35,7 @@ public enum FlakyResponse: CommandResponse {
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
     case .report(let found): report = found
+    case .tests(let found): return FlakyResponse.printout(found, format)
     }
     var printout = Printout()
     if format.json {
@@ -57,7 +63,36 @@ public enum FlakyResponse: CommandResponse {
 public func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "flaky") {
   case .none(let none): return .noHistory(none)
+  case .store(let store) where request.tests:
+    return .tests(try TestFlakyReport.compute(store: store, last: request.last, since: request.since.map { request.now - $0 },
+                                              lane: request.lane, now: request.now))
   case .store(let store):
     return .report(try FlakyReport.compute(store: store, last: request.last, since: request.since.map { request.now - $0 }, now: request.now))
+  }
+}
+
+extension FlakyResponse {
+  /// `duet flaky --tests`: one line per test in words (a test's full name is too
+  /// long for a table column), its newest failure's first line under it.
+  static func printout(_ report: TestFlakyReport, _ format: TextFormat) -> Printout {
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(TestFlakyJSON(report)))
+      return printout
+    }
+    printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
+    func describe(_ entry: TestFlakyReport.Entry) {
+      // Names and messages come from report files: shown on one line, nothing a terminal acts on.
+      printout.out("  \(ControlText.shown(entry.test)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+                   + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))")
+      if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
+    }
+    if report.flaky.isEmpty { printout.out("no flaky tests") }
+    report.flaky.forEach(describe)
+    if !report.recovered.isEmpty {
+      printout.out("recovered (no flaky evidence for 7 days):")
+      report.recovered.forEach(describe)
+    }
+    return printout
   }
 }

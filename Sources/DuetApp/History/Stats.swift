@@ -9,6 +9,10 @@ public struct StatsRequest: Sendable {
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   public var environment: [String: String]
   public var last = 500
+  /// `--tests`: the test cases of the lanes' reports, not the lanes.
+  public var tests = false
+  /// `--lane NAME` (with `--tests`): only this lane's tests.
+  public var lane: String?
   public init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
@@ -18,6 +22,7 @@ public struct StatsRequest: Sendable {
 public enum StatsResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(StatsReport)
+  case tests(TestStatsReport)
 
   public var exitCode: Int32 { ExitCode.pass }
 
@@ -26,6 +31,7 @@ public enum StatsResponse: CommandResponse {
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
     case .report(let found): report = found
+    case .tests(let found): return StatsResponse.printout(found, format)
     }
     var printout = Printout()
     if format.json {
@@ -49,6 +55,30 @@ public enum StatsResponse: CommandResponse {
 public func stats(_ request: StatsRequest) throws -> StatsResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "stats") {
   case .none(let none): return .noHistory(none)
+  case .store(let store) where request.tests: return .tests(try TestStatsReport.compute(store: store, last: request.last, lane: request.lane))
   case .store(let store): return .report(try StatsReport.compute(store: store, last: request.last))
+  }
+}
+
+extension StatsResponse {
+  /// `duet stats --tests`: a row per test; the test's full name comes last, so
+  /// a narrow terminal cuts it rather than the figures.
+  static func printout(_ report: TestStatsReport, _ format: TextFormat) -> Printout {
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(TestStatsJSON(report)))
+      return printout
+    }
+    printout.out("duet stats --tests: \(report.runsInWindow) run(s) in the window")
+    if report.entries.isEmpty {
+      printout.out("no test cases recorded (a lane's reports: in lanes/manifest.yaml names its JUnit XML)")
+      return printout
+    }
+    let rows = report.entries.map { entry -> [String] in
+      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
+       DurationText.format(entry.p95), DurationText.format(entry.max), ControlText.shown(entry.test)]
+    }
+    printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "test"], rows: rows), width: format.width)
+    return printout
   }
 }

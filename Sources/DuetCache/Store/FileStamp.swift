@@ -34,7 +34,7 @@ public struct FileStamp: Sendable, Hashable {
   }
 
   /// A file's modification time in nanoseconds since 1970, on either platform.
-  static func modifiedNanoseconds(_ info: stat) -> Int64 {
+  package static func modifiedNanoseconds(_ info: stat) -> Int64 {
     #if canImport(Darwin)
     return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
     #else

@@ -46,6 +46,10 @@ public struct Lane: Sendable, Equatable {
   public var outputs: [String] = []
   /// `tags:`: words `duet verify --tag` selects the lane by; no part of its fingerprint.
   public var tags: [String] = []
+  /// `reports:`: globs (relative to the tree root) of the JUnit XML files the
+  /// lane writes; after each attempt the ones written during it are read and
+  /// their test cases recorded. No part of the fingerprint.
+  public var reports: [String] = []
   public var location: SourceLocation
 
   public init(name: String, step: Step, location: SourceLocation) {

@@ -88,6 +88,7 @@ extension ManifestLoader {
     lane.env = environment(fields, label: label, diagnostics: &diagnostics)
     if let dir = laneDir(fields, label: label, diagnostics: &diagnostics) { lane.dir = dir }
     lane.outputs = laneOutputs(fields, label: label, diagnostics: &diagnostics)
+    lane.reports = insideTree(fields.strings("reports", diagnostics: &diagnostics), key: "reports", label: label, diagnostics: &diagnostics)
   }
 
   /// `outputs:`, paths inside the tree relative to its root, without globs.

@@ -6,7 +6,7 @@ import DuetSupport
 public enum ManifestLoader {
   public static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "lanes"]
   public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
-                                "env-inputs", "runs-on", "tags", "outputs"]
+                                "env-inputs", "runs-on", "tags", "outputs", "reports"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
   public static let maximumPoolDepth = 1024
   public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]

@@ -79,6 +79,8 @@ extension ManifestSchema {
       return .object([("description", .string("A pool declared under the top-level pools:.")), ("type", .string("string"))])
     case "outputs":
       return outputsProperty
+    case "reports":
+      return ref("paths", description: "Globs of the JUnit XML reports the lane writes; after each attempt those written during it are read and their test cases recorded in the history (duet flaky --tests).")
     default:
       return key == "tags" ? tagsProperty : .object([])
     }

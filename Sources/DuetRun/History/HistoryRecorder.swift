@@ -66,9 +66,10 @@ enum HistoryRecorder {
   }
 
   /// Writes a run, retrying a few times while another duet holds the lock.
-  public static func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], in store: HistoryStore) -> [String] {
+  public static func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = [],
+                             in store: HistoryStore) -> [String] {
     do {
-      try retryingWhileBusy { () throws(HistoryError) in try store.record(run, steps: steps, parts: parts) }
+      try retryingWhileBusy { () throws(HistoryError) in try store.record(run, steps: steps, parts: parts, tests: tests) }
       return []
     } catch {
       return ["history: could not record this run: \(error)"]

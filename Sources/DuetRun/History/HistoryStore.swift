@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetTestReports
 import DuetSupport
 
 /// What went wrong with the history store; recording turns these into warnings.
@@ -87,6 +88,22 @@ public final class HistoryStore {
     // The conditions each step was judged under (`PassConditions`: strict,
     // partial, inputs moved while it ran), so a pass serves only runs it covers.
     "ALTER TABLE steps ADD COLUMN judged TEXT;",
+    // Issue 40: the test cases of each attempt's JUnit reports (`reports:`),
+    // `seq` their order in the attempt's reports, so a name may repeat.
+    """
+    CREATE TABLE test_cases (
+      run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+      lane TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      suite TEXT NOT NULL,
+      name TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      duration REAL NOT NULL,
+      message TEXT,
+      PRIMARY KEY (run_id, lane, attempt, seq)
+    ) WITHOUT ROWID;
+    """,
   ]
 
   public static var schemaVersion: Int { migrations.count }
@@ -168,10 +185,11 @@ public final class HistoryStore {
 
   /// Writes a run and all its steps in one transaction, with the fingerprint
   /// parts of the lanes that ran (lane name to parts).
-  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:]) throws(HistoryError) {
+  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
     do {
       try db.writeTransaction {
         try insert(run, steps: steps)
+        try insert(tests)
         let replace = try db.prepare("INSERT OR REPLACE INTO lane_inputs (lane, fingerprint, parts) VALUES (?,?,?)")
         for lane in parts.keys.sorted() {
           let part = parts[lane]!
@@ -197,13 +215,26 @@ public final class HistoryStore {
     }
   }
 
+  private func insert(_ tests: [TestCaseRow]) throws {
+    guard !tests.isEmpty else { return }
+    let statement = try db.prepare("INSERT OR IGNORE INTO test_cases (run_id, lane, attempt, seq, suite, name, outcome, duration, message) VALUES (?,?,?,?,?,?,?,?,?)")
+    var seq: [String: Int] = [:]
+    for test in tests {
+      let key = "\(test.lane)\u{0}\(test.attempt)"
+      let next = seq[key, default: 0]
+      seq[key] = next + 1
+      try statement.run([.text(test.runID), .text(test.lane), .integer(Int64(test.attempt)), .integer(Int64(next)), .text(test.suite),
+                         .text(test.name), .text(test.outcome.rawValue), .real(StoredNumber.duration(test.duration)), test.message.sqlValue])
+    }
+  }
+
   /// Imports every run of another store that this one lacks (same UUID = same run).
   /// The other store is opened read-only and checked first, and every row it
   /// holds must be one duet could have written (`LogLocation.problem`), or
   /// nothing is merged. Errors name the store they come from.
   public func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
     let source = try HistoryStore(path: other, readOnly: true)
-    var incoming: [(run: RunRow, steps: [StepRow])] = []
+    var incoming: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
       if let problem = try source.outOfRange() { throw HistoryError.unsafeRow(other, problem) }
@@ -211,6 +242,10 @@ public final class HistoryStore {
       // A store from an older duet has no `judged` column: its passes were judged under no known condition.
       let judged = try source.hasColumn("judged", in: "steps") ? "judged" : "NULL"
       let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged) FROM steps WHERE run_id = ?")
+      // A store from before schema 4 has no test cases.
+      let tests = try source.hasTable("test_cases")
+        ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
+        : nil
       for run in runs where !known.contains(run.id) {
         try statement.bind([.text(run.id)])
         var steps: [StepRow] = []
@@ -218,7 +253,7 @@ public final class HistoryStore {
           if let row = HistoryStore.stepRow(statement.row) { steps.append(row) }
         }
         if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(other, problem) }
-        incoming.append((run, steps))
+        incoming.append((run, steps, try tests.map { try HistoryStore.testRows($0, run: run.id) } ?? []))
       }
     } catch let error as HistoryError {
       throw error
@@ -229,7 +264,10 @@ public final class HistoryStore {
     }
     do {
       try db.writeTransaction {
-        for entry in incoming { try insert(entry.run, steps: entry.steps) }
+        for entry in incoming {
+          try insert(entry.run, steps: entry.steps)
+          try insert(entry.tests)
+        }
       }
       return (incoming.count, incoming.reduce(0) { $0 + $1.steps.count })
     } catch let error as SQLiteError {
@@ -239,13 +277,28 @@ public final class HistoryStore {
     }
   }
 
+  /// The test cases of run `run` that `statement` (lane, attempt, suite, name,
+  /// outcome, duration, message of `test_cases`) reads; `outOfRange` has checked them.
+  static func testRows(_ statement: SQLiteStatement, run: String) throws -> [TestCaseRow] {
+    try statement.bind([.text(run)])
+    var rows: [TestCaseRow] = []
+    while try statement.step() {
+      let row = statement.row
+      guard row.count == 7, let lane = row[0].text, let attempt = row[1].int, let suite = row[2].text, let name = row[3].text,
+            let outcome = row[4].text.flatMap(TestOutcome.init(rawValue:)) else { continue }
+      rows.append(TestCaseRow(runID: run, lane: lane, attempt: attempt, suite: suite, name: name, outcome: outcome,
+                              duration: StoredNumber.duration(row[5].double), message: row[6].text))
+    }
+    return rows
+  }
+
   /// The first number in this store that duet would never write (a time
   /// outside 0 to 1e11 s, a duration outside 0 to 1e9 s, not finite, a job
   /// count or attempt out of range), said in words; nil when there is none.
   /// `merge` refuses a store holding one, so reports never see it.
   func outOfRange() throws -> String? {
     let time = "BETWEEN 0 AND \(StoredNumber.maxTime)", duration = "BETWEEN 0 AND \(StoredNumber.maxDuration)"
-    let checks: [(String, String)] = [
+    var checks: [(String, String)] = [
       ("SELECT id, 'started', started FROM runs WHERE NOT (started \(time)) LIMIT 1", "run"),
       ("SELECT id, 'ended', ended FROM runs WHERE NOT (ended \(time)) LIMIT 1", "run"),
       ("SELECT id, 'jobs', jobs FROM runs WHERE NOT (jobs BETWEEN 0 AND 100000) LIMIT 1", "run"),
@@ -253,6 +306,13 @@ public final class HistoryStore {
       ("SELECT run_id || ' lane ' || lane, 'started', started FROM steps WHERE NOT (started \(time)) LIMIT 1", "run"),
       ("SELECT run_id || ' lane ' || lane, 'attempt', attempt FROM steps WHERE NOT (attempt BETWEEN 0 AND 1000) LIMIT 1", "run"),
     ]
+    if try hasTable("test_cases") {
+      checks += [
+        ("SELECT run_id || ' lane ' || lane, 'test duration', duration FROM test_cases WHERE NOT (duration \(duration)) LIMIT 1", "run"),
+        ("SELECT run_id || ' lane ' || lane, 'test attempt', attempt FROM test_cases WHERE NOT (attempt BETWEEN 0 AND 1000) LIMIT 1", "run"),
+        ("SELECT run_id || ' lane ' || lane, 'test outcome', outcome FROM test_cases WHERE outcome NOT IN ('pass', 'fail', 'error', 'skipped') LIMIT 1", "run"),
+      ]
+    }
     for (query, what) in checks {
       guard let row = try db.query(query).first, row.count == 3 else { continue }
       let value: String
@@ -274,8 +334,10 @@ public final class HistoryStore {
         let doomed = try db.query("SELECT id, log_id FROM runs ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?", [.integer(Int64(keep))])
         let delete = try db.prepare("DELETE FROM runs WHERE id = ?")
         let deleteSteps = try db.prepare("DELETE FROM steps WHERE run_id = ?")
+        let deleteTests = try db.prepare("DELETE FROM test_cases WHERE run_id = ?")
         for row in doomed {
           guard let id = row.first?.text else { continue }
+          try deleteTests.run([.text(id)])
           try deleteSteps.run([.text(id)])
           try delete.run([.text(id)])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetTestReports
 import DuetProcess
 import DuetSupport
 
@@ -30,6 +31,8 @@ public final class LaneLoop {
     /// The machine could not start it (no descriptor, process or memory).
     var couldNotStart = false
     var note: String?
+    /// The lane's reports as the attempt started.
+    var reports = TestReportSnapshot()
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -57,6 +60,9 @@ public final class LaneLoop {
   /// After a passing attempt, the declared outputs it left missing (and, with
   /// a cache, its outputs stored): a missing output fails the attempt.
   private let outputs: ((Int, Lane) -> [String])?
+  /// The lane's reports as an attempt starts, and after an attempt that ran to
+  /// its end, the test cases of those written during it.
+  private let reports: ReportReading?
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -68,7 +74,7 @@ public final class LaneLoop {
 
   public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
-              outputs: ((Int, Lane) -> [String])? = nil) {
+              outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
@@ -76,6 +82,7 @@ public final class LaneLoop {
     self.killGrace = killGrace
     self.recheck = recheck
     self.outputs = outputs
+    self.reports = reports
     loop.onMessage = { [unowned self] in self.received($0) }
     loop.onStop = { [unowned self] in self.interrupt() }
   }
@@ -129,6 +136,7 @@ public final class LaneLoop {
     onEvent?(.started(index: start.index, name: lane.name, attempt: start.attempt))
     guard let request = makeRequest?(start.index, start.attempt) else { return }
     let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
+    if let reports, !lane.reports.isEmpty { attempt.reports = reports.snapshot(lane) }
     running[start.index] = attempt
     switch lane.step {
     case .shell(let command): startShell(attempt, command: command)
@@ -229,10 +237,17 @@ public final class LaneLoop {
       attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
       outcome = .fail
     }
+    // Reports of an attempt that ran to its end; an interrupted one's are half written.
+    var tests = JUnitReading()
+    if let reports, !request.lane.reports.isEmpty, [.pass, .fail, .timeout].contains(outcome) {
+      tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
+      for warning in tests.warnings { attempt.sink.write("duet: warning: report \(warning)\n") }
+    }
     attempt.sink.close()
-    let result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
+    var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
+    result.tests = tests
     if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
@@ -251,5 +266,18 @@ public final class LaneLoop {
 
   private func seconds(since start: UInt64) -> Double {
     Double(loop.clock.now &- start) / 1e9
+  }
+}
+
+/// How the run loop reads a lane's `reports:`: what they are as an attempt
+/// starts, and the cases of those written during it (since the wall-clock start,
+/// changed from the snapshot). Tests hand it in; `VerifySession` reads files.
+public struct ReportReading {
+  public var snapshot: (Lane) -> TestReportSnapshot
+  public var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
+
+  public init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
+    self.snapshot = snapshot
+    self.read = read
   }
 }

@@ -1,4 +1,5 @@
 import DuetModel
+import DuetTestReports
 import DuetProcess
 import DuetSupport
 
@@ -43,6 +44,9 @@ public struct AttemptResult: Sendable {
   public var tail: LogTail
   /// Why an attempt that did not start failed (`cannot start /bin/sh: ...`).
   public var note: String?
+  /// The test cases of the lane's `reports:` written during this attempt, and
+  /// what could not be read of them (one warning per report).
+  public var tests = JUnitReading()
 
   public init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
     self.attempt = attempt

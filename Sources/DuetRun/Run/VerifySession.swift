@@ -1,6 +1,7 @@
 import Foundation
 import DuetCache
 import DuetModel
+import DuetTestReports
 import DuetProcess
 import DuetSupport
 
@@ -214,7 +215,9 @@ public final class VerifySession {
                         recheck: recheck,
                         outputs: { index, lane in
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
-                        })
+                        },
+                        reports: ReportReading(snapshot: { TestReportFiles.snapshot($0.reports, root: root) },
+                                               read: { TestReportFiles.read($0.reports, root: root, since: $1, unchanged: $2) }))
     if commitWanted {
       commitWanted = false
       loop.alongside(ProcessOutput.gitSpec(["rev-parse", "HEAD"], in: plan.root, environment: plan.environment)) { [unowned self] output in
@@ -276,8 +279,9 @@ public final class VerifySession {
       for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
         if let part = fingerprints.parts[record.index] { parts[record.name] = part }
       }
-      added += HistoryRecorder.record(run, steps: steps, parts: parts, in: store)
+      added += HistoryRecorder.record(run, steps: steps, parts: parts, tests: TestCaseRow.rows(for: outcome, id: runUUID), in: store)
     }
+    added += TestCaseRow.warnings(for: outcome)
     if let cache {
       saveEntries(outcome, cache: cache)
       added += cache.takeWarnings()

@@ -22,6 +22,26 @@ package enum YAMLText {
     return "\"" + escaped(text, quote: true) + "\""
   }
 
+  /// The lines of a folded block scalar (after `key: >-`) holding `text`, cut at
+  /// its spaces so that each line, after `indent`, fits in `width` columns where
+  /// the words allow; YAML folds each line break back into the one space it was.
+  /// nil when folding could change the text (not printable ASCII, a line break,
+  /// a tab, two spaces in a row, a space at either end): write `scalar` then.
+  package static func folded(_ text: String, indent: String, width: Int) -> [String]? {
+    guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }),
+          !text.contains("  "), !text.hasPrefix(" "), !text.hasSuffix(" ") else { return nil }
+    var lines: [String] = [], line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty && indent.count + line.count + 1 + word.count > width {
+        lines.append(indent + line)
+        line = ""
+      }
+      line += line.isEmpty ? String(word) : " " + word
+    }
+    lines.append(indent + line)
+    return lines
+  }
+
   /// A flow list: `[a, b]`.
   package static func list(_ items: [String]) -> String {
     "[" + items.map(scalar).joined(separator: ", ") + "]"

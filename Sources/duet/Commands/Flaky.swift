@@ -7,10 +7,12 @@ enum FlakyCommand: Command {
   static let spec = CommandSpec(
     name: "flaky",
     summary: "rank the lanes that are flaky: one fingerprint with both a pass and a failure, or a retry that passed",
-    usage: "duet flaky [--last N] [--since DURATION] [--json]",
+    usage: "duet flaky [--tests [--lane NAME]] [--last N] [--since DURATION] [--json]",
     options: [
       HistoryAccess.lastOption,
       OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"),
+      OptionSpec(name: "--tests", help: "rank the test cases of the lanes' reports (reports: in the manifest), not the lanes"),
+      OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"),
       CommandSpec.jsonOption,
       CommandSpec.rootOption,
     ],
@@ -21,7 +23,7 @@ enum FlakyCommand: Command {
     ],
     examples: [
       HelpExample(command: "duet flaky --since 7d", what: "the lanes that flaked in the last week"),
-      HelpExample(command: "duet flaky --json", what: "the same, as JSON"),
+      HelpExample(command: "duet flaky --tests --lane kotlin", what: "the flaky test cases of the kotlin lane's JUnit reports (add --json for JSON)"),
     ]
   )
 
@@ -35,6 +37,11 @@ enum FlakyCommand: Command {
     var request = FlakyRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last
     request.since = since
+    request.tests = arguments.flag("--tests")
+    request.lane = arguments.value("--lane")
+    if request.lane != nil && !request.tests {
+      throw UsageError(message: "--lane chooses whose tests --tests ranks; use it with --tests", command: "flaky")
+    }
     return console.show(try flaky(request), json: arguments.flag("--json"))
   }
 }

@@ -7,8 +7,14 @@ enum StatsCommand: Command {
   static let spec = CommandSpec(
     name: "stats",
     summary: "per lane: runs, pass rate, p50/p95/max duration, and 'slower' when it is getting slow",
-    usage: "duet stats [--last N] [--json]",
-    options: [HistoryAccess.lastOption, CommandSpec.jsonOption, CommandSpec.rootOption],
+    usage: "duet stats [--tests [--lane NAME]] [--last N] [--json]",
+    options: [
+      HistoryAccess.lastOption,
+      OptionSpec(name: "--tests", help: "per test case of the lanes' reports (reports: in the manifest): runs, pass rate, p50/p95/max"),
+      OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"),
+      CommandSpec.jsonOption,
+      CommandSpec.rootOption,
+    ],
     details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed"),
@@ -17,7 +23,7 @@ enum StatsCommand: Command {
     ],
     examples: [
       HelpExample(command: "duet stats", what: "per lane: runs, pass rate, p50/p95/max and a slowdown flag"),
-      HelpExample(command: "duet stats --last 50 --json", what: "the same over the last 50 runs, as JSON"),
+      HelpExample(command: "duet stats --tests --lane kotlin --json", what: "per test of the kotlin lane's reports, as JSON"),
     ]
   )
 
@@ -25,6 +31,11 @@ enum StatsCommand: Command {
     let last = try arguments.positiveInt("--last", command: "stats") ?? 500
     var request = StatsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last
+    request.tests = arguments.flag("--tests")
+    request.lane = arguments.value("--lane")
+    if request.lane != nil && !request.tests {
+      throw UsageError(message: "--lane chooses whose tests --tests lists; use it with --tests", command: "stats")
+    }
     return console.show(try stats(request), json: arguments.flag("--json"))
   }
 }

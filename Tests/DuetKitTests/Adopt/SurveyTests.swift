@@ -152,7 +152,10 @@ struct SurveyTests {
     #expect(manifest.lanes[2].commandText == "./gradlew ':ui kit:test' --console=plain")
     #expect(manifest.lanes[2].covers == ["kmp/ui kit"])
     #expect(manifest.lanes[2].needs == ["design-tokens"])
-    #expect(manifest.lanes[4].commandText == "swift test --package-path .")
+    #expect(manifest.lanes[4].commandText == "swift test --package-path . --xunit-output .build/duet-xunit.xml")
+    #expect(manifest.lanes.map(\.reports) == derived.map(\.reports))
+    #expect(manifest.lanes[2].reports == ["kmp/ui kit/build/test-results/**/*.xml"])
+    #expect(manifest.lanes[4].reports == [".build/duet-xunit*.xml"])
   }
 
   /// YAML scalars duet writes read back as the same text, quoted only when they must be.

@@ -4,6 +4,7 @@ import Testing
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
+@testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetSupport
 
@@ -68,6 +69,35 @@ struct HistoryStoreTests {
     #expect(first.runs == 1 && first.steps == 1)
     #expect(second.runs == 0 && second.steps == 0)
     #expect(try main.runCount() == 1)
+  }
+
+  /// Issue 40: test cases travel with their runs when stores are merged (a CI
+  /// shard's store into a laptop's), and go when their runs are pruned; a store
+  /// holding a test case duet would never write (an unknown outcome, a negative
+  /// duration) is refused by name, as a step's would be.
+  @Test func testCasesAreMergedCheckedAndPruned() throws {
+    let folder = try TemporaryFolder()
+    let shard = try HistoryStore(path: folder.url.appendingPathComponent("shard.sqlite").path)
+    let (run, steps) = sample("shard-run", at: 50)
+    let tests = [TestCaseRow(runID: "shard-run", lane: "kotlin", attempt: 1, suite: "a.B", name: "c", outcome: .fail, duration: 0.5, message: "boom"),
+                 TestCaseRow(runID: "shard-run", lane: "kotlin", attempt: 1, suite: "a.B", name: "c", outcome: .pass, duration: 0.25)]
+    try shard.record(run, steps: steps, tests: tests)
+    let main = try HistoryStore(path: folder.url.appendingPathComponent("main.sqlite").path)
+    _ = try main.merge(from: shard.path)
+    _ = try main.merge(from: shard.path)
+    let rows = try main.db.query("SELECT run_id, seq, outcome, duration, message FROM test_cases ORDER BY seq")
+    #expect(rows == [[.text("shard-run"), .integer(0), .text("fail"), .real(0.5), .text("boom")],
+                     [.text("shard-run"), .integer(1), .text("pass"), .real(0.25), .null]])
+    _ = try main.prune(keep: 0)
+    #expect(try main.db.query("SELECT count(*) FROM test_cases").first?.first?.int == 0)
+
+    for (column, value) in [("outcome", "'flaky'"), ("duration", "-1")] {
+      let bad = try HistoryStore(path: folder.url.appendingPathComponent("bad-\(column).sqlite").path)
+      let (badRun, badSteps) = sample("bad-run", at: 60)
+      try bad.record(badRun, steps: badSteps, tests: tests.map { var row = $0; row.runID = "bad-run"; return row })
+      try bad.db.execute("UPDATE test_cases SET \(column) = \(value)")
+      #expect { try main.merge(from: bad.path) } throws: { "\($0)".contains("test \(column)") }
+    }
   }
 
   /// A file that is not a store is refused for merging, and moved aside (not deleted) when recording.

@@ -4,6 +4,7 @@ import Testing
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
+@testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetSupport
 
@@ -150,8 +151,42 @@ struct FixedStore {
   /// The store on disk, written one run per transaction as verify does.
   func write(to path: String) throws -> HistoryStore {
     let store = try HistoryStore(path: path)
-    for run in runs { try store.record(run, steps: steps.filter { $0.runID == run.id }) }
+    let tests = testCases()
+    for run in runs { try store.record(run, steps: steps.filter { $0.runID == run.id }, tests: tests.filter { $0.runID == run.id }) }
     return store
+  }
+
+  /// Issue 40: the test cases of every attempt that ran, from a seed of their
+  /// own (the lanes' figures stay as they were): up to four tests per lane, some
+  /// absent from an attempt, passing, failing, erroring or skipped.
+  func testCases() -> [TestCaseRow] {
+    var seed: UInt64 = 0x9E3779B97F4A7C15
+    func next(_ bound: Int) -> Int {
+      seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+      return Int(seed % UInt64(bound))
+    }
+    var rows: [TestCaseRow] = []
+    for step in steps where step.attempt > 0 {
+      for test in 0..<4 where next(6) != 0 {
+        let roll = next(20)
+        let outcome: TestOutcome = roll < 2 + test ? .fail : roll == 19 ? .error : roll == 18 ? .skipped : .pass
+        rows.append(TestCaseRow(runID: step.runID, lane: step.lane, attempt: step.attempt, suite: test == 3 ? "" : "Suite\(test % 2)",
+                                name: "t\(test)", outcome: outcome, duration: Double(next(100)) / 10, message: outcome.failed ? "boom \(next(3))" : nil))
+      }
+    }
+    return rows
+  }
+
+  /// The test cases as lane steps, for the old flaky rule to judge: one "lane"
+  /// per test, each case an attempt with its step's fingerprint; a skip is no attempt.
+  func testsAsSteps() -> [StepRow] {
+    let fingerprints = Dictionary(steps.map { ("\($0.runID)\u{0}\($0.lane)\u{0}\($0.attempt)", $0.fingerprint) }, uniquingKeysWith: { a, _ in a })
+    return testCases().map { test in
+      StepRow(runID: test.runID, lane: "\(test.lane)\u{0}\(test.suite)\u{0}\(test.name)", attempt: test.attempt, started: 0, duration: test.duration,
+              attemptOutcome: test.outcome == .skipped ? nil : test.outcome.failed ? .fail : .pass,
+              laneOutcome: test.outcome == .skipped ? nil : test.outcome.failed ? .fail : .pass, exitCode: nil,
+              fingerprint: fingerprints["\(test.runID)\u{0}\(test.lane)\u{0}\(test.attempt)"] ?? nil, logPath: nil)
+    }
   }
 
   /// The window as the old commands read it: the newest `last` runs, those since `since`.
@@ -178,6 +213,50 @@ struct ReportParityTests {
       #expect(FlakyReport.compute(runs: window, steps: fixed.steps, now: now).entries == expected)
     }
     #expect(!LegacyReports.flaky(runs: fixed.runs, steps: fixed.steps, now: now).isEmpty)
+  }
+
+  /// Issue 40: on the same seeded store, `duet flaky --tests` proves a test
+  /// flaky by the lane rule: each test judged as a lane of its own gives the same
+  /// figures, for several windows; `--lane` keeps that lane's tests only.
+  @Test func flakyTestsFollowTheLaneRule() throws {
+    let folder = try TemporaryFolder()
+    let fixed = FixedStore()
+    let store = try fixed.write(to: folder.url.appendingPathComponent("h.sqlite").path)
+    let now = fixed.runs.map(\.started).max()! + 3600
+    let asSteps = fixed.testsAsSteps()
+    for (last, since) in [(500, nil), (120, nil), (40, nil), (7, nil), (1, nil), (500, now - 30 * 3600)] as [(Int, Double?)] {
+      let expected = LegacyReports.flaky(runs: fixed.window(last: last, since: since), steps: asSteps, now: now).map { entry in
+        let parts = entry.lane.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+        return [parts[0], parts[1], parts[2], "\(entry.runs) \(entry.failures) \(entry.flakyFingerprints) \(entry.flips) \(entry.retriesPassed) \(entry.lastSeen) \(entry.recovered)"]
+      }
+      let report = try TestFlakyReport.compute(store: store, last: last, since: since, now: now)
+      #expect(report.runsInWindow == fixed.window(last: last, since: since).count)
+      #expect(report.entries.map { [$0.lane, $0.suite, $0.name, "\($0.runs) \($0.failures) \($0.flakyFingerprints) \($0.flips) \($0.retriesPassed) \($0.lastSeen) \($0.recovered)"] } == expected,
+              "last \(last), since \(String(describing: since))")
+    }
+    let all = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now)
+    #expect(all.entries.count > 5 && all.entries.contains { $0.suite.isEmpty } && all.entries.allSatisfy { $0.lastFailure?.hasPrefix("boom ") == true })
+    let kotlin = try TestFlakyReport.compute(store: store, last: 500, since: nil, lane: "kotlin", now: now)
+    #expect(!kotlin.entries.isEmpty && kotlin.entries == all.entries.filter { $0.lane == "kotlin" })
+  }
+
+  /// Issue 40: on the same seeded store, `duet stats --tests` gives each test
+  /// the runs, pass rate and percentiles the lane rule gives a lane of its own.
+  @Test func statsTestsFollowTheLaneRule() throws {
+    let folder = try TemporaryFolder()
+    let fixed = FixedStore()
+    let store = try fixed.write(to: folder.url.appendingPathComponent("h.sqlite").path)
+    let asSteps = fixed.testsAsSteps()
+    for last in [500, 60, 3] {
+      let expected = LegacyReports.stats(runs: fixed.window(last: last, since: nil), steps: asSteps).map { entry in
+        entry.lane.replacingOccurrences(of: "\u{0}", with: "|") + " \(entry.runs) \(entry.passRate) \(entry.p50) \(entry.p95) \(entry.max)"
+      }
+      let report = try TestStatsReport.compute(store: store, last: last)
+      #expect(report.entries.map { "\($0.lane)|\($0.suite)|\($0.name) \($0.runs) \($0.passRate) \($0.p50) \($0.p95) \($0.max)" } == expected, "last \(last)")
+    }
+    let all = try TestStatsReport.compute(store: store, last: 500)
+    #expect(all.entries.count > 20 && all.entries.contains { $0.passRate < 1 } && all.entries.contains { $0.p95 > $0.p50 })
+    #expect(try TestStatsReport.compute(store: store, last: 500, lane: "mocks").entries == all.entries.filter { $0.lane == "mocks" })
   }
 
   /// On a fixed store, `duet stats` gives the same runs, pass rates, percentiles and slowdowns as the old implementation.

@@ -11,7 +11,9 @@ struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
     "DuetOutput": 1, "DuetProcess": 1, "DuetCache": 1,
-    "DuetModel": 2,
+    // DuetTestReports (the lanes' JUnit reports) sits below DuetRun, whose run
+    // loop reads an attempt's reports as the attempt ends, not beside DuetMocks.
+    "DuetModel": 2, "DuetTestReports": 2,
     "DuetRun": 3, "DuetTokens": 3, "DuetMocks": 3,
     "DuetAdopt": 4, "DuetHooks": 4,
     "DuetDoctor": 5, "DuetCI": 5,

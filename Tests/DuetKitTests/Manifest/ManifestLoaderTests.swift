@@ -54,6 +54,31 @@ struct ManifestLoaderTests {
     #expect(errors("version: 1\nlanes:\n  - {name: a, sh: x, outputs: [build/a]}\n  - {name: b, sh: x, outputs: [build/b, build-b]}\n") == [])
   }
 
+  /// Issue 40: `reports:` holds globs of the JUnit XML a lane writes, one or a
+  /// list, kept in order; one outside the tree, or a value that is no string,
+  /// is refused naming the file, line, column, lane and key.
+  @Test func reportsAreGlobsInsideTheTree() throws {
+    let manifest = try load("""
+      version: 1
+      lanes:
+        - {name: unit, sh: "true", reports: ["app/build/test-results/**/*.xml", "out/*.xml"]}
+        - {name: one, sh: "true", reports: junit.xml}
+        - {name: none, sh: "true"}
+      """)
+    #expect(manifest.lanes.map(\.reports) == [["app/build/test-results/**/*.xml", "out/*.xml"], ["junit.xml"], []])
+    #expect(errors("""
+      version: 1
+      lanes:
+        - name: unit
+          sh: "true"
+          reports: [ok.xml, ../outside/*.xml]
+        - {name: map, sh: "true", reports: {a: b}}
+      """) == [
+      "lanes/manifest.yaml:5:23: error: lane 'unit': every item of 'reports' must be a path or glob inside the tree, relative to its root (no '..', no leading '/'), got \"../outside/*.xml\"",
+      "lanes/manifest.yaml:6:38: error: lane 'map': 'reports' must be a list of strings, got a mapping",
+    ])
+  }
+
   @Test func templateExpressionsInWrittenValuesAreRefused() {
     #expect(errors("""
       version: 1

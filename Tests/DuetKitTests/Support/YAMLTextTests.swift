@@ -30,6 +30,30 @@ enum YAMLBreaks {
     }
   }
 
+  /// Issue 40: a long command folded at its spaces (`sh: >-`) reads back
+  /// through libyaml as the same text, whatever indicators, quotes, `#` or `: `
+  /// its words hold, each line within the width where the words allow; text that
+  /// folding would change (two spaces, an end space, a tab, a line break, non-ASCII) is not folded.
+  @Test func foldedCommandsRoundTrip() throws {
+    var seed: UInt64 = 0xD1B54A32D192ED03
+    func next(_ bound: Int) -> Int {
+      seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+      return Int(seed % UInt64(bound))
+    }
+    let pieces = ["swift", "test", "--xunit-output", "'a b'", "\"q\"", "#x", "a:", ": b", "-", "|", ">", "&x", "*y", "!t", "%", "@", "`", "{a}", "[b]", "~", "null", "'", "\\", "x#y"]
+    for _ in 0..<300 {
+      let command = (0..<(1 + next(30))).map { _ in pieces[next(pieces.count)] }.joined(separator: " ")
+      let lines = try #require(YAMLText.folded(command, indent: "  ", width: 30))
+      #expect(lines.allSatisfy { $0.count <= 30 || !$0.dropFirst(2).contains(" ") })
+      let node = try YAMLParser.parse("sh: >-\n" + lines.joined(separator: "\n") + "\nother: 1\n", file: "t.yaml")
+      #expect(node["sh"]?.scalar == command, "\(command.debugDescription)")
+      #expect(node["other"]?.scalar == "1")
+    }
+    for unfoldable in ["a  b", " a", "a ", "a\tb", "a\nb", "café au lait", ""] {
+      #expect(YAMLText.folded(unfoldable, indent: "  ", width: 5) == nil)
+    }
+  }
+
   /// Comment text YAMLText writes holds no line break and no control, so a
   /// `#` comment line stays one line and parses as nothing.
   @Test func commentsStayOneLine() throws {
@@ -52,7 +76,9 @@ enum YAMLBreaks {
       #expect(!YAMLBreaks.holdsRaw(text), "\(text.debugDescription)")
       let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: BuiltinSet.standard.vocabulary)
       #expect(manifest.lanes.count == 1 && !manifest.lanes.contains { $0.name == "pwn" }, "\(text)")
-      #expect(manifest.lanes.first?.commandText == "swift test --package-path \(ShellWord.quoted(sample))", "\(text)")
+      #expect(manifest.lanes.first?.commandText
+              == "swift test --package-path \(ShellWord.quoted(sample)) --xunit-output \(ShellWord.quoted(sample + "/.build/duet-xunit.xml"))", "\(text)")
+      #expect(manifest.lanes.first?.reports == [sample + "/.build/duet-xunit*.xml"], "\(text)")
     }
   }
 }

@@ -1,0 +1,85 @@
+/// One start or end tag of a report, read from its bytes: its name, its
+/// attributes with their values decoded (XML's five entities and character
+/// references; a literal tab or line break in a value is a space, as XML says).
+struct XMLTag {
+  var name: [UInt8]
+  var attributes: [(name: [UInt8], value: [UInt8])] = []
+  var closing = false
+  var selfClosing = false
+  /// The offset just past its `>`.
+  var end = 0
+
+  /// The name without a namespace prefix, as text.
+  var localName: String { XMLTag.local(name) }
+
+  static func local(_ name: [UInt8]) -> String {
+    let tail = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name[...]
+    return String(decoding: tail, as: UTF8.self)
+  }
+
+  /// The decoded value of the first attribute called `key`.
+  subscript(key: String) -> [UInt8]? {
+    let wanted = Array(key.utf8)
+    return attributes.first { $0.name == wanted }?.value
+  }
+
+  static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+  static func isNameByte(_ byte: UInt8) -> Bool {
+    !isSpace(byte) && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "=")
+      && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+  }
+
+  /// The tag at `start` (a `<`), or nil when it is malformed or cut off.
+  static func read(_ bytes: [UInt8], at start: Int) -> XMLTag? {
+    var at = start + 1
+    var tag = XMLTag(name: [])
+    if at < bytes.count && bytes[at] == UInt8(ascii: "/") { tag.closing = true; at += 1 }
+    let nameStart = at
+    while at < bytes.count && isNameByte(bytes[at]) { at += 1 }
+    guard at > nameStart else { return nil }
+    tag.name = Array(bytes[nameStart..<at])
+    while true {
+      while at < bytes.count && isSpace(bytes[at]) { at += 1 }
+      guard at < bytes.count else { return nil }
+      switch bytes[at] {
+      case UInt8(ascii: ">"):
+        tag.end = at + 1
+        return tag
+      case UInt8(ascii: "/") where !tag.closing:
+        guard at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+        tag.selfClosing = true
+        tag.end = at + 2
+        return tag
+      default:
+        guard !tag.closing, let attribute = readAttribute(bytes, at: &at) else { return nil }
+        tag.attributes.append(attribute)
+      }
+    }
+  }
+
+  /// `name="value"` or `name='value'` at `at`; moves past it.
+  static func readAttribute(_ bytes: [UInt8], at: inout Int) -> (name: [UInt8], value: [UInt8])? {
+    let nameStart = at
+    while at < bytes.count && isNameByte(bytes[at]) { at += 1 }
+    guard at > nameStart else { return nil }
+    let name = Array(bytes[nameStart..<at])
+    while at < bytes.count && isSpace(bytes[at]) { at += 1 }
+    guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else { return nil }
+    at += 1
+    while at < bytes.count && isSpace(bytes[at]) { at += 1 }
+    guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") else { return nil }
+    let quote = bytes[at]
+    at += 1
+    let valueStart = at
+    while at < bytes.count && bytes[at] != quote {
+      // A `<` in a value is not XML: the value (and the report) is malformed here.
+      if bytes[at] == UInt8(ascii: "<") { return nil }
+      at += 1
+    }
+    guard at < bytes.count else { return nil }
+    let raw = bytes[valueStart..<at].map { isSpace($0) ? UInt8(ascii: " ") : $0 }
+    at += 1
+    return (name, XMLText.decode(raw[...]))
+  }
+}

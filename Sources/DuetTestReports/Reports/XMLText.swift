@@ -1,0 +1,47 @@
+/// Text of a report with its references replaced: XML's five entities
+/// (`&lt; &gt; &amp; &quot; &apos;`) and character references (`&#10;`,
+/// `&#x44e02;`). No other entity exists without a DTD, and duet reads none:
+/// `&name;` stays as written. A reference to no character (0, a surrogate,
+/// past U+10FFFF) becomes U+FFFD.
+enum XMLText {
+  static func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "&"), let semicolon = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")),
+            let replaced = reference(bytes[(index + 1)..<semicolon]) else {
+        out.append(byte)
+        index += 1
+        continue
+      }
+      out += replaced
+      index = semicolon + 1
+    }
+    return out
+  }
+
+  /// The UTF-8 bytes a reference (between `&` and `;`) stands for; nil when it names no known entity.
+  static func reference(_ name: ArraySlice<UInt8>) -> [UInt8]? {
+    switch String(decoding: name, as: UTF8.self) {
+    case "lt": return [UInt8(ascii: "<")]
+    case "gt": return [UInt8(ascii: ">")]
+    case "amp": return [UInt8(ascii: "&")]
+    case "quot": return [UInt8(ascii: "\"")]
+    case "apos": return [UInt8(ascii: "'")]
+    case let text where text.hasPrefix("#x") || text.hasPrefix("#X"):
+      return scalar(UInt32(text.dropFirst(2), radix: 16))
+    case let text where text.hasPrefix("#"):
+      return scalar(UInt32(text.dropFirst(), radix: 10))
+    default:
+      return nil
+    }
+  }
+
+  static func scalar(_ value: UInt32?) -> [UInt8] {
+    let character = value.flatMap { $0 == 0 ? nil : Unicode.Scalar($0) } ?? "\u{FFFD}"
+    return Array(String(Character(character)).utf8)
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import DuetTestReports
+
+/// The JUnit fixtures, `Tests/Fixtures/junit`, written by real runners (see its README).
+enum JUnitFixtures {
+  static var folder: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/junit")
+  }
+
+  static func bytes(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+  }
+}
+
+@Suite("JUnit reports")
+struct JUnitReaderTests {
+  func parse(_ text: String, limit: Int = 1000) -> (cases: [TestCaseResult], warning: String?) {
+    JUnitReader.read(Array(text.utf8), limit: limit)
+  }
+
+  /// Gradle's layout, with its exact element and attribute set: every case with
+  /// its class, outcome, time and the first line of its message; the CDATA of
+  /// `<system-out>` (a `]]>` split in two) is no case and no warning.
+  @Test func gradleLayout() throws {
+    let read = JUnitReader.read(try JUnitFixtures.bytes("TEST-com.example.theming.ContrastTest.xml"), limit: 1000)
+    #expect(read.warning == nil)
+    let suite = "com.example.theming.ContrastTest"
+    #expect(read.cases == [
+      TestCaseResult(suite: suite, name: "cardTextMeetsAA", outcome: .pass, duration: 0.021),
+      TestCaseResult(suite: suite, name: "darkThemeMeetsAA()", outcome: .pass, duration: 0.017),
+      TestCaseResult(suite: suite, name: "borderAlphaIsComposited", outcome: .fail, duration: 0.094,
+                     message: "org.opentest4j.AssertionFailedError: expected: <4.5> but was: <3.98>"),
+      TestCaseResult(suite: suite, name: "loadsTokenFile", outcome: .error, duration: 0.052,
+                     message: "java.io.FileNotFoundException: parity/design-tokens.yaml"),
+      TestCaseResult(suite: suite, name: "highContrastTheme", outcome: .skipped, duration: 0),
+    ])
+  }
+
+  /// pytest's `--junitxml`, made by pytest itself: the `<testsuites>` wrapper, a
+  /// failure whose message holds `&#10;` (only its first line is kept), an error
+  /// in a fixture, `<skipped message>`, and a name holding markup, decoded.
+  @Test func pytestReport() throws {
+    let read = JUnitReader.read(try JUnitFixtures.bytes("pytest.xml"), limit: 1000)
+    #expect(read.warning == nil)
+    #expect(read.cases.map(\.suite) == Array(repeating: "test_sample", count: 5))
+    #expect(read.cases.map(\.name) == ["test_adds", "test_fails", "test_errors", "test_skipped", "test_markup[<b>bold</b> & \"quoted\"]"])
+    #expect(read.cases.map(\.outcome) == [.pass, .fail, .error, .skipped, .pass])
+    #expect(read.cases.map(\.message) == [nil, "AssertionError: arithmetic is broken", "failed on setup with \"RuntimeError: fixture exploded\"",
+                                          "not on this platform", nil])
+  }
+
+  /// `swift test --parallel --xunit-output`, made by swift test on a small
+  /// package: XCTest's cases (SwiftPM writes the skipped one as a pass), and
+  /// Swift Testing's empty suite, which is no case and no warning.
+  @Test func swiftTestReport() throws {
+    let read = JUnitReader.read(try JUnitFixtures.bytes("swift-xunit.xml"), limit: 1000)
+    #expect(read.warning == nil)
+    #expect(read.cases.map(\.name) == ["testAdds", "testFails", "testSkipped"])
+    #expect(read.cases.map(\.outcome) == [.pass, .fail, .pass])
+    #expect(read.cases.map(\.suite) == Array(repeating: "SampleTests.SampleTests", count: 3))
+    #expect(read.cases[1].message == "failure")
+    #expect(read.cases[0].duration == 0.01208995)
+    let empty = JUnitReader.read(try JUnitFixtures.bytes("swift-xunit-swift-testing.xml"), limit: 1000)
+    #expect(empty.cases.isEmpty && empty.warning == nil)
+  }
+
+  /// A case without `classname` takes its suite's name; a message-less failure
+  /// gives the first non-blank line of its text; a skip never hides a failure.
+  @Test func suiteNamesAndMessagesFromText() {
+    let read = parse("""
+      <testsuites><testsuite name="Outer"><testcase name="a" time="1.5">
+      <skipped/><failure>
+
+        first line\n second</failure></testcase></testsuite></testsuites>
+      """)
+    #expect(read.warning == nil)
+    #expect(read.cases == [TestCaseResult(suite: "Outer", name: "a", outcome: .fail, duration: 1.5, message: "first line")])
+  }
+
+  /// No DTD is read and no entity expanded: a billion laughs or an external
+  /// entity (XXE) stops the reading at the declaration, with one warning naming
+  /// the line; an undeclared `&name;` stays as written.
+  @Test func documentTypeDeclarationsAreRefused() {
+    let laughs = """
+      <?xml version="1.0"?>
+      <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+      <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+      <testsuite name="s"><testcase name="&lol3;"/></testsuite>
+      """
+    let read = parse(laughs)
+    #expect(read.cases == [])
+    #expect(read.warning == "line 2: it holds a document type declaration (<!DOCTYPE or <!ENTITY); duet reads no DTD and expands no entity, so it read no further")
+    let xxe = parse("<testsuite name=\"s\"><testcase name=\"ok\"/><!ENTITY xxe SYSTEM \"file:///etc/passwd\"><testcase name=\"&xxe;\"/></testsuite>")
+    #expect(xxe.cases.map(\.name) == ["ok"])
+    #expect(xxe.warning?.hasPrefix("line 1: it holds a document type declaration") == true)
+    #expect(parse("<testsuite><testcase name=\"&xxe; &amp;&#x41;&#0;\"/></testsuite>").cases.map(\.name) == ["&xxe; &A\u{FFFD}"])
+  }
+
+  /// A truncated report keeps the cases closed before the cut, with one warning;
+  /// so does malformed markup, at any byte: no cut makes the reader trap.
+  @Test func truncatedAndMalformedReportsKeepWhatCameBefore() throws {
+    let whole = try JUnitFixtures.bytes("TEST-com.example.theming.ContrastTest.xml")
+    let cut = JUnitReader.read(Array(whole.prefix(600)), limit: 1000)
+    #expect(cut.cases.map(\.name) == ["cardTextMeetsAA", "darkThemeMeetsAA()"])
+    #expect(cut.warning?.contains("a truncated report?") == true)
+    for length in 0..<whole.count {
+      let part = JUnitReader.read(Array(whole.prefix(length)), limit: 1000)
+      #expect(part.cases.count <= 5)
+      #expect(part.warning != nil || length >= whole.count - 1, "cut at \(length)")
+    }
+    let bad = parse("<testsuite><testcase name=\"a\"/><testcase name=\"b<c\"/><testcase name=\"d\"/></testsuite>")
+    #expect(bad.cases.map(\.name) == ["a"])
+    #expect(bad.warning == "line 1: malformed markup; duet read the test cases before it")
+  }
+
+  /// Bytes that are not UTF-8 are read as U+FFFD with one warning; a report
+  /// declared ISO-8859-1 is read byte for byte, with none.
+  @Test func encodings() {
+    var bytes = Array("<testsuite><testcase name=\"caf".utf8) + [0xE9] + Array("\"/></testsuite>".utf8)
+    let utf8 = JUnitReader.read(bytes, limit: 10)
+    #expect(utf8.cases.map(\.name) == ["caf\u{FFFD}"])
+    #expect(utf8.warning == "it is not valid UTF-8 (nor declared ISO-8859-1); the bytes that are not are read as U+FFFD")
+    bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>".utf8) + bytes
+    let latin1 = JUnitReader.read(bytes, limit: 10)
+    #expect(latin1.cases.map(\.name) == ["café"])
+    #expect(latin1.warning == nil)
+  }
+
+  /// 100,000 cases: the first `limit` are kept, with one warning saying so.
+  @Test func manyCasesStopAtTheLimit() {
+    var text = "<testsuites><testsuite name=\"big\">"
+    for index in 0..<100_000 { text += "<testcase name=\"t\(index)\" time=\"0.001\"/>" }
+    text += "</testsuite></testsuites>"
+    let read = parse(text, limit: 50_000)
+    #expect(read.cases.count == 50_000)
+    #expect(read.cases.last?.name == "t49999")
+    #expect(read.warning == "it holds more than 50000 test cases; duet recorded the first 50000")
+  }
+
+  /// Times that are no number, negative, not finite or past the bound read as 0
+  /// or the bound; names past the field bound are cut with `…`.
+  @Test func numbersAndLengthsAreBounded() {
+    let long = String(repeating: "n", count: 5000)
+    let read = parse("""
+      <testsuite><testcase name="a" time="nan"/><testcase name="b" time="-3"/><testcase name="c" time="1e400"/>
+      <testcase name="d" time="5e20"/><testcase name="e" time="soon"/><testcase name="\(long)"/></testsuite>
+      """)
+    #expect(read.cases.map(\.duration) == [0, 0, 0, 1e9, 0, 0])
+    #expect(read.cases.last?.name.count == JUnitReader.maxFieldLength + 1)
+  }
+}
