@@ -1,7 +1,7 @@
 import DuetModel
 import DuetSupport
 
-/// The fingerprint block at the top of a generated mock file (DESIGN §8), in the
+/// The fingerprint block at the top of a generated mock file (docs/mocks.md), in the
 /// exact format the Duet toolchain's mock templates write, so trees they made check
 /// as they are and files duet writes read back in the toolchain:
 ///

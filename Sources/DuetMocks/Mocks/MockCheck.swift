@@ -60,7 +60,7 @@ public enum MockCheck {
     return status
   }
 
-  /// The findings for a readable block, in the order DESIGN §8 shows them.
+  /// The findings for a readable block, in the order docs/mocks.md shows them.
   package static func compare(_ block: FingerprintBlock, bodyHash: String, inputs: [FingerprintBlock.Input], target: MockTarget) -> [MockFinding] {
     var findings: [MockFinding] = []
     var recorded: [String: String] = [:]
@@ -110,7 +110,7 @@ public struct MockCheckReport: Sendable {
     return stale.isEmpty ? 0 : 1
   }
 
-  /// The report as DESIGN §8 lays it out; the errors' own messages are separate
+  /// The report as docs/mocks.md lays it out; the errors' own messages are separate
   /// (`errors`), for stderr, and joined in by `text`.
   public var lines: [String] {
     if errors.isEmpty && stale.isEmpty {

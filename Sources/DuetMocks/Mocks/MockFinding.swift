@@ -2,7 +2,7 @@ import DuetModel
 import DuetSupport
 
 /// One way a mock file differs from what its entry and its inputs say, as a line
-/// of `duet mocks --check` (DESIGN §8): `stale:`, `unlisted:`, `missing:` for
+/// of `duet mocks --check` (docs/mocks.md): `stale:`, `unlisted:`, `missing:` for
 /// inputs, `body:` and `config:` for the file, `block:` and `output:` for a block
 /// or a file that cannot be read as one.
 public struct MockFinding: Sendable, Equatable {

@@ -2,7 +2,7 @@ import DuetModel
 import DuetSupport
 
 /// The Kotlin side of the generator: pure functions from the checked config to
-/// the text of each file, in the shapes DESIGN §6 fixes. No trailing commas in
+/// the text of each file, in the shapes docs/design-tokens.md shows. No trailing commas in
 /// argument lists, so the output compiles on Kotlin 1.3 as on every later one.
 enum KotlinEmitter {
   /// Lines of a `when` entry that would pass this column put the value on the next line.

@@ -2,7 +2,7 @@ import DuetModel
 import DuetSupport
 
 /// The Swift side of the generator: pure functions from the checked config to
-/// the text of each file, in the shapes DESIGN §6 fixes. Every file sits inside
+/// the text of each file, in the shapes docs/design-tokens.md shows. Every file sits inside
 /// `#if os(iOS)` because the engine is UIKit-backed.
 enum SwiftEmitter {
   /// `public enum SemanticColor: ColorAssetable`, one case per colour token.

@@ -2,7 +2,7 @@ import Foundation
 import DuetModel
 import DuetSupport
 
-/// Reads a token config with libyaml and checks all of it against DESIGN §6,
+/// Reads a token config with libyaml and checks all of it against the format docs/design-tokens.md gives,
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
 public enum TokenConfigLoader {
