@@ -55,14 +55,4 @@ extension VerifyRequest {
   public mutating func changes(since ref: String?, upstream: Bool) {
     changeBase = ref.map { .since($0) } ?? (upstream ? .upstream : nil)
   }
-
-  /// Whether `text` reads as `I/N` with 1 <= I <= N.
-  public static func isShardSpec(_ text: String) -> Bool { Sharding.Spec.parse(text) != nil }
-
-  /// `--shard I/N`; false for text that is no such spec.
-  public mutating func shard(_ text: String) -> Bool {
-    guard let spec = Sharding.Spec.parse(text) else { return false }
-    shard = spec
-    return true
-  }
 }

@@ -12,7 +12,7 @@ public struct VerifyRequest: Sendable {
   /// `--since REF` / `--changed`: the change whose lanes run.
   public var changeBase: ChangedFiles.Base?
   /// `--shard I/N`: this machine's part of the lanes.
-  public var shard: Sharding.Spec?
+  public var shard: ShardSpec?
   /// `--failed`: the lanes that failed in the last recorded run.
   public var failedOnly = false
   /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
@@ -82,3 +82,6 @@ public struct VerifyReports: Sendable {
     if github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty { summaryPath = summary }
   }
 }
+
+/// `--shard I/N` as the request holds it: parsed once, where the argument is read.
+public typealias ShardSpec = Sharding.Spec

@@ -101,7 +101,7 @@ enum VerifyCommand: Command {
     request.stream = Set(arguments.all("--stream"))
     request.noCache = arguments.flag("--no-cache")
     request.remoteCache = arguments.value("--remote-cache")
-    if let shard { _ = request.shard(shard) }
+    request.shard = shard
     request.changes(since: arguments.value("--since"), upstream: arguments.flag("--changed"))
     request.failedOnly = arguments.flag("--failed")
     request.upstream = try VerifyCI.upstream(arguments)

@@ -20,13 +20,13 @@ enum VerifyCI {
     return URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path
   }
 
-  /// `--shard I/N` as given, checked; nil without it. A usage error for a bad spec.
-  static func shard(_ arguments: ParsedArguments) throws -> String? {
+  /// `--shard I/N`, parsed once here; nil without it. A usage error for a bad spec.
+  static func shard(_ arguments: ParsedArguments) throws -> ShardSpec? {
     guard let text = arguments.value("--shard") else { return nil }
-    guard VerifyRequest.isShardSpec(text) else {
+    guard let spec = ShardSpec.parse(text) else {
       throw UsageError(message: "--shard needs I/N with 1 <= I <= N, such as 2/3, got '\(text)'", command: "verify")
     }
-    return text
+    return spec
   }
 
   /// Each `--upstream JOB=STORE`, the store as an absolute path (from the working folder).
