@@ -96,7 +96,7 @@ final class ProgressPrinter: Sendable {
     let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
     // The width now, not at the start: the terminal may have been resized (SIGWINCH).
     let width = console.currentWidth()
-    var text = ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: width)
+    let text = ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: width)
     console.raw(console.paint(text, "2"))
     state.statusShown = true
     state.statusColumns = text.count
