@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import DuetFuzzSupport
 
+#if os(Linux)
 /// Issue 39, item 12: with no room for threads (`ulimit -u` reached), duet
 /// waited in Dispatch's retry for a worker that never came, and its signals,
 /// handled on a Dispatch queue, were never heard: only SIGKILL ended it. Now
 /// the signals have a thread of their own, made at start-up, and duet exits
 /// on SIGINT and SIGTERM. The process limit binds only a user other than root,
 /// so as root the run is made as `nobody` (setpriv); as anyone else, with the
-/// limit on the user's own processes (prlimit). The limit counts every
+/// limit on the user's own processes (prlimit). Linux only: util-linux's
+/// setpriv and prlimit, and /proc. The limit counts every
 /// process of that user, so the two cases run one after the other.
 @Suite("duet out of threads still hears SIGINT and SIGTERM", .serialized)
 struct OutOfThreadsCLITests {
@@ -55,3 +57,4 @@ struct OutOfThreadsCLITests {
     #expect(process.terminationStatus == 128 + signal, "exit \(process.terminationStatus): \(output)")
   }
 }
+#endif
