@@ -27,6 +27,8 @@ enum ManPage {
       text("duet runs the checks of a two-platform app repository, declared once as lanes in lanes/manifest.yaml, as a parallel DAG, and says whether the tree is fit to push, with an exit code a CI job can trust. It also generates the Swift and Kotlin design-token files, tests theme contrast, fingerprints generated mocks and keeps a history of runs."),
       ".PP",
       text("Every command that reads a tree takes --root DIR; by default the tree is the nearest folder, from the working directory up, that holds lanes/manifest.yaml or parity/manifest.yaml."),
+      ".PP",
+      text("Every command takes --color auto|always|never (default auto: colour on a terminal unless NO_COLOR is set, and on a pipe when FORCE_COLOR or CLICOLOR_FORCE asks for it); always and never win over all three."),
       ".SH COMMANDS",
     ]
   }
