@@ -71,4 +71,47 @@ struct QuarantineCLITests {
     #expect(broken.stderr.contains("lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'nope'"), "\(broken.stderr)")
     #expect(broken.stderr.contains("lanes/quarantine.yaml:4:12: error: quarantine entry 1: 'until' must be a real date"), "\(broken.stderr)")
   }
+
+  /// `duet quarantine add` writes the entry (30 days from today unless
+  /// `--until`), keeps the others, updates one written twice; `list` and
+  /// `--json` show them; `remove` takes one away; an unknown lane, a day that
+  /// is not a date and an entry not there are refused with their exit codes;
+  /// the file it writes quarantines in `verify`.
+  @Test func addListRemove() throws {
+    let tree = try FixtureTree(manifest: QuarantineCLITests.manifest)
+    let added = try tree.duet("quarantine", "add", "app.CartTest.*", "--lane", "unit", "--reason", "flips on CI, #12")
+    #expect(added.status == 0, "\(added.stderr)")
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    let day = try #require(calendar.date(byAdding: .day, value: 30, to: Date()))
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    #expect(added.stdout == "duet quarantine: added app.CartTest.* in lane 'unit' until \(formatter.string(from: day)) in lanes/quarantine.yaml: flips on CI, #12\n")
+    #expect(try tree.duet("quarantine", "add", "--lane", "ui", "--reason", "old", "--until", "2027-01-15").status == 0)
+    let again = try tree.duet("quarantine", "add", "--lane", "ui", "--reason", "emulator", "--until", "2099-01-15")
+    #expect(again.stdout.hasPrefix("duet quarantine: updated lane 'ui' until 2099-01-15"))
+    let file = try String(contentsOf: tree.url.appendingPathComponent("lanes/quarantine.yaml"), encoding: .utf8)
+    #expect(file.hasPrefix("# Quarantined tests and lanes"))
+    #expect(file.contains("  - test: app.CartTest.*\n    lane: unit\n    reason: \"flips on CI, #12\"\n"), "\(file)")
+    #expect(file.contains("  - lane: ui\n    reason: emulator\n    until: 2099-01-15\n"), "\(file)")
+    #expect(try tree.duet("verify").status == 0)
+    let list = try tree.duet("quarantine", "list")
+    #expect(list.lines[0] == "duet quarantine: 2 entries in lanes/quarantine.yaml")
+    #expect(list.lines[3].hasPrefix("  ui    (whole lane)    2099-01-15  active  emulator"), "\(list.stdout)")
+    let json = try tree.duet("quarantine", "list", "--json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let entries = try #require(object["entries"] as? [[String: Any]])
+    #expect(entries.map { $0["lane"] as? String } == ["unit", "ui"])
+    #expect(entries[1]["test"] is NSNull)
+
+    let unknown = try tree.duet("quarantine", "add", "x", "--lane", "unti", "--reason", "r")
+    #expect(unknown.status == 2 && unknown.stderr.contains("unknown lane 'unti'"))
+    let badDay = try tree.duet("quarantine", "add", "x", "--lane", "unit", "--reason", "r", "--until", "2026-02-30")
+    #expect(badDay.status == 2 && badDay.stderr.contains("got '2026-02-30'"))
+    #expect(try tree.duet("quarantine", "remove", "app.CartTest.*", "--lane", "unit").status == 0)
+    let missing = try tree.duet("quarantine", "remove", "app.CartTest.*", "--lane", "unit")
+    #expect(missing.status == 1 && missing.stderr.contains("has no entry for app.CartTest.* in lane 'unit'"))
+    #expect(try tree.duet("verify").status == 1)
+  }
 }
