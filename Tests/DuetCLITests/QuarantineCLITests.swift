@@ -114,4 +114,37 @@ struct QuarantineCLITests {
     #expect(missing.status == 1 && missing.stderr.contains("has no entry for app.CartTest.* in lane 'unit'"))
     #expect(try tree.duet("verify").status == 1)
   }
+
+  /// `duet quarantine suggest` on the built binary: before any run it says
+  /// there is no history; after ten runs in which `app.T.flips` fails its first
+  /// attempt and passes the retry, it suggests quarantining it (with the
+  /// command), and releasing the entry of `app.T.steady`, which passed all ten.
+  @Test func suggestQuarantinesTheFlakyAndReleasesTheSteady() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          retries: 1
+          reports: [out.xml]
+          sh: |
+            if [ "$DUET_ATTEMPT" = 1 ]; then r='<failure message="x"/>'; else r=''; fi
+            printf '<testsuite><testcase classname="app.T" name="flips">%s</testcase><testcase classname="app.T" name="steady"/></testsuite>' "$r" > out.xml
+            test "$DUET_ATTEMPT" != 1
+      """)
+    #expect(try tree.duet("quarantine", "suggest").stdout.contains("no runs recorded yet"))
+    #expect(try tree.duet("quarantine", "add", "app.T.steady", "--lane", "unit", "--reason", "was flaky").status == 0)
+    for run in 1...9 { #expect(try tree.duet("verify").status == 0, "run \(run)") }
+    let early = try tree.duet("quarantine", "suggest")
+    #expect(early.lines[0] == "duet quarantine suggest: 1 flaky test(s) not quarantined; 0 quarantine(s) whose tests passed their last 10 runs or more in a row")
+    #expect(try tree.duet("verify").status == 0)
+    let found = try tree.duet("quarantine", "suggest")
+    #expect(found.status == 0)
+    #expect(found.lines == [
+      "duet quarantine suggest: 1 flaky test(s) not quarantined; 1 quarantine(s) whose tests passed their last 10 runs or more in a row",
+      "  quarantine app.T.flips (lane unit): 10 failure(s) in 10 run(s)",
+      "    duet quarantine add app.T.flips --lane unit --reason '...'",
+      "  release app.T.steady in lane 'unit': 10 passing run(s) in a row",
+      "",
+    ], "\(found.stdout)")
+  }
 }

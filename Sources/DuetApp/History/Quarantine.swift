@@ -1,5 +1,6 @@
 import DuetModel
 import DuetOutput
+import DuetRun
 import DuetSupport
 import DuetTestReports
 import Foundation
@@ -12,16 +13,21 @@ public struct QuarantineRequest: Sendable {
     case add(test: String?, lane: String, reason: String, until: String?)
     case list
     case remove(test: String?, lane: String)
+    /// Flaky tests not yet quarantined, and quarantines ready to release.
+    case suggest
   }
 
   public var root: URL
   public var action: Action
   /// The day `add` counts 30 days from, in UTC.
   public var today: Date
+  /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
+  public var environment: [String: String]
 
-  public init(root: URL, action: Action, today: Date = Date()) {
+  public init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
     self.root = root
     self.action = action
+    self.environment = environment
     self.today = today
   }
 }
@@ -30,10 +36,13 @@ public enum QuarantineResponse: CommandResponse {
   case added(QuarantineEntry, replaced: Bool)
   case listed([QuarantineEntry], today: QuarantineDate)
   case removed(QuarantineEntry)
+  case noHistory(NoHistory)
+  case suggested(QuarantineSuggestions)
 
   public var exitCode: Int32 { ExitCode.pass }
 
   public func printout(_ format: TextFormat) -> Printout {
+    if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
     if format.json {
       printout.out(ReportJSON.text(QuarantineJSON(self)))
@@ -41,6 +50,8 @@ public enum QuarantineResponse: CommandResponse {
     }
     let file = QuarantineFile.defaultPath
     switch self {
+    case .noHistory: break
+    case .suggested(let suggestions): return QuarantineResponse.printout(suggestions)
     case .added(let entry, let replaced):
       printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(ControlText.shown(entry.reason))")
     case .removed(let entry):
@@ -74,6 +85,8 @@ struct QuarantineJSON: Encodable {
   }
   var command: String
   var entries: [Entry]
+  /// With `suggest`: the flaky tests no entry covers (`entries` are those ready to release).
+  var quarantine: [[String: String]]?
 
   init(_ response: QuarantineResponse) {
     func entry(_ e: QuarantineEntry, expired: Bool? = nil) -> Entry {
@@ -83,6 +96,10 @@ struct QuarantineJSON: Encodable {
     case .added(let e, _): (command, entries) = ("add", [entry(e)])
     case .removed(let e): (command, entries) = ("remove", [entry(e)])
     case .listed(let list, let today): (command, entries) = ("list", list.map { entry($0, expired: !$0.isActive(on: today)) })
+    case .noHistory: (command, entries) = ("suggest", [])
+    case .suggested(let found):
+      (command, entries) = ("suggest", found.release.map { entry($0.entry) })
+      quarantine = found.quarantine.map { ["lane": $0.lane, "test": $0.test] }
     }
   }
 }
@@ -97,17 +114,12 @@ public func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespons
   switch request.action {
   case .list:
     return .listed(file.entries, today: today)
+  case .suggest:
+    return try suggest(request, entries: file.entries, today: today)
   case .add(let test, let lane, let reason, let untilText):
     try knownLane(lane, in: lanes)
-    var until = today.adding(days: QuarantineFile.defaultDays)
-    if let untilText {
-      guard let day = QuarantineDate(untilText) else {
-        throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(ControlText.shown(untilText))'", command: "quarantine")
-      }
-      until = day
-    }
+    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: try day(untilText, today: today))
     guard !reason.allSatisfy(\.isWhitespace) else { throw UsageError(message: "--reason must not be empty", command: "quarantine") }
-    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: until)
     let existing = file.entries.firstIndex { $0.test == test && $0.lane == lane }
     if let existing { file.entries[existing] = entry } else { file.entries.append(entry) }
     try write(file, root: request.root)
@@ -121,6 +133,45 @@ public func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespons
     let entry = file.entries.remove(at: index)
     try write(file, root: request.root)
     return .removed(entry)
+  }
+}
+
+/// `--until`, or 30 days from today.
+private func day(_ text: String?, today: QuarantineDate) throws -> QuarantineDate {
+  guard let text else { return today.adding(days: QuarantineFile.defaultDays) }
+  guard let day = QuarantineDate(text) else {
+    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", command: "quarantine")
+  }
+  return day
+}
+
+/// `suggest`: the flaky tests of the history's last 500 runs no entry covers, and
+/// the entries whose tests passed their last runs in a row.
+private func suggest(_ request: QuarantineRequest, entries: [QuarantineEntry], today: QuarantineDate) throws -> QuarantineResponse {
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "quarantine") {
+  case .none(let none): return .noHistory(none)
+  case .store(let store):
+    let now = request.today.timeIntervalSince1970
+    let flaky = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now).flaky
+    return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500), today: today))
+  }
+}
+
+extension QuarantineResponse {
+  /// `suggest` in words: one line per test, the command that quarantines it under it.
+  static func printout(_ found: QuarantineSuggestions) -> Printout {
+    var printout = Printout()
+    let needed = QuarantineSuggestions.passesToRelease
+    printout.out("duet quarantine suggest: \(found.quarantine.count) flaky test(s) not quarantined; \(found.release.count) quarantine(s) "
+                 + "whose tests passed their last \(needed) runs or more in a row")
+    for test in found.quarantine {
+      printout.out("  quarantine \(ControlText.shown(test.test)) (lane \(ControlText.shown(test.lane))): \(test.failures) failure(s) in \(test.runs) run(s)")
+      printout.out("    duet quarantine add \(ShellWord.quoted(ControlText.shown(test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
+    }
+    for release in found.release {
+      printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row")
+    }
+    return printout
   }
 }
 

@@ -4,11 +4,11 @@ import DuetSupport
 
 /// `duet quarantine add|list|remove`: the reviewed `lanes/quarantine.yaml`.
 enum QuarantineCommand: Command {
-  static let words = ["add", "list", "remove"]
+  static let words = ["add", "list", "remove", "suggest"]
   static let spec = CommandSpec(
     name: "quarantine",
-    summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove'",
-    usage: "duet quarantine add [TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [TEST] --lane LANE",
+    summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
+    usage: "duet quarantine add [TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [TEST] --lane LANE | duet quarantine suggest [--json]",
     options: [
       OptionSpec(name: "--lane", value: "LANE", help: "the lane the test belongs to; without TEST, the whole lane is quarantined (or removed)"),
       OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"),
@@ -18,7 +18,7 @@ enum QuarantineCommand: Command {
     ],
     positionals: [.words(words), .none],
     exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "added, listed or removed"),
+      ExitCodeDoc(code: 0, meaning: "added, listed, removed or suggested"),
       ExitCodeDoc(code: 1, meaning: "remove found no such entry, or the file could not be written"),
       ExitCodeDoc(code: 2, meaning: "a usage error, an unknown lane, a day that is not a real date, or a quarantine file with errors"),
     ],
@@ -42,15 +42,18 @@ enum QuarantineCommand: Command {
       guard let lane = arguments.value("--lane") else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
       guard let reason = arguments.value("--reason") else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
       action = .add(test: test, lane: lane, reason: reason, until: arguments.value("--until"))
+    case "suggest"?:
+      guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
+      action = .suggest
     case "remove"?:
       guard let lane = arguments.value("--lane") else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
       action = .remove(test: test, lane: lane)
     case let other?:
-      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list or remove)", command: "quarantine")
+      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
     }
     if case .add = action {} else if arguments.value("--reason") != nil || arguments.value("--until") != nil {
       throw UsageError(message: "--reason and --until go with add", command: "quarantine")
     }
-    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action)), json: arguments.flag("--json"))
+    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: arguments.flag("--json"))
   }
 }

@@ -42,4 +42,28 @@ struct QuarantineLoopTests {
     let rows = RunReport.summaryRows(result)
     #expect(rows.first { $0[0] == "unit" }?[4] == "2 quarantined failures: app.T.flips, app.T.flops")
   }
+
+  /// `quarantine suggest`: a flaky test no entry in date covers is suggested
+  /// (an expired entry covers nothing, a lane-level one covers its lane's tests); a test entry is ready to release only
+  /// when every test it matches passed its last 10 runs in a row.
+  @Test func suggestionsToQuarantineAndToRelease() {
+    func flaky(_ name: String, lane: String = "unit") -> TestFlakyReport.Entry {
+      TestFlakyReport.Entry(lane: lane, suite: "app.T", name: name, runs: 3, failures: 1, flakyFingerprints: 1, flips: 1,
+                            retriesPassed: 0, lastSeen: 0, recovered: false, lastFailure: nil)
+    }
+    let today = QuarantineDate("2026-12-05")!
+    let entries = [
+      QuarantineEntry(test: "app.T.covered", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.T.gone", lane: "unit", reason: "r", until: QuarantineDate("2026-12-04")!),
+      QuarantineEntry(test: "app.S.*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.U.*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: nil, lane: "ui", reason: "r", until: today),
+    ]
+    let streaks = ["unit": ["app.S.a": 12, "app.S.b": 10, "app.U.a": 12, "app.U.b": 9]]
+    let found = QuarantineSuggestions.suggest(flaky: [flaky("covered"), flaky("gone"), flaky("new"), flaky("whole", lane: "ui")], entries: entries,
+                                              streaks: streaks, today: today)
+    #expect(found.quarantine.map(\.name) == ["gone", "new"])
+    #expect(found.release.map(\.entry.test) == ["app.S.*"])
+    #expect(found.release.first?.passes == 10)
+  }
 }
