@@ -80,7 +80,7 @@ let package = Package(
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetTestReports", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
     // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).

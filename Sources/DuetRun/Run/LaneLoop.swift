@@ -63,6 +63,8 @@ public final class LaneLoop {
   /// The lane's reports as an attempt starts, and after an attempt that ran to
   /// its end, the test cases of those written during it.
   private let reports: ReportReading?
+  /// The quarantine the run applies to a failed attempt (`lanes/quarantine.yaml`).
+  private let quarantine: QuarantineRule?
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -74,7 +76,8 @@ public final class LaneLoop {
 
   public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
-              outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil) {
+              outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil,
+              quarantine: QuarantineRule? = nil) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
@@ -83,6 +86,7 @@ public final class LaneLoop {
     self.recheck = recheck
     self.outputs = outputs
     self.reports = reports
+    self.quarantine = quarantine
     loop.onMessage = { [unowned self] in self.received($0) }
     loop.onStop = { [unowned self] in self.interrupt() }
   }
@@ -243,6 +247,12 @@ public final class LaneLoop {
       tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
       for warning in tests.warnings { attempt.sink.write("duet: warning: report \(warning)\n") }
     }
+    if let excuse = excuse(request.lane, outcome, tests) {
+      // Still recorded as read: the failures stay in the history.
+      attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
+      attempt.note = excuse.note
+      outcome = .pass
+    }
     attempt.sink.close()
     var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
@@ -254,6 +264,15 @@ public final class LaneLoop {
       begin(next)
     }
     startWhatMay()
+  }
+
+  /// The quarantine's excuse of a failed attempt: a failure whose failed cases
+  /// are all quarantined, or any failure or timeout of a quarantined lane.
+  private func excuse(_ lane: Lane, _ outcome: AttemptOutcome, _ tests: JUnitReading) -> QuarantineExcuse? {
+    guard let quarantine, outcome == .fail || outcome == .timeout,
+          let excuse = quarantine.excuse(lane: lane.name, cases: tests.cases) else { return nil }
+    if outcome == .timeout, case .tests = excuse { return nil }
+    return excuse
   }
 
   /// One `finished` event per lane, in the order the plan settled them.

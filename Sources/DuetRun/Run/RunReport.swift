@@ -77,6 +77,7 @@ public enum RunReport {
       case .error: note = "duet could not start it: " + (record.reason ?? "")
       case .timeout: note = "timed out; the lane's process group was stopped"
       case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"
+      case .pass: note = record.last?.note ?? ""
       default: note = ""
       }
       return [record.name, record.outcome.rawValue, record.attempts.isEmpty ? "-" : DurationText.format(record.duration), record.attempts.isEmpty ? "-" : String(record.attempts.count), note]

@@ -47,6 +47,8 @@ public final class VerifySession {
   private var actionKeys: [Int: String] = [:]
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
+  /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
+  public private(set) var quarantine: QuarantineRule?
 
   public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String,
               cache: LaneCache? = nil) {
@@ -58,11 +60,27 @@ public final class VerifySession {
     self.commandLine = commandLine
   }
 
+  /// Reads the quarantine; a file that cannot be read quarantines nothing (its
+  /// failures block) and says why, at each problem's line and column. One
+  /// warning per entry past its `until` day.
+  private func loadQuarantine(lanes: Set<String>) {
+    do {
+      let file = try QuarantineFile.load(root: plan.root, lanes: lanes)
+      guard !file.entries.isEmpty else { return }
+      let rule = QuarantineRule(entries: file.entries, today: QuarantineDate(started))
+      quarantine = rule
+      warnings += rule.warnings
+    } catch {
+      warnings.append("quarantine: cannot read \(QuarantineFile.defaultPath); nothing is quarantined:\n\(error.description)")
+    }
+  }
+
   /// Opens the store, weighs lanes by their last recorded durations, fingerprints
   /// them, and settles as `cached` each lane the cache serves. With `recording`
   /// false (`--dry-run`) an existing store is only read and none is made.
   public func prepare(recording: Bool = true) {
     let names = plan.manifest.lanes.map(\.name)
+    loadQuarantine(lanes: Set(names))
     var history: [String: CacheCheck.LastVerdict] = [:]
     if let historyPath {
       if recording {
@@ -217,7 +235,8 @@ public final class VerifySession {
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
                         },
                         reports: ReportReading(snapshot: { TestReportFiles.snapshot($0.reports, root: root) },
-                                               read: { TestReportFiles.read($0.reports, root: root, since: $1, unchanged: $2) }))
+                                               read: { TestReportFiles.read($0.reports, root: root, since: $1, unchanged: $2) }),
+                        quarantine: quarantine)
     if commitWanted {
       commitWanted = false
       loop.alongside(ProcessOutput.gitSpec(["rev-parse", "HEAD"], in: plan.root, environment: plan.environment)) { [unowned self] output in

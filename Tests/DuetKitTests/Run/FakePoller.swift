@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
@@ -191,12 +192,13 @@ func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:]) -> [Lane]
 func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFast: Bool = false,
               selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
               poolDepths: [String: Int] = [:], interruption: RunInterruption? = nil, killGrace: Double = 5,
+              reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = RunPlan(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
   let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
-                      killGrace: killGrace)
+                      killGrace: killGrace, reports: reports, quarantine: quarantine)
   interruption?.attach(loop.interrupter)
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: 60,

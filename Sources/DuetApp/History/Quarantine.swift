@@ -1,0 +1,188 @@
+import DuetModel
+import DuetOutput
+import DuetRun
+import DuetSupport
+import DuetTestReports
+import Foundation
+
+/// `duet quarantine add|list|remove`: the reviewed file `lanes/quarantine.yaml`
+/// of tests (and lanes) whose failures do not fail a run until a day.
+public struct QuarantineRequest: Sendable {
+  public enum Action: Sendable, Equatable {
+    /// A test of a lane (nil: the whole lane), why, and through which day (nil: 30 days from today).
+    case add(test: String?, lane: String, reason: String, until: String?)
+    case list
+    case remove(test: String?, lane: String)
+    /// Flaky tests not yet quarantined, and quarantines ready to release.
+    case suggest
+  }
+
+  public var root: URL
+  public var action: Action
+  /// The day `add` counts 30 days from, in UTC.
+  public var today: Date
+  /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
+  public var environment: [String: String]
+
+  public init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
+    self.root = root
+    self.action = action
+    self.environment = environment
+    self.today = today
+  }
+}
+
+public enum QuarantineResponse: CommandResponse {
+  case added(QuarantineEntry, replaced: Bool)
+  case listed([QuarantineEntry], today: QuarantineDate)
+  case removed(QuarantineEntry)
+  case noHistory(NoHistory)
+  case suggested(QuarantineSuggestions)
+
+  public var exitCode: Int32 { ExitCode.pass }
+
+  public func printout(_ format: TextFormat) -> Printout {
+    if case .noHistory(let none) = self { return none.printout(json: format.json) }
+    var printout = Printout()
+    if format.json {
+      printout.out(ReportJSON.text(QuarantineJSON(self)))
+      return printout
+    }
+    let file = QuarantineFile.defaultPath
+    switch self {
+    case .noHistory: break
+    case .suggested(let suggestions): return QuarantineResponse.printout(suggestions)
+    case .added(let entry, let replaced):
+      printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(ControlText.shown(entry.reason))")
+    case .removed(let entry):
+      printout.out("duet quarantine: removed \(entry.label) from \(file)")
+    case .listed(let entries, let today):
+      guard !entries.isEmpty else {
+        printout.out("duet quarantine: nothing is quarantined (\(file))")
+        return printout
+      }
+      printout.out("duet quarantine: \(entries.count) entr\(entries.count == 1 ? "y" : "ies") in \(file)")
+      let rows = entries.map { entry in
+        [ControlText.shown(entry.lane), entry.test.map(ControlText.shown) ?? "(whole lane)", entry.until.description,
+         entry.isActive(on: today) ? "active" : "expired", ControlText.shown(entry.reason)]
+      }
+      for line in TextTable(header: ["lane", "test", "until", "state", "reason"], rows: rows).lines(maxWidth: format.width) {
+        printout.out("  " + line)
+      }
+    }
+    return printout
+  }
+}
+
+/// `--json` of `duet quarantine`.
+struct QuarantineJSON: Encodable {
+  struct Entry: Encodable {
+    var lane: String
+    @Nullable var test: String?
+    var reason: String
+    var until: String
+    var expired: Bool?
+  }
+  var command: String
+  var entries: [Entry]
+  /// With `suggest`: the flaky tests no entry covers (`entries` are those ready to release).
+  var quarantine: [[String: String]]?
+
+  init(_ response: QuarantineResponse) {
+    func entry(_ e: QuarantineEntry, expired: Bool? = nil) -> Entry {
+      Entry(lane: e.lane, test: e.test, reason: e.reason, until: e.until.description, expired: expired)
+    }
+    switch response {
+    case .added(let e, _): (command, entries) = ("add", [entry(e)])
+    case .removed(let e): (command, entries) = ("remove", [entry(e)])
+    case .listed(let list, let today): (command, entries) = ("list", list.map { entry($0, expired: !$0.isActive(on: today)) })
+    case .noHistory: (command, entries) = ("suggest", [])
+    case .suggested(let found):
+      (command, entries) = ("suggest", found.release.map { entry($0.entry) })
+      quarantine = found.quarantine.map { ["lane": $0.lane, "test": $0.test] }
+    }
+  }
+}
+
+/// Throws `ManifestError` for the tree's manifest, `QuarantineError` for the
+/// file, `UsageError` for a lane or day the request gets wrong, and
+/// `CommandFailure` (exit 1) for `remove` of an entry the file does not hold.
+public func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
+  let lanes = Set(try TreeManifest.load(root: request.root).manifest.lanes.map(\.name))
+  var file = try QuarantineFile.load(root: request.root, lanes: lanes)
+  let today = QuarantineDate(request.today)
+  switch request.action {
+  case .list:
+    return .listed(file.entries, today: today)
+  case .suggest:
+    return try suggest(request, entries: file.entries, today: today)
+  case .add(let test, let lane, let reason, let untilText):
+    try knownLane(lane, in: lanes)
+    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: try day(untilText, today: today))
+    guard !reason.allSatisfy(\.isWhitespace) else { throw UsageError(message: "--reason must not be empty", command: "quarantine") }
+    let existing = file.entries.firstIndex { $0.test == test && $0.lane == lane }
+    if let existing { file.entries[existing] = entry } else { file.entries.append(entry) }
+    try write(file, root: request.root)
+    return .added(entry, replaced: existing != nil)
+  case .remove(let test, let lane):
+    try knownLane(lane, in: lanes)
+    guard let index = file.entries.firstIndex(where: { $0.test == test && $0.lane == lane }) else {
+      let what = QuarantineEntry(test: test, lane: lane, reason: "", until: today).label
+      throw CommandFailure(message: "duet quarantine: error: \(QuarantineFile.defaultPath) has no entry for \(what)", code: ExitCode.failed)
+    }
+    let entry = file.entries.remove(at: index)
+    try write(file, root: request.root)
+    return .removed(entry)
+  }
+}
+
+/// `--until`, or 30 days from today.
+private func day(_ text: String?, today: QuarantineDate) throws -> QuarantineDate {
+  guard let text else { return today.adding(days: QuarantineFile.defaultDays) }
+  guard let day = QuarantineDate(text) else {
+    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", command: "quarantine")
+  }
+  return day
+}
+
+/// `suggest`: the flaky tests of the history's last 500 runs no entry covers, and
+/// the entries whose tests passed their last runs in a row.
+private func suggest(_ request: QuarantineRequest, entries: [QuarantineEntry], today: QuarantineDate) throws -> QuarantineResponse {
+  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "quarantine") {
+  case .none(let none): return .noHistory(none)
+  case .store(let store):
+    let now = request.today.timeIntervalSince1970
+    let flaky = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now).flaky
+    return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500), today: today))
+  }
+}
+
+extension QuarantineResponse {
+  /// `suggest` in words: one line per test, the command that quarantines it under it.
+  static func printout(_ found: QuarantineSuggestions) -> Printout {
+    var printout = Printout()
+    let needed = QuarantineSuggestions.passesToRelease
+    printout.out("duet quarantine suggest: \(found.quarantine.count) flaky test(s) not quarantined; \(found.release.count) quarantine(s) "
+                 + "whose tests passed their last \(needed) runs or more in a row")
+    for test in found.quarantine {
+      printout.out("  quarantine \(ControlText.shown(test.test)) (lane \(ControlText.shown(test.lane))): \(test.failures) failure(s) in \(test.runs) run(s)")
+      printout.out("    duet quarantine add \(ShellWord.quoted(ControlText.shown(test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
+    }
+    for release in found.release {
+      printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row")
+    }
+    return printout
+  }
+}
+
+private func knownLane(_ lane: String, in lanes: Set<String>) throws {
+  guard lanes.contains(lane) else {
+    throw UsageError(message: "unknown lane '\(ControlText.shown(lane))'\(Suggestion.hint(for: lane, in: lanes.sorted()))", command: "quarantine")
+  }
+}
+
+private func write(_ file: QuarantineFile, root: URL) throws {
+  do { try file.write(root: root) } catch {
+    throw CommandFailure(message: "duet quarantine: error: cannot write \(QuarantineFile.defaultPath): \(error)", code: ExitCode.failed)
+  }
+}

@@ -1,0 +1,71 @@
+import DuetTestReports
+import DuetSupport
+
+/// `duet quarantine suggest`, pure: the tests the history proves flaky that no
+/// quarantine entry in date covers (to quarantine), and the test entries whose
+/// every matching test passed its last `passesToRelease` recorded runs in a row
+/// (to release).
+public struct QuarantineSuggestions: Sendable, Equatable {
+  /// Runs in a row a quarantined test must pass before it is suggested for release.
+  public static let passesToRelease = 10
+
+  public struct Release: Sendable, Equatable {
+    public var entry: QuarantineEntry
+    /// The shortest run of passes, newest first, among the tests it matches.
+    public var passes: Int
+  }
+
+  public var quarantine: [TestFlakyReport.Entry]
+  public var release: [Release]
+
+  /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
+  /// recorded the test passed it on every attempt.
+  public static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
+                             today: QuarantineDate) -> QuarantineSuggestions {
+    let active = entries.filter { $0.isActive(on: today) }
+    let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
+    var release: [Release] = []
+    for entry in active where !entry.isLaneLevel {
+      let matching = (streaks[entry.lane] ?? [:]).filter { entry.matches(test: $0.key) }.map(\.value)
+      guard let shortest = matching.min(), shortest >= passesToRelease else { continue }
+      release.append(Release(entry: entry, passes: shortest))
+    }
+    return QuarantineSuggestions(quarantine: toQuarantine, release: release)
+  }
+}
+
+extension HistoryStore {
+  /// For each lane and test (`suite.name`) of the last `last` runs: how many of
+  /// its newest runs in a row passed it (no failed or errored attempt); a skip
+  /// is no run.
+  public func testPassStreaks(last: Int) throws(HistoryError) -> [String: [String: Int]] {
+    do {
+      guard try hasTable("test_cases") else { return [:] }
+      let statement = try db.prepare("""
+        SELECT lane, suite, name, MAX(outcome IN ('fail', 'error')) FROM test_cases
+        WHERE run_id = ?1 AND outcome != 'skipped' GROUP BY lane, suite, name
+        """)
+      var streaks: [String: [String: Int]] = [:]
+      var broken: Set<String> = []
+      for run in try windowRuns(last: last, since: nil).reversed() {
+        try statement.bind([.text(run.id)])
+        while try statement.step() {
+          let row = statement.row
+          guard row.count == 4, let lane = row[0].text, let suite = row[1].text, let name = row[2].text else { continue }
+          let test = suite.isEmpty ? name : "\(suite).\(name)"
+          let key = "\(lane)\u{0}\(test)"
+          guard !broken.contains(key) else { continue }
+          if (row[3].int ?? 1) != 0 { broken.insert(key) } else { streaks[lane, default: [:]][test, default: 0] += 1 }
+          if streaks[lane]?[test] == nil { streaks[lane, default: [:]][test] = 0 }
+        }
+      }
+      return streaks
+    } catch let error as HistoryError {
+      throw error
+    } catch let error as SQLiteError {
+      throw .sqlite(path, error)
+    } catch {
+      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+}

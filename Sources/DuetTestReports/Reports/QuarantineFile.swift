@@ -1,0 +1,107 @@
+import Foundation
+import DuetSupport
+
+/// `lanes/quarantine.yaml`: the reviewed list of tests (and lanes) whose
+/// failures do not fail a run until a date. Read with every problem reported at
+/// its `file:line:column`, as the manifest is; written whole, in one canonical
+/// form under a header comment, atomically.
+public struct QuarantineFile: Sendable, Equatable {
+  public static let defaultPath = "lanes/quarantine.yaml"
+  public static let entryKeys = ["test", "lane", "reason", "until"]
+  /// How long `quarantine add` quarantines when no `--until` is given.
+  public static let defaultDays = 30
+
+  public var entries: [QuarantineEntry]
+
+  public init(entries: [QuarantineEntry] = []) { self.entries = entries }
+
+  /// The file under `root`; an absent file is an empty quarantine.
+  public static func load(root: URL, path: String = defaultPath, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
+    let url = root.appendingPathComponent(path)
+    guard FileManager.default.fileExists(atPath: url.path) else { return QuarantineFile() }
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.load(url, file: path)
+    } catch {
+      throw QuarantineError(diagnostics: error.diagnostics)
+    }
+    return try parse(node, lanes: lanes)
+  }
+
+  /// Checks a parsed document: a list of entries (or `quarantine:` holding one), every lane known.
+  public static func parse(_ node: YAMLNode, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
+    var diagnostics = DiagnosticList()
+    if node.isNull { return QuarantineFile() }
+    var list = node
+    if node.mapping != nil {
+      guard let top = YAMLFields(node, context: "the quarantine", allowed: ["quarantine"], diagnostics: &diagnostics) else {
+        throw QuarantineError(diagnostics: diagnostics.items)
+      }
+      guard let value = top.value("quarantine"), !value.isNull else { throw QuarantineError(diagnostics: diagnostics.items) }
+      list = value
+    }
+    guard let items = list.sequence else {
+      diagnostics.add("the quarantine: 'quarantine' must be a list of entries, got \(list.summary)", at: list.location)
+      throw QuarantineError(diagnostics: diagnostics.items)
+    }
+    var entries: [QuarantineEntry] = []
+    for (index, item) in items.enumerated() {
+      if let entry = parseEntry(item, number: index + 1, lanes: lanes, diagnostics: &diagnostics) { entries.append(entry) }
+    }
+    guard diagnostics.isEmpty else { throw QuarantineError(diagnostics: diagnostics.items) }
+    return QuarantineFile(entries: entries)
+  }
+
+  private static func parseEntry(_ item: YAMLNode, number: Int, lanes: Set<String>, diagnostics: inout DiagnosticList) -> QuarantineEntry? {
+    let label = "quarantine entry \(number)"
+    guard let fields = YAMLFields(item, context: label, allowed: entryKeys, diagnostics: &diagnostics) else { return nil }
+    let test = fields.string("test", diagnostics: &diagnostics)
+    if let test, test.allSatisfy(\.isWhitespace) {
+      diagnostics.add("\(label): 'test' must not be empty (leave it out to quarantine the whole lane)", at: fields.value("test")?.location)
+    }
+    let lane = fields.string("lane", required: true, diagnostics: &diagnostics)
+    if let lane, !lanes.contains(lane) {
+      diagnostics.add("\(label): unknown lane '\(ControlText.shown(lane))'\(Suggestion.hint(for: lane, in: lanes.sorted()))",
+                      at: fields.value("lane")?.location)
+    }
+    let reason = fields.string("reason", required: true, diagnostics: &diagnostics)
+    var until: QuarantineDate?
+    if let text = fields.string("until", required: true, diagnostics: &diagnostics) {
+      until = QuarantineDate(text)
+      if until == nil {
+        diagnostics.add("\(label): 'until' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("until")?.location)
+      }
+    }
+    guard let lane, let reason, let until, lanes.contains(lane) else { return nil }
+    return QuarantineEntry(test: test, lane: lane, reason: reason, until: until, location: item.location)
+  }
+
+  /// The whole file, canonical: a header saying what it is, then one entry per item.
+  public var text: String {
+    var lines = [
+      "# Quarantined tests and lanes (duet quarantine add / list / remove).",
+      "# A lane whose failures are all quarantined tests passes; a lane-level entry",
+      "# (no 'test:') keeps the lane's failure from failing the run. Each entry counts",
+      "# through its 'until' day, then blocks again. Review changes here like code.",
+      "quarantine:",
+    ]
+    if entries.isEmpty { lines[lines.count - 1] = "quarantine: []" }
+    for entry in entries {
+      var first = true
+      func field(_ key: String, _ value: String) {
+        lines.append((first ? "  - " : "    ") + key + ": " + YAMLText.scalar(value))
+        first = false
+      }
+      if let test = entry.test { field("test", test) }
+      field("lane", entry.lane)
+      field("reason", entry.reason)
+      field("until", entry.until.description)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Writes the file under `root` atomically.
+  public func write(root: URL, path: String = defaultPath) throws {
+    try AtomicFile.write(Data(text.utf8), to: path, in: root)
+  }
+}

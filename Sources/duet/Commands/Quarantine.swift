@@ -1,0 +1,59 @@
+import Foundation
+import DuetApp
+import DuetSupport
+
+/// `duet quarantine add|list|remove`: the reviewed `lanes/quarantine.yaml`.
+enum QuarantineCommand: Command {
+  static let words = ["add", "list", "remove", "suggest"]
+  static let spec = CommandSpec(
+    name: "quarantine",
+    summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
+    usage: "duet quarantine add [TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [TEST] --lane LANE | duet quarantine suggest [--json]",
+    options: [
+      OptionSpec(name: "--lane", value: "LANE", help: "the lane the test belongs to; without TEST, the whole lane is quarantined (or removed)"),
+      OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"),
+      OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"),
+      CommandSpec.jsonOption,
+      CommandSpec.rootOption,
+    ],
+    positionals: [.words(words), .none],
+    exitCodes: [
+      ExitCodeDoc(code: 0, meaning: "added, listed, removed or suggested"),
+      ExitCodeDoc(code: 1, meaning: "remove found no such entry, or the file could not be written"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, an unknown lane, a day that is not a real date, or a quarantine file with errors"),
+    ],
+    examples: [
+      HelpExample(command: "duet quarantine add 'app.CartTest.addsItem' --lane unit --reason 'flips on CI, #123'",
+                  what: "let that test's failures pass the unit lane for 30 days (TEST is classname.name; * and ? are globs)"),
+      HelpExample(command: "duet quarantine add --lane ui --reason 'emulator image broken' --until 2027-01-15",
+                  what: "keep the whole ui lane's failure from failing verify through 15 January 2027 ('remove --lane ui' ends it)"),
+    ]
+  )
+  static let maxPositionals = 2
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let test = arguments.positionals.dropFirst().first
+    let action: QuarantineRequest.Action
+    switch arguments.positionals.first {
+    case "list"?, nil:
+      guard test == nil else { throw UsageError(message: "list takes no TEST", command: "quarantine") }
+      action = .list
+    case "add"?:
+      guard let lane = arguments.value("--lane") else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
+      guard let reason = arguments.value("--reason") else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
+      action = .add(test: test, lane: lane, reason: reason, until: arguments.value("--until"))
+    case "suggest"?:
+      guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
+      action = .suggest
+    case "remove"?:
+      guard let lane = arguments.value("--lane") else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
+      action = .remove(test: test, lane: lane)
+    case let other?:
+      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
+    }
+    if case .add = action {} else if arguments.value("--reason") != nil || arguments.value("--until") != nil {
+      throw UsageError(message: "--reason and --until go with add", command: "quarantine")
+    }
+    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: arguments.flag("--json"))
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import DuetRun
+@testable import DuetTestReports
+@testable import DuetModel
+@testable import DuetSupport
+
+/// The quarantine as the run loop applies it (issue 40), driven by hand: a
+/// failed attempt whose report's failures are all quarantined passes, with a
+/// note and its cases still on the attempt; any other failure still fails.
+@Suite("Quarantine in the run loop")
+struct QuarantineLoopTests {
+  func failed(_ name: String) -> TestCaseResult { TestCaseResult(suite: "app.T", name: name, outcome: .fail, duration: 0) }
+
+  @Test func allQuarantinedFailuresPassAndAnyOtherFails() {
+    var spec = lanes([("unit", []), ("after", ["unit"]), ("mixed", []), ("ui", []), ("plain", [])])
+    for index in [0, 2] { spec[index].reports = ["r.xml"] }
+    let cases: [String: [TestCaseResult]] = [
+      "unit": [failed("flips"), failed("flops"), TestCaseResult(suite: "app.T", name: "ok", outcome: .pass, duration: 0)],
+      "mixed": [failed("flips"), failed("real")],
+    ]
+    let reading = ReportReading(snapshot: { _ in TestReportSnapshot() },
+                                read: { lane, _, _ in JUnitReading(cases: cases[lane.name] ?? []) })
+    let today = QuarantineDate("2026-12-05")!
+    let rule = QuarantineRule(entries: [
+      QuarantineEntry(test: "app.T.fl*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.T.flips", lane: "mixed", reason: "r", until: today),
+      QuarantineEntry(test: nil, lane: "ui", reason: "r", until: QuarantineDate("2027-01-01")!),
+      QuarantineEntry(test: nil, lane: "plain", reason: "r", until: QuarantineDate("2026-12-04")!),
+    ], today: today)
+    let poller = FakePoller(script: ["unit": [.fail], "mixed": [.fail], "ui": [.fail], "plain": [.fail]])
+    let (result, by) = schedule(spec, runner: poller, reports: reading, quarantine: rule)
+    #expect(by["unit"]?.outcome == .pass)
+    #expect(by["unit"]?.last?.note == "2 quarantined failures: app.T.flips, app.T.flops")
+    #expect(by["unit"]?.last?.tests.cases.count == 3)
+    #expect(by["unit"]?.last?.exitCode == 1)
+    #expect(by["after"]?.outcome == .pass)
+    #expect(by["mixed"]?.outcome == .fail)
+    #expect(by["ui"]?.outcome == .pass && by["ui"]?.last?.note == "quarantined until 2027-01-01")
+    #expect(by["plain"]?.outcome == .fail)
+    #expect(result.failed.map(\.name) == ["mixed", "plain"])
+    let rows = RunReport.summaryRows(result)
+    #expect(rows.first { $0[0] == "unit" }?[4] == "2 quarantined failures: app.T.flips, app.T.flops")
+  }
+
+  /// `quarantine suggest`: a flaky test no entry in date covers is suggested
+  /// (an expired entry covers nothing, a lane-level one covers its lane's tests); a test entry is ready to release only
+  /// when every test it matches passed its last 10 runs in a row.
+  @Test func suggestionsToQuarantineAndToRelease() {
+    func flaky(_ name: String, lane: String = "unit") -> TestFlakyReport.Entry {
+      TestFlakyReport.Entry(lane: lane, suite: "app.T", name: name, runs: 3, failures: 1, flakyFingerprints: 1, flips: 1,
+                            retriesPassed: 0, lastSeen: 0, recovered: false, lastFailure: nil)
+    }
+    let today = QuarantineDate("2026-12-05")!
+    let entries = [
+      QuarantineEntry(test: "app.T.covered", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.T.gone", lane: "unit", reason: "r", until: QuarantineDate("2026-12-04")!),
+      QuarantineEntry(test: "app.S.*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.U.*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: nil, lane: "ui", reason: "r", until: today),
+    ]
+    let streaks = ["unit": ["app.S.a": 12, "app.S.b": 10, "app.U.a": 12, "app.U.b": 9]]
+    let found = QuarantineSuggestions.suggest(flaky: [flaky("covered"), flaky("gone"), flaky("new"), flaky("whole", lane: "ui")], entries: entries,
+                                              streaks: streaks, today: today)
+    #expect(found.quarantine.map(\.name) == ["gone", "new"])
+    #expect(found.release.map(\.entry.test) == ["app.S.*"])
+    #expect(found.release.first?.passes == 10)
+  }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import DuetTestReports
+@testable import DuetSupport
+
+/// `lanes/quarantine.yaml` (issue 40): read with every problem at its line and
+/// column, written back in one form, and the rule a run applies to a failed attempt.
+struct QuarantineTests {
+  let lanes: Set<String> = ["unit", "ui"]
+
+  func parse(_ text: String) throws(QuarantineError) -> QuarantineFile {
+    do {
+      return try QuarantineFile.parse(YAMLParser.parse(text, file: "lanes/quarantine.yaml"), lanes: lanes)
+    } catch let error as QuarantineError {
+      throw error
+    } catch {
+      throw QuarantineError(diagnostics: [Diagnostic("\(error)")])
+    }
+  }
+
+  func failure(_ text: String) -> String {
+    do {
+      _ = try parse(text)
+      return "no error"
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func readsTestAndLaneEntries() throws {
+    let file = try parse("""
+      # kept by review
+      quarantine:
+        - test: "app.CartTest.*"
+          lane: unit
+          reason: flips on CI (#12)
+          until: 2026-12-31
+        - lane: ui
+          reason: emulator broken
+          until: 2027-01-05
+      """)
+    #expect(file.entries.map(\.test) == ["app.CartTest.*", nil])
+    #expect(file.entries.map(\.lane) == ["unit", "ui"])
+    #expect(file.entries.map(\.until.description) == ["2026-12-31", "2027-01-05"])
+    #expect(file.entries[0].location?.line == 3)
+    #expect(try parse(file.text).entries.map(\.reason) == ["flips on CI (#12)", "emulator broken"])
+    #expect(try parse("").entries.isEmpty)
+    #expect(try parse("quarantine: []").entries.isEmpty)
+  }
+
+  /// An unknown lane is named, with the nearest lane; `until` must be a real
+  /// day; a missing reason and an unknown key are each reported where they stand.
+  @Test func everyProblemHasItsLineAndColumn() {
+    let text = failure("""
+      quarantine:
+        - test: A.b
+          lane: unti
+          reason: x
+          until: 2026-02-30
+        - lane: unit
+          until: 2026-13-01
+          owner: me
+      """)
+    #expect(text.contains("lanes/quarantine.yaml:3:11: error: quarantine entry 1: unknown lane 'unti'"), "\(text)")
+    #expect(text.contains("did you mean 'unit'"), "\(text)")
+    #expect(text.contains("lanes/quarantine.yaml:5:12: error: quarantine entry 1: 'until' must be a real date written YYYY-MM-DD, got '2026-02-30'"), "\(text)")
+    #expect(text.contains("quarantine entry 2: missing 'reason'"), "\(text)")
+    #expect(text.contains("got '2026-13-01'"), "\(text)")
+    #expect(text.contains(":8:5: error: quarantine entry 2: unknown key 'owner'"), "\(text)")
+    #expect(failure("quarantine: 3").contains("must be a list of entries"))
+  }
+
+  @Test func datesAreRealDays() {
+    #expect(QuarantineDate("2024-02-29")?.description == "2024-02-29")
+    #expect(QuarantineDate("2023-02-29") == nil)
+    #expect(QuarantineDate("1900-02-29") == nil)
+    #expect(QuarantineDate("2026-1-01") == nil)
+    #expect(QuarantineDate("2026-01-01x") == nil)
+    #expect(QuarantineDate("+026-01-01") == nil)
+    #expect(QuarantineDate("2026-12-05")!.adding(days: 30).description == "2027-01-04")
+    #expect(QuarantineDate("2026-12-05")! < QuarantineDate("2027-01-01")!)
+  }
+
+  func failed(_ name: String) -> TestCaseResult {
+    TestCaseResult(suite: "app.CartTest", name: name, outcome: .fail, duration: 0)
+  }
+
+  /// A failed attempt is excused when every failed case matches an entry still
+  /// in date; one failure outside the quarantine, or none at all, fails; an
+  /// expired entry counts for nothing and is warned about; a lane-level entry excuses any failure.
+  @Test func theRuleExcusesOnlyFailuresAllQuarantined() {
+    let today = QuarantineDate("2026-12-05")!
+    let rule = QuarantineRule(entries: [
+      QuarantineEntry(test: "app.CartTest.adds*", lane: "unit", reason: "r", until: today),
+      QuarantineEntry(test: "app.CartTest.old", lane: "unit", reason: "r", until: QuarantineDate("2026-12-04")!),
+      QuarantineEntry(test: "app.CartTest.other", lane: "ui", reason: "r", until: today),
+      QuarantineEntry(test: nil, lane: "ui", reason: "r", until: QuarantineDate("2027-01-01")!),
+    ], today: today)
+    let passing = TestCaseResult(suite: "app.CartTest", name: "fine", outcome: .pass, duration: 0)
+    let excuse = rule.excuse(lane: "unit", cases: [failed("addsItem"), passing, failed("addsTwo")])
+    #expect(excuse == .tests(["app.CartTest.addsItem", "app.CartTest.addsTwo"]))
+    #expect(excuse?.note == "2 quarantined failures: app.CartTest.addsItem, app.CartTest.addsTwo")
+    #expect(rule.excuse(lane: "unit", cases: [failed("addsItem"), failed("other")]) == nil)
+    #expect(rule.excuse(lane: "unit", cases: [failed("old")]) == nil)
+    #expect(rule.excuse(lane: "unit", cases: [passing]) == nil)
+    #expect(rule.excuse(lane: "unit", cases: []) == nil)
+    #expect(rule.excuse(lane: "ui", cases: []) == .lane(until: QuarantineDate("2027-01-01")!))
+    #expect(QuarantineExcuse.lane(until: QuarantineDate("2027-01-01")!).note == "quarantined until 2027-01-01")
+    #expect(rule.warnings == ["quarantine of app.CartTest.old in lane 'unit' expired on 2026-12-04; its failures fail the run again (lanes/quarantine.yaml)"])
+  }
+
+  @Test func writtenTextReadsBackTheSame() throws {
+    let entries = [
+      QuarantineEntry(test: "a: b #c", lane: "unit", reason: "yes", until: QuarantineDate("2026-12-31")!),
+      QuarantineEntry(test: nil, lane: "ui", reason: "\"quoted\"\nand more", until: QuarantineDate("2027-01-01")!),
+    ]
+    let text = QuarantineFile(entries: entries).text
+    #expect(text.hasPrefix("# Quarantined tests and lanes"))
+    let back = try parse(text).entries.map { var e = $0; e.location = nil; return e }
+    #expect(back == entries)
+  }
+}
