@@ -80,7 +80,11 @@ public final class SignalPolicy: Sendable {
       let deadline = Date().addingTimeInterval(7)
       while StopLatch.childrenRunning > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
-    exit(128 + number)
+    // _exit, not exit: this is the signal thread, and the command's own thread
+    // is still running; exit's handlers and destructors run beside it, which
+    // crashed (SIGSEGV) when a signal came as duet was starting. Everything duet
+    // prints is written unbuffered, so nothing is lost.
+    _exit(128 + number)
   }
 
   /// The last resort, on the signal thread: the command had `lastResort`
