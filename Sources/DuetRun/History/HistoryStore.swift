@@ -444,9 +444,12 @@ public final class HistoryStore {
     try reading { try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0 }
   }
 
-  private func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+  /// `body`'s errors as the store's: a `HistoryError` as it is, SQLite's and any other naming the store.
+  func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
     do {
       return try body()
+    } catch let error as HistoryError {
+      throw error
     } catch let error as SQLiteError {
       throw .sqlite(path, error)
     } catch {

@@ -39,7 +39,7 @@ extension HistoryStore {
   /// its newest runs in a row passed it (no failed or errored attempt); a skip
   /// is no run.
   public func testPassStreaks(last: Int) throws(HistoryError) -> [String: [String: Int]] {
-    do {
+    try reading {
       guard try hasTable("test_cases") else { return [:] }
       let statement = try db.prepare("""
         SELECT lane, suite, name, MAX(outcome IN ('fail', 'error')) FROM test_cases
@@ -60,12 +60,6 @@ extension HistoryStore {
         }
       }
       return streaks
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
-    } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
     }
   }
 }
