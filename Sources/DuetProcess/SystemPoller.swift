@@ -57,6 +57,12 @@ public final class SystemPoller: ChildPoller {
 
   deinit {
     for child in children.values {
+      // A child never reaped here leaves the process-wide counts: its group is no
+      // longer duet's to signal, and its pid may be reused once someone reaps it.
+      if !child.exited {
+        duet_group_live(child.pid, 0)
+        duet_children_add(-1)
+      }
       if child.pipe >= 0 { close(child.pipe) }
       if child.pidfd >= 0 { close(child.pidfd) }
     }
@@ -210,13 +216,14 @@ public final class SystemPoller: ChildPoller {
       guard let child = children[id] else { continue }
       // Reaped by someone else (a waitpid(-1) elsewhere in the process): the pid
       // may be reused already, so nothing is signalled, and the end is a failure.
+      // Out of the live groups before the reap frees its pid for reuse.
+      duet_group_live(child.pid, 0)
       let status = reapable(child.pid) ? killGroupAndReap(child.pid) : SIGKILL
       if child.pidfd >= 0 { close(child.pidfd) }
       children[id]?.exited = true
       children[id]?.pidfd = -1
       exitUnwatched.remove(id)
       duet_children_add(-1)
-      duet_group_live(child.pid, 0)
       report(.exited(id, status: status))
       forgetIfDone(id)
     }

@@ -28,7 +28,7 @@ extension WatchObserver {
       },
       waiting: {
         guard !quiet.withLock({ $0.silent }) else { return }
-        say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
+        say(.line("\(prefix) watching \(ControlText.shown(request.root.path)) for changes (Ctrl-C to stop)"))
       },
       failed: { error in say(failure(error)) },
       stillFailing: { lanes in
@@ -73,8 +73,12 @@ extension WatchObserver {
     printout.out("")
     printout.out("\(prefix) changed: \(shown(files))")
     if lanes.isEmpty { printout.out("  no lane is affected; nothing to run") }
-    let width = lanes.map(\.name.count).max() ?? 0
-    for lane in lanes { printout.out("  " + lane.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  runs: " + lane.reason) }
+    // Lane names and the changed paths in a reason come from the tree: shown escaped, as every other line of the watch.
+    let names = lanes.map { ControlText.shown($0.name) }
+    let width = names.map(\.count).max() ?? 0
+    for (name, lane) in zip(names, lanes) {
+      printout.out("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  runs: " + ControlText.shown(lane.reason))
+    }
     return printout
   }
 

@@ -133,7 +133,6 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
   public func drain() -> [WatchEvent] { collect() }
 
   /// Whether the last `block` saw events waiting (false after a quiet timeout).
-  private var hasEvents = false
 
   /// Waits in `poll(2)` for an event, a wake or `timeout` milliseconds (-1:
   /// none); false when woken or on an error.
@@ -142,7 +141,6 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
     while true {
       let count = poll(&fds, 2, timeout)
       if count < 0 && errno == EINTR { continue }
-      hasEvents = count > 0 && fds[0].revents != 0
       return count >= 0 && !(count > 0 && fds[1].revents != 0)
     }
   }

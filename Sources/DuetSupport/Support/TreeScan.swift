@@ -44,6 +44,10 @@ public struct TreeScan: Equatable, Sendable {
   /// names in `ignoring` skipped at any depth.
   public static func scan(_ folder: String, root: String, ignoring: Set<String>) -> TreeScan {
     var scan = TreeScan()
+    // A folder replaced by a link since its event (`rm -r a; ln -s / a`) is not
+    // followed out of the tree: only a real folder is listed (the walk below
+    // reads every entry with lstat, so links deeper down are never followed).
+    guard folder.isEmpty || Stamp.of(root + "/" + folder)?.isFolder == true else { return scan }
     var folders = [folder]
     while let next = folders.popLast() {
       let absolute = next.isEmpty ? root : root + "/" + next
