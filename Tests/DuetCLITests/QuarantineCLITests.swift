@@ -51,6 +51,47 @@ struct QuarantineCLITests {
     #expect(stats.stdout.contains("0%         0.00s  0.00s  0.00s  app.CartTest.flips"), "\(stats.stdout)")
   }
 
+  /// Review of issue 40: a pass the quarantine excused is never served later.
+  /// With the quarantine gone and the inputs unchanged, the lane runs again
+  /// and fails; it was served as cached ("inputs unchanged since it last passed").
+  @Test func anExcusedPassIsNeverServedLater() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          reports: [out.xml]
+          inputs: ["src/**"]
+          sh: |
+            printf '<testsuite><testcase classname="app.CartTest" name="addsItem"><failure message="boom"/></testcase></testsuite>' > out.xml
+            exit 1
+      """)
+    try tree.write("src/a.kt", "fun a() = 1\n")
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: app.CartTest.addsItem\n    lane: unit\n    reason: flips\n    until: 2099-12-31\n")
+    let excused = try tree.duet("verify")
+    #expect(excused.status == 0, "\(excused.stdout)\(excused.stderr)")
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("lanes/quarantine.yaml"))
+    let again = try tree.duet("verify")
+    #expect(again.status == 1, "served the excused pass: \(again.stdout)")
+    #expect(!again.stdout.contains("cached"), "\(again.stdout)")
+  }
+
+  /// Review of issue 40: quarantined tests excuse only a failure they account
+  /// for. A report cut short (its last, failing case unread) is no excuse.
+  @Test func aReportCutShortExcusesNothing() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          reports: [out.xml]
+          sh: |
+            printf '<testsuite><testcase classname="app.CartTest" name="addsItem"><failure message="boom"/></testcase><testcase classname="app.Other" name="t"><failure mess' > out.xml
+            exit 1
+      """)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: app.CartTest.addsItem\n    lane: unit\n    reason: flips\n    until: 2099-12-31\n")
+    let run = try tree.duet("verify")
+    #expect(run.status == 1, "a truncated report excused the lane: \(run.stdout)")
+  }
+
   /// An expired test entry counts for nothing: the lane fails again; a file
   /// that cannot be read quarantines nothing and names each problem's place.
   @Test func expiredAndBrokenQuarantinesBlock() throws {

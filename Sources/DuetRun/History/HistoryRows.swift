@@ -76,7 +76,8 @@ extension RunRow {
       jobs: plan.options.jobs, duetVersion: duetVersion)
     var steps: [StepRow] = []
     for record in result.records {
-      let fingerprint = fingerprints[record.index]
+      // A pass the quarantine excused has no fingerprint in the history, so it never serves a later run.
+      let fingerprint = record.attempts.last?.excused == true ? nil : fingerprints[record.index]
       let conditions = judged[record.index].map(\.serialized).flatMap { $0.isEmpty ? nil : $0 }
       if record.attempts.isEmpty {
         steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,

@@ -233,7 +233,9 @@ public final class LaneLoop {
     var outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.couldNotStart ? .error
       : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
     let request = attempt.request
+    var missingOutputs = false
     if outcome == .pass, let missing = outputs?(index, request.lane), !missing.isEmpty {
+      missingOutputs = true
       // A pass without its declared products is no pass: the lane that reads
       // them would fail instead, blamed for what this one did not write.
       let listed = missing.map(ControlText.shown).joined(separator: ", ")
@@ -245,9 +247,10 @@ public final class LaneLoop {
     var tests = JUnitReading()
     if let reports, !request.lane.reports.isEmpty, [.pass, .fail, .timeout].contains(outcome) {
       tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
-      for warning in tests.warnings { attempt.sink.write("duet: warning: report \(warning)\n") }
+      for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
     }
-    if let excuse = excuse(request.lane, outcome, tests) {
+    let excused = excuse(request.lane, outcome, tests, complete: tests.warnings.isEmpty && signal == nil && !missingOutputs)
+    if let excuse = excused {
       // Still recorded as read: the failures stay in the history.
       attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
       attempt.note = excuse.note
@@ -258,6 +261,7 @@ public final class LaneLoop {
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
     result.tests = tests
+    result.excused = excused != nil
     if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
@@ -268,10 +272,12 @@ public final class LaneLoop {
 
   /// The quarantine's excuse of a failed attempt: a failure whose failed cases
   /// are all quarantined, or any failure or timeout of a quarantined lane.
-  private func excuse(_ lane: Lane, _ outcome: AttemptOutcome, _ tests: JUnitReading) -> QuarantineExcuse? {
+  /// Quarantined tests excuse only a failure they fully account for (`complete`):
+  /// every report read whole, no signal, no missing declared output.
+  private func excuse(_ lane: Lane, _ outcome: AttemptOutcome, _ tests: JUnitReading, complete: Bool) -> QuarantineExcuse? {
     guard let quarantine, outcome == .fail || outcome == .timeout,
           let excuse = quarantine.excuse(lane: lane.name, cases: tests.cases) else { return nil }
-    if outcome == .timeout, case .tests = excuse { return nil }
+    if case .tests = excuse, outcome == .timeout || !complete { return nil }
     return excuse
   }
 

@@ -47,6 +47,9 @@ public struct AttemptResult: Sendable {
   /// The test cases of the lane's `reports:` written during this attempt, and
   /// what could not be read of them (one warning per report).
   public var tests = JUnitReading()
+  /// A failure the quarantine let pass: it is a pass for this run only, never
+  /// one a cache or the history serves later (the quarantine may have ended by then).
+  public var excused = false
 
   public init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
     self.attempt = attempt

@@ -321,7 +321,8 @@ public final class VerifySession {
     guard outcome.changedTrackedFiles.isEmpty else { return }
     let judged = self.judged(outcome)
     var passes: [Int: (key: String, judged: PassConditions, logPath: String?)] = [:]
-    for record in outcome.run.records where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty {
+    for record in outcome.run.records where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty
+      && record.last?.excused != true {
       guard let key = actionKeys[record.index], let conditions = judged[record.index], conditions.moved.isEmpty else { continue }
       passes[record.index] = (key, conditions, record.last?.logPath)
     }
