@@ -25,9 +25,9 @@ public struct FileStamp: Sendable, Hashable {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
-    let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+    let changed = nanoseconds(Int64(info.st_ctimespec.tv_sec), Int64(info.st_ctimespec.tv_nsec))
     #else
-    let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    let changed = nanoseconds(Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec))
     #endif
     return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), mode: UInt32(info.st_mode),
                      modified: modifiedNanoseconds(info), changed: changed)
@@ -36,10 +36,20 @@ public struct FileStamp: Sendable, Hashable {
   /// A file's modification time in nanoseconds since 1970, on either platform.
   package static func modifiedNanoseconds(_ info: stat) -> Int64 {
     #if canImport(Darwin)
-    return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    return nanoseconds(Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec))
     #else
-    return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    return nanoseconds(Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
     #endif
+  }
+
+  /// A time the file system holds, in nanoseconds, clamped: a file dated past
+  /// 2262 (`touch -d 2300-01-01`) or before 1678 overflows Int64 nanoseconds,
+  /// and is a file to stamp, not a trap.
+  static func nanoseconds(_ seconds: Int64, _ nanoseconds: Int64) -> Int64 {
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? Int64.min : Int64.max }
+    let (sum, over) = product.addingReportingOverflow(nanoseconds)
+    return over ? (product < 0 ? Int64.min : Int64.max) : sum
   }
 
   /// One line per file: `device inode size mode modified changed<TAB>path`.
