@@ -9,7 +9,6 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "duet", targets: ["duet"]),
-    .library(name: "DuetApp", targets: ["DuetApp"]),
   ],
   targets: [
     .systemLibrary(

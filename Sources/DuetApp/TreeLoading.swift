@@ -6,14 +6,14 @@ extension TreeManifest {
   /// The tree's manifest as every command sees it: checked against the standard
   /// built-ins, and, for a tree with only `parity/manifest.yaml`, with the lanes
   /// the tree survey derives.
-  public static func load(root: URL) throws(ManifestError) -> TreeManifest {
+  package static func load(root: URL) throws(ManifestError) -> TreeManifest {
     try load(root: root, builtins: BuiltinSet.standard.vocabulary, deriveLanes: DerivedLanes.derive)
   }
 
   /// The tree a command works on, found once per command: `override` (`--root`,
   /// taken as given) or the nearest folder from `workingDirectory` up that holds
   /// `lanes/manifest.yaml`, `parity/manifest.yaml` or a `parity/` folder.
-  public static func root(from workingDirectory: URL, override: String?) throws -> URL {
+  package static func root(from workingDirectory: URL, override: String?) throws -> URL {
     do {
       return try TreeRoot.find(from: workingDirectory, override: override, markers: treeMarkers)
     } catch {
@@ -26,14 +26,14 @@ extension TreeManifest {
 /// The tree a command works on (`TreeManifest.root`): `override` (`--root`) as
 /// given, or the nearest folder from `workingDirectory` up with a manifest.
 /// Throws `TreeNotFound`.
-public func findTree(from workingDirectory: URL, override: String?) throws -> URL {
+package func findTree(from workingDirectory: URL, override: String?) throws -> URL {
   try TreeManifest.root(from: workingDirectory, override: override)
 }
 
 /// No tree here or above; the executable prints it as `duet <command>: error: ...` with exit 2.
-public struct TreeNotFound: Error, CustomStringConvertible, Sendable {
-  public var start: String
-  public var description: String {
+package struct TreeNotFound: Error, CustomStringConvertible, Sendable {
+  package var start: String
+  package var description: String {
     "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
   }
 }

@@ -7,11 +7,11 @@ import Foundation
 /// What `duet workflow github|gitlab` reads from the tree besides the manifest:
 /// the lanes' last recorded durations (for grouping lanes into jobs) and the
 /// toolchains the build needs on every runner.
-public enum WorkflowInputs {
+package enum WorkflowInputs {
   /// The last recorded duration of each lane in the history store (`$DUET_HISTORY`,
   /// else `.duet/history.sqlite`); empty when there is no store, with the reason
   /// a store that exists could not be read.
-  public static func durations(root: URL, manifest: Manifest, environment: [String: String]) -> (durations: [String: Double], problem: String?) {
+  package static func durations(root: URL, manifest: Manifest, environment: [String: String]) -> (durations: [String: Double], problem: String?) {
     guard let path = HistoryStore.defaultPath(root: root, environment: environment), FileManager.default.fileExists(atPath: path) else {
       return ([:], nil)
     }
@@ -23,5 +23,5 @@ public enum WorkflowInputs {
   }
 
   /// The JDK and Gradle caches the tree at `root` needs (see `CIToolchains`).
-  public static func toolchains(root: URL) -> CIToolchains { CIToolchains.of(root: root) }
+  package static func toolchains(root: URL) -> CIToolchains { CIToolchains.of(root: root) }
 }

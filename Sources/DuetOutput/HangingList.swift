@@ -4,11 +4,11 @@ import DuetSupport
 /// may run longer than a line. For reports (`duet init`, `duet doctor`) whose
 /// explanations must fit a terminal and a CI log without being cut off; only a
 /// word longer than a whole line (a path) overflows, kept whole.
-public enum HangingList {
+package enum HangingList {
   /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
   /// Names and texts are shown with their controls escaped (`ControlText.shown`):
   /// they hold folder names and commands from the tree.
-  public static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
+  package static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
     let rows = rows.map { (ControlText.shown($0.0), ControlText.shown($0.1)) }
     let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 4))
     let hang = String(repeating: " ", count: indent.count + nameWidth + 2)
@@ -31,7 +31,7 @@ public enum HangingList {
   /// Words of `text` in lines of at most `width` characters; a word wider than
   /// that (a long path) stands whole on a line of its own, never broken, so it
   /// can still be copied (the terminal folds the one line that overflows).
-  public static func wrap(_ text: String, width: Int) -> [String] {
+  package static func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ", omittingEmptySubsequences: true) {

@@ -2,19 +2,19 @@
 /// left out as Swift's synthesized `Codable` does: duet's reports have always
 /// printed every key, and scripts read `.exitCode == null`.
 @propertyWrapper
-public struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-  public var wrappedValue: Value?
+package struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+  package var wrappedValue: Value?
 
-  public init(wrappedValue: Value?) {
+  package init(wrappedValue: Value?) {
     self.wrappedValue = wrappedValue
   }
 
-  public init(from decoder: Decoder) throws {
+  package init(from decoder: Decoder) throws {
     let container = try decoder.singleValueContainer()
     wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
   }
 
-  public func encode(to encoder: Encoder) throws {
+  package func encode(to encoder: Encoder) throws {
     var container = encoder.singleValueContainer()
     if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
   }

@@ -3,7 +3,7 @@ import DuetSupport
 /// on every platform (two-space indentation, `"key": value`), so a generated
 /// file such as the manifest schema can be checked byte for byte for staleness.
 /// Foundation's pretty printer differs between Darwin and Linux; this does not.
-public indirect enum OrderedJSON: Sendable, Equatable {
+package indirect enum OrderedJSON: Sendable, Equatable {
   case string(String)
   case integer(Int)
   case bool(Bool)
@@ -11,10 +11,10 @@ public indirect enum OrderedJSON: Sendable, Equatable {
   case array([OrderedJSON])
   case object([(String, OrderedJSON)])
 
-  public static func == (a: OrderedJSON, b: OrderedJSON) -> Bool { a.text == b.text }
+  package static func == (a: OrderedJSON, b: OrderedJSON) -> Bool { a.text == b.text }
 
   /// The value as pretty-printed JSON, without a trailing newline.
-  public var text: String {
+  package var text: String {
     var out = ""
     write(to: &out, indent: "")
     return out

@@ -12,15 +12,15 @@ import Foundation
 /// `JSONEncoder` sorts by code point, `JSONSerialization` ignored case and read
 /// digits as numbers; every key duet prints sorts the same both ways
 /// (`ReportJSONTests` checks it), so a new key such as `aB` beside `aa` would need a look.
-public enum ReportJSON {
+package enum ReportJSON {
   /// The version of every report's shape; a script reads it before anything else.
   /// 2: every time is an ISO 8601 string with offset (`verify --json`'s
   /// attempts had seconds since 1970 as numbers).
-  public static let schemaVersion = 2
+  package static let schemaVersion = 2
 
   /// The report (a struct, printed as an object) as pretty-printed JSON with
   /// `schemaVersion`, without a final newline.
-  public static func text<Report: Encodable>(_ report: Report) -> String {
+  package static func text<Report: Encodable>(_ report: Report) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     // Only a non-finite number fails to encode; no report holds one, but a script
@@ -38,7 +38,7 @@ public enum ReportJSON {
   /// valid JSON and nothing is left for the console to change. They can only
   /// stand inside strings (the structure is ASCII), and `\n` and `\t` there are
   /// escaped by the encoder already, so the structure's own line breaks stay.
-  public static func escapingSeparators(_ json: String) -> String {
+  package static func escapingSeparators(_ json: String) -> String {
     guard json.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && ControlText.needsEscape($0) }) else { return json }
     var out = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {

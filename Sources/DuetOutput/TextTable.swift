@@ -1,11 +1,11 @@
 import DuetSupport
 
 /// Columns padded to their widest cell; the last column is cut to fit the terminal.
-public struct TextTable: Sendable {
-  public var header: [String]?
-  public var rows: [[String]]
+package struct TextTable: Sendable {
+  package var header: [String]?
+  package var rows: [[String]]
 
-  public init(header: [String]?, rows: [[String]]) {
+  package init(header: [String]?, rows: [[String]]) {
     self.header = header
     self.rows = rows
   }
@@ -13,7 +13,7 @@ public struct TextTable: Sendable {
   /// The table as lines no wider than `maxWidth` (the last cell ends in `…` when cut).
   /// Every cell is shown on one line, its controls escaped (`ControlText.shown`):
   /// a cell holds tree text (a reason naming a file, a `requires:` entry).
-  public func lines(maxWidth: Int = 100) -> [String] {
+  package func lines(maxWidth: Int = 100) -> [String] {
     let all = ((header.map { [$0] } ?? []) + rows).map { $0.map(ControlText.shown) }
     guard let columns = all.map(\.count).max(), columns > 0 else { return [] }
     var widths = [Int](repeating: 0, count: columns)

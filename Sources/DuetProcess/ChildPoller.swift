@@ -2,23 +2,23 @@ import Foundation
 
 /// A child as a poller knows it: a number never reused by that poller, so a late
 /// request for a child that has ended cannot reach a newer one.
-public struct ChildID: Hashable, Comparable, Sendable {
-  public let value: UInt64
-  public init(_ value: UInt64) { self.value = value }
-  public static func < (a: ChildID, b: ChildID) -> Bool { a.value < b.value }
+package struct ChildID: Hashable, Comparable, Sendable {
+  package let value: UInt64
+  package init(_ value: UInt64) { self.value = value }
+  package static func < (a: ChildID, b: ChildID) -> Bool { a.value < b.value }
 }
 
 /// One child to start: a program by path, with its whole argv (never a shell
 /// string unless the program is the shell).
-public struct SpawnSpec: Sendable, Equatable {
-  public var path: String
-  public var arguments: [String]
-  public var directory: String
-  public var environment: [String: String]
+package struct SpawnSpec: Sendable, Equatable {
+  package var path: String
+  package var arguments: [String]
+  package var directory: String
+  package var environment: [String: String]
   /// Stderr to /dev/null instead of merged with stdout (a git query's noise).
-  public var discardErrors: Bool
+  package var discardErrors: Bool
 
-  public init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false) {
+  package init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false) {
     self.path = path
     self.arguments = arguments
     self.directory = directory
@@ -27,13 +27,13 @@ public struct SpawnSpec: Sendable, Equatable {
   }
 
   /// `/bin/sh -c command`.
-  public static func shell(_ command: String, directory: String, environment: [String: String]) -> SpawnSpec {
+  package static func shell(_ command: String, directory: String, environment: [String: String]) -> SpawnSpec {
     SpawnSpec(path: "/bin/sh", arguments: ["/bin/sh", "-c", command], directory: directory, environment: environment)
   }
 }
 
 /// What one wait of a poller saw.
-public enum PollEvent {
+package enum PollEvent {
   /// Bytes the child wrote (stdout and stderr merged); valid only during the call.
   case output(ChildID, UnsafeRawBufferPointer)
   /// The child's pipe ended, or was dropped after what was in it was read.
@@ -45,10 +45,10 @@ public enum PollEvent {
 }
 
 /// Wakes a poller's `wait` from another thread (a built-in's result, Ctrl-C).
-public struct Waker: Sendable {
+package struct Waker: Sendable {
   private let body: @Sendable () -> Void
-  public init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  public func wake() { body() }
+  package init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  package func wake() { body() }
 }
 
 /// Everything an event loop waits on, behind one seam: starting children,
@@ -57,7 +57,7 @@ public struct Waker: Sendable {
 /// tests hand the loop a scripted poller instead, as ninja's build tests hand
 /// the builder a fake command runner, and so drive a whole run on one thread
 /// with no process and no real time.
-public protocol ChildPoller: AnyObject {
+package protocol ChildPoller: AnyObject {
   func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID
   /// Sends `signal` to the child's whole process group.
   func signalGroup(_ child: ChildID, _ signal: Int32)

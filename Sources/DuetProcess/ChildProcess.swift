@@ -13,25 +13,25 @@ import Darwin
 ///
 /// `posix_spawn` rather than Foundation's `Process`: `Process.waitUntilExit` polls,
 /// which made 1,000 trivial lanes take seconds instead of a fraction of one.
-public struct ChildProcess: Sendable {
-  public let pid: pid_t
+package struct ChildProcess: Sendable {
+  package let pid: pid_t
   /// The read end of the merged stdout/stderr pipe, non-blocking, owned by the caller.
-  public let output: Int32
+  package let output: Int32
   /// A pidfd that becomes readable when the child exits (Linux), owned by the
   /// caller; -1 where there is none.
-  public let pidfd: Int32
+  package let pidfd: Int32
 
-  public enum SpawnError: Error, CustomStringConvertible, Sendable {
+  package enum SpawnError: Error, CustomStringConvertible, Sendable {
     case failed(String, Int32)
 
     /// Whether the machine ran out of what a child needs (descriptors,
     /// processes, memory): nothing the command itself did.
-    public var isOutOfResources: Bool {
+    package var isOutOfResources: Bool {
       switch self {
       case .failed(_, let code): return code == EMFILE || code == ENFILE || code == EAGAIN || code == ENOMEM
       }
     }
-    public var description: String {
+    package var description: String {
       switch self {
       case .failed(let what, let code): return "\(what): \(String(cString: strerror(code)))"
       }
@@ -42,7 +42,7 @@ public struct ChildProcess: Sendable {
   /// on a system without `pipe2`.
   private static let spawnLock = NSLock()
 
-  public static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
+  package static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
     let path = spec.path, arguments = spec.arguments, directory = spec.directory, environment = spec.environment
     spawnLock.lock()
     defer { spawnLock.unlock() }

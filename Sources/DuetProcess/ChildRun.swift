@@ -5,16 +5,16 @@ import Foundation
 /// own on the calling thread, so the child gets what a lane gets (a process
 /// group, a deadline that stops the whole group, a drain grace after the exit)
 /// with no thread behind it. The stop latch stops it when duet is signalled.
-public enum ChildRun {
-  public struct Limits: Sendable {
+package enum ChildRun {
+  package struct Limits: Sendable {
     /// Seconds from the start until the group is stopped; nil: no deadline.
-    public var timeout: Double?
+    package var timeout: Double?
     /// Seconds between SIGTERM and SIGKILL.
-    public var killGrace: Double
+    package var killGrace: Double
     /// Seconds to keep reading after the child exited before dropping the pipe.
-    public var drainGrace: Double
+    package var drainGrace: Double
 
-    public init(timeout: Double?, killGrace: Double = 5, drainGrace: Double = 2) {
+    package init(timeout: Double?, killGrace: Double = 5, drainGrace: Double = 2) {
       self.timeout = timeout
       self.killGrace = killGrace
       self.drainGrace = drainGrace
@@ -22,20 +22,20 @@ public enum ChildRun {
   }
 
   /// How a child ended.
-  public struct End: Sendable, Equatable {
+  package struct End: Sendable, Equatable {
     /// The `waitpid` status; nil when the child never started.
-    public var waitStatus: Int32?
+    package var waitStatus: Int32?
     /// The deadline passed and the group was stopped.
-    public var timedOut: Bool
+    package var timedOut: Bool
     /// It was stopped from outside (Ctrl-C) before it ended.
-    public var stopped: Bool
+    package var stopped: Bool
     /// Why the child could not start.
-    public var spawnError: String?
+    package var spawnError: String?
     /// The machine, not the command, kept it from starting: no file descriptor,
     /// process or memory left (`EMFILE`, `ENFILE`, `EAGAIN`, `ENOMEM`).
-    public var outOfResources: Bool
+    package var outOfResources: Bool
 
-    public init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
+    package init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
       self.waitStatus = waitStatus
       self.timedOut = timedOut
       self.stopped = stopped
@@ -43,23 +43,23 @@ public enum ChildRun {
       self.outOfResources = outOfResources
     }
 
-    public var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }
-    public var signal: Int32? { waitStatus.flatMap(terminatingSignal(ofWaitStatus:)) }
-    public var succeeded: Bool { exitCode == 0 && !timedOut && !stopped }
+    package var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }
+    package var signal: Int32? { waitStatus.flatMap(terminatingSignal(ofWaitStatus:)) }
+    package var succeeded: Bool { exitCode == 0 && !timedOut && !stopped }
   }
 
   /// What `capture` returns: how the child ended and the last bytes it printed.
-  public struct Captured: Sendable {
-    public var end: End
+  package struct Captured: Sendable {
+    package var end: End
     /// The last `keep` bytes of its output (stdout and stderr merged unless stderr was discarded).
-    public var output: [UInt8]
-    public var text: String { String(decoding: output, as: UTF8.self) }
+    package var output: [UInt8]
+    package var text: String { String(decoding: output, as: UTF8.self) }
   }
 
   /// Runs a child to its end on the calling thread and keeps the last `keep`
   /// bytes of its output; `onBytes` also sees every byte (to hash a `git diff`
   /// without holding it).
-  public static func capture(_ spec: SpawnSpec, limits: Limits, keep: Int,
+  package static func capture(_ spec: SpawnSpec, limits: Limits, keep: Int,
                              onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
     let loop = EventLoop()
     var kept = BoundedBytes(limit: keep)
@@ -75,14 +75,14 @@ public enum ChildRun {
   }
 
   /// `capture` of `arguments[0]` at `path`.
-  public static func capture(path: String, arguments: [String], directory: String, environment: [String: String], limits: Limits,
+  package static func capture(path: String, arguments: [String], directory: String, environment: [String: String], limits: Limits,
                              keep: Int, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
     capture(SpawnSpec(path: path, arguments: arguments, directory: directory, environment: environment),
             limits: limits, keep: keep, onBytes: onBytes)
   }
 
   /// `capture` of `/bin/sh -c command`.
-  public static func captureShell(_ command: String, directory: String, environment: [String: String], limits: Limits,
+  package static func captureShell(_ command: String, directory: String, environment: [String: String], limits: Limits,
                                   keep: Int, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
     capture(.shell(command, directory: directory, environment: environment), limits: limits, keep: keep, onBytes: onBytes)
   }

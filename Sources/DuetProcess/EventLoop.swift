@@ -17,7 +17,7 @@ import Darwin
 /// the pipe is dropped. A deadline stops the whole group: SIGTERM, then SIGKILL
 /// after `killGrace`. What waits and what the time is come from the poller and
 /// the clock it is given, so tests drive it by hand.
-public final class EventLoop {
+package final class EventLoop {
   private struct Child {
     var limits: ChildRun.Limits
     var onBytes: (UnsafeRawBufferPointer) -> Void
@@ -29,32 +29,32 @@ public final class EventLoop {
     var timers: [DeadlineList.Token] = []
   }
 
-  public let poller: any ChildPoller
-  public let clock: any RunClock
+  package let poller: any ChildPoller
+  package let clock: any RunClock
   private var children: [ChildID: Child] = [:]
   private var deadlines = DeadlineList()
   private let mailbox = Locked<[any Sendable]>([])
   /// What to do with a message another thread posted; runs on this loop's thread.
-  public var onMessage: ((any Sendable) -> Void)?
+  package var onMessage: ((any Sendable) -> Void)?
   /// What to do when the stop latch trips (a signal asked duet to stop); by
   /// default every child is stopped.
-  public var onStop: (() -> Void)?
+  package var onStop: (() -> Void)?
   /// Whether the stop latch has tripped; children started after it are stopped at once.
-  public private(set) var stopRequested = false
+  package private(set) var stopRequested = false
 
-  public init(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock()) {
+  package init(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock()) {
     self.poller = poller
     self.clock = clock
   }
 
   /// Children started and not yet ended.
-  public var running: Int { children.count }
+  package var running: Int { children.count }
 
   /// Starts a child; `onBytes` gets its output and `onEnd` its end, both on this
   /// loop's thread during a `turn`. A child that cannot start ends at the next
   /// turn (never inside `start`, so a caller is never re-entered); then nil.
   @discardableResult
-  public func start(_ spec: SpawnSpec, limits: ChildRun.Limits, onBytes: @escaping (UnsafeRawBufferPointer) -> Void,
+  package func start(_ spec: SpawnSpec, limits: ChildRun.Limits, onBytes: @escaping (UnsafeRawBufferPointer) -> Void,
                     onEnd: @escaping (ChildRun.End) -> Void) -> ChildID? {
     let id: ChildID
     do {
@@ -72,14 +72,14 @@ public final class EventLoop {
   }
 
   /// Stops the child's group (Ctrl-C): SIGTERM now, SIGKILL after its grace.
-  public func stop(_ id: ChildID) {
+  package func stop(_ id: ChildID) {
     guard let child = children[id], child.status == nil, !child.stopped else { return }
     children[id]?.stopped = true
     terminate(id)
   }
 
   /// Stops every child this loop runs.
-  public func stopAll() {
+  package func stopAll() {
     for id in children.keys.sorted() { stop(id) }
   }
 
@@ -92,15 +92,15 @@ public final class EventLoop {
   package func cancel(_ token: DeadlineList.Token) { deadlines.cancel(token) }
 
   /// Hands messages to this loop from any thread; `onMessage` gets them during the next turn.
-  public var poster: Poster { Poster(mailbox: mailbox, waker: poller.waker) }
+  package var poster: Poster { Poster(mailbox: mailbox, waker: poller.waker) }
 
   /// Posts to an event loop from any thread: a built-in's result, Ctrl-C. A
   /// message, not a closure, so nothing of the loop's crosses a thread.
-  public struct Poster: Sendable {
+  package struct Poster: Sendable {
     fileprivate let mailbox: Locked<[any Sendable]>
     fileprivate let waker: Waker
 
-    public func post(_ message: any Sendable) {
+    package func post(_ message: any Sendable) {
       mailbox.withLock { $0.append(message) }
       waker.wake()
     }
@@ -108,7 +108,7 @@ public final class EventLoop {
 
   /// One round: waits for the poller (at most until the earliest deadline),
   /// handles what it saw, fires the due deadlines, runs what was posted.
-  public func turn() {
+  package func turn() {
     poller.wait(timeout: deadlines.timeout(now: clock.now)) { handle($0) }
     for body in deadlines.takeDue(now: clock.now) { body() }
     deliverPosted()
@@ -116,7 +116,7 @@ public final class EventLoop {
 
   /// Hands what other threads posted to `onMessage` now (a Ctrl-C that came
   /// before the run started is seen before anything starts).
-  public func deliverPosted() {
+  package func deliverPosted() {
     let posted = mailbox.withLock { posted in
       defer { posted.removeAll() }
       return posted
@@ -125,7 +125,7 @@ public final class EventLoop {
   }
 
   /// Turns until `done` says so.
-  public func run(until done: () -> Bool) {
+  package func run(until done: () -> Bool) {
     while !done() { turn() }
   }
 

@@ -3,29 +3,29 @@
 ///
 /// Lines are kept as bytes in a ring and made into text only when read: a lane
 /// printing millions of short lines costs a copy per line, not a String.
-public struct LogTail: Sendable, Equatable {
-  public static let lastLineCount = 30
-  public static let errorLineCount = 20
-  public static let maxLineLength = 400
+package struct LogTail: Sendable, Equatable {
+  package static let lastLineCount = 30
+  package static let errorLineCount = 20
+  package static let maxLineLength = 400
   /// The most bytes of one line kept (a line is cut to `maxLineLength` characters when read).
   package static let keptLineBytes = maxLineLength * 4
 
-  public private(set) var errorLines: [String] = []
-  public private(set) var byteCount = 0
+  package private(set) var errorLines: [String] = []
+  package private(set) var byteCount = 0
   /// The last lines, oldest first from `ringStart`; each with whether it was cut.
   private var ring: [(bytes: [UInt8], cut: Bool)] = []
   private var ringStart = 0
   private var partial: [UInt8] = []
   private var partialOverflow = false
 
-  public init() {}
+  package init() {}
 
-  public static func == (a: LogTail, b: LogTail) -> Bool {
+  package static func == (a: LogTail, b: LogTail) -> Bool {
     a.errorLines == b.errorLines && a.lastLines == b.lastLines && a.byteCount == b.byteCount
   }
 
   /// Whether a line is worth showing first: compiler errors, test failures, ✗ marks.
-  public static func looksLikeError(_ line: String) -> Bool {
+  package static func looksLikeError(_ line: String) -> Bool {
     line.contains("error:") || line.contains("FAILED") || line.contains("✗")
   }
 
@@ -48,7 +48,7 @@ public struct LogTail: Sendable, Equatable {
     return contains(Array("error:".utf8)) || contains(Array("FAILED".utf8)) || contains([0xE2, 0x9C, 0x97])
   }
 
-  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func append(_ bytes: UnsafeRawBufferPointer) {
     byteCount += bytes.count
     var start = 0
     while start < bytes.count {
@@ -67,13 +67,13 @@ public struct LogTail: Sendable, Equatable {
     }
   }
 
-  public mutating func append(_ text: String) {
+  package mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
   }
 
   /// Ends the output: a last line without a newline still counts.
-  public mutating func close() {
+  package mutating func close() {
     if !partial.isEmpty { finishLine() }
   }
 
@@ -102,7 +102,7 @@ public struct LogTail: Sendable, Equatable {
   }
 
   /// The last lines, oldest first.
-  public var lastLines: [String] {
+  package var lastLines: [String] {
     (0..<ring.count).map { offset in
       let entry = ring[(ringStart + offset) % ring.count]
       return LogTail.text(entry.bytes, cut: entry.cut)
@@ -111,7 +111,7 @@ public struct LogTail: Sendable, Equatable {
 
   /// The report of a failed lane: error-looking lines first (those the tail does
   /// not already show), then the last lines.
-  public var reportLines: [String] {
+  package var reportLines: [String] {
     var lines: [String] = []
     let last = lastLines
     let tailSet = Set(last)

@@ -3,15 +3,15 @@ import CProcessShim
 /// The thread duet's stop signals are handled on, made at start-up (see
 /// `duet_signal_thread_start`): nothing at signal time needs a thread to be
 /// made, so a machine out of threads still stops duet on SIGINT and SIGTERM.
-public enum SignalThread {
+package enum SignalThread {
   /// Takes `signals` over; `callback` runs on the thread, one signal at a
   /// time. 0, or the error that kept the thread from being made.
-  public static func start(_ signals: [Int32], _ callback: @convention(c) (Int32) -> Void) -> Int32 {
+  package static func start(_ signals: [Int32], _ callback: @convention(c) (Int32) -> Void) -> Int32 {
     signals.withUnsafeBufferPointer { duet_signal_thread_start($0.baseAddress, Int32($0.count), callback) }
   }
 
   /// Sends `signal` to every process group duet's children lead and that has
   /// not been reaped: the last resort when no event loop is left to stop them.
   @discardableResult
-  public static func signalLiveGroups(_ signal: Int32) -> Int { Int(duet_groups_kill(signal)) }
+  package static func signalLiveGroups(_ signal: Int32) -> Int { Int(duet_groups_kill(signal)) }
 }

@@ -5,22 +5,22 @@ import CProcessShim
 /// signal (a git query while a run is being prepared) sees it as well as one
 /// that was waiting, so no child of a stopping duet runs on. It is process-wide
 /// because a signal is: the handler that trips it can reach nothing else.
-public enum StopLatch {
+package enum StopLatch {
   /// The read end, made on first use; -1 when it could not be made.
-  public static var descriptor: Int32 { duet_stop_latch_fd() }
+  package static var descriptor: Int32 { duet_stop_latch_fd() }
 
   /// Trips the latch for `signal`. Call `prepare()` first at start-up.
-  public static func trip(_ signal: Int32) { duet_stop_latch_trip(signal) }
+  package static func trip(_ signal: Int32) { duet_stop_latch_trip(signal) }
 
   /// Makes the pipe now, before any signal can arrive.
-  public static func prepare() { _ = descriptor }
+  package static func prepare() { _ = descriptor }
 
   /// The first signal that tripped it, or nil.
-  public static var signal: Int32? {
+  package static var signal: Int32? {
     let value = duet_stop_latch_signal()
     return value == 0 ? nil : value
   }
 
   /// Children duet started and has not reaped yet, in every loop of this process.
-  public static var childrenRunning: Int { Int(duet_children_running()) }
+  package static var childrenRunning: Int { Int(duet_children_running()) }
 }

@@ -12,10 +12,10 @@ import Darwin
 /// re-parented to duet when their parent exits, and at the end of the run it
 /// kills and reaps whatever it adopted. Elsewhere this does nothing, and the
 /// README says so.
-public enum Subreaper {
+package enum Subreaper {
   /// Whether duet now adopts orphaned descendants.
   @discardableResult
-  public static func enable() -> Bool {
+  package static func enable() -> Bool {
     duet_become_subreaper() == 0
   }
 
@@ -28,7 +28,7 @@ public enum Subreaper {
   /// on their way out, or were re-parented a moment before dying), are only
   /// killed and reaped, never reported as escaped.
   @discardableResult
-  public static func killAdopted(except watched: Set<pid_t> = [], laneGroups: Set<pid_t> = []) -> [pid_t] {
+  package static func killAdopted(except watched: Set<pid_t> = [], laneGroups: Set<pid_t> = []) -> [pid_t] {
     #if os(Linux)
     let me = getpid()
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }

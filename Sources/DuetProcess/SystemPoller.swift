@@ -19,7 +19,7 @@ import Darwin
 /// whose descriptor numbers are reused at once, libdispatch's epoll backend on
 /// Linux crashed in `_dispatch_event_loop_drain`. A poll over the open
 /// descriptors has no such state to go stale.
-public final class SystemPoller: ChildPoller {
+package final class SystemPoller: ChildPoller {
   private struct Child {
     var pid: pid_t
     /// The output pipe; -1 once it ended or was dropped.
@@ -46,9 +46,9 @@ public final class SystemPoller: ChildPoller {
   private let queue: Int32 = kqueue()
   #endif
 
-  public let waker: Waker
+  package let waker: Waker
 
-  public init() {
+  package init() {
     let pipe = wakePipe
     // The waker keeps the pipe open: a built-in that ends after its loop is
     // gone still writes to this pipe, never to a descriptor number reused since.
@@ -75,9 +75,9 @@ public final class SystemPoller: ChildPoller {
   /// The process groups this poller started (each child leads its own): a
   /// process still in one after its leader ended was stopped with its group,
   /// not left running outside it (`Subreaper.killAdopted`).
-  public private(set) var startedGroups = Set<pid_t>()
+  package private(set) var startedGroups = Set<pid_t>()
 
-  public func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID {
+  package func spawn(_ spec: SpawnSpec) throws(ChildProcess.SpawnError) -> ChildID {
     let process = try ChildProcess.spawn(spec)
     startedGroups.insert(process.pid)
     let id = ChildID(nextID)
@@ -89,16 +89,16 @@ public final class SystemPoller: ChildPoller {
     return id
   }
 
-  public func signalGroup(_ child: ChildID, _ signal: Int32) {
+  package func signalGroup(_ child: ChildID, _ signal: Int32) {
     guard let entry = children[child], !entry.exited else { return }
     DuetProcess.signalGroup(entry.pid, signal)
   }
 
-  public func drop(_ child: ChildID) {
+  package func drop(_ child: ChildID) {
     children[child]?.dropping = true
   }
 
-  public func wait(timeout: UInt64?, _ report: (PollEvent) -> Void) {
+  package func wait(timeout: UInt64?, _ report: (PollEvent) -> Void) {
     let dropped = finishDrops(report)
     var polled: [pollfd] = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
     polled.append(pollfd(fd: stopReported ? -1 : StopLatch.descriptor, events: Int16(POLLIN), revents: 0))

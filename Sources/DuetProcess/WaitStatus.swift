@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// The exit code of a wait status, or nil when a signal ended the process.
-public func exitCode(ofWaitStatus status: Int32) -> Int32? {
+package func exitCode(ofWaitStatus status: Int32) -> Int32? {
   (status & 0x7F) == 0 ? (status >> 8) & 0xFF : nil
 }
 
 /// The signal that ended the process, or nil when it exited.
-public func terminatingSignal(ofWaitStatus status: Int32) -> Int32? {
+package func terminatingSignal(ofWaitStatus status: Int32) -> Int32? {
   let signal = status & 0x7F
   return signal != 0 && signal != 0x7F ? signal : nil
 }
@@ -28,6 +28,6 @@ package func killGroupAndReap(_ pid: pid_t) -> Int32 {
 }
 
 /// Signals a child's whole process group: the shell and everything it started.
-public func signalGroup(_ pid: pid_t, _ signal: Int32) {
+package func signalGroup(_ pid: pid_t, _ signal: Int32) {
   _ = kill(-pid, signal)
 }

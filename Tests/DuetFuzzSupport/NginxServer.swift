@@ -22,27 +22,27 @@ import Foundation
 /// - `/chunked/`: the same store, GET only, chunked with no Content-Length
 ///   (the SSI filter drops it; bytes without `<!--#` pass unchanged);
 /// - `/fail/`: every request answered 500.
-public final class NginxServer {
+package final class NginxServer {
   /// The server's own folder; `root/cache/` holds what was PUT.
-  public let folder: URL
-  public let port: Int
+  package let folder: URL
+  package let port: Int
   /// nginx's process id, until `stop` reaps it.
-  public let pid: pid_t
+  package let pid: pid_t
   private var exited = false
 
   /// `http://127.0.0.1:<port>`.
-  public var origin: String { "http://127.0.0.1:\(port)" }
+  package var origin: String { "http://127.0.0.1:\(port)" }
 
   /// `origin/location`, e.g. `url("cache")` for the open store.
-  public func url(_ location: String) -> String { "\(origin)/\(location)" }
+  package func url(_ location: String) -> String { "\(origin)/\(location)" }
 
   /// The file a PUT to `<location>/<path>` stored.
-  public func stored(_ path: String) -> URL { folder.appendingPathComponent("root/cache/\(path)") }
+  package func stored(_ path: String) -> URL { folder.appendingPathComponent("root/cache/\(path)") }
 
   /// The requests served so far, one `(connection, method, path, status)` per
   /// line of the access log (nginx writes each as it ends): the tests count
   /// connections with it to see keep-alive at work.
-  public func requests() -> [(connection: String, method: String, path: String, status: String)] {
+  package func requests() -> [(connection: String, method: String, path: String, status: String)] {
     let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
     return log.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ").map(String.init)
@@ -52,13 +52,13 @@ public final class NginxServer {
 
   /// Why a server did not start: nginx missing (with the command that installs
   /// it), or nginx exiting, with the end of its error log.
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
+  package struct Failure: Error, CustomStringConvertible {
+    package var description: String
   }
 
   /// Starts nginx on a free loopback port and returns once it answers there.
   /// Fails (never skips) when nginx is not installed.
-  public static func start(
+  package static func start(
     bearerToken: String = "test-bearer-token", basicUser: String = "cacheuser", basicPassword: String = "basic-pa55word",
     slowBytesPerSecond: Int = 100
   ) throws -> NginxServer {
@@ -98,7 +98,7 @@ public final class NginxServer {
 
   /// Ends nginx: SIGTERM (a fast shutdown), then SIGKILL if it is still there
   /// after 5 s, and reaps it. Safe to call twice.
-  public func stop() {
+  package func stop() {
     guard isRunning else { return }
     kill(pid, SIGTERM)
     if eventually(within: 5, { !isRunning }) { return }
@@ -108,7 +108,7 @@ public final class NginxServer {
 
   /// Whether nginx has not exited, reaping it when it has (a `waitpid(-1)`
   /// elsewhere in the test process may have reaped it first: ECHILD).
-  public var isRunning: Bool {
+  package var isRunning: Bool {
     guard !exited else { return false }
     var status: Int32 = 0
     let result = waitpid(pid, &status, WNOHANG)
@@ -202,7 +202,7 @@ public final class NginxServer {
   }
 
   /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-  public static func connects(port: Int) -> Bool {
+  package static func connects(port: Int) -> Bool {
     let fd = socket(AF_INET, streamSocket, 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
@@ -214,13 +214,13 @@ public final class NginxServer {
 
   /// SOCK_STREAM, an enum case on Glibc and an Int32 on Darwin.
   #if canImport(Glibc)
-    public static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    package static let streamSocket = Int32(SOCK_STREAM.rawValue)
   #else
-    public static let streamSocket = SOCK_STREAM
+    package static let streamSocket = SOCK_STREAM
   #endif
 
   /// 127.0.0.1:`port` as a socket address.
-  public static func loopback(port: Int) -> sockaddr_in {
+  package static func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(clamping: port).bigEndian

@@ -2,12 +2,12 @@ import Foundation
 
 /// A small, seeded pseudo-random generator (xorshift64*), so every fuzz case
 /// can be replayed from its seed and case number on any machine.
-public struct SeededRandom {
+package struct SeededRandom {
   private var state: UInt64
 
-  public init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+  package init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
 
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state ^= state >> 12
     state ^= state << 25
     state ^= state >> 27
@@ -15,9 +15,9 @@ public struct SeededRandom {
   }
 
   /// A number in `0..<bound` (bound > 0).
-  public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+  package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 
-  public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+  package mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
 /// Turns a well-formed input into a hostile one: bytes flipped, the text cut
@@ -25,11 +25,11 @@ public struct SeededRandom {
 /// value (a path out of the tree, a NUL, a huge number, an alias ring) spliced in.
 /// One to three mutations per case; the work per case is bounded by the size
 /// of the input and the fixed limits here, never by the clock.
-public struct SeededMutator {
+package struct SeededMutator {
   enum Mutation: CaseIterable { case flip, truncate, nest, duplicate, splice }
 
   /// Text a hostile file would carry; each has broken something before.
-  public static let hostile: [String] = [
+  package static let hostile: [String] = [
     "../../../../etc/hostname", "/etc/passwd", "\0", "\u{FF}", "99999999999999999999h", "9223372036854775807",
     "-9223372036854775808", "1e308", "-0", "NaN", ".inf", "*x", "&x [*x, *x, *x]", "{c1}", "\"{a}\"", "yes", "~",
     "A=B", "\"\"", "? ", ": ", "- ", "---\n", "...\n", "!!binary", "%YAML 1.1\n", "\t", "\r\n", "#", "'", "\"",
@@ -37,11 +37,11 @@ public struct SeededMutator {
     "\u{202E}", "💥", String(repeating: "a", count: 300),
   ]
 
-  public var random: SeededRandom
+  package var random: SeededRandom
 
-  public init(seed: UInt64) { random = SeededRandom(seed: seed) }
+  package init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-  public mutating func mutate(_ input: [UInt8]) -> [UInt8] {
+  package mutating func mutate(_ input: [UInt8]) -> [UInt8] {
     var bytes = input
     for _ in 0...random.below(3) {
       switch random.pick(Mutation.allCases) {

@@ -4,49 +4,49 @@ import DuetModel
 /// The lanes a surveyed tree gets, each with the reason it exists. `duet init`
 /// writes them as `lanes/manifest.yaml`; a tree with only `parity/manifest.yaml`
 /// runs them as derived lanes. Both come from this one plan, so they agree.
-public struct AdoptionPlan: Sendable {
+package struct AdoptionPlan: Sendable {
   /// One lane to be: what a manifest entry would say, plus why.
-  public struct PlannedLane: Sendable, Equatable {
-    public var name: String
-    public var step: Lane.Step
-    public var dir: String?
-    public var env: [EnvironmentEntry] = []
+  package struct PlannedLane: Sendable, Equatable {
+    package var name: String
+    package var step: Lane.Step
+    package var dir: String?
+    package var env: [EnvironmentEntry] = []
     /// What it writes that lanes needing it read (`outputs:`).
-    public var outputs: [String] = []
+    package var outputs: [String] = []
     /// The JUnit XML its tests write (`reports:`), whose cases the history records.
-    public var reports: [String] = []
-    public var needs: [String] = []
-    public var covers: [String] = []
-    public var requires: [String] = []
+    package var reports: [String] = []
+    package var needs: [String] = []
+    package var covers: [String] = []
+    package var requires: [String] = []
     /// What its result depends on (`DerivedInputs`): its fingerprint, and what `--since` matches.
-    public var inputs: [String] = []
+    package var inputs: [String] = []
     /// The pool the lane shares (every Gradle lane of one Gradle build shares one of depth 1).
-    public var pool: String?
+    package var pool: String?
     /// Where it can run; nil for anywhere.
-    public var platforms: [LanePlatform]?
+    package var platforms: [LanePlatform]?
     /// One sentence: what made duet add this lane.
-    public var reason: String
+    package var reason: String
   }
 
   /// `pools:` the lanes name: each Gradle build's pool, depth 1, because two
   /// Gradle runs in one build contend for its locks.
-  public var pools: [String: Int] = [:]
+  package var pools: [String: Int] = [:]
 
   /// What the survey found, one line per source of lanes: (file, what it says).
-  public var findings: [(subject: String, detail: String)] = []
-  public var lanes: [PlannedLane] = []
+  package var findings: [(subject: String, detail: String)] = []
+  package var lanes: [PlannedLane] = []
   /// Checks the tree runs that no lane could be made for, with why: `duet init`
   /// lists them "outside the manifest" and writes them into it as comments.
-  public var outside: [(subject: String, reason: String)] = []
+  package var outside: [(subject: String, reason: String)] = []
   /// The `modules:` and `mocks:` of the manifest this plan replaces, written as they were.
-  public var kept = KeptSections()
+  package var kept = KeptSections()
 
-  public static let designTokensLane = "design-tokens"
+  package static let designTokensLane = "design-tokens"
 
   /// The lanes in the order a manifest lists them: design tokens, mocks,
   /// Gradle, Swift packages, Xcode schemes. Names are claimed in that order, so
   /// a clash gets its `-2` on the later lane.
-  public init(_ survey: TreeSurvey) {
+  package init(_ survey: TreeSurvey) {
     var names = UniqueLaneNames()
     noteParityManifest(survey)
     addTokenLanes(survey, names: &names)

@@ -7,32 +7,32 @@ import DuetSupport
 /// proposed lane, with the job's runner as its platform, so a Duet tree's own
 /// gates (`tools/duet lint`, `record --check`, `protocol-run`) join the
 /// manifest; a step duet cannot run as a lane is listed with the reason.
-public struct CIWorkflowChecks: Sendable, Equatable {
+package struct CIWorkflowChecks: Sendable, Equatable {
   /// A `run:` step that checks something.
-  public struct Check: Sendable, Equatable {
-    public var file: String
-    public var job: String
-    public var step: String
-    public var command: String
-    public var platforms: [LanePlatform]?
+  package struct Check: Sendable, Equatable {
+    package var file: String
+    package var job: String
+    package var step: String
+    package var command: String
+    package var platforms: [LanePlatform]?
     /// `shell:` of the step, else of the job's or the workflow's `defaults.run`; nil for GitHub's default.
-    public var shell: String?
+    package var shell: String?
     /// `working-directory:` of the step, else of `defaults.run`, relative to the checkout; nil for its root.
-    public var workingDirectory: String?
+    package var workingDirectory: String?
     /// The workflow's, the job's and the step's `env:`, later ones winning, without `${{ }}` values.
-    public var env: [EnvironmentEntry] = []
+    package var env: [EnvironmentEntry] = []
     /// Names of `env:` variables whose values are `${{ }}` expressions, which only the CI expands.
-    public var expressionEnv: [String] = []
+    package var expressionEnv: [String] = []
   }
 
   /// A step that checks something but cannot be a lane, and why.
-  public struct Unplaced: Sendable, Equatable {
-    public var subject: String
-    public var reason: String
+  package struct Unplaced: Sendable, Equatable {
+    package var subject: String
+    package var reason: String
   }
 
-  public var checks: [Check] = []
-  public var unplaced: [Unplaced] = []
+  package var checks: [Check] = []
+  package var unplaced: [Unplaced] = []
 
   /// Words that make a step a check.
   static let checkWords = ["check", "lint", "test", "verify", "record", "protocol-run", "validate", "detekt", "ktlint", "swiftlint", "swiftformat"]
@@ -48,7 +48,7 @@ public struct CIWorkflowChecks: Sendable, Equatable {
                              "android-actions/setup-android", "ruby/setup-ruby", "subosito/flutter-action"]
 
   /// Reads every workflow file of the tree but the ones duet generated.
-  public static func read(root: URL) -> CIWorkflowChecks {
+  package static func read(root: URL) -> CIWorkflowChecks {
     var result = CIWorkflowChecks()
     let files = (Glob(".github/workflows/*.yml").expand(in: root, kind: .files) + Glob(".github/workflows/*.yaml").expand(in: root, kind: .files))
       .sorted(by: Glob.precedes)

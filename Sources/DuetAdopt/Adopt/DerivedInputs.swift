@@ -61,7 +61,7 @@ package enum DerivedInputs {
   /// inputs a lane that `covers:` it depends on (`gradle`, `swift`). What
   /// `--since` matches beside a lane's own inputs, so a hand-written lane that
   /// covers `:app` runs when `:core`, which `:app` depends on, changed.
-  public static func byModule(root: URL) -> [String: [String]] {
+  package static func byModule(root: URL) -> [String: [String]] {
     let (settings, packageFiles, _) = ModuleDiscovery.buildFiles(root: root)
     var modules: [GradleModule] = []
     for file in settings {

@@ -4,60 +4,60 @@ import DuetSupport
 
 /// A Gradle project included by a settings file: its folder, its test source
 /// sets, the task that runs its tests, and the projects it depends on.
-public struct GradleModule: Sendable, Equatable {
+package struct GradleModule: Sendable, Equatable {
   /// The module's folder relative to the tree root (`src-kmp/theming`).
-  public var path: String
+  package var path: String
   /// The project path (`:theming`).
-  public var project: String
+  package var project: String
   /// The settings file that includes it, and that file's folder (`""` at the root).
-  public var settingsFile: String
-  public var settingsFolder: String
+  package var settingsFile: String
+  package var settingsFolder: String
   /// `src/<name>` folders that hold tests: `jvmTest`, `commonTest`, `test`...
-  public var testSourceSets: [String] = []
+  package var testSourceSets: [String] = []
   /// The projects it depends on in the same build, named in its build file by
   /// `project(":x")` or by a type-safe accessor (`projects.x`).
-  public var projectDependencies: [String] = []
+  package var projectDependencies: [String] = []
   /// Whether it is a Kotlin Multiplatform module (its build file names the
   /// plugin in any spelling, `kotlin("multiplatform")` or a catalog alias such as
   /// `libs.plugins.kotlinMultiplatform`, or it has `commonMain`/`commonTest`
   /// sources, as a module set up by a convention plugin does), and whether its
   /// build file declares a JVM target.
-  public var isMultiplatform = false
-  public var hasJVMTarget = false
+  package var isMultiplatform = false
+  package var hasJVMTarget = false
   /// Whether the settings folder has a `gradlew` wrapper.
-  public var hasWrapper = false
+  package var hasWrapper = false
   /// Which Android Gradle plugin the module applies, if any (and it is not multiplatform).
-  public var androidPlugin: AndroidPlugin?
+  package var androidPlugin: AndroidPlugin?
   /// The names of the XCFrameworks its build file declares (`XCFramework("FoyerKit")`);
   /// `""` for `XCFramework()`, which takes its frameworks' base name.
-  public var xcframeworks: [String] = []
+  package var xcframeworks: [String] = []
   /// `jvmToolchain(N)` in its build file, if any.
-  public var jvmToolchain: Int?
+  package var jvmToolchain: Int?
   /// Whether its build file or host test sources name `parity/fixtures`, the
   /// golden fixtures a Duet tree records: its tests read them, so they belong
   /// in its lane's inputs (a fixture-only change must not be served from the cache).
-  public var readsParityFixtures = false
+  package var readsParityFixtures = false
 
-  public enum AndroidPlugin: String, Sendable, Equatable {
+  package enum AndroidPlugin: String, Sendable, Equatable {
     case application, library
   }
 
   /// The task that assembles one declared XCFramework (Kotlin's naming:
   /// `assemble<Name>XCFramework`, `assembleXCFramework` without a name).
-  public static func xcframeworkTask(_ name: String) -> String { "assemble\(name)XCFramework" }
+  package static func xcframeworkTask(_ name: String) -> String { "assemble\(name)XCFramework" }
 
   /// Source sets that need a device or simulator; duet runs only host tests.
   package static let deviceTestSets: Set<String> = ["androidTest", "androidInstrumentedTest", "androidDeviceTest", "iosTest", "iosX64Test", "iosArm64Test", "iosSimulatorArm64Test"]
 
   /// Host tests duet can run: every test source set but the device ones.
-  public var hostTestSourceSets: [String] { testSourceSets.filter { !GradleModule.deviceTestSets.contains($0) } }
+  package var hostTestSourceSets: [String] { testSourceSets.filter { !GradleModule.deviceTestSets.contains($0) } }
 
   /// The task that runs the module's host tests, or nil when it has none:
   /// `jvmTest` for a multiplatform module with a JVM target, `allTests` for
   /// another multiplatform module, `testDebugUnitTest` for an Android
   /// application or library (the Android plugin's unit-test task for the
   /// debug variant), `test` for a JVM module.
-  public var testTask: String? {
+  package var testTask: String? {
     let host = hostTestSourceSets
     guard !host.isEmpty else { return nil }
     if isMultiplatform {
@@ -111,7 +111,7 @@ public struct GradleModule: Sendable, Equatable {
   }
 
   /// The folder of a Duet tree's golden fixtures, relative to the root.
-  public static let parityFixtures = "parity/fixtures"
+  package static let parityFixtures = "parity/fixtures"
 
   /// Bounds on reading test sources for a mention: files, and bytes per file.
   static let mentionScanFiles = 2000

@@ -5,20 +5,20 @@ import DuetSupport
 /// The parts of an existing `lanes/manifest.yaml` that `duet init --force`
 /// carries into the file it writes: the `modules:` globs and `mocks:` entries.
 /// No survey can rebuild them, so replacing the lanes must not lose them.
-public struct KeptSections: Sendable, Equatable {
-  public var modules: [String] = []
-  public var mocks: [MockEntry] = []
+package struct KeptSections: Sendable, Equatable {
+  package var modules: [String] = []
+  package var mocks: [MockEntry] = []
 
-  public init(modules: [String] = [], mocks: [MockEntry] = []) {
+  package init(modules: [String] = [], mocks: [MockEntry] = []) {
     self.modules = modules
     self.mocks = mocks
   }
 
-  public var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
+  package var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
 
   /// Why the sections cannot be kept: the file is not YAML duet can read (so
   /// whether it has them is unknown), or they are there with errors.
-  public enum Failure: Error, Sendable {
+  package enum Failure: Error, Sendable {
     case unreadable([Diagnostic])
     case broken([Diagnostic])
   }
@@ -26,7 +26,7 @@ public struct KeptSections: Sendable, Equatable {
   /// Reads the two sections of the manifest at `path`; its lanes may be broken
   /// (that is often why it is being replaced), but errors in these sections are
   /// thrown, since writing over them would drop what they say.
-  public static func read(root: URL, path: String = Manifest.defaultPath) throws(Failure) -> KeptSections {
+  package static func read(root: URL, path: String = Manifest.defaultPath) throws(Failure) -> KeptSections {
     let node: YAMLNode
     do {
       node = try YAMLParser.load(root.appendingPathComponent(path), file: path)

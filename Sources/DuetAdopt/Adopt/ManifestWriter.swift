@@ -6,8 +6,8 @@ import DuetSupport
 /// Renders an adoption plan as a commented `lanes/manifest.yaml`: each lane with
 /// the reason it exists above it, so a reader of the file knows what to keep.
 /// Returns text; `duet init` writes it.
-public enum ManifestWriter {
-  public static func render(_ plan: AdoptionPlan) -> String {
+package enum ManifestWriter {
+  package static func render(_ plan: AdoptionPlan) -> String {
     var text = """
       # The lanes of this tree, written by `duet init` from what it found here.
       # `duet lanes` lists them in run order; `duet verify` runs them as a DAG.
@@ -78,7 +78,7 @@ public enum ManifestWriter {
   }
 
   /// The lane written when the survey found nothing to check.
-  public static let exampleLane = """
+  package static let exampleLane = """
       # duet init found no token config, mock rows, Gradle modules or Swift
       # packages, so this lane is only an example: replace it with your checks
       # (a lane runs a built-in with run: or a shell command with sh:).

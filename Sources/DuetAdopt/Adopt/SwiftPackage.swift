@@ -4,24 +4,24 @@ import DuetSupport
 
 /// A folder holding a `Package.swift`: its test targets and its local (`path:`)
 /// dependencies, read from the manifest's text without running SwiftPM.
-public struct SwiftPackage: Sendable, Equatable {
+package struct SwiftPackage: Sendable, Equatable {
   /// The package's folder relative to the tree root, `.` for the root.
-  public var path: String
-  public var manifestFile: String
+  package var path: String
+  package var manifestFile: String
   /// `name:` of every `.testTarget(...)`.
-  public var testTargets: [String] = []
+  package var testTargets: [String] = []
   /// Folders of `.package(path: ...)` dependencies, relative to the tree root.
-  public var pathDependencies: [String] = []
+  package var pathDependencies: [String] = []
   /// `.binaryTarget(path: ...)` paths relative to the tree root (an XCFramework
   /// a Gradle module builds, say), and whether any binary target is declared
   /// (by path or by URL): a binary framework links only on Apple platforms.
-  public var binaryTargetPaths: [String] = []
-  public var hasBinaryTarget = false
+  package var binaryTargetPaths: [String] = []
+  package var hasBinaryTarget = false
   /// Whether a Swift file under `Sources/` or `Tests/` imports UIKit.
-  public var importsUIKit = false
+  package var importsUIKit = false
 
   /// Why the package builds only on macOS, or nil.
-  public var macOSOnlyReason: String? {
+  package var macOSOnlyReason: String? {
     if hasBinaryTarget { return "it links a binary target (an XCFramework links only on Apple platforms)" }
     if importsUIKit { return "it imports UIKit" }
     return nil

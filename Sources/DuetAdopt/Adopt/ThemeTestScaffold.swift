@@ -15,18 +15,18 @@ import DuetSupport
 /// Kotlin sources name a high-contrast theme, a `highContrast` theme at AAA maps
 /// every surface onto the first one and every other token onto the first label,
 /// as the Duet tutorial's high-contrast theme does.
-public enum ThemeTestScaffold {
-  public struct Scaffold: Sendable, Equatable {
+package enum ThemeTestScaffold {
+  package struct Scaffold: Sendable, Equatable {
     /// Where it goes, relative to the root (beside the config).
-    public var path: String
-    public var text: String
-    public var labels: [String]
-    public var surfaces: [String]
-    public var highContrast: Bool
+    package var path: String
+    package var text: String
+    package var labels: [String]
+    package var surfaces: [String]
+    package var highContrast: Bool
   }
 
   /// Why no scaffold is written, for `duet init` to say.
-  public enum Skip: Error, Equatable, Sendable {
+  package enum Skip: Error, Equatable, Sendable {
     /// The config already has a theme test (in itself or beside it).
     case present(String)
     /// No label or no surface could be told from the token names.
@@ -38,7 +38,7 @@ public enum ThemeTestScaffold {
 
   /// The scaffold for the config at `configPath`, or why there is none; nil
   /// when the tree has no readable config.
-  public static func make(root: URL, configPath: String = TokenConfig.defaultPath) -> Result<Scaffold, Skip>? {
+  package static func make(root: URL, configPath: String = TokenConfig.defaultPath) -> Result<Scaffold, Skip>? {
     let url = root.appendingPathComponent(configPath)
     // Through the path guard: a config that is a link out of the tree is not read.
     guard let data = (try? PathGuard.read(configPath, in: root)) ?? nil, let node = try? YAMLParser.parse(data, file: configPath) else { return nil }

@@ -6,28 +6,28 @@ import DuetSupport
 /// parity manifest, the Gradle modules and the Swift packages. It is found the
 /// same way `duet lanes` finds modules, so the lanes made from it cover exactly
 /// the modules `duet lanes` lists.
-public struct TreeSurvey: Sendable {
-  public var tokenConfig: TokenConfigFacts?
-  public var parity: ParityManifest?
+package struct TreeSurvey: Sendable {
+  package var tokenConfig: TokenConfigFacts?
+  package var parity: ParityManifest?
   /// Sorted by folder.
-  public var gradleModules: [GradleModule] = []
+  package var gradleModules: [GradleModule] = []
   /// Sorted by folder.
-  public var swiftPackages: [SwiftPackage] = []
+  package var swiftPackages: [SwiftPackage] = []
   /// What `init --force` carries over from the manifest it replaces.
-  public var kept = KeptSections()
+  package var kept = KeptSections()
   /// `scripts/*.sh`: one may publish an XCFramework a package links.
-  public var scripts: [ScriptFile] = []
+  package var scripts: [ScriptFile] = []
   /// Xcode projects and workspaces with shared schemes; sorted by path.
-  public var xcodeProjects: [XcodeProject] = []
+  package var xcodeProjects: [XcodeProject] = []
   /// XcodeGen specs (an app with no committed `.xcodeproj`); sorted by path.
-  public var xcodegenSpecs: [XcodegenSpec] = []
+  package var xcodegenSpecs: [XcodegenSpec] = []
   /// The checks the tree's own CI workflows run.
-  public var ciChecks = CIWorkflowChecks()
+  package var ciChecks = CIWorkflowChecks()
 
-  public init() {}
+  package init() {}
 
   /// Surveys the tree at `root`; `parity` is its already-loaded parity manifest, if any.
-  public static func survey(root: URL, parity: ParityManifest?) -> TreeSurvey {
+  package static func survey(root: URL, parity: ParityManifest?) -> TreeSurvey {
     var survey = TreeSurvey()
     survey.parity = parity
     survey.tokenConfig = TokenConfigFacts.read(root: root)

@@ -62,10 +62,10 @@ enum XCFrameworkProducer: Sendable, Equatable {
 
 /// A shell script of the tree (`scripts/*.sh`, `parity/scripts/*.sh`), read so adoption can tell
 /// which one publishes a path; at most 64 KiB of each is read.
-public struct ScriptFile: Sendable, Equatable {
-  public var path: String
-  public var text: String
-  public var isExecutable: Bool
+package struct ScriptFile: Sendable, Equatable {
+  package var path: String
+  package var text: String
+  package var isExecutable: Bool
 
   /// Where a tree keeps such scripts: at the root, and under `parity/` as Duet trees do.
   package static let folders = ["scripts", "parity/scripts"]

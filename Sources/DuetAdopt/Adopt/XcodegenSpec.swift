@@ -3,17 +3,17 @@ import DuetSupport
 
 /// An app described by an XcodeGen spec (`xcodegen.yml`, `project.yml`) and no
 /// committed `.xcodeproj`: its lane generates the project, then tests it.
-public struct XcodegenSpec: Sendable, Equatable {
+package struct XcodegenSpec: Sendable, Equatable {
   /// The spec, relative to the tree root.
-  public var path: String
+  package var path: String
   /// The spec's `name:`, which names the generated `.xcodeproj`.
-  public var projectName: String
+  package var projectName: String
   /// The scheme to test: the first application target (XcodeGen names a
   /// target's scheme after it), else the project's name.
-  public var scheme: String
+  package var scheme: String
 
   /// The folder holding the spec (`.` at the root).
-  public var folder: String {
+  package var folder: String {
     let parent = (path as NSString).deletingLastPathComponent
     return parent.isEmpty ? "." : parent
   }
@@ -27,7 +27,7 @@ public struct XcodegenSpec: Sendable, Equatable {
   }
 
   /// `xcodegen generate --spec S && xcodebuild test -project P -scheme X -destination '…'`.
-  public var testCommand: String {
+  package var testCommand: String {
     let project = (folder == "." ? "" : folder + "/") + projectName + ".xcodeproj"
     return "xcodegen generate --spec \(ShellWord.quoted(path)) && " + [
       "xcodebuild", "test", "-project", ShellWord.quoted(project), "-scheme", ShellWord.quoted(scheme),

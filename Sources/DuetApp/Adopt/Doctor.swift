@@ -6,15 +6,15 @@ import DuetSupport
 import Foundation
 
 /// `duet doctor`: what this machine and tree give the lanes.
-public struct DoctorRequest: Sendable {
+package struct DoctorRequest: Sendable {
   /// The tree, or the working folder when no tree was found (`foundBy` nil):
   /// no tree is a problem to report beside the toolchains.
-  public var root: URL
+  package var root: URL
   /// What marked the tree (`--root`, `lanes/manifest.yaml`, ...); nil for no tree.
-  public var foundBy: String?
+  package var foundBy: String?
   /// The invocation's environment: the `PATH` the lanes' programs are looked for on, `DUET_HISTORY`.
-  public var environment: [String: String]
-  public init(root: URL, foundBy: String?, environment: [String: String]) {
+  package var environment: [String: String]
+  package init(root: URL, foundBy: String?, environment: [String: String]) {
     self.root = root
     self.foundBy = foundBy
     self.environment = environment
@@ -22,7 +22,7 @@ public struct DoctorRequest: Sendable {
 
   /// The request for the tree around `workingDirectory` (or `root` as given),
   /// and, when there is none, the working folder itself.
-  public static func find(workingDirectory: URL, root override: String?, environment: [String: String]) throws -> DoctorRequest {
+  package static func find(workingDirectory: URL, root override: String?, environment: [String: String]) throws -> DoctorRequest {
     do {
       let root = try TreeManifest.root(from: workingDirectory, override: override)
       let foundBy = override != nil
@@ -35,11 +35,11 @@ public struct DoctorRequest: Sendable {
   }
 }
 
-public struct DoctorResponse: CommandResponse {
-  public var report: DoctorReport
-  public var exitCode: Int32 { report.exitCode }
+package struct DoctorResponse: CommandResponse {
+  package var report: DoctorReport
+  package var exitCode: Int32 { report.exitCode }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.out(report.json)
@@ -54,7 +54,7 @@ public struct DoctorResponse: CommandResponse {
   }
 }
 
-public func doctor(_ request: DoctorRequest) -> DoctorResponse {
+package func doctor(_ request: DoctorRequest) -> DoctorResponse {
   let options = Doctor.Options(root: request.root, foundBy: request.foundBy, environment: request.environment,
                                builtins: BuiltinSet.standard.vocabulary)
   return DoctorResponse(report: Doctor.run(options))

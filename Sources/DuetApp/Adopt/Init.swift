@@ -7,33 +7,33 @@ import Foundation
 
 /// `duet init`: survey the tree and write a commented `lanes/manifest.yaml`,
 /// and a starting theme test beside the token config.
-public struct InitRequest: Sendable {
-  public var root: URL
+package struct InitRequest: Sendable {
+  package var root: URL
   /// `--force`: replace an existing manifest (its `modules:` and `mocks:` are kept).
-  public var force = false
-  public init(root: URL) { self.root = root }
+  package var force = false
+  package init(root: URL) { self.root = root }
 
   /// `root` as given (`--root`), else the tree around the working folder (a git
   /// work tree counts: the tree may have no manifest yet), else the working folder.
-  public static func find(workingDirectory: URL, root override: String?) throws -> InitRequest {
+  package static func find(workingDirectory: URL, root override: String?) throws -> InitRequest {
     if override != nil { return InitRequest(root: try TreeManifest.root(from: workingDirectory, override: override)) }
     let found = try? TreeRoot.find(from: workingDirectory, override: nil, markers: TreeManifest.rootMarkers + [".git"])
     return InitRequest(root: found ?? workingDirectory.standardizedFileURL)
   }
 }
 
-public enum InitResponse: CommandResponse {
+package enum InitResponse: CommandResponse {
   /// The manifest is there and `--force` was not given: nothing written (exit 1).
   case exists(root: URL)
   /// Written: what the survey found, whether a manifest was replaced, and the theme test's fate.
   case written(AdoptionPlan, root: URL, replaced: Bool, themeTest: Result<ThemeTestScaffold.Scaffold, ThemeTestScaffold.Skip>?)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .exists = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .exists(let root):
@@ -56,7 +56,7 @@ public enum InitResponse: CommandResponse {
 /// Writes the manifest (and the theme test). Throws the parity manifest's
 /// errors, and `CommandFailure` (exit 2) for a file that cannot be written or
 /// a manifest whose kept sections cannot be read.
-public func initTree(_ request: InitRequest) throws -> InitResponse {
+package func initTree(_ request: InitRequest) throws -> InitResponse {
   let root = request.root
   let target = Manifest.defaultPath
   var isFolder: ObjCBool = false

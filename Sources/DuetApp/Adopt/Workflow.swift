@@ -7,30 +7,30 @@ import Foundation
 
 /// `duet workflow github|gitlab`: a CI pipeline that runs the manifest's lanes
 /// as jobs with `needs:` from the DAG, written or (`check`) compared.
-public struct WorkflowRequest: Sendable {
-  public enum System: String, Sendable {
+package struct WorkflowRequest: Sendable {
+  package enum System: String, Sendable {
     case github, gitlab
     /// Where the file goes when `--output` names no other place, relative to the root.
-    public var defaultPath: String { self == .gitlab ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath }
+    package var defaultPath: String { self == .gitlab ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath }
   }
 
-  public var root: URL
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the durations are read from.
-  public var environment: [String: String]
-  public var system: System
+  package var environment: [String: String]
+  package var system: System
   /// Relative to the root.
-  public var output: String
-  public var check = false
-  public var oneJobPerLane = false
+  package var output: String
+  package var check = false
+  package var oneJobPerLane = false
   /// `--runner-start`: what a job costs before its first lane starts, in seconds.
-  public var runnerStart: Double?
+  package var runnerStart: Double?
   /// `--duet-git URL` (GitHub only).
-  public var duetGitURL: String?
+  package var duetGitURL: String?
   /// The duet the workflow installs, and the commit its fallback build is pinned to.
-  public var duetVersion: String
-  public var duetCommit: String?
+  package var duetVersion: String
+  package var duetCommit: String?
 
-  public init(root: URL, environment: [String: String], system: System, duetVersion: String) {
+  package init(root: URL, environment: [String: String], system: System, duetVersion: String) {
     self.root = root
     self.environment = environment
     self.system = system
@@ -39,13 +39,13 @@ public struct WorkflowRequest: Sendable {
   }
 
   /// The summary job's id, which the command's messages name.
-  public static let summaryJobID = GitHubWorkflow.summaryJobID
+  package static let summaryJobID = GitHubWorkflow.summaryJobID
   /// The longest `--runner-start` a lane could take.
-  public static let maxRunnerStart = Lane.maxTimeout
+  package static let maxRunnerStart = Lane.maxTimeout
 }
 
 /// What became of the pipeline file.
-public enum WorkflowOutcome: Sendable {
+package enum WorkflowOutcome: Sendable {
   /// Written (or already so): the file, whether it changed, lanes and jobs.
   case written(output: String, changed: Bool, lanes: Int, jobs: Int)
   /// `--check`: up to date, or missing or stale (exit 1).
@@ -53,7 +53,7 @@ public enum WorkflowOutcome: Sendable {
   case missing(output: String)
   case stale(output: String, manifest: String)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch self {
     case .written, .upToDate: return ExitCode.pass
     case .missing, .stale: return ExitCode.failed
@@ -63,13 +63,13 @@ public enum WorkflowOutcome: Sendable {
 
 /// The file's outcome, with the request it answers (the messages name the CI
 /// system and `--output`) and the warnings (durations that could not be read).
-public struct WorkflowResponse: CommandResponse {
-  public var request: WorkflowRequest
-  public var outcome: WorkflowOutcome
-  public var warnings: [String] = []
-  public var exitCode: Int32 { outcome.exitCode }
+package struct WorkflowResponse: CommandResponse {
+  package var request: WorkflowRequest
+  package var outcome: WorkflowOutcome
+  package var warnings: [String] = []
+  package var exitCode: Int32 { outcome.exitCode }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for warning in warnings { printout.err("duet workflow: warning: \(warning)") }
     let target = request.system.rawValue
@@ -91,7 +91,7 @@ public struct WorkflowResponse: CommandResponse {
 
 /// Throws `UsageError` for an `--output` outside the tree, `ManifestError`, and
 /// `CommandFailure` for a pipeline that cannot be rendered, read or written.
-public func workflow(_ request: WorkflowRequest) throws -> WorkflowResponse {
+package func workflow(_ request: WorkflowRequest) throws -> WorkflowResponse {
   let target = request.system.rawValue
   do {
     _ = try TreePath.resolveForWriting(request.output, in: request.root)

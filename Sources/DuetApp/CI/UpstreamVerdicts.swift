@@ -4,11 +4,11 @@ import Foundation
 
 /// One `--upstream JOB=STORE` of `duet verify`: the history store a CI job
 /// before this one handed on, and that job's id, for the notes that name it.
-public struct UpstreamStore: Sendable, Equatable {
-  public var job: String
+package struct UpstreamStore: Sendable, Equatable {
+  package var job: String
   /// An absolute path; a store that does not exist holds no verdict.
-  public var path: String
-  public init(job: String, path: String) {
+  package var path: String
+  package init(job: String, path: String) {
     self.job = job
     self.path = path
   }
@@ -27,12 +27,12 @@ public struct UpstreamStore: Sendable, Equatable {
 /// holds earlier pipelines' runs as well. Only the runs an upstream store holds
 /// and this job's own store (`DUET_HISTORY`, the same restored copy) does not
 /// are this pipeline's, and only those count.
-public enum UpstreamVerdicts {
+package enum UpstreamVerdicts {
   /// Settles, in `plan`, each selected lane with a need outside the run whose
   /// verdict in `upstream` does not let it run; lanes already settled (another
   /// platform, a missing program, `--skip`) keep their outcome, as in a local run.
   /// Returns warnings for stores that could not be read.
-  public static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan, ownStore: String?) -> [String] {
+  package static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan, ownStore: String?) -> [String] {
     guard !upstream.isEmpty else { return [] }
     var warnings: [String] = []
     var baseline = Set<String>()

@@ -5,34 +5,34 @@ import Foundation
 
 /// `duet cache stats|prune|verify`: the local content-addressed store under
 /// `.duet/cache`, which holds the outputs and logs of passes.
-public struct CacheRequest: Sendable {
-  public enum Action: Sendable, Equatable {
+package struct CacheRequest: Sendable {
+  package enum Action: Sendable, Equatable {
     case stats
     /// Trim to at most this many bytes, least recently used first.
     case prune(maxBytes: Int)
     case verify
   }
 
-  public var root: URL
-  public var action: Action
-  public init(root: URL, action: Action) {
+  package var root: URL
+  package var action: Action
+  package init(root: URL, action: Action) {
     self.root = root
     self.action = action
   }
 }
 
-public enum CacheResponse: CommandResponse {
+package enum CacheResponse: CommandResponse {
   case stats(path: String, StoreMaintenance.Stats)
   case pruned(path: String, StoreMaintenance.Pruned, maxBytes: Int)
   case verified(path: String, StoreMaintenance.Verified)
 
   /// `verify` exits 1 when it found damaged blobs (and removed them).
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .verified(_, let verified) = self, !verified.damaged.isEmpty { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.out(ReportJSON.text(CacheJSON(self)))
@@ -82,10 +82,10 @@ struct CacheJSON: Encodable {
 }
 
 /// `1.5 MiB`: a size for people; `500M`, `2G`, `1048576` read back.
-public enum ByteCount {
+package enum ByteCount {
   /// Bytes from `N`, `NK`, `NM`, `NG` or `NT` (powers of 1024, `KiB`/`KB` spellings
   /// too); nil for anything else or past 2^62.
-  public static func parse(_ text: String) -> Int? {
+  package static func parse(_ text: String) -> Int? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
     guard !digits.isEmpty, digits.count <= 18, let number = Int(digits) else { return nil }
@@ -109,7 +109,7 @@ public enum ByteCount {
 }
 
 /// Throws `CommandFailure` when `.duet` is not a real folder (a link planted there).
-public func cache(_ request: CacheRequest) throws -> CacheResponse {
+package func cache(_ request: CacheRequest) throws -> CacheResponse {
   do { try PathGuard.checkStateFolder(root: request.root) } catch {
     throw CommandFailure(message: "duet cache: error: \(error)", code: ExitCode.failed)
   }

@@ -5,9 +5,9 @@ import Foundation
 /// What a command's response says, in order, for the executable to write: every
 /// response renders itself into one (`printout(_:)`), so the text a person reads
 /// is decided here, beside the values, and the executable only writes it.
-public struct Printout: Sendable {
+package struct Printout: Sendable {
   /// One thing to write. `paint` is an SGR code (`"32;1"`) the console applies on a colour terminal.
-  public enum Item: Sendable, Equatable {
+  package enum Item: Sendable, Equatable {
     /// A line to stdout.
     case out(String, paint: String?)
     /// A line to stderr.
@@ -20,29 +20,29 @@ public struct Printout: Sendable {
     case diagnostics([Diagnostic])
   }
 
-  public private(set) var items: [Item] = []
+  package private(set) var items: [Item] = []
 
-  public init() {}
+  package init() {}
 
   /// One line to stdout, or to stderr: what a call says as it goes.
-  public static func line(_ text: String) -> Printout {
+  package static func line(_ text: String) -> Printout {
     var printout = Printout()
     printout.out(text)
     return printout
   }
 
-  public static func errorLine(_ text: String) -> Printout {
+  package static func errorLine(_ text: String) -> Printout {
     var printout = Printout()
     printout.err(text)
     return printout
   }
 
-  public mutating func out(_ text: String, paint: String? = nil) { items.append(.out(text, paint: paint)) }
-  public mutating func err(_ text: String) { items.append(.err(text)) }
-  public mutating func raw(_ text: String) { items.append(.raw(text)) }
-  public mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
-  public mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
-  public mutating func append(_ other: Printout) { items += other.items }
+  package mutating func out(_ text: String, paint: String? = nil) { items.append(.out(text, paint: paint)) }
+  package mutating func err(_ text: String) { items.append(.err(text)) }
+  package mutating func raw(_ text: String) { items.append(.raw(text)) }
+  package mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
+  package mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
+  package mutating func append(_ other: Printout) { items += other.items }
 
   /// A table's lines, each indented by two spaces, as the list commands print them.
   mutating func table(_ table: TextTable, width: Int) {
@@ -50,7 +50,7 @@ public struct Printout: Sendable {
   }
 
   /// The stdout lines alone, as they read without colour: for tests and for a caller that wants the text.
-  public var outText: String {
+  package var outText: String {
     items.compactMap { item -> String? in
       switch item {
       case .out(let text, _): return text + "\n"
@@ -62,7 +62,7 @@ public struct Printout: Sendable {
   }
 
   /// The stderr lines alone.
-  public var errText: String {
+  package var errText: String {
     items.compactMap { item -> String? in
       switch item {
       case .err(let text): return text + "\n"
@@ -74,17 +74,17 @@ public struct Printout: Sendable {
 }
 
 /// How a response is to be rendered: the terminal's width and whether `--json` was asked.
-public struct TextFormat: Sendable {
-  public var width: Int
-  public var json: Bool
-  public init(width: Int = 100, json: Bool = false) {
+package struct TextFormat: Sendable {
+  package var width: Int
+  package var json: Bool
+  package init(width: Int = 100, json: Bool = false) {
     self.width = width
     self.json = json
   }
 }
 
 /// A command's answer: the exit code a CI job trusts and the text that goes with it.
-public protocol CommandResponse {
+package protocol CommandResponse {
   var exitCode: Int32 { get }
   func printout(_ format: TextFormat) -> Printout
 }

@@ -5,31 +5,31 @@ import DuetSupport
 import Foundation
 
 /// `duet mocks`: imprint each generated mock with its fingerprints, or (`check`) say which drifted.
-public struct MocksRequest: Sendable {
-  public var root: URL
+package struct MocksRequest: Sendable {
+  package var root: URL
   /// The invocation's environment, which a mock generator runs with.
-  public var environment: [String: String]
-  public var check = false
+  package var environment: [String: String]
+  package var check = false
   /// `--accept-body`: keep a body edited by hand and imprint it.
-  public var acceptBody = false
-  public init(root: URL, environment: [String: String]) {
+  package var acceptBody = false
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum MocksResponse: CommandResponse {
+package enum MocksResponse: CommandResponse {
   case checked(MockCheckReport)
   case imprinted(MockImprintReport)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch self {
     case .checked(let report): return report.exitCode
     case .imprinted(let report): return report.exitCode
     }
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .checked(let report):
@@ -47,7 +47,7 @@ public enum MocksResponse: CommandResponse {
 }
 
 /// Throws `ManifestError` for the tree's manifest.
-public func mocks(_ request: MocksRequest) throws -> MocksResponse {
+package func mocks(_ request: MocksRequest) throws -> MocksResponse {
   let manifest = try TreeManifest.load(root: request.root).manifest
   if request.check { return .checked(MockCheck.run(manifest, root: request.root)) }
   let options = MockImprint.Options(acceptBody: request.acceptBody, generator: MockGenerator.shell(environment: request.environment))

@@ -5,17 +5,17 @@ import Foundation
 
 /// The tree and the token config a token command reads, from `--root` and
 /// `--config`: shared by `design-tokens` and `theme-test`, which must agree.
-public struct TokenConfigChoice: Sendable {
-  public var root: URL
+package struct TokenConfigChoice: Sendable {
+  package var root: URL
   /// How messages and banners name the config: relative to the root when it lies inside.
-  public var configPath: String
+  package var configPath: String
   /// Where `--config` says the config really is; nil for the default under the root.
-  public var configURL: URL?
+  package var configURL: URL?
 
   /// The tree from `workingDirectory` up (either `lanes/manifest.yaml` or the
   /// token config marks one), or `root` as given. No tree is a `CommandFailure`
   /// (exit 2) whose message names both markers.
-  public static func resolve(workingDirectory: URL, root override: String?, config: String?, command: String) throws -> TokenConfigChoice {
+  package static func resolve(workingDirectory: URL, root override: String?, config: String?, command: String) throws -> TokenConfigChoice {
     let root: URL
     do {
       root = try TreeRoot.find(from: workingDirectory, override: override, markers: [Manifest.defaultPath, TokenConfig.defaultPath])

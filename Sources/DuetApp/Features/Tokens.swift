@@ -3,19 +3,19 @@ import DuetTokens
 import Foundation
 
 /// `duet design-tokens`: write the Swift and Kotlin token files, or check them.
-public struct DesignTokensRequest: Sendable {
-  public var config: TokenConfigChoice
-  public var check = false
-  public var rewrite = false
-  public init(config: TokenConfigChoice) { self.config = config }
+package struct DesignTokensRequest: Sendable {
+  package var config: TokenConfigChoice
+  package var check = false
+  package var rewrite = false
+  package init(config: TokenConfigChoice) { self.config = config }
 }
 
 /// The report (exit 0 or 1), or the config's errors (exit 2, nothing written).
-public struct DesignTokensResponse: CommandResponse {
-  public var outcome: DesignTokens.Outcome
-  public var exitCode: Int32 { outcome.exitCode }
+package struct DesignTokensResponse: CommandResponse {
+  package var outcome: DesignTokens.Outcome
+  package var exitCode: Int32 { outcome.exitCode }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json { printout.out(outcome.json) }
     if case .failure(let diagnostics, _, _) = outcome {
@@ -27,7 +27,7 @@ public struct DesignTokensResponse: CommandResponse {
   }
 }
 
-public func designTokens(_ request: DesignTokensRequest) -> DesignTokensResponse {
+package func designTokens(_ request: DesignTokensRequest) -> DesignTokensResponse {
   let config = request.config
   return DesignTokensResponse(outcome: DesignTokens.run(
     root: config.root, configPath: config.configPath, configURL: config.configURL, explicit: config.configURL != nil,
@@ -35,16 +35,16 @@ public func designTokens(_ request: DesignTokensRequest) -> DesignTokensResponse
 }
 
 /// `duet theme-test`: every label on every surface, per theme and appearance.
-public struct ThemeTestRequest: Sendable {
-  public var config: TokenConfigChoice
-  public init(config: TokenConfigChoice) { self.config = config }
+package struct ThemeTestRequest: Sendable {
+  package var config: TokenConfigChoice
+  package init(config: TokenConfigChoice) { self.config = config }
 }
 
-public struct ThemeTestResponse: CommandResponse {
-  public var outcome: ThemeTest.Outcome
-  public var exitCode: Int32 { outcome.exitCode }
+package struct ThemeTestResponse: CommandResponse {
+  package var outcome: ThemeTest.Outcome
+  package var exitCode: Int32 { outcome.exitCode }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json { printout.out(outcome.json) }
     if case .failure(let diagnostics, _) = outcome {
@@ -56,26 +56,26 @@ public struct ThemeTestResponse: CommandResponse {
   }
 }
 
-public func themeTest(_ request: ThemeTestRequest) -> ThemeTestResponse {
+package func themeTest(_ request: ThemeTestRequest) -> ThemeTestResponse {
   ThemeTestResponse(outcome: ThemeTest.run(root: request.config.root, configPath: request.config.configPath, configURL: request.config.configURL))
 }
 
 /// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
-public struct ContrastRequest: Sendable {
-  public var foreground: String
-  public var background: String
+package struct ContrastRequest: Sendable {
+  package var foreground: String
+  package var background: String
   /// The colour forms `contrast` reads, for its help and its errors.
-  public static let colourForms = TypedColor.forms
-  public init(foreground: String, background: String) {
+  package static let colourForms = TypedColor.forms
+  package init(foreground: String, background: String) {
     self.foreground = foreground
     self.background = background
   }
 }
 
-public struct ContrastResponse: CommandResponse {
-  public var query: ContrastQuery
-  public var exitCode: Int32 { ExitCode.pass }
-  public func printout(_ format: TextFormat) -> Printout {
+package struct ContrastResponse: CommandResponse {
+  package var query: ContrastQuery
+  package var exitCode: Int32 { ExitCode.pass }
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     printout.out(format.json ? query.json : query.text)
     return printout
@@ -83,7 +83,7 @@ public struct ContrastResponse: CommandResponse {
 }
 
 /// Throws `UsageError` for a colour it cannot read.
-public func contrast(_ request: ContrastRequest) throws(UsageError) -> ContrastResponse {
+package func contrast(_ request: ContrastRequest) throws(UsageError) -> ContrastResponse {
   var colors: [TypedColor] = []
   for (word, role) in zip([request.foreground, request.background], ["foreground", "background"]) {
     guard let color = TypedColor(word) else {

@@ -4,33 +4,33 @@ import DuetSupport
 import Foundation
 
 /// `duet flaky`: the lanes ranked by flaky evidence in the history window.
-public struct FlakyRequest: Sendable {
-  public var root: URL
+package struct FlakyRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// `--last N`: the window, in runs.
-  public var last = 500
+  package var last = 500
   /// `--since DURATION`, in seconds back from `now`.
-  public var since: Double?
+  package var since: Double?
   /// `--tests`: the test cases of the lanes' reports, not the lanes.
-  public var tests = false
+  package var tests = false
   /// `--lane NAME` (with `--tests`): only this lane's tests.
-  public var lane: String?
-  public var now = Date().timeIntervalSince1970
-  public init(root: URL, environment: [String: String]) {
+  package var lane: String?
+  package var now = Date().timeIntervalSince1970
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum FlakyResponse: CommandResponse {
+package enum FlakyResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(FlakyReport)
   case tests(TestFlakyReport)
 
-  public var exitCode: Int32 { ExitCode.pass }
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     let report: FlakyReport
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -60,7 +60,7 @@ public enum FlakyResponse: CommandResponse {
   }
 }
 
-public func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
+package func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "flaky") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests:

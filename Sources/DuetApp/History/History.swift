@@ -4,27 +4,27 @@ import DuetSupport
 import Foundation
 
 /// `duet history`: the recent runs, newest first, optionally those of one lane.
-public struct HistoryRequest: Sendable {
-  public var root: URL
+package struct HistoryRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// `--lane NAME`: only runs in which this lane took part.
-  public var lane: String?
-  public var limit = 20
-  public init(root: URL, environment: [String: String]) {
+  package var lane: String?
+  package var limit = 20
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
 /// The runs `history(_:)` found, each with the lanes that failed it.
-public enum HistoryResponse: CommandResponse {
+package enum HistoryResponse: CommandResponse {
   case noHistory(NoHistory)
   case runs(store: String, lane: String?, runs: [RunRow], failedLanes: [String: [String]])
 
-  public var exitCode: Int32 { ExitCode.pass }
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     let (store, lane, runs, failed): (String, String?, [RunRow], [String: [String]])
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -50,7 +50,7 @@ public enum HistoryResponse: CommandResponse {
 /// `duet history`: reads the store the request's environment names. Throws
 /// `UsageError` for a lane neither the manifest nor the history knows, and
 /// `CommandFailure` for a store that is off or unreadable.
-public func history(_ request: HistoryRequest) throws -> HistoryResponse {
+package func history(_ request: HistoryRequest) throws -> HistoryResponse {
   if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "history") }
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history") {
@@ -64,24 +64,24 @@ public func history(_ request: HistoryRequest) throws -> HistoryResponse {
 }
 
 /// `duet history prune`: keeps the newest runs and drops the rest with their log folders.
-public struct HistoryPruneRequest: Sendable {
-  public var root: URL
-  public var environment: [String: String]
-  public var keep = 1000
-  public init(root: URL, environment: [String: String]) {
+package struct HistoryPruneRequest: Sendable {
+  package var root: URL
+  package var environment: [String: String]
+  package var keep = 1000
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum HistoryPruneResponse: CommandResponse {
+package enum HistoryPruneResponse: CommandResponse {
   case noHistory(NoHistory)
   /// How many runs and log folders went, and the log folders that could not be removed.
   case pruned(runs: Int, folders: Int, keep: Int, warnings: [String])
 
-  public var exitCode: Int32 { ExitCode.pass }
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .pruned(let runs, let folders, let keep, let warnings):
@@ -93,7 +93,7 @@ public enum HistoryPruneResponse: CommandResponse {
   }
 }
 
-public func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneResponse {
+package func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history prune") {
   case .none(let none): return .noHistory(none)
@@ -113,27 +113,27 @@ public func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneR
 }
 
 /// `duet history merge FILE...`: imports other stores (CI jobs' uploads) into the tree's.
-public struct HistoryMergeRequest: Sendable {
-  public var root: URL
-  public var environment: [String: String]
+package struct HistoryMergeRequest: Sendable {
+  package var root: URL
+  package var environment: [String: String]
   /// The stores to import: as given (for the messages) and as absolute paths.
-  public var files: [(given: String, path: String)]
-  public init(root: URL, environment: [String: String], files: [(given: String, path: String)]) {
+  package var files: [(given: String, path: String)]
+  package init(root: URL, environment: [String: String], files: [(given: String, path: String)]) {
     self.root = root
     self.environment = environment
     self.files = files
   }
 }
 
-public struct HistoryMergeResponse: CommandResponse {
+package struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
-  public var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for (file, result) in merged {
       switch result {
@@ -145,7 +145,7 @@ public struct HistoryMergeResponse: CommandResponse {
   }
 }
 
-public func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> HistoryMergeResponse {
+package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> HistoryMergeResponse {
   guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment) else {
     throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
   }

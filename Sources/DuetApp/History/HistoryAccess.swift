@@ -45,11 +45,11 @@ enum HistoryAccess {
 }
 
 /// No store yet: the command says so and where duet verify will make it.
-public struct NoHistory: Sendable {
-  public var command: String
+package struct NoHistory: Sendable {
+  package var command: String
   /// The store's path, absolute.
-  public var path: String
-  public var root: URL
+  package var path: String
+  package var root: URL
 
   func printout(json: Bool) -> Printout {
     var printout = Printout()

@@ -3,32 +3,32 @@ import DuetSupport
 import Foundation
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or from one run).
-public struct LogsRequest: Sendable {
-  public var root: URL
+package struct LogsRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
-  public var lane: String
+  package var environment: [String: String]
+  package var lane: String
   /// `--run ID`: a run id or log id, or a prefix of one.
-  public var run: String?
-  public init(root: URL, environment: [String: String], lane: String) {
+  package var run: String?
+  package init(root: URL, environment: [String: String], lane: String) {
     self.root = root
     self.environment = environment
     self.lane = lane
   }
 }
 
-public enum LogsResponse: CommandResponse {
+package enum LogsResponse: CommandResponse {
   /// No store yet: said on stdout, exit 1.
   case noHistory(NoHistory)
   /// The log's bytes, as the lane wrote them.
   case log(Data)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .noHistory = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .log(let data):
@@ -41,7 +41,7 @@ public enum LogsResponse: CommandResponse {
 
 /// Throws `UsageError` for a lane neither the manifest nor the history knows,
 /// and `CommandFailure` when there is no such run or log.
-public func logs(_ request: LogsRequest) throws -> LogsResponse {
+package func logs(_ request: LogsRequest) throws -> LogsResponse {
   let lane = request.lane
   try KnownLane.check(lane, root: request.root, environment: request.environment, command: "logs")
   let store: HistoryStore

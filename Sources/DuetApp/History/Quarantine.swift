@@ -7,8 +7,8 @@ import Foundation
 
 /// `duet quarantine add|list|remove`: the reviewed file `lanes/quarantine.yaml`
 /// of tests (and lanes) whose failures do not fail a run until a day.
-public struct QuarantineRequest: Sendable {
-  public enum Action: Sendable, Equatable {
+package struct QuarantineRequest: Sendable {
+  package enum Action: Sendable, Equatable {
     /// A test of a lane (nil: the whole lane), why, and through which day (nil: 30 days from today).
     case add(test: String?, lane: String, reason: String, until: String?)
     case list
@@ -17,14 +17,14 @@ public struct QuarantineRequest: Sendable {
     case suggest
   }
 
-  public var root: URL
-  public var action: Action
+  package var root: URL
+  package var action: Action
   /// The day `add` counts 30 days from, in UTC.
-  public var today: Date
+  package var today: Date
   /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
-  public var environment: [String: String]
+  package var environment: [String: String]
 
-  public init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
+  package init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
     self.root = root
     self.action = action
     self.environment = environment
@@ -32,16 +32,16 @@ public struct QuarantineRequest: Sendable {
   }
 }
 
-public enum QuarantineResponse: CommandResponse {
+package enum QuarantineResponse: CommandResponse {
   case added(QuarantineEntry, replaced: Bool)
   case listed([QuarantineEntry], today: QuarantineDate)
   case removed(QuarantineEntry)
   case noHistory(NoHistory)
   case suggested(QuarantineSuggestions)
 
-  public var exitCode: Int32 { ExitCode.pass }
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
     if format.json {
@@ -107,7 +107,7 @@ struct QuarantineJSON: Encodable {
 /// Throws `ManifestError` for the tree's manifest, `QuarantineError` for the
 /// file, `UsageError` for a lane or day the request gets wrong, and
 /// `CommandFailure` (exit 1) for `remove` of an entry the file does not hold.
-public func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
+package func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
   let lanes = Set(try TreeManifest.load(root: request.root).manifest.lanes.map(\.name))
   var file = try QuarantineFile.load(root: request.root, lanes: lanes)
   let today = QuarantineDate(request.today)

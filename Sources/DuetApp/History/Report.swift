@@ -4,33 +4,33 @@ import DuetSupport
 import Foundation
 
 /// `duet report`: the history's trends per lane, cache hits and the runs that failed.
-public struct ReportRequest: Sendable {
-  public var root: URL
+package struct ReportRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
-  public var last = 500
+  package var environment: [String: String]
+  package var last = 500
   /// `--html FILE`, absolute: also write the report as a page there.
-  public var htmlPath: String?
-  public init(root: URL, environment: [String: String]) {
+  package var htmlPath: String?
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum ReportResponse: CommandResponse {
+package enum ReportResponse: CommandResponse {
   /// No store yet; with `--html FILE`, no page was written (exit 1, said).
   case noHistory(NoHistory, htmlPath: String?)
   /// The report, the page's path when one was asked for, and why it could not be written.
   case report(HistoryReport, htmlPath: String?, htmlError: String?)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .report(_, _, _?) = self { return ExitCode.failed }
     // A page was asked for and none was written: a script must not take it as made.
     if case .noHistory(_, _?) = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     let (report, html, htmlError): (HistoryReport, String?, String?)
     switch self {
     case .noHistory(let none, let path):
@@ -59,7 +59,7 @@ public enum ReportResponse: CommandResponse {
 
 /// Throws `CommandFailure` for a store that is off or unreadable; a page that
 /// cannot be written is said after the report, with exit 1.
-public func report(_ request: ReportRequest) throws -> ReportResponse {
+package func report(_ request: ReportRequest) throws -> ReportResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "report") {
   case .none(let none): return .noHistory(none, htmlPath: request.htmlPath)

@@ -4,29 +4,29 @@ import DuetSupport
 import Foundation
 
 /// `duet stats`: per lane, runs, pass rate, durations and a slowdown flag.
-public struct StatsRequest: Sendable {
-  public var root: URL
+package struct StatsRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
-  public var last = 500
+  package var environment: [String: String]
+  package var last = 500
   /// `--tests`: the test cases of the lanes' reports, not the lanes.
-  public var tests = false
+  package var tests = false
   /// `--lane NAME` (with `--tests`): only this lane's tests.
-  public var lane: String?
-  public init(root: URL, environment: [String: String]) {
+  package var lane: String?
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum StatsResponse: CommandResponse {
+package enum StatsResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(StatsReport)
   case tests(TestStatsReport)
 
-  public var exitCode: Int32 { ExitCode.pass }
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     let report: StatsReport
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -52,7 +52,7 @@ public enum StatsResponse: CommandResponse {
   }
 }
 
-public func stats(_ request: StatsRequest) throws -> StatsResponse {
+package func stats(_ request: StatsRequest) throws -> StatsResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "stats") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests: return .tests(try TestStatsReport.compute(store: store, last: request.last, lane: request.lane))

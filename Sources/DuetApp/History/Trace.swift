@@ -3,29 +3,29 @@ import DuetSupport
 import Foundation
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON.
-public struct TraceRequest: Sendable {
-  public var root: URL
+package struct TraceRequest: Sendable {
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// A run id or log id, or a prefix of one; nil for the newest run.
-  public var run: String?
-  public init(root: URL, environment: [String: String]) {
+  package var run: String?
+  package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-public enum TraceResponse: CommandResponse {
+package enum TraceResponse: CommandResponse {
   /// No store yet: said on stdout, exit 1.
   case noHistory(NoHistory)
   case trace(RunTimeline)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .noHistory = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .trace(let timeline):
@@ -37,7 +37,7 @@ public enum TraceResponse: CommandResponse {
 }
 
 /// Throws `CommandFailure` when the store is off or unreadable or has no such run.
-public func trace(_ request: TraceRequest) throws -> TraceResponse {
+package func trace(_ request: TraceRequest) throws -> TraceResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "trace") {
   case .none(let none): return .noHistory(none)
   case .store(let store):

@@ -4,36 +4,36 @@ import DuetSupport
 import Foundation
 
 /// `duet hook install`: a git hook that runs duet verify on what is pushed (or committed).
-public struct HookInstallRequest: Sendable {
-  public var root: URL
+package struct HookInstallRequest: Sendable {
+  package var root: URL
   /// `--pre-commit`; otherwise the pre-push hook.
-  public var preCommit = false
+  package var preCommit = false
   /// The duet the hook calls when it lives in the repository's own hooks folder.
-  public var duetPath: String
+  package var duetPath: String
   /// `--force`: replace a hook duet did not write (kept as `<hook>.duet-backup`).
-  public var force = false
+  package var force = false
   /// `--hooks-folder DIR`: where git runs this repository's hooks from, outside it.
-  public var hooksFolder: String?
+  package var hooksFolder: String?
   /// The invocation's environment: git is found on its PATH and reads its variables.
-  public var environment: [String: String]
-  public init(root: URL, duetPath: String, environment: [String: String]) {
+  package var environment: [String: String]
+  package init(root: URL, duetPath: String, environment: [String: String]) {
     self.root = root
     self.duetPath = duetPath
     self.environment = environment
   }
 }
 
-public enum HookInstallResponse: CommandResponse {
+package enum HookInstallResponse: CommandResponse {
   case installed(GitHook.Installed, preCommit: Bool, duetPath: String)
   /// A hook duet did not write is in the way, or git has no hooks folder for it (exit 1).
   case refused(String)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if case .refused = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .refused(let message):
@@ -53,7 +53,7 @@ public enum HookInstallResponse: CommandResponse {
   }
 }
 
-public func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
+package func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
   do {
     let installed = try GitHook.install(request.preCommit ? .preCommit : .prePush, root: request.root, duetPath: request.duetPath,
                                         force: request.force, namedFolder: request.hooksFolder, environment: request.environment)
@@ -64,10 +64,10 @@ public func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
 }
 
 /// `duet hook uninstall`: what was removed, one line each (none: nothing was installed).
-public struct HookUninstallResponse: CommandResponse {
-  public var removed: [String]
-  public var exitCode: Int32 { ExitCode.pass }
-  public func printout(_ format: TextFormat) -> Printout {
+package struct HookUninstallResponse: CommandResponse {
+  package var removed: [String]
+  package var exitCode: Int32 { ExitCode.pass }
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if removed.isEmpty { printout.out("duet hook: no hook installed; nothing to remove") }
     for line in removed { printout.out("duet hook: \(line)") }
@@ -76,7 +76,7 @@ public struct HookUninstallResponse: CommandResponse {
 }
 
 /// Throws `CommandFailure` (exit 2) when there is no git repository to remove from.
-public func hookUninstall(root: URL, environment: [String: String]) throws(CommandFailure) -> HookUninstallResponse {
+package func hookUninstall(root: URL, environment: [String: String]) throws(CommandFailure) -> HookUninstallResponse {
   do {
     return HookUninstallResponse(removed: try GitHook.uninstall(root: root, environment: environment))
   } catch {

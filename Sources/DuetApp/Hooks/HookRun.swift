@@ -9,23 +9,23 @@ import Foundation
 /// change is decided here (the pushed refs on standard input, or the change
 /// since HEAD), then verify is called with a request built for it: no
 /// command line is made and read back.
-public struct HookRunRequest: Sendable {
-  public var root: URL
+package struct HookRunRequest: Sendable {
+  package var root: URL
   /// `pre-push` or `pre-commit`, as git names the hook.
-  public var kind: String
+  package var kind: String
   /// The remote git pushes to (pre-push's first argument).
-  public var remote = "origin"
+  package var remote = "origin"
   /// What git wrote on the hook's standard input: the refs being pushed.
-  public var standardInput = Data()
+  package var standardInput = Data()
   /// The invocation's environment: the lanes inherit it, and `DUET_HISTORY` and `DUET_SKIP` are read from it.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// As for `VerifyRequest`: the version and built-in identity, what the history's `runs.command` says, and the subreaper.
-  public var duetVersion: String
-  public var builtinIdentity: String?
-  public var commandLine = "duet hook run"
-  public var reapOrphans = false
+  package var duetVersion: String
+  package var builtinIdentity: String?
+  package var commandLine = "duet hook run"
+  package var reapOrphans = false
 
-  public init(root: URL, kind: String, environment: [String: String], duetVersion: String) {
+  package init(root: URL, kind: String, environment: [String: String], duetVersion: String) {
     self.root = root
     self.kind = kind
     self.environment = environment
@@ -62,18 +62,18 @@ struct HookTarget {
 
 /// The hook's end: stopped before verify (nothing to verify, or no checkout of
 /// the pushed commit), or verify's response and what the hook adds after it.
-public enum HookRunResponse: CommandResponse {
+package enum HookRunResponse: CommandResponse {
   case stopped(Int32)
   case verified(VerifyResponse, request: VerifyRequest, after: Printout)
 
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch self {
     case .stopped(let code): return code
     case .verified(let response, _, _): return response.exitCode
     }
   }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     guard case .verified(let response, let request, let after) = self else { return Printout() }
     var printout = response.printout(format, request: request)
     printout.append(after)
@@ -84,7 +84,7 @@ public enum HookRunResponse: CommandResponse {
 /// Runs the hook: decides the change, says what it decided through `say`
 /// (before the run, so it reads above the progress), verifies, and returns.
 /// Throws `UsageError` for a kind it does not know and `VerifyFailure` as verify does.
-public func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
+package func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
                     signals: SignalGuard = { _, body in body() }, say: (Printout) -> Void = { _ in }) throws -> HookRunResponse {
   let target: HookTarget
   switch request.kind {

@@ -19,8 +19,8 @@ import DuetSupport
 ///
 /// Owned by the invocation that owns the process (the binary's `main`); an
 /// in-process call has none and leaves the signals alone.
-public final class SignalPolicy: Sendable {
-  public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+package final class SignalPolicy: Sendable {
+  package static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   private struct State: Sendable {
     var handler: (@Sendable (Int32) -> Void)?
@@ -40,7 +40,7 @@ public final class SignalPolicy: Sendable {
   /// Takes over the signals; call once, first thing, before any child or
   /// other thread starts. A process that cannot make even this one thread
   /// cannot run lanes either: it says so and exits 2.
-  public static func install() -> SignalPolicy {
+  package static func install() -> SignalPolicy {
     let policy = SignalPolicy()
     installed.withLock { $0 = policy }
     StopLatch.prepare()
@@ -53,7 +53,7 @@ public final class SignalPolicy: Sendable {
   }
 
   /// Runs `body` with `handler` taking the signals (verify's interrupt, watch's stop).
-  public func during<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+  package func during<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
     state.withLock { $0.handler = handler }
     defer { state.withLock { $0.handler = nil } }
     return try body()
@@ -100,11 +100,11 @@ public final class SignalPolicy: Sendable {
 
   /// The exit code of a command that returned `code`: 128 + the signal when a
   /// signal stopped it (its children's failure is the signal's doing).
-  public func exitCode(_ code: Int32) -> Int32 {
+  package func exitCode(_ code: Int32) -> Int32 {
     state.withLock { $0.fatal }.map { 128 + $0 } ?? code
   }
 
-  public static func name(_ number: Int32) -> String {
+  package static func name(_ number: Int32) -> String {
     switch number {
     case SIGINT: return "SIGINT"
     case SIGTERM: return "SIGTERM"

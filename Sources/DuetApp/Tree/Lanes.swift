@@ -5,19 +5,19 @@ import DuetSupport
 import Foundation
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
-public struct LanesRequest: Sendable {
-  public var root: URL
-  public init(root: URL) { self.root = root }
+package struct LanesRequest: Sendable {
+  package var root: URL
+  package init(root: URL) { self.root = root }
 }
 
-public struct LanesResponse: CommandResponse {
-  public var report: LanesJSON
+package struct LanesResponse: CommandResponse {
+  package var report: LanesJSON
   /// For derived lanes, what `duet init` would add to them (a starting theme
   /// test and its lane), so the derived set and init's differ by nothing unsaid.
-  public var initAdds: String?
-  public var exitCode: Int32 { ExitCode.pass }
+  package var initAdds: String?
+  package var exitCode: Int32 { ExitCode.pass }
 
-  public func printout(_ format: TextFormat) -> Printout {
+  package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.out(ReportJSON.text(report))
@@ -51,7 +51,7 @@ public struct LanesResponse: CommandResponse {
 }
 
 /// Throws `ManifestError` for the tree's manifest.
-public func lanes(_ request: LanesRequest) throws -> LanesResponse {
+package func lanes(_ request: LanesRequest) throws -> LanesResponse {
   let tree = try TreeManifest.load(root: request.root)
   return LanesResponse(report: LanesJSON(tree, modules: ModuleDiscovery.discover(root: request.root, manifest: tree.manifest)),
                        initAdds: tree.isDerived ? DerivedLanes.initAdds(root: request.root) : nil)

@@ -7,13 +7,13 @@ import Foundation
 /// code does not. Hashing tens of megabytes costs a good part of a second, so
 /// the digest is kept in `.duet/duet-binary` beside the executable's device,
 /// inode, size and modification time, and hashed again only when one moved.
-public enum BinaryIdentity {
+package enum BinaryIdentity {
   /// The memo's file name under `.duet/`.
   static let memoName = "duet-binary"
 
   /// `0.1.0 sha256:<hex>`, or the version alone when the executable cannot be read.
   /// With `remember` false (`--dry-run`, which writes nothing) the memo is read, never written.
-  public static func identity(version: String, executable: String?, root: URL, remember: Bool = true) -> String {
+  package static func identity(version: String, executable: String?, root: URL, remember: Bool = true) -> String {
     guard let executable, let digest = digest(of: executable, memo: root.appendingPathComponent(".duet/\(memoName)"), remember: remember) else {
       return version
     }

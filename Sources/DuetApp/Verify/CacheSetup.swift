@@ -28,6 +28,6 @@ func laneCache(_ request: VerifyRequest, historyPath: String?, observer: VerifyO
 
 /// The command line as the history, JSON and pages keep it: a URL's
 /// `user:password@` (a `--remote-cache` with credentials) never reaches them.
-public func shownCommandLine(_ words: [String]) -> String {
+package func shownCommandLine(_ words: [String]) -> String {
   words.map { $0.contains("://") ? RemoteCacheConfig.redact($0) : $0 }.joined(separator: " ")
 }

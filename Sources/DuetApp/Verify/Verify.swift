@@ -7,14 +7,14 @@ import Foundation
 
 /// The part of a run a signal may stop, and what to do when one comes. The
 /// binary passes its signal policy; the default runs the body as it is.
-public typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunResult) -> RunResult
+package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunResult) -> RunResult
 
 /// `duet verify` as a call: loads the tree's manifest, narrows the lanes to
 /// the request's change, shard or failures, runs them as a DAG, writes the CI
 /// reports and the history, and returns the one verdict.
 /// Throws `ManifestError` for the manifest and `VerifyFailure` for an option
 /// the tree cannot satisfy; both are exit 2.
-public func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
+package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)

@@ -4,23 +4,23 @@ import DuetRun
 /// `started`, `event`, `line` and `ended` come in order on one queue of the
 /// run's, never on the thread that runs the lanes, so an observer that blocks
 /// holds only itself; the others come from the calling thread.
-public struct VerifyObserver: Sendable {
+package struct VerifyObserver: Sendable {
   /// A line about the run as a whole (the derived-lanes notice, the change or
   /// shard selected): standard output for text, standard error beside `--json`.
-  public var notice: @Sendable (String) -> Void
+  package var notice: @Sendable (String) -> Void
   /// Something went wrong that does not change the verdict (`duet verify: warning: ...`).
-  public var warning: @Sendable (String) -> Void
+  package var warning: @Sendable (String) -> Void
   /// A report that could not be written and so fails the run (`duet verify: error: ...`).
-  public var error: @Sendable (String) -> Void
+  package var error: @Sendable (String) -> Void
   /// The lanes are about to start: how many were selected.
-  public var started: @Sendable (_ total: Int) -> Void
-  public var event: @Sendable (RunEvent) -> Void
+  package var started: @Sendable (_ total: Int) -> Void
+  package var event: @Sendable (RunEvent) -> Void
   /// The last lane has ended (before the reports are written).
-  public var ended: @Sendable () -> Void
+  package var ended: @Sendable () -> Void
   /// A line of a `--stream` lane's output, with the lane's name.
-  public var line: @Sendable (_ lane: String, _ text: String) -> Void
+  package var line: @Sendable (_ lane: String, _ text: String) -> Void
 
-  public init(notice: @escaping @Sendable (String) -> Void = { _ in },
+  package init(notice: @escaping @Sendable (String) -> Void = { _ in },
               warning: @escaping @Sendable (String) -> Void = { _ in },
               error: @escaping @Sendable (String) -> Void = { _ in },
               started: @escaping @Sendable (Int) -> Void = { _ in },
@@ -37,5 +37,5 @@ public struct VerifyObserver: Sendable {
   }
 
   /// Says nothing.
-  public static let silent = VerifyObserver()
+  package static let silent = VerifyObserver()
 }

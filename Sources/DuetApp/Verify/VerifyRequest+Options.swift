@@ -6,53 +6,53 @@ import Foundation
 /// executable fills a request without knowing the run's types.
 extension VerifyRequest {
   /// `--jobs N`.
-  public var jobs: Int {
+  package var jobs: Int {
     get { options.jobs }
     set { options.jobs = newValue }
   }
   /// `--timeout DURATION`, in seconds.
-  public var defaultTimeout: Double {
+  package var defaultTimeout: Double {
     get { options.defaultTimeout }
     set { options.defaultTimeout = newValue }
   }
   /// `--lane NAME` (names or globs) and `--tag TAG`.
-  public var lanes: [String] {
+  package var lanes: [String] {
     get { options.lanes }
     set { options.lanes = newValue }
   }
-  public var tags: [String] {
+  package var tags: [String] {
     get { options.tags }
     set { options.tags = newValue }
   }
-  public var noDeps: Bool {
+  package var noDeps: Bool {
     get { options.noDeps }
     set { options.noDeps = newValue }
   }
-  public var failFast: Bool {
+  package var failFast: Bool {
     get { options.failFast }
     set { options.failFast = newValue }
   }
-  public var strict: Bool {
+  package var strict: Bool {
     get { options.strict }
     set { options.strict = newValue }
   }
-  public var noCache: Bool {
+  package var noCache: Bool {
     get { options.noCache }
     set { options.noCache = newValue }
   }
   /// `--stream LANE`: lanes whose output is printed live.
-  public var stream: Set<String> {
+  package var stream: Set<String> {
     get { options.stream }
     set { options.stream = newValue }
   }
 
   /// `--skip LANE`: left out as skipped by request, before those `DUET_SKIP` names.
-  public mutating func skip(_ patterns: [String]) {
+  package mutating func skip(_ patterns: [String]) {
     options.skip = patterns.map { LaneSkip($0, origin: "--skip") } + VerifyRequest.skipVariable(environment)
   }
 
   /// `--since REF` or (`upstream`) `--changed`; neither runs every lane.
-  public mutating func changes(since ref: String?, upstream: Bool) {
+  package mutating func changes(since ref: String?, upstream: Bool) {
     changeBase = ref.map { .since($0) } ?? (upstream ? .upstream : nil)
   }
 }

@@ -5,47 +5,47 @@ import Foundation
 
 /// Everything `duet verify` was asked, checked already: the executable turns
 /// arguments into this, and `verify(_:observer:)` turns it into a response.
-public struct VerifyRequest: Sendable {
+package struct VerifyRequest: Sendable {
   /// The tree, found once (`--root` or the nearest manifest above the working folder).
-  public var root: URL
-  public var options: VerifyOptions
+  package var root: URL
+  package var options: VerifyOptions
   /// `--since REF` / `--changed`: the change whose lanes run.
-  public var changeBase: ChangedFiles.Base?
+  package var changeBase: ChangedFiles.Base?
   /// `--shard I/N`: this machine's part of the lanes.
-  public var shard: ShardSpec?
+  package var shard: ShardSpec?
   /// `--failed`: the lanes that failed in the last recorded run.
-  public var failedOnly = false
+  package var failedOnly = false
   /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
   /// verdicts gate the lanes needing theirs (`UpstreamVerdicts`).
-  public var upstream: [UpstreamStore] = []
+  package var upstream: [UpstreamStore] = []
   /// `--dry-run`: decide, run nothing, record nothing.
-  public var dryRun = false
-  public var reports = VerifyReports()
+  package var dryRun = false
+  package var reports = VerifyReports()
   /// `--remote-cache URL`: the Bazel HTTP cache to read (and, with
   /// `DUET_REMOTE_CACHE_UPLOAD=1`, write); wins over `DUET_REMOTE_CACHE`.
-  public var remoteCache: String?
+  package var remoteCache: String?
   /// `--timings[=PATH]`: where the timings page goes (an absolute path), or nil for none.
-  public var timingsPath: String?
+  package var timingsPath: String?
   /// What started the run, as the history's `runs.command` column keeps it.
-  public var commandLine = "duet verify"
+  package var commandLine = "duet verify"
   /// duet's version and the identity of its built-in code, for built-in lanes' fingerprints.
-  public var duetVersion: String
-  public var builtinIdentity: String?
+  package var duetVersion: String
+  package var builtinIdentity: String?
   /// Make this process the subreaper of the lanes' escaped children and stop
   /// them after the run (the binary does; an in-process caller sharing its
   /// process with other work may not want it).
-  public var reapOrphans = false
+  package var reapOrphans = false
   /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`,
   /// `DUET_SKIP`): the invocation's, never read from this process here.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// What the run loop waits on and reads the time from, made on the thread
   /// that runs it; nil: the machine's. Tests hand a scripted poller and clock.
-  public var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
+  package var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
 
   /// `--timings` without a path: `.duet/timings.html` under the root.
-  public static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
+  package static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
 
-  public init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
+  package init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
     self.root = root
     self.options = options
     self.duetVersion = duetVersion
@@ -53,7 +53,7 @@ public struct VerifyRequest: Sendable {
   }
 
   /// The default options, with the lanes `DUET_SKIP` names in `environment` left out.
-  public init(root: URL, duetVersion: String, environment: [String: String]) {
+  package init(root: URL, duetVersion: String, environment: [String: String]) {
     var options = VerifyOptions()
     options.skip = VerifyRequest.skipVariable(environment)
     self.init(root: root, options: options, duetVersion: duetVersion, environment: environment)
@@ -69,14 +69,14 @@ public struct VerifyRequest: Sendable {
 
 /// The reports a CI run writes besides the text: `--junit FILE` and, under
 /// GitHub Actions, annotations and the step summary.
-public struct VerifyReports: Sendable {
-  public var junitPath: String?
-  public var github = false
-  public var summaryPath: String?
-  public init() {}
+package struct VerifyReports: Sendable {
+  package var junitPath: String?
+  package var github = false
+  package var summaryPath: String?
+  package init() {}
 
   /// GitHub's side from the environment (`GITHUB_ACTIONS`, `GITHUB_STEP_SUMMARY`).
-  public init(junitPath: String?, environment: [String: String]) {
+  package init(junitPath: String?, environment: [String: String]) {
     self.junitPath = junitPath
     github = environment["GITHUB_ACTIONS"] == "true"
     if github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty { summaryPath = summary }
@@ -84,4 +84,4 @@ public struct VerifyReports: Sendable {
 }
 
 /// `--shard I/N` as the request holds it: parsed once, where the argument is read.
-public typealias ShardSpec = Sharding.Spec
+package typealias ShardSpec = Sharding.Spec

@@ -3,7 +3,7 @@ import Foundation
 
 /// What `verify(_:observer:)` did: ran lanes (or none, for an empty shard),
 /// decided a dry run, or found nothing to do for `--failed`.
-public enum VerifyResponse {
+package enum VerifyResponse {
   /// The lanes ran; `session` holds the plan, fingerprints and cache decisions
   /// (nil for a shard with no lanes, where nothing was planned).
   case ran(VerifyOutcome, session: VerifySession?)
@@ -13,7 +13,7 @@ public enum VerifyResponse {
   case nothingToRun(String)
 
   /// The exit code a CI job trusts: 0 pass, 1 a lane failed, 130 interrupted.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch self {
     case .ran(let outcome, _): return outcome.exitCode
     case .dryRun, .nothingToRun: return 0
@@ -22,13 +22,13 @@ public enum VerifyResponse {
 }
 
 /// Why verify could not start: the command line or the tree (exit 2).
-public enum VerifyFailure: Error, CustomStringConvertible, Sendable {
+package enum VerifyFailure: Error, CustomStringConvertible, Sendable {
   /// An option that does not fit the tree (`--lane x` naming no lane, a bad `--since`).
   case usage(String)
   /// `--failed` could not read the history.
   case history(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .usage(let message): return message
     case .history(let message): return "--failed: cannot read the history: \(message)"

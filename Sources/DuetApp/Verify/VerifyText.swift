@@ -8,7 +8,7 @@ import Foundation
 /// annotations), the summary table, the last line; the dry run's table; or the
 /// JSON of either.
 extension VerifyResponse {
-  public func printout(_ format: TextFormat, request: VerifyRequest) -> Printout {
+  package func printout(_ format: TextFormat, request: VerifyRequest) -> Printout {
     var printout = Printout()
     switch self {
     case .nothingToRun(let sentence):
@@ -101,7 +101,7 @@ enum VerifyText {
 
 /// What a run event shows on the progress display: the executable draws it
 /// (live status line, colours), this says what the words are.
-public enum ProgressUpdate: Sendable {
+package enum ProgressUpdate: Sendable {
   /// A lane started: it joins the status line.
   case started(lane: String)
   /// A line to print, painted with the SGR code.
@@ -109,7 +109,7 @@ public enum ProgressUpdate: Sendable {
   /// A lane ended: it leaves the status line, `count` lanes are done, and its line is printed.
   case finished(lane: String, count: Int, line: String, paint: String)
 
-  public init(_ event: RunEvent, total: Int) {
+  package init(_ event: RunEvent, total: Int) {
     switch event {
     case .started(_, let name, _):
       self = .started(lane: name)

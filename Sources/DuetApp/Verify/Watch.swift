@@ -6,7 +6,7 @@ import Foundation
 
 /// What stops `duet verify --watch`: a signal (Ctrl-C) interrupts the run in
 /// progress, or wakes the wait for changes; either way the watch ends.
-public final class WatchControl: Sendable {
+package final class WatchControl: Sendable {
   private struct State: Sendable {
     var stopped = false
     var onSignal: (@Sendable () -> Void)?
@@ -14,10 +14,10 @@ public final class WatchControl: Sendable {
   }
   private let state = Locked(State())
 
-  public init() {}
+  package init() {}
 
   /// Ends the watch: the run in progress is interrupted, the wait woken.
-  public func stop() {
+  package func stop() {
     let (onSignal, watcher) = state.withLock { state in
       state.stopped = true
       return (state.onSignal, state.watcher)
@@ -26,7 +26,7 @@ public final class WatchControl: Sendable {
     watcher?.wake()
   }
 
-  public var isStopped: Bool { state.withLock { $0.stopped } }
+  package var isStopped: Bool { state.withLock { $0.stopped } }
 
   /// The signal guard each run of the watch gets: a stop while it runs interrupts it.
   var signals: SignalGuard {
@@ -51,24 +51,24 @@ public final class WatchControl: Sendable {
 }
 
 /// What the watch tells between runs; each run itself talks through `verify`.
-public struct WatchObserver: Sendable {
+package struct WatchObserver: Sendable {
   /// A run's response, to print as `duet verify` does.
-  public var ran: @Sendable (VerifyResponse) -> Void
+  package var ran: @Sendable (VerifyResponse) -> Void
   /// Files changed since the last run, and why each lane runs for them (empty: none is affected).
-  public var changed: @Sendable (_ files: [String], _ lanes: [(name: String, reason: String)]) -> Void
+  package var changed: @Sendable (_ files: [String], _ lanes: [(name: String, reason: String)]) -> Void
   /// Files that changed while a run was going (a lane may have written them): not acted on.
-  public var changedDuringRun: @Sendable ([String]) -> Void
+  package var changedDuringRun: @Sendable ([String]) -> Void
   /// Waiting for the next change.
-  public var waiting: @Sendable () -> Void
+  package var waiting: @Sendable () -> Void
   /// A run that could not start (a manifest made invalid by an edit): the watch goes on.
-  public var failed: @Sendable (Error) -> Void
+  package var failed: @Sendable (Error) -> Void
   /// Lanes (with their outcome) still failing from an earlier run of the watch,
   /// which the last run did not run: the tree does not pass while one is.
-  public var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
+  package var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
   /// The watcher lost the tree's events or the tree itself, and what it did: one line each.
-  public var noticed: @Sendable (WatchNotice) -> Void
+  package var noticed: @Sendable (WatchNotice) -> Void
 
-  public init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
+  package init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
               changedDuringRun: @escaping @Sendable ([String]) -> Void, waiting: @escaping @Sendable () -> Void,
               failed: @escaping @Sendable (Error) -> Void,
               stillFailing: @escaping @Sendable ([(name: String, outcome: String)]) -> Void = { _ in },
@@ -94,7 +94,7 @@ public struct WatchObserver: Sendable {
 /// `ownOutput` names the files duet's own output goes to (`--watch > watch.log`
 /// inside the tree): they, a `--timings` page in the tree and duet's temporary
 /// files change with every run and are never a change to act on.
-public func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
+package func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
                   ownOutput: Set<FileWatcher.FileIdentity> = []) throws -> Int32 {
   let source = try watcher(for: request, ownOutput: ownOutput)
   return try watch(request, source: source, clock: SystemClock(), control: control, verifyObserver: verifyObserver, observer: observer)

@@ -8,7 +8,7 @@ extension WatchObserver {
   static let prefix = "duet verify --watch:"
 
   /// The observer that renders the watch for a console `width` wide and hands each printout to `say`.
-  public static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
+  package static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
     // The files of the last change that ran nothing: the same again says nothing,
     // so output written into the tree (`> log` inside it) cannot keep it talking.
     let quiet = Locked<(files: [String], silent: Bool)>((files: [], silent: false))
@@ -66,7 +66,7 @@ extension WatchObserver {
   }
 
   /// The watch ended on a signal.
-  public static let stopped = Printout.line("\(prefix) stopped")
+  package static let stopped = Printout.line("\(prefix) stopped")
 
   static func changed(_ files: [String], _ lanes: [(name: String, reason: String)]) -> Printout {
     var printout = Printout()

@@ -9,43 +9,43 @@ import DuetModel
 /// durations say the longest job gets shorter by more than the added runners' starts.
 /// Without durations a group is one job, so 200 independent lanes are one job.
 /// `oneJobPerLane` keeps one job per lane, its id from the lane's name.
-public struct CIJobPlan: Sendable {
-  public struct Job: Sendable, Equatable {
+package struct CIJobPlan: Sendable {
+  package struct Job: Sendable, Equatable {
     /// A safe job id (`linux-1`, or the lane's id with one job per lane).
-    public var id: String
+    package var id: String
     /// The indices of its lanes in the manifest, in manifest order.
-    public var lanes: [Int]
+    package var lanes: [Int]
     /// Whether its lanes can run only on macOS.
-    public var macOS: Bool
+    package var macOS: Bool
     /// Its runner labels (GitHub) or tags (GitLab).
-    public var labels: [String]
+    package var labels: [String]
     /// The jobs (indices into `jobs`) its lanes need, in order.
-    public var needs: [Int]
+    package var needs: [Int]
     /// The `outputs:` of its lanes that a lane of another job needs.
-    public var handsOn: [String]
+    package var handsOn: [String]
     /// The jobs (indices) whose `handsOn` its lanes read.
-    public var receives: [Int]
+    package var receives: [Int]
   }
 
-  public struct Options: Sendable {
-    public var oneJobPerLane = false
+  package struct Options: Sendable {
+    package var oneJobPerLane = false
     /// Seconds a job costs before its first lane starts (runner, checkout, duet):
     /// a group is split only when the longest job gets shorter by more.
-    public var runnerStart: Double = 60
+    package var runnerStart: Double = 60
     /// The last recorded duration of each lane, by name.
-    public var durations: [String: Double] = [:]
-    public init() {}
+    package var durations: [String: Double] = [:]
+    package init() {}
   }
 
   /// The most jobs one group is split into, whatever the durations say.
-  public static let maxJobsPerGroup = 20
+  package static let maxJobsPerGroup = 20
 
-  public var jobs: [Job]
+  package var jobs: [Job]
   /// The job of each lane, by lane index.
-  public var jobOfLane: [Int]
+  package var jobOfLane: [Int]
 
   /// The plan for `manifest`; `labels` gives a lane's runner labels.
-  public static func make(
+  package static func make(
     _ manifest: Manifest, options: Options, labels: (Lane) -> [String]
   ) throws(GitHubWorkflow.JobIDClash) -> CIJobPlan {
     let lanes = manifest.lanes

@@ -6,18 +6,18 @@ import DuetModel
 /// finds it: the JDK its Gradle modules ask for (`jvmToolchain(N)`, the
 /// newest when they differ) and whether it builds with Gradle at all (then the
 /// Gradle and Kotlin/Native caches are worth keeping between runs).
-public struct CIToolchains: Sendable, Equatable {
+package struct CIToolchains: Sendable, Equatable {
   /// The JDK major version to install, nil when no module declares one.
-  public var jdk: Int?
+  package var jdk: Int?
   /// Whether the tree has a Gradle settings file.
-  public var gradle = false
-  public init(jdk: Int? = nil, gradle: Bool = false) {
+  package var gradle = false
+  package init(jdk: Int? = nil, gradle: Bool = false) {
     self.jdk = jdk
     self.gradle = gradle
   }
 
   /// The toolchains of the tree at `root`.
-  public static func of(root: URL) -> CIToolchains {
+  package static func of(root: URL) -> CIToolchains {
     let requested = JVMToolchainRequests.of(root: root)
     return CIToolchains(jdk: requested.byVersion.keys.max(), gradle: !ModuleDiscovery.buildFiles(root: root).settings.isEmpty)
   }
@@ -25,21 +25,21 @@ public struct CIToolchains: Sendable, Equatable {
   /// Whether a job holding `lanes` must set up the Android SDK: one of them
   /// says it needs it (`requires: [android-sdk]`), and duet would skip it
   /// without one (and `--strict`, as CI runs it, fails it).
-  public static func needAndroidSDK(_ lanes: [Lane]) -> Bool {
+  package static func needAndroidSDK(_ lanes: [Lane]) -> Bool {
     lanes.contains { $0.requires.contains(AndroidSDK.requirement) }
   }
 
   /// The Android command-line tools a GitLab job installs (the build
   /// `android-actions/setup-android` v3.2.2 installs by default, so both CI
   /// systems build with the same `sdkmanager`), and where the SDK goes.
-  public static let androidCommandLineTools = "12266719"
-  public static let gitLabAndroidHome = ".android-sdk"
+  package static let androidCommandLineTools = "12266719"
+  package static let gitLabAndroidHome = ".android-sdk"
 
   /// The GitLab script line that gives a job the Android SDK: the image's own
   /// when it sets `ANDROID_HOME`, else the command-line tools unpacked into the
   /// cached `.android-sdk/`, the licences accepted (Gradle then installs the
   /// platforms a module compiles against). Needs the JDK, installed before it.
-  public static let installAndroidSDK =
+  package static let installAndroidSDK =
     "if [ -z \"${ANDROID_HOME:-}\" ]; then export ANDROID_HOME=\"$CI_PROJECT_DIR/\(gitLabAndroidHome)\"; fi; export ANDROID_SDK_ROOT=\"$ANDROID_HOME\"; "
     + "sdkmanager=\"$ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager\"; "
     + "if [ ! -x \"$sdkmanager\" ]; then "
@@ -52,16 +52,16 @@ public struct CIToolchains: Sendable, Equatable {
     + "{ yes || true; } | \"$sdkmanager\" --licenses >/dev/null"
 
   /// The JDK distribution `actions/setup-java` installs.
-  public static let jdkDistribution = "temurin"
+  package static let jdkDistribution = "temurin"
   /// The jobs that build duet once per runner platform; no lane job takes their ids.
-  public static let buildJobIDs: Set<String> = ["duet-build-linux", "duet-build-macos"]
+  package static let buildJobIDs: Set<String> = ["duet-build-linux", "duet-build-macos"]
 
-  public static func buildJobID(macOS: Bool) -> String { macOS ? "duet-build-macos" : "duet-build-linux" }
+  package static func buildJobID(macOS: Bool) -> String { macOS ? "duet-build-macos" : "duet-build-linux" }
 
   /// `xcode-select` of the newest installed Xcode whose version starts with
   /// `$DUET_XCODE` (the runner's default when it is empty; none installed fails),
   /// then `xcodebuild -version`.
-  public static let selectXcode =
+  package static let selectXcode =
     "xcode=\"$(ls -d /Applications/Xcode_\"${DUET_XCODE:-}\"*.app 2>/dev/null | sort -V | tail -n 1 || true)\"; "
     + "if [ -n \"$xcode\" ]; then sudo xcode-select --switch \"$xcode\"; "
     + "elif [ -n \"${DUET_XCODE:-}\" ]; then echo \"no Xcode $DUET_XCODE in /Applications\" >&2; exit 1; fi; xcodebuild -version"

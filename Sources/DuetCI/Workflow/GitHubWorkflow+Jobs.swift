@@ -6,13 +6,13 @@ import DuetSupport
 /// of the plan, and the history job.
 extension GitHubWorkflow {
   /// The workflow text for `manifest`.
-  public static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
+  package static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
     String(decoding: try renderData(manifest, options: options), as: UTF8.self)
   }
 
   /// The workflow as UTF-8 bytes, appended one job at a time (what the command
   /// writes: a file of 100,000 jobs is held once, never as lines or as text too).
-  public static func renderData(_ manifest: Manifest, options: Options) throws(JobIDClash) -> Data {
+  package static func renderData(_ manifest: Manifest, options: Options) throws(JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
     var data = Data()
     func add(_ lines: [String]) {
@@ -30,7 +30,7 @@ extension GitHubWorkflow {
   }
 
   /// The jobs `manifest`'s lanes go to on GitHub's runners.
-  public static func plan(_ manifest: Manifest, options: Options) throws(JobIDClash) -> CIJobPlan {
+  package static func plan(_ manifest: Manifest, options: Options) throws(JobIDClash) -> CIJobPlan {
     try CIJobPlan.make(manifest, options: options.jobs) { lane in
       manifest.runnerLabels(for: lane, macOSDefault: [options.macOSRunsOn], linuxDefault: [options.runsOn])
     }

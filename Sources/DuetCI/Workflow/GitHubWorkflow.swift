@@ -18,28 +18,28 @@ import DuetSupport
 /// job reads them). A last job (`if: always()`) merges every store, prints
 /// `duet flaky`, saves the merged store, and fails the workflow if any job failed.
 /// Every action is pinned to a commit (`PinnedAction`), the token reads only.
-public enum GitHubWorkflow {
-  public static let defaultPath = ".github/workflows/duet.yml"
+package enum GitHubWorkflow {
+  package static let defaultPath = ".github/workflows/duet.yml"
   /// The id of the last job; no lane job takes it.
-  public static let summaryJobID = "duet-history"
+  package static let summaryJobID = "duet-history"
 
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The version of duet writing the workflow (`duetVersion`).
-    public var duetVersion: String
+    package var duetVersion: String
     /// Where the manifest was read from, for the header.
-    public var manifestPath: String = Manifest.defaultPath
+    package var manifestPath: String = Manifest.defaultPath
     /// duet's git repository; nil reads it from the repository variable `DUET_GIT_URL`.
-    public var duetGitURL: String?
+    package var duetGitURL: String?
     /// The commit the writing duet was built from (nil when it does not know):
     /// the fallback build's ref when the release tag does not exist.
-    public var duetCommit: String?
-    public var runsOn = "ubuntu-latest"
-    public var macOSRunsOn = "macos-latest"
+    package var duetCommit: String?
+    package var runsOn = "ubuntu-latest"
+    package var macOSRunsOn = "macos-latest"
     /// How lanes become jobs.
-    public var jobs = CIJobPlan.Options()
+    package var jobs = CIJobPlan.Options()
     /// What the tree's build needs on every runner.
-    public var toolchains = CIToolchains()
-    public init(duetVersion: String) { self.duetVersion = duetVersion }
+    package var toolchains = CIToolchains()
+    package init(duetVersion: String) { self.duetVersion = duetVersion }
   }
 
   /// Job ids for `names`, in order, for both CI files. A name that is a valid
@@ -49,7 +49,7 @@ public enum GitHubWorkflow {
   /// `yes`…: YAMLText.reservedWords), a GitLab keyword (`stages`, `variables`,
   /// `image`…) or the history job's id, gets a `lane_` prefix. Two lanes that would share an id (GitHub compares ids without
   /// case) are refused, naming both, rather than renamed behind the user's back.
-  public static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
+  package static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
     var owner: [String: String] = [summaryJobID.lowercased(): summaryJobID]
     var ids: [String] = []
     for name in names {
@@ -85,19 +85,19 @@ public enum GitHubWorkflow {
   }
 
   /// Two lanes whose names map to one job id.
-  public struct JobIDClash: Error, Equatable, CustomStringConvertible {
-    public var first: String
-    public var second: String
-    public var id: String
-    public var isSummaryJob: Bool
-    public var description: String {
+  package struct JobIDClash: Error, Equatable, CustomStringConvertible {
+    package var first: String
+    package var second: String
+    package var id: String
+    package var isSummaryJob: Bool
+    package var description: String {
       isSummaryJob
         ? "lane '\(second)' would take the job id '\(id)' of duet's history job; rename the lane in the manifest"
         : "lanes '\(first)' and '\(second)' would both be the CI job '\(id)' (job ids allow only letters, digits, '-' and '_', and GitHub compares them without case); rename one of them in the manifest"
     }
   }
 
-  public static func isValidJobID(_ id: String) -> Bool {
+  package static func isValidJobID(_ id: String) -> Bool {
     guard let first = id.unicodeScalars.first, isLetter(first) || first == "_" else { return false }
     return id.unicodeScalars.allSatisfy(isIDCharacter)
   }
@@ -112,7 +112,7 @@ public enum GitHubWorkflow {
   /// release tag, else at the commit the writing duet was built from
   /// (`DUET_COMMIT`), else at the default branch, so it never asks for a ref that
   /// does not exist. The C libraries are installed only when needed.
-  public static let installScript: [String] = [
+  package static let installScript: [String] = [
     "set -euo pipefail",
     "bin=\"$HOME/.duet-tool/$DUET_VERSION/duet\"",
     "os=\"$(uname -s | tr '[:upper:]' '[:lower:]')\"",
@@ -158,7 +158,7 @@ public enum GitHubWorkflow {
 
   /// The step of a lane job that unpacks the build job's duet (`duet.tar`,
   /// downloaded to `$RUNNER_TEMP`) outside the checkout and puts it on `PATH`.
-  public static let unpackDuet: [String] = [
+  package static let unpackDuet: [String] = [
     "set -euo pipefail",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "tar -xf \"$RUNNER_TEMP/duet.tar\" -C \"$RUNNER_TEMP/duet-bin\"",

@@ -21,44 +21,44 @@ import DuetSupport
 /// them all, prints `duet flaky` and saves the merged store to the cache, so the
 /// next pipeline serves unchanged lanes as `cached`. A lane that can run only on
 /// macOS gets the macOS tags; every other lane runs on the Linux runners.
-public enum GitLabPipeline {
-  public static let defaultPath = ".gitlab-ci.yml"
+package enum GitLabPipeline {
+  package static let defaultPath = ".gitlab-ci.yml"
   /// The id of the last job; no lane job takes it.
-  public static let summaryJobID = "duet-history"
+  package static let summaryJobID = "duet-history"
   /// GitLab's tags for macOS when the manifest names none (its hosted macOS runners).
-  public static let defaultMacOSTags = ["saas-macos-medium-m1"]
+  package static let defaultMacOSTags = ["saas-macos-medium-m1"]
   /// The image of the Linux jobs: the Swift duet is built with (Ubuntu 24.04).
-  public static let linuxImage = "swift:6.3.1"
+  package static let linuxImage = "swift:6.3.1"
 
-  public struct Options: Sendable {
-    public var duetVersion: String
-    public var manifestPath: String = Manifest.defaultPath
+  package struct Options: Sendable {
+    package var duetVersion: String
+    package var manifestPath: String = Manifest.defaultPath
     /// How lanes become jobs.
-    public var jobs = CIJobPlan.Options()
+    package var jobs = CIJobPlan.Options()
     /// What the tree's build needs on every runner.
-    public var toolchains = CIToolchains()
-    public init(duetVersion: String) { self.duetVersion = duetVersion }
+    package var toolchains = CIToolchains()
+    package init(duetVersion: String) { self.duetVersion = duetVersion }
   }
 
   /// Job names for `names`: GitHub's rules serve here too (letters, digits, `-`,
   /// `_`, no YAML 1.1 boolean or null, no GitLab keyword).
-  public static func jobIDs(for names: [String]) throws(GitHubWorkflow.JobIDClash) -> [String] {
+  package static func jobIDs(for names: [String]) throws(GitHubWorkflow.JobIDClash) -> [String] {
     try GitHubWorkflow.jobIDs(for: names)
   }
 
   /// The jobs `manifest`'s lanes go to on GitLab's runners.
-  public static func plan(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> CIJobPlan {
+  package static func plan(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> CIJobPlan {
     try CIJobPlan.make(manifest, options: options.jobs) { lane in
       manifest.runnerLabels(for: lane, macOSDefault: defaultMacOSTags, linuxDefault: [])
     }
   }
 
-  public static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
+  package static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
     String(decoding: try renderData(manifest, options: options), as: UTF8.self)
   }
 
   /// The pipeline as UTF-8 bytes, appended one job at a time (see `GitHubWorkflow.renderData`).
-  public static func renderData(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> Data {
+  package static func renderData(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
     var data = Data()
     func add(_ lines: [String]) {

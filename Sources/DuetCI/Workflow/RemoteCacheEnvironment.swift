@@ -10,9 +10,9 @@
 /// workflow's or the job's: a secret reaches only the steps that use it, not the
 /// checkout, the actions or the tree's own setup. GitLab passes CI/CD variables
 /// to every job by itself; its lane jobs only set the upload switch.
-public enum RemoteCacheEnvironment {
+package enum RemoteCacheEnvironment {
   /// The `env:` of a GitHub `duet verify` step, name and value.
-  public static let gitHubStep: [(name: String, value: String)] = [
+  package static let gitHubStep: [(name: String, value: String)] = [
     ("DUET_REMOTE_CACHE", "${{ vars.DUET_REMOTE_CACHE }}"),
     ("DUET_REMOTE_CACHE_UPLOAD", "1"),
     ("DUET_REMOTE_CACHE_TOKEN", "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}"),
@@ -20,10 +20,10 @@ public enum RemoteCacheEnvironment {
   ]
 
   /// The variables of a GitLab lane job.
-  public static let gitLabJob: [(name: String, value: String)] = [("DUET_REMOTE_CACHE_UPLOAD", "1")]
+  package static let gitLabJob: [(name: String, value: String)] = [("DUET_REMOTE_CACHE_UPLOAD", "1")]
 
   /// The comment lines of the GitLab file that say what to set.
-  public static let gitLabComment = [
+  package static let gitLabComment = [
     "# To share the remote cache, set the CI/CD variables DUET_REMOTE_CACHE (its URL) and, masked,",
     "# DUET_REMOTE_CACHE_TOKEN and DUET_REMOTE_CACHE_KEY; GitLab passes them to every job, and lane jobs upload.",
   ]

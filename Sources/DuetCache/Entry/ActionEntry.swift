@@ -11,14 +11,14 @@ import DuetSupport
 /// naming duet and one `auxiliary_metadata` `Any` of type `duet.cache.v1.Entry`
 /// carrying duet's own fields: the action key, the lane, duet's version, the
 /// conditions the pass was judged under, and the signature.
-public struct ActionEntry: Sendable, Equatable {
-  public enum Output: Sendable, Equatable {
+package struct ActionEntry: Sendable, Equatable {
+  package enum Output: Sendable, Equatable {
     /// A regular file; `mode` holds its permission bits (`0o755`).
     case file(path: String, digest: BlobDigest, mode: UInt32)
     /// A symbolic link, kept by its target text.
     case link(path: String, target: String)
 
-    public var path: String {
+    package var path: String {
       switch self {
       case .file(let path, _, _), .link(let path, _): return path
       }
@@ -26,20 +26,20 @@ public struct ActionEntry: Sendable, Equatable {
   }
 
   /// The action key the entry is stored under (64 hex digits).
-  public var key: String
-  public var lane: String
-  public var duetVersion: String
+  package var key: String
+  package var lane: String
+  package var duetVersion: String
   /// Judged under `--strict` in a run that changed no tracked file.
-  public var strict: Bool
+  package var strict: Bool
   /// Judged on a change list (`--since`): never serves a whole-tree run.
-  public var partial: Bool
-  public var outputs: [Output]
+  package var partial: Bool
+  package var outputs: [Output]
   /// The log of the attempt that passed; nil when it printed nothing.
-  public var log: BlobDigest?
+  package var log: BlobDigest?
   /// HMAC-SHA256 of the entry without it, when a key signed the entry.
-  public var signature: [UInt8]?
+  package var signature: [UInt8]?
 
-  public init(key: String, lane: String, duetVersion: String, strict: Bool, partial: Bool, outputs: [Output], log: BlobDigest?) {
+  package init(key: String, lane: String, duetVersion: String, strict: Bool, partial: Bool, outputs: [Output], log: BlobDigest?) {
     self.key = key
     self.lane = lane
     self.duetVersion = duetVersion
@@ -50,7 +50,7 @@ public struct ActionEntry: Sendable, Equatable {
   }
 
   /// Every blob the entry names: the output files' and the log's.
-  public var blobs: [BlobDigest] {
+  package var blobs: [BlobDigest] {
     var seen = Set<BlobDigest>()
     var found: [BlobDigest] = []
     for output in outputs {
@@ -63,28 +63,28 @@ public struct ActionEntry: Sendable, Equatable {
   /// The type URL of duet's own message inside `auxiliary_metadata`.
   static let typeURL = "type.googleapis.com/duet.cache.v1.Entry"
   /// The largest entry read: an entry lists paths and digests, not bytes.
-  public static let maxEncodedSize = 16 << 20
+  package static let maxEncodedSize = 16 << 20
   /// The most outputs one entry may list.
-  public static let maxOutputs = 100_000
+  package static let maxOutputs = 100_000
   /// The permission bits an output keeps: everything but set-user-ID and
   /// set-group-ID, which a cache (an entry from a shared server, restored by a
   /// CI job running as root) must never hand out; Bazel keeps less still.
-  public static let keptModeBits: UInt32 = 0o1777
+  package static let keptModeBits: UInt32 = 0o1777
 
   /// The largest blob an entry may name: 64 GiB.
-  public static let maxBlobSize = 64 << 30
+  package static let maxBlobSize = 64 << 30
 
   // MARK: - Signing
 
   /// The entry signed with `key`.
-  public func signed(with key: [UInt8]) -> ActionEntry {
+  package func signed(with key: [UInt8]) -> ActionEntry {
     var copy = self
     copy.signature = HMACSHA256.mac(key: key, message: unsignedBytes)
     return copy
   }
 
   /// Whether the entry carries a signature that `key` made.
-  public func isSigned(by key: [UInt8]) -> Bool {
+  package func isSigned(by key: [UInt8]) -> Bool {
     guard let signature else { return false }
     return HMACSHA256.equal(signature, HMACSHA256.mac(key: key, message: unsignedBytes))
   }
@@ -99,7 +99,7 @@ public struct ActionEntry: Sendable, Equatable {
   // MARK: - Encoding
 
   /// The entry as a binary `ActionResult`.
-  public func encoded() -> [UInt8] {
+  package func encoded() -> [UInt8] {
     var writer = ProtobufWriter()
     for output in outputs {
       guard case .file(let path, let digest, let mode) = output else { continue }
@@ -143,10 +143,10 @@ public struct ActionEntry: Sendable, Equatable {
   }
 
   /// Why bytes read from a store are not an entry duet may use.
-  public enum DecodeError: Error, Equatable, CustomStringConvertible {
+  package enum DecodeError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .malformed(let why): return why
       }
@@ -157,7 +157,7 @@ public struct ActionEntry: Sendable, Equatable {
   /// that it is duet's (its own message present, format 1), every path
   /// tree-relative without `..`, every digest 64 hex digits with a size in
   /// range, modes in range, no path twice, and counts bounded.
-  public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> ActionEntry {
+  package static func decode(_ bytes: [UInt8]) throws(DecodeError) -> ActionEntry {
     guard bytes.count <= maxEncodedSize else { throw .malformed("larger than \(maxEncodedSize) bytes") }
     guard let fields = ProtobufReader.fields(bytes[...]) else { throw .malformed("not an ActionResult (protobuf)") }
     var outputs: [Output] = []
@@ -243,7 +243,7 @@ public struct ActionEntry: Sendable, Equatable {
 
   /// Whether an entry may name `path`: what `decode` accepts, so capture
   /// never stores an entry that no reader takes back.
-  public static func isEntryPath(_ path: String) -> Bool {
+  package static func isEntryPath(_ path: String) -> Bool {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     return !path.isEmpty && !path.hasPrefix("/") && segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
       && !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })

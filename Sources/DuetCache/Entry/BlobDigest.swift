@@ -1,21 +1,21 @@
 /// A blob's name in a content-addressed store: the SHA-256 of its bytes and
 /// their count, as REAPI's `Digest` carries them.
-public struct BlobDigest: Sendable, Hashable, CustomStringConvertible {
+package struct BlobDigest: Sendable, Hashable, CustomStringConvertible {
   /// 64 lowercase hex digits.
-  public var hash: String
-  public var size: Int
+  package var hash: String
+  package var size: Int
 
-  public init(hash: String, size: Int) {
+  package init(hash: String, size: Int) {
     self.hash = hash
     self.size = size
   }
 
   /// `sha256:<hex>/<size>`, as messages show it.
-  public var description: String { "sha256:\(hash)/\(size)" }
+  package var description: String { "sha256:\(hash)/\(size)" }
 
   /// Whether `text` is 64 lowercase hex digits: the only names the stores accept,
   /// so a hostile entry can never name a path through a digest.
-  public static func isHash(_ text: String) -> Bool {
+  package static func isHash(_ text: String) -> Bool {
     text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
   }
 }

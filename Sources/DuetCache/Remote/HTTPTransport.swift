@@ -14,8 +14,8 @@ import Foundation
 /// redacted base URL, the request and the reason, and is scrubbed of the
 /// credentials besides (libcurl never sees them in a URL, so this is the second
 /// guard, not the first).
-public final class HTTPTransport: RemoteTransport {
-  public let config: RemoteCacheConfig
+package final class HTTPTransport: RemoteTransport {
+  package let config: RemoteCacheConfig
   /// Sessions no call is using: a call takes one (or makes one) and gives it back.
   private let idle = Locked<[CurlSession]>([])
 
@@ -23,7 +23,7 @@ public final class HTTPTransport: RemoteTransport {
   /// `let` is initialised once, thread-safely).
   private static let globalInit: CURLcode = duet_curl_global_init()
 
-  public init(config: RemoteCacheConfig) {
+  package init(config: RemoteCacheConfig) {
     self.config = config
   }
 
@@ -31,9 +31,9 @@ public final class HTTPTransport: RemoteTransport {
     idle.withLock { sessions in sessions.removeAll() }
   }
 
-  public func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)) }
-  public func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)) }
-  public func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)) }
+  package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)) }
+  package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)) }
+  package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)) }
 
   private func perform(_ requests: [CurlRequest]) -> [RemoteResult] {
     guard !requests.isEmpty else { return [] }

@@ -15,9 +15,9 @@ import Darwin
 /// (`remote cache <url>: ...`, the URL without credentials) and the remote is
 /// not asked again in this run; the lanes run as if it had nothing. With a
 /// signing key, an entry without a valid signature is never served.
-public final class RemoteCache: @unchecked Sendable {
-  public let name: String
-  public let upload: Bool
+package final class RemoteCache: @unchecked Sendable {
+  package let name: String
+  package let upload: Bool
   private let transport: any RemoteTransport
   private let signingKey: [UInt8]?
   private let store: ContentStore
@@ -26,10 +26,10 @@ public final class RemoteCache: @unchecked Sendable {
   private var warnedUnsigned = false
   /// An entry that is not one (a proxy's web page answers every key) is said once.
   private var warnedUnusable = false
-  public private(set) var warnings: [String] = []
+  package private(set) var warnings: [String] = []
 
   /// `name` is the base URL as messages may show it (no userinfo).
-  public init(transport: any RemoteTransport, name: String, upload: Bool, signingKey: [UInt8]?, store: ContentStore, maxBlobBytes: Int = 2 << 30) {
+  package init(transport: any RemoteTransport, name: String, upload: Bool, signingKey: [UInt8]?, store: ContentStore, maxBlobBytes: Int = 2 << 30) {
     self.transport = transport
     self.name = name
     self.upload = upload
@@ -39,7 +39,7 @@ public final class RemoteCache: @unchecked Sendable {
   }
 
   /// Warnings made since the last call, each said once.
-  public func takeWarnings() -> [String] {
+  package func takeWarnings() -> [String] {
     defer { warnings.removeAll() }
     return warnings
   }
@@ -59,7 +59,7 @@ public final class RemoteCache: @unchecked Sendable {
   }
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).
-  public func entries(_ keys: [String: String]) -> [String: ActionEntry] {
+  package func entries(_ keys: [String: String]) -> [String: ActionEntry] {
     guard !broken, !keys.isEmpty else { return [:] }
     let ordered = keys.keys.sorted()
     var temporaries: [String] = []
@@ -111,7 +111,7 @@ public final class RemoteCache: @unchecked Sendable {
 
   /// Downloads blobs the local store lacks; returns those it could not get.
   @discardableResult
-  public func fetch(_ digests: [BlobDigest]) -> Set<BlobDigest> {
+  package func fetch(_ digests: [BlobDigest]) -> Set<BlobDigest> {
     let wanted = Array(Set(digests.filter { !store.contains($0) })).sorted { $0.hash < $1.hash }
     guard !wanted.isEmpty else { return [] }
     guard !broken else { return Set(wanted) }
@@ -150,7 +150,7 @@ public final class RemoteCache: @unchecked Sendable {
 
   /// Uploads each entry's blobs the server lacks, then the entry (signed with
   /// the key when one is set): an entry is never written before its blobs.
-  public func put(_ entries: [ActionEntry]) {
+  package func put(_ entries: [ActionEntry]) {
     guard upload, !broken, !entries.isEmpty else { return }
     let blobs = Array(Set(entries.flatMap(\.blobs))).sorted { $0.hash < $1.hash }
     let present = transport.head(blobs.map { RemoteKey(.cas, $0.hash) })

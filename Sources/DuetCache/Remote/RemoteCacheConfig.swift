@@ -7,42 +7,42 @@ import Foundation
 /// is total. The credentials live here and nowhere else: `base`, the only form
 /// of the URL duet ever shows, has none, and `description` and the mirror hide
 /// them, so printing a config (or a failed `#expect` on one) cannot leak them.
-public struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
   /// `scheme://host[:port]/path`: no userinfo, no query, no trailing slash.
   /// Requests go to `<base>/ac/<hex>` and `<base>/cas/<hex>`.
-  public var base: String
+  package var base: String
   /// Basic auth from the URL's userinfo, percent-decoded.
-  public var user: String?
-  public var password: String?
+  package var user: String?
+  package var password: String?
   /// `Authorization: Bearer <token>`, from `DUET_REMOTE_CACHE_TOKEN`.
-  public var bearerToken: String?
+  package var bearerToken: String?
   /// Whether duet PUTs what it built (`DUET_REMOTE_CACHE_UPLOAD=1` or `true`);
   /// a cache is read-only unless told.
-  public var upload: Bool
+  package var upload: Bool
   /// The key action entries are signed with (`DUET_REMOTE_CACHE_KEY`, its
   /// UTF-8 bytes); nil when unset or empty.
-  public var signingKey: [UInt8]?
+  package var signingKey: [UInt8]?
   /// How long a TCP (and TLS) connect may take: a server that is down should
   /// cost a build seconds, not minutes.
-  public var connectTimeout: Duration = .seconds(5)
+  package var connectTimeout: Duration = .seconds(5)
   /// A transfer slower than `lowSpeedLimit` bytes a second for `lowSpeedTime`
   /// is abandoned: a stalled server is found without capping honest big blobs.
-  public var lowSpeedLimit: Int = 1024
-  public var lowSpeedTime: Duration = .seconds(10)
+  package var lowSpeedLimit: Int = 1024
+  package var lowSpeedTime: Duration = .seconds(10)
   /// The most one request may take, whatever its speed (libcurl counts whole
   /// requests, connect included).
-  public var requestTimeout: Duration = .seconds(120)
+  package var requestTimeout: Duration = .seconds(120)
   /// How many requests run at once (`DUET_REMOTE_CACHE_JOBS`, 1...64).
-  public var parallel: Int = 16
+  package var parallel: Int = 16
   /// The largest blob duet downloads; a larger answer is refused, not stored.
-  public var maxBlobBytes: Int = 2 << 30
+  package var maxBlobBytes: Int = 2 << 30
 
   /// The variables read, for a command that documents or lists them.
-  public static let variables = ["DUET_REMOTE_CACHE", "DUET_REMOTE_CACHE_TOKEN", "DUET_REMOTE_CACHE_UPLOAD", "DUET_REMOTE_CACHE_KEY", "DUET_REMOTE_CACHE_JOBS"]
+  package static let variables = ["DUET_REMOTE_CACHE", "DUET_REMOTE_CACHE_TOKEN", "DUET_REMOTE_CACHE_UPLOAD", "DUET_REMOTE_CACHE_KEY", "DUET_REMOTE_CACHE_JOBS"]
 
   /// A config for `url` with the defaults above and no token, key or upload;
   /// `source` names the URL's origin in an error.
-  public init(url: String, source: String = "--remote-cache") throws(RemoteCacheConfigError) {
+  package init(url: String, source: String = "--remote-cache") throws(RemoteCacheConfigError) {
     let parsed = try Self.parse(url: url, source: source)
     self.base = parsed.base
     self.user = parsed.user
@@ -55,7 +55,7 @@ public struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, C
   /// The remote cache the flag or the environment names, or nil when neither
   /// does (no flag, `DUET_REMOTE_CACHE` unset or empty). Takes the environment
   /// as a value: commands read the invocation's, never the process's.
-  public static func resolve(flag: String?, environment: [String: String]) throws(RemoteCacheConfigError) -> RemoteCacheConfig? {
+  package static func resolve(flag: String?, environment: [String: String]) throws(RemoteCacheConfigError) -> RemoteCacheConfig? {
     let url: String
     let source: String
     if let flag {
@@ -87,12 +87,12 @@ public struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, C
   }
 
   /// The URL as it may be shown: `base`.
-  public var redacted: String { base }
+  package var redacted: String { base }
 
-  public var description: String { "remote cache \(base)" }
+  package var description: String { "remote cache \(base)" }
 
   /// Shows no secret: what a test failure or `dump` prints.
-  public var customMirror: Mirror {
+  package var customMirror: Mirror {
     Mirror(self, children: [
       "base": base, "auth": bearerToken != nil ? "bearer" : (user != nil ? "basic" : "none"),
       "upload": upload, "signed": signingKey != nil, "parallel": parallel, "maxBlobBytes": maxBlobBytes,

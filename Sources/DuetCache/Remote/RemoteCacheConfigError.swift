@@ -2,16 +2,16 @@
 /// `--remote-cache` flag or a `DUET_REMOTE_CACHE*` variable). The message quotes
 /// the value only when it holds no secret, and a URL only in its redacted form
 /// (no user, no password, no query), so the error can be printed anywhere.
-public struct RemoteCacheConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RemoteCacheConfigError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `--remote-cache` or the variable's name.
-  public var source: String
+  package var source: String
   /// What is wrong, lowercase: `expected an http:// or https:// URL, got "ftp://host/x"`.
-  public var message: String
+  package var message: String
 
-  public init(source: String, message: String) {
+  package init(source: String, message: String) {
     self.source = source
     self.message = message
   }
 
-  public var description: String { "\(source): \(message)" }
+  package var description: String { "\(source): \(message)" }
 }

@@ -37,7 +37,7 @@ extension RemoteCacheConfig {
   /// of the authority to the last `@` dropped (over-redacting a path with an
   /// `@` is harmless; a password holding `#` or `/` must not half-show), the
   /// query and fragment cut to `?…`, control characters escaped.
-  public static func redact(_ url: String) -> String {
+  package static func redact(_ url: String) -> String {
     var text = withoutUserinfo(url, upToLastAt: true)
     if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] + "?…" }
     if text.count > 200 { text = text.prefix(200) + "…" }

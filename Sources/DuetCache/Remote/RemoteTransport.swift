@@ -1,32 +1,32 @@
 /// The two namespaces of the Bazel HTTP remote-cache protocol:
 /// `<base>/ac/<sha256>` holds action entries (an action key to its result),
 /// `<base>/cas/<sha256>` holds blobs named by the SHA-256 of their bytes.
-public enum RemoteNamespace: String, Sendable, Hashable {
+package enum RemoteNamespace: String, Sendable, Hashable {
   case ac, cas
 }
 
 /// One object on the remote cache: `ac/<hex>` or `cas/<hex>`.
-public struct RemoteKey: Sendable, Hashable, CustomStringConvertible {
-  public var namespace: RemoteNamespace
+package struct RemoteKey: Sendable, Hashable, CustomStringConvertible {
+  package var namespace: RemoteNamespace
   /// 64 lowercase hex digits.
-  public var hash: String
+  package var hash: String
 
-  public init(_ namespace: RemoteNamespace, _ hash: String) {
+  package init(_ namespace: RemoteNamespace, _ hash: String) {
     self.namespace = namespace
     self.hash = hash
   }
 
   /// `ac/<hex>`, the path below the base URL.
-  public var description: String { "\(namespace.rawValue)/\(hash)" }
+  package var description: String { "\(namespace.rawValue)/\(hash)" }
 }
 
 /// A download: the object to GET and the file its bytes go to. The transport
 /// writes `destination` (creating or truncating it) and stops past `maxBytes`.
-public struct RemoteGet: Sendable {
-  public var key: RemoteKey
-  public var destination: String
-  public var maxBytes: Int
-  public init(key: RemoteKey, destination: String, maxBytes: Int) {
+package struct RemoteGet: Sendable {
+  package var key: RemoteKey
+  package var destination: String
+  package var maxBytes: Int
+  package init(key: RemoteKey, destination: String, maxBytes: Int) {
     self.key = key
     self.destination = destination
     self.maxBytes = maxBytes
@@ -34,13 +34,13 @@ public struct RemoteGet: Sendable {
 }
 
 /// An upload: the object to PUT and the file that holds its bytes.
-public struct RemotePut: Sendable {
-  public var key: RemoteKey
-  public var source: String
+package struct RemotePut: Sendable {
+  package var key: RemoteKey
+  package var source: String
   /// `application/octet-stream` for blobs, `application/octet-stream` (binary
   /// protobuf) for action entries too.
-  public var contentType: String
-  public init(key: RemoteKey, source: String, contentType: String = "application/octet-stream") {
+  package var contentType: String
+  package init(key: RemoteKey, source: String, contentType: String = "application/octet-stream") {
     self.key = key
     self.source = source
     self.contentType = contentType
@@ -49,7 +49,7 @@ public struct RemotePut: Sendable {
 
 /// How one request ended. `failed` carries a sentence for a warning, which
 /// never holds a credential (the URL in it is the redacted one).
-public enum RemoteResult: Sendable, Equatable {
+package enum RemoteResult: Sendable, Equatable {
   /// GET: the bytes are in the destination (their count); PUT: stored; HEAD: present.
   case done(bytes: Int)
   /// 404: not on the server (GET, HEAD).
@@ -63,7 +63,7 @@ public enum RemoteResult: Sendable, Equatable {
 /// scripted one. Every call returns one result per request, in request order,
 /// and never throws: a server that fails is a warning for the caller, never a
 /// verdict.
-public protocol RemoteTransport: Sendable {
+package protocol RemoteTransport: Sendable {
   func get(_ requests: [RemoteGet]) -> [RemoteResult]
   func put(_ requests: [RemotePut]) -> [RemoteResult]
   func head(_ keys: [RemoteKey]) -> [RemoteResult]

@@ -16,23 +16,23 @@ import Darwin
 /// blob or a blob under another's name. Reading a blob checks its bytes again,
 /// so a store damaged on disk restores nothing wrong. A use sets a blob's
 /// modification time, which `prune` reads as "least recently used".
-public final class ContentStore: @unchecked Sendable {
-  public let folder: URL
+package final class ContentStore: @unchecked Sendable {
+  package let folder: URL
 
   /// `.duet/cache` under a tree root.
-  public static func defaultFolder(root: URL) -> URL {
+  package static func defaultFolder(root: URL) -> URL {
     root.appendingPathComponent(".duet/cache")
   }
 
-  public init(folder: URL) {
+  package init(folder: URL) {
     self.folder = folder
   }
 
-  public enum StoreError: Error, CustomStringConvertible {
+  package enum StoreError: Error, CustomStringConvertible {
     case io(String)
     case mismatch(expected: BlobDigest, got: BlobDigest)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .io(let why): return why
       case .mismatch(let expected, let got): return "blob \(expected.hash.prefix(12))… holds bytes whose digest is \(got.hash.prefix(12))… (\(got.size) bytes)"
@@ -41,23 +41,23 @@ public final class ContentStore: @unchecked Sendable {
   }
 
   /// Where the blob named `hash` lives.
-  public func blobPath(_ hash: String) -> String {
+  package func blobPath(_ hash: String) -> String {
     folder.appendingPathComponent("cas/\(hash.prefix(2))/\(hash)").path
   }
 
-  public func entryPath(_ key: String) -> String {
+  package func entryPath(_ key: String) -> String {
     folder.appendingPathComponent("ac/\(key)").path
   }
 
   /// Whether the store holds the blob (a regular file of its size).
-  public func contains(_ digest: BlobDigest) -> Bool {
+  package func contains(_ digest: BlobDigest) -> Bool {
     var info = stat()
     return lstat(blobPath(digest.hash), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) == digest.size
   }
 
   /// A temporary file inside the store, for a blob being written or downloaded:
   /// on the same file system as the blobs, so it can be renamed into place.
-  public func temporaryFile() throws(StoreError) -> (fd: Int32, path: String) {
+  package func temporaryFile() throws(StoreError) -> (fd: Int32, path: String) {
     let tmp = folder.appendingPathComponent("tmp").path
     do { try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true) } catch {
       throw .io("cannot make \(tmp): \(error.localizedDescription)")
@@ -72,7 +72,7 @@ public final class ContentStore: @unchecked Sendable {
   /// what is read and thrown away, never renamed into the store: an action
   /// entry being downloaded. A `--dry-run` asking the remote so writes nothing
   /// in the tree.
-  public static func scratchFile() throws(StoreError) -> (fd: Int32, path: String) {
+  package static func scratchFile() throws(StoreError) -> (fd: Int32, path: String) {
     var folder = FileManager.default.temporaryDirectory.path
     while folder.hasSuffix("/") && folder.count > 1 { folder.removeLast() }
     var template = Array((folder + "/duet-entry-XXXXXX").utf8CString)
@@ -87,7 +87,7 @@ public final class ContentStore: @unchecked Sendable {
 
   /// Copies the regular file at `path` into the store; returns its digest.
   /// The bytes are hashed as they are copied, so the name is what was stored.
-  public func insert(fileAt path: String) throws(StoreError) -> BlobDigest {
+  package func insert(fileAt path: String) throws(StoreError) -> BlobDigest {
     let source: Int32
     do { source = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path) } catch {
       throw .io("\(error)")
@@ -111,7 +111,7 @@ public final class ContentStore: @unchecked Sendable {
   }
 
   /// Stores bytes held in memory; returns their digest.
-  public func insert(_ bytes: [UInt8]) throws(StoreError) -> BlobDigest {
+  package func insert(_ bytes: [UInt8]) throws(StoreError) -> BlobDigest {
     var digest = Digest()
     bytes.withUnsafeBytes { digest.update($0) }
     let stored = BlobDigest(hash: digest.hex(), size: bytes.count)
@@ -129,7 +129,7 @@ public final class ContentStore: @unchecked Sendable {
 
   /// Moves a finished temporary file into place as `digest`, after checking
   /// that its bytes are that digest (a download is checked here).
-  public func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+  package func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
     let got: BlobDigest
     do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
       unlink(temporary)
@@ -165,7 +165,7 @@ public final class ContentStore: @unchecked Sendable {
   }
 
   /// Marks a blob used now, for least-recently-used pruning.
-  public func touch(_ digest: BlobDigest) {
+  package func touch(_ digest: BlobDigest) {
     utimes(blobPath(digest.hash), nil)
   }
 
@@ -173,7 +173,7 @@ public final class ContentStore: @unchecked Sendable {
   /// beside it, checked against the digest as it is copied, then renamed over
   /// `path`. The caller has checked that `path` is inside the tree, reached
   /// through no link, and is nothing or a regular file.
-  public func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
+  package func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
     let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
     defer { close(source) }
@@ -212,7 +212,7 @@ public final class ContentStore: @unchecked Sendable {
   // MARK: - Entries
 
   /// The local action entry for `key`, as stored bytes; nil when there is none.
-  public func entryBytes(_ key: String) -> [UInt8]? {
+  package func entryBytes(_ key: String) -> [UInt8]? {
     guard BlobDigest.isHash(key) else { return nil }
     guard let data = try? PathGuard.readRegularFile(atAbsolute: entryPath(key), displayPath: entryPath(key)),
           data.count <= ActionEntry.maxEncodedSize else { return nil }
@@ -220,7 +220,7 @@ public final class ContentStore: @unchecked Sendable {
   }
 
   /// Writes an action entry atomically.
-  public func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
+  package func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
     guard BlobDigest.isHash(key) else { throw .io("action key \(key) is not a SHA-256") }
     do { try AtomicFile.write(Data(bytes), toAbsolute: entryPath(key), displayPath: "action entry \(key.prefix(12))…") } catch {
       throw .io("\(error)")
@@ -236,7 +236,7 @@ public final class ContentStore: @unchecked Sendable {
 
   /// The stamps taken when the outputs of the entry `key` were last written or
   /// hashed in this tree; empty when there are none.
-  public func stamps(_ key: String) -> [String: FileStamp] {
+  package func stamps(_ key: String) -> [String: FileStamp] {
     guard BlobDigest.isHash(key),
           let data = try? PathGuard.readRegularFile(atAbsolute: stampPath(key), displayPath: stampPath(key)), data.count < 64 << 20 else { return [:] }
     return FileStamp.parse(String(decoding: data, as: UTF8.self))
@@ -244,7 +244,7 @@ public final class ContentStore: @unchecked Sendable {
 
   /// Keeps the stamps of an entry's output files as they are now; a failure
   /// only costs a hash next time.
-  public func keepStamps(_ stamps: [String: FileStamp], key: String) {
+  package func keepStamps(_ stamps: [String: FileStamp], key: String) {
     guard BlobDigest.isHash(key) else { return }
     try? AtomicFile.write(Data(FileStamp.serialize(stamps).utf8), toAbsolute: stampPath(key), displayPath: "output stamps")
   }
@@ -252,7 +252,7 @@ public final class ContentStore: @unchecked Sendable {
   // MARK: - Helpers
 
   /// The digest of a file's bytes, read by descriptor.
-  public static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
+  package static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }

@@ -12,7 +12,7 @@ import Darwin
 /// wrote or hashed it is taken as unchanged without reading it, as ninja and
 /// Bazel trust a file's metadata; the change time cannot be set back by a
 /// tool, so an edit that restores the modification time is still seen.
-public struct FileStamp: Sendable, Hashable {
+package struct FileStamp: Sendable, Hashable {
   var device: UInt64
   var inode: UInt64
   var size: Int64
@@ -21,7 +21,7 @@ public struct FileStamp: Sendable, Hashable {
   var changed: Int64
 
   /// The stamp of the file at `path` (not followed), or nil when there is none.
-  public static func of(_ path: String) -> FileStamp? {
+  package static func of(_ path: String) -> FileStamp? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)

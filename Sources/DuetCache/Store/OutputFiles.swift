@@ -14,23 +14,23 @@ import Darwin
 /// A declared path is reached through real folders only: a link on the way
 /// (`build -> /tmp/x`) is a problem, as is a FIFO, socket or device under an
 /// output; such a pass is kept as a pass but never stored in the cache.
-public struct OutputFiles: Sendable {
+package struct OutputFiles: Sendable {
   /// Declared outputs that do not exist: the lane fails.
-  public var missing: [String] = []
+  package var missing: [String] = []
   /// Why the outputs cannot be stored (`build/fifo is a FIFO`).
-  public var problems: [String] = []
+  package var problems: [String] = []
   /// Each file and link found, in path order; files carry their digest once stored.
-  public var outputs: [ActionEntry.Output] = []
+  package var outputs: [ActionEntry.Output] = []
   /// Each file's stamp as it was hashed, so the next check need not read it.
-  public var stamps: [String: FileStamp] = [:]
+  package var stamps: [String: FileStamp] = [:]
 
-  public init() {}
+  package init() {}
 
   /// The most files the outputs of one lane may hold and still be stored.
-  public static let maxFiles = ActionEntry.maxOutputs
+  package static let maxFiles = ActionEntry.maxOutputs
 
   /// Looks at `declared` under `root`; with a `store`, copies each file into it.
-  public static func capture(_ declared: [String], root: URL, store: ContentStore?) -> OutputFiles {
+  package static func capture(_ declared: [String], root: URL, store: ContentStore?) -> OutputFiles {
     var found = OutputFiles()
     for path in declared {
       switch OutputFiles.locate(path, root: root) {

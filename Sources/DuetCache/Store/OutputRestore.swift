@@ -16,28 +16,28 @@ import Darwin
 /// another path is refused whole), through a link, or over anything but a
 /// regular file: where a folder, link or device stands in the way, the lane
 /// runs instead.
-public enum OutputRestore {
+package enum OutputRestore {
   /// Why the entry cannot be restored (the lane then runs), or what was done.
-  public enum Result: Sendable, Equatable {
+  package enum Result: Sendable, Equatable {
     case restored(files: Int)
     case cannot(String)
   }
 
   /// What restoring an entry would write: the outputs that are missing or
   /// differ on disk, or why it cannot be done.
-  public struct Plan: Sendable {
-    public var entry: ActionEntry
-    public var declared: [String]
-    public var writes: [ActionEntry.Output] = []
+  package struct Plan: Sendable {
+    package var entry: ActionEntry
+    package var declared: [String]
+    package var writes: [ActionEntry.Output] = []
 
     /// The blobs the writes need.
-    public var blobs: [BlobDigest] {
+    package var blobs: [BlobDigest] {
       writes.compactMap { if case .file(_, let digest, _) = $0 { return digest } else { return nil } }
     }
   }
 
   /// Whether every path the entry names lies at or under one of `declared`.
-  public static func stray(_ entry: ActionEntry, declared: [String]) -> String? {
+  package static func stray(_ entry: ActionEntry, declared: [String]) -> String? {
     for output in entry.outputs {
       let inside = declared.contains { output.path == $0 || output.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
       if !inside { return output.path }
@@ -48,7 +48,7 @@ public enum OutputRestore {
   /// Compares the tree with the entry; writes nothing. A file whose stamp
   /// equals the one in `stamps` (taken when duet last wrote or hashed it) is
   /// taken as unchanged without reading it.
-  public static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:]) -> Swift.Result<Plan, Refusal> {
+  package static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:]) -> Swift.Result<Plan, Refusal> {
     if let stray = stray(entry, declared: declared) {
       return .failure(Refusal(text: "its cache entry names \(ControlText.shown(stray)), outside the lane's outputs"))
     }
@@ -69,7 +69,7 @@ public enum OutputRestore {
 
   /// The stamps of the entry's output files as the tree holds them now, taken
   /// once they match the entry (after `plan` found them equal, or `apply`).
-  public static func stamps(_ entry: ActionEntry, root: URL) -> [String: FileStamp] {
+  package static func stamps(_ entry: ActionEntry, root: URL) -> [String: FileStamp] {
     var stamps: [String: FileStamp] = [:]
     for case .file(let path, _, _) in entry.outputs {
       if let stamp = FileStamp.of(root.path + "/" + path) { stamps[path] = stamp }
@@ -78,7 +78,7 @@ public enum OutputRestore {
   }
 
   /// Brings the tree's outputs to what the entry records (`plan` first).
-  public static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
+  package static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
     switch plan(entry, declared: declared, root: root) {
     case .failure(let why): return .cannot(why.text)
     case .success(let plan): return apply(plan, root: root, store: store)
@@ -86,7 +86,7 @@ public enum OutputRestore {
   }
 
   /// Writes a plan's outputs from the store.
-  public static func apply(_ plan: Plan, root: URL, store: ContentStore) -> Result {
+  package static func apply(_ plan: Plan, root: URL, store: ContentStore) -> Result {
     let lacking = plan.blobs.filter { !store.contains($0) }
     if !lacking.isEmpty {
       return .cannot("the cache lacks \(Set(lacking).count) of its output file(s)")
@@ -101,8 +101,8 @@ public enum OutputRestore {
     return .restored(files: plan.writes.count)
   }
 
-  public struct Refusal: Error, Sendable {
-    public var text: String
+  package struct Refusal: Error, Sendable {
+    package var text: String
   }
 
   /// Whether the tree already holds `output` as the entry records it; a

@@ -9,13 +9,13 @@ import Darwin
 /// `duet cache stats`, `prune` and `verify` over the local store: what it
 /// holds, trimming it to a size (least recently used blobs first, then the
 /// entries that named them), and every blob hashed again.
-public enum StoreMaintenance {
-  public struct Stats: Sendable, Equatable {
-    public var blobs = 0
-    public var bytes = 0
-    public var entries = 0
+package enum StoreMaintenance {
+  package struct Stats: Sendable, Equatable {
+    package var blobs = 0
+    package var bytes = 0
+    package var entries = 0
     /// Seconds since 1970 of the least recently used blob; nil when there is none.
-    public var oldestUse: Double?
+    package var oldestUse: Double?
   }
 
   struct Blob {
@@ -49,7 +49,7 @@ public enum StoreMaintenance {
     ((try? FileManager.default.contentsOfDirectory(atPath: store.folder.appendingPathComponent("ac").path)) ?? []).filter(BlobDigest.isHash).sorted()
   }
 
-  public static func stats(_ store: ContentStore) -> Stats {
+  package static func stats(_ store: ContentStore) -> Stats {
     let all = blobs(store)
     return Stats(blobs: all.count, bytes: all.reduce(0) { $0 + $1.size }, entries: entryKeys(store).count, oldestUse: all.map(\.used).min())
   }
@@ -57,17 +57,17 @@ public enum StoreMaintenance {
   /// How old a temporary file in the store must be to count as left over.
   static let leftoverAge: Double = 3600
 
-  public struct Pruned: Sendable, Equatable {
-    public var blobs = 0
-    public var bytes = 0
-    public var entries = 0
-    public var left = Stats()
+  package struct Pruned: Sendable, Equatable {
+    package var blobs = 0
+    package var bytes = 0
+    package var entries = 0
+    package var left = Stats()
   }
 
   /// Removes the least recently used blobs until the store holds at most
   /// `maxBytes`, then every entry that names a blob no longer there (it could
   /// restore nothing), and leftovers of interrupted writes.
-  public static func prune(_ store: ContentStore, maxBytes: Int) -> Pruned {
+  package static func prune(_ store: ContentStore, maxBytes: Int) -> Pruned {
     var pruned = Pruned()
     var all = blobs(store).sorted { $0.used < $1.used }
     var total = all.reduce(0) { $0 + $1.size }
@@ -104,16 +104,16 @@ public enum StoreMaintenance {
     return pruned
   }
 
-  public struct Verified: Sendable, Equatable {
-    public var checked = 0
-    public var bytes = 0
+  package struct Verified: Sendable, Equatable {
+    package var checked = 0
+    package var bytes = 0
     /// Blobs whose bytes were not their name, removed.
-    public var damaged: [String] = []
+    package var damaged: [String] = []
   }
 
   /// Hashes every blob again; a blob whose bytes are not its name is removed
   /// (a lane that needs it then runs, or fetches it again).
-  public static func verify(_ store: ContentStore) -> Verified {
+  package static func verify(_ store: ContentStore) -> Verified {
     var verified = Verified()
     for blob in blobs(store).sorted(by: { $0.hash < $1.hash }) {
       verified.checked += 1

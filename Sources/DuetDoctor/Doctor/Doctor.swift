@@ -8,21 +8,21 @@ import DuetSupport
 /// `duet doctor`: whether this machine and tree have what the lanes need. Reads
 /// everything, runs nothing but `--version` probes (each with a deadline), and
 /// writes nothing; the history store is opened read-only.
-public enum Doctor {
-  public struct Options: Sendable {
-    public var root: URL
+package enum Doctor {
+  package struct Options: Sendable {
+    package var root: URL
     /// How the root was found: a marker file or `--root`; nil when no tree was
     /// found, and `root` is only where the search started.
-    public var foundBy: String?
-    public var environment: [String: String]
+    package var foundBy: String?
+    package var environment: [String: String]
     /// Seconds each toolchain probe may take.
-    public var probeTimeout: Double = 10
-    public var builtins: [String: [String]]
+    package var probeTimeout: Double = 10
+    package var builtins: [String: [String]]
     /// The operating system the lanes are checked for: a lane whose `platforms:`
     /// leaves it out is skipped there by verify, so nothing it needs is a problem.
-    public var platform: LanePlatform = .current
+    package var platform: LanePlatform = .current
 
-    public init(root: URL, foundBy: String?, environment: [String: String], builtins: [String: [String]]) {
+    package init(root: URL, foundBy: String?, environment: [String: String], builtins: [String: [String]]) {
       self.root = root
       self.foundBy = foundBy
       self.environment = environment
@@ -30,7 +30,7 @@ public enum Doctor {
     }
   }
 
-  public static func run(_ options: Options) -> DoctorReport {
+  package static func run(_ options: Options) -> DoctorReport {
     let root = options.root
     var report = DoctorReport(root: root.path)
     if let foundBy = options.foundBy {

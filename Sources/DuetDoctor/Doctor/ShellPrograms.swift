@@ -4,14 +4,14 @@
 /// after `VAR=value` assignments and redirections,
 /// skipping shell built-ins and words made from variables (which only the shell
 /// can expand). A `cd DIR` moves where later relative programs are looked for.
-public enum ShellPrograms {
-  public struct Program: Sendable, Equatable {
+package enum ShellPrograms {
+  package struct Program: Sendable, Equatable {
     /// As written: `./gradlew`, `swift`.
-    public var name: String
+    package var name: String
     /// The folder a `cd` before it moved to, relative to where the lane runs.
-    public var directory: String?
+    package var directory: String?
     /// Whether it names a file (`./gradlew`, `bin/x`) rather than a program on `PATH`.
-    public var isPath: Bool { name.contains("/") }
+    package var isPath: Bool { name.contains("/") }
   }
 
   package static let builtins: Set<String> = [
@@ -26,7 +26,7 @@ public enum ShellPrograms {
   package static let subshellStart = "\u{1}("
   package static let subshellEnd = "\u{1})"
 
-  public static func programs(in command: String) -> [Program] {
+  package static func programs(in command: String) -> [Program] {
     var programs: [Program] = []
     var directory: String?
     // A `cd` inside `( ... )` moves only the subshell.

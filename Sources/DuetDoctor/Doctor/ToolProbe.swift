@@ -4,21 +4,21 @@ import DuetSupport
 
 /// Finds a program on `PATH` and asks it for its version with a deadline, so a
 /// hung toolchain makes `duet doctor` slow by seconds, never forever.
-public enum ToolProbe {
-  public struct Version: Sendable, Equatable {
-    public var tool: String
+package enum ToolProbe {
+  package struct Version: Sendable, Equatable {
+    package var tool: String
     /// Where it was found, or nil when it is not on `PATH`.
-    public var path: String?
+    package var path: String?
     /// The line that names its version, or what went wrong asking for it.
-    public var text: String
-    public var ok: Bool
+    package var text: String
+    package var ok: Bool
   }
 
   /// The toolchains duet reports and the argument each prints its version for.
-  public static let toolchains: [(tool: String, argument: String)] = [("swift", "--version"), ("java", "-version"), ("kotlinc", "-version")]
+  package static let toolchains: [(tool: String, argument: String)] = [("swift", "--version"), ("java", "-version"), ("kotlinc", "-version")]
 
   /// The executable `name` resolves to through `PATH`, or nil.
-  public static func which(_ name: String, path: String?) -> String? {
+  package static func which(_ name: String, path: String?) -> String? {
     for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
       let candidate = folder + "/" + name
       if ExecutableFile.exists(at: candidate) { return candidate }
@@ -28,7 +28,7 @@ public enum ToolProbe {
 
   /// Runs `tool argument` (found through `PATH`) with a deadline and keeps the line
   /// that names its version.
-  public static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
+  package static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
     guard let path = which(tool, path: environment["PATH"]) else {
       return Version(tool: tool, path: nil, text: "not found on PATH", ok: false)
     }

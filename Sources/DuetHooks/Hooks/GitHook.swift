@@ -7,29 +7,29 @@ import DuetSupport
 /// worktrees and submodules through `git rev-parse --git-path hooks`), never
 /// put over a hook duet did not write unless forced, and then the old one is
 /// kept beside it, not lost.
-public enum GitHook {
-  public enum Kind: String, Sendable, CaseIterable {
+package enum GitHook {
+  package enum Kind: String, Sendable, CaseIterable {
     case prePush = "pre-push"
     case preCommit = "pre-commit"
   }
 
   /// The line that marks a hook as duet's own.
-  public static let marker = "# duet-hook v1"
+  package static let marker = "# duet-hook v1"
 
-  public struct Failure: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+  package struct Failure: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
   }
 
   /// What install did, and where the hook is (which says what duet it runs).
-  public enum Installed: Sendable, Equatable {
+  package enum Installed: Sendable, Equatable {
     case written(String, placement: Placement)
     /// A foreign hook was moved to `backup` (`--force`).
     case replaced(String, backup: String, placement: Placement)
   }
 
   /// Where git runs hooks for the work tree holding `root`.
-  public static func hooksFolder(root: URL, environment: [String: String]) throws(Failure) -> URL {
+  package static func hooksFolder(root: URL, environment: [String: String]) throws(Failure) -> URL {
     guard let text = ProcessOutput.git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], in: root, environment: environment) ?? ProcessOutput.git(["rev-parse", "--git-path", "hooks"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git repository; hooks need one (git init)")
     }
@@ -38,7 +38,7 @@ public enum GitHook {
 
   /// The tree root relative to the repository's top, so the hook finds the
   /// tree wherever the clone lives (`.` when the root is the top).
-  public static func rootFromTop(root: URL, environment: [String: String]) throws(Failure) -> String {
+  package static func rootFromTop(root: URL, environment: [String: String]) throws(Failure) -> String {
     guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
@@ -46,7 +46,7 @@ public enum GitHook {
   }
 
   /// Where a hooks folder is, which decides what a hook in it may say.
-  public enum Placement: Sendable, Equatable {
+  package enum Placement: Sendable, Equatable {
     /// In the repository's git folder (`.git/hooks`): this clone's alone, so the
     /// hook records duet's path on this machine.
     case gitFolder
@@ -65,7 +65,7 @@ public enum GitHook {
   /// input, and its failure stops git as before. Placed `.outside`, it then does
   /// nothing in a repository without duet's manifest. Every word from outside
   /// (duet's path, the root) is one single-quoted shell word (`ShellWord`).
-  public static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
+  package static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
     let quotedDuet = ShellWord.quoted(duetPath)
     let quotedRoot = ShellWord.quoted(rootFromTop)
     let findDuet = placement == .gitFolder
@@ -105,7 +105,7 @@ public enum GitHook {
   /// `namedFolder` names it. Anything already at the hook's path that duet did
   /// not write (any bytes, a link, dangling or not) is an error unless `force`,
   /// and is then renamed, exactly as it is, to `<hook>.duet-backup`.
-  public static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool, namedFolder: String? = nil,
+  package static func install(_ kind: Kind, root: URL, duetPath: String, force: Bool, namedFolder: String? = nil,
                              environment: [String: String]) throws(Failure) -> Installed {
     try requireManifest(root: root)
     let folder = try hooksFolder(root: root, environment: environment)
@@ -169,7 +169,7 @@ public enum GitHook {
 
   /// Removes duet's hooks, putting back, exactly as it was, a hook `--force`
   /// moved aside; leaves foreign hooks alone. One line per hook looked at.
-  public static func uninstall(root: URL, environment: [String: String]) throws(Failure) -> [String] {
+  package static func uninstall(root: URL, environment: [String: String]) throws(Failure) -> [String] {
     let folder = try hooksFolder(root: root, environment: environment)
     var lines: [String] = []
     for kind in Kind.allCases {

@@ -3,18 +3,18 @@
 /// (`<local ref> <local sha> <remote ref> <remote sha>`): the change since the
 /// remote's commit, or, for a new branch, since the remote's default branch.
 /// Pure: git lookups come in as a closure.
-public enum PrePush {
-  public struct Update: Sendable, Equatable {
-    public var localRef: String
-    public var localSHA: String
-    public var remoteRef: String
-    public var remoteSHA: String
+package enum PrePush {
+  package struct Update: Sendable, Equatable {
+    package var localRef: String
+    package var localSHA: String
+    package var remoteRef: String
+    package var remoteSHA: String
 
     package var isDeletion: Bool { PrePush.isZero(localSHA) }
     package var isNewBranch: Bool { PrePush.isZero(remoteSHA) }
   }
 
-  public enum Plan: Sendable, Equatable {
+  package enum Plan: Sendable, Equatable {
     /// Nothing to verify (only deletions, or nothing pushed).
     case nothing(String)
     /// Verify every lane, and why.
@@ -24,7 +24,7 @@ public enum PrePush {
   }
 
   /// The lines git gave; malformed lines are left out.
-  public static func parse(_ text: String) -> [Update] {
+  package static func parse(_ text: String) -> [Update] {
     text.split(whereSeparator: \.isNewline).compactMap { line in
       let words = line.split(separator: " ").map(String.init)
       guard words.count == 4 else { return nil }
@@ -34,7 +34,7 @@ public enum PrePush {
 
   /// The plan for `updates` pushed to `remote`. `commitExists` says whether a
   /// name (a SHA or a ref) is a commit this repository has.
-  public static func plan(_ updates: [Update], remote: String, commitExists: (String) -> Bool) -> Plan {
+  package static func plan(_ updates: [Update], remote: String, commitExists: (String) -> Bool) -> Plan {
     let pushed = updates.filter { !$0.isDeletion }
     guard !pushed.isEmpty else {
       return .nothing(updates.isEmpty ? "nothing is being pushed" : "only deletions are being pushed")

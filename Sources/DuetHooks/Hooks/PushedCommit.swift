@@ -9,15 +9,15 @@ import DuetSupport
 /// checked out into a temporary worktree (`git worktree add --detach`) and
 /// verified there, with the tree's own history store, so passes cached from the
 /// work tree still count (fingerprints do not depend on where a tree lives).
-public enum PushedCommit {
-  public struct Failure: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+package enum PushedCommit {
+  package struct Failure: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
   }
 
   /// Nil when the work tree holding `root` is exactly `commit` (HEAD is it and
   /// nothing is modified, staged or untracked); otherwise what differs.
-  public static func difference(from commit: String, root: URL, environment: [String: String]) -> String? {
+  package static func difference(from commit: String, root: URL, environment: [String: String]) -> String? {
     let head = ProcessOutput.git(["rev-parse", "HEAD"], in: root, environment: environment)
     if head != commit { return "the work tree is at \(head.map { String($0.prefix(12)) } ?? "no commit"), not \(commit.prefix(12))" }
     guard let status = ProcessOutput.gitOutput(["status", "--porcelain", "-z", "--untracked-files=normal"], in: root, environment: environment) else {
@@ -28,7 +28,7 @@ public enum PushedCommit {
 
   /// Checks `commit` out into a new temporary folder; returns the folder that
   /// corresponds to `root` there (the same path below the repository's top).
-  public static func checkOut(_ commit: String, root: URL, environment: [String: String]) throws(Failure) -> (top: URL, root: URL) {
+  package static func checkOut(_ commit: String, root: URL, environment: [String: String]) throws(Failure) -> (top: URL, root: URL) {
     let prefix = (try? GitHook.rootFromTop(root: root, environment: environment)) ?? "."
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
@@ -44,7 +44,7 @@ public enum PushedCommit {
   /// temporary checkout at `checkoutRoot` into the tree's own `.duet/logs`, where
   /// the history rows (recorded in the tree's store) find them; before, they
   /// went with the checkout. Returns why they could not be kept, or nil.
-  public static func keepLogs(from checkoutRoot: URL, into root: URL) -> String? {
+  package static func keepLogs(from checkoutRoot: URL, into root: URL) -> String? {
     let source = checkoutRoot.appendingPathComponent(LogLocation.logsFolder)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: source.path) else { return nil }
     let target = root.appendingPathComponent(LogLocation.logsFolder)
@@ -65,7 +65,7 @@ public enum PushedCommit {
   }
 
   /// Removes a temporary worktree made by `checkOut`.
-  public static func remove(_ top: URL, root: URL, environment: [String: String]) {
+  package static func remove(_ top: URL, root: URL, environment: [String: String]) {
     let outside = ProcessOutput.outsideRepository(environment)
     _ = ProcessOutput.gitOutput(["worktree", "remove", "--force", top.path], in: root, environment: outside)
     try? FileManager.default.removeItem(at: top)

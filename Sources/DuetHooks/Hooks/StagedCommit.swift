@@ -8,9 +8,9 @@ import DuetSupport
 /// worktree, as the pre-push hook does for a pushed commit, and the staged
 /// changes are applied to it; the change since HEAD is then exactly what the
 /// commit adds. A staged failing edit with an unstaged fix on top fails.
-public enum StagedCommit {
+package enum StagedCommit {
   /// Nil when the work tree is exactly HEAD plus the index; otherwise what else it holds.
-  public static func difference(root: URL, environment: [String: String]) -> String? {
+  package static func difference(root: URL, environment: [String: String]) -> String? {
     guard let unstaged = ProcessOutput.gitOutput(["diff", "--name-only", "-z"], in: root, environment: environment),
           let untracked = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "-z"], in: root, environment: environment) else {
       return "git cannot say what is staged"
@@ -22,7 +22,7 @@ public enum StagedCommit {
 
   /// HEAD with the index applied, in a new temporary worktree; returns its
   /// top and the folder there that corresponds to `root`.
-  public static func checkOut(root: URL, environment: [String: String]) throws(PushedCommit.Failure) -> (top: URL, root: URL) {
+  package static func checkOut(root: URL, environment: [String: String]) throws(PushedCommit.Failure) -> (top: URL, root: URL) {
     // The index being committed is the hook's (`GIT_INDEX_FILE`, a temporary
     // one for `git commit FILE`); the new worktree is found without it.
     let outside = ProcessOutput.outsideRepository(environment)

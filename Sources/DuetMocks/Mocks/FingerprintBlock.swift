@@ -13,33 +13,33 @@ import DuetSupport
 /// // body: sha256:<hex of every byte after the end line>
 /// // mock-templates:end
 /// ```
-public struct FingerprintBlock: Sendable, Equatable {
+package struct FingerprintBlock: Sendable, Equatable {
   /// One fingerprinted source file: its path relative to the tree root and the SHA-256 of its bytes.
-  public struct Input: Sendable, Equatable, Hashable {
-    public var path: String
-    public var sha256: String
-    public init(path: String, sha256: String) {
+  package struct Input: Sendable, Equatable, Hashable {
+    package var path: String
+    package var sha256: String
+    package init(path: String, sha256: String) {
       self.path = path
       self.sha256 = sha256
     }
   }
 
-  public static let startLine = "// mock-templates:fingerprint v1"
-  public static let startPrefix = "// mock-templates:fingerprint"
-  public static let endLine = "// mock-templates:end"
+  package static let startLine = "// mock-templates:fingerprint v1"
+  package static let startPrefix = "// mock-templates:fingerprint"
+  package static let endLine = "// mock-templates:end"
 
   /// The generator's version, or `none`.
-  public var bundle: String
+  package var bundle: String
   /// The hash recorded on the `config:` line; for a block duet renders it is always
   /// the SHA-256 of `description`, for a parsed one it is whatever the file says.
-  public var configHash: String
+  package var configHash: String
   /// The text after the config hash, e.g. `generator=none` or a Duet-shaped
   /// `template=<file> args=<a;b>`.
-  public var description: String
-  public var inputs: [Input]
-  public var bodyHash: String
+  package var description: String
+  package var inputs: [Input]
+  package var bodyHash: String
 
-  public init(bundle: String, configHash: String, description: String, inputs: [Input], bodyHash: String) {
+  package init(bundle: String, configHash: String, description: String, inputs: [Input], bodyHash: String) {
     self.bundle = bundle
     self.configHash = configHash
     self.description = description
@@ -49,7 +49,7 @@ public struct FingerprintBlock: Sendable, Equatable {
 
   /// A block for these inputs and body, with the config hash computed from the
   /// description and the inputs sorted by path bytes, whatever order they came in.
-  public init(bundle: String?, description: String, inputs: [Input], bodyHash: String) {
+  package init(bundle: String?, description: String, inputs: [Input], bodyHash: String) {
     self.init(
       bundle: bundle ?? "none",
       configHash: Digest.sha256(description),
@@ -59,16 +59,16 @@ public struct FingerprintBlock: Sendable, Equatable {
   }
 
   /// The description a `lanes/manifest.yaml` entry records: `generator=<command>` or `generator=none`.
-  public static func description(generator: String?) -> String {
+  package static func description(generator: String?) -> String {
     "generator=\(generator ?? "none")"
   }
 
   /// Whether the description is a Duet-shaped row (`template=<file> args=...`),
   /// written by the toolchain's own templates rather than from a manifest entry.
-  public var isTemplateShaped: Bool { description.hasPrefix("template=") }
+  package var isTemplateShaped: Bool { description.hasPrefix("template=") }
 
   /// The block's lines, each ending in `\n`; the body follows directly.
-  public func rendered() -> String {
+  package func rendered() -> String {
     var text = FingerprintBlock.startLine + "\n"
     text += "// bundle: \(bundle)\n"
     text += "// config: sha256:\(configHash) \(description)\n"

@@ -5,7 +5,7 @@ import DuetSupport
 /// edited into nonsense, cut short or missing is a value to report, never a crash.
 enum FingerprintParser {
   /// What the top of a file holds.
-  public enum Result: Sendable, Equatable {
+  package enum Result: Sendable, Equatable {
     /// A well-formed block; the body starts at byte `bodyStart`.
     case block(FingerprintBlock, bodyStart: Int)
     /// The file does not start with `// mock-templates:fingerprint`: all of it is body.
@@ -16,18 +16,18 @@ enum FingerprintParser {
 
   /// Why a block cannot be read, and where the body most likely starts: after the
   /// end line if there is one, else after the leading lines that look like the block.
-  public struct BlockProblem: Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-    public var bodyStart: Int
-    public var description: String { "line \(line): \(message)" }
+  package struct BlockProblem: Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var message: String
+    package var bodyStart: Int
+    package var description: String { "line \(line): \(message)" }
   }
 
   package static let hexDigits = Set("0123456789abcdef".utf8)
   package static let blockPrefixes = ["// mock-templates:", "// bundle:", "// config:", "// input:", "// body:"]
 
   /// Parses bytes in memory.
-  public static func parse(_ bytes: [UInt8]) -> Result {
+  package static func parse(_ bytes: [UInt8]) -> Result {
     let reader = MockFileReader(bytes: bytes, displayPath: "")
     // In-memory reads cannot fail.
     return (try? parse(reader)) ?? .none

@@ -4,9 +4,9 @@ import DuetSupport
 
 /// `duet mocks --check`: compares each mock file's block with its inputs on disk,
 /// its body and its entry, and writes nothing.
-public enum MockCheck {
+package enum MockCheck {
   /// Checks every `mocks:` entry of the manifest.
-  public static func run(_ manifest: Manifest, root: URL) -> MockCheckReport {
+  package static func run(_ manifest: Manifest, root: URL) -> MockCheckReport {
     var report = MockCheckReport()
     for target in MockTarget.resolve(manifest, root: root) {
       switch target {
@@ -96,23 +96,23 @@ public enum MockCheck {
 }
 
 /// Everything `duet mocks --check` found, ready to print.
-public struct MockCheckReport: Sendable {
-  public var files: [MockFileStatus] = []
-  public var errors: [MockError] = []
+package struct MockCheckReport: Sendable {
+  package var files: [MockFileStatus] = []
+  package var errors: [MockError] = []
 
-  public init() {}
+  package init() {}
 
-  public var stale: [MockFileStatus] { files.filter { !$0.isUpToDate } }
+  package var stale: [MockFileStatus] { files.filter { !$0.isUpToDate } }
 
   /// 0 every file up to date, 1 a file is stale, 2 a file could not be checked.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if !errors.isEmpty { return 2 }
     return stale.isEmpty ? 0 : 1
   }
 
   /// The report as docs/mocks.md lays it out; the errors' own messages are separate
   /// (`errors`), for stderr, and joined in by `text`.
-  public var lines: [String] {
+  package var lines: [String] {
     if errors.isEmpty && stale.isEmpty {
       return ["duet mocks --check: \(files.count) mock file(s) up to date"]
     }
@@ -129,7 +129,7 @@ public struct MockCheckReport: Sendable {
   }
 
   /// Errors first, then the report: what a built-in lane logs.
-  public var text: String {
+  package var text: String {
     (errors.map(\.diagnostic.description) + lines).joined(separator: "\n") + "\n"
   }
 }

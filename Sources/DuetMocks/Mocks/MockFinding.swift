@@ -5,36 +5,36 @@ import DuetSupport
 /// of `duet mocks --check` (docs/mocks.md): `stale:`, `unlisted:`, `missing:` for
 /// inputs, `body:` and `config:` for the file, `block:` and `output:` for a block
 /// or a file that cannot be read as one.
-public struct MockFinding: Sendable, Equatable {
-  public enum Kind: String, Sendable {
+package struct MockFinding: Sendable, Equatable {
+  package enum Kind: String, Sendable {
     case stale, unlisted, missing, body, config, block, output
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The input it is about, for the input kinds.
-  public var path: String?
-  public var message: String
+  package var path: String?
+  package var message: String
 
-  public init(_ kind: Kind, path: String? = nil, _ message: String) {
+  package init(_ kind: Kind, path: String? = nil, _ message: String) {
     self.kind = kind
     self.path = path
     self.message = message
   }
 
   /// `stale: Sources/A.swift — content differs from the recorded hash`, or `body: hash differs — ...`.
-  public var line: String {
+  package var line: String {
     if let path { return "\(kind.rawValue): \(path) — \(message)" }
     return "\(kind.rawValue): \(message)"
   }
 }
 
 /// A mock file as `--check` found it: no findings means up to date.
-public struct MockFileStatus: Sendable, Equatable {
-  public var output: String
-  public var inputCount: Int
-  public var findings: [MockFinding]
+package struct MockFileStatus: Sendable, Equatable {
+  package var output: String
+  package var inputCount: Int
+  package var findings: [MockFinding]
   /// Whether the Duet mock templates write it (a `parity/manifest.yaml` row),
   /// so that it is regenerated with them rather than with `duet mocks`.
-  public var madeByTemplates = false
-  public var isUpToDate: Bool { findings.isEmpty }
+  package var madeByTemplates = false
+  package var isUpToDate: Bool { findings.isEmpty }
 }

@@ -6,26 +6,26 @@ import DuetSupport
 /// Runs an entry's `generator` command and waits for it: `/bin/sh -c` in the tree
 /// root, through the same `posix_spawn` path and reaper the lanes use, with the
 /// output file named in `DUET_MOCK_OUTPUT` and the root in `DUET_ROOT`.
-public enum MockGenerator {
+package enum MockGenerator {
   /// How a generator ended: its exit code (nil when a signal ended it) and what it printed.
-  public struct Outcome: Sendable {
-    public var exitCode: Int32?
-    public var signal: Int32?
-    public var output: String
+  package struct Outcome: Sendable {
+    package var exitCode: Int32?
+    package var signal: Int32?
+    package var output: String
   }
 
   /// What runs a generator; tests may pass their own.
-  public typealias Runner = @Sendable (_ command: String, _ root: URL, _ output: URL) throws -> Outcome
+  package typealias Runner = @Sendable (_ command: String, _ root: URL, _ output: URL) throws -> Outcome
 
   /// At most this much of a generator's output is kept, the end of it.
   package static let keptOutput = 64 * 1024
 
   /// A generator still running after this long is stopped (its whole process group).
-  public static let deadline: Double = 30 * 60
+  package static let deadline: Double = 30 * 60
 
   /// Runs the generator with `environment` (the invocation's, for `duet mocks`)
   /// plus `DUET_MOCK_OUTPUT` and `DUET_ROOT`.
-  public static func shell(environment: [String: String]) -> Runner {
+  package static func shell(environment: [String: String]) -> Runner {
     { command, root, output in try run(command, root: root, output: output, environment: environment) }
   }
 
@@ -44,6 +44,6 @@ public enum MockGenerator {
 
 /// A generator that could not be started at all.
 struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
-  public var message: String
-  public var description: String { message }
+  package var message: String
+  package var description: String { message }
 }

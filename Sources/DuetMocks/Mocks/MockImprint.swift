@@ -6,18 +6,18 @@ import DuetSupport
 /// fingerprint block over the body. Without a generator the body is kept byte for
 /// byte, and a body that no longer matches its recorded hash (a hand edit) or was
 /// generated under another config or bundle is refused unless `acceptBody`. Every write is atomic and an unchanged file is not touched.
-public enum MockImprint {
-  public struct Options: Sendable {
-    public var acceptBody = false
+package enum MockImprint {
+  package struct Options: Sendable {
+    package var acceptBody = false
     /// Runs an entry's generator: `MockGenerator.shell(environment:)` with the invocation's environment.
-    public var generator: MockGenerator.Runner
-    public init(acceptBody: Bool = false, generator: @escaping MockGenerator.Runner) {
+    package var generator: MockGenerator.Runner
+    package init(acceptBody: Bool = false, generator: @escaping MockGenerator.Runner) {
       self.acceptBody = acceptBody
       self.generator = generator
     }
   }
 
-  public static func run(_ manifest: Manifest, root: URL, options: Options) -> MockImprintReport {
+  package static func run(_ manifest: Manifest, root: URL, options: Options) -> MockImprintReport {
     var report = MockImprintReport()
     for target in MockTarget.resolve(manifest, root: root) {
       switch target {
@@ -37,10 +37,10 @@ public enum MockImprint {
   }
 
   /// A body duet will not overwrite without `--accept-body` (exit 1).
-  public struct Refusal: Error, Sendable, Equatable {
-    public var output: String
-    public var message: String
-    public var line: String { "duet mocks: refused \(output): \(message)" }
+  package struct Refusal: Error, Sendable, Equatable {
+    package var output: String
+    package var message: String
+    package var line: String { "duet mocks: refused \(output): \(message)" }
   }
 
   package static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
@@ -160,28 +160,28 @@ public enum MockImprint {
 }
 
 /// What `duet mocks` did, ready to print.
-public struct MockImprintReport: Sendable {
-  public struct File: Sendable, Equatable {
-    public var output: String
-    public var changed: Bool
-    public var generated: Bool
-    public var inputCount: Int
+package struct MockImprintReport: Sendable {
+  package struct File: Sendable, Equatable {
+    package var output: String
+    package var changed: Bool
+    package var generated: Bool
+    package var inputCount: Int
   }
 
-  public var files: [File] = []
-  public var refused: [MockImprint.Refusal] = []
-  public var errors: [MockError] = []
+  package var files: [File] = []
+  package var refused: [MockImprint.Refusal] = []
+  package var errors: [MockError] = []
 
-  public init() {}
+  package init() {}
 
   /// 0 done, 1 a body was refused, 2 an entry could not be written.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     if !errors.isEmpty { return 2 }
     return refused.isEmpty ? 0 : 1
   }
 
   /// Each file changed, then a summary; refusals and errors are separate, for stderr.
-  public var lines: [String] {
+  package var lines: [String] {
     var lines = files.filter(\.changed).map { file in
       "wrote \(file.output) (\(file.inputCount) input(s)\(file.generated ? ", generated" : ""))"
     }
@@ -197,7 +197,7 @@ public struct MockImprintReport: Sendable {
   }
 
   /// Errors and refusals, then the report: what a built-in lane logs.
-  public var text: String {
+  package var text: String {
     (errors.map(\.diagnostic.description) + refused.map(\.line) + lines).joined(separator: "\n") + "\n"
   }
 }

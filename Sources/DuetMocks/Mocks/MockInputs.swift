@@ -5,15 +5,15 @@ import DuetSupport
 /// The inputs of a mock entry: the regular files its `include` globs match under
 /// its source roots, hidden files and symbolic links skipped, each named relative
 /// to the tree root, sorted by path bytes and hashed from a streamed read.
-public enum MockInputs {
+package enum MockInputs {
   /// The entry's inputs with their SHA-256, in the block's order.
-  public static func collect(_ entry: MockEntry, root: URL) throws(MockError) -> [FingerprintBlock.Input] {
+  package static func collect(_ entry: MockEntry, root: URL) throws(MockError) -> [FingerprintBlock.Input] {
     let paths = try self.paths(entry, root: root)
     return try hash(paths, root: root, entry: entry)
   }
 
   /// The root-relative paths of the entry's inputs, sorted; the output itself is never one.
-  public static func paths(_ entry: MockEntry, root: URL) throws(MockError) -> [String] {
+  package static func paths(_ entry: MockEntry, root: URL) throws(MockError) -> [String] {
     func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
     for pattern in entry.include {
       let parts = pattern.split(separator: "/").map(String.init)
@@ -69,7 +69,7 @@ public enum MockInputs {
 
   /// Hashes each file, two or more at once: the work is reading and SHA-256, both
   /// independent per file, and order is restored by index.
-  public static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
+  package static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
     let slots = Locked(HashSlots(count: paths.count))
     let base = root.path
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))

@@ -5,7 +5,7 @@ import DuetSupport
 extension BuiltinLane {
   /// `run: mocks --check` (or `run: mocks`) in a lane: the same work and the same
   /// text as `duet mocks [--check] --root <the lane's tree>`.
-  public static let mocks = BuiltinLane(name: "mocks", options: ["--check"], implicitInputs: mockInputs) { context in
+  package static let mocks = BuiltinLane(name: "mocks", options: ["--check"], implicitInputs: mockInputs) { context in
     let manifest: Manifest
     do throws(ManifestError) {
       manifest = try TreeManifest.load(root: context.tree, builtins: context.vocabulary).manifest

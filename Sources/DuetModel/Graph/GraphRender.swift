@@ -3,19 +3,19 @@ import DuetSupport
 /// The lane DAG as text for docs and reviews (`duet graph`): Graphviz DOT or a
 /// Mermaid flowchart. An edge runs from a lane to the lanes that need it, so
 /// arrows follow the order lanes run in. Pure and deterministic: manifest order.
-public enum GraphRender {
-  public enum Format: String, Sendable, CaseIterable {
+package enum GraphRender {
+  package enum Format: String, Sendable, CaseIterable {
     case dot, mermaid
   }
 
-  public static func render(_ graph: LaneGraph, format: Format) -> String {
+  package static func render(_ graph: LaneGraph, format: Format) -> String {
     switch format {
     case .dot: return dot(graph)
     case .mermaid: return mermaid(graph)
     }
   }
 
-  public static func dot(_ graph: LaneGraph) -> String {
+  package static func dot(_ graph: LaneGraph) -> String {
     var lines = ["digraph lanes {", "  rankdir=LR;", "  node [shape=box];"]
     for name in graph.names { lines.append("  \(dotID(name));") }
     for (lane, needs) in graph.needs.enumerated() {
@@ -25,7 +25,7 @@ public enum GraphRender {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  public static func mermaid(_ graph: LaneGraph) -> String {
+  package static func mermaid(_ graph: LaneGraph) -> String {
     var lines = ["flowchart LR"]
     for (i, name) in graph.names.enumerated() { lines.append("  n\(i)[\"\(mermaidLabel(name))\"]") }
     for (lane, needs) in graph.needs.enumerated() {

@@ -4,13 +4,13 @@ import DuetSupport
 ///
 /// Kept free of scheduling state so validation, `duet lanes`, `--dry-run` and the
 /// scheduler all read the same structure.
-public struct LaneGraph: Sendable {
-  public let names: [String]
-  public let needs: [[Int]]
-  public let dependents: [[Int]]
+package struct LaneGraph: Sendable {
+  package let names: [String]
+  package let needs: [[Int]]
+  package let dependents: [[Int]]
 
   /// Needs naming no lane are dropped here; the manifest loader reports them.
-  public init(names: [String], needs: [[String]]) {
+  package init(names: [String], needs: [[String]]) {
     self.names = names
     var index: [String: Int] = [:]
     for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
@@ -30,13 +30,13 @@ public struct LaneGraph: Sendable {
     self.dependents = reverse
   }
 
-  public var count: Int { names.count }
+  package var count: Int { names.count }
 
   /// A cycle as a closed path of indices (`[a, b, c, a]`), or nil when the graph is a DAG.
   ///
   /// Depth-first with three marks (unvisited, on the current path, done), kept on
   /// an explicit stack so a deep chain cannot overflow a thread's stack.
-  public func findCycle() -> [Int]? {
+  package func findCycle() -> [Int]? {
     enum Mark { case unvisited, onPath, done }
     var marks = [Mark](repeating: .unvisited, count: count)
     for start in 0..<count where marks[start] == .unvisited {
@@ -72,7 +72,7 @@ public struct LaneGraph: Sendable {
   /// For each lane, the longest total weight of a chain that starts at it and runs
   /// through its dependents: the work that cannot begin until it is done.
   /// Requires a DAG.
-  public func remainingPath(weights: [Double]) -> [Double] {
+  package func remainingPath(weights: [Double]) -> [Double] {
     var result = [Double](repeating: 0, count: count)
     for node in topologicalOrder().reversed() {
       let longestAfter = dependents[node].map { result[$0] }.max() ?? 0
@@ -82,7 +82,7 @@ public struct LaneGraph: Sendable {
   }
 
   /// Every lane before its dependents; ties go to manifest order. Requires a DAG.
-  public func topologicalOrder() -> [Int] {
+  package func topologicalOrder() -> [Int] {
     var waiting = needs.map(\.count)
     var ready = (0..<count).filter { waiting[$0] == 0 }
     var order: [Int] = []
@@ -100,7 +100,7 @@ public struct LaneGraph: Sendable {
   }
 
   /// `lanes` and everything they need, transitively.
-  public func closure(of lanes: Set<Int>) -> Set<Int> {
+  package func closure(of lanes: Set<Int>) -> Set<Int> {
     var result = lanes
     var stack = Array(lanes)
     while let node = stack.popLast() {
@@ -156,7 +156,7 @@ extension LaneGraph {
   /// The order the scheduler would start lanes in with unlimited jobs and equal
   /// durations: needs first; among lanes ready together, the longest remaining
   /// path first, then manifest order. `duet lanes` and `--dry-run` print it.
-  public func runOrder(weights: [Double]? = nil) -> [Int] {
+  package func runOrder(weights: [Double]? = nil) -> [Int] {
     let weights = weights ?? [Double](repeating: 1, count: count)
     let remaining = remainingPath(weights: weights)
     var waiting = needs.map(\.count)

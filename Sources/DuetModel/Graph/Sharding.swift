@@ -7,18 +7,18 @@ import DuetSupport
 /// shard number). Deterministic for the same names and weights, so N runners
 /// that read the same history agree on the split, and every lane lands in
 /// exactly one shard.
-public enum Sharding {
+package enum Sharding {
   /// `I/N` from the command line, 1-based.
-  public struct Spec: Sendable, Equatable {
-    public var index: Int
-    public var count: Int
-    public init(index: Int, count: Int) {
+  package struct Spec: Sendable, Equatable {
+    package var index: Int
+    package var count: Int
+    package init(index: Int, count: Int) {
       self.index = index
       self.count = count
     }
 
     /// Parses `2/3`; nil unless `1 <= I <= N`.
-    public static func parse(_ text: String) -> Spec? {
+    package static func parse(_ text: String) -> Spec? {
       let parts = text.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 1, i <= n,
             parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII) else { return nil }
@@ -28,7 +28,7 @@ public enum Sharding {
 
   /// The lanes of each of `count` shards, as indices into `names`, each shard in
   /// ascending index order. `weights[i]` is lane `i`'s expected seconds.
-  public static func partition(names: [String], weights: [Double], count: Int) -> [[Int]] {
+  package static func partition(names: [String], weights: [Double], count: Int) -> [[Int]] {
     guard count > 0 else { return [] }
     let weight: (Int) -> Double = { i in
       let w = i < weights.count ? weights[i] : 1
@@ -54,14 +54,14 @@ public enum Sharding {
   /// lanes are ever laid out (past that, longest-first gives each lane a shard
   /// of its own in order, and the rest are empty), so memory and time do not
   /// depend on `spec.count`: `--shard 1/9223372036854775807` is cheap.
-  public static func lanes(of spec: Spec, names: [String], weights: [Double]) -> [Int] {
+  package static func lanes(of spec: Spec, names: [String], weights: [Double]) -> [Int] {
     let laidOut = min(spec.count, names.count)
     guard spec.index >= 1, spec.index <= laidOut else { return [] }
     return partition(names: names, weights: weights, count: laidOut)[spec.index - 1]
   }
 
   /// The expected seconds of each shard.
-  public static func loads(_ shards: [[Int]], weights: [Double]) -> [Double] {
+  package static func loads(_ shards: [[Int]], weights: [Double]) -> [Double] {
     shards.map { $0.reduce(0) { $0 + ($1 < weights.count ? weights[$1] : 1) } }
   }
 }

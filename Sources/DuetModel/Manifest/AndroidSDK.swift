@@ -8,20 +8,20 @@ import DuetSupport
 /// program, so the lane keeps `requires:`'s meaning (skipped where the SDK is
 /// missing, failed under `--strict`) without a key of its own, as macOS lanes
 /// are skipped on Linux. No program takes this name on `PATH`.
-public enum AndroidSDK {
+package enum AndroidSDK {
   /// The `requires:` entry that names the SDK rather than a program.
-  public static let requirement = "android-sdk"
+  package static let requirement = "android-sdk"
 
   /// Where an SDK was found, and what named it (`ANDROID_HOME`, `sdk.dir in src-kmp/local.properties`).
-  public struct Location: Sendable, Equatable {
-    public var path: String
-    public var source: String
+  package struct Location: Sendable, Equatable {
+    package var path: String
+    package var source: String
   }
 
   /// `sdk.dir` of `properties` (a `local.properties` relative to the root),
   /// else `ANDROID_HOME`, else `ANDROID_SDK_ROOT` of `environment` (the
   /// request's, never duet's own); nil when none names one.
-  public static func locate(properties: String, root: URL, environment: [String: String]) -> Location? {
+  package static func locate(properties: String, root: URL, environment: [String: String]) -> Location? {
     if let data = (try? PathGuard.read(properties, in: root)) ?? nil {
       for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -41,7 +41,7 @@ public enum AndroidSDK {
   /// The SDK a lane running in `laneDir` (relative to the root; nil for the
   /// root) gets: Gradle reads `local.properties` beside the settings file,
   /// which is the lane's folder for the lanes `duet init` writes.
-  public static func locate(laneDir: String?, root: URL, environment: [String: String]) -> Location? {
+  package static func locate(laneDir: String?, root: URL, environment: [String: String]) -> Location? {
     let folder = laneDir.map { $0 == "." ? "" : $0 } ?? ""
     return locate(properties: folder.isEmpty ? "local.properties" : folder + "/local.properties", root: root, environment: environment)
   }
@@ -49,7 +49,7 @@ public enum AndroidSDK {
   /// Why a lane in `laneDir` has no usable SDK (`needs the Android SDK:
   /// ANDROID_HOME is not set`), or nil when it has one: a folder, relative
   /// paths taken from the lane's folder as Gradle takes them from the build's.
-  public static func missing(laneDir: String?, root: URL, environment: [String: String]) -> String? {
+  package static func missing(laneDir: String?, root: URL, environment: [String: String]) -> String? {
     guard let location = locate(laneDir: laneDir, root: root, environment: environment) else {
       return "needs the Android SDK: ANDROID_HOME is not set"
     }
@@ -58,7 +58,7 @@ public enum AndroidSDK {
   }
 
   /// Whether `path` names a folder (links followed), relative paths from the lane's folder.
-  public static func isFolder(_ path: String, laneDir: String?, root: URL) -> Bool {
+  package static func isFolder(_ path: String, laneDir: String?, root: URL) -> Bool {
     let base = laneDir.map { root.appendingPathComponent($0) } ?? root
     let absolute = path.hasPrefix("/") ? path : base.appendingPathComponent(path).path
     var isDirectory: ObjCBool = false

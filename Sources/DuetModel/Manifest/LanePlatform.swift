@@ -4,12 +4,12 @@ import DuetSupport
 /// builds a Kotlin/Native Apple framework or links an XCFramework can only
 /// run on macOS; elsewhere `duet verify` reports it `skipped (macOS only)`,
 /// which fails no run, `--strict` included: there is nothing to fix on Linux.
-public enum LanePlatform: String, Sendable, Equatable, CaseIterable {
+package enum LanePlatform: String, Sendable, Equatable, CaseIterable {
   case macos
   case linux
 
   /// The platform this duet was built for.
-  public static var current: LanePlatform {
+  package static var current: LanePlatform {
     #if os(macOS)
       return .macos
     #else
@@ -27,7 +27,7 @@ public enum LanePlatform: String, Sendable, Equatable, CaseIterable {
 extension Lane {
   /// Nil when the lane runs here (no `platforms:`, or it names this one);
   /// otherwise the reason it is skipped: `macOS only`.
-  public func platformSkipReason(on platform: LanePlatform = .current) -> String? {
+  package func platformSkipReason(on platform: LanePlatform = .current) -> String? {
     guard let platforms, !platforms.contains(platform) else { return nil }
     return LanePlatform.spoken(platforms)
   }
@@ -38,7 +38,7 @@ extension Manifest {
   /// `runs-on:`, else its platform's from the manifest's `runs-on:` (a lane that
   /// runs only on macOS goes to macOS, every other lane to Linux), else the CI
   /// system's default for that platform.
-  public func runnerLabels(for lane: Lane, macOSDefault: [String], linuxDefault: [String]) -> [String] {
+  package func runnerLabels(for lane: Lane, macOSDefault: [String], linuxDefault: [String]) -> [String] {
     if !lane.runsOn.isEmpty { return lane.runsOn }
     if lane.platforms == [.macos] { return runsOn[.macos] ?? macOSDefault }
     return runsOn[.linux] ?? linuxDefault

@@ -4,23 +4,23 @@ import DuetSupport
 /// by a glob over names in duet's one glob dialect (`*` any run of characters,
 /// `?` one; lane names hold no `/`, so a name is one segment), or the lanes that
 /// carry a tag.
-public enum LaneSelector {
+package enum LaneSelector {
   /// Whether `pattern` has a wildcard, so it may match several lanes.
-  public static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
+  package static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
 
   /// The indices of the lanes `pattern` names, in manifest order.
-  public static func matches(_ pattern: String, in names: [String]) -> [Int] {
+  package static func matches(_ pattern: String, in names: [String]) -> [Int] {
     if !isGlob(pattern) { return names.firstIndex(of: pattern).map { [$0] } ?? [] }
     return names.indices.filter { Glob.segmentMatches(pattern, names[$0]) }
   }
 
   /// The indices of the lanes that carry `tag`, in manifest order.
-  public static func tagged(_ tag: String, in lanes: [Lane]) -> [Int] {
+  package static func tagged(_ tag: String, in lanes: [Lane]) -> [Int] {
     lanes.indices.filter { lanes[$0].tags.contains(tag) }
   }
 
   /// Every tag of the manifest, each once, in the order first declared.
-  public static func allTags(_ lanes: [Lane]) -> [String] {
+  package static func allTags(_ lanes: [Lane]) -> [String] {
     var seen: [String] = []
     for lane in lanes { for tag in lane.tags where !seen.contains(tag) { seen.append(tag) } }
     return seen
@@ -29,7 +29,7 @@ public enum LaneSelector {
   /// What to append to "no lane matches": the nearest lane name to a name; for
   /// a glob, the lanes a near spelling of its text before the first wildcard
   /// starts (`kotln-*` suggests the `kotlin-` lanes); else nothing.
-  public static func hint(for pattern: String, in names: [String]) -> String {
+  package static func hint(for pattern: String, in names: [String]) -> String {
     guard isGlob(pattern) else { return Suggestion.hint(for: pattern, in: names) }
     let prefix = String(pattern.prefix { $0 != "*" && $0 != "?" })
     guard !prefix.isEmpty else { return "" }

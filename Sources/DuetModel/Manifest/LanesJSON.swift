@@ -3,41 +3,41 @@ import DuetSupport
 
 /// `duet lanes --json`: the manifest's lanes in run order, the modules of the
 /// tree, and those no lane covers; the text of `duet lanes` is read from it too.
-public struct LanesJSON: Codable, Sendable, Equatable {
+package struct LanesJSON: Codable, Sendable, Equatable {
   /// A lane as a script sees it; unset settings are null.
-  public struct Lane: Codable, Sendable, Equatable {
-    public var name: String
+  package struct Lane: Codable, Sendable, Equatable {
+    package var name: String
     /// `builtin` or `sh`.
-    public var kind: String
-    public var command: String
-    public var needs: [String]
-    public var inputs: [String]
-    public var covers: [String]
-    public var requires: [String]
-    public var retries: Int
+    package var kind: String
+    package var command: String
+    package var needs: [String]
+    package var inputs: [String]
+    package var covers: [String]
+    package var requires: [String]
+    package var retries: Int
     /// `tags:`, as declared (empty when none).
-    public var tags: [String]
-    @Nullable public var timeoutSeconds: Double?
-    @Nullable public var dir: String?
-    @Nullable public var pool: String?
-    @Nullable public var platforms: [String]?
+    package var tags: [String]
+    @Nullable package var timeoutSeconds: Double?
+    @Nullable package var dir: String?
+    @Nullable package var pool: String?
+    @Nullable package var platforms: [String]?
   }
 
-  public struct Module: Codable, Sendable, Equatable {
-    public var path: String
-    public var foundBy: [String]
-    public var coveredBy: [String]
+  package struct Module: Codable, Sendable, Equatable {
+    package var path: String
+    package var foundBy: [String]
+    package var coveredBy: [String]
   }
 
-  public var manifest: String
+  package var manifest: String
   /// True when the lanes come from `parity/manifest.yaml`.
-  public var derived: Bool
-  public var lanes: [Lane]
-  public var modules: [Module]
+  package var derived: Bool
+  package var lanes: [Lane]
+  package var modules: [Module]
   /// The paths of the modules no lane covers.
-  public var outsideManifest: [String]
+  package var outsideManifest: [String]
 
-  public init(_ tree: TreeManifest, modules: [DuetModel.Module]) {
+  package init(_ tree: TreeManifest, modules: [DuetModel.Module]) {
     let manifest = tree.manifest
     self.manifest = manifest.path
     derived = tree.isDerived
@@ -52,5 +52,5 @@ public struct LanesJSON: Codable, Sendable, Equatable {
   }
 
   /// The modules no lane covers.
-  public var outside: [Module] { modules.filter { $0.coveredBy.isEmpty } }
+  package var outside: [Module] { modules.filter { $0.coveredBy.isEmpty } }
 }

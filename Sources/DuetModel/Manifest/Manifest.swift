@@ -1,24 +1,24 @@
 import DuetSupport
 
 /// `lanes/manifest.yaml`: the lanes of a tree, where its modules live, and its generated mocks.
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
   /// The manifest's path relative to the tree root, as messages name it.
-  public var path: String
-  public var version: Int
-  public var modules: [String]
-  public var mocks: [MockEntry]
+  package var path: String
+  package var version: Int
+  package var modules: [String]
+  package var mocks: [MockEntry]
   /// `pools:`: a pool's name to how many of its lanes may run at once (ninja's pools).
-  public var pools: [String: Int] = [:]
+  package var pools: [String: Int] = [:]
   /// `runs-on:`: each platform's CI runner labels, for the workflows duet writes.
-  public var runsOn: [LanePlatform: [String]] = [:]
+  package var runsOn: [LanePlatform: [String]] = [:]
   /// In file order, which is also the order reports list lanes in.
-  public var lanes: [Lane] {
+  package var lanes: [Lane] {
     didSet { graph = Manifest.makeGraph(lanes) }
   }
   /// The lane graph, with needs resolved to indices in `lanes`; kept in step with them.
-  public private(set) var graph: LaneGraph
+  package private(set) var graph: LaneGraph
 
-  public init(path: String, version: Int = 1, modules: [String] = [], mocks: [MockEntry] = [], lanes: [Lane] = []) {
+  package init(path: String, version: Int = 1, modules: [String] = [], mocks: [MockEntry] = [], lanes: [Lane] = []) {
     self.path = path
     self.version = version
     self.modules = modules
@@ -32,14 +32,14 @@ public struct Manifest: Sendable {
   }
 
   /// The standard place of the manifest under a tree root.
-  public static let defaultPath = "lanes/manifest.yaml"
+  package static let defaultPath = "lanes/manifest.yaml"
 
-  public func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
+  package func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
 
 }
 
 /// Everything wrong with a manifest, every problem with its position.
-public struct ManifestError: DiagnosticError {
-  public var diagnostics: [Diagnostic]
-  public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+package struct ManifestError: DiagnosticError {
+  package var diagnostics: [Diagnostic]
+  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

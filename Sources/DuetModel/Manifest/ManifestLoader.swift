@@ -3,18 +3,18 @@ import DuetSupport
 
 /// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
 /// problem with its `file:line:column` rather than stopping at the first.
-public enum ManifestLoader {
-  public static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "lanes"]
-  public static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
+package enum ManifestLoader {
+  package static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "lanes"]
+  package static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
                                 "env-inputs", "runs-on", "tags", "outputs", "reports"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
-  public static let maximumPoolDepth = 1024
-  public static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
-  public static let newestVersion = 1
+  package static let maximumPoolDepth = 1024
+  package static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
+  package static let newestVersion = 1
 
   /// Loads the manifest at `path` under `root`. `builtins` maps each built-in
   /// command to the options it accepts, so `run:` is checked before anything runs.
-  public static func load(root: URL, path: String = Manifest.defaultPath, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
+  package static func load(root: URL, path: String = Manifest.defaultPath, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
     let node: YAMLNode
     let file = root.appendingPathComponent(path)
     do {
@@ -27,7 +27,7 @@ public enum ManifestLoader {
   }
 
   /// Checks an already-parsed document; the pure core of `load`.
-  public static func parse(_ node: YAMLNode, path: String, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
+  package static func parse(_ node: YAMLNode, path: String, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
     var diagnostics = DiagnosticList()
     var manifest = Manifest(path: path)
     guard let top = YAMLFields(node, context: "the manifest", allowed: topLevelKeys, diagnostics: &diagnostics) else {

@@ -9,16 +9,16 @@ import DuetSupport
 /// What a schema cannot say is left to the loader and said in a description:
 /// that `needs:` and `pool:` name lanes and pools that exist, and that needs form
 /// no cycle.
-public enum ManifestSchema {
+package enum ManifestSchema {
   /// Where the generated copy lives in this repository; a test keeps it current.
-  public static let documentPath = "docs/manifest.schema.json"
+  package static let documentPath = "docs/manifest.schema.json"
 
   /// The schema as text, ending with a newline; `builtins` is the loader's vocabulary.
-  public static func text(builtins: [String: [String]]) -> String {
+  package static func text(builtins: [String: [String]]) -> String {
     document(builtins: builtins).text + "\n"
   }
 
-  public static func document(builtins: [String: [String]]) -> OrderedJSON {
+  package static func document(builtins: [String: [String]]) -> OrderedJSON {
     .object([
       ("$schema", .string("http://json-schema.org/draft-07/schema#")),
       ("title", .string("duet lanes/manifest.yaml")),
@@ -101,14 +101,14 @@ public enum ManifestSchema {
   package static var platformNames: OrderedJSON { .array(LanePlatform.allCases.map { .string($0.rawValue) }) }
 
   /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit (lane and pool names).
-  public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
+  package static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
   /// `90s`, `10m`, `1h30m`, or a plain number of seconds, as `DurationText.seconds` reads them.
-  public static let durationPattern = "^[ \\t]*(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[smhd])+[ \\t]*$|^[ \\t]*(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*$"
+  package static let durationPattern = "^[ \\t]*(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[smhd])+[ \\t]*$|^[ \\t]*(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*$"
   /// Relative, inside the tree: not absolute, no `..` segment.
-  public static let dirPattern = "^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))"
+  package static let dirPattern = "^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))"
 
   /// `run:`'s text: a built-in, then only the options it takes, separated by spaces or tabs.
-  public static func runPattern(builtins: [String: [String]]) -> String {
+  package static func runPattern(builtins: [String: [String]]) -> String {
     let alternatives = builtins.sorted { $0.key < $1.key }.map { name, options -> String in
       let options = options.map(escaped)
       let tail = options.isEmpty ? "" : "(?:[ \\t]+(?:\(options.joined(separator: "|"))))*"

@@ -2,21 +2,21 @@ import Foundation
 import DuetSupport
 
 /// A module of the tree: a folder relative to the root, with why duet thinks it is one.
-public struct Module: Sendable, Equatable {
-  public var path: String
+package struct Module: Sendable, Equatable {
+  package var path: String
   /// `modules: src-kmp/*`, `src-kmp/settings.gradle.kts`, `Package.swift`.
-  public var foundBy: [String]
+  package var foundBy: [String]
   /// The lanes whose `covers` reach it.
-  public var coveredBy: [String]
+  package var coveredBy: [String]
 }
 
 /// Finds the modules of a tree as the Duet toolchain does: the manifest's
 /// `modules:` globs, Gradle `include(...)`s and every folder with a `Package.swift`.
-public enum ModuleDiscovery {
+package enum ModuleDiscovery {
   /// Folders never searched: build products, caches and dependency checkouts.
-  public static let skippedFolders: Set<String> = [".git", ".build", "build", ".swiftpm", ".gradle", "node_modules", "Pods", "DerivedData", ".duet"]
+  package static let skippedFolders: Set<String> = [".git", ".build", "build", ".swiftpm", ".gradle", "node_modules", "Pods", "DerivedData", ".duet"]
 
-  public static func discover(root: URL, manifest: Manifest) -> [Module] {
+  package static func discover(root: URL, manifest: Manifest) -> [Module] {
     var found: [String: [String]] = [:]
     var order: [String] = []
     func note(_ path: String, _ reason: String) {
@@ -99,7 +99,7 @@ public enum ModuleDiscovery {
 
   /// The folder of Gradle project `:a:b` included by a settings file in
   /// `settingsFolder` (`""` for the root): `settingsFolder/a/b`.
-  public static func gradleModulePath(_ project: String, settingsFolder: String) -> String? {
+  package static func gradleModulePath(_ project: String, settingsFolder: String) -> String? {
     let relative = project.split(separator: ":").joined(separator: "/")
     guard !relative.isEmpty else { return nil }
     return settingsFolder.isEmpty ? relative : settingsFolder + "/" + relative
@@ -108,7 +108,7 @@ public enum ModuleDiscovery {
   /// The project paths named by `include(":a", ":b:c")` (on one line or
   /// several) or Groovy's `include ':a', ':b'` (continued after each comma).
   /// Includes in comments or strings are not read, nor names built at run time.
-  public static func gradleIncludes(in text: String) -> [String] {
+  package static func gradleIncludes(in text: String) -> [String] {
     let script = BuildScript(text)
     var projects: [String] = []
     for position in script.positions(of: "include") {
@@ -128,7 +128,7 @@ public enum ModuleDiscovery {
 
   /// Every `settings.gradle(.kts)`, `Package.swift` and XcodeGen spec under the
   /// root, relative to it, in one walk that skips build products and hidden folders.
-  public static func buildFiles(root: URL) -> (settings: [String], packages: [String], xcodegenSpecs: [String]) {
+  package static func buildFiles(root: URL) -> (settings: [String], packages: [String], xcodegenSpecs: [String]) {
     var settings: [String] = []
     var packages: [String] = []
     var specs: [String] = []

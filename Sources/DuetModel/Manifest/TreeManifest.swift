@@ -4,30 +4,30 @@ import DuetSupport
 /// The manifest a command runs on, wherever it comes from: `lanes/manifest.yaml`
 /// when the tree has one, else lanes derived from `parity/manifest.yaml`; in both
 /// cases with the parity manifest's mock generator rows added to `mocks`.
-public struct TreeManifest: Sendable {
-  public var manifest: Manifest
+package struct TreeManifest: Sendable {
+  package var manifest: Manifest
   /// The tree's parity manifest, when it has one.
-  public var parity: ParityManifest?
+  package var parity: ParityManifest?
   /// True when no `lanes/manifest.yaml` exists and the lanes were derived.
-  public var isDerived: Bool
+  package var isDerived: Bool
 
   /// Whether `root` holds either manifest, so commands can find their tree by either.
-  public static let rootMarkers = [Manifest.defaultPath, ParityManifest.defaultPath]
+  package static let rootMarkers = [Manifest.defaultPath, ParityManifest.defaultPath]
   /// What marks a tree's root: either manifest, or a `parity/` folder, which a
   /// Duet tree has even when it holds only the token config.
-  public static let treeMarkers = rootMarkers + [parityFolder]
-  public static let parityFolder = "parity"
+  package static let treeMarkers = rootMarkers + [parityFolder]
+  package static let parityFolder = "parity"
   /// The manifest path a tree with a `parity/` folder and neither manifest reports.
-  public static let parityFolderPath = parityFolder + "/"
+  package static let parityFolderPath = parityFolder + "/"
 
   /// The lanes (and pools) a tree without `lanes/manifest.yaml` gets from its
   /// parity manifest. The survey that finds them lives above this layer, so the
   /// caller hands it in; `nil` skips it when only the mocks matter (the `mocks`
   /// built-in).
-  public typealias LaneDeriver = @Sendable (_ root: URL, _ parity: ParityManifest?) -> (lanes: [Lane], pools: [String: Int])
+  package typealias LaneDeriver = @Sendable (_ root: URL, _ parity: ParityManifest?) -> (lanes: [Lane], pools: [String: Int])
 
   /// Loads the tree's manifest.
-  public static func load(root: URL, builtins: [String: [String]], deriveLanes: LaneDeriver? = nil) throws(ManifestError) -> TreeManifest {
+  package static func load(root: URL, builtins: [String: [String]], deriveLanes: LaneDeriver? = nil) throws(ManifestError) -> TreeManifest {
     var parity: ParityManifest?
     if ParityManifestLoader.exists(root: root) {
       do {

@@ -3,12 +3,12 @@ import DuetSupport
 
 /// Finds the tree a command works on: the nearest folder, from the working
 /// directory up, that holds `lanes/manifest.yaml`, unless `--root` names one.
-public enum TreeRoot {
-  public enum Failure: Error, CustomStringConvertible, Sendable {
+package enum TreeRoot {
+  package enum Failure: Error, CustomStringConvertible, Sendable {
     case notFound(start: String)
     case notAFolder(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .notFound(let start):
         return "no \(Manifest.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR"
@@ -20,7 +20,7 @@ public enum TreeRoot {
 
   /// The root for `override` (taken as given, resolved against `cwd`), or the
   /// nearest ancestor of `cwd` holding a manifest. `marker` lets other files count.
-  public static func find(from cwd: URL, override: String?, markers: [String] = [Manifest.defaultPath]) throws(Failure) -> URL {
+  package static func find(from cwd: URL, override: String?, markers: [String] = [Manifest.defaultPath]) throws(Failure) -> URL {
     var isDirectory: ObjCBool = false
     if let override {
       let url = URL(fileURLWithPath: override, relativeTo: cwd).standardizedFileURL

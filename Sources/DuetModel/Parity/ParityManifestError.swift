@@ -1,7 +1,7 @@
 import DuetSupport
 
 /// Everything wrong with a parity manifest, every problem with its position.
-public struct ParityManifestError: DiagnosticError {
-  public var diagnostics: [Diagnostic]
-  public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+package struct ParityManifestError: DiagnosticError {
+  package var diagnostics: [Diagnostic]
+  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

@@ -5,12 +5,12 @@ import DuetSupport
 /// problem at its `file:line:column`. The top level is strict, as in the Duet
 /// toolchain; feature entries and generator rows accept keys duet does not read,
 /// since the toolchain carries those into its plan.
-public enum ParityManifestLoader {
-  public static let presentationKeys = ["waivers", "islands"]
-  public static let mocksKeys = ["bundle", "generators"]
+package enum ParityManifestLoader {
+  package static let presentationKeys = ["waivers", "islands"]
+  package static let mocksKeys = ["bundle", "generators"]
 
   /// Loads the manifest at `path` under `root`.
-  public static func load(root: URL, path: String = ParityManifest.defaultPath) throws(ParityManifestError) -> ParityManifest {
+  package static func load(root: URL, path: String = ParityManifest.defaultPath) throws(ParityManifestError) -> ParityManifest {
     let node: YAMLNode
     do {
       node = try YAMLParser.load(root.appendingPathComponent(path), file: path)
@@ -21,12 +21,12 @@ public enum ParityManifestLoader {
   }
 
   /// Whether the tree has a parity manifest at all.
-  public static func exists(root: URL, path: String = ParityManifest.defaultPath) -> Bool {
+  package static func exists(root: URL, path: String = ParityManifest.defaultPath) -> Bool {
     FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
   }
 
   /// Checks an already-parsed document; the pure core of `load`.
-  public static func parse(_ node: YAMLNode, path: String) throws(ParityManifestError) -> ParityManifest {
+  package static func parse(_ node: YAMLNode, path: String) throws(ParityManifestError) -> ParityManifest {
     var diagnostics = DiagnosticList()
     var manifest = ParityManifest(path: path)
     guard let pairs = node.mapping else {

@@ -1,24 +1,24 @@
 import DuetSupport
 
 /// `mocks: {bundle, generators}`: the template bundle every row generates with.
-public struct ParityMocks: Sendable, Equatable {
+package struct ParityMocks: Sendable, Equatable {
   /// The bundle's release tag, recorded on each block's `bundle:` line.
-  public var bundle: String?
-  public var generators: [ParityMockGenerator] = []
-  public init(bundle: String?) { self.bundle = bundle }
+  package var bundle: String?
+  package var generators: [ParityMockGenerator] = []
+  package init(bundle: String?) { self.bundle = bundle }
 }
 
 /// One generator row: the committed file, the template that writes it, the roots
 /// it is made from and the template's arguments.
-public struct ParityMockGenerator: Sendable, Equatable {
-  public var name: String
-  public var output: String
-  public var template: String
-  public var sources: [String]
-  public var args: [String]
-  public var location: SourceLocation
+package struct ParityMockGenerator: Sendable, Equatable {
+  package var name: String
+  package var output: String
+  package var template: String
+  package var sources: [String]
+  package var args: [String]
+  package var location: SourceLocation
 
-  public init(name: String, output: String, template: String, sources: [String], args: [String], location: SourceLocation) {
+  package init(name: String, output: String, template: String, sources: [String], args: [String], location: SourceLocation) {
     self.name = name
     self.output = output
     self.template = template
@@ -30,7 +30,7 @@ public struct ParityMockGenerator: Sendable, Equatable {
   /// The `config:` description the Duet mock templates write for this row, so
   /// the blocks they wrote validate unchanged. The templates sort the args
   /// before joining them, so a row may list them in any order.
-  public var fingerprintDescription: String {
+  package var fingerprintDescription: String {
     "template=\(template) args=\(Self.sortedByBytes(args).joined(separator: ";"))"
   }
 
@@ -40,7 +40,7 @@ public struct ParityMockGenerator: Sendable, Equatable {
     args.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
-  public func mockEntry(bundle: String?) -> MockEntry {
+  package func mockEntry(bundle: String?) -> MockEntry {
     var entry = MockEntry(output: output, sources: sources, location: location)
     entry.bundle = bundle
     entry.configDescription = fingerprintDescription

@@ -1,25 +1,25 @@
 import DuetSupport
 
 /// `duet flaky --json`: every lane with flaky evidence in the window, flaky or recovered.
-public struct FlakyJSON: Codable, Sendable, Equatable {
+package struct FlakyJSON: Codable, Sendable, Equatable {
   /// One lane's evidence; `status` is `flaky` or `recovered`.
-  public struct Lane: Codable, Sendable, Equatable {
-    public var lane: String
-    public var runs: Int
-    public var failures: Int
-    public var flakyFingerprints: Int
-    public var flips: Int
-    public var retriesPassed: Int
+  package struct Lane: Codable, Sendable, Equatable {
+    package var lane: String
+    package var runs: Int
+    package var failures: Int
+    package var flakyFingerprints: Int
+    package var flips: Int
+    package var retriesPassed: Int
     /// ISO 8601, UTC.
-    public var lastSeen: String
-    public var status: String
+    package var lastSeen: String
+    package var status: String
   }
 
-  public var definition: String
-  public var runsInWindow: Int
-  public var lanes: [Lane]
+  package var definition: String
+  package var runsInWindow: Int
+  package var lanes: [Lane]
 
-  public init(_ report: FlakyReport) {
+  package init(_ report: FlakyReport) {
     definition = FlakyReport.definition
     runsInWindow = report.runsInWindow
     lanes = report.entries.map { entry in

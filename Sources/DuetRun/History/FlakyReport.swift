@@ -10,31 +10,31 @@ import DuetSupport
 /// Flips count changes of outcome between consecutive runs with the same
 /// fingerprint, as BuildPulse counts disruptions. A lane whose newest evidence is
 /// over 7 days old is reported as recovered.
-public struct FlakyReport: Sendable {
-  public static let definition = "flaky = one lane and one input fingerprint with both a pass and a failure, or a failed attempt that passed on retry"
-  public static let recoveryAge: Double = 7 * 24 * 3600
+package struct FlakyReport: Sendable {
+  package static let definition = "flaky = one lane and one input fingerprint with both a pass and a failure, or a failed attempt that passed on retry"
+  package static let recoveryAge: Double = 7 * 24 * 3600
 
-  public struct Entry: Sendable, Equatable {
-    public var lane: String
-    public var runs: Int
+  package struct Entry: Sendable, Equatable {
+    package var lane: String
+    package var runs: Int
     /// Failed or timed-out attempts.
-    public var failures: Int
-    public var flakyFingerprints: Int
-    public var flips: Int
-    public var retriesPassed: Int
+    package var failures: Int
+    package var flakyFingerprints: Int
+    package var flips: Int
+    package var retriesPassed: Int
     /// When the newest evidence was seen (seconds since 1970).
-    public var lastSeen: Double
-    public var recovered: Bool
+    package var lastSeen: Double
+    package var recovered: Bool
   }
 
-  public var entries: [Entry]
-  public var runsInWindow: Int
+  package var entries: [Entry]
+  package var runsInWindow: Int
 
-  public var flaky: [Entry] { entries.filter { !$0.recovered } }
-  public var recovered: [Entry] { entries.filter(\.recovered) }
+  package var flaky: [Entry] { entries.filter { !$0.recovered } }
+  package var recovered: [Entry] { entries.filter(\.recovered) }
 
   /// The report over `runs` and their `steps`, as of `now`.
-  public static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
+  package static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
     let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
     var evidence = Evidence()
     laneRuns.forEach { evidence.add($0) }
@@ -43,7 +43,7 @@ public struct FlakyReport: Sendable {
 
   /// The report over the store's last `last` runs (those since `since` only), as
   /// of `now`, folded as the rows stream out of SQLite.
-  public static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
+  package static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
     var evidence = Evidence()
     let window = try store.scanWindow(last: last, since: since, reading: .evidence) { evidence.add($0) }
     return evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)

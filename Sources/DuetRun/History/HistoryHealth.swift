@@ -5,8 +5,8 @@ import DuetSupport
 /// What `duet doctor` says about the history store: where it is, how big, which
 /// schema, and whether SQLite's `integrity_check` passes. Opened read-only, so
 /// looking never migrates, creates or repairs anything.
-public struct HistoryHealth: Sendable, Equatable {
-  public enum State: Sendable, Equatable {
+package struct HistoryHealth: Sendable, Equatable {
+  package enum State: Sendable, Equatable {
     /// Recording is off (`DUET_HISTORY=off`).
     case off
     /// No store yet: the first verify makes one.
@@ -17,13 +17,13 @@ public struct HistoryHealth: Sendable, Equatable {
     case broken(String)
   }
 
-  public var path: String?
+  package var path: String?
   /// Bytes of the store with its `-wal` file.
-  public var size: Int64 = 0
-  public var state: State
+  package var size: Int64 = 0
+  package var state: State
 
   /// Whether the store needs attention (a run would warn and move it aside).
-  public var isProblem: Bool {
+  package var isProblem: Bool {
     switch state {
     case .off, .absent: return false
     case .store(let schema, let integrity): return integrity != "ok" || schema > HistoryStore.schemaVersion
@@ -31,7 +31,7 @@ public struct HistoryHealth: Sendable, Equatable {
     }
   }
 
-  public static func inspect(path: String?) -> HistoryHealth {
+  package static func inspect(path: String?) -> HistoryHealth {
     guard let path else { return HistoryHealth(path: nil, state: .off) }
     guard FileManager.default.fileExists(atPath: path) else { return HistoryHealth(path: path, state: .absent) }
     var health = HistoryHealth(path: path, state: .absent)

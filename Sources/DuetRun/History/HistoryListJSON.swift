@@ -3,29 +3,29 @@ import DuetOutput
 import DuetSupport
 
 /// `duet history --json`: the store and its recent runs, newest first.
-public struct HistoryListJSON: Codable, Sendable, Equatable {
+package struct HistoryListJSON: Codable, Sendable, Equatable {
   /// One run as a row of the list.
-  public struct Run: Codable, Sendable, Equatable {
-    public var id: String
-    public var logId: String
+  package struct Run: Codable, Sendable, Equatable {
+    package var id: String
+    package var logId: String
     /// ISO 8601, UTC.
-    public var startedAt: String
-    public var durationSeconds: Double
-    public var outcome: VerifyOutcome.Verdict
-    @Nullable public var gitCommit: String?
-    public var host: String
-    public var command: String
-    public var jobs: Int
-    public var duetVersion: String
+    package var startedAt: String
+    package var durationSeconds: Double
+    package var outcome: VerifyOutcome.Verdict
+    @Nullable package var gitCommit: String?
+    package var host: String
+    package var command: String
+    package var jobs: Int
+    package var duetVersion: String
     /// The lanes that failed or timed out in it.
-    public var failed: [String]
+    package var failed: [String]
   }
 
-  public var store: String
-  public var runs: [Run]
+  package var store: String
+  package var runs: [Run]
 
   /// `failedLanes` gives, per run id, the lanes that failed in it.
-  public init(store: String, runs: [RunRow], failedLanes: [String: [String]]) {
+  package init(store: String, runs: [RunRow], failedLanes: [String: [String]]) {
     self.store = store
     self.runs = runs.map { run in
       Run(id: run.id, logId: run.logID, startedAt: ISOTime.text(run.started), durationSeconds: run.ended - run.started,

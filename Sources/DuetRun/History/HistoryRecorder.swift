@@ -10,7 +10,7 @@ enum HistoryRecorder {
   /// Only a regular file (or a link to one) is a store: a device, a FIFO or a
   /// folder at `path` (`DUET_HISTORY=/dev/null`) is never opened, and so never
   /// "moved aside" as damaged.
-  public static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
+  package static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
     var info = stat()
     if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
       return (nil, ["history: \(path) is \(PathGuard.kindName(info.st_mode)), not a store file; this run is not recorded"])
@@ -66,7 +66,7 @@ enum HistoryRecorder {
   }
 
   /// Writes a run, retrying a few times while another duet holds the lock.
-  public static func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = [],
+  package static func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = [],
                              in store: HistoryStore) -> [String] {
     do {
       try retryingWhileBusy { () throws(HistoryError) in try store.record(run, steps: steps, parts: parts, tests: tests) }

@@ -6,30 +6,30 @@ import DuetSupport
 /// per lane its durations in run order (p50/p95 and a sparkline), cache hits,
 /// the runs in which it failed or failed and then passed; the runs whose verdict
 /// failed, with their failing lanes; and a flaky map of the newest runs.
-public struct HistoryReport: Sendable {
+package struct HistoryReport: Sendable {
   /// How each lane ended in one run of the flaky map.
-  public enum Mark: UInt8, Sendable {
+  package enum Mark: UInt8, Sendable {
     case absent = 0, pass, retriedPass, fail, cached, other
   }
 
-  public struct Lane: Sendable {
-    public var name: String
+  package struct Lane: Sendable {
+    package var name: String
     /// Seconds over its counted attempts, per run in which it ran, oldest first.
-    public var durations: [Double] = []
+    package var durations: [Double] = []
     /// Seconds of each counted attempt, in no promised order: p50 and p95 are over attempts.
-    public var attemptDurations: [Double] = []
-    public var cached = 0
-    public var failedRuns = 0
+    package var attemptDurations: [Double] = []
+    package var cached = 0
+    package var failedRuns = 0
     /// Runs in which an attempt failed and a later one passed.
-    public var retriedRuns = 0
+    package var retriedRuns = 0
     /// Seconds of the attempt that passed, per run in which it passed, oldest first.
-    public var passDurations: [Double] = []
+    package var passDurations: [Double] = []
     /// Runs served from the cache, per ISO week (UTC) by the day number of its Monday.
-    public var cachedByWeek: [Int: Int] = [:]
+    package var cachedByWeek: [Int: Int] = [:]
     /// Per run of the map, oldest first.
-    public var marks: [Mark]
-    public var p50 = 0.0
-    public var p95 = 0.0
+    package var marks: [Mark]
+    package var p50 = 0.0
+    package var p95 = 0.0
 
     mutating func mark(_ mark: Mark, at column: Int) {
       while marks.count < column { marks.append(.absent) }
@@ -37,23 +37,23 @@ public struct HistoryReport: Sendable {
     }
   }
 
-  public struct FailedRun: Sendable, Equatable {
-    public var id: String
-    public var started: Double
-    public var lanes: [String]
+  package struct FailedRun: Sendable, Equatable {
+    package var id: String
+    package var started: Double
+    package var lanes: [String]
   }
 
   /// Time the cache saved in one ISO week: each cached lane run estimated as
   /// its lane's median passing attempt in the window.
-  public struct SavedWeek: Sendable, Equatable {
+  package struct SavedWeek: Sendable, Equatable {
     /// Day number (days since 1970-01-01, UTC) of the week's Monday.
-    public var monday: Int
+    package var monday: Int
     /// Cached lane runs in the week, and those of them whose lane never passed in the window (no estimate).
-    public var hits: Int
-    public var unestimated: Int
-    public var seconds: Double
+    package var hits: Int
+    package var unestimated: Int
+    package var seconds: Double
 
-    public init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
+    package init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
       self.monday = monday
       self.hits = hits
       self.unestimated = unestimated
@@ -61,38 +61,38 @@ public struct HistoryReport: Sendable {
     }
 
     /// `2025-W14`: the ISO week-numbering year (that of the week's Thursday) and week.
-    public var label: String {
+    package var label: String {
       let thursday = HistoryReport.civil(monday + 3)
       let week = (thursday.dayOfYear - 1) / 7 + 1
       return "\(thursday.year)-W\(week < 10 ? "0" : "")\(week)"
     }
 
     /// `2025-03-31`, the Monday.
-    public var from: String {
+    package var from: String {
       let day = HistoryReport.civil(monday)
       func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
       return "\(day.year)-\(two(day.month))-\(two(day.day))"
     }
   }
 
-  public var runs = 0
-  public var lanes: [Lane] = []
+  package var runs = 0
+  package var lanes: [Lane] = []
   /// Time saved by the cache per ISO week, oldest first.
-  public var savedByWeek: [SavedWeek] = []
+  package var savedByWeek: [SavedWeek] = []
   /// The runs of the flaky map, oldest first (the newest `mapRuns` of the window).
-  public var mapRuns: [(id: String, started: Double)] = []
+  package var mapRuns: [(id: String, started: Double)] = []
   /// Runs whose verdict failed, newest first (at most `failedLimit`).
-  public var failedRuns: [FailedRun] = []
-  public var failedRunCount = 0
-  public var cacheHits = 0
+  package var failedRuns: [FailedRun] = []
+  package var failedRunCount = 0
+  package var cacheHits = 0
   /// Lane runs that ran or were served from the cache.
-  public var settled = 0
+  package var settled = 0
 
-  public static let mapLimit = 60
-  public static let failedLimit = 20
+  package static let mapLimit = 60
+  package static let failedLimit = 20
 
   /// The report over the store's last `last` runs.
-  public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> HistoryReport {
+  package static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> HistoryReport {
     do {
       var scan = ReportScan(last: last)
       try scan.read(store.db)
@@ -105,7 +105,7 @@ public struct HistoryReport: Sendable {
   }
 
   /// The day number (days since 1970-01-01, UTC) of the Monday of the ISO week holding `time` (seconds since 1970, UTC).
-  public static func monday(of time: Double) -> Int {
+  package static func monday(of time: Double) -> Int {
     let day = Int((time / 86_400).rounded(.down))
     // 1970-01-01 was a Thursday: Monday is 0.
     let weekday = ((day + 3) % 7 + 7) % 7
@@ -129,7 +129,7 @@ public struct HistoryReport: Sendable {
   }
 
   /// The lane with the largest p95, for the larger chart.
-  public var slowest: Lane? { lanes.filter { !$0.durations.isEmpty }.max { ($0.p95, $1.name) < ($1.p95, $0.name) } }
+  package var slowest: Lane? { lanes.filter { !$0.durations.isEmpty }.max { ($0.p95, $1.name) < ($1.p95, $0.name) } }
 
   /// The nearest-rank `p` percentile of `values` by selection, not a sort.
   static func selected(_ values: [Double], _ p: Double) -> Double {
@@ -141,7 +141,7 @@ public struct HistoryReport: Sendable {
   }
 
   /// `values` as at most `buckets` points, each the nearest-rank `p` percentile of its run of values.
-  public static func buckets(_ values: [Double], count buckets: Int, p: Double) -> [Double] {
+  package static func buckets(_ values: [Double], count buckets: Int, p: Double) -> [Double] {
     guard !values.isEmpty else { return [] }
     let size = max(1, (values.count + buckets - 1) / buckets)
     return stride(from: 0, to: values.count, by: size).map { start in
@@ -153,7 +153,7 @@ public struct HistoryReport: Sendable {
   /// of the trailing window that ends with its bucket: whole buckets, and at
   /// least `minimum` values. At 60 runs or fewer a bucket is one run, whose p50
   /// and p95 are the same value; over the trailing runs they part (issue 41).
-  public static func rolling(_ values: [Double], count buckets: Int, p: Double, minimum: Int = 10) -> [Double] {
+  package static func rolling(_ values: [Double], count buckets: Int, p: Double, minimum: Int = 10) -> [Double] {
     guard !values.isEmpty else { return [] }
     let size = max(1, (values.count + buckets - 1) / buckets)
     let window = max(size, minimum)

@@ -2,22 +2,22 @@ import DuetModel
 import DuetSupport
 
 /// One verify run as the history store keeps it.
-public struct RunRow: Sendable, Equatable {
+package struct RunRow: Sendable, Equatable {
   /// A UUID, unique across machines, so merged stores never collide.
-  public var id: String
+  package var id: String
   /// The run id of its log folder (`.duet/logs/<logID>`).
-  public var logID: String
-  public var started: Double
-  public var ended: Double
-  public var command: String
-  public var root: String
-  public var gitCommit: String?
-  public var host: String
-  public var outcome: VerifyOutcome.Verdict
-  public var jobs: Int
-  public var duetVersion: String
+  package var logID: String
+  package var started: Double
+  package var ended: Double
+  package var command: String
+  package var root: String
+  package var gitCommit: String?
+  package var host: String
+  package var outcome: VerifyOutcome.Verdict
+  package var jobs: Int
+  package var duetVersion: String
 
-  public init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String) {
+  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String) {
     self.id = id
     self.logID = logID
     self.started = started
@@ -34,23 +34,23 @@ public struct RunRow: Sendable, Equatable {
 
 /// One attempt of one lane in one run. A lane settled without running (skipped,
 /// cancelled, cached) has one row with attempt 0 and no attempt outcome.
-public struct StepRow: Sendable, Equatable {
-  public var runID: String
-  public var lane: String
-  public var attempt: Int
-  public var started: Double
-  public var duration: Double
+package struct StepRow: Sendable, Equatable {
+  package var runID: String
+  package var lane: String
+  package var attempt: Int
+  package var started: Double
+  package var duration: Double
   /// nil for a lane that did not run.
-  public var attemptOutcome: AttemptOutcome?
+  package var attemptOutcome: AttemptOutcome?
   /// The lane's outcome over all attempts; set on its last row only.
-  public var laneOutcome: LaneOutcome?
-  public var exitCode: Int?
-  public var fingerprint: String?
-  public var logPath: String?
+  package var laneOutcome: LaneOutcome?
+  package var exitCode: Int?
+  package var fingerprint: String?
+  package var logPath: String?
   /// The conditions the step was judged under (`PassConditions.serialized`), on the lane's last row.
-  public var judged: String?
+  package var judged: String?
 
-  public init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?, judged: String? = nil) {
+  package init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?, judged: String? = nil) {
     self.runID = runID
     self.lane = lane
     self.attempt = attempt
@@ -67,7 +67,7 @@ public struct StepRow: Sendable, Equatable {
 
 extension RunRow {
   /// The run and its steps as rows, from a finished verify.
-  public static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
+  package static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
     let result = outcome.run
     let run = RunRow(
       id: id, logID: plan.runID, started: started, ended: started + result.duration,

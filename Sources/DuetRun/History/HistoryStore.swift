@@ -4,7 +4,7 @@ import DuetTestReports
 import DuetSupport
 
 /// What went wrong with the history store; recording turns these into warnings.
-public enum HistoryError: Error, CustomStringConvertible, Sendable {
+package enum HistoryError: Error, CustomStringConvertible, Sendable {
   case sqlite(String, SQLiteError)
   case newerSchema(String, Int)
   case notAStore(String, String)
@@ -13,7 +13,7 @@ public enum HistoryError: Error, CustomStringConvertible, Sendable {
   /// The store's own folder is refused by the path guard (`.duet` a link or a file).
   case refusedFolder(String, FileError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .sqlite(let path, let error): return "\(path): \(error)"
     case .newerSchema(let path, let version): return "\(path) was written by a newer duet (schema \(version)); upgrade duet"
@@ -23,12 +23,12 @@ public enum HistoryError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  public var isCorrupt: Bool {
+  package var isCorrupt: Bool {
     if case .sqlite(_, let error) = self { return error.isCorrupt }
     return false
   }
 
-  public var isBusy: Bool {
+  package var isBusy: Bool {
     if case .sqlite(_, let error) = self { return error.isBusy }
     return false
   }
@@ -40,8 +40,8 @@ public enum HistoryError: Error, CustomStringConvertible, Sendable {
 /// WAL journaling (DELETE where WAL is refused), `synchronous=NORMAL`, a busy
 /// timeout, writes in `BEGIN IMMEDIATE`, and `user_version` migrations that are
 /// only ever appended.
-public final class HistoryStore {
-  public let path: String
+package final class HistoryStore {
+  package let path: String
   package let db: SQLiteDatabase
 
   /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`. Append, never edit.
@@ -106,11 +106,11 @@ public final class HistoryStore {
     """,
   ]
 
-  public static var schemaVersion: Int { migrations.count }
+  package static var schemaVersion: Int { migrations.count }
 
   /// The store's path: `$DUET_HISTORY`, else `.duet/history.sqlite` under the
   /// root; nil when `DUET_HISTORY=off` turns recording off.
-  public static func defaultPath(root: URL, environment: [String: String]) -> String? {
+  package static func defaultPath(root: URL, environment: [String: String]) -> String? {
     if environment["DUET_HISTORY"] == "off" { return nil }
     if let custom = environment["DUET_HISTORY"], !custom.isEmpty {
       return URL(fileURLWithPath: custom, relativeTo: root).path
@@ -119,7 +119,7 @@ public final class HistoryStore {
   }
 
   /// Opens (and creates, and migrates) a store. Read-only stores are checked, not migrated.
-  public init(path: String, readOnly: Bool = false) throws(HistoryError) {
+  package init(path: String, readOnly: Bool = false) throws(HistoryError) {
     self.path = path
     let folder = (path as NSString).deletingLastPathComponent
     if (folder as NSString).lastPathComponent == ".duet" {
@@ -185,7 +185,7 @@ public final class HistoryStore {
 
   /// Writes a run and all its steps in one transaction, with the fingerprint
   /// parts of the lanes that ran (lane name to parts).
-  public func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
+  package func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
     do {
       try db.writeTransaction {
         try insert(run, steps: steps)
@@ -232,7 +232,7 @@ public final class HistoryStore {
   /// The other store is opened read-only and checked first, and every row it
   /// holds must be one duet could have written (`LogLocation.problem`), or
   /// nothing is merged. Errors name the store they come from.
-  public func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
+  package func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
     let source = try HistoryStore(path: other, readOnly: true)
     var incoming: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
     do {
@@ -328,7 +328,7 @@ public final class HistoryStore {
   }
 
   /// Drops all but the newest `keep` runs; returns the log ids of the runs dropped.
-  public func prune(keep: Int) throws(HistoryError) -> [String] {
+  package func prune(keep: Int) throws(HistoryError) -> [String] {
     do {
       return try db.writeTransaction {
         let doomed = try db.query("SELECT id, log_id FROM runs ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?", [.integer(Int64(keep))])
@@ -353,7 +353,7 @@ public final class HistoryStore {
   // MARK: - Reading
 
   /// Each lane's duration on its last passing attempt: the scheduler's weights.
-  public func lastDurations(lanes: [String]) throws(HistoryError) -> [String: Double] {
+  package func lastDurations(lanes: [String]) throws(HistoryError) -> [String: Double] {
     try reading {
       let statement = try db.prepare("SELECT duration FROM steps WHERE lane = ? AND attempt_outcome = 'pass' ORDER BY started DESC LIMIT 1")
       var result: [String: Double] = [:]
@@ -367,7 +367,7 @@ public final class HistoryStore {
 
   /// Each lane's newest verdict (pass, flaky, cached, fail or timeout) with its
   /// fingerprint and, when kept, that fingerprint's parts: what the cache decides on.
-  public func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
+  package func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
     try reading {
       let statement = try db.prepare("""
         SELECT lane_outcome, fingerprint, \(try hasColumn("judged", in: "steps") ? "judged" : "NULL") FROM steps
@@ -398,7 +398,7 @@ public final class HistoryStore {
 
   /// Each lane's newest recorded outcome, over every run; `unaffected` (a lane a
   /// change did not touch) says nothing of the lane and is passed over.
-  public func latestOutcomes(lanes: [String]) throws(HistoryError) -> [String: LaneOutcome] {
+  package func latestOutcomes(lanes: [String]) throws(HistoryError) -> [String: LaneOutcome] {
     try reading {
       let statement = try db.prepare("""
         SELECT lane_outcome FROM steps
@@ -415,7 +415,7 @@ public final class HistoryStore {
   }
 
   /// The newest runs first, optionally only those in which `lane` took part.
-  public func recentRuns(limit: Int, lane: String? = nil) throws(HistoryError) -> [RunRow] {
+  package func recentRuns(limit: Int, lane: String? = nil) throws(HistoryError) -> [RunRow] {
     try reading {
       let columns = "r.id, r.log_id, r.started, r.ended, r.command, r.root, r.git_commit, r.host, r.outcome, r.jobs, r.duet_version"
       if let lane {
@@ -426,7 +426,7 @@ public final class HistoryStore {
   }
 
   /// Every step of the given runs.
-  public func steps(ofRuns ids: [String]) throws(HistoryError) -> [StepRow] {
+  package func steps(ofRuns ids: [String]) throws(HistoryError) -> [StepRow] {
     try reading {
       let statement = try db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path FROM steps WHERE run_id = ? ORDER BY lane, attempt")
       var rows: [StepRow] = []
@@ -440,7 +440,7 @@ public final class HistoryStore {
     }
   }
 
-  public func runCount() throws(HistoryError) -> Int {
+  package func runCount() throws(HistoryError) -> Int {
     try reading { try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0 }
   }
 

@@ -6,12 +6,12 @@ import DuetSupport
 /// before duet reads or deletes through it: a merged store is written by a
 /// lane job that runs a branch's own code, so its `log_id` and `log_path` are
 /// hostile text until they look exactly like what `duet verify` writes.
-public enum LogLocation {
+package enum LogLocation {
   /// The folder of all runs' logs, relative to the tree root.
-  public static let logsFolder = ".duet/logs"
+  package static let logsFolder = ".duet/logs"
 
   /// Whether `id` is a run id as `duet verify` makes them: `20261202-181700-3f2a1b`.
-  public static func isRunID(_ id: String) -> Bool {
+  package static func isRunID(_ id: String) -> Bool {
     let bytes = Array(id.utf8)
     guard bytes.count == 22, bytes[8] == UInt8(ascii: "-"), bytes[15] == UInt8(ascii: "-") else { return false }
     let digits = bytes[0..<8] + bytes[9..<15]
@@ -21,13 +21,13 @@ public enum LogLocation {
   }
 
   /// `.duet/logs/<logID>`, or nil when `logID` is not a run id.
-  public static func folder(logID: String) -> String? {
+  package static func folder(logID: String) -> String? {
     isRunID(logID) ? "\(logsFolder)/\(logID)" : nil
   }
 
   /// Whether `path` is a log file directly in its run's folder:
   /// `.duet/logs/<logID>/<lane>[.attempt-N].log`, one plain file name.
-  public static func isLogPath(_ path: String, logID: String) -> Bool {
+  package static func isLogPath(_ path: String, logID: String) -> Bool {
     guard let folder = folder(logID: logID), path.hasPrefix(folder + "/") else { return false }
     let name = path.dropFirst(folder.count + 1)
     return name.hasSuffix(".log") && name.count <= 255 && !name.hasPrefix(".")
@@ -35,7 +35,7 @@ public enum LogLocation {
   }
 
   /// Why a row read from a store cannot be used, or nil when it can.
-  public static func problem(run: RunRow, steps: [StepRow]) -> String? {
+  package static func problem(run: RunRow, steps: [StepRow]) -> String? {
     guard isRunID(run.logID) else {
       return "run \(run.id): log_id \(quoted(run.logID)) is not a run id such as 20261202-181700-3f2a1b"
     }
@@ -58,7 +58,7 @@ public enum LogLocation {
   /// Deletes the log folder of run `logID`; false when there was none. A log id
   /// that is not a run id, or a `.duet`, `.duet/logs` or run folder that is a
   /// link, is refused: a store's rows never choose what duet deletes.
-  public static func removeFolder(logID: String, root: URL) throws(FileError) -> Bool {
+  package static func removeFolder(logID: String, root: URL) throws(FileError) -> Bool {
     guard let path = folder(logID: logID) else {
       throw .refused(quoted(logID), reason: "not a run id such as 20261202-181700-3f2a1b; its log folder is left alone")
     }
@@ -78,7 +78,7 @@ public enum LogLocation {
   /// Why the log at `logPath` of run `logID` is not there, as far as the tree
   /// tells: trimmed (as many newer run folders as duet keeps), its file deleted
   /// from a folder that is there, or its whole folder never in this tree.
-  public static func missingReason(logPath: String, logID: String, root: URL) -> String {
+  package static func missingReason(logPath: String, logID: String, root: URL) -> String {
     let logs = root.appendingPathComponent(logsFolder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []
     if names.contains(logID) {
@@ -93,7 +93,7 @@ public enum LogLocation {
 
   /// The content of a recorded log, nil when it is gone; the row is checked
   /// again here, so a store merged before this check existed cannot lead out.
-  public static func read(logPath: String, logID: String, root: URL) throws(FileError) -> Data? {
+  package static func read(logPath: String, logID: String, root: URL) throws(FileError) -> Data? {
     guard isLogPath(logPath, logID: logID) else {
       throw .refused(quoted(logPath), reason: "the history names it as a log, but it is not a log file in \(logsFolder)/\(quoted(logID))/")
     }

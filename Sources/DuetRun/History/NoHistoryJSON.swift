@@ -1,11 +1,11 @@
 /// `--json` of `history`, `flaky` and `stats` before anything is recorded: the
 /// store's path and empty `runs` and `lanes`, so one script reads all three.
-public struct NoHistoryJSON: Codable, Sendable, Equatable {
-  public var store: String
-  public var runs: [String] = []
-  public var lanes: [String] = []
+package struct NoHistoryJSON: Codable, Sendable, Equatable {
+  package var store: String
+  package var runs: [String] = []
+  package var lanes: [String] = []
 
-  public init(store: String) {
+  package init(store: String) {
     self.store = store
   }
 }

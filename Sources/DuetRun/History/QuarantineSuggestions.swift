@@ -5,22 +5,22 @@ import DuetSupport
 /// quarantine entry in date covers (to quarantine), and the test entries whose
 /// every matching test passed its last `passesToRelease` recorded runs in a row
 /// (to release).
-public struct QuarantineSuggestions: Sendable, Equatable {
+package struct QuarantineSuggestions: Sendable, Equatable {
   /// Runs in a row a quarantined test must pass before it is suggested for release.
-  public static let passesToRelease = 10
+  package static let passesToRelease = 10
 
-  public struct Release: Sendable, Equatable {
-    public var entry: QuarantineEntry
+  package struct Release: Sendable, Equatable {
+    package var entry: QuarantineEntry
     /// The shortest run of passes, newest first, among the tests it matches.
-    public var passes: Int
+    package var passes: Int
   }
 
-  public var quarantine: [TestFlakyReport.Entry]
-  public var release: [Release]
+  package var quarantine: [TestFlakyReport.Entry]
+  package var release: [Release]
 
   /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
   /// recorded the test passed it on every attempt.
-  public static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
+  package static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
                              today: QuarantineDate) -> QuarantineSuggestions {
     let active = entries.filter { $0.isActive(on: today) }
     let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
@@ -38,7 +38,7 @@ extension HistoryStore {
   /// For each lane and test (`suite.name`) of the last `last` runs: how many of
   /// its newest runs in a row passed it (no failed or errored attempt); a skip
   /// is no run.
-  public func testPassStreaks(last: Int) throws(HistoryError) -> [String: [String: Int]] {
+  package func testPassStreaks(last: Int) throws(HistoryError) -> [String: [String: Int]] {
     try reading {
       guard try hasTable("test_cases") else { return [:] }
       let statement = try db.prepare("""

@@ -4,19 +4,19 @@ import DuetModel
 import DuetSupport
 
 /// A failed SQLite call, with the library's own message.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
-  public var code: Int32
-  public var message: String
+package struct SQLiteError: Error, CustomStringConvertible, Sendable {
+  package var code: Int32
+  package var message: String
 
-  public var description: String { "\(message) (sqlite \(code))" }
+  package var description: String { "\(message) (sqlite \(code))" }
   /// Another writer holds the lock (after the busy timeout ran out).
-  public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+  package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
   /// The file is not a database, or is damaged.
-  public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+  package var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
 }
 
 /// A value bound to or read from a statement.
-public enum SQLiteValue: Sendable, Equatable {
+package enum SQLiteValue: Sendable, Equatable {
   case null
   case integer(Int64)
   case real(Double)

@@ -6,33 +6,33 @@ import DuetSupport
 /// of the 20 runs before them. The percentiles are over attempts, as the docs
 /// say (two 0.50 s attempts are p50 0.50 s, not 1.01 s); a run's total, retries
 /// included, is its own column.
-public struct StatsReport: Sendable {
-  public struct Entry: Sendable, Equatable {
-    public var lane: String
+package struct StatsReport: Sendable {
+  package struct Entry: Sendable, Equatable {
+    package var lane: String
     /// Runs in which the lane ran (skipped, cancelled and cached runs are not counted).
-    public var runs: Int
+    package var runs: Int
     /// Counted attempts over those runs.
-    public var attempts: Int
+    package var attempts: Int
     /// Runs the lane passed (retries allowed) over `runs`.
-    public var passRate: Double
+    package var passRate: Double
     /// Runs whose first attempt passed over `runs`: a lane that fails its
     /// first attempt in every run and passes on retry is 0% here.
-    public var firstTryRate: Double
+    package var firstTryRate: Double
     /// Over attempts.
-    public var p50: Double
-    public var p95: Double
-    public var max: Double
+    package var p50: Double
+    package var p95: Double
+    package var max: Double
     /// The median of the runs' totals (every attempt of the run).
-    public var runP50: Double
-    public var slower: Bool
+    package var runP50: Double
+    package var slower: Bool
     /// Median of the last 5 runs over the median of the 20 before (nil without enough runs).
-    public var slowdown: Double?
+    package var slowdown: Double?
   }
 
-  public var entries: [Entry]
-  public var runsInWindow: Int
+  package var entries: [Entry]
+  package var runsInWindow: Int
 
-  public static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
+  package static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
     let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
     var durations = Durations()
     laneRuns.forEach { durations.add($0) }
@@ -40,7 +40,7 @@ public struct StatsReport: Sendable {
   }
 
   /// The report over the store's last `last` runs, folded as the rows stream out of SQLite.
-  public static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
+  package static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
     var durations = Durations()
     let window = try store.scanWindow(last: last, since: nil, reading: .durations) { durations.add($0) }
     return durations.report(lanes: window.lanes, runsInWindow: window.runs)

@@ -4,18 +4,18 @@ import DuetSupport
 /// One test case of one attempt of one lane, as the history store keeps it
 /// (`test_cases`, schema version 4): the case from the lane's reports, with the
 /// run, lane and attempt it was read after. Its fingerprint is its step's.
-public struct TestCaseRow: Sendable, Equatable {
-  public var runID: String
-  public var lane: String
-  public var attempt: Int
-  public var suite: String
-  public var name: String
-  public var outcome: TestOutcome
-  public var duration: Double
+package struct TestCaseRow: Sendable, Equatable {
+  package var runID: String
+  package var lane: String
+  package var attempt: Int
+  package var suite: String
+  package var name: String
+  package var outcome: TestOutcome
+  package var duration: Double
   /// The first line of its failure, error or skip message.
-  public var message: String?
+  package var message: String?
 
-  public init(runID: String, lane: String, attempt: Int, suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil) {
+  package init(runID: String, lane: String, attempt: Int, suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil) {
     self.runID = runID
     self.lane = lane
     self.attempt = attempt
@@ -27,7 +27,7 @@ public struct TestCaseRow: Sendable, Equatable {
   }
 
   /// Every test case the run's attempts read, in lane, attempt and report order.
-  public static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
+  package static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
         attempt.tests.cases.map { test in
@@ -39,7 +39,7 @@ public struct TestCaseRow: Sendable, Equatable {
   }
 
   /// What the run's attempts could not read of their reports, one line each, naming the lane and attempt.
-  public static func warnings(for outcome: VerifyOutcome) -> [String] {
+  package static func warnings(for outcome: VerifyOutcome) -> [String] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
         // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.

@@ -2,28 +2,28 @@ import DuetSupport
 import DuetOutput
 
 /// `duet flaky --tests --json`: every test with flaky evidence in the window, flaky or recovered.
-public struct TestFlakyJSON: Codable, Sendable, Equatable {
+package struct TestFlakyJSON: Codable, Sendable, Equatable {
   /// One test's evidence; `status` is `flaky` or `recovered`.
-  public struct Test: Codable, Sendable, Equatable {
-    public var lane: String
-    public var suite: String
-    public var name: String
-    public var runs: Int
-    public var failures: Int
-    public var flakyFingerprints: Int
-    public var flips: Int
-    public var retriesPassed: Int
+  package struct Test: Codable, Sendable, Equatable {
+    package var lane: String
+    package var suite: String
+    package var name: String
+    package var runs: Int
+    package var failures: Int
+    package var flakyFingerprints: Int
+    package var flips: Int
+    package var retriesPassed: Int
     /// ISO 8601, UTC.
-    public var lastSeen: String
-    public var status: String
-    @Nullable public var lastFailure: String?
+    package var lastSeen: String
+    package var status: String
+    @Nullable package var lastFailure: String?
   }
 
-  public var definition: String
-  public var runsInWindow: Int
-  public var tests: [Test]
+  package var definition: String
+  package var runsInWindow: Int
+  package var tests: [Test]
 
-  public init(_ report: TestFlakyReport) {
+  package init(_ report: TestFlakyReport) {
     definition = TestFlakyReport.definition
     runsInWindow = report.runsInWindow
     tests = report.entries.map { entry in

@@ -10,38 +10,38 @@ import DuetSupport
 ///
 /// Each (lane, suite, name) is folded as a lane is: its attempts in one run
 /// make one `LaneRun` with the lane's fingerprint, fed to the same `Evidence`.
-public struct TestFlakyReport: Sendable {
-  public static let definition = "flaky test = one test of one lane with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
+package struct TestFlakyReport: Sendable {
+  package static let definition = "flaky test = one test of one lane with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
 
-  public struct Entry: Sendable, Equatable {
-    public var lane: String
-    public var suite: String
-    public var name: String
+  package struct Entry: Sendable, Equatable {
+    package var lane: String
+    package var suite: String
+    package var name: String
     /// Runs in which the test passed or failed.
-    public var runs: Int
+    package var runs: Int
     /// Failed or errored attempts.
-    public var failures: Int
-    public var flakyFingerprints: Int
-    public var flips: Int
-    public var retriesPassed: Int
-    public var lastSeen: Double
-    public var recovered: Bool
+    package var failures: Int
+    package var flakyFingerprints: Int
+    package var flips: Int
+    package var retriesPassed: Int
+    package var lastSeen: Double
+    package var recovered: Bool
     /// The first line of its newest failure's message, if it had one.
-    public var lastFailure: String?
+    package var lastFailure: String?
 
     /// `suite.name`, as a person names the test.
-    public var test: String { suite.isEmpty ? name : "\(suite).\(name)" }
+    package var test: String { suite.isEmpty ? name : "\(suite).\(name)" }
   }
 
-  public var entries: [Entry]
-  public var runsInWindow: Int
+  package var entries: [Entry]
+  package var runsInWindow: Int
 
-  public var flaky: [Entry] { entries.filter { !$0.recovered } }
-  public var recovered: [Entry] { entries.filter(\.recovered) }
+  package var flaky: [Entry] { entries.filter { !$0.recovered } }
+  package var recovered: [Entry] { entries.filter(\.recovered) }
 
   /// The report over the store's last `last` runs (those since `since` only,
   /// and only lane `lane`'s tests when one is named), as of `now`.
-  public static func compute(store: HistoryStore, last: Int, since: Double?, lane: String? = nil, now: Double) throws(HistoryError) -> TestFlakyReport {
+  package static func compute(store: HistoryStore, last: Int, since: Double?, lane: String? = nil, now: Double) throws(HistoryError) -> TestFlakyReport {
     let (fold, runs) = try TestFold.scan(store, last: last, since: since, lane: lane)
     return fold.report(runsInWindow: runs, now: now)
   }

@@ -4,26 +4,26 @@ import DuetSupport
 /// ran in (a skip is no run), its pass rate (runs whose last attempt passed it)
 /// and p50, p95 (nearest rank) and max of its seconds per run, summed over the
 /// run's attempts as a lane's are. Folded as `duet stats` folds lanes.
-public struct TestStatsReport: Sendable {
-  public struct Entry: Sendable, Equatable {
-    public var lane: String
-    public var suite: String
-    public var name: String
-    public var runs: Int
-    public var passRate: Double
-    public var p50: Double
-    public var p95: Double
-    public var max: Double
+package struct TestStatsReport: Sendable {
+  package struct Entry: Sendable, Equatable {
+    package var lane: String
+    package var suite: String
+    package var name: String
+    package var runs: Int
+    package var passRate: Double
+    package var p50: Double
+    package var p95: Double
+    package var max: Double
 
     /// `suite.name`, as a person names the test.
-    public var test: String { suite.isEmpty ? name : "\(suite).\(name)" }
+    package var test: String { suite.isEmpty ? name : "\(suite).\(name)" }
   }
 
-  public var entries: [Entry]
-  public var runsInWindow: Int
+  package var entries: [Entry]
+  package var runsInWindow: Int
 
   /// The report over the store's last `last` runs, only lane `lane`'s tests when one is named.
-  public static func compute(store: HistoryStore, last: Int, lane: String? = nil) throws(HistoryError) -> TestStatsReport {
+  package static func compute(store: HistoryStore, last: Int, lane: String? = nil) throws(HistoryError) -> TestStatsReport {
     let (fold, runs) = try TestFold.scan(store, last: last, since: nil, lane: lane)
     let lanes = fold.durations.report(lanes: fold.keys, runsInWindow: runs)
     let entries = lanes.entries.map { entry in
@@ -36,23 +36,23 @@ public struct TestStatsReport: Sendable {
 }
 
 /// `duet stats --tests --json`: per test, runs, pass rate and durations in the window.
-public struct TestStatsJSON: Codable, Sendable, Equatable {
-  public struct Test: Codable, Sendable, Equatable {
-    public var lane: String
-    public var suite: String
-    public var name: String
-    public var runs: Int
+package struct TestStatsJSON: Codable, Sendable, Equatable {
+  package struct Test: Codable, Sendable, Equatable {
+    package var lane: String
+    package var suite: String
+    package var name: String
+    package var runs: Int
     /// 0 to 1.
-    public var passRate: Double
-    public var p50Seconds: Double
-    public var p95Seconds: Double
-    public var maxSeconds: Double
+    package var passRate: Double
+    package var p50Seconds: Double
+    package var p95Seconds: Double
+    package var maxSeconds: Double
   }
 
-  public var runsInWindow: Int
-  public var tests: [Test]
+  package var runsInWindow: Int
+  package var tests: [Test]
 
-  public init(_ report: TestStatsReport) {
+  package init(_ report: TestStatsReport) {
     runsInWindow = report.runsInWindow
     tests = report.entries.map { entry in
       Test(lane: entry.lane, suite: entry.suite, name: entry.name, runs: entry.runs, passRate: entry.passRate,

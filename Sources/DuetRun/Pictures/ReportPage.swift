@@ -8,8 +8,8 @@ import DuetSupport
 /// newest first, each cell a symbol and a title as well as a colour); the
 /// cache-hit rate, and the runs whose verdict failed. Every text from the store
 /// goes through `HTMLText.escaped`.
-public enum ReportPage {
-  public static func html(_ report: HistoryReport, time: (Double) -> String) -> String {
+package enum ReportPage {
+  package static func html(_ report: HistoryReport, time: (Double) -> String) -> String {
     let title = "duet report: \(report.runs) run(s)"
     var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p id=\"cache\">Cache hits: \(ReportText.rate(report)) of lane runs (\(report.cacheHits) of \(report.settled)). "
@@ -168,21 +168,21 @@ public enum ReportPage {
 }
 
 /// The report as terminal text: the same figures, with a sparkline of blocks.
-public enum ReportText {
+package enum ReportText {
   static let blocks = Array("▁▂▃▄▅▆▇█")
 
-  public static func rate(_ report: HistoryReport) -> String {
+  package static func rate(_ report: HistoryReport) -> String {
     report.settled == 0 ? "0%" : DurationText.fixed(Double(report.cacheHits) * 100 / Double(report.settled), "%.0f") + "%"
   }
 
-  public static func sparkline(_ values: [Double]) -> String {
+  package static func sparkline(_ values: [Double]) -> String {
     let points = HistoryReport.buckets(values, count: 20, p: 0.5)
     let high = max(points.max() ?? 0, 0.000_001)
     return String(points.map { blocks[max(0, min(7, Int(StoredNumber.duration($0 / high * 7.999))))] })
   }
 
   /// Rows of the lanes table: lane, runs, p50, p95, trend, cached, failed, failed-then-passed.
-  public static func laneRows(_ report: HistoryReport) -> [[String]] {
+  package static func laneRows(_ report: HistoryReport) -> [[String]] {
     report.lanes.map { lane in
       [lane.name, String(lane.durations.count), DurationText.format(lane.p50), DurationText.format(lane.p95), sparkline(lane.durations),
        String(lane.cached), String(lane.failedRuns), String(lane.retriedRuns)]

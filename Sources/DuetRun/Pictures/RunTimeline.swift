@@ -9,58 +9,58 @@ import DuetSupport
 ///
 /// Made from the history's rows, so a run read back from the store and a run
 /// just finished draw the same.
-public struct RunTimeline: Sendable {
-  public struct Bar: Sendable, Equatable {
-    public var lane: String
-    public var attempt: Int
+package struct RunTimeline: Sendable {
+  package struct Bar: Sendable, Equatable {
+    package var lane: String
+    package var attempt: Int
     /// Seconds from the run's start.
-    public var start: Double
-    public var duration: Double
+    package var start: Double
+    package var duration: Double
     /// The job slot it ran on, from 0.
-    public var slot: Int
+    package var slot: Int
     /// What the bar shows: `pass`, `fail`, `timeout`, `interrupted`, or `retried`
     /// for a failed attempt that a later one of the same lane followed.
-    public var outcome: String
-    public var onCriticalPath: Bool
+    package var outcome: String
+    package var onCriticalPath: Bool
   }
 
   /// One row of the table: a lane and how it ended.
-  public struct LaneRow: Sendable, Equatable {
-    public var lane: String
+  package struct LaneRow: Sendable, Equatable {
+    package var lane: String
     /// The lane's outcome (`pass`, `flaky`, `cached`, `skipped`, ...).
-    public var outcome: String
-    public var attempts: Int
+    package var outcome: String
+    package var attempts: Int
     /// Seconds from the run's start to its first attempt; nil when it did not run.
-    public var start: Double?
+    package var start: Double?
     /// Seconds over its attempts.
-    public var duration: Double
+    package var duration: Double
     /// Seconds between the end of its last need and its first attempt (time it
     /// waited for a job slot or a pool), or from the run's start when it needs nothing.
-    public var waited: Double?
-    public var needs: [String]
-    public var onCriticalPath: Bool
+    package var waited: Double?
+    package var needs: [String]
+    package var onCriticalPath: Bool
   }
 
-  public var runID: String
-  public var started: Double
-  public var duration: Double
-  public var verdict: String
-  public var fingerprints: [String: String]
-  public var bars: [Bar]
-  public var lanes: [LaneRow]
-  public var slots: Int
+  package var runID: String
+  package var started: Double
+  package var duration: Double
+  package var verdict: String
+  package var fingerprints: [String: String]
+  package var bars: [Bar]
+  package var lanes: [LaneRow]
+  package var slots: Int
   /// The critical path's lanes, first to last.
-  public var criticalPath: [String]
+  package var criticalPath: [String]
   /// How many attempts ran from each moment on (seconds from the run's start), in time order: a step line from 0 to `duration`.
-  public var concurrency: [(time: Double, running: Int)]
+  package var concurrency: [(time: Double, running: Int)]
 
   /// The lanes whose outcome failed the run (`fail`, `timeout`), in the table's order.
-  public var failingLanes: [(lane: String, outcome: String)] {
+  package var failingLanes: [(lane: String, outcome: String)] {
     lanes.filter { $0.outcome == "fail" || $0.outcome == "timeout" }.map { ($0.lane, $0.outcome) }
   }
 
   /// The timeline of `run` and its `steps`; `needs` maps a lane to the lanes it needs.
-  public init(run: RunRow, steps: [StepRow], needs: [String: [String]]) {
+  package init(run: RunRow, steps: [StepRow], needs: [String: [String]]) {
     runID = run.id
     started = run.started
     duration = max(run.ended - run.started, steps.map { $0.started + $0.duration - run.started }.max() ?? 0)

@@ -5,7 +5,7 @@ import DuetSupport
 /// slots, coloured and patterned by outcome, the critical path outlined, and a
 /// table of every lane with its wait for its needs. Every text from the tree
 /// goes through `HTMLText.escaped`.
-public enum TimingsPage {
+package enum TimingsPage {
   static let chartWidth = 1000.0
   static let labelWidth = 70.0
   static let rowHeight = 26.0
@@ -16,7 +16,7 @@ public enum TimingsPage {
   /// A label's width per character at the chart's 11 px (a generous average).
   static let characterWidth = 7.0
 
-  public static func html(_ timeline: RunTimeline) -> String {
+  package static func html(_ timeline: RunTimeline) -> String {
     let title = "duet verify timings: \(timeline.verdict.uppercased()) in \(PageStyle.seconds(timeline.duration))\(failing(timeline))"
     var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p>Run \(HTMLText.escaped(timeline.runID)): \(timeline.lanes.count) lane(s) on \(timeline.slots) job slot(s). "

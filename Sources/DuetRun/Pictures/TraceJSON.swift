@@ -6,7 +6,7 @@ import Foundation
 /// event (`"ph": "X"`) per attempt with its lane, outcome and fingerprint, and
 /// metadata events naming the process and the tracks. Times are microseconds
 /// from the run's start. Every event has `ph`, `ts`, `dur`, `pid` and `tid`.
-public enum TraceJSON {
+package enum TraceJSON {
   struct Event: Encodable {
     var name: String
     var cat: String
@@ -24,7 +24,7 @@ public enum TraceJSON {
     var otherData: [String: String]
   }
 
-  public static func text(_ timeline: RunTimeline) -> String {
+  package static func text(_ timeline: RunTimeline) -> String {
     var events = [Event(name: "process_name", cat: "__metadata", ph: "M", ts: 0, dur: 0, pid: 1, tid: 0,
                         args: ["name": "duet verify \(timeline.runID)"])]
     for slot in 0..<timeline.slots {

@@ -6,8 +6,8 @@ import DuetSupport
 /// match a changed file, or when a lane it needs runs; a lane that declares
 /// neither inputs nor covers always runs, since nothing says what it depends
 /// on. The rest are `unaffected`. Pure: the changed files come in as a list.
-public enum AffectedLanes {
-  public enum Decision: Sendable, Equatable {
+package enum AffectedLanes {
+  package enum Decision: Sendable, Equatable {
     case runs(String)
     case unaffected
   }
@@ -16,7 +16,7 @@ public enum AffectedLanes {
   /// input globs; `moduleInputs`, by module folder, the globs a module depends on
   /// (its files, the modules it depends on, its build's own files), which affect
   /// every lane that `covers:` it.
-  public static func decide(manifest: Manifest, selected: Set<Int>, changed: [String],
+  package static func decide(manifest: Manifest, selected: Set<Int>, changed: [String],
                             implicitInputs: (Lane) -> [String] = { _ in [] },
                             moduleInputs: [String: [String]] = [:]) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]

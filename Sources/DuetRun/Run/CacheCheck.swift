@@ -9,16 +9,16 @@ import DuetSupport
 /// cache entry (local or remote) holds a pass under its action key and this
 /// history holds no failure with these inputs. A cached lane never starts.
 /// Pure: the history, the entries and the fingerprints come in as values.
-public enum CacheCheck {
+package enum CacheCheck {
   /// A lane's newest recorded verdict (pass, flaky, cached, fail or timeout).
-  public struct LastVerdict: Sendable, Equatable {
-    public var outcome: String
-    public var fingerprint: String?
+  package struct LastVerdict: Sendable, Equatable {
+    package var outcome: String
+    package var fingerprint: String?
     /// The parts of that fingerprint, when the store kept them.
-    public var parts: FingerprintParts?
+    package var parts: FingerprintParts?
     /// What the verdict was judged under: a pass serves only runs these conditions cover.
-    public var judged: PassConditions
-    public init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
+    package var judged: PassConditions
+    package init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
       self.outcome = outcome
       self.fingerprint = fingerprint
       self.parts = parts
@@ -29,11 +29,11 @@ public enum CacheCheck {
   }
 
   /// A lane's cache decision: `cached`, or the reason it runs.
-  public enum Decision: Sendable, Equatable {
+  package enum Decision: Sendable, Equatable {
     case cached
     case runs(String)
 
-    public var text: String {
+    package var text: String {
       switch self {
       case .cached: return "cached"
       case .runs(let reason): return reason
@@ -42,10 +42,10 @@ public enum CacheCheck {
   }
 
   /// The run a cached pass would serve: `--strict` or not, the whole tree or a change list.
-  public struct RunConditions: Sendable, Equatable {
-    public var strict = false
-    public var partial = false
-    public init(strict: Bool = false, partial: Bool = false) {
+  package struct RunConditions: Sendable, Equatable {
+    package var strict = false
+    package var partial = false
+    package init(strict: Bool = false, partial: Bool = false) {
       self.strict = strict
       self.partial = partial
     }
@@ -54,7 +54,7 @@ public enum CacheCheck {
   /// A decision for every selected lane not settled before the run.
   /// `settled` holds the outcomes decided before the run (a missing program,
   /// `unaffected`); a need settled as passing (`unaffected`) does not run.
-  public static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
+  package static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
                             history: [String: LastVerdict], entries: [Int: PassConditions] = [:], forced: [Int: String] = [:],
                             noCache: Bool, run: RunConditions = RunConditions()) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]

@@ -7,40 +7,40 @@ import DuetSupport
 /// base commit and the work tree (the commits since the base, staged and
 /// unstaged edits, deletions, both sides of a rename) plus untracked files.
 /// Paths are relative to the tree root; files outside it are left out.
-public enum ChangedFiles {
+package enum ChangedFiles {
   /// Where the change starts.
-  public enum Base: Sendable, Equatable {
+  package enum Base: Sendable, Equatable {
     /// `--since REF`: the merge-base of REF and HEAD.
     case since(String)
     /// `--changed`: the merge-base with the upstream branch, else `origin/HEAD`, else `HEAD`.
     case upstream
   }
 
-  public struct Result: Sendable, Equatable {
+  package struct Result: Sendable, Equatable {
     /// The commit the change is measured from.
-    public var base: String
+    package var base: String
     /// How the base was found, for people: `merge-base with origin/main (3f2a1b0)`.
-    public var description: String
+    package var description: String
     /// Sorted by path bytes, each once.
-    public var files: [String]
+    package var files: [String]
 
     /// A change measured some other way than from git (`--watch`: the files
     /// changed since the last run, `base` saying so).
-    public init(base: String, description: String, files: [String]) {
+    package init(base: String, description: String, files: [String]) {
       self.base = base
       self.description = description
       self.files = files
     }
   }
 
-  public struct Failure: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+  package struct Failure: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
   }
 
   /// `environment` is the invocation's: git reads `GIT_DIR`, `GIT_INDEX_FILE`
   /// and the rest from it, never from duet's own process.
-  public static func read(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> Result {
+  package static func read(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> Result {
     guard ProcessOutput.git(["rev-parse", "--is-inside-work-tree"], in: root, environment: environment) == "true" else {
       throw Failure(message: "\(root.path) is not inside a git work tree, so there is no change to measure; run without --since/--changed")
     }
@@ -81,7 +81,7 @@ public enum ChangedFiles {
   }
 
   /// Paths of `git diff --name-status -z`: one per entry, two for a rename or copy.
-  public static func parseNameStatus(_ data: Data) -> [String] {
+  package static func parseNameStatus(_ data: Data) -> [String] {
     let fields = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     var paths: [String] = []
     var i = 0

@@ -1,17 +1,17 @@
 /// What `duet verify --dry-run` would do, lane by lane in start order: the value
 /// both its text and its `--json` are printed from.
-public struct DryRunReport: Codable, Sendable, Equatable {
+package struct DryRunReport: Codable, Sendable, Equatable {
   /// A lane and what the run would do with it.
-  public struct Lane: Codable, Sendable, Equatable {
-    public var name: String
+  package struct Lane: Codable, Sendable, Equatable {
+    package var name: String
     /// `cached`, `skipped`/`fail` (settled before the run) or `runs`.
-    public var status: String
+    package var status: String
     /// Why: the cache's word, the change that affects it, or why it cannot start.
-    public var reason: String
-    public var needs: [String]
-    public var command: String
+    package var reason: String
+    package var needs: [String]
+    package var command: String
 
-    public init(name: String, status: String, reason: String, needs: [String], command: String) {
+    package init(name: String, status: String, reason: String, needs: [String], command: String) {
       self.name = name
       self.status = status
       self.reason = reason
@@ -21,18 +21,18 @@ public struct DryRunReport: Codable, Sendable, Equatable {
   }
 
   /// Always true, so a script can tell this report from a run's.
-  public var dryRun = true
+  package var dryRun = true
   /// How many lanes would run at once.
-  public var jobs: Int
-  public var lanes: [Lane]
+  package var jobs: Int
+  package var lanes: [Lane]
 
-  public init(jobs: Int, lanes: [Lane]) {
+  package init(jobs: Int, lanes: [Lane]) {
     self.jobs = jobs
     self.lanes = lanes
   }
 
   /// The summary line's parts: `2 would run, 1 cached`, then any skipped, unaffected or failing.
-  public var countParts: [String] {
+  package var countParts: [String] {
     var counts: [String: Int] = [:]
     for lane in lanes { counts[lane.status, default: 0] += 1 }
     var parts = ["\(counts["runs"] ?? 0) would run", "\(counts["cached"] ?? 0) cached"]

@@ -4,38 +4,38 @@ import DuetSupport
 /// What one lane's fingerprint is made of. The history keeps the parts of each
 /// lane's last run, so the next run can say why a lane is not cached (`inputs
 /// changed (src/a.swift, 2 more)`, `command changed`) instead of only that it is not.
-public struct FingerprintParts: Sendable, Equatable {
-  public struct File: Sendable, Equatable {
-    public var path: String
+package struct FingerprintParts: Sendable, Equatable {
+  package struct File: Sendable, Equatable {
+    package var path: String
     /// Hex SHA-256 of the content, or `unreadable`.
-    public var sha256: String
+    package var sha256: String
   }
 
   /// SHA-256 of the command text (`sh:` or the built-in with its arguments).
-  public var command: String
-  public var dir: String
+  package var command: String
+  package var dir: String
   /// SHA-256 of the sorted `env:` entries.
-  public var env: String
+  package var env: String
   /// duet's version, for a built-in (its code is part of what it checks).
-  public var duet: String?
+  package var duet: String?
   /// Each need's name and fingerprint.
-  public var needs: [String: String] = [:]
+  package var needs: [String: String] = [:]
   /// The input files in sorted path order.
-  public var files: [File] = []
+  package var files: [File] = []
   /// The git commit and uncommitted-change digest, for a lane without inputs.
-  public var git: String?
+  package var git: String?
   /// Where it ran (`linux-x86_64`): a pass on another platform says nothing here.
-  public var platform: String = ""
+  package var platform: String = ""
   /// Each `requires:` program's identity (the SHA-256 of the file `PATH` finds,
   /// or `missing`), so a pass with another version of a tool is not reused.
-  public var programs: [String: String] = [:]
+  package var programs: [String: String] = [:]
   /// Each `env-inputs:` variable's value digest (or `unset`).
-  public var envInputs: [String: String] = [:]
+  package var envInputs: [String: String] = [:]
   /// Under `--since`/`--changed`: the digest of the changed-file list lanes
   /// read from `DUET_CHANGED_FILES`; nil for a full run.
-  public var changedList: String?
+  package var changedList: String?
 
-  public init(command: String, dir: String, env: String, duet: String?) {
+  package init(command: String, dir: String, env: String, duet: String?) {
     self.command = command
     self.dir = dir
     self.env = env
@@ -43,14 +43,14 @@ public struct FingerprintParts: Sendable, Equatable {
   }
 
   /// The lane's fingerprint: SHA-256 over every part, in a fixed order.
-  public var fingerprint: String {
+  package var fingerprint: String {
     var digest = Digest()
     digest.update(serialized)
     return digest.hex()
   }
 
   /// One part per line, as the history stores it; `parse` reads it back.
-  public var serialized: String {
+  package var serialized: String {
     var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
     if let duet { lines.append("duet \(duet)") }
     if let changedList { lines.append("changed-list \(changedList)") }
@@ -63,7 +63,7 @@ public struct FingerprintParts: Sendable, Equatable {
   }
 
   /// Parts read back from `serialized`; nil for text in another form.
-  public static func parse(_ text: String) -> FingerprintParts? {
+  package static func parse(_ text: String) -> FingerprintParts? {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     guard lines.first == "duet-lane-fingerprint v2" else { return nil }
     lines.removeFirst()
@@ -98,7 +98,7 @@ public struct FingerprintParts: Sendable, Equatable {
   /// Why these parts differ from `earlier`, most telling first: `command changed`,
   /// `env changed`, `dir changed`, `duet changed`, `a need's inputs changed (x)`,
   /// `inputs changed (src/a.swift, 2 more)`, `uncommitted changes`. Empty when equal.
-  public func changes(since earlier: FingerprintParts) -> [String] {
+  package func changes(since earlier: FingerprintParts) -> [String] {
     var reasons: [String] = []
     if command != earlier.command { reasons.append("command changed") }
     if env != earlier.env { reasons.append("env changed") }
@@ -124,7 +124,7 @@ public struct FingerprintParts: Sendable, Equatable {
   /// The paths whose key differs between two file lists: changed, added, then gone.
   /// Paths are told apart by their bytes: Swift's `==` on strings holds the NFC
   /// and NFD spellings of `é.txt` equal, and they are two files.
-  public static func changedPaths(_ files: [File], since earlier: [File]) -> [String] {
+  package static func changedPaths(_ files: [File], since earlier: [File]) -> [String] {
     var before: [[UInt8]: String] = [:]
     for file in earlier { before[Array(file.path.utf8)] = file.sha256 }
     var changed: [String] = []

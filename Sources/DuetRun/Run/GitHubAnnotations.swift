@@ -9,13 +9,13 @@ import DuetSupport
 /// than that are emitted; the step summary names every lane. Log lines are
 /// printed between `::stop-commands::TOKEN` and `::TOKEN::`, so a lane that prints
 /// `::error::` or `::add-mask::` cannot issue workflow commands through duet.
-public enum GitHubAnnotations {
+package enum GitHubAnnotations {
   /// The most annotations of one kind GitHub shows for a step.
-  public static let maxPerKind = 10
+  package static let maxPerKind = 10
 
   /// The lines to print after the run. `stopToken` should be unguessable (a
   /// random UUID): log text cannot then resume command processing early.
-  public static func lines(_ outcome: VerifyOutcome, stopToken: String) -> [String] {
+  package static func lines(_ outcome: VerifyOutcome, stopToken: String) -> [String] {
     let result = outcome.run
     let changedFiles = outcome.changedTrackedFiles
     var lines: [String] = []
@@ -73,13 +73,13 @@ public enum GitHubAnnotations {
   }
 
   /// `::name key=value,key=value::message`, every part escaped.
-  public static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
+  package static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
     let props = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
     return "::\(name)\(props.isEmpty ? "" : " " + props)::\(escapeData(message))"
   }
 
   /// A command's message: `%`, CR and LF as `%25`, `%0D`, `%0A`.
-  public static func escapeData(_ value: String) -> String {
+  package static func escapeData(_ value: String) -> String {
     var out = ""
     for scalar in ControlText.clean(value).unicodeScalars {
       switch scalar {
@@ -93,7 +93,7 @@ public enum GitHubAnnotations {
   }
 
   /// A property value: as a message, and `:` and `,` as `%3A` and `%2C`.
-  public static func escapeProperty(_ value: String) -> String {
+  package static func escapeProperty(_ value: String) -> String {
     escapeData(value).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
   }
 }

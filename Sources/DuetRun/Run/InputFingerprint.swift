@@ -11,23 +11,23 @@ import DuetSupport
 /// A lane without inputs falls back to its definition plus the git commit and
 /// uncommitted changes; without git it has no fingerprint. Either way it is
 /// never cached: nothing says which files its result depends on.
-public enum InputFingerprint {
-  public struct Result: Sendable {
-    public var fingerprints: [Int: String]
+package enum InputFingerprint {
+  package struct Result: Sendable {
+    package var fingerprints: [Int: String]
     /// What each fingerprint was made from, so a later run can say what changed.
-    public var parts: [Int: FingerprintParts]
+    package var parts: [Int: FingerprintParts]
     /// Lanes whose fingerprint covers their inputs, so an equal one may be served from cache.
-    public var cacheable: Set<Int>
+    package var cacheable: Set<Int>
     /// Lanes that declare inputs matching no file (never cached: a typo or a
     /// folder given where a glob was meant), with their patterns.
-    public var unmatched: [Int: [String]] = [:]
+    package var unmatched: [Int: [String]] = [:]
     /// Lanes whose inputs reach a file duet cannot put in the key (unreadable),
     /// with why: never cached, since an edit there would go unseen.
-    public var unkeyable: [Int: String] = [:]
+    package var unkeyable: [Int: String] = [:]
   }
 
   /// `linux-x86_64`, `macos-arm64`: where this duet runs.
-  public static var platform: String {
+  package static var platform: String {
     var info = utsname()
     uname(&info)
     let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -40,7 +40,7 @@ public enum InputFingerprint {
   /// full run, nor a full run's pass serve it.
   /// `git` is asked at most once, and only when a lane without inputs needs it:
   /// reading the uncommitted changes hashes every untracked file of the tree.
-  public static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
+  package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
                              changedFiles: [String]? = nil,
                              environment: [String: String]) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }

@@ -12,13 +12,13 @@ import DuetSupport
 /// Used on the run loop's thread only: a lane whose need ran has its
 /// fingerprint taken again as it starts (its inputs may be that need's
 /// outputs), and `before` follows.
-public final class InputRecheck: @unchecked Sendable {
+package final class InputRecheck: @unchecked Sendable {
   let root: URL
   let builtins: BuiltinSet
   /// The input files each cacheable lane's fingerprint was taken from.
   var before: [Int: [FingerprintParts.File]]
 
-  public init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
+  package init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
     self.root = root
     self.builtins = builtins
     self.before = before

@@ -10,10 +10,10 @@ import DuetSupport
 /// and characters XML 1.0 cannot carry at all (most C0 controls, a lone
 /// surrogate's replacement, U+FFFE, U+FFFF) become U+FFFD; ANSI colour sequences
 /// are dropped first, so a coloured log stays readable.
-public enum JUnitReport {
+package enum JUnitReport {
   /// The JUnit text of a run. Tracked files changed under `--strict` add a
   /// failing test case naming them.
-  public static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
+  package static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
     let result = outcome.run
     let changedFiles = outcome.changedTrackedFiles
     let failures = result.records.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
@@ -90,13 +90,13 @@ public enum JUnitReport {
   }
 
   /// Character data: `&`, `<`, `>` escaped (`>` too, so `]]>` cannot appear).
-  public static func text(_ value: String) -> String {
+  package static func text(_ value: String) -> String {
     escape(value, inAttribute: false)
   }
 
   /// An attribute value in double quotes: also `"`, `'`, and tab, CR and LF as
   /// character references, so a parser's attribute normalisation keeps them.
-  public static func attribute(_ value: String) -> String {
+  package static func attribute(_ value: String) -> String {
     escape(value, inAttribute: true)
   }
 
@@ -121,7 +121,7 @@ public enum JUnitReport {
   }
 
   /// XML 1.0's `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000 and up.
-  public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x9, 0xA, 0xD: return true
     case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true

@@ -9,34 +9,34 @@ import Foundation
 /// the store, and the entries written (and uploaded) after the run.
 ///
 /// Used from the run loop's thread only.
-public final class LaneCache {
+package final class LaneCache {
   /// Where a usable entry came from.
-  public enum Source: Sendable, Equatable {
+  package enum Source: Sendable, Equatable {
     case local, remote
   }
 
-  public let store: ContentStore
-  public let remote: RemoteCache?
+  package let store: ContentStore
+  package let remote: RemoteCache?
   /// The entry found for each lane, by lane index, with where it came from.
-  public private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
+  package private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
   /// What each passing lane's outputs held when it passed, stored.
   private var captured: [Int: OutputFiles] = [:]
   private var localWarnings: [String] = []
 
-  public init(store: ContentStore, remote: RemoteCache?) {
+  package init(store: ContentStore, remote: RemoteCache?) {
     self.store = store
     self.remote = remote
   }
 
   /// The key an entry is stored under: the lane's fingerprint (tree-relative:
   /// paths, never the tree's place on disk) and its declared outputs.
-  public static func actionKey(fingerprint: String, outputs: [String]) -> String {
+  package static func actionKey(fingerprint: String, outputs: [String]) -> String {
     Digest.sha256("duet-action v1\nfingerprint \(fingerprint)\n" + outputs.map { "output \($0)\n" }.joined())
   }
 
   /// Looks up entries for `keys` (lane index to action key): the local store
   /// first, the remote for what it lacks.
-  public func lookUp(_ keys: [Int: String], lanes: [Lane]) {
+  package func lookUp(_ keys: [Int: String], lanes: [Lane]) {
     var wanted: [String: String] = [:]
     for (index, key) in keys {
       entries[index] = nil
@@ -57,7 +57,7 @@ public final class LaneCache {
   /// its entry, the blobs the store lacks fetched from the remote in one batch,
   /// then the files written. A lane with no `outputs:` needs nothing. The log
   /// of the pass that earned the entry comes back to `logPaths[index]`.
-  public func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
+  package func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
     var results: [Int: (result: OutputRestore.Result, log: String?)] = [:]
     var plans: [Int: OutputRestore.Plan] = [:]
     var stampsBefore: [Int: [String: FileStamp]] = [:]
@@ -96,7 +96,7 @@ public final class LaneCache {
   /// What `restore` would meet, writing nothing (`--dry-run`): per lane, nil
   /// when its outputs could come back, else why not. Blobs the local store
   /// lacks count as there when a remote cache may hold them.
-  public func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
+  package func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
     var found: [Int: String?] = [:]
     for index in indices {
       let lane = lanes[index]
@@ -118,7 +118,7 @@ public final class LaneCache {
   /// After a passing attempt: every declared output must exist. Returns the
   /// missing ones; when none is missing, the outputs are copied into the store
   /// for the entry the run writes afterwards.
-  public func capture(_ index: Int, lane: Lane, root: URL) -> [String] {
+  package func capture(_ index: Int, lane: Lane, root: URL) -> [String] {
     guard !lane.outputs.isEmpty else {
       captured[index] = OutputFiles()
       return []
@@ -131,7 +131,7 @@ public final class LaneCache {
   /// Writes an entry for each lane that passed and may be served again, and
   /// uploads them when the remote takes uploads. `passes` holds, per lane
   /// index, its key, the conditions it was judged under and its log file.
-  public func save(_ passes: [Int: (key: String, judged: PassConditions, logPath: String?)], lanes: [Lane], root: URL,
+  package func save(_ passes: [Int: (key: String, judged: PassConditions, logPath: String?)], lanes: [Lane], root: URL,
                    duetVersion: String) {
     var written: [ActionEntry] = []
     for index in passes.keys.sorted() {
@@ -167,7 +167,7 @@ public final class LaneCache {
   }
 
   /// Warnings of the local store and the remote, each said once.
-  public func takeWarnings() -> [String] {
+  package func takeWarnings() -> [String] {
     defer { localWarnings.removeAll() }
     return localWarnings + (remote?.takeWarnings() ?? [])
   }

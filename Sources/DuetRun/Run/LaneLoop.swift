@@ -17,7 +17,7 @@ import Darwin
 /// each attempt's end back to the plan, which says what starts next. Every
 /// decision is the plan's; every wait is the poller's; the time is the clock's.
 /// Tests hand it a scripted poller and clock and drive a whole run by hand.
-public final class LaneLoop {
+package final class LaneLoop {
   /// One attempt that has started and not yet ended.
   private final class Attempt {
     let request: StepRequest
@@ -72,9 +72,9 @@ public final class LaneLoop {
   private var makeRequest: ((Int, Int) -> StepRequest)?
   private var onEvent: ((RunEvent) -> Void)?
   /// For each lane whose last passing attempt saw its inputs change: which.
-  public private(set) var moved: [Int: [String]] = [:]
+  package private(set) var moved: [Int: [String]] = [:]
 
-  public init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
+  package init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
               outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil,
               quarantine: QuarantineRule? = nil) {
@@ -92,16 +92,16 @@ public final class LaneLoop {
   }
 
   /// Ctrl-C from any thread: start nothing more and stop what runs.
-  public var interrupter: Interrupter { Interrupter(poster: loop.poster) }
+  package var interrupter: Interrupter { Interrupter(poster: loop.poster) }
 
   /// Posts Ctrl-C to a run loop from any thread.
-  public struct Interrupter: Sendable {
+  package struct Interrupter: Sendable {
     let poster: EventLoop.Poster
-    public func interrupt() { poster.post(Message.interrupt) }
+    package func interrupt() { poster.post(Message.interrupt) }
   }
 
   /// Runs every selected lane on this thread and returns when each has an outcome.
-  public func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
+  package func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
                   onEvent: @escaping (RunEvent) -> Void) -> RunResult {
     let clock = loop.clock
     let start = clock.now
@@ -116,7 +116,7 @@ public final class LaneLoop {
   /// Runs a short child beside the lanes, on this loop, with a minute's
   /// deadline; `done` gets its output, or nil when it failed. The run ends once
   /// it has; Ctrl-C stops it with the lanes.
-  public func alongside(_ spec: SpawnSpec, _ done: @escaping ([UInt8]?) -> Void) {
+  package func alongside(_ spec: SpawnSpec, _ done: @escaping ([UInt8]?) -> Void) {
     var kept = BoundedBytes(limit: 64 * 1024)
     var id: ChildID?
     id = loop.start(spec, limits: .init(timeout: 60, killGrace: 1), onBytes: { kept.append($0) }, onEnd: { [unowned self] end in
@@ -297,11 +297,11 @@ public final class LaneLoop {
 /// How the run loop reads a lane's `reports:`: what they are as an attempt
 /// starts, and the cases of those written during it (since the wall-clock start,
 /// changed from the snapshot). Tests hand it in; `VerifySession` reads files.
-public struct ReportReading {
-  public var snapshot: (Lane) -> TestReportSnapshot
-  public var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
+package struct ReportReading {
+  package var snapshot: (Lane) -> TestReportSnapshot
+  package var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
 
-  public init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
+  package init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
     self.snapshot = snapshot
     self.read = read
   }

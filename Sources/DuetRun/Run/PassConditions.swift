@@ -11,19 +11,19 @@ import DuetSupport
 ///   the whole tree; a whole-tree pass serves a partial run.
 /// - `moved`: inputs that were different after the lane than before it (edited
 ///   while it ran). The pass stood for its run; it serves none after it.
-public struct PassConditions: Sendable, Equatable {
-  public var strict = false
-  public var partial = false
-  public var moved: [String] = []
+package struct PassConditions: Sendable, Equatable {
+  package var strict = false
+  package var partial = false
+  package var moved: [String] = []
 
-  public init(strict: Bool = false, partial: Bool = false, moved: [String] = []) {
+  package init(strict: Bool = false, partial: Bool = false, moved: [String] = []) {
     self.strict = strict
     self.partial = partial
     self.moved = moved
   }
 
   /// One word a line (`strict`, `partial`, `moved PATH`), as the store keeps it.
-  public var serialized: String {
+  package var serialized: String {
     var lines: [String] = []
     if strict { lines.append("strict") }
     if partial { lines.append("partial") }
@@ -32,7 +32,7 @@ public struct PassConditions: Sendable, Equatable {
   }
 
   /// Conditions read back; unknown words are ignored, a missing column is none.
-  public static func parse(_ text: String?) -> PassConditions {
+  package static func parse(_ text: String?) -> PassConditions {
     var conditions = PassConditions()
     for line in (text ?? "").split(separator: "\n") {
       if line == "strict" { conditions.strict = true }
@@ -44,7 +44,7 @@ public struct PassConditions: Sendable, Equatable {
 
   /// Why a pass judged under these conditions may not serve a run that is
   /// `strict` and/or `partial`; nil when it may.
-  public func refusal(strict runIsStrict: Bool, partial runIsPartial: Bool) -> String? {
+  package func refusal(strict runIsStrict: Bool, partial runIsPartial: Bool) -> String? {
     if !moved.isEmpty {
       return "its inputs changed while it last ran (\(FingerprintParts.listed(moved))), so that pass was not kept"
     }

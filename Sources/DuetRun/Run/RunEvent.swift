@@ -2,7 +2,7 @@ import DuetModel
 import DuetSupport
 
 /// What the run loop tells the printer as a run goes on, on the loop's thread.
-public enum RunEvent: Sendable {
+package enum RunEvent: Sendable {
   case started(index: Int, name: String, attempt: Int)
   /// An attempt failed and the lane has retries left; the next attempt starts now.
   case retrying(index: Int, name: String, failed: AttemptResult)
@@ -10,23 +10,23 @@ public enum RunEvent: Sendable {
 }
 
 /// A whole run: a record per selected lane, in manifest order.
-public struct RunResult: Sendable {
-  public var records: [LaneRecord]
-  public var interrupted: Bool
-  public var duration: Double
+package struct RunResult: Sendable {
+  package var records: [LaneRecord]
+  package var interrupted: Bool
+  package var duration: Double
 
-  public init(records: [LaneRecord], interrupted: Bool, duration: Double) {
+  package init(records: [LaneRecord], interrupted: Bool, duration: Double) {
     self.records = records
     self.interrupted = interrupted
     self.duration = duration
   }
 
   /// Failed and timed-out lanes, in manifest order: the lanes the FAIL line names.
-  public var failed: [LaneRecord] { records.filter { $0.outcome.failsRun } }
+  package var failed: [LaneRecord] { records.filter { $0.outcome.failsRun } }
   /// Lanes duet could not start (no descriptor, process or memory): not failures.
-  public var couldNotStart: [LaneRecord] { records.filter { $0.outcome == .error } }
+  package var couldNotStart: [LaneRecord] { records.filter { $0.outcome == .error } }
   /// The lanes whose ends a report shows in full: failures, then those duet could not start.
-  public var unfinished: [LaneRecord] { records.filter { $0.outcome.failsRun || $0.outcome == .error } }
-  public var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }
-  public var passed: Bool { failed.isEmpty && !interrupted }
+  package var unfinished: [LaneRecord] { records.filter { $0.outcome.failsRun || $0.outcome == .error } }
+  package var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }
+  package var passed: Bool { failed.isEmpty && !interrupted }
 }

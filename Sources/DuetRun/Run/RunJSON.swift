@@ -5,48 +5,48 @@ import DuetSupport
 
 /// The run as JSON for scripts (`duet verify --json`): a value that `ReportJSON`
 /// prints with `schemaVersion` 1, its properties named as the keys are.
-public struct RunJSON: Codable, Sendable, Equatable {
+package struct RunJSON: Codable, Sendable, Equatable {
   /// One attempt of a lane; `exitCode` and `signal` are null when it did not end that way.
-  public struct Attempt: Codable, Sendable, Equatable {
-    public var attempt: Int
-    public var outcome: AttemptOutcome
-    @Nullable public var exitCode: Int?
-    @Nullable public var signal: Int?
+  package struct Attempt: Codable, Sendable, Equatable {
+    package var attempt: Int
+    package var outcome: AttemptOutcome
+    @Nullable package var exitCode: Int?
+    @Nullable package var signal: Int?
     /// ISO 8601 with offset (`ISOTime`), as every report prints a time.
-    public var startedAt: String
-    public var durationSeconds: Double
-    @Nullable public var logPath: String?
+    package var startedAt: String
+    package var durationSeconds: Double
+    @Nullable package var logPath: String?
   }
 
   /// One lane: its outcome, its attempts, and what the cache made of it.
-  public struct Lane: Codable, Sendable, Equatable {
-    public var name: String
-    public var outcome: LaneOutcome
-    public var durationSeconds: Double
-    public var attempts: [Attempt]
-    @Nullable public var reason: String?
-    @Nullable public var fingerprint: String?
-    @Nullable public var cache: String?
+  package struct Lane: Codable, Sendable, Equatable {
+    package var name: String
+    package var outcome: LaneOutcome
+    package var durationSeconds: Double
+    package var attempts: [Attempt]
+    @Nullable package var reason: String?
+    @Nullable package var fingerprint: String?
+    @Nullable package var cache: String?
   }
 
   /// Nil for a run that started nothing (an empty shard).
-  @Nullable public var runId: String?
-  public var root: String
-  public var outcome: VerifyOutcome.Verdict
-  public var summary: String
+  @Nullable package var runId: String?
+  package var root: String
+  package var outcome: VerifyOutcome.Verdict
+  package var summary: String
   /// Lanes per outcome, keyed by the outcome's word.
-  public var counts: [String: Int]
-  public var changedTrackedFiles: [String]
-  public var reportErrors: [String]
-  public var durationSeconds: Double
-  public var failed: [String]
+  package var counts: [String: Int]
+  package var changedTrackedFiles: [String]
+  package var reportErrors: [String]
+  package var durationSeconds: Double
+  package var failed: [String]
   /// Lanes duet could not start (outcome `error`): the machine's failure.
-  public var couldNotStart: [String]
-  public var flaky: [String]
-  public var lanes: [Lane]
+  package var couldNotStart: [String]
+  package var flaky: [String]
+  package var lanes: [Lane]
 
   /// `runID` is nil for a run that started nothing (an empty shard).
-  public init(_ outcome: VerifyOutcome, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) {
+  package init(_ outcome: VerifyOutcome, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) {
     let result = outcome.run
     runId = runID
     self.root = root.path

@@ -9,38 +9,38 @@ import DuetSupport
 /// Lanes settled before the run (cached, a missing program, a bad `dir`) never
 /// start: their dependents are released or skipped at once, and a lane that is
 /// settled is never made ready, whatever its needs do.
-public struct RunPlan: Sendable {
+package struct RunPlan: Sendable {
   /// One attempt to start.
-  public struct Start: Sendable, Equatable {
-    public var index: Int
-    public var attempt: Int
-    public init(index: Int, attempt: Int) {
+  package struct Start: Sendable, Equatable {
+    package var index: Int
+    package var attempt: Int
+    package init(index: Int, attempt: Int) {
       self.index = index
       self.attempt = attempt
     }
   }
 
   /// What an attempt's end means: the lane runs again, or it has its outcome.
-  public enum AttemptVerdict: Sendable, Equatable {
+  package enum AttemptVerdict: Sendable, Equatable {
     case retry(Start)
     case settled
   }
 
   /// The shape of the run: lanes, their needs, limits and what was settled before it.
-  public struct Setup: Sendable {
-    public var graph: LaneGraph
-    public var selected: Set<Int>
-    public var settled: [Int: LaneRecord]
-    public var retries: [Int]
+  package struct Setup: Sendable {
+    package var graph: LaneGraph
+    package var selected: Set<Int>
+    package var settled: [Int: LaneRecord]
+    package var retries: [Int]
     /// The pool of each lane (nil: none); a pool runs at most its depth at once.
-    public var pools: [String?]
-    public var poolDepths: [String: Int]
+    package var pools: [String?]
+    package var poolDepths: [String: Int]
     /// Expected seconds per lane, for the longest-remaining-path priority.
-    public var weights: [Double]
-    public var jobs: Int
-    public var failFast: Bool
+    package var weights: [Double]
+    package var jobs: Int
+    package var failFast: Bool
 
-    public init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneRecord] = [:], retries: [Int]? = nil,
+    package init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneRecord] = [:], retries: [Int]? = nil,
                 pools: [String?]? = nil, poolDepths: [String: Int] = [:], weights: [Double]? = nil, jobs: Int, failFast: Bool = false) {
       let count = graph.count
       self.graph = graph
@@ -69,12 +69,12 @@ public struct RunPlan: Sendable {
   private var running = Set<Int>()
   private var runningInPool: [String: Int] = [:]
   private var stopReason: String?
-  public private(set) var interrupted = false
+  package private(set) var interrupted = false
   /// Records settled since the driver last asked, in the order they settled.
   private var outbox: [LaneRecord] = []
-  public private(set) var settledCount = 0
+  package private(set) var settledCount = 0
 
-  public init(_ setup: Setup) {
+  package init(_ setup: Setup) {
     self.setup = setup
     let graph = setup.graph
     names = graph.names
@@ -98,20 +98,20 @@ public struct RunPlan: Sendable {
   // MARK: - Questions
 
   /// The number of lanes in the run.
-  public var total: Int { setup.selected.count }
+  package var total: Int { setup.selected.count }
   /// Whether every selected lane has its outcome.
-  public var isFinished: Bool { settledCount == setup.selected.count }
-  public func record(of index: Int) -> LaneRecord? { records[index] }
+  package var isFinished: Bool { settledCount == setup.selected.count }
+  package func record(of index: Int) -> LaneRecord? { records[index] }
 
   /// Every selected lane's record, in manifest order (call when finished).
-  public var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
+  package var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
 
   // MARK: - Events
 
   /// The attempts to start now: the ready lanes with the longest remaining path
   /// first, up to `jobs` running at once and each pool's depth. Settles the
   /// lanes that can no longer start when nothing runs and nothing will.
-  public mutating func nextStarts() -> [Start] {
+  package mutating func nextStarts() -> [Start] {
     var starts: [Start] = []
     while stopReason == nil && running.count < setup.jobs, let next = popBestReady() {
       running.insert(next)
@@ -124,7 +124,7 @@ public struct RunPlan: Sendable {
 
   /// An attempt ended. A failure with retries left runs again at once (in the
   /// same slot) unless the run was interrupted; otherwise the lane settles.
-  public mutating func attemptEnded(_ index: Int, _ result: AttemptResult) -> AttemptVerdict {
+  package mutating func attemptEnded(_ index: Int, _ result: AttemptResult) -> AttemptVerdict {
     guard running.contains(index) else { return .settled }
     attempts[index].append(result)
     let tries = attempts[index]
@@ -147,14 +147,14 @@ public struct RunPlan: Sendable {
   }
 
   /// Ctrl-C: nothing more starts; what has not started ends `cancelled`.
-  public mutating func interrupt() {
+  package mutating func interrupt() {
     interrupted = true
     stop("interrupted")
     settleWhatCannotStart()
   }
 
   /// The records settled since the last call, in order.
-  public mutating func takeSettled() -> [LaneRecord] {
+  package mutating func takeSettled() -> [LaneRecord] {
     defer { outbox.removeAll() }
     return outbox
   }

@@ -4,15 +4,15 @@ import DuetSupport
 
 /// The text of a run: the line per finished lane, the failed lanes' log tails,
 /// the summary table and the verdict. Pure, so tests read exactly what users see.
-public enum RunReport {
+package enum RunReport {
   /// `[3/7] ✓ design-tokens 0.12s`, `[4/7] ✗ kotlin 12.3s (exit 1)`.
-  public static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> String {
+  package static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> String {
     let width = String(total).count
     let count = String(repeating: " ", count: max(0, width - String(finished).count)) + "\(finished)"
     return "[\(count)/\(total)] \(symbol(record.outcome)) \(record.name) \(ControlText.shown(detail(record)))"
   }
 
-  public static func symbol(_ outcome: LaneOutcome) -> String {
+  package static func symbol(_ outcome: LaneOutcome) -> String {
     switch outcome {
     case .pass, .flaky, .cached: return "✓"
     case .fail, .timeout, .interrupted, .error: return "✗"
@@ -21,7 +21,7 @@ public enum RunReport {
   }
 
   /// `0.12s`, `12.3s (exit 1)`, `skipped (needs kotlin)`, `1.20s (flaky: passed on attempt 2)`.
-  public static func detail(_ record: LaneRecord) -> String {
+  package static func detail(_ record: LaneRecord) -> String {
     let time = DurationText.format(record.duration)
     switch record.outcome {
     case .pass: return time
@@ -41,7 +41,7 @@ public enum RunReport {
   }
 
   /// How a failed attempt ended: `exit 1`, `killed by signal 9`.
-  public static func endText(_ attempt: AttemptResult?) -> String {
+  package static func endText(_ attempt: AttemptResult?) -> String {
     guard let attempt else { return "did not start" }
     if let note = attempt.note { return note }
     if let code = attempt.exitCode { return "exit \(code)" }
@@ -50,7 +50,7 @@ public enum RunReport {
   }
 
   /// A failed or timed-out lane's block: a heading, then error-looking lines and the tail.
-  public static func failureBlock(_ record: LaneRecord) -> [String] {
+  package static func failureBlock(_ record: LaneRecord) -> [String] {
     guard let last = record.last else {
       return ["── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"]
     }
@@ -63,12 +63,12 @@ public enum RunReport {
   }
 
   /// One row per lane: name, outcome, time, attempts, note.
-  public static func summary(_ result: RunResult, maxWidth: Int = 100) -> [String] {
+  package static func summary(_ result: RunResult, maxWidth: Int = 100) -> [String] {
     TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: summaryRows(result)).lines(maxWidth: maxWidth)
   }
 
   /// The summary's cells, one row per lane (the step summary renders them as Markdown).
-  public static func summaryRows(_ result: RunResult) -> [[String]] {
+  package static func summaryRows(_ result: RunResult) -> [[String]] {
     result.records.map { record -> [String] in
       let note: String
       switch record.outcome {
@@ -85,7 +85,7 @@ public enum RunReport {
   }
 
   /// The line above an unchanged PASS that names flaky lanes.
-  public static func flakyLine(_ result: RunResult) -> String? {
+  package static func flakyLine(_ result: RunResult) -> String? {
     let flaky = result.flaky
     guard !flaky.isEmpty else { return nil }
     return "flaky: \(flaky.map { "\($0.name) (passed on attempt \($0.attempts.count))" }.joined(separator: ", "))"

@@ -5,13 +5,13 @@ import DuetSupport
 /// the verdict, a table of every lane, then each failed lane's log tail in a
 /// collapsed block. Pure, and capped: GitHub refuses a step summary over 1 MiB,
 /// so parts that would pass `limit` bytes are left out and the summary says so.
-public enum StepSummary {
+package enum StepSummary {
   /// GitHub's cap on one step's summary.
-  public static let gitHubLimit = 1_048_576
+  package static let gitHubLimit = 1_048_576
   /// What duet allows itself, leaving room below GitHub's cap.
-  public static let defaultLimit = 1_000_000
+  package static let defaultLimit = 1_000_000
 
-  public static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
+  package static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
     let result = outcome.run
     let changedFiles = outcome.changedTrackedFiles
     var head = ["## \(outcome.verdict == .pass ? "✅" : "❌") \(cell(outcome.lastLine))", ""]

@@ -7,14 +7,14 @@ import DuetSupport
 /// tracked files and a digest of each dirty file's content, so a file that was
 /// already modified before the run and that a lane modified again counts too.
 /// Untracked files and ignored ones (`.duet/`) are not looked at.
-public struct TrackedChanges: Sendable, Equatable {
+package struct TrackedChanges: Sendable, Equatable {
   /// Path -> `XY` status and content digest (`-` for a file that is gone).
-  public var entries: [String: String]
+  package var entries: [String: String]
 
-  public init(entries: [String: String]) { self.entries = entries }
+  package init(entries: [String: String]) { self.entries = entries }
 
   /// Nil where the root is not in a git work tree or git is missing.
-  public static func snapshot(root: URL, environment: [String: String]) -> TrackedChanges? {
+  package static func snapshot(root: URL, environment: [String: String]) -> TrackedChanges? {
     guard let data = ProcessOutput.gitOutput(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=dirty", "--", "."], in: root, environment: environment) else {
       return nil
     }
@@ -31,7 +31,7 @@ public struct TrackedChanges: Sendable, Equatable {
 
   /// `XY path` records of `git status --porcelain=v1 -z`; a rename's second
   /// field (the old path) is skipped. Paths are relative to the repository top.
-  public static func parse(_ data: Data) -> [(status: String, path: String)] {
+  package static func parse(_ data: Data) -> [(status: String, path: String)] {
     var result: [(String, String)] = []
     let fields = data.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     var i = 0
@@ -47,12 +47,12 @@ public struct TrackedChanges: Sendable, Equatable {
   }
 
   /// Paths whose status or content differ between `before` and `after`, sorted.
-  public static func changed(before: TrackedChanges, after: TrackedChanges) -> [String] {
+  package static func changed(before: TrackedChanges, after: TrackedChanges) -> [String] {
     Set(before.entries.keys).union(after.entries.keys).filter { before.entries[$0] != after.entries[$0] }.sorted()
   }
 
   /// `--strict: lanes changed 2 tracked file(s): a.txt, b.txt`, for the FAIL line.
-  public static func summary(_ files: [String]) -> String {
+  package static func summary(_ files: [String]) -> String {
     let shown = files.prefix(10).map(ControlText.shown).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
     return "--strict: lanes changed \(files.count) tracked file(s): \(shown)"
   }

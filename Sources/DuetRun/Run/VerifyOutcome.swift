@@ -5,28 +5,28 @@ import DuetSupport
 /// changed under `--strict`, and the reports that could not be written. The
 /// exit code, the last line, `--json`, JUnit, the step summary and the history
 /// row are all read from here; nothing else decides pass or fail.
-public struct VerifyOutcome: Sendable {
-  public enum Verdict: String, Sendable, Codable {
+package struct VerifyOutcome: Sendable {
+  package enum Verdict: String, Sendable, Codable {
     case pass, fail, interrupted
     /// No lane failed, but duet could not start one (no descriptor, process or memory).
     case error
   }
 
-  public var run: RunResult
+  package var run: RunResult
   /// Tracked files whose status or content the run changed (`--strict`), sorted.
-  public var changedTrackedFiles: [String]
+  package var changedTrackedFiles: [String]
   /// Reports asked for that could not be written (`--junit: cannot write …`).
-  public var reportErrors: [String]
+  package var reportErrors: [String]
   /// Where `--timings` wrote the run's page, when it did.
-  public var timingsPath: String?
+  package var timingsPath: String?
 
-  public init(run: RunResult, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
+  package init(run: RunResult, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
     self.run = run
     self.changedTrackedFiles = changedTrackedFiles
     self.reportErrors = reportErrors
   }
 
-  public var verdict: Verdict {
+  package var verdict: Verdict {
     if run.interrupted { return .interrupted }
     if !run.failed.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
     if !run.couldNotStart.isEmpty { return .error }
@@ -34,7 +34,7 @@ public struct VerifyOutcome: Sendable {
   }
 
   /// 0 pass, 1 fail, 3 a lane duet could not start (and none failed), 130 interrupted.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch verdict {
     case .pass: return 0
     case .fail: return 1
@@ -44,7 +44,7 @@ public struct VerifyOutcome: Sendable {
   }
 
   /// How many lanes ended each way.
-  public var counts: [LaneOutcome: Int] {
+  package var counts: [LaneOutcome: Int] {
     var counts: [LaneOutcome: Int] = [:]
     for record in run.records { counts[record.outcome, default: 0] += 1 }
     return counts
@@ -53,7 +53,7 @@ public struct VerifyOutcome: Sendable {
   /// The last line of the run: `duet verify: PASS (12 passed, 30 cached, 3 skipped:
   /// needs gradle)` or `duet verify: FAIL (2 failed: kotlin, mocks; 1 timed out:
   /// shells; 4 skipped)`.
-  public var lastLine: String {
+  package var lastLine: String {
     let counts = self.counts
     switch verdict {
     case .interrupted:

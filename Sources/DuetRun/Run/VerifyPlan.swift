@@ -3,68 +3,68 @@ import DuetModel
 import DuetSupport
 
 /// What `duet verify` was asked to do, from its command line.
-public struct VerifyOptions: Sendable {
-  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-  public var failFast = false
+package struct VerifyOptions: Sendable {
+  package var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  package var failFast = false
   /// `--lane NAME|GLOB`: run only these (with their needs unless `noDeps`).
-  public var lanes: [String] = []
+  package var lanes: [String] = []
   /// `--tag T`: run only the lanes carrying one of these tags (with `lanes`, the lanes of either).
-  public var tags: [String] = []
+  package var tags: [String] = []
   /// `--skip NAME|GLOB` and `DUET_SKIP`: lanes left out, reported as skipped by request.
-  public var skip: [LaneSkip] = []
-  public var noDeps = false
+  package var skip: [LaneSkip] = []
+  package var noDeps = false
   /// Seconds; a lane's own `timeout` wins.
-  public var defaultTimeout: Double = 30 * 60
+  package var defaultTimeout: Double = 30 * 60
   /// A lane whose `requires:` program is missing fails instead of being skipped.
-  public var strict = false
+  package var strict = false
   /// Run every lane, even those whose inputs are unchanged since they last passed.
-  public var noCache = false
+  package var noCache = false
   /// Lanes whose output is printed live.
-  public var stream: Set<String> = []
+  package var stream: Set<String> = []
   /// `--since`/`--changed`: the change to verify; lanes it does not touch are `unaffected`.
-  public var changed: ChangedFiles.Result?
-  public init() {}
+  package var changed: ChangedFiles.Result?
+  package init() {}
 }
 
 /// One lane name or glob to leave out of the run, and where it was asked for
 /// (`--skip` or `DUET_SKIP`), for the record and for an error naming it.
-public struct LaneSkip: Sendable, Equatable {
-  public var pattern: String
-  public var origin: String
-  public init(_ pattern: String, origin: String) {
+package struct LaneSkip: Sendable, Equatable {
+  package var pattern: String
+  package var origin: String
+  package init(_ pattern: String, origin: String) {
     self.pattern = pattern
     self.origin = origin
   }
 
   /// The reason on a lane's record: `by request: --skip`.
-  public var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
+  package var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
 }
 
 /// A selection or option that names no lane (exit 2).
-public struct VerifyOptionError: Error, CustomStringConvertible, Sendable {
-  public var message: String
-  public var description: String { message }
+package struct VerifyOptionError: Error, CustomStringConvertible, Sendable {
+  package var message: String
+  package var description: String { message }
 }
 
 /// Everything decided before the first lane starts: the lanes selected, the
 /// lanes settled without running (a missing program), the run id and log folder.
-public struct VerifyPlan: Sendable {
-  public let root: URL
-  public let manifest: Manifest
+package struct VerifyPlan: Sendable {
+  package let root: URL
+  package let manifest: Manifest
   /// The built-ins the manifest's `run:` lanes name (their own inputs join the fingerprints).
-  public let builtins: BuiltinSet
-  public let options: VerifyOptions
-  public let runID: String
-  public let selected: Set<Int>
-  public var preset: [Int: LaneRecord]
+  package let builtins: BuiltinSet
+  package let options: VerifyOptions
+  package let runID: String
+  package let selected: Set<Int>
+  package var preset: [Int: LaneRecord]
   /// Expected seconds per lane for the critical-path priority (1 each without history).
-  public var weights: [Double]
-  public let environment: [String: String]
+  package var weights: [Double]
+  package let environment: [String: String]
   /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
-  public let affected: [Int: AffectedLanes.Decision]
+  package let affected: [Int: AffectedLanes.Decision]
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
-  public init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
+  package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
               now: Date = Date(), moduleInputs: [String: [String]] = [:]) throws(VerifyOptionError) {
     self.root = root
     self.manifest = manifest
@@ -190,14 +190,14 @@ public struct VerifyPlan: Sendable {
   }
 
   /// `.duet/logs/<run-id>`, relative to the root.
-  public var logFolder: String { ".duet/logs/\(runID)" }
+  package var logFolder: String { ".duet/logs/\(runID)" }
 
   /// Under `--since`/`--changed`: the file naming the changed files, one a line,
   /// that lanes find through `DUET_CHANGED_FILES`.
-  public var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
+  package var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
 
   /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
-  public func prepareStateFolder() throws {
+  package func prepareStateFolder() throws {
     let folder = root.appendingPathComponent(".duet")
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("logs"), withIntermediateDirectories: true)
     let ignore = folder.appendingPathComponent(".gitignore")
@@ -212,7 +212,7 @@ public struct VerifyPlan: Sendable {
   }
 
   /// The request for one attempt of one lane.
-  public func request(index: Int, attempt: Int, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+  package func request(index: Int, attempt: Int, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
     let lane = manifest.lanes[index]
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
@@ -236,10 +236,10 @@ public struct VerifyPlan: Sendable {
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
-  public static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES"]
+  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES"]
 
   /// The lanes in the order they would start, for `--dry-run`.
-  public var startOrder: [Int] {
+  package var startOrder: [Int] {
     manifest.graph.runOrder(weights: weights).filter { selected.contains($0) }
   }
 
@@ -260,7 +260,7 @@ public struct VerifyPlan: Sendable {
 
   /// Whether `program` is an executable on `path` (or is itself a path to one,
   /// relative to `folder`, the lane's folder, never duet's working folder).
-  public static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
+  package static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
     if program.contains("/") {
       let full = program.hasPrefix("/") || folder == nil ? program : folder!.appendingPathComponent(program).path
       return access(full, X_OK) == 0

@@ -11,27 +11,27 @@ import DuetSupport
 ///
 /// Used from one thread; the only thing another thread (a signal handler) may
 /// touch is `interruption`.
-public final class VerifySession {
+package final class VerifySession {
   /// Log folders of this many recent runs are kept under `.duet/logs`.
-  public static let keptLogFolders = 50
+  package static let keptLogFolders = 50
 
-  public private(set) var plan: VerifyPlan
+  package private(set) var plan: VerifyPlan
   /// Nil when history is off (`DUET_HISTORY=off`): no weights, no cache, no record.
-  public let historyPath: String?
-  public let duetVersion: String
+  package let historyPath: String?
+  package let duetVersion: String
   /// What identifies this duet's own code in a built-in lane's fingerprint: a
   /// built-in checks with duet's code, so a rebuilt duet must not reuse its passes.
-  public let builtinIdentity: String
-  public let commandLine: String
-  public private(set) var warnings: [String] = []
-  public private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
+  package let builtinIdentity: String
+  package let commandLine: String
+  package private(set) var warnings: [String] = []
+  package private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
   /// For each lane not settled before the run: `cached`, or why it runs.
-  public private(set) var decisions: [Int: CacheCheck.Decision] = [:]
+  package private(set) var decisions: [Int: CacheCheck.Decision] = [:]
   /// The HEAD commit the history row names; nil outside git. When the
   /// fingerprints did not ask git already, it is asked while the lanes run, as
   /// a child of the run loop beside them: only the record needs it, so the
   /// first lane need not wait for it.
-  public private(set) var gitCommit: String?
+  package private(set) var gitCommit: String?
   /// Whether `run` asks git for the commit.
   private var commitWanted = false
   /// Each lane's newest recorded verdict, as the cache was decided from it.
@@ -39,7 +39,7 @@ public final class VerifySession {
   /// The inputs that moved while a lane passed, so that pass is not kept.
   private var movedInputs: [Int: [String]] = [:]
   /// Ctrl-C, from any thread, before or during the run.
-  public let interruption = RunInterruption()
+  package let interruption = RunInterruption()
   private var store: HistoryStore?
   /// The content-addressed cache; nil when history is off (no store to serve from).
   private let cache: LaneCache?
@@ -48,9 +48,9 @@ public final class VerifySession {
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
   /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
-  public private(set) var quarantine: QuarantineRule?
+  package private(set) var quarantine: QuarantineRule?
 
-  public init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String,
+  package init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String,
               cache: LaneCache? = nil) {
     self.plan = plan
     self.cache = historyPath == nil ? nil : cache
@@ -78,7 +78,7 @@ public final class VerifySession {
   /// Opens the store, weighs lanes by their last recorded durations, fingerprints
   /// them, and settles as `cached` each lane the cache serves. With `recording`
   /// false (`--dry-run`) an existing store is only read and none is made.
-  public func prepare(recording: Bool = true) {
+  package func prepare(recording: Bool = true) {
     let names = plan.manifest.lanes.map(\.name)
     loadQuarantine(lanes: Set(names))
     var history: [String: CacheCheck.LastVerdict] = [:]
@@ -213,7 +213,7 @@ public final class VerifySession {
   }
 
   /// The plan of the run as `RunPlan` sees it: settled lanes, retries, pools, jobs.
-  public var runPlan: RunPlan {
+  package var runPlan: RunPlan {
     let manifest = plan.manifest
     return RunPlan(.init(
       graph: manifest.graph, selected: plan.selected, settled: plan.preset,
@@ -223,7 +223,7 @@ public final class VerifySession {
 
   /// Runs the plan on this thread's run loop; returns when every lane has an
   /// outcome. Tests hand it a scripted poller and clock.
-  public func run(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock(),
+  package func run(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock(),
                   onEvent: @escaping (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
     let plan = self.plan
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
@@ -274,7 +274,7 @@ public final class VerifySession {
   }
 
   /// The finished run laid out in time (`--timings`), from the rows it records.
-  public func timeline(_ outcome: VerifyOutcome) -> RunTimeline {
+  package func timeline(_ outcome: VerifyOutcome) -> RunTimeline {
     let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                    gitCommit: nil, host: "", duetVersion: duetVersion, fingerprints: fingerprints.fingerprints)
     let needs = Dictionary(plan.manifest.lanes.map { ($0.name, $0.needs) }, uniquingKeysWith: { a, _ in a })
@@ -284,7 +284,7 @@ public final class VerifySession {
   /// Writes the run, with its one verdict, to history and trims old log folders;
   /// returns new warnings.
   @discardableResult
-  public func record(_ outcome: VerifyOutcome) -> [String] {
+  package func record(_ outcome: VerifyOutcome) -> [String] {
     var added: [String] = []
     if let store {
       let host = ProcessInfo.processInfo.hostName
@@ -351,7 +351,7 @@ public final class VerifySession {
   /// not a pass (failed, timed out, skipped, cancelled, interrupted), looked up
   /// across runs, so a partial or interrupted run hides nothing; and every lane
   /// the store has never recorded. Nil when no run is recorded at all.
-  public static func lanesNotPassing(historyPath: String?, lanes: [String]) throws(HistoryError) -> (notPassing: [String], notVerified: [String])? {
+  package static func lanesNotPassing(historyPath: String?, lanes: [String]) throws(HistoryError) -> (notPassing: [String], notVerified: [String])? {
     guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else { return nil }
     let store = try HistoryStore(path: historyPath, readOnly: true)
     guard try !store.recentRuns(limit: 1).isEmpty else { return nil }
@@ -372,7 +372,7 @@ public final class VerifySession {
 
 /// Ctrl-C for a run that may not have started yet: a request made before the
 /// run loop exists is kept and posted to it the moment it does.
-public final class RunInterruption: Sendable {
+package final class RunInterruption: Sendable {
   private struct State: Sendable {
     var requested = false
     var loop: LaneLoop.Interrupter?
@@ -380,12 +380,12 @@ public final class RunInterruption: Sendable {
 
   private let state = Locked(State())
 
-  public init() {}
+  package init() {}
 
   /// Whether Ctrl-C (or SIGTERM) arrived.
-  public var requested: Bool { state.withLock { $0.requested } }
+  package var requested: Bool { state.withLock { $0.requested } }
 
-  public func interrupt() {
+  package func interrupt() {
     let loop = state.withLock { state -> LaneLoop.Interrupter? in
       state.requested = true
       return state.loop

@@ -2,11 +2,11 @@ import Foundation
 
 /// Writes files so that a reader sees the old content or the new, never half of either:
 /// the bytes go to a temporary file beside the target, are flushed, and renamed over it.
-public enum AtomicFile {
+package enum AtomicFile {
   /// Writes `data` to `path` (relative to `root`) unless it already holds exactly
   /// that; returns whether the file changed. Paths that leave the tree are refused.
   @discardableResult
-  public static func write(_ data: Data, to path: String, in root: URL) throws -> Bool {
+  package static func write(_ data: Data, to path: String, in root: URL) throws -> Bool {
     let target = try TreePath.resolveForWriting(path, in: root)
     var info = stat()
     if lstat(target.path, &info) == 0 {
@@ -27,7 +27,7 @@ public enum AtomicFile {
   /// link to one: `/dev/stdout`, `/dev/null`) is written through, never renamed
   /// over; anything else (a folder, a socket, a block device, a link to a file
   /// or to nothing) is refused with what it is.
-  public static func write(_ data: Data, toAbsolute path: String, displayPath: String? = nil) throws {
+  package static func write(_ data: Data, toAbsolute path: String, displayPath: String? = nil) throws {
     let shown = displayPath ?? path
     switch target(ofAbsolute: path) {
     case .replace: try replace(data, atAbsolute: path, shown: shown)
@@ -39,7 +39,7 @@ public enum AtomicFile {
   /// Appends `data` (GitHub's step summary, shared by a job's steps) by the same
   /// rule: a regular file or nothing is appended to (`O_APPEND`, created when
   /// missing), a device or pipe written through, anything else refused.
-  public static func append(_ data: Data, toAbsolute path: String) throws {
+  package static func append(_ data: Data, toAbsolute path: String) throws {
     switch target(ofAbsolute: path) {
     case .replace:
       let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
@@ -132,11 +132,11 @@ public enum AtomicFile {
 }
 
 /// Paths relative to a tree root, checked before duet writes through them.
-public enum TreePath {
+package enum TreePath {
   /// The absolute URL of `path` under `root`, refusing absolute paths, `..`
   /// components and any symbolic link on the way: `PathGuard.resolve`, with the
   /// refusal worded for a write.
-  public static func resolveForWriting(_ path: String, in root: URL) throws -> URL {
+  package static func resolveForWriting(_ path: String, in root: URL) throws -> URL {
     do {
       return try PathGuard.resolve(path, in: root)
     } catch {

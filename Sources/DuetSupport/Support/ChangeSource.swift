@@ -2,7 +2,7 @@
 /// only these, through `ChangeSource`, so tests script them (a folder moved
 /// out, the tree gone, an overflow, the watch limit) with no kernel and no
 /// real time, as the run loop's tests script its children.
-public enum WatchEvent: Equatable, Sendable {
+package enum WatchEvent: Equatable, Sendable {
   /// Files made, written, removed, or moved in or out: root-relative paths.
   case changed([String])
   /// The kernel lost events (its queue overflowed): the watcher rescanned the
@@ -20,7 +20,7 @@ public enum WatchEvent: Equatable, Sendable {
 /// Where the watch loop's events come from: the kernel (`FileWatcher`) or a
 /// test's script. The loop keeps the time (a `RunClock`) and settles bursts
 /// itself; a source only waits and tells.
-public protocol ChangeSource: AnyObject, Sendable {
+package protocol ChangeSource: AnyObject, Sendable {
   /// Blocks until events wait, `timeout` seconds pass (nil: no limit) or
   /// `wake()` was called, and returns the events (empty when the time ran
   /// out); nil once woken.

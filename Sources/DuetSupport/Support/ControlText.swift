@@ -1,8 +1,8 @@
 /// Log text made safe for reports that are not a terminal: ANSI CSI sequences
 /// (`ESC [ … letter`, the colour codes of tool output) dropped, and every other
 /// control character but tab and line breaks replaced by U+FFFD.
-public enum ControlText {
-  public static func clean(_ value: String) -> String {
+package enum ControlText {
+  package static func clean(_ value: String) -> String {
     var out = String.UnicodeScalarView()
     var scalars = value.unicodeScalars.makeIterator()
     var pending: Unicode.Scalar? = nil
@@ -32,7 +32,7 @@ extension ControlText {
   /// DEL, and the bidirectional overrides written as `\n`, `\r`, `\t`, `\0` or
   /// `\u{HEX}`. So a file named `x\n::error::…` cannot start a line, and an
   /// `ESC ]` in a folder name cannot retitle the terminal.
-  public static func shown(_ text: String) -> String {
+  package static func shown(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
@@ -53,7 +53,7 @@ extension ControlText {
   }
 
   /// Whether `shown` escapes `scalar`.
-  public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
@@ -63,7 +63,7 @@ extension ControlText {
   /// `text`, lines duet built, made safe for a terminal as a last guard: `\n`
   /// and tab kept, duet's own colour and erase-line sequences (`ESC [ digits ;
   /// m` or `K`) kept, every other control escaped as `shown` does.
-  public static func terminal(_ text: String) -> String {
+  package static func terminal(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     guard scalars.contains(where: { $0 != "\n" && $0 != "\t" && needsEscape($0) }) else { return text }
     var out = String.UnicodeScalarView()

@@ -9,14 +9,14 @@ import CCrypto
 /// SHA-256 from a real library: CryptoKit on Apple platforms, OpenSSL's libcrypto elsewhere.
 ///
 /// Fed incrementally, so a file of any size is hashed in constant memory.
-public struct Digest: ~Copyable {
+package struct Digest: ~Copyable {
   #if canImport(CryptoKit)
   private var hasher = SHA256()
   #else
   private let context: OpaquePointer
   #endif
 
-  public init() {
+  package init() {
     #if canImport(CryptoKit)
     #else
     // EVP_MD_CTX_new only fails when memory is exhausted; nothing sensible remains then.
@@ -32,7 +32,7 @@ public struct Digest: ~Copyable {
     #endif
   }
 
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func update(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
     #if canImport(CryptoKit)
     hasher.update(bufferPointer: bytes)
@@ -41,25 +41,25 @@ public struct Digest: ~Copyable {
     #endif
   }
 
-  public mutating func update(_ data: Data) {
+  package mutating func update(_ data: Data) {
     data.withUnsafeBytes { update($0) }
   }
 
-  public mutating func update(_ text: String) {
+  package mutating func update(_ text: String) {
     var text = text
     text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
   }
 
   /// The digest so far as hex, leaving a fresh hasher in its place (for a
   /// digest kept behind a lock).
-  public mutating func finishAndReset() -> String {
+  package mutating func finishAndReset() -> String {
     let done = self
     self = Digest()
     return done.hex()
   }
 
   /// The digest as 64 lowercase hex digits; consumes the hasher.
-  public consuming func hex() -> String {
+  package consuming func hex() -> String {
     #if canImport(CryptoKit)
     return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     #else
@@ -82,21 +82,21 @@ public struct Digest: ~Copyable {
   }
 
   /// SHA-256 of a string's UTF-8 bytes.
-  public static func sha256(_ text: String) -> String {
+  package static func sha256(_ text: String) -> String {
     var digest = Digest()
     digest.update(text)
     return digest.hex()
   }
 
   /// SHA-256 of bytes in memory.
-  public static func sha256(_ data: Data) -> String {
+  package static func sha256(_ data: Data) -> String {
     var digest = Digest()
     digest.update(data)
     return digest.hex()
   }
 
   /// SHA-256 of a file, read in 256 KiB chunks.
-  public static func sha256(fileAt path: String) throws -> String {
+  package static func sha256(fileAt path: String) throws -> String {
     var digest = Digest()
     try digest.update(fileAt: path)
     return digest.hex()
@@ -104,14 +104,14 @@ public struct Digest: ~Copyable {
 
   /// Feeds a whole file, streamed, into this hasher. Only a regular file is read
   /// (a final link, a FIFO or a device is refused: `PathGuard.openRegularFile`).
-  public mutating func update(fileAt path: String) throws {
+  package mutating func update(fileAt path: String) throws {
     let fd = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path)
     defer { close(fd) }
     try update(readingFrom: fd, displayPath: path)
   }
 
   /// Feeds everything left to read on an open descriptor, in 256 KiB chunks.
-  public mutating func update(readingFrom fd: Int32, displayPath path: String) throws(FileError) {
+  package mutating func update(readingFrom fd: Int32, displayPath path: String) throws(FileError) {
     let size = 256 * 1024
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }

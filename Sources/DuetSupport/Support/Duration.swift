@@ -1,14 +1,14 @@
 import Foundation
 
 /// Durations as people write them: `90s`, `10m`, `1h`, `1h30m`, `7d`, or plain seconds.
-public enum DurationText {
+package enum DurationText {
   /// The longest duration duet reads anywhere (366 days): past it a number is a
   /// typo or an attack (`99999999999999999999h`), and deadlines computed from it
   /// would overflow.
-  public static let maxSeconds: Double = 366 * 86400
+  package static let maxSeconds: Double = 366 * 86400
 
   /// Seconds for `text`, or nil when it is not a duration of at most `maxSeconds`.
-  public static func seconds(_ text: String) -> Double? {
+  package static func seconds(_ text: String) -> Double? {
     let text = text.trimmingCharacters(in: .whitespaces)
     guard text.utf8.count <= 64 else { return nil }
     if let plain = Double(text), plain > 0, plain.isFinite { return plain <= maxSeconds ? plain : nil }
@@ -38,7 +38,7 @@ public enum DurationText {
   }
 
   /// `0.12s`, `4.3s`, `2m05s`, `1h02m`: short, for progress lines and tables.
-  public static func format(_ seconds: Double) -> String {
+  package static func format(_ seconds: Double) -> String {
     if seconds < 10 { return fixed(seconds, "%.2fs") }
     if seconds < 60 { return fixed(seconds, "%.1fs") }
     let whole = Int(seconds.rounded())
@@ -56,7 +56,7 @@ public enum DurationText {
   }
 
   /// `30m`, `90s`, `1h`: a timeout as the manifest would write it.
-  public static func formatTimeout(_ seconds: Double) -> String {
+  package static func formatTimeout(_ seconds: Double) -> String {
     let whole = Int(seconds)
     if Double(whole) != seconds { return String(format: "%.1fs", seconds) }
     if whole % 3600 == 0 { return "\(whole / 3600)h" }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file duet could not read or write, named with the system's reason.
-public enum FileError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum FileError: Error, CustomStringConvertible, Sendable, Equatable {
   case cannotRead(String, errno: Int32)
   case cannotWrite(String, reason: String)
   case outsideTree(String)
@@ -9,7 +9,7 @@ public enum FileError: Error, CustomStringConvertible, Sendable, Equatable {
   /// symbolic link, or not a regular file.
   case refused(String, reason: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotRead(let path, let code): return "cannot read \(path): \(String(cString: strerror(code)))"
     case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"

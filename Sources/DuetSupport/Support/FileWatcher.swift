@@ -17,14 +17,14 @@ import Darwin
 /// told, then looked for every half second and rescanned when it is back; an
 /// overflow of the kernel's queue rescans the tree; a folder past the watch
 /// limit is scanned every second instead of watched.
-public final class FileWatcher: ChangeSource, @unchecked Sendable {
-  public struct Failure: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+package final class FileWatcher: ChangeSource, @unchecked Sendable {
+  package struct Failure: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
   }
 
   /// The most folders (Linux) or files and folders (macOS) watched; a bigger tree is refused.
-  public static let maximumWatches = 100_000
+  package static let maximumWatches = 100_000
   /// How often the folders that are scanned instead of watched are read, and a gone root looked for.
   static let scanInterval = 1.0
   static let rootInterval = 0.5
@@ -70,7 +70,7 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
   private let ownFiles: Set<FileIdentity>
 
   /// The prefix of the temporary files duet writes beside a file it replaces.
-  public static let temporaryPrefix = ".duet-tmp-"
+  package static let temporaryPrefix = ".duet-tmp-"
 
   /// Tree-relative paths duet itself writes (a `--timings` page in the tree).
   private let ownPaths: Set<String>
@@ -78,7 +78,7 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
   /// `watchLimit` lowers the number of watches allowed, as a full system
   /// limit would (tests); past it at the start the tree is refused, later a
   /// folder is scanned instead.
-  public init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"], ownFiles: Set<FileIdentity> = [],
+  package init(root: URL, ignoring: Set<String> = [".duet", ".git", ".build"], ownFiles: Set<FileIdentity> = [],
               ownPaths: Set<String> = [], watchLimit: Int = FileWatcher.maximumWatches) throws(Failure) {
     self.root = root.standardizedFileURL.path
     self.ignoring = ignoring
@@ -111,12 +111,12 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
   }
 
   /// Ends a `next` in progress, or the next one, which then returns nil.
-  public func wake() {
+  package func wake() {
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
   }
 
-  public func next(timeout: Double?) -> [WatchEvent]? {
+  package func next(timeout: Double?) -> [WatchEvent]? {
     let start = DispatchTime.now().uptimeNanoseconds
     while true {
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -130,7 +130,7 @@ public final class FileWatcher: ChangeSource, @unchecked Sendable {
     }
   }
 
-  public func drain() -> [WatchEvent] { collect() }
+  package func drain() -> [WatchEvent] { collect() }
 
   /// Whether the last `block` saw events waiting (false after a quiet timeout).
 
@@ -314,16 +314,16 @@ extension FileWatcher {
   }
 
   /// A file's device and inode.
-  public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
-    public init(device: UInt64, inode: UInt64) {
+  package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package init(device: UInt64, inode: UInt64) {
       self.device = device
       self.inode = inode
     }
 
     /// The identity of the regular file open at `fd` (a redirected stdout), or nil.
-    public static func of(descriptor fd: Int32) -> FileIdentity? {
+    package static func of(descriptor fd: Int32) -> FileIdentity? {
       var info = stat()
       guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
       return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

@@ -6,14 +6,14 @@ import Foundation
 /// segments, a hidden file or folder matches only a segment pattern that starts
 /// with `.`, symbolic links are never followed, and matches come back sorted by
 /// their path bytes so every fingerprint built from them is stable.
-public struct Glob: Sendable, Hashable, CustomStringConvertible {
-  public let pattern: String
+package struct Glob: Sendable, Hashable, CustomStringConvertible {
+  package let pattern: String
   package let segments: [String]
 
   /// Set when the pattern leaves the tree (`..` or a leading `/`): it matches nothing.
   package let escapes: Bool
 
-  public init(_ pattern: String) {
+  package init(_ pattern: String) {
     self.pattern = pattern
     self.escapes = !PathGuard.isInside(pattern)
     var parts = pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init).filter { $0 != "." }
@@ -22,29 +22,29 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     self.segments = parts
   }
 
-  public var description: String { pattern }
+  package var description: String { pattern }
 
   /// The one path order of duet: by UTF-8 bytes, as `sort` in the C locale, so
   /// globs, fingerprints and fingerprint blocks agree on every machine.
-  public static func precedes(_ a: String, _ b: String) -> Bool {
+  package static func precedes(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 
   /// Whether the pattern has no wildcard, so it names one path.
-  public var isLiteral: Bool { !pattern.contains(where: { "*?[".contains($0) }) }
+  package var isLiteral: Bool { !pattern.contains(where: { "*?[".contains($0) }) }
 
   /// How a wildcard treats hidden names. `.special` (modules, covers, includes):
   /// a hidden file or folder matches only a segment that starts with `.`.
   /// `.ordinary` (lane inputs, whose every file must reach the cache key): a
   /// hidden name matches as any name does, except `.git` and `.duet` (the
   /// repository's and duet's own state), which a wildcard never matches.
-  public enum HiddenNames: Sendable { case special, ordinary }
+  package enum HiddenNames: Sendable { case special, ordinary }
 
   /// Names a wildcard never matches under `.ordinary`.
-  public static let stateFolders: Set<String> = [".git", ".duet"]
+  package static let stateFolders: Set<String> = [".git", ".duet"]
 
   /// Whether `path` (relative, `/`-separated) matches the whole pattern.
-  public func matches(_ path: String, hidden: HiddenNames = .special) -> Bool {
+  package func matches(_ path: String, hidden: HiddenNames = .special) -> Bool {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     return Glob.match(segments, parts, hidden: hidden)
   }
@@ -83,7 +83,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
   /// One segment against one name: `*` any run, `?` one character; under
   /// `.special` hidden names need a leading `.`.
-  public static func segmentMatches(_ pattern: String, _ name: String, hidden: HiddenNames = .special) -> Bool {
+  package static func segmentMatches(_ pattern: String, _ name: String, hidden: HiddenNames = .special) -> Bool {
     if pattern != name && !pattern.hasPrefix(".") && !wildcardTakes(name, hidden) { return false }
     if pattern.hasPrefix(".") && stateFolders.contains(name) && hidden == .ordinary && pattern != name { return false }
     let p = Array(pattern.unicodeScalars), n = Array(name.unicodeScalars)
@@ -104,12 +104,12 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// What a match may be.
-  public enum Kind: Sendable { case files, directories, any }
+  package enum Kind: Sendable { case files, directories, any }
 
   /// The paths under `root` that match, relative to it, sorted by path bytes.
   /// Symbolic links are neither followed nor returned.
   /// A pattern that leaves the tree (`..`, a leading `/`) matches nothing.
-  public func expand(in root: URL, kind: Kind = .any) -> [String] {
+  package func expand(in root: URL, kind: Kind = .any) -> [String] {
     guard !escapes else { return [] }
     var results: [String] = []
     var visited = Set<Visit>()

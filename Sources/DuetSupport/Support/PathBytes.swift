@@ -6,11 +6,11 @@ import Foundation
 /// that must see every file keeps names as bytes and turns them into text only
 /// through `text`, which is one to one: two different paths never give the same
 /// text, so a fingerprint built from the text tells every path apart.
-public enum PathBytes {
+package enum PathBytes {
   /// UTF-8 text kept as it is, except a backslash (`\\`), control characters and
   /// every byte that is not part of valid UTF-8 (`\xE9`). Plain paths come out
   /// unchanged.
-  public static func text(_ bytes: some Collection<UInt8>) -> String {
+  package static func text(_ bytes: some Collection<UInt8>) -> String {
     let bytes = Array(bytes)
     var out = ""
     var index = 0
@@ -59,7 +59,7 @@ public enum PathBytes {
   }
 
   /// The bytes of `path` with a terminating NUL, for the C calls that take a path.
-  public static func cString(_ path: [UInt8]) -> [CChar] {
+  package static func cString(_ path: [UInt8]) -> [CChar] {
     path.map { CChar(bitPattern: $0) } + [0]
   }
 }

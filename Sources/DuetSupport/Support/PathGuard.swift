@@ -9,10 +9,10 @@ import Foundation
 ///
 /// The root is taken as given: on macOS a root under `/tmp` already sits behind a
 /// link (`/private/tmp`), and the user chose it.
-public enum PathGuard {
+package enum PathGuard {
   /// The parts of a root-relative path, refusing an absolute path, an empty one and `..`.
   /// `allowRoot` takes an empty path (or `.`) as the root itself.
-  public static func components(_ path: String, allowRoot: Bool = false) throws(FileError) -> [String] {
+  package static func components(_ path: String, allowRoot: Bool = false) throws(FileError) -> [String] {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init).filter { $0 != "." }
     guard !path.hasPrefix("/") else { throw .refused(path, reason: "an absolute path; paths from files are relative to the tree root") }
     guard !parts.contains("..") else { throw .refused(path, reason: "'..' leads out of the tree") }
@@ -22,13 +22,13 @@ public enum PathGuard {
   }
 
   /// Whether `path` stays inside the tree by its text alone (no `..`, not absolute).
-  public static func isInside(_ path: String) -> Bool {
+  package static func isInside(_ path: String) -> Bool {
     (try? components(path, allowRoot: true)) != nil
   }
 
   /// The absolute URL of `path` under `root`; no component that exists may be a
   /// symbolic link. Missing components are allowed (a file about to be written).
-  public static func resolve(_ path: String, in root: URL, allowRoot: Bool = false) throws(FileError) -> URL {
+  package static func resolve(_ path: String, in root: URL, allowRoot: Bool = false) throws(FileError) -> URL {
     let parts = try components(path, allowRoot: allowRoot)
     let base = root.standardizedFileURL
     var current = base
@@ -48,7 +48,7 @@ public enum PathGuard {
 
   /// The URL of a regular file at `path` under `root`, nil when nothing is there;
   /// a link on the way, a folder, a FIFO, a device or a socket is refused by kind.
-  public static func regularFile(_ path: String, in root: URL) throws(FileError) -> URL? {
+  package static func regularFile(_ path: String, in root: URL) throws(FileError) -> URL? {
     let url = try resolve(path, in: root)
     var info = stat()
     guard lstat(url.path, &info) == 0 else { return nil }
@@ -57,7 +57,7 @@ public enum PathGuard {
   }
 
   /// A folder at `path` under `root` (a lane's `dir:`), with no link on the way.
-  public static func folder(_ path: String, in root: URL) throws(FileError) -> URL {
+  package static func folder(_ path: String, in root: URL) throws(FileError) -> URL {
     let url = try resolve(path, in: root, allowRoot: true)
     var info = stat()
     guard lstat(url.path, &info) == 0 else { throw .refused(path, reason: "no such folder") }
@@ -66,7 +66,7 @@ public enum PathGuard {
   }
 
   /// Why a lane's `dir:` cannot be run in (a message for its report), or nil when it can.
-  public static func laneFolderProblem(_ dir: String, in root: URL) -> String? {
+  package static func laneFolderProblem(_ dir: String, in root: URL) -> String? {
     do {
       _ = try folder(dir, in: root)
       return nil
@@ -77,7 +77,7 @@ public enum PathGuard {
   }
 
   /// The whole content of the regular file at `path` under `root`, nil when missing.
-  public static func read(_ path: String, in root: URL) throws(FileError) -> Data? {
+  package static func read(_ path: String, in root: URL) throws(FileError) -> Data? {
     guard let url = try regularFile(path, in: root) else { return nil }
     return try readRegularFile(atAbsolute: url.path, displayPath: path)
   }
@@ -85,7 +85,7 @@ public enum PathGuard {
   /// Opens a regular file for reading without following a final link and without
   /// blocking on a FIFO; checks the kind of what was opened, not of what was
   /// looked at, so a swap in between is caught too. The caller closes the descriptor.
-  public static func openRegularFile(atAbsolute path: String, displayPath: String) throws(FileError) -> Int32 {
+  package static func openRegularFile(atAbsolute path: String, displayPath: String) throws(FileError) -> Int32 {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     guard fd >= 0 else {
       if errno == ELOOP { throw .refused(displayPath, reason: "it is a symbolic link") }
@@ -108,7 +108,7 @@ public enum PathGuard {
   }
 
   /// Reads a whole regular file opened by `openRegularFile`.
-  public static func readRegularFile(atAbsolute path: String, displayPath: String) throws(FileError) -> Data {
+  package static func readRegularFile(atAbsolute path: String, displayPath: String) throws(FileError) -> Data {
     let fd = try openRegularFile(atAbsolute: path, displayPath: displayPath)
     defer { close(fd) }
     var data = Data()
@@ -129,7 +129,7 @@ public enum PathGuard {
   /// `.duet`, `.duet/logs` and the cache's folders, where they exist, must be
   /// real folders: through a link, duet's store, logs, cached outputs and their
   /// retention would write and delete elsewhere.
-  public static func checkStateFolder(root: URL) throws(FileError) {
+  package static func checkStateFolder(root: URL) throws(FileError) {
     for path in [".duet", ".duet/logs", ".duet/cache", ".duet/cache/cas", ".duet/cache/ac", ".duet/cache/tmp", ".duet/cache/stamps"] {
       var info = stat()
       guard lstat(root.appendingPathComponent(path).path, &info) == 0 else { continue }
@@ -144,7 +144,7 @@ public enum PathGuard {
   }
 
   /// A file kind in the words of a message: "a FIFO", "a character device".
-  public static func kindName(_ mode: mode_t) -> String {
+  package static func kindName(_ mode: mode_t) -> String {
     switch mode & S_IFMT {
     case S_IFREG: return "a regular file"
     case S_IFDIR: return "a folder"

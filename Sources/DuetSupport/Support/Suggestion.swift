@@ -1,7 +1,7 @@
 /// "Did you mean" for keys, options and lane names: the nearest candidate by edit distance.
-public enum Suggestion {
+package enum Suggestion {
   /// The candidate nearest to `word`, if it is close enough to be a plausible typo.
-  public static func nearest(to word: String, in candidates: [String]) -> String? {
+  package static func nearest(to word: String, in candidates: [String]) -> String? {
     var best: (String, Int)?
     for candidate in candidates {
       let distance = editDistance(word.lowercased(), candidate.lowercased())
@@ -13,14 +13,14 @@ public enum Suggestion {
   }
 
   /// `; did you mean 'x'?` or nothing, ready to append to a message.
-  public static func hint(for word: String, in candidates: [String]) -> String {
+  package static func hint(for word: String, in candidates: [String]) -> String {
     guard let near = nearest(to: word, in: candidates) else { return "" }
     return "; did you mean '\(near)'?"
   }
 
   /// Edit distance over Unicode scalars where swapping two neighbours costs one
   /// (optimal string alignment), so `--jbos` is one step from `--jobs`.
-  public static func editDistance(_ a: String, _ b: String) -> Int {
+  package static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

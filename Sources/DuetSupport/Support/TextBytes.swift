@@ -4,11 +4,11 @@ import Foundation
 /// first byte sequence that is not UTF-8, with its 1-based line and column
 /// (columns count characters, as editors do), so the message points at it.
 package enum TextBytes {
-  public struct Problem: Sendable, Equatable {
-    public var line: Int
-    public var column: Int
+  package struct Problem: Sendable, Equatable {
+    package var line: Int
+    package var column: Int
     /// "a NUL byte" or "byte 0xFF is not UTF-8".
-    public var what: String
+    package var what: String
   }
 
   package static func firstProblem(in data: Data) -> Problem? {

@@ -9,8 +9,8 @@ import CYAML
 /// `YAMLParser.maxDepth`, or (in `node()`) a repeated or non-scalar key sets
 /// `refused`, and the caller reads the file again through `YAMLParser`, whose
 /// diagnostics stay the only ones.
-public final class YAMLEventReader {
-  public enum Kind: Sendable, Equatable {
+package final class YAMLEventReader {
+  package enum Kind: Sendable, Equatable {
     case scalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd
     /// After the document, or once refused.
     case end
@@ -30,18 +30,18 @@ public final class YAMLEventReader {
   private let parser: UnsafeMutablePointer<yaml_parser_t>
   private let event: UnsafeMutablePointer<yaml_event_t>
   private let state: UnsafeMutablePointer<State>
-  public let file: String
+  package let file: String
   /// The current event's kind.
-  public var kind: Kind { state.pointee.kind }
+  package var kind: Kind { state.pointee.kind }
   /// True once something was met that `YAMLParser` would report or refuse.
-  public var refused: Bool { state.pointee.refused }
+  package var refused: Bool { state.pointee.refused }
   /// Open lists and mappings around the current event (its own included).
-  public var depth: Int { state.pointee.depth }
+  package var depth: Int { state.pointee.depth }
 
   /// Reads `bytes`, which must stay valid and unmoved while the reader lives
   /// and must already have passed `TextBytes.firstProblem`. Nil when libyaml
   /// cannot start.
-  public init?(_ bytes: UnsafeBufferPointer<UInt8>, file: String) {
+  package init?(_ bytes: UnsafeBufferPointer<UInt8>, file: String) {
     self.file = file
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
@@ -67,7 +67,7 @@ public final class YAMLEventReader {
   /// Moves to the next scalar, or start or end of a list or mapping; false
   /// (and `kind` `.end`) at the end of the document or once refused.
   @discardableResult
-  public func next() -> Bool {
+  package func next() -> Bool {
     while !state.pointee.refused {
       if state.pointee.holdsEvent { yaml_event_delete(event) }
       state.pointee.holdsEvent = false
@@ -106,7 +106,7 @@ public final class YAMLEventReader {
 
   /// Gives up: the caller falls back to `YAMLParser`.
   @discardableResult
-  public func refuse() -> Bool {
+  package func refuse() -> Bool {
     state.pointee.refused = true
     state.pointee.kind = .end
     return false
@@ -114,37 +114,37 @@ public final class YAMLEventReader {
 
   /// Whether the rest of the stream reads without a problem (one document, no
   /// error): call it after the last value the caller wants.
-  public func finish() -> Bool {
+  package func finish() -> Bool {
     while next() {}
     return !refused
   }
 
   /// Where the current event starts, 1-based.
-  public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+  package var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
   /// The current event's 1-based line and column, without a `SourceLocation` to build.
-  public var line: Int { Int(event.pointee.start_mark.line) + 1 }
-  public var column: Int { Int(event.pointee.start_mark.column) + 1 }
+  package var line: Int { Int(event.pointee.start_mark.line) + 1 }
+  package var column: Int { Int(event.pointee.start_mark.column) + 1 }
 
   /// The current scalar's bytes, valid until `next()`.
-  public var bytes: UnsafeBufferPointer<UInt8> {
+  package var bytes: UnsafeBufferPointer<UInt8> {
     let scalar = event.pointee.data.scalar
     guard let value = scalar.value else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: value, count: Int(scalar.length))
   }
 
   /// The current scalar's text, decoded as `YAMLParser` decodes it.
-  public var text: String { String(decoding: bytes, as: UTF8.self) }
+  package var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Whether the current scalar was written without quotes or a block style.
-  public var isPlain: Bool { event.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE }
+  package var isPlain: Bool { event.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE }
 
   /// The current scalar as `YAMLParser` would give it.
-  public var scalarNode: YAMLNode { YAMLNode(.scalar(text, plain: isPlain), at: location) }
+  package var scalarNode: YAMLNode { YAMLNode(.scalar(text, plain: isPlain), at: location) }
 
   /// The value that starts at the current event, as `YAMLParser` builds it,
   /// leaving the reader on its last event; nil (refused) where the parser
   /// would report a key that is repeated or not a string.
-  public func node() -> YAMLNode? {
+  package func node() -> YAMLNode? {
     switch kind {
     case .scalar: return scalarNode
     case .sequenceStart:

@@ -3,16 +3,16 @@
 /// Every problem is added to a shared `DiagnosticList` instead of thrown, so a
 /// loader reports all of a file's errors at once. `context` names the thing the
 /// mapping describes (`lane 'kotlin'`) and starts every message about it.
-public struct YAMLFields {
-  public let node: YAMLNode
-  public let context: String
+package struct YAMLFields {
+  package let node: YAMLNode
+  package let context: String
   /// The allowed pairs in file order. A mapping has a handful of keys, so a
   /// scan beats hashing each key into two dictionaries per token.
   private var pairs: [YAMLPair] = []
 
   /// Nil (with a diagnostic) when `node` is not a mapping. Unknown keys are
   /// reported with the nearest allowed key as a suggestion.
-  public init?(_ node: YAMLNode, context: String, allowed: [String], diagnostics: inout DiagnosticList) {
+  package init?(_ node: YAMLNode, context: String, allowed: [String], diagnostics: inout DiagnosticList) {
     guard let pairs = node.mapping else {
       diagnostics.add("\(context) must be a mapping, got \(node.summary)", at: node.location)
       return nil
@@ -40,12 +40,12 @@ public struct YAMLFields {
     pairs.last { $0.key.scalar == key }
   }
 
-  public func has(_ key: String) -> Bool { pair(key) != nil }
-  public func value(_ key: String) -> YAMLNode? { pair(key)?.value }
-  public func keyLocation(_ key: String) -> SourceLocation? { pair(key)?.key.location }
+  package func has(_ key: String) -> Bool { pair(key) != nil }
+  package func value(_ key: String) -> YAMLNode? { pair(key)?.value }
+  package func keyLocation(_ key: String) -> SourceLocation? { pair(key)?.key.location }
 
   /// A string scalar; numbers and booleans written plainly are taken as their text.
-  public func string(_ key: String, required: Bool = false, diagnostics: inout DiagnosticList) -> String? {
+  package func string(_ key: String, required: Bool = false, diagnostics: inout DiagnosticList) -> String? {
     guard let value = value(key) else {
       if required { diagnostics.add("\(context): missing '\(key)'", at: node.location) }
       return nil
@@ -62,7 +62,7 @@ public struct YAMLFields {
   }
 
   /// A non-negative integer.
-  public func count(_ key: String, diagnostics: inout DiagnosticList) -> Int? {
+  package func count(_ key: String, diagnostics: inout DiagnosticList) -> Int? {
     guard let value = value(key) else { return nil }
     guard let text = value.scalar, case .scalar(_, plain: true) = value.kind, let number = Int(text), number >= 0 else {
       diagnostics.add("\(context): '\(key)' must be a whole number, 0 or more, got \(value.summary)", at: value.location)
@@ -74,7 +74,7 @@ public struct YAMLFields {
   /// A list of strings; one string alone is accepted as a list of one, but not
   /// a bare number or boolean (`modules: 5`, `requires: yes`), which is more
   /// likely a slip than a path or a program named `5`.
-  public func strings(_ key: String, diagnostics: inout DiagnosticList) -> [Located<String>]? {
+  package func strings(_ key: String, diagnostics: inout DiagnosticList) -> [Located<String>]? {
     guard let value = value(key) else { return nil }
     if let text = value.scalar, !value.isNull {
       if case .scalar(_, plain: true) = value.kind, YAMLFields.looksTyped(text) {
@@ -106,7 +106,7 @@ public struct YAMLFields {
   }
 
   /// A mapping of string to string (`env:`), in file order.
-  public func stringMap(_ key: String, diagnostics: inout DiagnosticList) -> [(String, String)]? {
+  package func stringMap(_ key: String, diagnostics: inout DiagnosticList) -> [(String, String)]? {
     guard let value = value(key) else { return nil }
     guard let pairs = value.mapping else {
       diagnostics.add("\(context): '\(key)' must be a mapping of names to strings, got \(value.summary)", at: value.location)
@@ -126,10 +126,10 @@ public struct YAMLFields {
 }
 
 /// A value with the place in a file it came from.
-public struct Located<Value: Sendable>: Sendable {
-  public var value: Value
-  public var location: SourceLocation
-  public init(_ value: Value, at location: SourceLocation) {
+package struct Located<Value: Sendable>: Sendable {
+  package var value: Value
+  package var location: SourceLocation
+  package init(_ value: Value, at location: SourceLocation) {
     self.value = value
     self.location = location
   }

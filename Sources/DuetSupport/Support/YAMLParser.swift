@@ -2,8 +2,8 @@ import CYAML
 import Foundation
 
 /// A file that is not YAML, or YAML that duet refuses (duplicate keys, runaway aliases).
-public struct YAMLError: DiagnosticError {
-  public var diagnostics: [Diagnostic]
+package struct YAMLError: DiagnosticError {
+  package var diagnostics: [Diagnostic]
 }
 
 /// Reads YAML through libyaml's event API into `YAMLNode`s that keep 1-based marks.
@@ -11,17 +11,17 @@ public struct YAMLError: DiagnosticError {
 /// Aliases are expanded by copying the anchored node, within a budget of nodes,
 /// so a "billion laughs" file ends in an error naming its line rather than in
 /// exhausted memory.
-public enum YAMLParser {
+package enum YAMLParser {
   /// The most nodes alias expansion may add to one file.
-  public static let aliasNodeBudget = 10_000
+  package static let aliasNodeBudget = 10_000
   /// The deepest nesting of lists and mappings a file may have. Checked as each
   /// one opens, so a deep file is refused before it is built; the nodes duet
   /// keeps are then never deep enough for recursion over them (freeing them
   /// included) to exhaust a thread's stack.
-  public static let maxDepth = 512
+  package static let maxDepth = 512
 
   /// Parses the first document of `text`; `file` is the name used in messages.
-  public static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
+  package static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
     var bytes = Array(text.utf8)
     if bytes.isEmpty { bytes = [0x0A] }
     return try bytes.withUnsafeBufferPointer { buffer throws(YAMLError) -> YAMLNode in
@@ -39,13 +39,13 @@ public enum YAMLParser {
   }
 
   /// Reads and parses the file at `url`, naming it `file` in messages.
-  public static func load(_ url: URL, file: String) throws(YAMLError) -> YAMLNode {
+  package static func load(_ url: URL, file: String) throws(YAMLError) -> YAMLNode {
     try parse(read(url, file: file), file: file)
   }
 
   /// The bytes of the regular file at `url`, as `load` reads them (the same
   /// refusals), for a reader that takes libyaml's events itself.
-  public static func read(_ url: URL, file: String) throws(YAMLError) -> Data {
+  package static func read(_ url: URL, file: String) throws(YAMLError) -> Data {
     func unreadable(_ code: Int32) -> YAMLError {
       YAMLError(diagnostics: [Diagnostic("cannot read \(file): \(String(cString: strerror(code)))")])
     }
@@ -67,7 +67,7 @@ public enum YAMLParser {
 
   /// Parses bytes read from a file: a NUL or a byte that is not UTF-8 is an
   /// error at its own line and column, not at the top of the file.
-  public static func parse(_ data: Data, file: String) throws(YAMLError) -> YAMLNode {
+  package static func parse(_ data: Data, file: String) throws(YAMLError) -> YAMLNode {
     if let bad = TextBytes.firstProblem(in: data) {
       throw YAMLError(diagnostics: [Diagnostic("\(file) is not UTF-8 text: \(bad.what)", at: SourceLocation(file: file, line: bad.line, column: bad.column))])
     }

@@ -12,13 +12,13 @@ import Foundation
 /// billion laughs can reach anything. Whatever is malformed, truncated or past
 /// a bound ends the reading there: the cases closed before it are kept, with
 /// one warning that says where and why. Nothing here traps.
-public enum JUnitReader {
+package enum JUnitReader {
   /// The most characters kept of a name or a message line; the rest is cut, with `…`.
-  public static let maxFieldLength = 1000
+  package static let maxFieldLength = 1000
 
   /// The cases of `bytes`, at most `limit` of them; `warning` says why the
   /// reading stopped early or what it could not take as it is.
-  public static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
+  package static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
     var parser = JUnitParser(bytes: bytes, limit: limit)
     parser.run()
     return (parser.cases, parser.warning)

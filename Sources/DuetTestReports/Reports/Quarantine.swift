@@ -3,13 +3,13 @@ import DuetSupport
 
 /// A calendar day, `YYYY-MM-DD`, as a quarantine's `until:` is written. Only
 /// real dates are made (no 2026-02-30); days compare in calendar order.
-public struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-  public let year: Int
-  public let month: Int
-  public let day: Int
+package struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+  package let year: Int
+  package let month: Int
+  package let day: Int
 
   /// Nil unless `text` is exactly `YYYY-MM-DD` and names a day of the Gregorian calendar.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
           parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
@@ -21,7 +21,7 @@ public struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConver
   }
 
   /// The day `date` falls on in UTC.
-  public init(_ date: Date) {
+  package init(_ date: Date) {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     let parts = calendar.dateComponents([.year, .month, .day], from: date)
@@ -31,7 +31,7 @@ public struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConver
   }
 
   /// The day `count` days after this one.
-  public func adding(days count: Int) -> QuarantineDate {
+  package func adding(days count: Int) -> QuarantineDate {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     let start = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
@@ -46,11 +46,11 @@ public struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConver
     }
   }
 
-  public static func < (a: QuarantineDate, b: QuarantineDate) -> Bool {
+  package static func < (a: QuarantineDate, b: QuarantineDate) -> Bool {
     (a.year, a.month, a.day) < (b.year, b.month, b.day)
   }
 
-  public var description: String {
+  package var description: String {
     let y = String(year), m = String(month), d = String(day)
     return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m + "-" + (d.count < 2 ? "0" : "") + d
   }
@@ -58,15 +58,15 @@ public struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConver
 
 /// One entry of `lanes/quarantine.yaml`: a test (`classname.name`, globs
 /// allowed) of one lane, or the whole lane when `test` is nil; why, and until when.
-public struct QuarantineEntry: Sendable, Equatable {
-  public var test: String?
-  public var lane: String
-  public var reason: String
+package struct QuarantineEntry: Sendable, Equatable {
+  package var test: String?
+  package var lane: String
+  package var reason: String
   /// The last day the entry counts; after it, the failures block again.
-  public var until: QuarantineDate
-  public var location: SourceLocation?
+  package var until: QuarantineDate
+  package var location: SourceLocation?
 
-  public init(test: String?, lane: String, reason: String, until: QuarantineDate, location: SourceLocation? = nil) {
+  package init(test: String?, lane: String, reason: String, until: QuarantineDate, location: SourceLocation? = nil) {
     self.test = test
     self.lane = lane
     self.reason = reason
@@ -75,25 +75,25 @@ public struct QuarantineEntry: Sendable, Equatable {
   }
 
   /// Whether the entry is for the whole lane.
-  public var isLaneLevel: Bool { test == nil }
+  package var isLaneLevel: Bool { test == nil }
 
   /// Whether it still counts on `today` (its `until` day included).
-  public func isActive(on today: QuarantineDate) -> Bool { today <= until }
+  package func isActive(on today: QuarantineDate) -> Bool { today <= until }
 
   /// Whether it names the test case `fullName` (`classname.name`); `*` and `?` are globs.
-  public func matches(test fullName: String) -> Bool {
+  package func matches(test fullName: String) -> Bool {
     guard let test else { return true }
     return test == fullName || Glob.segmentMatches(test, fullName, hidden: .ordinary)
   }
 
   /// How a person names it: `Suite.test in lane 'unit'`, or `lane 'unit'`.
-  public var label: String {
+  package var label: String {
     test.map { "\(ControlText.shown($0)) in lane '\(ControlText.shown(lane))'" } ?? "lane '\(ControlText.shown(lane))'"
   }
 }
 
 /// The problems found in `lanes/quarantine.yaml`, each with its `file:line:column`.
-public struct QuarantineError: DiagnosticError {
-  public var diagnostics: [Diagnostic]
-  public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+package struct QuarantineError: DiagnosticError {
+  package var diagnostics: [Diagnostic]
+  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

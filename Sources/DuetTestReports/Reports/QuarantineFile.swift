@@ -5,18 +5,18 @@ import DuetSupport
 /// failures do not fail a run until a date. Read with every problem reported at
 /// its `file:line:column`, as the manifest is; written whole, in one canonical
 /// form under a header comment, atomically.
-public struct QuarantineFile: Sendable, Equatable {
-  public static let defaultPath = "lanes/quarantine.yaml"
-  public static let entryKeys = ["test", "lane", "reason", "until"]
+package struct QuarantineFile: Sendable, Equatable {
+  package static let defaultPath = "lanes/quarantine.yaml"
+  package static let entryKeys = ["test", "lane", "reason", "until"]
   /// How long `quarantine add` quarantines when no `--until` is given.
-  public static let defaultDays = 30
+  package static let defaultDays = 30
 
-  public var entries: [QuarantineEntry]
+  package var entries: [QuarantineEntry]
 
-  public init(entries: [QuarantineEntry] = []) { self.entries = entries }
+  package init(entries: [QuarantineEntry] = []) { self.entries = entries }
 
   /// The file under `root`; an absent file is an empty quarantine.
-  public static func load(root: URL, path: String = defaultPath, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
+  package static func load(root: URL, path: String = defaultPath, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
     let url = root.appendingPathComponent(path)
     guard FileManager.default.fileExists(atPath: url.path) else { return QuarantineFile() }
     let node: YAMLNode
@@ -29,7 +29,7 @@ public struct QuarantineFile: Sendable, Equatable {
   }
 
   /// Checks a parsed document: a list of entries (or `quarantine:` holding one), every lane known.
-  public static func parse(_ node: YAMLNode, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
+  package static func parse(_ node: YAMLNode, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
     var diagnostics = DiagnosticList()
     if node.isNull { return QuarantineFile() }
     var list = node
@@ -77,7 +77,7 @@ public struct QuarantineFile: Sendable, Equatable {
   }
 
   /// The whole file, canonical: a header saying what it is, then one entry per item.
-  public var text: String {
+  package var text: String {
     var lines = [
       "# Quarantined tests and lanes (duet quarantine add / list / remove).",
       "# A lane whose failures are all quarantined tests passes; a lane-level entry",
@@ -101,7 +101,7 @@ public struct QuarantineFile: Sendable, Equatable {
   }
 
   /// Writes the file under `root` atomically.
-  public func write(root: URL, path: String = defaultPath) throws {
+  package func write(root: URL, path: String = defaultPath) throws {
     try AtomicFile.write(Data(text.utf8), to: path, in: root)
   }
 }

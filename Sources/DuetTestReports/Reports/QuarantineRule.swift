@@ -3,14 +3,14 @@ import DuetSupport
 /// What the quarantine makes of one failed attempt of a lane: nothing (it
 /// fails), its failed test cases all quarantined (it passes, the failures still
 /// recorded), or the whole lane quarantined.
-public enum QuarantineExcuse: Sendable, Equatable {
+package enum QuarantineExcuse: Sendable, Equatable {
   /// Every failed case matched an entry that still counts: these, by full name.
   case tests([String])
   /// A lane-level entry that still counts, through this day.
   case lane(until: QuarantineDate)
 
   /// The note the run summary shows beside `pass`.
-  public var note: String {
+  package var note: String {
     switch self {
     case .tests(let names):
       let shown = names.prefix(3).map(ControlText.shown).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
@@ -22,27 +22,27 @@ public enum QuarantineExcuse: Sendable, Equatable {
 
 /// The quarantine as one run applies it: the file's entries and the day the run
 /// is on. Pure: the run loop asks it about each failed attempt.
-public struct QuarantineRule: Sendable, Equatable {
-  public var entries: [QuarantineEntry]
-  public var today: QuarantineDate
+package struct QuarantineRule: Sendable, Equatable {
+  package var entries: [QuarantineEntry]
+  package var today: QuarantineDate
 
-  public init(entries: [QuarantineEntry], today: QuarantineDate) {
+  package init(entries: [QuarantineEntry], today: QuarantineDate) {
     self.entries = entries
     self.today = today
   }
 
   /// The entries past their `until` day: they count for nothing, and the run warns once about each.
-  public var expired: [QuarantineEntry] { entries.filter { !$0.isActive(on: today) } }
+  package var expired: [QuarantineEntry] { entries.filter { !$0.isActive(on: today) } }
 
   /// One line per expired entry, for the run to print as a warning.
-  public var warnings: [String] {
+  package var warnings: [String] {
     expired.map { "quarantine of \($0.label) expired on \($0.until); its failures fail the run again (\(QuarantineFile.defaultPath))" }
   }
 
   /// Whether a failed attempt of `lane` whose report held `cases` is excused. A
   /// failure with no failed case (a compile error, a crash before the report)
   /// is never excused by test entries.
-  public func excuse(lane: String, cases: [TestCaseResult]) -> QuarantineExcuse? {
+  package func excuse(lane: String, cases: [TestCaseResult]) -> QuarantineExcuse? {
     let active = entries.filter { $0.lane == lane && $0.isActive(on: today) }
     if let whole = active.filter(\.isLaneLevel).max(by: { $0.until < $1.until }) { return .lane(until: whole.until) }
     let failed = cases.filter(\.outcome.failed).map(\.fullName)

@@ -5,29 +5,29 @@ import DuetSupport
 /// What a lane's `reports:` globs matched as an attempt started, and each
 /// file's stamp (device, inode, size, mode, times): a report whose stamp has not
 /// changed by the attempt's end was not written by it.
-public struct TestReportSnapshot: Sendable, Equatable {
+package struct TestReportSnapshot: Sendable, Equatable {
   var stamps: [String: FileStamp] = [:]
-  public init() {}
+  package init() {}
 }
 
 /// The reports a lane wrote during one attempt: the files its `reports:` globs
 /// match whose modification time is at or after the attempt's start and whose
 /// stamp changed since it started (a report an earlier attempt or run left is
 /// not read), each read within the bounds.
-public enum TestReportFiles {
+package enum TestReportFiles {
   /// The most bytes read of one report (32 MiB); a larger one is read that far, with a warning.
-  public static let maxBytes = 32 << 20
+  package static let maxBytes = 32 << 20
   /// The most test cases recorded for one attempt of a lane, over all its reports.
-  public static let maxCases = 50_000
+  package static let maxCases = 50_000
   /// How far before the attempt's start a report's time may be and still count
   /// as written during it: the kernel stamps files from a coarse clock, up to a
   /// tick (10 ms at 100 Hz) behind the clock duet read the start from.
-  public static let clockSlack = 0.02
+  package static let clockSlack = 0.02
 
   /// The cases of the reports matching `globs` under `root` written at or after
   /// `since` (seconds since 1970), in path order; one warning per report that
   /// could not be read whole.
-  public static func read(_ globs: [String], root: URL, since: Double, unchanged before: TestReportSnapshot = TestReportSnapshot(),
+  package static func read(_ globs: [String], root: URL, since: Double, unchanged before: TestReportSnapshot = TestReportSnapshot(),
                           maxCases: Int = maxCases, maxBytes: Int = maxBytes) -> JUnitReading {
     var reading = JUnitReading()
     for path in matches(globs, root: root) {
@@ -51,7 +51,7 @@ public enum TestReportFiles {
   }
 
   /// The stamps of the files `globs` match now: taken as an attempt starts.
-  public static func snapshot(_ globs: [String], root: URL) -> TestReportSnapshot {
+  package static func snapshot(_ globs: [String], root: URL) -> TestReportSnapshot {
     var snapshot = TestReportSnapshot()
     for path in matches(globs, root: root) {
       if let stamp = FileStamp.of(root.appendingPathComponent(path).path) { snapshot.stamps[path] = stamp }

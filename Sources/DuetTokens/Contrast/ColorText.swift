@@ -5,12 +5,12 @@ import DuetSupport
 /// A colour as someone types it at a prompt: `#6A6A6A`, `6A6A6A`, `#6AA`, or
 /// with an alpha fraction after a slash (`#1A1A1A/0.12`), which `duet contrast`
 /// composites over the other colour.
-public struct TypedColor: Sendable, Equatable {
-  public var color: SRGBColor
-  public var alpha: Double
+package struct TypedColor: Sendable, Equatable {
+  package var color: SRGBColor
+  package var alpha: Double
 
   /// Nil for anything else; the caller names the word and the forms it takes.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     var body = Substring(text)
     var alpha = 1.0
     if let slash = body.firstIndex(of: "/") {
@@ -32,18 +32,18 @@ public struct TypedColor: Sendable, Equatable {
   }
 
   /// The forms `init` reads, as an error message lists them.
-  public static let forms = "#RRGGBB, RRGGBB or #RGB, optionally with /ALPHA (a fraction from 0 to 1)"
+  package static let forms = "#RRGGBB, RRGGBB or #RGB, optionally with /ALPHA (a fraction from 0 to 1)"
 }
 
 /// `duet contrast A B`: one ratio and the four thresholds it meets or misses.
-public struct ContrastQuery: Sendable {
-  public var foreground: SRGBColor
-  public var background: SRGBColor
-  public var ratio: Double
+package struct ContrastQuery: Sendable {
+  package var foreground: SRGBColor
+  package var background: SRGBColor
+  package var ratio: Double
 
   /// A translucent background is taken as lying on white, a translucent
   /// foreground as lying on the background: the usual reading of text on a tint.
-  public init(_ foreground: TypedColor, on background: TypedColor) {
+  package init(_ foreground: TypedColor, on background: TypedColor) {
     let white = SRGBColor(red: 1, green: 1, blue: 1)
     let ground = Compositing.over(background.color, alpha: background.alpha, beneath: white)
     let text = Compositing.over(foreground.color, alpha: foreground.alpha, beneath: ground)
@@ -53,7 +53,7 @@ public struct ContrastQuery: Sendable {
   }
 
   /// Level and text size, in the order WCAG lists them.
-  public var checks: [(level: ContrastLevel, largeText: Bool, required: Double, passes: Bool)] {
+  package var checks: [(level: ContrastLevel, largeText: Bool, required: Double, passes: Bool)] {
     ContrastLevel.allCases.flatMap { level in
       [false, true].map { large in
         let required = level.required(largeText: large)
@@ -62,7 +62,7 @@ public struct ContrastQuery: Sendable {
     }
   }
 
-  public var text: String {
+  package var text: String {
     var lines = ["\(ratioText(ratio))  \(foreground.hex) on \(background.hex)"]
     let rows = checks.map { check in
       [check.level.rawValue, check.largeText ? "large text" : "normal text", check.passes ? "pass" : "fail", "needs \(thresholdText(check.required))"]
@@ -71,26 +71,26 @@ public struct ContrastQuery: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  public var json: String { ReportJSON.text(ContrastJSON(self)) }
+  package var json: String { ReportJSON.text(ContrastJSON(self)) }
 }
 
 /// `duet contrast --json`: the ratio and each threshold it meets or misses.
 struct ContrastJSON: Codable, Sendable, Equatable {
-  public struct Level: Codable, Sendable, Equatable {
-    public var level: String
-    public var largeText: Bool
-    public var required: Double
-    public var passed: Bool
+  package struct Level: Codable, Sendable, Equatable {
+    package var level: String
+    package var largeText: Bool
+    package var required: Double
+    package var passed: Bool
   }
 
-  public var command = "contrast"
-  public var foreground: String
-  public var background: String
-  public var ratio: Double
-  public var ratioText: String
-  public var levels: [Level]
+  package var command = "contrast"
+  package var foreground: String
+  package var background: String
+  package var ratio: Double
+  package var ratioText: String
+  package var levels: [Level]
 
-  public init(_ query: ContrastQuery) {
+  package init(_ query: ContrastQuery) {
     foreground = query.foreground.hex
     background = query.background.hex
     ratio = query.ratio

@@ -4,27 +4,27 @@ import DuetSupport
 
 /// `duet theme-test` as a library call, shared by the CLI and the built-in
 /// lane: read the token config, then check every pair it names.
-public enum ThemeTest {
-  public enum Outcome: Sendable {
+package enum ThemeTest {
+  package enum Outcome: Sendable {
     case report(ThemeTestReport)
     /// The config is missing, unreadable or has nothing to test: exit 2.
     case failure([Diagnostic], configPath: String)
 
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
       switch self {
       case .report(let report): return report.exitCode
       case .failure: return 2
       }
     }
 
-    public var text: String {
+    package var text: String {
       switch self {
       case .report(let report): return report.text
       case .failure(let diagnostics, _): return diagnostics.map(\.description).joined(separator: "\n")
       }
     }
 
-    public var json: String {
+    package var json: String {
       switch self {
       case .report(let report): return report.json
       case .failure(let diagnostics, let configPath): return ThemeTestReport.errorJSON(diagnostics, configPath: configPath)
@@ -35,7 +35,7 @@ public enum ThemeTest {
   /// Runs on the tree at `root`; `configURL` overrides where the config is read
   /// from, `configPath` is how messages name it. Unlike `design-tokens`, a
   /// missing config is an error: a theme test with nothing to test must not pass.
-  public static func run(root: URL, configPath: String = TokenConfig.defaultPath, configURL: URL? = nil) -> Outcome {
+  package static func run(root: URL, configPath: String = TokenConfig.defaultPath, configURL: URL? = nil) -> Outcome {
     let url = configURL ?? root.appendingPathComponent(configPath)
     guard FileManager.default.fileExists(atPath: url.path) else {
       return .failure([Diagnostic("no token config at \(configPath); theme-test reads its 'contrast:' and 'themes:' sections")], configPath: configPath)
@@ -60,7 +60,7 @@ public enum ThemeTest {
 extension ThemeTest {
   /// The config, the theme-test settings beside it and the DTCG files it
   /// names: a change to any can change a ratio.
-  public static func implicitInputs(_ tree: URL) -> [String] {
+  package static func implicitInputs(_ tree: URL) -> [String] {
     let sources = (try? TokenConfigLoader.load(root: tree))?.tokenSources ?? []
     return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] + sources
   }
@@ -69,7 +69,7 @@ extension ThemeTest {
 extension BuiltinLane {
   /// `run: theme-test` in a lane: the same check and text as `duet theme-test`
   /// on the lane's tree. Its result depends on the token config alone.
-  public static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: { ThemeTest.implicitInputs($0.tree) }) { context in
+  package static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: { ThemeTest.implicitInputs($0.tree) }) { context in
     let outcome = ThemeTest.run(root: context.tree)
     return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
   }

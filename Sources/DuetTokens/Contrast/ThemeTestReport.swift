@@ -5,22 +5,22 @@ import DuetSupport
 
 /// What `duet theme-test` found: every pair's result, summarised per theme and
 /// appearance, with every shortfall and the worst pair.
-public struct ThemeTestReport: Sendable {
-  public var configPath: String
-  public var results: [ContrastPairResult]
+package struct ThemeTestReport: Sendable {
+  package var configPath: String
+  package var results: [ContrastPairResult]
 
-  public init(configPath: String, results: [ContrastPairResult]) {
+  package init(configPath: String, results: [ContrastPairResult]) {
     self.configPath = configPath
     self.results = results
   }
 
-  public var shortfalls: [ContrastPairResult] { results.filter { !$0.passes } }
-  public var passed: Bool { shortfalls.isEmpty }
-  public var exitCode: Int32 { passed ? 0 : 1 }
-  public var worst: ContrastPairResult? { ThemeContrast.worst(results) }
+  package var shortfalls: [ContrastPairResult] { results.filter { !$0.passes } }
+  package var passed: Bool { shortfalls.isEmpty }
+  package var exitCode: Int32 { passed ? 0 : 1 }
+  package var worst: ContrastPairResult? { ThemeContrast.worst(results) }
 
   /// Theme and appearance, in the order tested, each with its results.
-  public var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] {
+  package var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] {
     var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] = []
     for result in results {
       if let last = groups.last, last.theme == result.theme, last.appearance == result.appearance {
@@ -34,7 +34,7 @@ public struct ThemeTestReport: Sendable {
 
   /// A line per theme and appearance with its worst pair, then every
   /// shortfall, then `duet theme-test: PASS (...)` or `FAIL (...)`.
-  public var text: String {
+  package var text: String {
     var lines: [String] = []
     let perGroup = groups.first?.results.count ?? 0
     lines.append("duet theme-test: \(configPath), \(perGroup) pair(s) per theme and appearance")
@@ -54,7 +54,7 @@ public struct ThemeTestReport: Sendable {
   }
 
   /// The verdict, with the worst pair named as theme and appearance place it.
-  public var summaryLine: String {
+  package var summaryLine: String {
     guard let worst else { return "duet theme-test: PASS (0 pairs)" }
     let worstText = "worst \(ratioText(worst.ratio)) \(worst.pairName), \(worst.appearance.rawValue), \(worst.theme)"
     if passed { return "duet theme-test: PASS (\(results.count) pairs, \(worstText))" }
@@ -62,10 +62,10 @@ public struct ThemeTestReport: Sendable {
   }
 
   /// Every pair, unrounded, for tools.
-  public var json: String { ReportJSON.text(ThemeTestJSON(self)) }
+  package var json: String { ReportJSON.text(ThemeTestJSON(self)) }
 
   /// `--json` for a config that could not be read.
-  public static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
+  package static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
     ReportJSON.text(ThemeTestJSON(errors: diagnostics, configPath: configPath))
   }
 }
@@ -74,24 +74,24 @@ public struct ThemeTestReport: Sendable {
 /// errors of a config that could not be read.
 struct ThemeTestJSON: Codable, Sendable, Equatable {
   /// One pair's result; `font` only when the pair names one.
-  public struct Pair: Codable, Sendable, Equatable {
-    public var theme: String
-    public var level: String
-    public var appearance: String
-    public var label: String
-    public var surface: String
-    public var labelSource: String
-    public var surfaceSource: String
-    public var largeText: Bool
-    public var labelColor: String
-    public var surfaceColor: String
-    public var ratio: Double
-    public var ratioText: String
-    public var required: Double
-    public var passed: Bool
-    public var font: String?
+  package struct Pair: Codable, Sendable, Equatable {
+    package var theme: String
+    package var level: String
+    package var appearance: String
+    package var label: String
+    package var surface: String
+    package var labelSource: String
+    package var surfaceSource: String
+    package var largeText: Bool
+    package var labelColor: String
+    package var surfaceColor: String
+    package var ratio: Double
+    package var ratioText: String
+    package var required: Double
+    package var passed: Bool
+    package var font: String?
 
-    public init(_ result: ContrastPairResult) {
+    package init(_ result: ContrastPairResult) {
       theme = result.theme
       level = result.level.rawValue
       appearance = result.appearance.rawValue
@@ -110,16 +110,16 @@ struct ThemeTestJSON: Codable, Sendable, Equatable {
     }
   }
 
-  public var command = "theme-test"
-  public var config: String
-  public var passed: Bool
-  public var exitCode: Int
-  public var pairs: [Pair]?
-  public var shortfalls: Int?
-  public var worst: Pair?
-  public var errors: [DiagnosticJSON]?
+  package var command = "theme-test"
+  package var config: String
+  package var passed: Bool
+  package var exitCode: Int
+  package var pairs: [Pair]?
+  package var shortfalls: Int?
+  package var worst: Pair?
+  package var errors: [DiagnosticJSON]?
 
-  public init(_ report: ThemeTestReport) {
+  package init(_ report: ThemeTestReport) {
     config = report.configPath
     passed = report.passed
     exitCode = Int(report.exitCode)
@@ -128,7 +128,7 @@ struct ThemeTestJSON: Codable, Sendable, Equatable {
     worst = report.worst.map(Pair.init)
   }
 
-  public init(errors diagnostics: [Diagnostic], configPath: String) {
+  package init(errors diagnostics: [Diagnostic], configPath: String) {
     config = configPath
     passed = false
     exitCode = 2

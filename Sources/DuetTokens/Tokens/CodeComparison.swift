@@ -9,15 +9,15 @@ import DuetSupport
 /// what the config generates.
 enum CodeComparison {
   /// One token of code and the 1-based line it starts on.
-  public struct Token: Sendable, Equatable {
-    public var text: Substring
-    public var line: Int
+  package struct Token: Sendable, Equatable {
+    package var text: Substring
+    package var line: Int
   }
 
   /// Nil when the two agree by code; otherwise where they part: the line of
   /// `onDisk` holding the first differing token, with that line and the
   /// generated line the token should have been on (nil where a side ended).
-  public static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference? {
+  package static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference? {
     let old = tokens(onDisk)
     let new = tokens(generated)
     var index = 0
@@ -45,10 +45,10 @@ enum CodeComparison {
   }
 
   /// Whether the two hold the same code.
-  public static func sameCode(_ a: String, _ b: String) -> Bool { firstDifference(a, b) == nil }
+  package static func sameCode(_ a: String, _ b: String) -> Bool { firstDifference(a, b) == nil }
 
   /// The code tokens of `source`, trailing commas dropped.
-  public static func tokens(_ source: String) -> [Token] {
+  package static func tokens(_ source: String) -> [Token] {
     var lexer = Lexer(source)
     var raw: [Token] = []
     while let token = lexer.next() { raw.append(token) }

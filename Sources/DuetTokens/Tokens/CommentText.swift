@@ -3,15 +3,15 @@ import DuetSupport
 
 /// Turns a token's `doc` or `note` into comment lines wrapped at 80 columns,
 /// keeping its paragraphs, so the generated files read like hand-written ones.
-public enum CommentText {
+package enum CommentText {
   /// The column no comment line passes.
-  public static let width = 80
+  package static let width = 80
 
   /// The paragraphs of a YAML text. A folded scalar (`>-`) keeps a paragraph
   /// break as a single newline, so when the text has no blank line every line
   /// is a paragraph; a literal scalar (`|`) separates paragraphs with a blank
   /// line, and then the lines between blank lines are one paragraph.
-  public static func paragraphs(_ text: String) -> [String] {
+  package static func paragraphs(_ text: String) -> [String] {
     let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { trimmed($0) }
     let hasBlankLine = lines.contains { $0.isEmpty }
     var result: [String] = []
@@ -42,7 +42,7 @@ public enum CommentText {
   /// column 80; paragraphs are separated by the prefix alone, trimmed.
   /// A word longer than a line stands on a line of its own. Columns count
   /// characters, so a non-ASCII word is as wide as it looks.
-  public static func lines(_ text: String, prefix: String) -> [String] {
+  package static func lines(_ text: String, prefix: String) -> [String] {
     var bytes: [UInt8] = []
     write(text, prefix: prefix, into: &bytes)
     guard !bytes.isEmpty else { return [] }

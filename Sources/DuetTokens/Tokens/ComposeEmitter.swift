@@ -5,11 +5,11 @@ import DuetSupport
 /// colour tokens as Compose `Color(0xAARRGGBB)` values in a light and a dark
 /// object behind one interface, and the type scale as `TextStyle`s.
 enum ComposeEmitter {
-  public static let colorFileName = "SemanticColors.kt"
-  public static let fontFileName = "SemanticTextStyles.kt"
+  package static let colorFileName = "SemanticColors.kt"
+  package static let fontFileName = "SemanticTextStyles.kt"
 
   /// `interface SemanticColors`, then `object LightColors` and `object DarkColors` implementing it.
-  public static func colors(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func colors(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = KotlinEmitter.opening(config, target: target, imports: ["androidx.compose.ui.graphics.Color"])
     out.add(contentsOf: [
       "/**",
@@ -39,7 +39,7 @@ enum ComposeEmitter {
   }
 
   /// `object SemanticTextStyles` with one `TextStyle` per type token, one argument a line.
-  public static func fonts(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func fonts(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = KotlinEmitter.opening(config, target: target, imports: [
       "androidx.compose.ui.text.TextStyle", "androidx.compose.ui.text.font.FontFamily",
       "androidx.compose.ui.text.font.FontWeight", "androidx.compose.ui.unit.em", "androidx.compose.ui.unit.sp",

@@ -4,14 +4,14 @@ import DuetSupport
 
 /// `duet design-tokens` as a library call: load the config, plan the files,
 /// then write them or check them. Shared by the CLI and the built-in lane.
-public enum DesignTokens {
+package enum DesignTokens {
   /// The end of a run: a report (exit 0 or 1) or the config's errors (exit 2,
   /// nothing written).
-  public enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     case report(TokenReport)
     case failure([Diagnostic], mode: TokenReport.Mode, configPath: String)
 
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
       switch self {
       case .report(let report): return report.exitCode
       case .failure: return 2
@@ -19,14 +19,14 @@ public enum DesignTokens {
     }
 
     /// What the command prints: the report, or the errors in `file:line:col: error:` form.
-    public var text: String {
+    package var text: String {
       switch self {
       case .report(let report): return report.text
       case .failure(let diagnostics, _, _): return diagnostics.map(\.description).joined(separator: "\n")
       }
     }
 
-    public var json: String {
+    package var json: String {
       switch self {
       case .report(let report): return report.json
       case .failure(let diagnostics, let mode, let configPath):
@@ -40,7 +40,7 @@ public enum DesignTokens {
   /// (`--config FILE`); `explicit` makes a missing config an error, not a pass;
   /// `rewrite` rewrites files the Duet toolchain's engine wrote in duet's layout
   /// even when their code is current.
-  public static func run(
+  package static func run(
     root: URL, configPath: String = TokenConfig.defaultPath, configURL: URL? = nil, explicit: Bool = false,
     check: Bool, rewrite: Bool = false
   ) -> Outcome {
@@ -65,7 +65,7 @@ public enum DesignTokens {
   /// What a run reads, as paths relative to the tree: the config, the DTCG files it names, every file
   /// it generates and every file a target owns. A cache keyed on a lane's
   /// inputs must include them, or a hand-edited generated file would be hidden.
-  public static func implicitInputs(_ tree: URL) -> [String] {
+  package static func implicitInputs(_ tree: URL) -> [String] {
     // theme-test.yaml may opt a theme's mapping into generation.
     guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] }
     let plan = TokenPlan(config)
@@ -76,7 +76,7 @@ public enum DesignTokens {
 extension BuiltinLane {
   /// `run: design-tokens --check` (or `run: design-tokens`) in a lane: the same
   /// work and the same text as `duet design-tokens [--check] --root <the lane's tree>`.
-  public static let designTokens = BuiltinLane(name: "design-tokens", options: ["--check"], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
+  package static let designTokens = BuiltinLane(name: "design-tokens", options: ["--check"], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
     let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains("--check"))
     return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
   }

@@ -6,18 +6,18 @@
 /// stood, while every line that depends on the config is generated anew.
 struct EngineProse: Sendable, Equatable {
   /// The lines before the file's first line of code, trailing blank lines dropped.
-  public var banner: [String]
+  package var banner: [String]
   /// Each documentation block (`///` lines, or a `/** … */` block), as it
   /// stood, keyed by the declaration under it (`EngineProse.key`).
-  public var blocks: [String: [String]]
+  package var blocks: [String: [String]]
 
-  public init(banner: [String] = [], blocks: [String: [String]] = [:]) {
+  package init(banner: [String] = [], blocks: [String: [String]] = [:]) {
     self.banner = banner
     self.blocks = blocks
   }
 
   /// The banner and blocks of `text`, a file in the engine's layout.
-  public static func read(_ text: String) -> EngineProse {
+  package static func read(_ text: String) -> EngineProse {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
     }
@@ -56,7 +56,7 @@ struct EngineProse: Sendable, Equatable {
 
   /// The block that documents `declaration` (as written, without
   /// indentation); an `extension` is told apart by its first member (`next`).
-  public func block(_ declaration: String, next: String = "") -> [String] {
+  package func block(_ declaration: String, next: String = "") -> [String] {
     blocks[Self.key(declaration, next: next)] ?? []
   }
 

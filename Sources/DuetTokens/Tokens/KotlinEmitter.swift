@@ -6,21 +6,21 @@ import DuetSupport
 /// argument lists, so the output compiles on Kotlin 1.3 as on every later one.
 enum KotlinEmitter {
   /// Lines of a `when` entry that would pass this column put the value on the next line.
-  public static let lineLimit = 100
+  package static let lineLimit = 100
 
-  public static func colorVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func colorVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.color,
       groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
-  public static func fontVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func fontVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.font,
       groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
-  public static func gradientVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func gradientVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(config, target: target, type: TokenFileNames.gradient, groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
   }
 
@@ -51,7 +51,7 @@ enum KotlinEmitter {
   }
 
   /// `<palette>.kt`: `object <palette>` with one exhaustive `when` per vocabulary.
-  public static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
+  package static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()

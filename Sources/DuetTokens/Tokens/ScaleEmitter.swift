@@ -6,10 +6,10 @@ import DuetSupport
 /// scale is one edit in the config.
 enum ScaleEmitter {
   /// Which scale a file holds: its type name and the sentence that opens its doc.
-  public enum Scale: String, Sendable, CaseIterable {
+  package enum Scale: String, Sendable, CaseIterable {
     case spacing, radius
 
-    public var typeName: String { self == .spacing ? "Spacing" : "Radius" }
+    package var typeName: String { self == .spacing ? "Spacing" : "Radius" }
 
     package var summary: String {
       self == .spacing
@@ -22,7 +22,7 @@ enum ScaleEmitter {
 
   /// `public enum Spacing { public static let x1: CGFloat = 4 }`: points, which
   /// SwiftUI and UIKit measure in; Foundation gives `CGFloat` on every platform.
-  public static func swift(_ config: TokenConfig, scale: Scale) -> String {
+  package static func swift(_ config: TokenConfig, scale: Scale) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
@@ -41,7 +41,7 @@ enum ScaleEmitter {
 
   /// `object Spacing`: `Dp` values in the Compose style, plain `Float` dp in the
   /// engine style, whose engine has no unit type to give them.
-  public static func kotlin(_ config: TokenConfig, scale: Scale, target: KotlinTarget) -> String {
+  package static func kotlin(_ config: TokenConfig, scale: Scale, target: KotlinTarget) -> String {
     let compose = target.style == .compose
     var out = KotlinEmitter.opening(
       config, target: target, imports: compose ? ["androidx.compose.ui.unit.Dp", "androidx.compose.ui.unit.dp"] : [])

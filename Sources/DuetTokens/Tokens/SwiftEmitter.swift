@@ -6,21 +6,21 @@ import DuetSupport
 /// `#if os(iOS)` because the engine is UIKit-backed.
 enum SwiftEmitter {
   /// `public enum SemanticColor: ColorAssetable`, one case per colour token.
-  public static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  package static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.color, conformance: "ColorAssetable",
       groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
   /// `public enum SemanticFont: FontAssetable`, one case per type token.
-  public static func fontVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  package static func fontVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.font, conformance: "FontAssetable",
       groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
   /// `public enum SemanticGradient: GradientAssetable`; gradients have no groups.
-  public static func gradientVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  package static func gradientVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.gradient, conformance: "GradientAssetable",
       groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
@@ -55,7 +55,7 @@ enum SwiftEmitter {
 
   /// `<theme>Palette.swift`: the theme's value tables for every vocabulary and
   /// the file-private `tokenColor` they are written in.
-  public static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
+  package static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
     let theme = target.theme
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))

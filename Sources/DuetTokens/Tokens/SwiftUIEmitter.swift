@@ -6,18 +6,18 @@ import DuetSupport
 /// scale whose sizes follow Dynamic Type. Both files sit inside `#if os(iOS)`,
 /// as the dynamic colour and the line-height measure are UIKit's.
 enum SwiftUIEmitter {
-  public static let colorFileName = "Color+Tokens.swift"
-  public static let fontFileName = "Font+Tokens.swift"
+  package static let colorFileName = "Color+Tokens.swift"
+  package static let fontFileName = "Font+Tokens.swift"
 
   /// The colours SwiftUI's `Color` already declares: a token of the same name
   /// would make `.foregroundStyle(.primary)` ambiguous, so the loader refuses it.
-  public static let colorMembers: Set<String> = [
+  package static let colorMembers: Set<String> = [
     "accentColor", "black", "blue", "brown", "clear", "cyan", "gray", "green", "indigo", "mint", "orange", "pink",
     "primary", "purple", "red", "secondary", "teal", "white", "yellow",
   ]
 
   /// `extension Color { public static let surface = Color(light: 0xFFFFFF, dark: 0x121212) }`.
-  public static func colors(_ config: TokenConfig) -> String {
+  package static func colors(_ config: TokenConfig) -> String {
     var out = opening(config)
     out.add("/// The colour tokens: each follows the appearance of the view it is drawn in.")
     out.add("extension Color {")
@@ -61,7 +61,7 @@ enum SwiftUIEmitter {
 
   /// `TypeToken` statics, a `.tokenFont(_:)` modifier for them, and the modifier
   /// that scales size and line height with `@ScaledMetric(relativeTo:)`.
-  public static func fonts(_ config: TokenConfig) -> String {
+  package static func fonts(_ config: TokenConfig) -> String {
     var out = opening(config)
     typeTokenStruct(&out, config)
     out.add("extension TypeToken {")

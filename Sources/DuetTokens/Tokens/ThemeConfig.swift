@@ -4,14 +4,14 @@ import DuetSupport
 /// The `contrast:` section of the token config: which colour tokens are text
 /// and which are grounds, what lies beneath a translucent ground, and any extra
 /// pairs (with the type style that may make them large text).
-public struct ContrastSpec: Sendable, Equatable {
-  public var labels: [String]
-  public var surfaces: [String]
+package struct ContrastSpec: Sendable, Equatable {
+  package var labels: [String]
+  package var surfaces: [String]
   /// The opaque token beneath a translucent surface; the first surface unless the config names one.
-  public var backdrop: String
-  public var pairs: [ContrastPair]
+  package var backdrop: String
+  package var pairs: [ContrastPair]
 
-  public init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
+  package init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
     self.labels = labels
     self.surfaces = surfaces
     self.backdrop = backdrop
@@ -20,11 +20,11 @@ public struct ContrastSpec: Sendable, Equatable {
 }
 
 /// One extra `{label, surface, font}` pair; `font` names a type token.
-public struct ContrastPair: Sendable, Equatable, Hashable {
-  public var label: String
-  public var surface: String
-  public var font: String?
-  public init(label: String, surface: String, font: String? = nil) {
+package struct ContrastPair: Sendable, Equatable, Hashable {
+  package var label: String
+  package var surface: String
+  package var font: String?
+  package init(label: String, surface: String, font: String? = nil) {
     self.label = label
     self.surface = surface
     self.font = font
@@ -34,36 +34,36 @@ public struct ContrastPair: Sendable, Equatable, Hashable {
 /// A theme under test: its name, the WCAG level it must reach and, for a theme
 /// other than the main one, the mapping of every colour token onto a
 /// main-palette token.
-public struct ThemeSpec: Sendable, Equatable {
-  public var name: String
-  public var level: ContrastLevel
+package struct ThemeSpec: Sendable, Equatable {
+  package var name: String
+  package var level: ContrastLevel
   /// Nil for a theme that reads the main palette as it is.
-  public var map: [ThemeMapEntry]?
+  package var map: [ThemeMapEntry]?
   /// Whether duet generates the mapping files for a mapped theme: always in
   /// the token config, only on `output: true` in `theme-test.yaml` (where the
   /// team's own mapping source may exist already).
-  public var generatesMapping = true
+  package var generatesMapping = true
 
-  public init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
+  package init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
     self.name = name
     self.level = level
     self.map = map
   }
 
   /// The main-palette token `token` reads in this theme.
-  public func source(of token: String) -> String {
+  package func source(of token: String) -> String {
     guard let map else { return token }
     return map.first { $0.sources.contains(token) }?.target ?? token
   }
 
   /// `highContrast` -> `HighContrast`, the stem of the generated file names.
-  public var typeStem: String {
+  package var typeStem: String {
     guard let first = name.first else { return name }
     return first.uppercased() + name.dropFirst()
   }
 
   /// `highContrast` -> `high-contrast`, as the generated doc comment says it.
-  public var spokenName: String {
+  package var spokenName: String {
     var words: [String] = []
     var current = ""
     for character in name {
@@ -78,14 +78,14 @@ public struct ThemeSpec: Sendable, Equatable {
   }
 
   /// `highContrastSource`, the property both languages declare.
-  public var sourceProperty: String { name + "Source" }
+  package var sourceProperty: String { name + "Source" }
 }
 
 /// One line of a theme's `map`: the main-palette token and the tokens that read it, in the order written.
-public struct ThemeMapEntry: Sendable, Equatable {
-  public var target: String
-  public var sources: [String]
-  public init(target: String, sources: [String]) {
+package struct ThemeMapEntry: Sendable, Equatable {
+  package var target: String
+  package var sources: [String]
+  package init(target: String, sources: [String]) {
     self.target = target
     self.sources = sources
   }

@@ -6,13 +6,13 @@ import DuetSupport
 /// once in the config and never kept by hand in two languages.
 enum ThemeMappingEmitter {
   /// `SemanticColor+HighContrast.swift` for a theme named `highContrast`.
-  public static func swiftFileName(_ theme: ThemeSpec) -> String { "\(TokenFileNames.color)+\(theme.typeStem).swift" }
+  package static func swiftFileName(_ theme: ThemeSpec) -> String { "\(TokenFileNames.color)+\(theme.typeStem).swift" }
 
   /// `HighContrastSource.kt` for a theme named `highContrast`.
-  public static func kotlinFileName(_ theme: ThemeSpec) -> String { "\(theme.typeStem)Source.kt" }
+  package static func kotlinFileName(_ theme: ThemeSpec) -> String { "\(theme.typeStem)Source.kt" }
 
   /// `extension SemanticColor { var highContrastSource: SemanticColor }`, one exhaustive `switch`.
-  public static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
+  package static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
@@ -60,7 +60,7 @@ enum ThemeMappingEmitter {
   }
 
   /// `internal val SemanticColor.highContrastSource: SemanticColor`, one exhaustive `when`.
-  public static func kotlin(_ config: TokenConfig, theme: ThemeSpec, target: KotlinTarget) -> String {
+  package static func kotlin(_ config: TokenConfig, theme: ThemeSpec, target: KotlinTarget) -> String {
     let type = TokenFileNames.color
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .kotlin))

@@ -7,22 +7,22 @@ import DuetSupport
 /// config). The Duet toolchain's engine rejects keys it does not know, so a
 /// tree it generates keeps `contrast:` and `themes:` here and its
 /// `design-tokens.yaml` to the engine's grammar.
-public struct ThemeTestFile: Sendable, Equatable {
-  public static let fileName = "theme-test.yaml"
+package struct ThemeTestFile: Sendable, Equatable {
+  package static let fileName = "theme-test.yaml"
   /// Beside the standard config.
-  public static let defaultPath = "parity/theme-test.yaml"
+  package static let defaultPath = "parity/theme-test.yaml"
 
-  public var url: URL
+  package var url: URL
   /// How messages name it, relative to the tree like the config's path.
-  public var path: String
+  package var path: String
 
-  public init(url: URL, path: String) {
+  package init(url: URL, path: String) {
     self.url = url
     self.path = path
   }
 
   /// The file beside the config at `configURL`, named as `configPath` names the config.
-  public static func beside(configURL: URL, configPath: String) -> ThemeTestFile {
+  package static func beside(configURL: URL, configPath: String) -> ThemeTestFile {
     let folder = (configPath as NSString).deletingLastPathComponent
     return ThemeTestFile(
       url: configURL.deletingLastPathComponent().appendingPathComponent(fileName),

@@ -3,9 +3,9 @@ import DuetSupport
 
 /// `"{name}"` written where a value goes: a reference to another token's
 /// value, as DTCG writes aliases and as the YAML config accepts them too.
-public enum TokenAlias {
+package enum TokenAlias {
   /// `"{group.token}"` -> `group.token`; nil for any other text.
-  public static func target(of text: String) -> String? {
+  package static func target(of text: String) -> String? {
     // Most values are not aliases: their bytes say so before characters are counted.
     guard text.utf8.first == UInt8(ascii: "{"), text.utf8.last == UInt8(ascii: "}") else { return nil }
     guard text.count > 2, text.first == "{", text.last == "}" else { return nil }

@@ -9,7 +9,7 @@ import DuetSupport
 /// config), so a tree the engine generated passes as it is and so does one
 /// duet wrote in the engine's layout.
 enum TokenCheck {
-  public static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
+  package static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
     for file in plan.files {
       let read: Data?
@@ -58,7 +58,7 @@ enum TokenCheck {
 
   /// The first line at which `onDisk` and `generated` differ (a missing final
   /// newline shows as the line after the last one).
-  public static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference {
+  package static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference {
     let old = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
     let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
     var index = 0

@@ -3,27 +3,27 @@ import DuetSupport
 
 /// The token config (`parity/design-tokens.yaml`) once checked: everything the
 /// emitters need, in declaration order, with no way left to be invalid.
-public struct TokenConfig: Sendable, Equatable {
+package struct TokenConfig: Sendable, Equatable {
   /// The config's path relative to the tree root, as the banners and messages name it.
-  public var path: String
-  public var swift: SwiftTarget?
-  public var kotlin: KotlinTarget?
-  public var colorGroups: [TokenGroup<ColorToken>]
-  public var fontGroups: [TokenGroup<FontToken>]
-  public var gradients: [GradientToken]
+  package var path: String
+  package var swift: SwiftTarget?
+  package var kotlin: KotlinTarget?
+  package var colorGroups: [TokenGroup<ColorToken>]
+  package var fontGroups: [TokenGroup<FontToken>]
+  package var gradients: [GradientToken]
   /// The `contrast:` section `duet theme-test` reads; nil when the config has none.
-  public var contrast: ContrastSpec?
+  package var contrast: ContrastSpec?
   /// The `themes:` section, in declaration order; empty when the config has none.
-  public var themes: [ThemeSpec]
+  package var themes: [ThemeSpec]
   /// The `spacing:` scale, in declaration order; empty when the config has none.
-  public var spacing: [ScaleToken]
+  package var spacing: [ScaleToken]
   /// The `radius:` scale, in declaration order; empty when the config has none.
-  public var radius: [ScaleToken]
+  package var radius: [ScaleToken]
   /// The DTCG files `tokens:` names (relative to the tree root), which the
   /// tokens came from instead of the config; empty for a config that states them.
-  public var tokenSources: [String]
+  package var tokenSources: [String]
 
-  public init(
+  package init(
     path: String, swift: SwiftTarget? = nil, kotlin: KotlinTarget? = nil,
     colorGroups: [TokenGroup<ColorToken>] = [], fontGroups: [TokenGroup<FontToken>] = [],
     gradients: [GradientToken] = [], contrast: ContrastSpec? = nil, themes: [ThemeSpec] = [],
@@ -43,36 +43,36 @@ public struct TokenConfig: Sendable, Equatable {
   }
 
   /// The standard place of the config under a tree root.
-  public static let defaultPath = "parity/design-tokens.yaml"
+  package static let defaultPath = "parity/design-tokens.yaml"
   /// The newest `version:` this duet understands.
-  public static let newestVersion = 1
+  package static let newestVersion = 1
 
-  public var colors: [ColorToken] { colorGroups.flatMap(\.tokens) }
-  public var fonts: [FontToken] { fontGroups.flatMap(\.tokens) }
+  package var colors: [ColorToken] { colorGroups.flatMap(\.tokens) }
+  package var fonts: [FontToken] { fontGroups.flatMap(\.tokens) }
   /// The themes that carry a `map`, and so a generated mapping file per target.
-  public var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil && $0.generatesMapping } }
+  package var mappedThemes: [ThemeSpec] { themes.filter { $0.map != nil && $0.generatesMapping } }
 
   /// What the banners name as the tokens' source: the DTCG files when `tokens:`
   /// names them, else the config itself.
-  public var sourceDescription: String {
+  package var sourceDescription: String {
     tokenSources.isEmpty ? path : tokenSources.joined(separator: " and ")
   }
 }
 
 /// The shape of a target's files: the Duet engine's vocabularies and tables,
 /// or plain SwiftUI / Compose values for an app with no theme engine.
-public enum TokenStyle: String, Sendable, Equatable, CaseIterable {
+package enum TokenStyle: String, Sendable, Equatable, CaseIterable {
   case engine
   case swiftui
   case compose
 }
 
 /// One step of a `spacing:` or `radius:` scale: a name and a number of points.
-public struct ScaleToken: Sendable, Equatable {
-  public var name: String
-  public var doc: String?
-  public var value: Double
-  public init(name: String, doc: String? = nil, value: Double) {
+package struct ScaleToken: Sendable, Equatable {
+  package var name: String
+  package var doc: String?
+  package var value: Double
+  package init(name: String, doc: String? = nil, value: Double) {
     self.name = name
     self.doc = doc
     self.value = value
@@ -81,17 +81,17 @@ public struct ScaleToken: Sendable, Equatable {
 
 /// Where the Swift files go, their style and, for the engine style, the engine
 /// module they import and the theme class the table extends.
-public struct SwiftTarget: Sendable, Equatable {
-  public var output: String
+package struct SwiftTarget: Sendable, Equatable {
+  package var output: String
   /// `.engine` or `.swiftui`.
-  public var style: TokenStyle
+  package var style: TokenStyle
   /// Empty in the `swiftui` style, which imports no engine.
-  public var engine: String
+  package var engine: String
   /// Empty in the `swiftui` style, which has no theme class.
-  public var theme: String
+  package var theme: String
   /// Where `output:` was written, for a message when writing there is refused.
-  public var outputLocation: SourceLocation?
-  public init(output: String, style: TokenStyle = .engine, engine: String, theme: String, outputLocation: SourceLocation? = nil) {
+  package var outputLocation: SourceLocation?
+  package init(output: String, style: TokenStyle = .engine, engine: String, theme: String, outputLocation: SourceLocation? = nil) {
     self.style = style
     self.outputLocation = outputLocation
     self.output = output
@@ -102,18 +102,18 @@ public struct SwiftTarget: Sendable, Equatable {
 
 /// Where the Kotlin files go, their package, their style and, for the engine
 /// style, the engine package and the palette object's name.
-public struct KotlinTarget: Sendable, Equatable {
-  public var output: String
-  public var package: String
+package struct KotlinTarget: Sendable, Equatable {
+  package var output: String
+  package var package: String
   /// `.engine` or `.compose`.
-  public var style: TokenStyle
+  package var style: TokenStyle
   /// Empty in the `compose` style, which imports no engine.
-  public var engine: String
+  package var engine: String
   /// Empty in the `compose` style, which has no palette object.
-  public var palette: String
+  package var palette: String
   /// Where `output:` was written, for a message when writing there is refused.
-  public var outputLocation: SourceLocation?
-  public init(
+  package var outputLocation: SourceLocation?
+  package init(
     output: String, package: String, style: TokenStyle = .engine, engine: String, palette: String,
     outputLocation: SourceLocation? = nil
   ) {
@@ -127,22 +127,22 @@ public struct KotlinTarget: Sendable, Equatable {
 }
 
 /// A run of tokens under an optional heading, which becomes a section in every file.
-public struct TokenGroup<Token: Sendable & Equatable>: Sendable, Equatable {
-  public var heading: String?
-  public var tokens: [Token]
-  public init(heading: String?, tokens: [Token]) {
+package struct TokenGroup<Token: Sendable & Equatable>: Sendable, Equatable {
+  package var heading: String?
+  package var tokens: [Token]
+  package init(heading: String?, tokens: [Token]) {
     self.heading = heading
     self.tokens = tokens
   }
 }
 
 /// A 24-bit sRGB colour as written (`#RRGGBB`).
-public struct RGB: Sendable, Equatable, Hashable {
-  public var value: UInt32
-  public init(_ value: UInt32) { self.value = value & 0xFF_FFFF }
+package struct RGB: Sendable, Equatable, Hashable {
+  package var value: UInt32
+  package init(_ value: UInt32) { self.value = value & 0xFF_FFFF }
 
   /// `"#1A1A1A"` -> 0x1A1A1A; nil for anything else.
-  public init?(hex text: String) {
+  package init?(hex text: String) {
     let bytes = text.utf8
     guard bytes.count == 7, bytes.first == UInt8(ascii: "#") else { return nil }
     var value: UInt32 = 0
@@ -154,21 +154,21 @@ public struct RGB: Sendable, Equatable, Hashable {
   }
 
   /// Six upper-case hex digits, as both languages print them.
-  public var hex: String { tokenHexDigits(value, count: 6) }
+  package var hex: String { tokenHexDigits(value, count: 6) }
 }
 
 /// One appearance of a colour: its RGB and, when written, its alpha fraction.
-public struct ColorValue: Sendable, Equatable {
-  public var rgb: RGB
+package struct ColorValue: Sendable, Equatable {
+  package var rgb: RGB
   /// Nil when the config gives none (opaque, and the Swift call omits `alpha:`).
-  public var alpha: Double?
-  public init(_ rgb: RGB, alpha: Double? = nil) {
+  package var alpha: Double?
+  package init(_ rgb: RGB, alpha: Double? = nil) {
     self.rgb = rgb
     self.alpha = alpha
   }
 
   /// The alpha byte of `0xAARRGGBB`: fraction × 255, rounded half away from zero (0.3 -> 0x4D).
-  public var alphaByte: UInt32 {
+  package var alphaByte: UInt32 {
     guard let alpha else { return 0xFF }
     // Snap the product to a millionth first: 0.7 × 255 is 178.49999999999997
     // in binary, and the decimal tie (178.5) must round away from zero too.
@@ -177,22 +177,22 @@ public struct ColorValue: Sendable, Equatable {
   }
 
   /// `AARRGGBB`, the Kotlin literal's digits.
-  public var argbHex: String { tokenHexDigits(alphaByte << 24 | rgb.value, count: 8) }
+  package var argbHex: String { tokenHexDigits(alphaByte << 24 | rgb.value, count: 8) }
 }
 
 /// A colour token: one value for every appearance, or a light and a dark one.
-public struct ColorToken: Sendable, Equatable {
-  public enum Values: Sendable, Equatable {
+package struct ColorToken: Sendable, Equatable {
+  package enum Values: Sendable, Equatable {
     case single(ColorValue)
     case lightDark(light: ColorValue, dark: ColorValue)
   }
-  public var name: String
-  public var doc: String?
-  public var note: String?
-  public var values: Values
+  package var name: String
+  package var doc: String?
+  package var note: String?
+  package var values: Values
 
   /// The value the token has in one appearance.
-  public func value(_ appearance: Appearance) -> ColorValue {
+  package func value(_ appearance: Appearance) -> ColorValue {
     switch (values, appearance) {
     case (.single(let value), _): return value
     case (.lightDark(let light, _), .light): return light
@@ -200,7 +200,7 @@ public struct ColorToken: Sendable, Equatable {
     }
   }
 
-  public init(name: String, doc: String? = nil, note: String? = nil, values: Values) {
+  package init(name: String, doc: String? = nil, note: String? = nil, values: Values) {
     self.name = name
     self.doc = doc
     self.note = note
@@ -209,34 +209,34 @@ public struct ColorToken: Sendable, Equatable {
 }
 
 /// The two appearances every colour is tested in.
-public enum Appearance: String, Sendable, CaseIterable {
+package enum Appearance: String, Sendable, CaseIterable {
   case light, dark
 }
 
 /// The three families a type token may name; each engine maps them to its faces.
-public enum FontFamily: String, Sendable, CaseIterable {
+package enum FontFamily: String, Sendable, CaseIterable {
   case serif, sans, mono
 }
 
 /// A type token: face, size and spacing, the optional variable-font axes, and
 /// the Dynamic Type style it scales against on iOS.
-public struct FontToken: Sendable, Equatable {
-  public var name: String
-  public var doc: String?
-  public var note: String?
-  public var family: FontFamily
-  public var weight: Int
-  public var size: Double
-  public var lineHeight: Double
+package struct FontToken: Sendable, Equatable {
+  package var name: String
+  package var doc: String?
+  package var note: String?
+  package var family: FontFamily
+  package var weight: Int
+  package var size: Double
+  package var lineHeight: Double
   /// A fraction of the em; 0 when the config gives none.
-  public var tracking: Double
-  public var opticalSize: Double?
-  public var softness: Double?
-  public var width: Double?
+  package var tracking: Double
+  package var opticalSize: Double?
+  package var softness: Double?
+  package var width: Double?
   /// Required when a Swift target exists; nil otherwise if the config leaves it out.
-  public var textStyle: String?
+  package var textStyle: String?
 
-  public init(
+  package init(
     name: String, doc: String? = nil, note: String? = nil, family: FontFamily, weight: Int, size: Double,
     lineHeight: Double, tracking: Double = 0, opticalSize: Double? = nil, softness: Double? = nil,
     width: Double? = nil, textStyle: String? = nil
@@ -257,16 +257,16 @@ public struct FontToken: Sendable, Equatable {
 }
 
 /// A gradient: one stop list for every appearance, or a light and a dark one (opaque stops).
-public struct GradientToken: Sendable, Equatable {
-  public enum Stops: Sendable, Equatable {
+package struct GradientToken: Sendable, Equatable {
+  package enum Stops: Sendable, Equatable {
     case single([RGB])
     case lightDark(light: [RGB], dark: [RGB])
   }
-  public var name: String
-  public var doc: String?
-  public var note: String?
-  public var stops: Stops
-  public init(name: String, doc: String? = nil, note: String? = nil, stops: Stops) {
+  package var name: String
+  package var doc: String?
+  package var note: String?
+  package var stops: Stops
+  package init(name: String, doc: String? = nil, note: String? = nil, stops: Stops) {
     self.name = name
     self.doc = doc
     self.note = note

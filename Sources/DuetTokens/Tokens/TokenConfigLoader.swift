@@ -5,7 +5,7 @@ import DuetSupport
 /// Reads a token config with libyaml and checks all of it against the format docs/design-tokens.md gives,
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
-public enum TokenConfigLoader {
+package enum TokenConfigLoader {
   package static let topKeys = [
     "version", "swift", "kotlin", "tokens", "colors", "fonts", "gradients", "spacing", "radius", "contrast", "themes",
   ]
@@ -21,14 +21,14 @@ public enum TokenConfigLoader {
   package static let gradientKeys = ["name", "doc", "note", "stops", "light", "dark"]
 
   /// Reads and checks the config at `path` (relative to `root`).
-  public static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
+  package static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
     try load(url: root.appendingPathComponent(path), path: path, root: root)
   }
 
   /// Reads and checks the config at `url`; `path` names it in messages and
   /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
   /// A `theme-test.yaml` beside the config holds its theme-test settings.
-  public static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
+  package static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
     let data: Data
     do {
       data = try YAMLParser.read(url, file: path)
@@ -48,7 +48,7 @@ public enum TokenConfigLoader {
 
   /// Parses and checks config text; `path` names it in messages and banners,
   /// and `root` (when given) is where the files `tokens:` names are read from.
-  public static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
+  package static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     if let config = readByEvents(Data(text.utf8), path: path, root: root, themeTest: nil) { return config }
     return try parseChecked(text, path: path, root: root)
   }
@@ -75,7 +75,7 @@ public enum TokenConfigLoader {
   }
 
   /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
-  public static func parse(_ node: YAMLNode, path: String, root: URL? = nil, themeTest: ThemeTestFile? = nil) throws(TokenConfigError) -> TokenConfig {
+  package static func parse(_ node: YAMLNode, path: String, root: URL? = nil, themeTest: ThemeTestFile? = nil) throws(TokenConfigError) -> TokenConfig {
     var reader = Reader()
     reader.root = root
     reader.themeTestFile = themeTest

@@ -5,10 +5,10 @@ import DuetSupport
 
 /// What one `duet design-tokens` run found or did, per file. The CLI and the
 /// built-in lane both print `text`, so a lane's log reads as the command would.
-public struct TokenReport: Sendable, Equatable {
-  public enum Mode: String, Sendable { case write, check }
+package struct TokenReport: Sendable, Equatable {
+  package enum Mode: String, Sendable { case write, check }
 
-  public enum Status: String, Sendable {
+  package enum Status: String, Sendable {
     /// Write mode. `kept`: a file the Duet toolchain's engine wrote whose code
     /// is current, left in the engine's layout (`--rewrite` rewrites it).
     case written, unchanged, removed, kept
@@ -19,27 +19,27 @@ public struct TokenReport: Sendable, Equatable {
   }
 
   /// The first line where a file on disk and the generated text part ways.
-  public struct Difference: Sendable, Equatable {
+  package struct Difference: Sendable, Equatable {
     /// 1-based.
-    public var line: Int
+    package var line: Int
     /// Nil where that side has ended.
-    public var onDisk: String?
-    public var generated: String?
+    package var onDisk: String?
+    package var generated: String?
   }
 
-  public struct Entry: Sendable, Equatable {
-    public var path: String
-    public var status: Status
-    public var difference: Difference?
+  package struct Entry: Sendable, Equatable {
+    package var path: String
+    package var status: Status
+    package var difference: Difference?
     /// True when the file on disk carries the engine's banner and was
     /// compared by code rather than byte for byte.
-    public var comparedByCode: Bool
+    package var comparedByCode: Bool
     /// Why a `refused` file was not read.
-    public var note: String?
+    package var note: String?
     /// Write mode: the file was written in the Duet toolchain's engine layout
     /// (its target's files are the engine's; `EngineLayout`).
-    public var engineLayout = false
-    public init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
+    package var engineLayout = false
+    package init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
       self.path = path
       self.status = status
       self.difference = difference
@@ -48,30 +48,30 @@ public struct TokenReport: Sendable, Equatable {
     }
   }
 
-  public var mode: Mode
-  public var configPath: String
+  package var mode: Mode
+  package var configPath: String
   /// False when the tree has no config: nothing is generated and the run passes.
-  public var configFound: Bool
-  public var entries: [Entry]
+  package var configFound: Bool
+  package var entries: [Entry]
 
-  public init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
+  package init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
     self.mode = mode
     self.configPath = configPath
     self.configFound = configFound
     self.entries = entries
   }
 
-  public var passed: Bool {
+  package var passed: Bool {
     !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }
   }
 
   /// 0 when written or up to date, 1 when `--check` finds drift.
-  public var exitCode: Int32 { passed ? 0 : 1 }
+  package var exitCode: Int32 { passed ? 0 : 1 }
 
   package func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
 
   /// The text `duet design-tokens` prints, without a final newline.
-  public var text: String {
+  package var text: String {
     var lines: [String] = []
     switch mode {
     case .write:
@@ -139,10 +139,10 @@ public struct TokenReport: Sendable, Equatable {
   }
 
   /// The same report as JSON, with `schemaVersion`.
-  public var json: String { ReportJSON.text(TokenReportJSON(self)) }
+  package var json: String { ReportJSON.text(TokenReportJSON(self)) }
 
   /// Config errors as JSON, for `--json` when the run stops with exit 2.
-  public static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
+  package static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
     ReportJSON.text(TokenReportJSON(errors: diagnostics, mode: mode, configPath: configPath))
   }
 }
@@ -151,31 +151,31 @@ public struct TokenReport: Sendable, Equatable {
 /// when the config cannot be read, its errors (with `errors`, exit code 2).
 struct TokenReportJSON: Codable, Sendable, Equatable {
   /// A file; `comparedByCode` only when true, `note` and `firstDifference` only when known.
-  public struct File: Codable, Sendable, Equatable {
-    public var path: String
-    public var status: String
-    public var comparedByCode: Bool?
-    public var note: String?
-    public var firstDifference: Difference?
+  package struct File: Codable, Sendable, Equatable {
+    package var path: String
+    package var status: String
+    package var comparedByCode: Bool?
+    package var note: String?
+    package var firstDifference: Difference?
   }
 
   /// Where the file on disk and the generated text part; null where a side has ended.
-  public struct Difference: Codable, Sendable, Equatable {
-    public var line: Int
-    @Nullable public var onDisk: String?
-    @Nullable public var generated: String?
+  package struct Difference: Codable, Sendable, Equatable {
+    package var line: Int
+    @Nullable package var onDisk: String?
+    @Nullable package var generated: String?
   }
 
-  public var command = "design-tokens"
-  public var mode: String
-  public var config: String
-  public var configFound: Bool?
-  public var passed: Bool
-  public var exitCode: Int
-  public var files: [File]?
-  public var errors: [DiagnosticJSON]?
+  package var command = "design-tokens"
+  package var mode: String
+  package var config: String
+  package var configFound: Bool?
+  package var passed: Bool
+  package var exitCode: Int
+  package var files: [File]?
+  package var errors: [DiagnosticJSON]?
 
-  public init(_ report: TokenReport) {
+  package init(_ report: TokenReport) {
     mode = report.mode.rawValue
     config = report.configPath
     configFound = report.configFound
@@ -187,7 +187,7 @@ struct TokenReportJSON: Codable, Sendable, Equatable {
     }
   }
 
-  public init(errors diagnostics: [Diagnostic], mode: TokenReport.Mode, configPath: String) {
+  package init(errors diagnostics: [Diagnostic], mode: TokenReport.Mode, configPath: String) {
     self.mode = mode.rawValue
     config = configPath
     passed = false

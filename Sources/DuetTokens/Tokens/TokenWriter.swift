@@ -11,7 +11,7 @@ import DuetSupport
 enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
-  public static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {
+  package static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {
     var problems = DiagnosticList()
     for file in plan.files {
       do {

@@ -7,14 +7,14 @@ import DuetSupport
 /// order is output order) and the line and column of each key, so an error can
 /// point at it. A key written twice in one object is reported, where a
 /// dictionary would keep the last.
-public struct JSONDocument: Sendable {
-  public var file: String
-  public var root: JSONValue
+package struct JSONDocument: Sendable {
+  package var file: String
+  package var root: JSONValue
   /// Every object's keys in file order, with their positions, by path.
   package var keyOrder: KeyOrder
 
   /// Parses `data`; `file` names it in messages.
-  public static func parse(_ data: Data, file: String) throws(TokenConfigError) -> JSONDocument {
+  package static func parse(_ data: Data, file: String) throws(TokenConfigError) -> JSONDocument {
     let result = data.withUnsafeBytes { raw in
       Result { () throws(JSONReader.Failure) in try JSONReader.read(raw.bindMemory(to: UInt8.self), file: file) }
     }
@@ -29,7 +29,7 @@ public struct JSONDocument: Sendable {
   }
 
   /// The keys of the object at `path`, in the order the file writes them.
-  public func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
+  package func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
     keys(in: node(path), of: members)
   }
 
@@ -44,7 +44,7 @@ public struct JSONDocument: Sendable {
   }
 
   /// Where the key at the end of `path` starts; the file's start for the root.
-  public func location(_ path: [String]) -> SourceLocation {
+  package func location(_ path: [String]) -> SourceLocation {
     guard let last = path.last else { return SourceLocation(file: file, line: 1, column: 1) }
     return location(of: last, in: node(path.dropLast()))
   }
