@@ -16,6 +16,19 @@ package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ b
 /// the tree cannot satisfy; both are exit 2.
 package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
+  run(try prepareVerify(request, observer: observer), request, observer: observer, signals: signals)
+}
+
+/// A verify decided and not yet run: its session (the plan of the lanes it
+/// selected), or the response that ends it before any lane could run. The
+/// watch says which lanes a change runs from this same plan, then runs it.
+package enum PreparedVerify {
+  case session(VerifySession, started: Date)
+  case done(VerifyResponse)
+}
+
+/// The first half of `verify`: the tree loaded, the lanes narrowed, the plan made.
+package func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws -> PreparedVerify {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)
   if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path)) }
@@ -29,27 +42,36 @@ package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent
     guard !lanes.isEmpty else {
       let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
       _ = CIReports.save(outcome, request.reports, started: started, observer: observer)
-      return .ran(outcome, session: nil)
+      return .done(.ran(outcome, session: nil))
     }
     options.lanes = lanes
     options.noDeps = true
   }
   if request.failedOnly {
     switch try lanesToRetry(tree.manifest, historyPath: historyPath) {
-    case .nothing(let sentence): return .nothingToRun(sentence)
+    case .nothing(let sentence): return .done(.nothingToRun(sentence))
     case .lanes(let lanes, let notice):
       observer.notice(notice)
       options.lanes = lanes
     }
   }
   let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
-  if request.dryRun {
+  return .session(session, started: started)
+}
+
+/// The second half of `verify`: runs the prepared session (or only decides
+/// it, under `--dry-run`) and returns the verdict.
+func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyObserver, signals: SignalGuard) -> VerifyResponse {
+  switch prepared {
+  case .done(let response):
+    return response
+  case .session(let session, _) where request.dryRun:
     session.prepare(recording: false)
     session.warnings.forEach(observer.warning)
     return .dryRun(session)
+  case .session(let session, let started):
+    return .ran(run(session, request, observer: observer, signals: signals, started: started), session: session)
   }
-  let outcome = run(session, request, observer: observer, signals: signals, started: started)
-  return .ran(outcome, session: session)
 }
 
 /// What `--failed` finds: the lanes to run again and why, or the sentence saying why there are none.

@@ -136,14 +136,10 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
       rerunFor = nil
       if files.isEmpty { continue }
     }
-    guard let next = runRequest(for: files, request, observer: observer) else { continue }
-    do {
-      response = try verify(next, observer: verifyObserver, signals: control.signals)
-      observer.ran(response)
-      failing.note(response, observer: observer)
-    } catch {
-      observer.failed(error)
-    }
+    guard let (next, prepared) = runRequest(for: files, request, verifyObserver: verifyObserver, observer: observer) else { continue }
+    response = run(prepared, next, observer: verifyObserver, signals: control.signals)
+    observer.ran(response)
+    failing.note(response, observer: observer)
     justRan = true
   }
   if control.isStopped || response.exitCode == 130 { return 130 }
@@ -167,16 +163,63 @@ func settle(_ source: any ChangeSource, clock: any RunClock, quiet: Double = 0.2
   return events
 }
 
-/// The run a change makes, said to the observer; nil when it runs nothing
-/// (no lane affected, or the manifest cannot be read, which is said).
-private func runRequest(for files: [String], _ request: VerifyRequest, observer: WatchObserver) -> VerifyRequest? {
-  let next: VerifyRequest, lanes: [(name: String, reason: String)]
-  do { (next, lanes) = try run(for: files, request) } catch {
+/// The run a change makes, planned once and said to the observer before it
+/// runs; nil when it runs nothing (no lane affected, or the manifest cannot be
+/// read, which is said). The plan's own notices follow the watch's line.
+private func runRequest(for files: [String], _ request: VerifyRequest, verifyObserver: VerifyObserver,
+                        observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
+  let everyLane = files.first { $0 == Manifest.defaultPath || $0 == ParityManifest.defaultPath }
+  var next = request
+  if everyLane == nil { next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files) }
+  let allLanes = everyLane.map { [(name: "every lane", reason: "\($0) changed")] }
+  let held = HeldNotices()
+  let prepared: PreparedVerify
+  do { prepared = try prepareVerify(next, observer: held.observer(verifyObserver)) } catch {
+    // An edit that broke the manifest is said as the change it is, then the error.
+    if let allLanes { observer.changed(files, allLanes) }
     observer.failed(error)
     return nil
   }
+  let lanes = allLanes ?? affected(prepared)
   observer.changed(files, lanes)
-  return lanes.isEmpty ? nil : next
+  guard !lanes.isEmpty else { return nil }
+  held.release(to: verifyObserver)
+  return (next, prepared)
+}
+
+/// The lanes a prepared run starts, each with why, in start order; none when the change touches no lane.
+private func affected(_ prepared: PreparedVerify) -> [(name: String, reason: String)] {
+  guard case .session(let session, _) = prepared else { return [] }
+  let plan = session.plan
+  return plan.startOrder.compactMap { index in
+    guard case .runs(let reason)? = plan.affected[index] else { return nil }
+    return (name: plan.manifest.lanes[index].name, reason: reason)
+  }
+}
+
+/// A verify observer's notices and warnings held back while the run is
+/// planned, so they print after the watch's "changed:" line, as they would if
+/// the run had been planned after it.
+private final class HeldNotices: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [(isWarning: Bool, text: String)] = []
+
+  func observer(_ base: VerifyObserver) -> VerifyObserver {
+    var holding = base
+    holding.notice = { text in self.hold(false, text) }
+    holding.warning = { text in self.hold(true, text) }
+    return holding
+  }
+
+  private func hold(_ isWarning: Bool, _ text: String) {
+    lock.withLock { lines.append((isWarning, text)) }
+  }
+
+  func release(to observer: VerifyObserver) {
+    for line in lock.withLock({ lines }) {
+      if line.isWarning { observer.warning(line.text) } else { observer.notice(line.text) }
+    }
+  }
 }
 
 /// The lanes of the watched tree that failed when they last ran: a run of a
@@ -211,27 +254,5 @@ private func watcher(for request: VerifyRequest, ownOutput: Set<FileWatcher.File
   let timings = request.timingsPath.flatMap { $0.hasPrefix(root + "/") ? String($0.dropFirst(root.count + 1)) : nil }
   do { return try FileWatcher(root: request.root, ownFiles: ownOutput, ownPaths: Set([timings].compactMap { $0 })) } catch {
     throw VerifyFailure.usage("--watch: \(error)")
-  }
-}
-
-/// The request a change makes, and the lanes it runs: every lane for an edit
-/// of the manifest, else those the changed files affect.
-private func run(for files: [String], _ request: VerifyRequest) throws -> (VerifyRequest, [(name: String, reason: String)]) {
-  if files.contains(Manifest.defaultPath) || files.contains(ParityManifest.defaultPath) {
-    let manifest = files.contains(Manifest.defaultPath) ? Manifest.defaultPath : ParityManifest.defaultPath
-    return (request, [(name: "every lane", reason: "\(manifest) changed")])
-  }
-  var next = request
-  next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files)
-  return (next, try affected(next))
-}
-
-/// The lanes a change runs, each with why, in start order; none when the change touches no lane.
-private func affected(_ request: VerifyRequest) throws -> [(name: String, reason: String)] {
-  let tree = try TreeManifest.load(root: request.root)
-  let plan = try verifyPlan(request, manifest: tree.manifest, options: request.options)
-  return plan.startOrder.compactMap { index in
-    guard case .runs(let reason)? = plan.affected[index] else { return nil }
-    return (name: plan.manifest.lanes[index].name, reason: reason)
   }
 }

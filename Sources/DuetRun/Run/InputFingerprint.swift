@@ -38,19 +38,14 @@ package enum InputFingerprint {
   /// reads it (its command names `DUET_CHANGED_FILES`, or it lists that name in
   /// `env-inputs:`) checks only part of the tree, so its pass must not serve a
   /// full run, nor a full run's pass serve it.
-  /// `git` is asked at most once, and only when a lane without inputs needs it:
-  /// reading the uncommitted changes hashes every untracked file of the tree.
-  package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git readGit: () -> GitState?, duetVersion: String,
+  /// `git` is asked only when a lane without inputs needs it: reading the
+  /// uncommitted changes hashes every untracked file of the tree.
+  package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
                              changedFiles: [String]? = nil,
                              environment: [String: String]) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
     var unkeyable: [Int: String] = [:]
-    var gitState: GitState??
-    func git() -> GitState? {
-      if gitState == nil { gitState = .some(readGit()) }
-      return gitState!
-    }
     var programIdentity: [String: String] = [:]
     var fingerprints: [Int: String] = [:]
     var allParts: [Int: FingerprintParts] = [:]
@@ -74,7 +69,7 @@ package enum InputFingerprint {
         } else {
           cacheable.insert(index)
         }
-      } else if let git = git() {
+      } else if let git = git.value {
         if !lane.inputs.isEmpty { unmatched[index] = lane.inputs }
         parts.git = "\(git.commit) \(git.changes)"
       } else {

@@ -105,12 +105,11 @@ package final class VerifySession {
       }
     }
     if !recording { store = nil }
-    var git: GitState??
-    let root = plan.root
+    let git = GitStateOnce(root: plan.root, environment: plan.environment)
     let fingerprintTree = { [unowned self] in
       self.fingerprints = InputFingerprint.compute(
-        manifest: self.plan.manifest, builtins: self.plan.builtins, root: root, selected: self.plan.selected,
-        git: { if git == nil { git = .some(GitState.read(root: root, environment: self.plan.environment)) }; return git! }, duetVersion: self.builtinIdentity,
+        manifest: self.plan.manifest, builtins: self.plan.builtins, root: self.plan.root, selected: self.plan.selected,
+        git: git, duetVersion: self.builtinIdentity,
         changedFiles: self.plan.options.changed?.files, environment: self.plan.environment)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
@@ -123,8 +122,8 @@ package final class VerifySession {
     self.history = history
     let restored = decideWithCache(restoring: recording, fingerprintAgain: fingerprintTree)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
-    gitCommit = git.flatMap { $0?.commit }
-    commitWanted = git == nil && recording
+    gitCommit = git.asked ? git.value?.commit : nil
+    commitWanted = !git.asked && recording
     for (index, decision) in decisions where decision == .cached {
       var record = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached, reason: servedReason(index))
       record.restoredFiles = restored[index]?.files ?? 0

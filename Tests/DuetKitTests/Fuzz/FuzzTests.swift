@@ -7,6 +7,7 @@ import DuetFuzzSupport
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// The fixtures the mutator starts from, read from the repository.
@@ -114,7 +115,7 @@ enum FuzzTargets {
     let all = Set(manifest.lanes.indices)
     _ = manifest.graph.runOrder()
     _ = Sharding.lanes(of: .init(index: 1, count: .max), names: manifest.lanes.map(\.name), weights: [])
-    _ = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: scratch.root, selected: all, git: { nil }, duetVersion: "fuzz", environment: [:])
+    _ = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: scratch.root, selected: all, git: GitStateOnce { nil }, duetVersion: "fuzz", environment: [:])
     _ = try? GitHubWorkflow.render(manifest, options: .init(duetVersion: "fuzz"))
     var options = VerifyOptions()
     options.jobs = 1

@@ -5,6 +5,7 @@ import Testing
 @testable import DuetTokens
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// Which lanes the cache serves, and the reason given for every lane it does not.
@@ -20,7 +21,7 @@ struct CacheCheckTests {
   func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false) -> [String: String] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: { nil }, duetVersion: "t", environment: [:])
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history, noCache: noCache)
     return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
   }
@@ -28,7 +29,7 @@ struct CacheCheckTests {
   /// The history a passing run of `lanes` leaves.
   func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: String = "pass") -> [String: CacheCheck.LastVerdict] {
     let manifest = Manifest(path: "m", lanes: lanes)
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: { nil }, duetVersion: "t", environment: [:])
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     var history: [String: CacheCheck.LastVerdict] = [:]
     for (i, lane) in lanes.enumerated() {
       history[lane.name] = CacheCheck.LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])
@@ -56,7 +57,7 @@ struct CacheCheckTests {
     try tree.write("src/a.swift", "a")
     let lanes = [lane("tokens"), lane("app", needs: ["tokens"])]
     let manifest = Manifest(path: "m", lanes: lanes)
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t", environment: [:])
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0, 1], git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     func decide(history: [String: CacheCheck.LastVerdict] = [:], entries: [Int: PassConditions], forced: [Int: String] = [:],
                 run: CacheCheck.RunConditions = .init()) -> [String] {
       let decisions = CacheCheck.decide(manifest: manifest, selected: [0, 1], settled: [:], fingerprints: prints, history: history,

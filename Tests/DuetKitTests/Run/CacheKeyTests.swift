@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 /// The pure parts of issue 26's cache key: path text, the input walk, the
@@ -103,7 +104,7 @@ struct CacheKeyTests {
     var lane = Lane(name: "l", step: .shell("true"), location: SourceLocation(file: "m", line: 1, column: 1))
     lane.inputs = ["src/**"]
     let manifest = Manifest(path: "m", lanes: [lane])
-    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t", environment: [:])
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     let fingerprint = try #require(prints.fingerprints[0])
     func decide(_ judged: PassConditions, _ run: CacheCheck.RunConditions) -> CacheCheck.Decision? {
       CacheCheck.decide(manifest: manifest, selected: [0], settled: [:], fingerprints: prints,

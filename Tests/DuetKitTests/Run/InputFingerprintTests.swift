@@ -25,7 +25,7 @@ struct InputFingerprintTests {
     try tree.write("src/a.txt", "one")
     let lanes = [lane("gen", inputs: ["src/**"]), lane("use", inputs: ["src/a.txt"], needs: ["gen"])]
     func compute(_ lanes: [Lane]) -> [Int: String] {
-      InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0, 1], git: { nil }, duetVersion: "t", environment: [:]).fingerprints
+      InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0, 1], git: GitStateOnce { nil }, duetVersion: "t", environment: [:]).fingerprints
     }
     let first = compute(lanes)
     #expect(first.count == 2)
@@ -46,12 +46,27 @@ struct InputFingerprintTests {
   @Test func fallbackToGit() throws {
     let tree = try TemporaryFolder()
     let lanes = [lane("plain")]
-    let none = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { nil }, duetVersion: "t", environment: [:])
+    let none = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     #expect(none.fingerprints.isEmpty && none.cacheable.isEmpty)
     let git = GitState(commit: "abc", changes: "def")
-    let withGit = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { git }, duetVersion: "t", environment: [:])
+    let withGit = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { git }, duetVersion: "t", environment: [:])
     #expect(withGit.fingerprints[0] != nil && withGit.cacheable.isEmpty)
-    let moved = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t", environment: [:])
+    let moved = InputFingerprint.compute(manifest: manifest(lanes), builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { GitState(commit: "abc", changes: "xyz") }, duetVersion: "t", environment: [:])
     #expect(moved.fingerprints[0] != withGit.fingerprints[0])
+  }
+
+  /// Git is read once however many lanes fall back to it, and not at all when every lane has inputs.
+  @Test func gitIsReadOnceAndOnlyWhenNeeded() throws {
+    let tree = try TemporaryFolder()
+    var reads = 0
+    let once = GitStateOnce { reads += 1; return GitState(commit: "abc", changes: "def") }
+    let two = InputFingerprint.compute(manifest: manifest([lane("a"), lane("b")]), builtins: .standard, root: tree.url, selected: [0, 1], git: once, duetVersion: "t", environment: [:])
+    _ = InputFingerprint.compute(manifest: manifest([lane("a")]), builtins: .standard, root: tree.url, selected: [0], git: once, duetVersion: "t", environment: [:])
+    #expect(two.fingerprints.count == 2 && reads == 1)
+    try "x".write(to: tree.url.appendingPathComponent("f.txt"), atomically: true, encoding: .utf8)
+    let withInputs = lane("c", inputs: ["f.txt"])
+    let unasked = GitStateOnce { Issue.record("git read for a lane with inputs"); return nil }
+    _ = InputFingerprint.compute(manifest: manifest([withInputs]), builtins: .standard, root: tree.url, selected: [0], git: unasked, duetVersion: "t", environment: [:])
+    #expect(!unasked.asked)
   }
 }
