@@ -109,10 +109,11 @@ struct CommandSpec {
   }
 }
 
-/// The options and positional words of one command line, checked against its spec.
-struct ParsedArguments {
-  private(set) var flags: Set<String> = []
-  private(set) var values: [String: [String]] = [:]
+/// The options and positional words of one command line, checked against its
+/// command's spec. Options are read through the command's keys (`arguments[jobs]`).
+struct ParsedArguments<Owner: Command> {
+  private var flags: Set<String> = []
+  private var values: [String: [String]] = [:]
   private(set) var positionals: [String] = []
   var wantsHelp = false
   /// Where the words came from: the working folder and environment the command
@@ -121,26 +122,14 @@ struct ParsedArguments {
 
   init(invocation: Invocation) { self.invocation = invocation }
 
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-  func value(_ name: String) -> String? { values[name]?.last }
-  func all(_ name: String) -> [String] { values[name] ?? [] }
-
-  /// A positive whole number for `name`, or a usage error naming what was given.
-  func positiveInt(_ name: String, command: String) throws -> Int? {
-    guard let text = value(name) else { return nil }
-    guard let number = Int(text), number > 0 else {
-      throw UsageError(message: "\(name) needs a whole number above 0, got '\(text)'", command: command)
+  /// The option's value as its key reads it; a usage error for a bad value.
+  subscript<Value>(_ option: Option<Owner, Value>) -> Value {
+    get throws(UsageError) {
+      let name = option.spec.name
+      // A key its command does not list would silently read nothing.
+      assert(Owner.spec.options.contains { $0.name == name }, "\(Owner.spec.name) reads \(name) but does not list it")
+      return try option.read(flags.contains(name) || values[name] != nil, values[name] ?? [], Owner.spec.name)
     }
-    return number
-  }
-
-  /// A duration (`90s`, `10m`, `1h`) for `name`.
-  func duration(_ name: String, command: String) throws -> Double? {
-    guard let text = value(name) else { return nil }
-    guard let seconds = DurationText.seconds(text) else {
-      throw UsageError(message: "\(name) needs a duration such as 90s, 10m or 1h, got '\(text)'", command: command)
-    }
-    return seconds
   }
 
   /// `-j4` as `-j` with the value `4`; any other word as it is, with no value.
@@ -154,7 +143,9 @@ struct ParsedArguments {
     return (word, nil)
   }
 
-  static func parse(_ arguments: [String], spec: CommandSpec, maxPositionals: Int = 0, invocation: Invocation) throws -> ParsedArguments {
+  static func parse(_ arguments: [String], invocation: Invocation) throws -> ParsedArguments {
+    let spec = Owner.spec
+    let maxPositionals = Owner.maxPositionals
     var parsed = ParsedArguments(invocation: invocation)
     var index = 0
     let names = spec.listedOptions.map(\.name)

@@ -9,16 +9,41 @@ protocol Command {
   /// a command adds its examples and exit codes in a file of their own.
   static var documentedSpec: CommandSpec { get }
   static var maxPositionals: Int { get }
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32
 }
 
 extension Command {
   static var maxPositionals: Int { 0 }
   static var documentedSpec: CommandSpec { spec }
+
+  /// The words after the command's name checked against its spec, then its help
+  /// (for `--help`) or its run.
+  static func call(_ words: [String], invocation: Invocation, console: Console) throws -> Int32 {
+    let parsed = try ParsedArguments<Self>.parse(words, invocation: invocation)
+    if parsed.wantsHelp {
+      console.out(documentedSpec.help)
+      return ExitCode.pass
+    }
+    return try run(parsed, console: console)
+  }
+}
+
+/// A command that finds its tree with the shared `--root DIR` (`treeRoot`).
+protocol TreeCommand: Command {}
+
+extension TreeCommand {
+  static var root: Option<Self, String?> { .text(CommandSpec.rootOption) }
+}
+
+/// A command that prints its result as JSON with `--json`.
+protocol JSONCommand: Command {}
+
+extension JSONCommand {
+  static var json: Option<Self, Bool> { .flag(CommandSpec.jsonOption) }
 }
 
 /// The tree root for `--root`, or the nearest folder above the working directory
 /// holding `lanes/manifest.yaml` or `parity/manifest.yaml` (`findTree` in DuetApp).
-func treeRoot(_ arguments: ParsedArguments) throws -> URL {
-  try findTree(from: arguments.invocation.workingDirectory, override: arguments.value("--root"))
+func treeRoot<C: TreeCommand>(_ arguments: ParsedArguments<C>) throws -> URL {
+  try findTree(from: arguments.invocation.workingDirectory, override: arguments[C.root])
 }

@@ -53,12 +53,7 @@ enum Entrypoint {
       return ExitCode.usage
     }
     do {
-      let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, maxPositionals: command.maxPositionals, invocation: invocation)
-      if parsed.wantsHelp {
-        console.out(command.documentedSpec.help)
-        return ExitCode.pass
-      }
-      return try command.run(parsed, console: console)
+      return try command.call(Array(arguments.dropFirst()), invocation: invocation, console: console)
     } catch let error as CommandFailure {
       console.err(error.message)
       return error.code

@@ -3,16 +3,19 @@ import DuetModel
 import DuetSupport
 
 extension BuiltinLane {
+  /// The mocks lane's one option, declared once for the lane's options and its lookup.
+  static let mocksCheck = "--check"
+
   /// `run: mocks --check` (or `run: mocks`) in a lane: the same work and the same
   /// text as `duet mocks [--check] --root <the lane's tree>`.
-  package static let mocks = BuiltinLane(name: "mocks", options: ["--check"], implicitInputs: mockInputs) { context in
+  package static let mocks = BuiltinLane(name: "mocks", options: [mocksCheck], implicitInputs: mockInputs) { context in
     let manifest: Manifest
     do throws(ManifestError) {
       manifest = try TreeManifest.load(root: context.tree, builtins: context.vocabulary).manifest
     } catch {
       return BuiltinResult(exitCode: 2, output: error.description + "\n")
     }
-    if context.arguments.contains("--check") {
+    if context.arguments.contains(mocksCheck) {
       let report = MockCheck.run(manifest, root: context.tree)
       return BuiltinResult(exitCode: report.exitCode, output: report.text)
     }

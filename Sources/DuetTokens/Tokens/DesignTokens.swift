@@ -74,10 +74,13 @@ package enum DesignTokens {
 }
 
 extension BuiltinLane {
+  /// The design-tokens lane's one option, declared once for the lane's options and its lookup.
+  static let designTokensCheck = "--check"
+
   /// `run: design-tokens --check` (or `run: design-tokens`) in a lane: the same
   /// work and the same text as `duet design-tokens [--check] --root <the lane's tree>`.
-  package static let designTokens = BuiltinLane(name: "design-tokens", options: ["--check"], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
-    let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains("--check"))
+  package static let designTokens = BuiltinLane(name: "design-tokens", options: [designTokensCheck], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
+    let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains(designTokensCheck))
     return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
   }
 }

@@ -3,16 +3,15 @@ import DuetApp
 import DuetSupport
 
 /// `duet cache stats|prune|verify`: the local store of outputs and logs.
-enum CacheCommand: Command {
+enum CacheCommand: TreeCommand, JSONCommand {
+  static let maxSize = Option<Self, String?>.text(
+    OptionSpec(name: "--max-size", value: "SIZE", help: "with prune: the most the store may hold, e.g. 500M or 2G (least recently used blobs go first)"))
+
   static let spec = CommandSpec(
     name: "cache",
     summary: "the local store of lanes' outputs and logs: 'stats', 'prune --max-size SIZE', 'verify'",
     usage: "duet cache stats [--json] | duet cache prune --max-size SIZE [--json] | duet cache verify [--json]",
-    options: [
-      OptionSpec(name: "--max-size", value: "SIZE", help: "with prune: the most the store may hold, e.g. 500M or 2G (least recently used blobs go first)"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [maxSize.spec, json.spec, root.spec],
     positionals: [.words(["stats", "prune", "verify"])],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed, pruned, or every blob verified"),
@@ -27,14 +26,15 @@ enum CacheCommand: Command {
 
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let words = ["stats", "prune", "verify"]
     let action: CacheRequest.Action
+    let maxSize = try arguments[Self.maxSize]
     switch arguments.positionals.first {
     case "stats"?, nil: action = .stats
     case "verify"?: action = .verify
     case "prune"?:
-      guard let text = arguments.value("--max-size") else {
+      guard let text = maxSize else {
         throw UsageError(message: "prune needs --max-size SIZE, e.g. --max-size 2G", command: "cache")
       }
       guard let bytes = ByteCount.parse(text) else {
@@ -44,9 +44,9 @@ enum CacheCommand: Command {
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (cache takes stats, prune or verify)", command: "cache")
     }
-    if arguments.value("--max-size") != nil, action != .prune(maxBytes: ByteCount.parse(arguments.value("--max-size") ?? "") ?? -1) {
+    if let maxSize, action != .prune(maxBytes: ByteCount.parse(maxSize) ?? -1) {
       throw UsageError(message: "--max-size goes with prune", command: "cache")
     }
-    return console.show(try cache(CacheRequest(root: try treeRoot(arguments), action: action)), json: arguments.flag("--json"))
+    return console.show(try cache(CacheRequest(root: try treeRoot(arguments), action: action)), json: try arguments[json])
   }
 }

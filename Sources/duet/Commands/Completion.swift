@@ -23,7 +23,7 @@ enum CompletionCommand: Command {
   static let maxPositionals = 1
   static let shells = ["bash", "zsh", "fish"]
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let shell = arguments.positionals.first else {
       throw UsageError(message: "completion needs a shell: bash, zsh or fish", command: "completion")
     }

@@ -4,18 +4,19 @@ import DuetSupport
 
 /// `duet design-tokens`: writes the Swift and Kotlin token files from
 /// `parity/design-tokens.yaml`, or with `--check` proves they are up to date.
-enum DesignTokensCommand: Command {
+enum DesignTokensCommand: TokenConfigCommand, JSONCommand {
+  static let check = Option<Self, Bool>.flag(
+    OptionSpec(name: "--check", value: nil, help: "regenerate in memory and compare; write nothing, exit 1 on drift"))
+  static let rewrite = Option<Self, Bool>.flag(
+    OptionSpec(
+      name: "--rewrite", value: nil,
+      help: "also rewrite, in duet's layout, files the Duet toolchain's engine wrote whose code is current"))
+
   static let spec = CommandSpec(
     name: "design-tokens",
     summary: "generate the Swift and Kotlin token files from parity/design-tokens.yaml, or --check them",
     usage: "duet design-tokens [--check | --rewrite] [--config FILE] [--root DIR] [--json]",
-    options: [
-      OptionSpec(name: "--check", value: nil, help: "regenerate in memory and compare; write nothing, exit 1 on drift"),
-      OptionSpec(
-        name: "--rewrite", value: nil,
-        help: "also rewrite, in duet's layout, files the Duet toolchain's engine wrote whose code is current"),
-    ]
-      + TokenConfigChoice.options + [CommandSpec.jsonOption],
+    options: [check.spec, rewrite.spec] + tokenConfigOptions + [json.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "written or up to date"),
       ExitCodeDoc(code: 1, meaning: "--check found stale, missing or orphaned files"),
@@ -27,14 +28,14 @@ enum DesignTokensCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    var request = DesignTokensRequest(config: try TokenConfigChoice.resolve(arguments, command: "design-tokens"))
-    request.check = arguments.flag("--check")
-    request.rewrite = arguments.flag("--rewrite")
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    var request = DesignTokensRequest(config: try TokenConfigChoice.resolve(arguments))
+    request.check = try arguments[check]
+    request.rewrite = try arguments[rewrite]
     if request.check && request.rewrite {
       console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
       return ExitCode.usage
     }
-    return console.show(designTokens(request), json: arguments.flag("--json"))
+    return console.show(designTokens(request), json: try arguments[json])
   }
 }

@@ -4,12 +4,12 @@ import DuetSupport
 
 /// `duet doctor`: what this machine and tree give the lanes, one line per thing
 /// looked at and one line per problem; exit 1 when a lane lacks what it needs.
-enum DoctorCommand: Command {
+enum DoctorCommand: TreeCommand, JSONCommand {
   static let spec = CommandSpec(
     name: "doctor",
     summary: "check the tree, its manifests and configs, each lane's programs, the history store and the toolchains",
     usage: "duet doctor [--json] [--root DIR]",
-    options: [CommandSpec.jsonOption, CommandSpec.rootOption],
+    options: [json.spec, root.spec],
     details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "every lane has what it needs"),
@@ -22,9 +22,9 @@ enum DoctorCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let request = try DoctorRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: arguments.value("--root"),
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let request = try DoctorRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: try arguments[root],
                                          environment: arguments.invocation.environment)
-    return console.show(doctor(request), json: arguments.flag("--json"))
+    return console.show(doctor(request), json: try arguments[json])
   }
 }

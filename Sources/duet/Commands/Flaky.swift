@@ -3,19 +3,18 @@ import DuetApp
 import DuetSupport
 
 /// `duet flaky`: lanes ranked by flaky evidence in the history window.
-enum FlakyCommand: Command {
+enum FlakyCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
+  static let since = Option<Self, Double?>.duration(
+    OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"))
+  static let tests = Option<Self, Bool>.flag(
+    OptionSpec(name: "--tests", help: "rank the test cases of the lanes' reports (reports: in the manifest), not the lanes"))
+  static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
+
   static let spec = CommandSpec(
     name: "flaky",
     summary: "rank the lanes that are flaky: one fingerprint with both a pass and a failure, or a retry that passed",
     usage: "duet flaky [--tests [--lane NAME]] [--last N] [--since DURATION] [--json]",
-    options: [
-      HistoryAccess.lastOption,
-      OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"),
-      OptionSpec(name: "--tests", help: "rank the test cases of the lanes' reports (reports: in the manifest), not the lanes"),
-      OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [last.spec, since.spec, tests.spec, lane.spec, json.spec, root.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed (a flaky lane does not fail the command)"),
       ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
@@ -27,21 +26,21 @@ enum FlakyCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let last = try arguments.positiveInt("--last", command: "flaky") ?? 500
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let last = try arguments[Self.last] ?? 500
     // A bare number is ambiguous here (7 what?), so the unit is required.
-    if let text = arguments.value("--since"), Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+    if let text = try arguments[Self.since.raw], Double(text.trimmingCharacters(in: .whitespaces)) != nil {
       throw UsageError(message: "--since needs a unit: 7d, 12h or 30m, got '\(text)' (days, hours or minutes?)", command: "flaky")
     }
-    let since = try arguments.duration("--since", command: "flaky")
+    let since = try arguments[Self.since]
     var request = FlakyRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last
     request.since = since
-    request.tests = arguments.flag("--tests")
-    request.lane = arguments.value("--lane")
+    request.tests = try arguments[tests]
+    request.lane = try arguments[lane]
     if request.lane != nil && !request.tests {
       throw UsageError(message: "--lane chooses whose tests --tests ranks; use it with --tests", command: "flaky")
     }
-    return console.show(try flaky(request), json: arguments.flag("--json"))
+    return console.show(try flaky(request), json: try arguments[json])
   }
 }

@@ -3,15 +3,15 @@ import DuetApp
 import DuetSupport
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
-enum GraphCommand: Command {
+enum GraphCommand: TreeCommand {
+  static let format = Option<Self, String?>.text(
+    OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRequest.formats)))
+
   static let spec = CommandSpec(
     name: "graph",
     summary: "print the lane DAG as Graphviz DOT or a Mermaid flowchart, for docs and reviews",
     usage: "duet graph [--format dot|mermaid] [--root DIR]",
-    options: [
-      OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRequest.formats)),
-      CommandSpec.rootOption,
-    ],
+    options: [format.spec, root.spec],
     details: "an arrow runs from a lane to each lane that needs it",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "printed"),
@@ -23,8 +23,8 @@ enum GraphCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let format = arguments.value("--format") ?? "dot"
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let format = try arguments[Self.format] ?? "dot"
     try GraphRequest.checkFormat(format)
     return console.show(try graph(GraphRequest(root: try treeRoot(arguments), format: format)))
   }

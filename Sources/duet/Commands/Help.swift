@@ -21,7 +21,7 @@ enum HelpCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let name = arguments.positionals.first else {
       console.out(Entrypoint.overview)
       return ExitCode.pass

@@ -3,18 +3,16 @@ import DuetApp
 import DuetSupport
 
 /// `duet history`: recent runs; `duet history prune` and `duet history merge FILE...`.
-enum HistoryCommand: Command {
+enum HistoryCommand: TreeCommand, JSONCommand {
+  static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "only runs in which this lane took part"))
+  static let limit = Option<Self, Int?>.positiveInt(OptionSpec(name: "--limit", value: "N", help: "how many runs to list (default: 20)"))
+  static let keep = Option<Self, Int?>.positiveInt(OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"))
+
   static let spec = CommandSpec(
     name: "history",
     summary: "list recent verify runs; 'history prune' drops old ones, 'history merge FILE...' imports stores",
     usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge FILE...",
-    options: [
-      OptionSpec(name: "--lane", value: "NAME", help: "only runs in which this lane took part"),
-      OptionSpec(name: "--limit", value: "N", help: "how many runs to list (default: 20)"),
-      OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [lane.spec, limit.spec, keep.spec, json.spec, root.spec],
     positionals: [.words(["prune", "merge"]), .files],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
@@ -28,7 +26,7 @@ enum HistoryCommand: Command {
   )
   static let maxPositionals = Int.max
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     switch arguments.positionals.first {
     case nil: return try list(arguments, console: console)
     case "prune": return try prune(arguments, console: console)
@@ -38,22 +36,22 @@ enum HistoryCommand: Command {
     }
   }
 
-  static func list(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let limit = try arguments.positiveInt("--limit", command: "history") ?? 20
+  static func list(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let limit = try arguments[Self.limit] ?? 20
     var request = HistoryRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.limit = limit
-    request.lane = arguments.value("--lane")
-    return console.show(try history(request), json: arguments.flag("--json"))
+    request.lane = try arguments[lane]
+    return console.show(try history(request), json: try arguments[json])
   }
 
-  static func prune(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let keep = try arguments.positiveInt("--keep", command: "history") ?? 1000
+  static func prune(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let keep = try arguments[Self.keep] ?? 1000
     var request = HistoryPruneRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.keep = keep
     return console.show(try historyPrune(request))
   }
 
-  static func merge(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func merge(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let files = Array(arguments.positionals.dropFirst())
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)

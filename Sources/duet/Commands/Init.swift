@@ -9,10 +9,7 @@ enum InitCommand: Command {
     name: "init",
     summary: "survey the tree and write lanes/manifest.yaml: token, theme and mock checks, one lane per Gradle module and Swift package",
     usage: "duet init [--force] [--root DIR]",
-    options: [
-      OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml (its modules: and mocks: are kept)"),
-      OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"),
-    ],
+    options: [force.spec, root.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "written"),
       ExitCodeDoc(code: 1, meaning: "lanes/manifest.yaml exists (nothing written; --force replaces it)"),
@@ -24,9 +21,15 @@ enum InitCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    var request = try InitRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: arguments.value("--root"))
-    request.force = arguments.flag("--force")
+  static let force = Option<Self, Bool>.flag(
+    OptionSpec(name: "--force", value: nil, help: "replace an existing lanes/manifest.yaml (its modules: and mocks: are kept)"))
+  /// Init's own `--root`: it may start a tree, so a `.git` folder or the working directory will do.
+  static let root = Option<Self, String?>.text(
+    OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"))
+
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    var request = try InitRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: try arguments[root])
+    request.force = try arguments[force]
     return console.show(try initTree(request))
   }
 }

@@ -3,12 +3,12 @@ import DuetApp
 import DuetSupport
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
-enum LanesCommand: Command {
+enum LanesCommand: TreeCommand, JSONCommand {
   static let spec = CommandSpec(
     name: "lanes",
     summary: "list the lanes of lanes/manifest.yaml (or those derived from parity/manifest.yaml) in run order, and the modules no lane covers",
     usage: "duet lanes [--root DIR] [--json]",
-    options: [CommandSpec.rootOption, CommandSpec.jsonOption],
+    options: [root.spec, json.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed"),
       ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
@@ -19,7 +19,7 @@ enum LanesCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    console.show(try lanes(LanesRequest(root: try treeRoot(arguments))), json: arguments.flag("--json"))
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    console.show(try lanes(LanesRequest(root: try treeRoot(arguments))), json: try arguments[json])
   }
 }

@@ -3,15 +3,15 @@ import DuetApp
 import DuetSupport
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).
-enum LogsCommand: Command {
+enum LogsCommand: TreeCommand {
+  static let run = Option<Self, String?>.text(
+    OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"))
+
   static let spec = CommandSpec(
     name: "logs",
     summary: "print a lane's log from the last run in which it printed (or from --run ID)",
     usage: "duet logs LANE [--run ID]",
-    options: [
-      OptionSpec(name: "--run", value: "ID", help: "a run id from duet history (the run or log id, or a prefix of it)"),
-      CommandSpec.rootOption,
-    ],
+    options: [run.spec, root.spec],
     positionals: [.lanes],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "printed"),
@@ -25,10 +25,10 @@ enum LogsCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
     var request = LogsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment, lane: lane)
-    request.run = arguments.value("--run")
+    request.run = try arguments[Self.run]
     return console.show(try logs(request))
   }
 }

@@ -16,7 +16,7 @@ enum ManCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     console.raw(ManPage.render(Entrypoint.documented, version: duetVersion))
     return ExitCode.pass
   }

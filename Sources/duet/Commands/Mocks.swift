@@ -4,17 +4,16 @@ import DuetSupport
 
 /// `duet mocks`: imprint each generated mock with the fingerprints of its inputs
 /// and body; `--check` writes nothing and says which mock files drifted.
-enum MocksCommand: Command {
+enum MocksCommand: TreeCommand, JSONCommand {
+  static let check = Option<Self, Bool>.flag(OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 if a mock file is stale"))
+  static let acceptBody = Option<Self, Bool>.flag(
+    OptionSpec(name: "--accept-body", value: nil, help: "keep a body edited by hand (or after an unreadable block) and imprint it"))
+
   static let spec = CommandSpec(
     name: "mocks",
     summary: "fingerprint each generated mock's inputs and body; --check reports drift and writes nothing",
     usage: "duet mocks [--check] [--accept-body] [--json] [--root DIR]",
-    options: [
-      OptionSpec(name: "--check", value: nil, help: "write nothing; exit 1 if a mock file is stale"),
-      OptionSpec(name: "--accept-body", value: nil, help: "keep a body edited by hand (or after an unreadable block) and imprint it"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [check.spec, acceptBody.spec, json.spec, root.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "up to date (or written)"),
       ExitCodeDoc(code: 1, meaning: "stale (--check), or a hand-edited body refused"),
@@ -26,13 +25,13 @@ enum MocksCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    if arguments.flag("--check") && arguments.flag("--accept-body") {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    if try arguments[check] && arguments[acceptBody] {
       throw UsageError(message: "--accept-body writes files; it cannot go with --check", command: "mocks")
     }
     var request = MocksRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.check = arguments.flag("--check")
-    request.acceptBody = arguments.flag("--accept-body")
-    return console.show(try mocks(request), json: arguments.flag("--json"))
+    request.check = try arguments[check]
+    request.acceptBody = try arguments[acceptBody]
+    return console.show(try mocks(request), json: try arguments[json])
   }
 }

@@ -3,19 +3,19 @@ import DuetApp
 import DuetSupport
 
 /// `duet quarantine add|list|remove`: the reviewed `lanes/quarantine.yaml`.
-enum QuarantineCommand: Command {
+enum QuarantineCommand: TreeCommand, JSONCommand {
   static let words = ["add", "list", "remove", "suggest"]
+  static let lane = Option<Self, String?>.text(
+    OptionSpec(name: "--lane", value: "LANE", help: "the lane the test belongs to; without TEST, the whole lane is quarantined (or removed)"))
+  static let reason = Option<Self, String?>.text(
+    OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"))
+  static let until = Option<Self, String?>.text(
+    OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
   static let spec = CommandSpec(
     name: "quarantine",
     summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
     usage: "duet quarantine add [TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [TEST] --lane LANE | duet quarantine suggest [--json]",
-    options: [
-      OptionSpec(name: "--lane", value: "LANE", help: "the lane the test belongs to; without TEST, the whole lane is quarantined (or removed)"),
-      OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"),
-      OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [lane.spec, reason.spec, until.spec, json.spec, root.spec],
     positionals: [.words(words), .none],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "added, listed, removed or suggested"),
@@ -31,7 +31,7 @@ enum QuarantineCommand: Command {
   )
   static let maxPositionals = 2
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let test = arguments.positionals.dropFirst().first
     let action: QuarantineRequest.Action
     switch arguments.positionals.first {
@@ -39,21 +39,21 @@ enum QuarantineCommand: Command {
       guard test == nil else { throw UsageError(message: "list takes no TEST", command: "quarantine") }
       action = .list
     case "add"?:
-      guard let lane = arguments.value("--lane") else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
-      guard let reason = arguments.value("--reason") else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
-      action = .add(test: test, lane: lane, reason: reason, until: arguments.value("--until"))
+      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
+      guard let reason = try arguments[Self.reason] else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
+      action = .add(test: test, lane: lane, reason: reason, until: try arguments[until])
     case "suggest"?:
       guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
       action = .suggest
     case "remove"?:
-      guard let lane = arguments.value("--lane") else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
+      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
       action = .remove(test: test, lane: lane)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
     }
-    if case .add = action {} else if arguments.value("--reason") != nil || arguments.value("--until") != nil {
+    if case .add = action {} else if try arguments[reason.given] || arguments[until.given] {
       throw UsageError(message: "--reason and --until go with add", command: "quarantine")
     }
-    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: arguments.flag("--json"))
+    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: try arguments[json])
   }
 }

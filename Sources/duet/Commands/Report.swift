@@ -3,16 +3,15 @@ import DuetApp
 import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.
-enum ReportCommand: Command {
+enum ReportCommand: HistoryWindowCommand, TreeCommand {
+  static let html = Option<Self, String?>.text(
+    OptionSpec(name: "--html", value: "FILE", help: "also write the report as one HTML page (charts, the flaky map) to FILE"))
+
   static let spec = CommandSpec(
     name: "report",
     summary: "the history's trends: per lane p50/p95 with a sparkline, cache hits, flaky lanes, the runs that failed (--html FILE: a page)",
     usage: "duet report [--last N] [--html FILE]",
-    options: [
-      HistoryAccess.lastOption,
-      OptionSpec(name: "--html", value: "FILE", help: "also write the report as one HTML page (charts, the flaky map) to FILE"),
-      CommandSpec.rootOption,
-    ],
+    options: [last.spec, html.spec, root.spec],
     details: "read in one pass over the store; the flaky map shows the newest 60 runs of the window",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "reported"),
@@ -25,9 +24,9 @@ enum ReportCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let last = try arguments.positiveInt("--last", command: "report") ?? 500
-    let html = arguments.value("--html")
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let last = try arguments[Self.last] ?? 500
+    let html = try arguments[Self.html]
     if html?.isEmpty == true { throw UsageError(message: "--html needs a file path", command: "report") }
     var request = ReportRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last

@@ -22,7 +22,7 @@ enum SchemaCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let name = arguments.positionals.first else {
       throw UsageError(message: "schema needs a name: duet schema manifest", command: "schema")
     }

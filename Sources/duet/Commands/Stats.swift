@@ -3,18 +3,16 @@ import DuetApp
 import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
-enum StatsCommand: Command {
+enum StatsCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
+  static let tests = Option<Self, Bool>.flag(
+    OptionSpec(name: "--tests", help: "per test case of the lanes' reports (reports: in the manifest): runs, pass rate, p50/p95/max"))
+  static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
+
   static let spec = CommandSpec(
     name: "stats",
     summary: "per lane: runs, pass rate, p50/p95/max duration, and 'slower' when it is getting slow",
     usage: "duet stats [--tests [--lane NAME]] [--last N] [--json]",
-    options: [
-      HistoryAccess.lastOption,
-      OptionSpec(name: "--tests", help: "per test case of the lanes' reports (reports: in the manifest): runs, pass rate, p50/p95/max"),
-      OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"),
-      CommandSpec.jsonOption,
-      CommandSpec.rootOption,
-    ],
+    options: [last.spec, tests.spec, lane.spec, json.spec, root.spec],
     details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed"),
@@ -27,15 +25,15 @@ enum StatsCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let last = try arguments.positiveInt("--last", command: "stats") ?? 500
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let last = try arguments[Self.last] ?? 500
     var request = StatsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last
-    request.tests = arguments.flag("--tests")
-    request.lane = arguments.value("--lane")
+    request.tests = try arguments[tests]
+    request.lane = try arguments[lane]
     if request.lane != nil && !request.tests {
       throw UsageError(message: "--lane chooses whose tests --tests lists; use it with --tests", command: "stats")
     }
-    return console.show(try stats(request), json: arguments.flag("--json"))
+    return console.show(try stats(request), json: try arguments[json])
   }
 }

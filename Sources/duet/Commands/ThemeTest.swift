@@ -4,12 +4,12 @@ import DuetSupport
 
 /// `duet theme-test`: every label on every surface of `parity/design-tokens.yaml`,
 /// per theme and appearance, at the theme's WCAG level.
-enum ThemeTestCommand: Command {
+enum ThemeTestCommand: TokenConfigCommand, JSONCommand {
   static let spec = CommandSpec(
     name: "theme-test",
     summary: "check every label on every surface, per theme and appearance, at WCAG AA or AAA",
     usage: "duet theme-test [--config FILE] [--root DIR] [--json]",
-    options: TokenConfigChoice.options + [CommandSpec.jsonOption],
+    options: tokenConfigOptions + [json.spec],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "every pair reaches its level"),
       ExitCodeDoc(code: 1, meaning: "a pair falls short"),
@@ -21,17 +21,17 @@ enum ThemeTestCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let request = ThemeTestRequest(config: try TokenConfigChoice.resolve(arguments, command: "theme-test"))
-    return console.show(themeTest(request), json: arguments.flag("--json"))
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let request = ThemeTestRequest(config: try TokenConfigChoice.resolve(arguments))
+    return console.show(themeTest(request), json: try arguments[json])
   }
 }/// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
-enum ContrastCommand: Command {
+enum ContrastCommand: JSONCommand {
   static let spec = CommandSpec(
     name: "contrast",
     summary: "print the WCAG contrast ratio of two colours and the levels it passes",
     usage: "duet contrast FOREGROUND BACKGROUND [--json]",
-    options: [CommandSpec.jsonOption],
+    options: [json.spec],
     details: "colours: \(ContrastRequest.colourForms)",
     positionals: [.none, .none],
     exitCodes: [
@@ -45,11 +45,11 @@ enum ContrastCommand: Command {
 
   static var maxPositionals: Int { 2 }
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard arguments.positionals.count == 2 else {
       throw UsageError(message: "needs two colours, the text's and the ground's (e.g. duet contrast '#6A6A6A' '#F1F1EE')", command: "contrast")
     }
     let request = ContrastRequest(foreground: arguments.positionals[0], background: arguments.positionals[1])
-    return console.show(try contrast(request), json: arguments.flag("--json"))
+    return console.show(try contrast(request), json: try arguments[json])
   }
 }

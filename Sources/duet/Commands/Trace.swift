@@ -3,12 +3,12 @@ import DuetApp
 import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.
-enum TraceCommand: Command {
+enum TraceCommand: TreeCommand {
   static let spec = CommandSpec(
     name: "trace",
     summary: "print a recorded run as Chrome Trace Event JSON (one track per job slot), which Perfetto opens",
     usage: "duet trace [RUN]",
-    options: [CommandSpec.rootOption],
+    options: [root.spec],
     details: "RUN: a run id from duet history (the run or log id, or a prefix of it); default: the newest run\nopen the file at https://ui.perfetto.dev or chrome://tracing",
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "printed"),
@@ -22,7 +22,7 @@ enum TraceCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     var request = TraceRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.run = arguments.positionals.first
     return console.show(try trace(request))

@@ -6,23 +6,23 @@ import DuetSupport
 /// and `--shard I/N`. What they do happens in DuetApp's `verify`.
 enum VerifyCI {
   /// `--junit FILE` as an absolute path, nil without it.
-  static func junitPath(_ arguments: ParsedArguments) throws -> String? {
-    guard let junit = arguments.value("--junit") else { return nil }
+  static func junitPath(_ arguments: ParsedArguments<VerifyCommand>) throws -> String? {
+    guard let junit = try arguments[VerifyCommand.junit] else { return nil }
     guard !junit.isEmpty else { throw UsageError(message: "--junit needs a file path", command: "verify") }
     return URL(fileURLWithPath: junit, relativeTo: arguments.invocation.workingDirectory).path
   }
 
   /// `--timings` (the root's `.duet/timings.html`) or `--timings=FILE` (from the working folder), as an absolute path.
-  static func timingsPath(_ arguments: ParsedArguments, root: URL) throws -> String? {
-    guard arguments.flag("--timings") else { return nil }
-    guard let path = arguments.value("--timings") else { return VerifyRequest.defaultTimingsPath(root: root) }
+  static func timingsPath(_ arguments: ParsedArguments<VerifyCommand>, root: URL) throws -> String? {
+    guard let timings = try arguments[VerifyCommand.timings] else { return nil }
+    guard case .value(let path) = timings else { return VerifyRequest.defaultTimingsPath(root: root) }
     guard !path.isEmpty else { throw UsageError(message: "--timings=FILE needs a file path", command: "verify") }
     return URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path
   }
 
   /// `--shard I/N`, parsed once here; nil without it. A usage error for a bad spec.
-  static func shard(_ arguments: ParsedArguments) throws -> ShardSpec? {
-    guard let text = arguments.value("--shard") else { return nil }
+  static func shard(_ arguments: ParsedArguments<VerifyCommand>) throws -> ShardSpec? {
+    guard let text = try arguments[VerifyCommand.shard] else { return nil }
     guard let spec = ShardSpec.parse(text) else {
       throw UsageError(message: "--shard needs I/N with 1 <= I <= N, such as 2/3, got '\(text)'", command: "verify")
     }
@@ -30,8 +30,8 @@ enum VerifyCI {
   }
 
   /// Each `--upstream JOB=STORE`, the store as an absolute path (from the working folder).
-  static func upstream(_ arguments: ParsedArguments) throws -> [UpstreamStore] {
-    try arguments.all("--upstream").map { text in
+  static func upstream(_ arguments: ParsedArguments<VerifyCommand>) throws -> [UpstreamStore] {
+    try arguments[VerifyCommand.upstream].map { text in
       guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
         throw UsageError(message: "--upstream needs JOB=STORE, such as linux-1=.duet/upstream/history-linux-1.sqlite, got '\(text)'", command: "verify")
       }
