@@ -59,6 +59,16 @@ package struct VerifyRequest: Sendable {
     self.init(root: root, options: options, duetVersion: duetVersion, environment: environment)
   }
 
+  /// `--skip LANE`: left out as skipped by request, before those `DUET_SKIP` names.
+  package mutating func skip(_ patterns: [String]) {
+    options.skip = patterns.map { LaneSkip($0, origin: "--skip") } + VerifyRequest.skipVariable(environment)
+  }
+
+  /// `--since REF` or (`upstream`) `--changed`; neither runs every lane.
+  package mutating func changes(since ref: String?, upstream: Bool) {
+    changeBase = ref.map { .since($0) } ?? (upstream ? .upstream : nil)
+  }
+
   /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
   /// blanks around the commas and empty entries are ignored.
   static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {

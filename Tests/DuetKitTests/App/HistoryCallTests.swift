@@ -29,7 +29,7 @@ struct HistoryCallTests {
   /// One recorded run: build passes, test fails.
   func recordRun(environment: [String: String]? = nil) throws {
     var request = VerifyRequest(root: tree.url, duetVersion: "test", environment: environment ?? self.environment)
-    request.jobs = 1
+    request.options.jobs = 1
     _ = try verify(request)
   }
 

@@ -38,7 +38,7 @@ struct TestCaseHistoryTests {
 
   func run() throws -> VerifyOutcome {
     var request = VerifyRequest(root: tree.url, duetVersion: "test", environment: environment)
-    request.jobs = 1
+    request.options.jobs = 1
     guard case .ran(let outcome, _) = try verify(request) else { throw CancellationError() }
     return outcome
   }
@@ -107,7 +107,7 @@ struct TestCaseHistoryTests {
             printf '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><testsuite><testcase name="&e;"/></testsuite>' > out/b.xml
       """)
     var request = VerifyRequest(root: bad.url, duetVersion: "test", environment: environment)
-    request.jobs = 1
+    request.options.jobs = 1
     guard case .ran(let outcome, let session) = try verify(request) else { throw CancellationError() }
     #expect(outcome.verdict == .pass)
     #expect(outcome.run.records[0].attempts[0].tests.cases.map(\.name) == ["kept"])
