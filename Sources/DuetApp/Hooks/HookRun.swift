@@ -83,7 +83,7 @@ package enum HookRunResponse: CommandResponse {
 
 /// Runs the hook: decides the change, says what it decided through `say`
 /// (before the run, so it reads above the progress), verifies, and returns.
-/// Throws `UsageError` for a kind it does not know and `VerifyFailure` as verify does.
+/// Throws `UsageError` for a kind it does not know, and what verify throws.
 package func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
                     signals: SignalGuard = { _, body in body() }, say: (Printout) -> Void = { _ in }) throws -> HookRunResponse {
   let target: HookTarget

@@ -1,5 +1,6 @@
 import DuetCache
 import DuetRun
+import DuetSupport
 import Foundation
 
 /// The cache a verify serves from and writes to: the content-addressed store
@@ -10,7 +11,7 @@ import Foundation
 /// A bad `--remote-cache` is a usage error (exit 2); a bad `DUET_REMOTE_CACHE*`
 /// variable is a warning and the run goes on without the remote: a cache is
 /// never a verdict.
-func laneCache(_ request: VerifyRequest, historyPath: String?, observer: VerifyObserver) throws(VerifyFailure) -> LaneCache? {
+func laneCache(_ request: VerifyRequest, historyPath: String?, observer: VerifyObserver) throws(UsageError) -> LaneCache? {
   guard historyPath != nil else { return nil }
   let store = ContentStore(folder: ContentStore.defaultFolder(root: request.root))
   var remote: RemoteCache?
@@ -20,7 +21,7 @@ func laneCache(_ request: VerifyRequest, historyPath: String?, observer: VerifyO
                            signingKey: config.signingKey, store: store, maxBlobBytes: config.maxBlobBytes)
     }
   } catch {
-    if request.remoteCache != nil { throw .usage("\(error)") }
+    if request.remoteCache != nil { throw UsageError(message: "\(error)", command: "verify") }
     observer.warning("remote cache: \(error); running without it")
   }
   return LaneCache(store: store, remote: remote)

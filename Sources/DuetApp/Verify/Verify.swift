@@ -12,8 +12,8 @@ package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ b
 /// `duet verify` as a call: loads the tree's manifest, narrows the lanes to
 /// the request's change, shard or failures, runs them as a DAG, writes the CI
 /// reports and the history, and returns the one verdict.
-/// Throws `ManifestError` for the manifest and `VerifyFailure` for an option
-/// the tree cannot satisfy; both are exit 2.
+/// Throws `ManifestError` for the manifest, `UsageError` for an option the tree
+/// cannot satisfy and `VerifyFailure` for a history `--failed` cannot read; all are exit 2.
 package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
   run(try prepareVerify(request, observer: observer), request, observer: observer, signals: signals)
@@ -35,7 +35,7 @@ package func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) t
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
-    do { options.changed = try ChangedFiles.read(base, root: request.root, environment: request.environment) } catch { throw VerifyFailure.usage(error.message) }
+    do { options.changed = try ChangedFiles.read(base, root: request.root, environment: request.environment) } catch { throw UsageError(message: error.message, command: "verify") }
   }
   if let spec = request.shard {
     let lanes = ShardSelection.lanes(spec, manifest: tree.manifest, historyPath: historyPath, observer: observer)
@@ -100,14 +100,10 @@ private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(Ver
 /// The plan of a verify: under a change (`--since`, `--watch`), a lane that
 /// covers a module is affected by what that module depends on too
 /// (`DerivedInputs.byModule`), the one rule for every kind of change.
-func verifyPlan(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions) throws(VerifyFailure) -> VerifyPlan {
-  do {
-    return try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
-                          environment: request.environment,
-                          moduleInputs: needsModuleInputs(manifest, options) ? DerivedInputs.byModule(root: request.root) : [:])
-  } catch {
-    throw .usage(error.message)
-  }
+func verifyPlan(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions) throws(UsageError) -> VerifyPlan {
+  try VerifyPlan(root: request.root, manifest: manifest, builtins: .standard, options: options,
+                 environment: request.environment,
+                 moduleInputs: needsModuleInputs(manifest, options) ? DerivedInputs.byModule(root: request.root) : [:])
 }
 
 /// Whether the plan needs what modules depend on: only under a change, and only
@@ -118,7 +114,7 @@ private func needsModuleInputs(_ manifest: Manifest, _ options: VerifyOptions) -
 
 /// The plan and its session; says how many lanes a change selected.
 private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
-                            observer: VerifyObserver) throws(VerifyFailure) -> VerifySession {
+                            observer: VerifyObserver) throws(UsageError) -> VerifySession {
   var plan = try verifyPlan(request, manifest: manifest, options: options)
   UpstreamVerdicts.apply(request.upstream, to: &plan, ownStore: historyPath).forEach(observer.warning)
   if let changed = options.changed {

@@ -21,16 +21,15 @@ package enum VerifyResponse {
   }
 }
 
-/// Why verify could not start: the command line or the tree (exit 2).
+/// Why verify could not start other than a bad option (a `UsageError`): the
+/// history `--failed` reads is unreadable (exit 2, with no pointer to help,
+/// since the command line is right).
 package enum VerifyFailure: Error, CustomStringConvertible, Sendable {
-  /// An option that does not fit the tree (`--lane x` naming no lane, a bad `--since`).
-  case usage(String)
   /// `--failed` could not read the history.
   case history(String)
 
   package var description: String {
     switch self {
-    case .usage(let message): return message
     case .history(let message): return "--failed: cannot read the history: \(message)"
     }
   }

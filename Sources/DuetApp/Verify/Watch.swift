@@ -253,6 +253,6 @@ private func watcher(for request: VerifyRequest, ownOutput: Set<FileWatcher.File
   let root = request.root.standardizedFileURL.path
   let timings = request.timingsPath.flatMap { $0.hasPrefix(root + "/") ? String($0.dropFirst(root.count + 1)) : nil }
   do { return try FileWatcher(root: request.root, ownFiles: ownOutput, ownPaths: Set([timings].compactMap { $0 })) } catch {
-    throw VerifyFailure.usage("--watch: \(error)")
+    throw UsageError(message: "--watch: \(error)", command: "verify")
   }
 }

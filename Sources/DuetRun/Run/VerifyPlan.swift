@@ -40,12 +40,6 @@ package struct LaneSkip: Sendable, Equatable {
   package var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
 }
 
-/// A selection or option that names no lane (exit 2).
-package struct VerifyOptionError: Error, CustomStringConvertible, Sendable {
-  package var message: String
-  package var description: String { message }
-}
-
 /// Everything decided before the first lane starts: the lanes selected, the
 /// lanes settled without running (a missing program), the run id and log folder.
 package struct VerifyPlan: Sendable {
@@ -65,7 +59,7 @@ package struct VerifyPlan: Sendable {
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
   package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
-              now: Date = Date(), moduleInputs: [String: [String]] = [:]) throws(VerifyOptionError) {
+              now: Date = Date(), moduleInputs: [String: [String]] = [:]) throws(UsageError) {
     self.root = root
     self.manifest = manifest
     self.builtins = builtins
@@ -102,20 +96,20 @@ package struct VerifyPlan: Sendable {
 
   /// What makes a run impossible before any lane is looked at: a refused
   /// `.duet` folder, a timeout out of range, a manifest without lanes.
-  private static func check(root: URL, manifest: Manifest, options: VerifyOptions) throws(VerifyOptionError) {
+  private static func check(root: URL, manifest: Manifest, options: VerifyOptions) throws(UsageError) {
     // Issue 16: the one path guard; `.duet` through a link would put the store,
     // the logs and log retention in another folder.
-    do { try PathGuard.checkStateFolder(root: root) } catch { throw VerifyOptionError(message: "\(error)") }
-    if options.defaultTimeout > Lane.maxTimeout { throw VerifyOptionError(message: "--timeout must be at most 7d") }
+    do { try PathGuard.checkStateFolder(root: root) } catch { throw usage("\(error)") }
+    if options.defaultTimeout > Lane.maxTimeout { throw usage("--timeout must be at most 7d") }
     guard !manifest.lanes.isEmpty else {
-      throw VerifyOptionError(message: "\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
+      throw usage("\(manifest.path) declares no lanes, so there is nothing to verify; add a lane, or run 'duet init' to write lanes for this tree")
     }
   }
 
   /// The lanes `--lane` (names or globs) and `--tag` name (with their needs
   /// unless `--no-deps`), or every lane; a name, glob or tag that names no lane,
   /// in `--lane`, `--tag` or `--stream`, is an error.
-  private static func select(_ manifest: Manifest, _ options: VerifyOptions) throws(VerifyOptionError) -> Set<Int> {
+  private static func select(_ manifest: Manifest, _ options: VerifyOptions) throws(UsageError) -> Set<Int> {
     let names = manifest.lanes.map(\.name)
     var chosen = Set<Int>()
     for pattern in options.lanes {
@@ -128,12 +122,12 @@ package struct VerifyPlan: Sendable {
       guard !found.isEmpty else {
         let tags = LaneSelector.allTags(manifest.lanes)
         let known = tags.isEmpty ? "its lanes carry no tags" : "its tags: \(tags.joined(separator: ", "))"
-        throw VerifyOptionError(message: "--tag \(tag): no lane of \(manifest.path) carries it (\(known))\(Suggestion.hint(for: tag, in: tags))")
+        throw usage("--tag \(tag): no lane of \(manifest.path) carries it (\(known))\(Suggestion.hint(for: tag, in: tags))")
       }
       chosen.formUnion(found)
     }
     for name in options.stream where !names.contains(name) {
-      throw VerifyOptionError(message: "--stream \(ControlText.shown(name)): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      throw usage("--stream \(ControlText.shown(name)): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
     }
     if options.lanes.isEmpty && options.tags.isEmpty { return Set(0..<manifest.lanes.count) }
     return options.noDeps ? chosen : manifest.graph.closure(of: chosen)
@@ -141,7 +135,7 @@ package struct VerifyPlan: Sendable {
 
   /// The lanes `--skip` and `DUET_SKIP` leave out, each with the request that
   /// names it (the first); one that names no lane is an error.
-  private static func skipped(_ manifest: Manifest, _ options: VerifyOptions) throws(VerifyOptionError) -> [Int: LaneSkip] {
+  private static func skipped(_ manifest: Manifest, _ options: VerifyOptions) throws(UsageError) -> [Int: LaneSkip] {
     let names = manifest.lanes.map(\.name)
     var skipped: [Int: LaneSkip] = [:]
     for skip in options.skip {
@@ -152,14 +146,18 @@ package struct VerifyPlan: Sendable {
     return skipped
   }
 
+  /// A selection or option that does not fit the tree: a usage error of `duet verify`
+  /// (a hook's run is verify's too), exit 2.
+  private static func usage(_ message: String) -> UsageError { UsageError(message: message, command: "verify") }
+
   /// `--lane 'kotln-*': no lane matches in lanes/manifest.yaml; did you mean …?`
-  private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest) -> VerifyOptionError {
+  private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest) -> UsageError {
     let names = manifest.lanes.map(\.name)
     // From the command line or the environment (DUET_SKIP): a line feed or an
     // escape sequence in it must not start a line (a forged `::error`) or reach the terminal.
     let shown = ControlText.shown(pattern)
     let what = LaneSelector.isGlob(pattern) ? "'\(shown)': no lane matches in" : "\(shown): no such lane in"
-    return VerifyOptionError(message: "\(origin) \(what) \(manifest.path)\(LaneSelector.hint(for: pattern, in: names))")
+    return usage("\(origin) \(what) \(manifest.path)\(LaneSelector.hint(for: pattern, in: names))")
   }
 
   /// The record of a lane that ends before the run starts: a refused `dir`

@@ -34,13 +34,12 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     return { onSignal, body in invocation.duringSignals({ _ in onSignal() }, body) }
   }
 
-  /// A verify that cannot start: an option the tree cannot satisfy is a usage
-  /// error (with the pointer to help); the history unreadable under `--failed` is exit 2.
+  /// A verify that cannot start for the history `--failed` reads: exit 2 with
+  /// no pointer to help (an option the tree cannot satisfy is a `UsageError`, which has one).
   static func usageOnFailure(_ body: () throws -> Int32) throws -> Int32 {
     do {
       return try body()
     } catch let failure as VerifyFailure {
-      if case .usage(let message) = failure { throw UsageError(message: message, command: "verify") }
       throw CommandFailure(message: "duet verify: error: \(failure)", code: ExitCode.usage)
     }
   }

@@ -73,11 +73,14 @@ struct VerifyCallTests {
     #expect(sentence == "duet verify --failed: no run recorded yet; nothing to run")
   }
 
-  /// An option the tree cannot satisfy is a `VerifyFailure`, not a crash or a run.
-  @Test func aLaneTheManifestLacksIsAUsageFailure() throws {
-    #expect(throws: VerifyFailure.self) {
+  /// An option the tree cannot satisfy is the one usage error, as from the
+  /// parser (issue 42), not a crash or a run.
+  @Test func aLaneTheManifestLacksIsAUsageError() throws {
+    let error = #expect(throws: UsageError.self) {
       _ = try verify(request { $0.options.lanes = ["nope"] })
     }
+    #expect(error?.command == "verify")
+    #expect(error?.message.hasPrefix("--lane nope: no such lane in lanes/manifest.yaml") == true, "\(String(describing: error))")
   }
 
   /// A shard with no lanes ran nothing and passes, with no session to report.

@@ -1,0 +1,13 @@
+/// A command line the tree cannot satisfy as asked (an option's bad value, a
+/// lane it does not know, a missing argument): printed as `duet <command>: error: ...`
+/// with a pointer to the command's help, exit 2. The one error for a bad
+/// option, from the parser to the plan, so no layer translates another's.
+package struct UsageError: Error, CustomStringConvertible, Sendable {
+  package var message: String
+  package var command: String
+  package var description: String { message }
+  package init(message: String, command: String) {
+    self.message = message
+    self.command = command
+  }
+}
