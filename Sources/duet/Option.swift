@@ -5,8 +5,9 @@ import DuetSupport
 /// and the completions show, and what a lookup of it returns. A command reads
 /// its options through these keys (`arguments[jobs]`), never by spelling, so a
 /// misspelt option does not compile; `Owner` is the command that declares the
-/// key, so a command cannot read another's.
-struct Option<Owner, Value>: Sendable {
+/// key, so a command cannot read another's. Each kind checks (in debug builds)
+/// that its spec says the same: a flag has no value, a repeated one is repeatable.
+struct Option<Owner: Command, Value>: Sendable {
   let spec: OptionSpec
   /// The value from what the command line gave: whether the option came, its
   /// values in order, and the command's name for a usage error.
@@ -21,23 +22,33 @@ struct Option<Owner, Value>: Sendable {
 
 extension Option where Value == Bool {
   /// A flag: given or not.
-  static func flag(_ spec: OptionSpec) -> Self { Self(spec: spec) { given, _, _ in given } }
+  static func flag(_ spec: OptionSpec) -> Self {
+    assert(spec.value == nil, "\(spec.name): a flag takes no value")
+    return Self(spec: spec) { given, _, _ in given }
+  }
 }
 
 extension Option where Value == String? {
   /// An option with a value: the last one given (options given twice are refused unless repeatable).
-  static func text(_ spec: OptionSpec) -> Self { Self(spec: spec) { _, values, _ in values.last } }
+  static func text(_ spec: OptionSpec) -> Self {
+    assert(spec.value != nil, "\(spec.name): a value needs its name (N, DIR)")
+    return Self(spec: spec) { _, values, _ in values.last }
+  }
 }
 
 extension Option where Value == [String] {
   /// A repeatable option: every value, in order.
-  static func repeated(_ spec: OptionSpec) -> Self { Self(spec: spec) { _, values, _ in values } }
+  static func repeated(_ spec: OptionSpec) -> Self {
+    assert(spec.value != nil && spec.repeatable, "\(spec.name): a repeated value is repeatable and has a name")
+    return Self(spec: spec) { _, values, _ in values }
+  }
 }
 
 extension Option where Value == Int? {
   /// A positive whole number, or a usage error naming what was given.
   static func positiveInt(_ spec: OptionSpec) -> Self {
-    Self(spec: spec) { _, values, command throws(UsageError) in
+    assert(spec.value != nil, "\(spec.name): a number needs its name (N)")
+    return Self(spec: spec) { _, values, command throws(UsageError) in
       guard let text = values.last else { return nil }
       guard let number = Int(text), number > 0 else {
         throw UsageError(message: "\(spec.name) needs a whole number above 0, got '\(text)'", command: command)
@@ -50,7 +61,8 @@ extension Option where Value == Int? {
 extension Option where Value == Double? {
   /// A duration (`90s`, `10m`, `1h`) in seconds.
   static func duration(_ spec: OptionSpec) -> Self {
-    Self(spec: spec) { _, values, command throws(UsageError) in
+    assert(spec.value != nil, "\(spec.name): a duration needs its name (DURATION)")
+    return Self(spec: spec) { _, values, command throws(UsageError) in
       guard let text = values.last else { return nil }
       guard let seconds = DurationText.seconds(text) else {
         throw UsageError(message: "\(spec.name) needs a duration such as 90s, 10m or 1h, got '\(text)'", command: command)
@@ -63,6 +75,7 @@ extension Option where Value == Double? {
 extension Option where Value == InlineFlag? {
   /// A flag that may carry a value after `=` (`--timings=FILE`): nil when not given.
   static func inlineFlag(_ spec: OptionSpec) -> Self {
-    Self(spec: spec) { given, values, _ in given ? values.last.map(InlineFlag.value) ?? .bare : nil }
+    assert(spec.value == nil && spec.inlineValue, "\(spec.name): a flag with =VALUE is declared inlineValue")
+    return Self(spec: spec) { given, values, _ in given ? values.last.map(InlineFlag.value) ?? .bare : nil }
   }
 }
