@@ -139,7 +139,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   // on the output pump's thread, which also keeps every lane's deadline, and an
   // observer that blocks (a terminal nobody reads) must hold only itself, not
   // the run. The run is recorded before the queue is waited for.
-  let delivery = DispatchQueue(label: "duet.verify.observer")
+  let delivery = ObserverMailbox(label: "duet.verify.observer")
   if request.reapOrphans { Subreaper.enable() }
   var before: TrackedChanges?
   /// The process groups the run's poller started, asked once the run ended.
@@ -154,9 +154,9 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
     groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
-    let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.async { observer.event(event) } },
-                             onLine: { index, line in delivery.async { observer.line(names[index], line) } })
-    delivery.async { observer.ended() }
+    let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.post { observer.event(event) } },
+                             onLine: { index, line in delivery.post { observer.line(names[index], line) } })
+    delivery.post { observer.ended() }
     return result
   }
   if request.reapOrphans {
@@ -175,6 +175,6 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   if let path = request.timingsPath, TimingsFile.save(session.timeline(outcome), path: path, observer: observer) {
     outcome.timingsPath = path
   }
-  delivery.sync {}
+  delivery.waitUntilDelivered()
   return outcome
 }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import DuetApp
+
+/// The observer hears the run in order, and calls posted while a batch waits
+/// share one wake of its queue (issue 42, item 6: a queue hop per event woke
+/// the observer's thread twice a lane).
+@Suite("The observer's mailbox")
+struct ObserverMailboxTests {
+  final class Heard: @unchecked Sendable {
+    var values: [Int] = []
+  }
+
+  @Test func callsRunInTheOrderPosted() {
+    let mailbox = ObserverMailbox(label: "test")
+    let heard = Heard()
+    for value in 0..<2_000 { mailbox.post { heard.values.append(value) } }
+    mailbox.waitUntilDelivered()
+    #expect(heard.values == Array(0..<2_000))
+  }
+
+  @Test func callsPostedWhileABatchWaitsShareOneWake() {
+    let mailbox = ObserverMailbox(label: "test")
+    let heard = Heard()
+    let gate = DispatchSemaphore(value: 0)
+    // The first call holds the queue; the hundred posted meanwhile wait as one batch.
+    mailbox.post { gate.wait() }
+    for value in 0..<100 { mailbox.post { heard.values.append(value) } }
+    gate.signal()
+    mailbox.waitUntilDelivered()
+    #expect(heard.values == Array(0..<100))
+    #expect(mailbox.batchesDelivered <= 2, "\(mailbox.batchesDelivered) wakes for 101 calls")
+  }
+}
