@@ -95,8 +95,8 @@ struct EscapingRuleTests {
       "Manifest.defaultPath", "ParityManifest.defaultPath",
     ]
     let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetHooks/Hooks/GitHook.swift"), encoding: .utf8)
-    let start = try #require(text.range(of: "public static func script("))
-    let end = try #require(text.range(of: "public static func install(", range: start.upperBound..<text.endIndex))
+    let start = try #require(text.range(of: "package static func script("))
+    let end = try #require(text.range(of: "package static func install(", range: start.upperBound..<text.endIndex))
     var problems: [String] = []
     for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
       for expression in Self.interpolations(line) where !own.contains(expression) && !expression.hasPrefix("ShellWord.quoted(") {
