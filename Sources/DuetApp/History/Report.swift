@@ -46,7 +46,7 @@ package enum ReportResponse: CommandResponse {
     printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
     let header = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
     printout.table(TextTable(header: header, rows: ReportText.laneRows(report)), width: format.width)
-    if let line = ReportText.flakyTests(report.flakyTests) { printout.out(line) }
+    if let line = report.flakyTests?.line { printout.out(line) }
     if !report.failedRuns.isEmpty {
       printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
       let rows = report.failedRuns.map { [HistoryAccess.time($0.started), $0.id, $0.lanes.joined(separator: ", ")] }

@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// The flaky tests of `duet report` and its page, named in words by the rule of
 /// `duet flaky --tests` (`TestFlakyReport`): each test, its lane, why it counts
 /// and how often it failed. Pure and unescaped: the terminal shows each part
@@ -29,6 +31,13 @@ package struct FlakyTestsInWords: Sendable, Equatable {
   /// `2 tests are flaky:` or `1 test is flaky:`; nil when none is.
   package var lead: String? {
     tests.isEmpty ? nil : tests.count == 1 ? "1 test is flaky:" : "\(tests.count) tests are flaky:"
+  }
+
+  /// The terminal's line (`duet report`), each name shown (`ControlText.shown`): one line, nothing a terminal acts on.
+  package var line: String {
+    guard let lead else { return FlakyTestsInWords.noneFlaky }
+    let named = tests.map { "\(ControlText.shown($0.name)) in \(ControlText.shown($0.lane)) (\(ControlText.shown($0.why)))" }
+    return "\(lead) \(named.joined(separator: ", "))"
   }
 
   /// What a window with tests and no flaky one says.

@@ -44,7 +44,8 @@ package enum ReportPage {
     guard let words else { return "" }
     guard let lead = words.lead else { return "<p id=\"flaky-tests\">\(HTMLText.escaped(FlakyTestsInWords.noneFlaky))</p>\n" }
     let named = words.tests.map { "<strong>\(HTMLText.escaped($0.name))</strong> in \(HTMLText.escaped($0.lane)) (\(HTMLText.escaped($0.why)))" }
-    return "<p id=\"flaky-tests\">\(HTMLText.escaped(lead)) \(named.joined(separator: ", ")).</p>\n"
+      .joined(separator: ", ")
+    return "<p id=\"flaky-tests\">\(HTMLText.escaped(lead)) \(named).</p>\n"
   }
 
   /// The top of every sparkline: the largest point of any lane, and at least a second, so a few milliseconds look flat.
@@ -183,14 +184,6 @@ package enum ReportText {
 
   package static func rate(_ report: HistoryReport) -> String {
     report.settled == 0 ? "0%" : DurationText.fixed(Double(report.cacheHits) * 100 / Double(report.settled), "%.0f") + "%"
-  }
-
-  /// The flaky tests in one line, each name shown (`ControlText.shown`); nil when no lane has `reports:`.
-  package static func flakyTests(_ words: FlakyTestsInWords?) -> String? {
-    guard let words else { return nil }
-    guard let lead = words.lead else { return FlakyTestsInWords.noneFlaky }
-    let named = words.tests.map { "\(ControlText.shown($0.name)) in \(ControlText.shown($0.lane)) (\(ControlText.shown($0.why)))" }
-    return "\(lead) \(named.joined(separator: ", "))"
   }
 
   package static func sparkline(_ values: [Double]) -> String {
