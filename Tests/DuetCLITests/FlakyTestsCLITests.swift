@@ -45,6 +45,37 @@ struct FlakyTestsCLITests {
     #expect(stats.lines[3] == "  unit  2     100%       0.00s  0.00s  0.00s  app.CartTest.stable")
   }
 
+  /// Issue 40: the built `duet report` and its page name the flaky test in
+  /// words, by `flaky --tests`'s rule; a tree whose lanes have no `reports:` says nothing of tests.
+  @Test func reportNamesFlakyTestsInWords() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          inputs: [src/**]
+          reports: [out.xml]
+          sh: |
+            n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count
+            if [ "$n" -ge 1 ]; then r=''; else r='<failure message="boom"/>'; fi
+            printf '<testsuite><testcase classname="app.Chat&lt;T&gt;" name="sends">%s</testcase><testcase classname="app.Chat" name="stable"/></testsuite>' "$r" > out.xml
+            test "$n" -ge 1
+      """)
+    try tree.write("src/a.txt", "one")
+    #expect(try tree.duet("verify").status == 1)
+    #expect(try tree.duet("verify").status == 0)
+    let text = try tree.duet("report", "--html", "report.html")
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("\n1 test is flaky: app.Chat<T>.sends in unit (both outcomes on one fingerprint, 1 failure(s) in 2 run(s))\n"), "\(text.stdout)")
+    let page = try tree.read("report.html")
+    #expect(page.contains("<p id=\"flaky-tests\">1 test is flaky: <strong>app.Chat&lt;T&gt;.sends</strong> in unit (both outcomes on one fingerprint, 1 failure(s) in 2 run(s)).</p>"))
+
+    let plain = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: unit, sh: echo ok}\n")
+    #expect(try plain.duet("verify").status == 0)
+    let none = try plain.duet("report", "--html", "report.html")
+    #expect(!none.stdout.contains("flaky:") && !none.stdout.contains("No test"), "\(none.stdout)")
+    #expect(!(try plain.read("report.html")).contains("flaky-tests"))
+  }
+
   /// A test's name is text from a file: an escape sequence or a line break in
   /// it reaches the terminal shown, never raw, and the JSON as JSON escapes.
   @Test func hostileTestNamesAreShownNotObeyed() throws {

@@ -184,8 +184,59 @@ struct QuarantineCLITests {
       "duet quarantine suggest: 1 flaky test(s) not quarantined; 1 quarantine(s) whose tests passed their last 10 runs or more in a row",
       "  quarantine app.T.flips (lane unit): 10 failure(s) in 10 run(s)",
       "    duet quarantine add app.T.flips --lane unit --reason '...'",
-      "  release app.T.steady in lane 'unit': 10 passing run(s) in a row",
+      "  release app.T.steady in lane 'unit': 10 passing run(s) in a row since it was added on \(Self.today())",
       "",
     ], "\(found.stdout)")
+  }
+
+  /// Today in UTC, as `quarantine add` writes `added:`.
+  static func today() -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    return formatter.string(from: Date())
+  }
+
+  /// Issue 40: `quarantine add` writes `added:` (today) beside `until:`, and
+  /// `suggest` counts an entry's passes only from that day: ten passing runs
+  /// before an entry's `added` day (here one still to come) release nothing,
+  /// while an entry of an older file, with no `added:`, is counted over the
+  /// newest runs as before, and says so.
+  @Test func suggestCountsOnlyTheRunsSinceAnEntryWasAdded() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          reports: [out.xml]
+          sh: printf '<testsuite><testcase classname="app.T" name="steady"/><testcase classname="app.U" name="steady"/></testsuite>' > out.xml
+      """)
+    #expect(try tree.duet("quarantine", "add", "app.T.steady", "--lane", "unit", "--reason", "was flaky").status == 0)
+    let written = try tree.read("lanes/quarantine.yaml")
+    #expect(written.contains("    until: ") && written.contains("\n    added: \(Self.today())\n"), "\(written)")
+    try tree.write("lanes/quarantine.yaml", """
+      quarantine:
+        - test: app.T.steady
+          lane: unit
+          reason: added later
+          until: 2099-12-31
+          added: 2099-01-01
+        - test: app.U.steady
+          lane: unit
+          reason: older file
+          until: 2099-12-31
+      """)
+    for run in 1...10 { #expect(try tree.duet("verify").status == 0, "run \(run)") }
+    let found = try tree.duet("quarantine", "suggest")
+    #expect(found.status == 0, "\(found.stderr)")
+    #expect(found.lines == [
+      "duet quarantine suggest: 0 flaky test(s) not quarantined; 1 quarantine(s) whose tests passed their last 10 runs or more in a row",
+      "  release app.U.steady in lane 'unit': 10 passing run(s) in a row (the entry has no 'added:' day: counted over the newest runs)",
+      "",
+    ], "\(found.stdout)")
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: x\n    lane: unit\n    reason: r\n    until: 2099-12-31\n    added: 2026-13-01\n")
+    let bad = try tree.duet("quarantine", "list")
+    #expect(bad.status != 0)
+    #expect(bad.stderr.contains("lanes/quarantine.yaml:6:12: error: quarantine entry 1: 'added' must be a real date written YYYY-MM-DD, got '2026-13-01'"), "\(bad.stderr)")
   }
 }

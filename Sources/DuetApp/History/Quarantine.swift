@@ -81,6 +81,8 @@ struct QuarantineJSON: Encodable {
     @Nullable var test: String?
     var reason: String
     var until: String
+    /// The day `quarantine add` wrote it; absent in older files.
+    var added: String?
     var expired: Bool?
   }
   var command: String
@@ -90,7 +92,7 @@ struct QuarantineJSON: Encodable {
 
   init(_ response: QuarantineResponse) {
     func entry(_ e: QuarantineEntry, expired: Bool? = nil) -> Entry {
-      Entry(lane: e.lane, test: e.test, reason: e.reason, until: e.until.description, expired: expired)
+      Entry(lane: e.lane, test: e.test, reason: e.reason, until: e.until.description, added: e.added?.description, expired: expired)
     }
     switch response {
     case .added(let e, _): (command, entries) = ("add", [entry(e)])
@@ -118,7 +120,8 @@ package func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespon
     return try suggest(request, entries: file.entries, today: today)
   case .add(let test, let lane, let reason, let untilText):
     try knownLane(lane, in: lanes)
-    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: try day(untilText, today: today))
+    // Written again, an entry is added again: suggest counts its passes from today.
+    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: try day(untilText, today: today), added: today)
     guard !reason.allSatisfy(\.isWhitespace) else { throw UsageError(message: "--reason must not be empty", command: "quarantine") }
     let existing = file.entries.firstIndex { $0.test == test && $0.lane == lane }
     if let existing { file.entries[existing] = entry } else { file.entries.append(entry) }
@@ -153,7 +156,11 @@ private func suggest(_ request: QuarantineRequest, entries: [QuarantineEntry], t
   case .store(let store):
     let now = request.today.timeIntervalSince1970
     let flaky = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now).flaky
-    return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500), today: today))
+    // An entry's passes count from the day it was added, one scan per such day.
+    var since: [QuarantineDate: [String: [String: Int]]] = [:]
+    for day in Set(entries.compactMap(\.added)) { since[day] = try store.testPassStreaks(last: 500, since: day.start) }
+    return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500),
+                                                    since: since, today: today))
   }
 }
 
@@ -169,7 +176,8 @@ extension QuarantineResponse {
       printout.out("    duet quarantine add \(ShellWord.quoted(ControlText.shown(test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
     }
     for release in found.release {
-      printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row")
+      let counted = release.entry.added.map { "since it was added on \($0)" } ?? "(the entry has no 'added:' day: counted over the newest runs)"
+      printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row \(counted)")
     }
     return printout
   }

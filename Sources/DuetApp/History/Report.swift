@@ -3,7 +3,8 @@ import DuetOutput
 import DuetSupport
 import Foundation
 
-/// `duet report`: the history's trends per lane, cache hits and the runs that failed.
+/// `duet report`: the history's trends per lane, the flaky tests in words (when
+/// lanes have `reports:`), cache hits and the runs that failed.
 package struct ReportRequest: Sendable {
   package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
@@ -11,6 +12,8 @@ package struct ReportRequest: Sendable {
   package var last = 500
   /// `--html FILE`, absolute: also write the report as a page there.
   package var htmlPath: String?
+  /// The time the flaky tests' recovery (7 days with no evidence) is counted to.
+  package var now = Date().timeIntervalSince1970
   package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
@@ -43,6 +46,7 @@ package enum ReportResponse: CommandResponse {
     printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
     let header = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
     printout.table(TextTable(header: header, rows: ReportText.laneRows(report)), width: format.width)
+    if let line = report.flakyTests?.line { printout.out(line) }
     if !report.failedRuns.isEmpty {
       printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
       let rows = report.failedRuns.map { [HistoryAccess.time($0.started), $0.id, $0.lanes.joined(separator: ", ")] }
@@ -65,7 +69,8 @@ package func report(_ request: ReportRequest) throws -> ReportResponse {
   case .none(let none): return .noHistory(none, htmlPath: request.htmlPath)
   case .store(let opened): store = opened
   }
-  let report = try HistoryReport.compute(store: store, last: request.last)
+  var report = try HistoryReport.compute(store: store, last: request.last)
+  report.flakyTests = FlakyTestsInWords(try TestFlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
   var htmlError: String?
   if let path = request.htmlPath {
     do {

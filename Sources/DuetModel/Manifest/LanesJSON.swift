@@ -17,6 +17,10 @@ package struct LanesJSON: Codable, Sendable, Equatable {
     package var retries: Int
     /// `tags:`, as declared (empty when none).
     package var tags: [String]
+    /// `reports:`: globs of the JUnit XML files the lane writes (empty when none).
+    package var reports: [String]
+    /// `outputs:`: the files and folders the lane writes, which the cache keeps (empty when none).
+    package var outputs: [String]
     @Nullable package var timeoutSeconds: Double?
     @Nullable package var dir: String?
     @Nullable package var pool: String?
@@ -45,6 +49,7 @@ package struct LanesJSON: Codable, Sendable, Equatable {
       let lane = manifest.lanes[index]
       return Lane(name: lane.name, kind: lane.isBuiltin ? "builtin" : "sh", command: lane.commandText, needs: lane.needs,
                   inputs: lane.inputs, covers: lane.covers, requires: lane.requires, retries: lane.retries, tags: lane.tags,
+                  reports: lane.reports, outputs: lane.outputs,
                   timeoutSeconds: lane.timeout, dir: lane.dir, pool: lane.pool, platforms: lane.platforms.map { $0.map(\.rawValue) })
     }
     self.modules = modules.map { Module(path: $0.path, foundBy: $0.foundBy, coveredBy: $0.coveredBy) }

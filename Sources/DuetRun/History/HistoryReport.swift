@@ -87,6 +87,8 @@ package struct HistoryReport: Sendable {
   package var cacheHits = 0
   /// Lane runs that ran or were served from the cache.
   package var settled = 0
+  /// The flaky tests of the window, by `duet flaky --tests`'s rule; nil when no lane recorded a test case.
+  package var flakyTests: FlakyTestsInWords?
 
   package static let mapLimit = 60
   package static let failedLimit = 20

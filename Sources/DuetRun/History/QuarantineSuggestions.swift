@@ -19,14 +19,18 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   package var release: [Release]
 
   /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
-  /// recorded the test passed it on every attempt.
+  /// recorded the test passed it on every attempt; `since[day]`, the same over
+  /// the runs on or after `day` only. An entry with an `added` day is counted
+  /// from it, so passes from before the quarantine cannot release it; one
+  /// without (an older file) over the newest runs, as before.
   package static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
-                             today: QuarantineDate) -> QuarantineSuggestions {
+                             since: [QuarantineDate: [String: [String: Int]]] = [:], today: QuarantineDate) -> QuarantineSuggestions {
     let active = entries.filter { $0.isActive(on: today) }
     let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
     var release: [Release] = []
     for entry in active where !entry.isLaneLevel {
-      let matching = (streaks[entry.lane] ?? [:]).filter { entry.matches(test: $0.key) }.map(\.value)
+      let counted = entry.added.map { since[$0] ?? [:] } ?? streaks
+      let matching = (counted[entry.lane] ?? [:]).filter { entry.matches(test: $0.key) }.map(\.value)
       guard let shortest = matching.min(), shortest >= passesToRelease else { continue }
       release.append(Release(entry: entry, passes: shortest))
     }
@@ -38,7 +42,8 @@ extension HistoryStore {
   /// For each lane and test (`suite.name`) of the last `last` runs: how many of
   /// its newest runs in a row passed it (no failed or errored attempt); a skip
   /// is no run.
-  package func testPassStreaks(last: Int) throws(HistoryError) -> [String: [String: Int]] {
+  /// With `since`, only the runs that started on or after it count.
+  package func testPassStreaks(last: Int, since: Double? = nil) throws(HistoryError) -> [String: [String: Int]] {
     try reading {
       guard try hasTable("test_cases") else { return [:] }
       let statement = try db.prepare("""
@@ -47,7 +52,7 @@ extension HistoryStore {
         """)
       var streaks: [String: [String: Int]] = [:]
       var broken: Set<String> = []
-      for run in try windowRuns(last: last, since: nil).reversed() {
+      for run in try windowRuns(last: last, since: since).reversed() {
         try statement.bind([.text(run.id)])
         while try statement.step() {
           let row = statement.row

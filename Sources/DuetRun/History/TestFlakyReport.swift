@@ -35,6 +35,9 @@ package struct TestFlakyReport: Sendable {
 
   package var entries: [Entry]
   package var runsInWindow: Int
+  /// How many tests (lane, suite, name) passed or failed in the window, flaky or not:
+  /// 0 when no lane of it has `reports:`.
+  package var testsSeen = 0
 
   package var flaky: [Entry] { entries.filter { !$0.recovered } }
   package var recovered: [Entry] { entries.filter(\.recovered) }
@@ -128,7 +131,7 @@ struct TestFold {
                                    retriesPassed: entry.retriesPassed, lastSeen: entry.lastSeen, recovered: entry.recovered,
                                    lastFailure: keyIndex[entry.lane].flatMap { lastFailure[$0] })
     }
-    return TestFlakyReport(entries: entries, runsInWindow: runsInWindow)
+    return TestFlakyReport(entries: entries, runsInWindow: runsInWindow, testsSeen: keys.count)
   }
 }
 

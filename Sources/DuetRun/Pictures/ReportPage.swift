@@ -1,7 +1,8 @@
 import DuetSupport
 
 /// `duet report --html`: the history report as one HTML page that stands
-/// alone: the flaky and failing lanes named in words; per lane p50/p95 with an
+/// alone: the flaky and failing lanes named in words, then the flaky tests
+/// (by `duet flaky --tests`'s rule, when a lane has `reports:`); per lane p50/p95 with an
 /// SVG sparkline of its p50 over time (all on one scale, so jitter of a few
 /// milliseconds looks flat); a larger chart (p50 and p95, with axes) of the
 /// slowest lane; the time the cache saved per week; the flaky map (lanes × runs,
@@ -15,6 +16,7 @@ package enum ReportPage {
     body += "<p id=\"cache\">Cache hits: \(ReportText.rate(report)) of lane runs (\(report.cacheHits) of \(report.settled)). "
     body += "Runs whose verdict failed: \(report.failedRunCount).</p>\n"
     body += lanesInWords(report)
+    body += testsInWords(report.flakyTests)
     body += lanesTable(report)
     if let slowest = report.slowest { body += slowestChart(slowest) }
     body += savedByCache(report)
@@ -35,6 +37,15 @@ package enum ReportPage {
     html += "</p>\n<p id=\"failing-lanes\">"
     html += failing.isEmpty ? "No lane failed in the window." : "Lanes that failed: \(named(failing, \.failedRuns))."
     return html + "</p>\n"
+  }
+
+  /// The flaky tests named in words, as `duet report` says them; nothing when no lane has `reports:`.
+  static func testsInWords(_ words: FlakyTestsInWords?) -> String {
+    guard let words else { return "" }
+    guard let lead = words.lead else { return "<p id=\"flaky-tests\">\(HTMLText.escaped(FlakyTestsInWords.noneFlaky))</p>\n" }
+    let named = words.tests.map { "<strong>\(HTMLText.escaped($0.name))</strong> in \(HTMLText.escaped($0.lane)) (\(HTMLText.escaped($0.why)))" }
+      .joined(separator: ", ")
+    return "<p id=\"flaky-tests\">\(HTMLText.escaped(lead)) \(named).</p>\n"
   }
 
   /// The top of every sparkline: the largest point of any lane, and at least a second, so a few milliseconds look flat.

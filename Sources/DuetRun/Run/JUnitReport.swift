@@ -2,7 +2,8 @@ import DuetModel
 import DuetSupport
 
 /// A run as JUnit XML (`duet verify --junit FILE`): one `testsuite` for the run,
-/// one `testcase` per lane. Pure: the caller writes the text.
+/// one `testcase` per lane, then one `testsuite` per lane with `reports:` holding
+/// the test cases its final attempt read (`JUnitTestCases.swift`). Pure: the caller writes the text.
 ///
 /// Fail and timeout are `<failure>` holding the log tail; skipped and cancelled
 /// lanes are `<skipped>` with the reason; `flaky`, `cached`, the attempts and the
@@ -25,8 +26,19 @@ package enum JUnitReport {
     ]
     if let timestamp { suiteAttributes.append(("timestamp", timestamp)) }
 
+    // The lanes' own test cases, each lane's in a suite of its own after the lanes'.
+    let lanes = laneCases(result.records)
+    let caseCount: Int = lanes.reduce(0) { $0 + $1.cases.count }
+    let caseFailures: Int = lanes.reduce(0) { $0 + $1.failures }
+    let caseErrors: Int = lanes.reduce(0) { $0 + $1.errors }
+    let caseSkips: Int = lanes.reduce(0) { $0 + $1.skipped }
+    let laneErrors: Int = result.records.filter { $0.outcome == .error }.count
+    let totals: [(String, String)] = [
+      ("name", "duet"), ("tests", String(tests + caseCount)), ("failures", String(failures + caseFailures)),
+      ("errors", String(laneErrors + caseErrors)), ("skipped", String(skipped + caseSkips)), ("time", seconds(result.duration)),
+    ]
     var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-    lines.append("<testsuites" + attributes([("name", "duet"), ("tests", String(tests)), ("failures", String(failures)), ("errors", "0"), ("skipped", String(skipped)), ("time", seconds(result.duration))]) + ">")
+    lines.append("<testsuites" + attributes(totals) + ">")
     lines.append("  <testsuite" + attributes(suiteAttributes) + ">")
     for record in result.records {
       lines += testCase(record)
@@ -38,6 +50,7 @@ package enum JUnitReport {
       lines.append("    </testcase>")
     }
     lines.append("  </testsuite>")
+    for lane in lanes { lines += suite(lane) }
     lines.append("</testsuites>")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -262,6 +262,7 @@ package final class LaneLoop {
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
     result.tests = tests
     result.excused = excused != nil
+    if excused != nil { result.quarantinedBy = quarantine?.active(lane: request.lane.name) ?? [] }
     if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))

@@ -50,6 +50,9 @@ package struct AttemptResult: Sendable {
   /// A failure the quarantine let pass: it is a pass for this run only, never
   /// one a cache or the history serves later (the quarantine may have ended by then).
   package var excused = false
+  /// When `excused`: the lane's quarantine entries in date that day, so the
+  /// JUnit report can say which entry let each failed case pass, and until when.
+  package var quarantinedBy: [QuarantineEntry] = []
 
   package init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
     self.attempt = attempt

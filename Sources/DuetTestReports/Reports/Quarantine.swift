@@ -30,6 +30,13 @@ package struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConve
     self.day = parts.day ?? 1
   }
 
+  /// The first second of the day in UTC, in seconds since 1970: where a count of runs "since" it starts.
+  package var start: Double {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return (calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970
+  }
+
   /// The day `count` days after this one.
   package func adding(days count: Int) -> QuarantineDate {
     var calendar = Calendar(identifier: .gregorian)
@@ -64,13 +71,18 @@ package struct QuarantineEntry: Sendable, Equatable {
   package var reason: String
   /// The last day the entry counts; after it, the failures block again.
   package var until: QuarantineDate
+  /// The day `quarantine add` wrote it: `suggest` counts a test's passes only
+  /// from then, so passes from before the quarantine cannot release it. Nil in
+  /// files written before it was kept.
+  package var added: QuarantineDate?
   package var location: SourceLocation?
 
-  package init(test: String?, lane: String, reason: String, until: QuarantineDate, location: SourceLocation? = nil) {
+  package init(test: String?, lane: String, reason: String, until: QuarantineDate, added: QuarantineDate? = nil, location: SourceLocation? = nil) {
     self.test = test
     self.lane = lane
     self.reason = reason
     self.until = until
+    self.added = added
     self.location = location
   }
 

@@ -7,7 +7,7 @@ import DuetSupport
 /// form under a header comment, atomically.
 package struct QuarantineFile: Sendable, Equatable {
   package static let defaultPath = "lanes/quarantine.yaml"
-  package static let entryKeys = ["test", "lane", "reason", "until"]
+  package static let entryKeys = ["test", "lane", "reason", "until", "added"]
   /// How long `quarantine add` quarantines when no `--until` is given.
   package static let defaultDays = 30
 
@@ -72,8 +72,16 @@ package struct QuarantineFile: Sendable, Equatable {
         diagnostics.add("\(label): 'until' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("until")?.location)
       }
     }
+    // `added:` is optional: files written before duet kept it have none.
+    var added: QuarantineDate?
+    if let text = fields.string("added", diagnostics: &diagnostics) {
+      added = QuarantineDate(text)
+      if added == nil {
+        diagnostics.add("\(label): 'added' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("added")?.location)
+      }
+    }
     guard let lane, let reason, let until, lanes.contains(lane) else { return nil }
-    return QuarantineEntry(test: test, lane: lane, reason: reason, until: until, location: item.location)
+    return QuarantineEntry(test: test, lane: lane, reason: reason, until: until, added: added, location: item.location)
   }
 
   /// The whole file, canonical: a header saying what it is, then one entry per item.
@@ -82,7 +90,8 @@ package struct QuarantineFile: Sendable, Equatable {
       "# Quarantined tests and lanes (duet quarantine add / list / remove).",
       "# A lane whose failures are all quarantined tests passes; a lane-level entry",
       "# (no 'test:') keeps the lane's failure from failing the run. Each entry counts",
-      "# through its 'until' day, then blocks again. Review changes here like code.",
+      "# through its 'until' day, then blocks again; 'added' is the day it was written.",
+      "# Review changes here like code.",
       "quarantine:",
     ]
     if entries.isEmpty { lines[lines.count - 1] = "quarantine: []" }
@@ -96,6 +105,7 @@ package struct QuarantineFile: Sendable, Equatable {
       field("lane", entry.lane)
       field("reason", entry.reason)
       field("until", entry.until.description)
+      if let added = entry.added { field("added", added.description) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -39,11 +39,16 @@ package struct QuarantineRule: Sendable, Equatable {
     expired.map { "quarantine of \($0.label) expired on \($0.until); its failures fail the run again (\(QuarantineFile.defaultPath))" }
   }
 
+  /// The entries of `lane` that still count today: those an excused attempt keeps, so a report can name each one.
+  package func active(lane: String) -> [QuarantineEntry] {
+    entries.filter { $0.lane == lane && $0.isActive(on: today) }
+  }
+
   /// Whether a failed attempt of `lane` whose report held `cases` is excused. A
   /// failure with no failed case (a compile error, a crash before the report)
   /// is never excused by test entries.
   package func excuse(lane: String, cases: [TestCaseResult]) -> QuarantineExcuse? {
-    let active = entries.filter { $0.lane == lane && $0.isActive(on: today) }
+    let active = active(lane: lane)
     if let whole = active.filter(\.isLaneLevel).max(by: { $0.until < $1.until }) { return .lane(until: whole.until) }
     let failed = cases.filter(\.outcome.failed).map(\.fullName)
     guard !failed.isEmpty else { return nil }

@@ -23,6 +23,7 @@ struct LanesJSONTests {
       var entry: [String: Any] = [
         "name": lane.name, "kind": lane.isBuiltin ? "builtin" : "sh", "command": lane.commandText, "needs": lane.needs,
         "inputs": lane.inputs, "covers": lane.covers, "requires": lane.requires, "retries": lane.retries, "tags": lane.tags,
+        "reports": lane.reports, "outputs": lane.outputs,
       ]
       entry["timeoutSeconds"] = lane.timeout ?? NSNull()
       entry["dir"] = lane.dir ?? NSNull()
@@ -39,5 +40,25 @@ struct LanesJSONTests {
     #expect(report.lanes.map(\.tags) == [["ios", "fast"], []])
     #expect(report.outside.map(\.path) == ["tools/x"])
     #expect(try LegacyJSON.roundTrips(report))
+  }
+
+  /// Issue 40: a script sees each lane's `reports:` and `outputs:` as declared,
+  /// and empty lists for a lane that declares neither.
+  @Test func reportsAndOutputs() throws {
+    let text = """
+      version: 1
+      lanes:
+        - {name: unit, sh: ./gradlew test, reports: ["build/test-results/**/*.xml"], outputs: [build/libs]}
+        - {name: lint, sh: ./lint}
+      """
+    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: [:])
+    let report = LanesJSON(TreeManifest(manifest: manifest, parity: nil, isDerived: false), modules: [])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(ReportJSON.text(report).utf8)) as? [String: Any])
+    let lanes = try #require(json["lanes"] as? [[String: Any]])
+    let byName = Dictionary(uniqueKeysWithValues: lanes.map { ($0["name"] as? String ?? "", $0) })
+    #expect(byName["unit"]?["reports"] as? [String] == ["build/test-results/**/*.xml"])
+    #expect(byName["unit"]?["outputs"] as? [String] == ["build/libs"])
+    #expect(byName["lint"]?["reports"] as? [String] == [])
+    #expect(byName["lint"]?["outputs"] as? [String] == [])
   }
 }

@@ -1,4 +1,4 @@
-import DuetRun
+@testable import DuetRun
 import Foundation
 import Testing
 
@@ -155,5 +155,30 @@ struct HistoryReportTests {
     #expect(text.contains("<g class=\"axis y\">") && text.contains("<g class=\"axis x\">"))
     #expect(text.contains(">0s</text>") && text.contains(">3s</text>"))
     #expect(text.contains(">0</text>") && text.contains(">20</text>"))
+  }
+
+  /// Issue 40: the page names the flaky tests in words, by `flaky --tests`'s
+  /// rule, every name escaped; a window with tests and none flaky says so; one
+  /// with no test case (no lane has `reports:`) says nothing of tests.
+  @Test func flakyTestsInWords() throws {
+    func entry(_ name: String, fingerprints: Int, retries: Int, recovered: Bool = false) -> TestFlakyReport.Entry {
+      TestFlakyReport.Entry(lane: "kotlin <k>", suite: "ChatTests", name: name, runs: 40, failures: 3, flakyFingerprints: fingerprints, flips: 1,
+                            retriesPassed: retries, lastSeen: 0, recovered: recovered, lastFailure: nil)
+    }
+    let flaky = TestFlakyReport(entries: [entry("testSend", fingerprints: 1, retries: 0), entry("test<b>&", fingerprints: 2, retries: 1),
+                                          entry("testOld", fingerprints: 1, retries: 0, recovered: true)], runsInWindow: 40, testsSeen: 9)
+    var report = HistoryReport()
+    report.flakyTests = FlakyTestsInWords(flaky)
+    let html = ReportPage.html(report, time: { "t\($0)" })
+    #expect(html.contains("<p id=\"flaky-tests\">2 tests are flaky: <strong>ChatTests.testSend</strong> in kotlin &lt;k&gt; (both outcomes on one fingerprint, 3 failure(s) in 40 run(s)), "
+                          + "<strong>ChatTests.test&lt;b&gt;&amp;</strong> in kotlin &lt;k&gt; (both outcomes on 2 fingerprints, passed on a retry once, 3 failure(s) in 40 run(s)).</p>"), "\(html)")
+    #expect(!html.contains("testOld"))
+    #expect(report.flakyTests?.line.hasPrefix("2 tests are flaky: ChatTests.testSend in kotlin <k> (both outcomes") == true)
+
+    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, testsSeen: 9))
+    #expect(ReportPage.html(report, time: { "t\($0)" }).contains("<p id=\"flaky-tests\">No test was flaky in the window"))
+    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, testsSeen: 0))
+    #expect(report.flakyTests == nil)
+    #expect(!ReportPage.html(report, time: { "t\($0)" }).contains("flaky-tests"))
   }
 }

@@ -66,4 +66,20 @@ struct QuarantineLoopTests {
     #expect(found.release.map(\.entry.test) == ["app.S.*"])
     #expect(found.release.first?.passes == 10)
   }
+
+  /// Issue 40: an entry with an `added` day is ready to release only on the
+  /// passes since that day; one without (an older file) on the newest runs.
+  @Test func releaseCountsThePassesSinceTheEntryWasAdded() {
+    let today = QuarantineDate("2026-12-05")!, added = QuarantineDate("2026-12-01")!
+    let entries = [
+      QuarantineEntry(test: "app.S.a", lane: "unit", reason: "r", until: today, added: added),
+      QuarantineEntry(test: "app.S.b", lane: "unit", reason: "r", until: today, added: added),
+      QuarantineEntry(test: "app.S.c", lane: "unit", reason: "r", until: today),
+    ]
+    let streaks = ["unit": ["app.S.a": 30, "app.S.b": 30, "app.S.c": 30]]
+    let since = [added: ["unit": ["app.S.a": 4, "app.S.b": 11]]]
+    let found = QuarantineSuggestions.suggest(flaky: [], entries: entries, streaks: streaks, since: since, today: today)
+    #expect(found.release.map(\.entry.test) == ["app.S.b", "app.S.c"])
+    #expect(found.release.map(\.passes) == [11, 30])
+  }
 }

@@ -66,6 +66,20 @@ struct JUnitReaderTests {
     #expect(empty.cases.isEmpty && empty.warning == nil)
   }
 
+  /// JUnit 5's console launcher (Platform 1.9.1, Debian's `junit5`), made by
+  /// the launcher itself: one suite for the engine, its JVM properties no
+  /// case; a failure whose message held markup, an `<error>`, a `@Disabled`
+  /// reason in `<skipped>`'s CDATA, and a parameterized test's invocations.
+  @Test func junit5ConsoleLauncherReport() throws {
+    let read = JUnitReader.read(try JUnitFixtures.bytes("TEST-junit-jupiter.xml"), limit: 1000)
+    #expect(read.warning == nil)
+    #expect(read.cases.map(\.suite) == Array(repeating: "com.example.chat.ChatTest", count: 6))
+    #expect(read.cases.map(\.name) == ["receivesReply()", "throwsOutsideAnAssertion()", "sendsMessage()", "reconnects()", "trims(String)[2]", "trims(String)[1]"])
+    #expect(read.cases.map(\.outcome) == [.fail, .error, .pass, .skipped, .pass, .pass])
+    #expect(read.cases.map(\.message) == ["reply <text> & \"quotes\" ==> expected: <hello> but was: <goodbye>", "socket closed", nil, "server not ready", nil, nil])
+    #expect(read.cases.map(\.duration) == [0.105, 0, 0.036, 0, 0, 0.094])
+  }
+
   /// A case without `classname` takes its suite's name; a message-less failure
   /// gives the first non-blank line of its text; a skip never hides a failure.
   @Test func suiteNamesAndMessagesFromText() {

@@ -119,4 +119,15 @@ struct QuarantineTests {
     let back = try parse(text).entries.map { var e = $0; e.location = nil; return e }
     #expect(back == entries)
   }
+
+  /// Issue 40: `added:` is read, checked as `until:` is (at its line and
+  /// column), written back after `until:`; an entry without it (an older file) reads as before.
+  @Test func addedIsOptionalAndARealDay() throws {
+    let file = try parse("quarantine:\n  - test: A.b\n    lane: unit\n    reason: r\n    until: 2026-12-31\n    added: 2026-12-01\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n")
+    #expect(file.entries.map(\.added) == [QuarantineDate("2026-12-01"), nil])
+    #expect(file.text.contains("    until: 2026-12-31\n    added: 2026-12-01\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n"), "\(file.text)")
+    #expect(try parse(file.text).entries.map(\.added) == file.entries.map(\.added))
+    #expect(failure("quarantine:\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n    added: 2026-02-30\n")
+            .contains("lanes/quarantine.yaml:5:12: error: quarantine entry 1: 'added' must be a real date written YYYY-MM-DD, got '2026-02-30'"))
+  }
 }
