@@ -78,7 +78,7 @@ enum VerifyText {
   /// Each selected lane in start order with what the run would do with it:
   /// `cached`, `skipped`/`fail` (settled before the run) or `runs`, and why.
   static func dryRunRows(_ session: VerifySession) -> [(lane: Lane, status: String, why: String)] {
-    var settledPlan = session.runPlan
+    var settledPlan = session.schedule
     // One step of the plan settles what cannot start (a lane failed before the run under --fail-fast).
     _ = settledPlan.nextStarts()
     var settled: [Int: LaneRecord] = [:]

@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// The run as one loop, as ninja's `Builder` is: on the thread that calls `run`,
-/// it asks the `RunPlan` what may start, starts it (a shell lane as a child of
+/// it asks the `LaneSchedule` what may start, starts it (a shell lane as a child of
 /// its `EventLoop`, a built-in on a thread of its own that posts its result
 /// back), waits for the loop to report output, exits and deadlines, and feeds
 /// each attempt's end back to the plan, which says what starts next. Every
@@ -51,7 +51,7 @@ package final class LaneLoop {
   /// Seconds to wait for the output pipe to close after the lane's shell exited.
   package static let drainGrace = 2.0
 
-  private var plan: RunPlan
+  private var plan: LaneSchedule
   private let lanes: [Lane]
   private let builtins: BuiltinSet
   private let loop: EventLoop
@@ -74,7 +74,7 @@ package final class LaneLoop {
   /// For each lane whose last passing attempt saw its inputs change: which.
   package private(set) var moved: [Int: [String]] = [:]
 
-  package init(plan: RunPlan, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
+  package init(plan: LaneSchedule, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
               outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil,
               quarantine: QuarantineRule? = nil) {
@@ -135,7 +135,7 @@ package final class LaneLoop {
     for start in starts { begin(start) }
   }
 
-  private func begin(_ start: RunPlan.Start) {
+  private func begin(_ start: LaneSchedule.Start) {
     let lane = lanes[start.index]
     onEvent?(.started(index: start.index, name: lane.name, attempt: start.attempt))
     guard let request = makeRequest?(start.index, start.attempt) else { return }

@@ -211,10 +211,10 @@ package final class VerifySession {
     }
   }
 
-  /// The plan of the run as `RunPlan` sees it: settled lanes, retries, pools, jobs.
-  package var runPlan: RunPlan {
+  /// The plan of the run as `LaneSchedule` sees it: settled lanes, retries, pools, jobs.
+  package var schedule: LaneSchedule {
     let manifest = plan.manifest
-    return RunPlan(.init(
+    return LaneSchedule(.init(
       graph: manifest.graph, selected: plan.selected, settled: plan.preset,
       retries: manifest.lanes.map(\.retries), pools: manifest.lanes.map(\.pool), poolDepths: manifest.pools,
       weights: plan.weights, jobs: plan.options.jobs, failFast: plan.options.failFast))
@@ -228,7 +228,7 @@ package final class VerifySession {
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
     let root = plan.root, cache = self.cache
     let recheck = InputRecheck(root: plan.root, builtins: plan.builtins, before: before)
-    let loop = LaneLoop(plan: runPlan, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
+    let loop = LaneLoop(plan: schedule, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
                         recheck: recheck,
                         outputs: { index, lane in
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing

@@ -195,7 +195,7 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
-  let plan = RunPlan(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
+  let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
   let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
                       killGrace: killGrace, reports: reports, quarantine: quarantine)

@@ -10,7 +10,7 @@ import Testing
 
 /// The run plan stepped by hand: no clock, no queue, no process.
 @Suite("Run plan")
-struct RunPlanTests {
+struct LaneScheduleTests {
   /// A graph from `name: needs` pairs.
   func graph(_ spec: [(String, [String])]) -> LaneGraph {
     LaneGraph(names: spec.map(\.0), needs: spec.map(\.1))
@@ -27,7 +27,7 @@ struct RunPlanTests {
   /// A cached lane whose need is cached too is never offered to start (the defect
   /// where `y` showed `cached` and still ran), and the run is finished before anything starts.
   @Test func cachedChainNeverStarts() {
-    var plan = RunPlan(.init(graph: graph([("x", []), ("y", ["x"])]), settled: [0: cached(0, "x"), 1: cached(1, "y")], jobs: 2))
+    var plan = LaneSchedule(.init(graph: graph([("x", []), ("y", ["x"])]), settled: [0: cached(0, "x"), 1: cached(1, "y")], jobs: 2))
     #expect(plan.nextStarts().isEmpty)
     #expect(plan.isFinished)
     #expect(plan.takeSettled().map(\.outcome) == [.cached, .cached])
@@ -35,7 +35,7 @@ struct RunPlanTests {
 
   /// A cached need releases a dependent that is not cached, exactly once.
   @Test func cachedNeedReleasesDependentOnce() {
-    var plan = RunPlan(.init(graph: graph([("x", []), ("y", ["x"])]), settled: [0: cached(0, "x")], jobs: 4))
+    var plan = LaneSchedule(.init(graph: graph([("x", []), ("y", ["x"])]), settled: [0: cached(0, "x")], jobs: 4))
     #expect(plan.nextStarts() == [.init(index: 1, attempt: 1)])
     #expect(plan.nextStarts().isEmpty)
     #expect(plan.attemptEnded(1, attempt(1, .fail)) == .settled)
@@ -48,7 +48,7 @@ struct RunPlanTests {
   /// even with retries left; the lane ends `error`, its dependents are skipped,
   /// and the verdict is ERROR with exit 3, not FAIL.
   @Test func anErrorIsNotRetriedAndIsNoFailure() {
-    var plan = RunPlan(.init(graph: graph([("x", []), ("y", ["x"])]), retries: [3, 0], jobs: 2))
+    var plan = LaneSchedule(.init(graph: graph([("x", []), ("y", ["x"])]), retries: [3, 0], jobs: 2))
     #expect(plan.nextStarts() == [.init(index: 0, attempt: 1)])
     var failed = attempt(1, .error)
     failed.note = "cannot make a pipe: Too many open files"
@@ -64,7 +64,7 @@ struct RunPlanTests {
 
   /// Needs first, the longest remaining path first among ready lanes, at most `jobs` at once.
   @Test func readyOrderAndJobs() {
-    var plan = RunPlan(.init(graph: graph([("short", []), ("a", []), ("b", ["a"]), ("c", ["b"])]), jobs: 1))
+    var plan = LaneSchedule(.init(graph: graph([("short", []), ("a", []), ("b", ["a"]), ("c", ["b"])]), jobs: 1))
     #expect(plan.nextStarts() == [.init(index: 1, attempt: 1)])
     _ = plan.attemptEnded(1, attempt(1, .pass))
     #expect(plan.nextStarts() == [.init(index: 2, attempt: 1)])
@@ -75,7 +75,7 @@ struct RunPlanTests {
 
   /// A failure with retries left runs again in the same slot; the lane ends flaky when a retry passes.
   @Test func retriesThenFlaky() {
-    var plan = RunPlan(.init(graph: graph([("w", [])]), retries: [2], jobs: 1))
+    var plan = LaneSchedule(.init(graph: graph([("w", [])]), retries: [2], jobs: 1))
     #expect(plan.nextStarts() == [.init(index: 0, attempt: 1)])
     #expect(plan.attemptEnded(0, attempt(1, .fail)) == .retry(.init(index: 0, attempt: 2)))
     #expect(plan.nextStarts().isEmpty)
@@ -86,7 +86,7 @@ struct RunPlanTests {
 
   /// A failure skips dependents transitively, naming the direct need; a settled skip does the same.
   @Test func failureAndPresetSkips() {
-    var plan = RunPlan(.init(graph: graph([("a", []), ("b", ["a"]), ("c", ["b"]), ("k", []), ("after", ["k"])]),
+    var plan = LaneSchedule(.init(graph: graph([("a", []), ("b", ["a"]), ("c", ["b"]), ("k", []), ("after", ["k"])]),
                              settled: [3: LaneRecord(index: 3, name: "k", outcome: .skipped, reason: "needs kotlinc, not found")], jobs: 4))
     #expect(plan.nextStarts() == [.init(index: 0, attempt: 1)])
     _ = plan.attemptEnded(0, attempt(1, .fail))
@@ -98,7 +98,7 @@ struct RunPlanTests {
 
   /// `--fail-fast`: nothing starts after a failure; running lanes finish; the rest are cancelled.
   @Test func failFast() {
-    var plan = RunPlan(.init(graph: graph([("a", []), ("b", []), ("c", [])]), jobs: 2, failFast: true))
+    var plan = LaneSchedule(.init(graph: graph([("a", []), ("b", []), ("c", [])]), jobs: 2, failFast: true))
     #expect(plan.nextStarts().map(\.index) == [0, 1])
     _ = plan.attemptEnded(0, attempt(1, .fail))
     #expect(plan.nextStarts().isEmpty)
@@ -112,7 +112,7 @@ struct RunPlanTests {
 
   /// Ctrl-C: no retry, nothing new starts; the failed lane's dependent is skipped, what never started is cancelled.
   @Test func interrupt() {
-    var plan = RunPlan(.init(graph: graph([("a", []), ("b", ["a"]), ("c", [])]), retries: [3, 0, 0], jobs: 1))
+    var plan = LaneSchedule(.init(graph: graph([("a", []), ("b", ["a"]), ("c", [])]), retries: [3, 0, 0], jobs: 1))
     #expect(plan.nextStarts().map(\.index) == [0])
     plan.interrupt()
     #expect(plan.attemptEnded(0, attempt(1, .fail)) == .settled)
@@ -123,7 +123,7 @@ struct RunPlanTests {
 
   /// A pool of depth 1 never runs two of its lanes at once, while other lanes fill the free jobs.
   @Test func poolsLimitTheirLanes() {
-    var plan = RunPlan(.init(graph: graph([("g1", []), ("g2", []), ("g3", []), ("swift", [])]),
+    var plan = LaneSchedule(.init(graph: graph([("g1", []), ("g2", []), ("g3", []), ("swift", [])]),
                              pools: ["gradle", "gradle", "gradle", nil], poolDepths: ["gradle": 1], jobs: 4))
     #expect(plan.nextStarts().map(\.index).sorted() == [0, 3])
     _ = plan.attemptEnded(3, attempt(1, .pass))

@@ -9,10 +9,10 @@ import Testing
 @testable import DuetSupport
 
 /// Many random DAGs with random outcomes, retries, pools and cache states, each
-/// run through `RunPlan` in a random completion order and checked against a plain
+/// run through `LaneSchedule` in a random completion order and checked against a plain
 /// sequential reference of which lanes start, which are skipped, and the verdict.
 @Suite("Run plan against a sequential reference")
-struct RunPlanRandomTests {
+struct LaneScheduleRandomTests {
   /// A deterministic generator, so a failing case can be replayed from its seed.
   struct SplitMix: RandomNumberGenerator {
     var state: UInt64
@@ -85,12 +85,12 @@ struct RunPlanRandomTests {
 
   /// Steps the plan, finishing a random running lane each time; checks the bounds as it goes.
   static func simulate(_ test: Case, random: inout SplitMix) -> (outcomes: [LaneOutcome], starts: [Int], problems: [String]) {
-    var plan = RunPlan(.init(graph: test.graph, settled: test.settled, retries: test.retries, pools: test.pools,
+    var plan = LaneSchedule(.init(graph: test.graph, settled: test.settled, retries: test.retries, pools: test.pools,
                              poolDepths: test.poolDepths, jobs: test.jobs))
     var starts = [Int](repeating: 0, count: test.graph.count)
     var running: [Int: Int] = [:]
     var problems: [String] = []
-    func begin(_ start: RunPlan.Start) {
+    func begin(_ start: LaneSchedule.Start) {
       starts[start.index] += 1
       if test.settled[start.index] != nil { problems.append("settled lane l\(start.index) started") }
       for need in test.graph.needs[start.index] where !(plan.record(of: need)?.outcome.letsDependentsRun ?? false) {
@@ -123,9 +123,9 @@ struct RunPlanRandomTests {
   @Test func agreesWithSequentialReference() {
     var random = SplitMix(state: 20261203)
     for caseNumber in 0..<2000 {
-      let test = RunPlanRandomTests.makeCase(&random)
-      let expected = RunPlanRandomTests.reference(test)
-      let actual = RunPlanRandomTests.simulate(test, random: &random)
+      let test = LaneScheduleRandomTests.makeCase(&random)
+      let expected = LaneScheduleRandomTests.reference(test)
+      let actual = LaneScheduleRandomTests.simulate(test, random: &random)
       #expect(actual.problems.isEmpty, "case \(caseNumber): \(actual.problems)")
       #expect(actual.outcomes == expected.outcomes, "case \(caseNumber)")
       #expect(actual.starts == expected.starts, "case \(caseNumber)")
@@ -141,9 +141,9 @@ struct RunPlanRandomTests {
   @Test func failFastIsAPrefixOfTheReference() {
     var random = SplitMix(state: 7)
     for caseNumber in 0..<1000 {
-      let test = RunPlanRandomTests.makeCase(&random)
-      let expected = RunPlanRandomTests.reference(test)
-      var plan = RunPlan(.init(graph: test.graph, settled: test.settled, retries: test.retries, pools: test.pools,
+      let test = LaneScheduleRandomTests.makeCase(&random)
+      let expected = LaneScheduleRandomTests.reference(test)
+      var plan = LaneSchedule(.init(graph: test.graph, settled: test.settled, retries: test.retries, pools: test.pools,
                                poolDepths: test.poolDepths, jobs: test.jobs, failFast: true))
       var running: [Int: Int] = [:]
       var failedSettled = test.settled.values.contains { $0.outcome.failsRun }
@@ -177,10 +177,10 @@ struct RunPlanRandomTests {
 @Suite("Scheduler spawns against a sequential reference")
 struct SchedulerSpawnTests {
   @Test func settledLanesNeverReachTheRunner() {
-    var random = RunPlanRandomTests.SplitMix(state: 42)
+    var random = LaneScheduleRandomTests.SplitMix(state: 42)
     for caseNumber in 0..<150 {
-      let test = RunPlanRandomTests.makeCase(&random)
-      let expected = RunPlanRandomTests.reference(test)
+      let test = LaneScheduleRandomTests.makeCase(&random)
+      let expected = LaneScheduleRandomTests.reference(test)
       var script: [String: [AttemptOutcome]] = [:]
       for i in 0..<test.graph.count { script["l\(i)"] = test.script[i] }
       let runner = FakePoller(script: script, defaultDelay: 0)

@@ -9,7 +9,7 @@ import DuetSupport
 /// Lanes settled before the run (cached, a missing program, a bad `dir`) never
 /// start: their dependents are released or skipped at once, and a lane that is
 /// settled is never made ready, whatever its needs do.
-package struct RunPlan: Sendable {
+package struct LaneSchedule: Sendable {
   /// One attempt to start.
   package struct Start: Sendable, Equatable {
     package var index: Int
