@@ -5,7 +5,11 @@
 /// become U+FFFD, which HTML would otherwise refuse or read as markup-adjacent
 /// noise. The browser reads the result back as the same string (but for controls).
 package enum HTMLText {
-  package static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> HTML {
+    HTML(escapedByHTMLText: escapedText(text))
+  }
+
+  private static func escapedText(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

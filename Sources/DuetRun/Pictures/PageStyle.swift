@@ -15,8 +15,8 @@ package enum PageStyle {
     ("interrupted", "#5d4037", "#ffffff", "#a1887f", "#000000"),
   ]
 
-  package static let css: String = {
-    var css = """
+  package static let css: HTML = {
+    var css: HTML = """
       :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --grid: #d0d0d0; --crit: #000000; }
       @media (prefers-color-scheme: dark) { :root { --fg: #e8e8e8; --bg: #16181c; --grid: #3a3d44; --crit: #ffffff; } }
       body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 1.5em; }
@@ -44,8 +44,8 @@ package enum PageStyle {
   }()
 
   /// The page around `body`: one file, nothing from the network.
-  package static func page(title: String, body: String) -> String {
-    """
+  package static func page(title: String, body: HTML) -> String {
+    let page: HTML = """
     <!DOCTYPE html>
     <html lang="en">
     <head>
@@ -63,10 +63,11 @@ package enum PageStyle {
     </html>
 
     """
+    return page.markup
   }
 
   /// A legend of the outcomes, each a swatch and its word.
-  package static func legend(_ outcomes: [String]) -> String {
+  package static func legend(_ outcomes: [String]) -> HTML {
     "<p class=\"legend\">" + outcomes.map { "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>" }.joined() + "</p>"
   }
 

@@ -12,7 +12,7 @@ import DuetSupport
 package enum ReportPage {
   package static func html(_ report: HistoryReport, time: (Double) -> String) -> String {
     let title = "duet report: \(report.runs) run(s)"
-    var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
+    var body: HTML = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p id=\"cache\">Cache hits: \(ReportText.rate(report)) of lane runs (\(report.cacheHits) of \(report.settled)). "
     body += "Runs whose verdict failed: \(report.failedRunCount).</p>\n"
     body += lanesInWords(report)
@@ -26,13 +26,13 @@ package enum ReportPage {
   }
 
   /// The flaky lanes (failed, then passed on a retry) and the failing ones, named in words.
-  static func lanesInWords(_ report: HistoryReport) -> String {
-    func named(_ lanes: [HistoryReport.Lane], _ count: (HistoryReport.Lane) -> Int) -> String {
-      lanes.map { "<strong>\(HTMLText.escaped($0.name))</strong> (in \(count($0)) of the \($0.durations.count + $0.cached) run(s) it ran in)" }.joined(separator: ", ")
+  static func lanesInWords(_ report: HistoryReport) -> HTML {
+    func named(_ lanes: [HistoryReport.Lane], _ count: (HistoryReport.Lane) -> Int) -> HTML {
+      lanes.map { (lane: HistoryReport.Lane) -> HTML in "<strong>\(lane.name)</strong> (in \(count(lane)) of the \(lane.durations.count + lane.cached) run(s) it ran in)" }.joined(separator: ", ")
     }
     let flaky = report.lanes.filter { $0.retriedRuns > 0 }.sorted { ($0.retriedRuns, $1.name) > ($1.retriedRuns, $0.name) }
     let failing = report.lanes.filter { $0.failedRuns > 0 }.sorted { ($0.failedRuns, $1.name) > ($1.failedRuns, $0.name) }
-    var html = "<p id=\"flaky-lanes\">"
+    var html: HTML = "<p id=\"flaky-lanes\">"
     html += flaky.isEmpty ? "No lane was flaky in the window (none failed and then passed on a retry)." : "Flaky lanes, which failed and then passed on a retry: \(named(flaky, \.retriedRuns))."
     html += "</p>\n<p id=\"failing-lanes\">"
     html += failing.isEmpty ? "No lane failed in the window." : "Lanes that failed: \(named(failing, \.failedRuns))."
@@ -40,10 +40,10 @@ package enum ReportPage {
   }
 
   /// The flaky tests named in words, as `duet report` says them; nothing when no lane has `reports:`.
-  static func testsInWords(_ words: FlakyTestsInWords?) -> String {
+  static func testsInWords(_ words: FlakyTestsInWords?) -> HTML {
     guard let words else { return "" }
     guard let lead = words.lead else { return "<p id=\"flaky-tests\">\(HTMLText.escaped(FlakyTestsInWords.noneFlaky))</p>\n" }
-    let named = words.tests.map { "<strong>\(HTMLText.escaped($0.name))</strong> in \(HTMLText.escaped($0.lane)) (\(HTMLText.escaped($0.why)))" }
+    let named = words.tests.map { (test) -> HTML in "<strong>\(test.name)</strong> in \(test.lane) (\(test.why))" }
       .joined(separator: ", ")
     return "<p id=\"flaky-tests\">\(HTMLText.escaped(lead)) \(named).</p>\n"
   }
@@ -53,9 +53,9 @@ package enum ReportPage {
     report.lanes.map { HistoryReport.buckets($0.durations, count: 30, p: 0.5).max() ?? 0 }.reduce(1.0, max)
   }
 
-  static func lanesTable(_ report: HistoryReport) -> String {
+  static func lanesTable(_ report: HistoryReport) -> HTML {
     let top = sparkTop(report)
-    var html = "<h2>Durations per lane</h2>\n<p>Each sparkline runs from 0 (bottom) to \(PageStyle.seconds(top)) (top), the same for every lane.</p>\n"
+    var html: HTML = "<h2>Durations per lane</h2>\n<p>Each sparkline runs from 0 (bottom) to \(PageStyle.seconds(top)) (top), the same for every lane.</p>\n"
     html += "<table id=\"lanes\">\n<thead><tr><th scope=\"col\">lane</th><th scope=\"col\">runs</th><th scope=\"col\">p50</th>"
     html += "<th scope=\"col\">p95</th><th scope=\"col\">p50 over time</th><th scope=\"col\">cached</th><th scope=\"col\">failed runs</th><th scope=\"col\">failed, then passed</th></tr></thead>\n<tbody>\n"
     for lane in report.lanes {
@@ -69,7 +69,7 @@ package enum ReportPage {
   }
 
   /// A small line of `points` from 0 to `top`, with `label` (already escaped) as its text alternative.
-  static func sparkline(_ points: [Double], top: Double, label: String, width: Double = 120, height: Double = 20) -> String {
+  static func sparkline(_ points: [Double], top: Double, label: HTML, width: Double = 120, height: Double = 20) -> HTML {
     guard points.count > 1 else { return "<span class=\"spark\" role=\"img\" aria-label=\"\(label)\">-</span>" }
     let high = max(top, points.max()!, 0.001)
     let coordinates = points.enumerated().map { index, value in
@@ -79,7 +79,7 @@ package enum ReportPage {
   }
 
   /// The slowest lane's p50 and p95 over time, larger, with a time axis (y) and a runs axis (x).
-  static func slowestChart(_ lane: HistoryReport.Lane) -> String {
+  static func slowestChart(_ lane: HistoryReport.Lane) -> HTML {
     let p50 = HistoryReport.rolling(lane.durations, count: 60, p: 0.5), p95 = HistoryReport.rolling(lane.durations, count: 60, p: 0.95)
     let runs = lane.durations.count, size = max(1, (runs + 59) / 60)
     let (yStep, yCount) = PageStyle.ticks(p95.max() ?? 0), (xStep, xCount) = PageStyle.ticks(Double(runs), whole: true)
@@ -88,12 +88,12 @@ package enum ReportPage {
     // A point is drawn at the newest run of its span of runs.
     func x(_ run: Double) -> Double { left + run / last * width }
     func y(_ seconds: Double) -> Double { top + height - seconds / high * height }
-    func line(_ points: [Double], _ style: String) -> String {
+    func line(_ points: [Double], _ style: String) -> HTML {
       let coordinates = points.enumerated().map { "\(PageStyle.number(x(Double(min(runs, ($0.offset + 1) * size))))),\(PageStyle.number(y($0.element)))" }
       return "<polyline style=\"\(style)\" points=\"\(coordinates.joined(separator: " "))\"/>"
     }
     let name = HTMLText.escaped(lane.name)
-    var html = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all.</p>\n"
+    var html: HTML = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all.</p>\n"
     html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50 and p95 of \(name) over \(runs) run(s), up to \(PageStyle.seconds(p95.max() ?? 0))\" "
     html += "width=\"\(PageStyle.number(left + width + 30))\" height=\"\(PageStyle.number(top + height + 40))\">"
     html += "<g class=\"axis y\">"
@@ -114,8 +114,8 @@ package enum ReportPage {
   }
 
   /// The time the cache saved per ISO week: each cached lane run counted as its lane's median passing attempt.
-  static func savedByCache(_ report: HistoryReport) -> String {
-    var html = "<h2>Time saved by the cache, per week</h2>\n"
+  static func savedByCache(_ report: HistoryReport) -> HTML {
+    var html: HTML = "<h2>Time saved by the cache, per week</h2>\n"
     guard !report.savedByWeek.isEmpty else { return html + "<p id=\"saved\">No lane run was served from the cache in the window.</p>\n" }
     html += "<p>Each cached lane run is counted as its lane's median passing attempt in the window; weeks are ISO weeks in UTC.</p>\n"
     html += "<table id=\"saved\">\n<thead><tr><th scope=\"col\">week</th><th scope=\"col\">from</th><th scope=\"col\">cached lane runs</th>"
@@ -139,12 +139,12 @@ package enum ReportPage {
   static let mapLabelCharacters = 22
 
   /// Lanes × the newest runs, newest first, in at most 1,060 pixels: a cell per lane and run, symbol and title as well as colour.
-  static func flakyMap(_ report: HistoryReport, time: (Double) -> String) -> String {
+  static func flakyMap(_ report: HistoryReport, time: (Double) -> String) -> HTML {
     let runs = report.mapRuns.count
     let label = 160.0, cell = min(20, (900 / Double(max(runs, 1))).rounded(.down)), row = 20.0
     let lanes = report.lanes.filter { $0.failedRuns + $0.retriedRuns > 0 || report.lanes.count <= 40 }
     let width = label + Double(runs) * cell + 10, height = 22 + Double(lanes.count) * row
-    var html = "<h2>Flaky map: the newest \(runs) run(s), newest first</h2>\n"
+    var html: HTML = "<h2>Flaky map: the newest \(runs) run(s), newest first</h2>\n"
     html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled; the newest run is the left column.</p>\n"
     html += "<svg id=\"flaky-map\" role=\"img\" aria-label=\"How each lane ended in the newest \(runs) run(s), newest first\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">\n"
     html += "<text x=\"\(PageStyle.number(label))\" y=\"12\">← newest</text>"
@@ -168,8 +168,8 @@ package enum ReportPage {
     return html + "</svg>\n"
   }
 
-  static func failedRuns(_ report: HistoryReport, time: (Double) -> String) -> String {
-    var html = "<h2>Runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount))</h2>\n<table id=\"failed-runs\">\n"
+  static func failedRuns(_ report: HistoryReport, time: (Double) -> String) -> HTML {
+    var html: HTML = "<h2>Runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount))</h2>\n<table id=\"failed-runs\">\n"
     html += "<thead><tr><th scope=\"col\">when</th><th scope=\"col\">run</th><th scope=\"col\">failing lanes</th></tr></thead>\n<tbody>\n"
     for run in report.failedRuns {
       html += "<tr><td>\(HTMLText.escaped(time(run.started)))</td><td>\(HTMLText.escaped(run.id))</td><td>\(HTMLText.escaped(run.lanes.joined(separator: ", ")))</td></tr>\n"

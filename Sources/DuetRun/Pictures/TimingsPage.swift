@@ -18,9 +18,9 @@ package enum TimingsPage {
 
   package static func html(_ timeline: RunTimeline) -> String {
     let title = "duet verify timings: \(timeline.verdict.uppercased()) in \(PageStyle.seconds(timeline.duration))\(failing(timeline))"
-    var body = "<h1>\(HTMLText.escaped(title))</h1>\n"
+    var body: HTML = "<h1>\(HTMLText.escaped(title))</h1>\n"
     body += "<p>Run \(HTMLText.escaped(timeline.runID)): \(timeline.lanes.count) lane(s) on \(timeline.slots) job slot(s). "
-    body += "Critical path (outlined, \(timeline.criticalPath.count) lane(s)): \(HTMLText.escaped(pathText(timeline.criticalPath)).nonEmpty ?? "none").</p>\n"
+    body += "Critical path (outlined, \(timeline.criticalPath.count) lane(s)): \(pathText(timeline.criticalPath).nonEmpty ?? "none").</p>\n"
     body += legend(timeline) + "\n"
     body += chart(timeline) + "\n"
     body += table(timeline)
@@ -47,13 +47,13 @@ package enum TimingsPage {
   }
 
   /// The outcomes' swatches, the critical path's outline, and the lanes the chart has no bar for.
-  static func legend(_ timeline: RunTimeline) -> String {
-    var html = "<p class=\"legend\" id=\"legend\">" + ["pass", "retried", "fail", "timeout", "interrupted", "cached", "skipped"].map {
+  static func legend(_ timeline: RunTimeline) -> HTML {
+    var html: HTML = "<p class=\"legend\" id=\"legend\">" + ["pass", "retried", "fail", "timeout", "interrupted", "cached", "skipped"].map {
       "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>"
     }.joined()
     html += "<span><span class=\"swatch critical-path\" aria-hidden=\"true\"></span>critical path (outlined)</span></p>\n"
     let notRun = timeline.lanes.filter { $0.attempts == 0 }
-    var words: [String] = []
+    var words: [HTML] = []
     for outcome in ["cached", "skipped", "cancelled", "unaffected"] {
       let lanes = notRun.filter { $0.outcome == outcome }.map(\.lane)
       if !lanes.isEmpty { words.append("\(HTMLText.escaped(outcome)): \(HTMLText.escaped(lanes.joined(separator: ", ")))") }
@@ -63,13 +63,13 @@ package enum TimingsPage {
   }
 
   /// The Gantt chart: one row per job slot, one bar per attempt, each with a `<title>` saying what it is; under it, how many lanes ran.
-  static func chart(_ timeline: RunTimeline) -> String {
+  static func chart(_ timeline: RunTimeline) -> HTML {
     let (step, count) = PageStyle.ticks(timeline.duration)
     let scale = chartWidth / (step * Double(count))
     let rows = Double(max(timeline.slots, 1)) * rowHeight
     let height = rows + concurrencyHeight + 30
     let width = labelWidth + chartWidth + 40
-    var svg = "<svg id=\"gantt\" role=\"img\" aria-labelledby=\"gantt-title\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\" "
+    var svg: HTML = "<svg id=\"gantt\" role=\"img\" aria-labelledby=\"gantt-title\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\" "
     svg += "viewBox=\"0 0 \(PageStyle.number(width)) \(PageStyle.number(height))\">\n"
     svg += "<title id=\"gantt-title\">Lanes on job slots over \(PageStyle.seconds(timeline.duration)), and how many ran at once; the table below lists the same</title>\n"
     svg += "<g class=\"axis\" id=\"time-axis\">"
@@ -101,14 +101,14 @@ package enum TimingsPage {
     return bars.indices.map { nextStart[$0] - (bars[$0].start + bars[$0].duration) * scale }
   }
 
-  static func bar(_ bar: RunTimeline.Bar, scale: Double, room: Double) -> String {
+  static func bar(_ bar: RunTimeline.Bar, scale: Double, room: Double) -> HTML {
     let x = labelWidth + bar.start * scale
     let width = max(minimumBarWidth, bar.duration * scale)
     let y = Double(bar.slot) * rowHeight + 3
     let lane = HTMLText.escaped(bar.lane)
     let classes = "bar \(PageStyle.safeClass(bar.outcome))\(bar.onCriticalPath ? " critical" : "")"
-    let what = "\(lane), attempt \(bar.attempt): \(HTMLText.escaped(bar.outcome)), \(PageStyle.seconds(bar.duration)) from \(PageStyle.seconds(bar.start))\(bar.onCriticalPath ? ", on the critical path" : "")"
-    var svg = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\">"
+    let what: HTML = "\(lane), attempt \(bar.attempt): \(HTMLText.escaped(bar.outcome)), \(PageStyle.seconds(bar.duration)) from \(PageStyle.seconds(bar.start))\(bar.onCriticalPath ? ", on the critical path" : "")"
+    var svg: HTML = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\">"
     svg += "<title>\(what)</title>"
     svg += "<rect x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(y))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(rowHeight - 6))\" rx=\"2\"/>"
     // The label inside the bar where it fits, else after it where the slot has room; the title and the table carry it everywhere.
@@ -125,7 +125,7 @@ package enum TimingsPage {
   }
 
   /// The concurrency row: how many attempts ran at each moment, a step line as cargo's `--timings` draws it.
-  static func concurrency(_ timeline: RunTimeline, top: Double, scale: Double) -> String {
+  static func concurrency(_ timeline: RunTimeline, top: Double, scale: Double) -> HTML {
     let peak = max(timeline.concurrency.map(\.running).max() ?? 0, 1)
     let bottom = top + concurrencyHeight - 4
     func y(_ running: Int) -> String { PageStyle.number(bottom - Double(running) / Double(peak) * (concurrencyHeight - 8)) }
@@ -137,7 +137,7 @@ package enum TimingsPage {
       points.append("\(x),\(y(point.running))")
       previous = point.running
     }
-    var svg = "<g id=\"concurrency\" data-peak=\"\(peak)\"><title>Lanes running over time: up to \(peak) at once on \(timeline.slots) job slot(s)</title>"
+    var svg: HTML = "<g id=\"concurrency\" data-peak=\"\(peak)\"><title>Lanes running over time: up to \(peak) at once on \(timeline.slots) job slot(s)</title>"
     svg += "<text x=\"4\" y=\"\(PageStyle.number(top + 14))\">running</text><text x=\"4\" y=\"\(PageStyle.number(top + 28))\">up to \(peak)</text>"
     svg += "<line class=\"grid\" x1=\"\(PageStyle.number(labelWidth))\" y1=\"\(PageStyle.number(bottom))\" x2=\"\(PageStyle.number(labelWidth + chartWidth))\" y2=\"\(PageStyle.number(bottom))\"/>"
     svg += "<polyline class=\"running\" points=\"\(points.joined(separator: " "))\"/></g>\n"
@@ -145,8 +145,8 @@ package enum TimingsPage {
   }
 
   /// Every lane: outcome, attempts, start, time, wait for its needs, its needs, critical or not.
-  static func table(_ timeline: RunTimeline) -> String {
-    var html = "<h2>Lanes</h2>\n<table id=\"lanes\">\n<thead><tr><th scope=\"col\">lane</th><th scope=\"col\">outcome</th><th scope=\"col\">attempts</th>"
+  static func table(_ timeline: RunTimeline) -> HTML {
+    var html: HTML = "<h2>Lanes</h2>\n<table id=\"lanes\">\n<thead><tr><th scope=\"col\">lane</th><th scope=\"col\">outcome</th><th scope=\"col\">attempts</th>"
     html += "<th scope=\"col\">start</th><th scope=\"col\">time</th><th scope=\"col\">waited after needs</th><th scope=\"col\">needs</th><th scope=\"col\">critical path</th></tr></thead>\n<tbody>\n"
     for row in timeline.lanes {
       html += "<tr data-lane=\"\(HTMLText.escaped(row.lane))\"><td>\(HTMLText.escaped(row.lane))</td>"

@@ -65,8 +65,9 @@ package enum StepSummary {
     html(ControlText.clean(value)).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
   }
 
+  /// Markdown's inline HTML kept inert: the summary is Markdown text, so the escaped markup is taken as text here.
   package static func html(_ value: String) -> String {
-    HTMLText.escaped(value)
+    HTMLText.escaped(value).markup
   }
 
   package static func longestBacktickRun(_ text: String) -> Int {
