@@ -1,15 +1,20 @@
+import DuetSupport
+
 /// The one escaping of text for the HTML duet writes (the timings page, the
 /// history report, the step summary's inline HTML): `&`, `<`, `>`, `"` and `'`
 /// become character references, so tree text is text in element content and in
 /// quoted attribute values alike; controls (C0 but tab and line feed, DEL, C1)
 /// become U+FFFD, which HTML would otherwise refuse or read as markup-adjacent
 /// noise. The browser reads the result back as the same string (but for controls).
-package enum HTMLText {
+package enum HTMLText: OutputLanguage {
+  package static var defaultContext: Void { () }
+
+  /// `text` as HTML that shows it.
   package static func escaped(_ text: String) -> HTML {
-    HTML(escapedByHTMLText: escapedText(text))
+    HTML(escaping: text)
   }
 
-  private static func escapedText(_ text: String) -> String {
+  package static func escape(_ text: String, in context: Void) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

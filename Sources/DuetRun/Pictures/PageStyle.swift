@@ -63,7 +63,7 @@ package enum PageStyle {
     </html>
 
     """
-    return page.markup
+    return page.text
   }
 
   /// A legend of the outcomes, each a swatch and its word.

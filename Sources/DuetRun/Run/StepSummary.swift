@@ -67,7 +67,7 @@ package enum StepSummary {
 
   /// Markdown's inline HTML kept inert: the summary is Markdown text, so the escaped markup is taken as text here.
   package static func html(_ value: String) -> String {
-    HTMLText.escaped(value).markup
+    HTMLText.escaped(value).text
   }
 
   package static func longestBacktickRun(_ text: String) -> Int {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuetRun
+import DuetSupport
 
 /// Issue 42, item 4: `HTML` is made only of duet's literal markup, escaped
 /// text and other HTML, so text interpolated into a page is escaped once,
@@ -9,21 +10,21 @@ struct HTMLTypeTests {
   @Test func textInterpolatedIsEscaped() {
     let lane = "</title><script>alert(1)</script>"
     let html: HTML = "<td>\(lane)</td>"
-    #expect(html.markup == "<td>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>")
+    #expect(html.text == "<td>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>")
   }
 
   @Test func htmlInterpolatedIsKeptAndNotEscapedTwice() {
     let name = HTMLText.escaped("a&b")
     let strong: HTML = "<strong>\(name)</strong>"
     let row: HTML = "<p>\(strong), \(3) run(s), \(1.5)s</p>"
-    #expect(row.markup == "<p><strong>a&amp;b</strong>, 3 run(s), 1.5s</p>")
+    #expect(row.text == "<p><strong>a&amp;b</strong>, 3 run(s), 1.5s</p>")
   }
 
   @Test func joiningKeepsMarkup() {
     let parts: [HTML] = ["<b>x</b>", HTMLText.escaped("<y>")]
-    #expect(parts.joined(separator: ", ").markup == "<b>x</b>, &lt;y&gt;")
+    #expect(parts.joined(separator: ", ").text == "<b>x</b>, &lt;y&gt;")
     var html: HTML = "<p>"
     html += "\("it's")" + "</p>"
-    #expect(html.markup == "<p>it&#39;s</p>")
+    #expect(html.text == "<p>it&#39;s</p>")
   }
 }

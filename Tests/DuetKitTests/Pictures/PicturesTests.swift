@@ -143,7 +143,7 @@ struct PicturesTests {
   @Test func hostileNamesAreText() {
     let steps = Self.hostile.enumerated().map { Self.step($0.element, 1, Double($0.offset), 1, .pass, lane: .pass) }
     let page = TimingsPage.html(RunTimeline(run: Self.run(), steps: steps, needs: [:]))
-    for name in Self.hostile { #expect(page.contains(HTMLText.escaped(name).markup)) }
+    for name in Self.hostile { #expect(page.contains(HTMLText.escaped(name).text)) }
     #expect(!page.contains("<script"))
     #expect(!page.contains("<img"))
     #expect(!page.contains("\" onmouseover"))
