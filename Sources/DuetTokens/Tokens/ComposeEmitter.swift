@@ -54,7 +54,7 @@ enum ComposeEmitter {
         out.comment(axes.replacingOccurrences(of: "the system face has", with: "a TextStyle has"), prefix: "  // ", in: .kotlin)
       }
       out.add("val \(token.name) = TextStyle(", indent: 1)
-      let arguments = [
+      let arguments: [SourceLine] = [
         "fontFamily = FontFamily.\(familyName(token.family))",
         "fontWeight = FontWeight(\(token.weight))",
         "fontSize = \(floatLiteral(token.size)).sp",
@@ -77,7 +77,7 @@ enum ComposeEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 1)
+        out.add("// \(heading, in: .comment(.kotlin))", indent: 1)
       }
       for token in group.tokens { entry(&out, token) }
     }

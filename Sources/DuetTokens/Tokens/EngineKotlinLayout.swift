@@ -1,4 +1,5 @@
 import DuetModel
+import DuetSupport
 
 /// The Kotlin token files in the layout the Duet toolchain's engine writes
 /// them (see `EngineSwiftLayout`): KDoc on documented entries after a blank
@@ -14,13 +15,13 @@ enum EngineKotlinLayout {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = EngineLines()
-    out.add(prose.banner)
+    out.keep(prose.banner)
     out.add(["", "package \(target.package)", ""])
-    let declaration = "enum class \(type) {"
-    out.add(prose.block(declaration))
+    let declaration: SourceLine = "enum class \(type) {"
+    out.keep(prose.block(declaration.text))
     out.add(declaration)
     for group in groups {
-      if let heading = group.heading { out.add(["", "  // \(SourceLanguage.kotlin.comment(heading))"]) }
+      if let heading = group.heading { out.add(["", "  // \(heading, in: .comment(.kotlin))"]) }
       for token in group.tokens {
         if let doc = token.doc {
           out.blank()
@@ -36,13 +37,13 @@ enum EngineKotlinLayout {
   /// `<palette>.kt`: `object <palette>` with one `when` per vocabulary.
   static func palette(_ prose: EngineProse, config: TokenConfig, target: KotlinTarget) -> String {
     var out = EngineLines()
-    out.add(prose.banner)
+    out.keep(prose.banner)
     out.add(["", "package \(target.package)", ""])
     out.add(["ColorToken", "FontFamilyToken", "FontToken"].map { "import \(target.engine).\($0)" })
     if !config.gradients.isEmpty { out.add("import \(target.engine).GradientToken") }
     out.blank()
-    let declaration = "object \(target.palette) {"
-    out.add(prose.block(declaration))
+    let declaration: SourceLine = "object \(target.palette) {"
+    out.keep(prose.block(declaration.text))
     out.add([declaration, "", "  fun color(token: \(TokenFileNames.color)): ColorToken =", "    when (token) {"])
     for group in config.colorGroups {
       heading(&out, group.heading)
@@ -65,7 +66,7 @@ enum EngineKotlinLayout {
 
   private static func heading(_ out: inout EngineLines, _ heading: String?) {
     guard let heading else { return }
-    out.add(["", "      // \(SourceLanguage.kotlin.comment(heading))"])
+    out.add(["", "      // \(heading, in: .comment(.kotlin))"])
   }
 
   /// `SemanticColor.name -> ColorToken...`, the value on the next line past 100 columns.
@@ -76,8 +77,8 @@ enum EngineKotlinLayout {
     case .single(let color): value = "ColorToken.fixed(0x\(color.argbHex))"
     case .lightDark(let light, let dark): value = "ColorToken.auto(light = 0x\(light.argbHex), dark = 0x\(dark.argbHex))"
     }
-    let line = "      \(TokenFileNames.color).\(token.name) -> \(value)"
-    if line.count <= lineLimit {
+    let line: SourceLine = "      \(TokenFileNames.color).\(token.name) -> \(value)"
+    if line.text.count <= lineLimit {
       out.add(line)
     } else {
       out.add(["      \(TokenFileNames.color).\(token.name) ->", "        \(value)"])
@@ -120,10 +121,10 @@ enum EngineKotlinLayout {
   }
 
   /// `listOf(...)` on one line when it fits 100 columns, else a stop a line.
-  private static func stops(_ stops: [RGB], opening: String, indent: String, trailing: String) -> [String] {
+  private static func stops(_ stops: [RGB], opening: String, indent: String, trailing: String) -> [SourceLine] {
     let values = stops.map { "0xFF\($0.hex)" }
-    let line = "\(opening)listOf(\(values.joined(separator: ", ")))\(trailing)"
-    if line.count <= lineLimit { return [line] }
+    let line: SourceLine = "\(opening)listOf(\(values.joined(separator: ", ")))\(trailing)"
+    if line.text.count <= lineLimit { return [line] }
     return ["\(opening)listOf("] + values.map { "\(indent)  \($0)," } + ["\(indent))\(trailing)"]
   }
 }

@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// The words of a token file the Duet toolchain's engine wrote that do not
 /// come from the config: its banner and the documentation above the
 /// declarations every such file has (the vocabulary's enum, the value table's
@@ -85,17 +87,23 @@ struct EngineProse: Sendable, Equatable {
 struct EngineLines {
   private(set) var lines: [String] = []
 
-  mutating func add(_ line: String) { lines.append(line) }
-  mutating func add(_ more: [String]) { lines.append(contentsOf: more) }
+  mutating func add(_ line: SourceLine) { lines.append(line.text) }
+  mutating func add(_ more: [SourceLine]) { lines.append(contentsOf: more.map(\.text)) }
   mutating func blank() { lines.append("") }
 
+  /// The engine's own lines (`EngineProse`'s banner or a block), as they stood.
+  mutating func keep(_ prose: [String]) {
+    add(prose.map { SourceLine(escaping: $0, in: .keptLine) })
+  }
+
   /// Tree text (a `doc`, a `note`) escaped for `language` and wrapped at 80 columns.
-  mutating func comment(_ text: String, prefix: String, in language: SourceLanguage) {
-    lines.append(contentsOf: CommentText.lines(language.comment(text, keepingParagraphs: true), prefix: prefix))
+  mutating func comment(_ text: String, prefix: SourceLine, in language: SourceLanguage) {
+    let escaped = SourceLine(escaping: text, in: .paragraphs(language))
+    lines.append(contentsOf: CommentText.lines(escaped.text, prefix: prefix.text))
   }
 
   /// `text` as a KDoc block at `indent` spaces.
-  mutating func kdoc(_ text: String, indent: String) {
+  mutating func kdoc(_ text: String, indent: SourceLine) {
     add(indent + "/**")
     comment(text, prefix: indent + " * ", in: .kotlin)
     add(indent + " */")

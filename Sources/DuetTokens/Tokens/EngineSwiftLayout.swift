@@ -1,4 +1,5 @@
 import DuetModel
+import DuetSupport
 
 /// The Swift token files in the layout the Duet toolchain's engine writes them,
 /// for a tree whose files the engine wrote (docs/design-tokens.md, "Files the
@@ -13,15 +14,15 @@ enum EngineSwiftLayout {
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
     var out = EngineLines()
-    out.add(prose.banner)
+    out.keep(prose.banner)
     out.blank()
     out.add(["#if os(iOS)", "", "import \(target.engine)", ""])
-    let declaration = "public enum \(type): \(conformance) {"
-    out.add(prose.block(declaration))
+    let declaration: SourceLine = "public enum \(type): \(conformance) {"
+    out.keep(prose.block(declaration.text))
     out.add(declaration)
     for group in groups {
       if let heading = group.heading {
-        out.add(["", "  // MARK: - \(SourceLanguage.swift.comment(heading))", ""])
+        out.add(["", "  // MARK: - \(heading, in: .comment(.swift))", ""])
       }
       for token in group.tokens {
         if let doc = token.doc {
@@ -38,7 +39,7 @@ enum EngineSwiftLayout {
   /// `<theme>Palette.swift`: the colour, type and gradient tables and `tokenColor`.
   static func palette(_ prose: EngineProse, config: TokenConfig, target: SwiftTarget) -> String {
     var out = EngineLines()
-    out.add(prose.banner)
+    out.keep(prose.banner)
     out.blank()
     out.add(["#if os(iOS)", "", "import UIKit"])
     if !config.gradients.isEmpty { out.add("import SwiftUI") }
@@ -61,8 +62,8 @@ enum EngineSwiftLayout {
         for token in config.gradients { gradientEntry(&$0, token) }
       }
     }
-    let helper = "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {"
-    out.add(prose.block(helper))
+    let helper: SourceLine = "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {"
+    out.keep(prose.block(helper.text))
     out.add([
       helper,
       "  UIColor(",
@@ -83,9 +84,9 @@ enum EngineSwiftLayout {
     _ out: inout EngineLines, _ prose: EngineProse, theme: String, kind: String, vocabulary: String, signature: String,
     cases: (inout EngineLines) -> Void
   ) {
-    let declaration = "extension \(theme) {"
-    let alias = "public typealias _\(kind)Asset = \(vocabulary)"
-    out.add(prose.block(declaration, next: alias))
+    let declaration: SourceLine = "extension \(theme) {"
+    let alias: SourceLine = "public typealias _\(kind)Asset = \(vocabulary)"
+    out.keep(prose.block(declaration.text, next: alias.text))
     out.add([declaration, "  " + alias, "", "  public func \(signature) {", "    switch asset {"])
     cases(&out)
     out.add(["    }", "  }", "}", ""])
@@ -94,14 +95,14 @@ enum EngineSwiftLayout {
   /// `// MARK: <group>` between blank lines, for a headed group.
   private static func heading(_ out: inout EngineLines, _ heading: String?) {
     guard let heading else { return }
-    out.add(["", "    // MARK: \(SourceLanguage.swift.comment(heading))", ""])
+    out.add(["", "    // MARK: \(heading, in: .comment(.swift))", ""])
   }
 
   /// `FontToken` and `FontFamilyToken`, in an extension of the theme.
   private static func fontTypes(_ out: inout EngineLines, _ prose: EngineProse, theme: String) {
-    let declaration = "extension \(theme) {"
-    let structLine = "public struct FontToken {"
-    out.add(prose.block(declaration, next: structLine))
+    let declaration: SourceLine = "extension \(theme) {"
+    let structLine: SourceLine = "public struct FontToken {"
+    out.keep(prose.block(declaration.text, next: structLine.text))
     out.add([
       declaration,
       "  " + structLine,
@@ -117,8 +118,8 @@ enum EngineSwiftLayout {
       "  }",
       "",
     ])
-    let family = "public enum FontFamilyToken {"
-    out.add(prose.block(family))
+    let family: SourceLine = "public enum FontFamilyToken {"
+    out.keep(prose.block(family.text))
     out.add(["  " + family, "    case serif", "    case sans", "    case mono", "  }", "}", ""])
   }
 
@@ -134,8 +135,8 @@ enum EngineSwiftLayout {
     case .single(let value):
       out.add("      return ColorSet(.static(\(color(value))))")
     case .lightDark(let light, let dark):
-      let line = "      return ColorSet(.auto(light: \(color(light)), dark: \(color(dark))))"
-      if line.count <= 100 {
+      let line: SourceLine = "      return ColorSet(.auto(light: \(color(light)), dark: \(color(dark))))"
+      if line.text.count <= 100 {
         out.add(line)
       } else {
         out.add(["      return ColorSet(.auto(", "        light: \(color(light)),", "        dark: \(color(dark))))"])
@@ -168,7 +169,7 @@ enum EngineSwiftLayout {
     out.blank()
     if let note = token.note { out.comment(note, prefix: "    // ", in: .swift) }
     out.add("    case .\(token.name):")
-    func stops(_ stops: [RGB], indent: String) -> [String] {
+    func stops(_ stops: [RGB], indent: String) -> [SourceLine] {
       stops.map { "\(indent)Color(uiColor: tokenColor(0x\($0.hex)))," }
     }
     switch token.stops {

@@ -38,12 +38,12 @@ enum KotlinEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 1)
+        out.add("// \(heading, in: .comment(.kotlin))", indent: 1)
       }
       for token in group.tokens {
         out.blank()
         if let doc = token.doc { kdoc(&out, doc, indent: 1) }
-        out.line(indent: 1) { $0.write(token.name); $0.write(",") }
+        out.line(indent: 1) { $0.write(code: token.name); $0.write(",") }
       }
     }
     out.add("}")
@@ -95,7 +95,7 @@ enum KotlinEmitter {
   private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
     if let note = token.note { out.comment(note, prefix: "      // ", in: .kotlin) }
     out.add("\(TokenFileNames.font).\(token.name) -> FontToken(", indent: 3)
-    let arguments = [
+    let arguments: [SourceLine] = [
       "family = FontFamilyToken.\(familyName(token.family))",
       "weight = \(token.weight)",
       "sizeSp = \(floatLiteral(token.size))",
@@ -144,7 +144,7 @@ enum KotlinEmitter {
     for group in groups {
       if !first { out.blank() }
       first = false
-      if let heading = group.heading { out.add("// \(SourceLanguage.kotlin.comment(heading))", indent: 3) }
+      if let heading = group.heading { out.add("// \(heading, in: .comment(.kotlin))", indent: 3) }
       for token in group.tokens { entry(&out, token) }
     }
   }
@@ -155,13 +155,13 @@ enum KotlinEmitter {
       switch token.values {
       case .single(let color):
         out.write("ColorToken.fixed(0x")
-        out.write(color.argbHex)
+        out.write(code: color.argbHex)
         out.write(")")
       case .lightDark(let light, let dark):
         out.write("ColorToken.auto(light = 0x")
-        out.write(light.argbHex)
+        out.write(code: light.argbHex)
         out.write(", dark = 0x")
-        out.write(dark.argbHex)
+        out.write(code: dark.argbHex)
         out.write(")")
       }
     }
@@ -175,10 +175,10 @@ enum KotlinEmitter {
   ) {
     if let note { out.comment(note, prefix: "      // ", in: .kotlin) }
     let start = out.count
-    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" -> "); value(&$0) }
+    out.line(indent: 3) { $0.write(code: vocabulary); $0.write("."); $0.write(code: name); $0.write(" -> "); value(&$0) }
     if out.columns(ofLineFrom: start) <= lineLimit { return }
     out.remove(from: start)
-    out.line(indent: 3) { $0.write(vocabulary); $0.write("."); $0.write(name); $0.write(" ->") }
+    out.line(indent: 3) { $0.write(code: vocabulary); $0.write("."); $0.write(code: name); $0.write(" ->") }
     out.line(indent: 4) { value(&$0) }
   }
 

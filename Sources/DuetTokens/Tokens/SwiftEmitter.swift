@@ -40,12 +40,12 @@ enum SwiftEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// MARK: - \(SourceLanguage.swift.comment(heading))", indent: 1)
+        out.add("// MARK: - \(heading, in: .comment(.swift))", indent: 1)
       }
       for token in group.tokens {
         out.blank()
         if let doc = token.doc { out.comment(doc, prefix: "  /// ", in: .swift) }
-        out.line(indent: 1) { $0.write("case "); $0.write(token.name) }
+        out.line(indent: 1) { $0.write("case "); $0.write(code: token.name) }
       }
     }
     out.add("}")
@@ -137,7 +137,7 @@ enum SwiftEmitter {
   private static func fontEntry(_ out: inout SourceText, _ token: FontToken) {
     caseLines(&out, token.name, note: token.note)
     out.add("return FontToken(", indent: 3)
-    let arguments = [
+    let arguments: [SourceLine] = [
       "family: .\(token.family.rawValue)",
       "weight: \(token.weight)",
       "size: \(swiftNumber(token.size))",
@@ -197,7 +197,7 @@ enum SwiftEmitter {
     for group in groups {
       if let heading = group.heading {
         if !first { out.blank() }
-        out.add("// MARK: \(SourceLanguage.swift.comment(heading))", indent: 2)
+        out.add("// MARK: \(heading, in: .comment(.swift))", indent: 2)
         out.blank()
       } else if !first {
         out.blank()
@@ -231,7 +231,7 @@ enum SwiftEmitter {
   /// A note as `//` lines, then `case .name:`.
   package static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
     if let note { out.comment(note, prefix: "    // ", in: .swift) }
-    out.line(indent: 2) { $0.write("case ."); $0.write(name); $0.write(":") }
+    out.line(indent: 2) { $0.write("case ."); $0.write(code: name); $0.write(":") }
   }
 
   /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`, appended
@@ -241,7 +241,7 @@ enum SwiftEmitter {
     out.writeHex(value.rgb.value, count: 6)
     if let alpha = writtenAlpha(value) {
       out.write(", alpha: ")
-      out.write(floatLiteral(alpha))
+      out.write(code: floatLiteral(alpha))
     }
     out.write(")")
   }

@@ -78,9 +78,9 @@ enum SwiftUIEmitter {
   /// its example.
   private static func typeTokenStruct(_ out: inout SourceText, _ config: TokenConfig) {
     let example = config.fonts.first?.name ?? "body"
-    out.add(contentsOf: CommentText.lines(
+    out.comment(
       "One step of the type scale as the config states it. `.tokenFont(.\(example))` on a view sets it, with its size and line height kept in step with Dynamic Type.",
-      prefix: "/// "))
+      prefix: "/// ", in: .swift)
     out.add(contentsOf: [
       "public struct TypeToken: Sendable {",
       "  /// The size in points at the default Dynamic Type size.",
@@ -158,21 +158,21 @@ enum SwiftUIEmitter {
     for group in groups {
       if let heading = group.heading {
         out.blank()
-        out.add("// MARK: - \(SourceLanguage.swift.comment(heading))", indent: 1)
+        out.add("// MARK: - \(heading, in: .comment(.swift))", indent: 1)
       }
       for token in group.tokens {
         let entry = line(token)
         out.blank()
         if let doc = entry.doc { out.comment(doc, prefix: "  /// ", in: .swift) }
         if let note = entry.note { out.comment(note, prefix: "  // ", in: .swift) }
-        let head = "public static let \(entry.name) = "
-        let single = head + entry.value
-        if 2 + single.count <= KotlinEmitter.lineLimit {
+        let head: SourceLine = "public static let \(entry.name) = "
+        let single: SourceLine = "\(head)\(entry.value)"
+        if 2 + single.text.count <= KotlinEmitter.lineLimit {
           out.add(single, indent: 1)
         } else if let open = entry.value.firstIndex(of: "(") {
           // `Color(` stays on the line; its arguments go on the next, indented.
-          out.add(head + entry.value[...open], indent: 1)
-          out.add(String(entry.value[entry.value.index(after: open)...]), indent: 2)
+          out.add("\(head)\(String(entry.value[...open]))", indent: 1)
+          out.add("\(String(entry.value[entry.value.index(after: open)...]))", indent: 2)
         } else {
           out.add(single, indent: 1)
         }

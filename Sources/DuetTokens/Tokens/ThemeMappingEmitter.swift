@@ -36,8 +36,13 @@ enum ThemeMappingEmitter {
 
   /// `case .a, .b, .c:` on one line while it fits 100 columns, else wrapped
   /// with each continuation line aligned under the first pattern, so it never
-  /// reads as the `return` below it.
-  package static func caseLines(_ patterns: [String]) -> [String] {
+  /// reads as the `return` below it. The patterns are token names the config
+  /// check passed, so escaping them as code leaves them as they are.
+  package static func caseLines(_ patterns: [String]) -> [SourceLine] {
+    caseLayout(patterns).map { SourceLine(escaping: $0) }
+  }
+
+  private static func caseLayout(_ patterns: [String]) -> [String] {
     let single = "    case " + patterns.joined(separator: ", ") + ":"
     if single.count <= KotlinEmitter.lineLimit { return [single] }
     var lines: [String] = []

@@ -53,7 +53,7 @@ struct TokenPlan: Sendable, Equatable {
   /// engine's), plus every other file with duet's banner in an output folder
   /// that the config no longer generates. Any other file is never claimed.
   package func undeclaredFiles(in root: URL) -> [String] {
-    let banner = Data(generatedBannerStart.utf8)
+    let banner = Data(generatedBannerStart.text.utf8)
     /// duet's banner, or (with `orEngine`) the banner of the Duet toolchain's
     /// engine. Only a regular file inside the tree is opened (PathGuard): a FIFO
     /// here would block `--check`, a link would read outside the tree.

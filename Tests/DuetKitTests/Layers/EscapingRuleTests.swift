@@ -43,18 +43,24 @@ struct EscapingRuleTests {
     return result
   }
 
-  /// In the token emitters, every value put into a comment line goes through
-  /// `SourceLanguage.comment` (or `SourceText.comment`), but for duet's own
-  /// words: a scale's summary, an appearance, a theme's spoken name (from its
-  /// identifier) and a token name (an identifier).
-  @Test func tokenCommentsUseTheEscaper() throws {
-    let own: Set = ["appearance.rawValue", "theme.spokenName", "scale.summary", "example"]
-    let marker = try Regex(#""(\s*///|\s*//|\s*/\*\*|\s+\*\s)"#)
+  /// The token files are built of `SourceLine`s (issue 42, item 4): the two
+  /// writers take no String for a line, so text from the config is escaped on
+  /// its way in, as code unless a context says comment, doc or literal; and
+  /// no emitter interpolates a String that `SourceLanguage` escaped already
+  /// (it would be escaped twice).
+  @Test func tokenWritersTakeOnlySourceLines() throws {
     var problems: [String] = []
-    for (file, line) in try Self.lines(under: "DuetTokens", files: { !$0.hasSuffix("SourceEscape.swift") }) where line.contains(marker) {
-      for expression in Self.interpolations(line) where !own.contains(expression) && !expression.contains(".comment(") {
-        problems.append("\(file): \\(\(expression)) in a comment line: \(line.trimmingCharacters(in: .whitespaces))")
-      }
+    let takesString = try Regex(#"func (add|write|keep|comment|kdoc)\([^)]*: (String|\[String\])[,)]"#)
+    for (file, line) in try Self.lines(under: "DuetTokens/Tokens", files: { $0 == "CommentText.swift" || $0 == "EngineProse.swift" }) {
+      let code = line.trimmingCharacters(in: .whitespaces)
+      guard code.contains(takesString) else { continue }
+      // `comment(_ text:` and `kdoc(_ text:` take tree text to escape, `write(code:)` an identifier
+      // to escape as code, and `keep` the engine's own lines.
+      if code.contains("(_ text: String") || code.contains("keep(_ prose: [String])") || code.contains("write(code name: String)") { continue }
+      problems.append("\(file): a writer takes a String: \(code)")
+    }
+    for (file, line) in try Self.lines(under: "DuetTokens") where line.contains("\\(SourceLanguage.") || line.contains(".comment(heading)") {
+      problems.append("\(file): text escaped by SourceLanguage interpolated into a SourceLine: \(line.trimmingCharacters(in: .whitespaces))")
     }
     #expect(problems == [])
   }
