@@ -39,6 +39,10 @@ package final class EventLoop {
   /// What to do when the stop latch trips (a signal asked duet to stop); by
   /// default every child is stopped.
   package var onStop: (() -> Void)?
+  /// Called each turn just before the loop blocks in the poller: what the turn
+  /// left for other threads (the observer's calls) goes out once the turn has
+  /// started what it could.
+  package var beforeWait: (() -> Void)?
   /// Whether the stop latch has tripped; children started after it are stopped at once.
   package private(set) var stopRequested = false
 
@@ -109,6 +113,7 @@ package final class EventLoop {
   /// One round: waits for the poller (at most until the earliest deadline),
   /// handles what it saw, fires the due deadlines, runs what was posted.
   package func turn() {
+    beforeWait?()
     poller.wait(timeout: deadlines.timeout(now: clock.now)) { handle($0) }
     for body in deadlines.takeDue(now: clock.now) { body() }
     deliverPosted()

@@ -8,25 +8,43 @@ import Foundation
 /// in the same turn of the loop), and on two busy cores every wake is a context
 /// switch the lanes wait behind. Calls posted while a batch waits join it: one
 /// wake carries them all, in the order they were posted.
+///
+/// Held until flushed (`heldUntilFlush`), a call waits for the run loop's
+/// `flush`, which it makes just before it blocks: the end of a lane is then
+/// heard after the next lane has started, not before, so the wake costs the
+/// link from one lane to the next nothing.
 final class ObserverMailbox: @unchecked Sendable {
-  private let queue: DispatchQueue
+  let queue: DispatchQueue
+  private let held: Bool
   private let lock = NSLock()
   private var pending: [() -> Void] = []
   private var scheduled = false
   private var batches = 0
 
-  init(label: String) {
+  init(label: String, heldUntilFlush: Bool = false) {
     queue = DispatchQueue(label: label)
+    held = heldUntilFlush
   }
 
-  /// Runs `call` on the observer's queue after every call posted before it.
+  /// Runs `call` on the observer's queue after every call posted before it
+  /// (when held, once `flush` is called).
   func post(_ call: @escaping () -> Void) {
     let schedule = lock.withLock {
       pending.append(call)
-      defer { scheduled = true }
-      return !scheduled
+      return !held && claimWake()
     }
     if schedule { queue.async { self.deliver() } }
+  }
+
+  /// Hands the calls posted so far to the observer's queue.
+  func flush() {
+    if lock.withLock({ !pending.isEmpty && claimWake() }) { queue.async { self.deliver() } }
+  }
+
+  /// Whether this caller wakes the queue: no wake is on its way yet. Under the lock.
+  private func claimWake() -> Bool {
+    defer { scheduled = true }
+    return !scheduled
   }
 
   /// How many wakes of the observer's queue carried the calls so far.
@@ -34,6 +52,7 @@ final class ObserverMailbox: @unchecked Sendable {
 
   /// Returns once every call posted so far has run.
   func waitUntilDelivered() {
+    flush()
     queue.sync {}
   }
 

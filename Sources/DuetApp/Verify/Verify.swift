@@ -138,8 +138,10 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   // The observer hears the lanes on a queue of its own: a lane's end is noticed
   // on the output pump's thread, which also keeps every lane's deadline, and an
   // observer that blocks (a terminal nobody reads) must hold only itself, not
-  // the run. The run is recorded before the queue is waited for.
-  let delivery = ObserverMailbox(label: "duet.verify.observer")
+  // the run. The run is recorded before the queue is waited for. The calls are
+  // held until the loop is about to block, so a lane's end is heard after its
+  // dependents have started (issue 42: the wake cost each link of a deep DAG).
+  let delivery = ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true)
   if request.reapOrphans { Subreaper.enable() }
   var before: TrackedChanges?
   /// The process groups the run's poller started, asked once the run ended.
@@ -155,8 +157,10 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
     groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
     let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.post { observer.event(event) } },
-                             onLine: { index, line in delivery.post { observer.line(names[index], line) } })
+                             onLine: { index, line in delivery.post { observer.line(names[index], line) } },
+                             beforeWait: { delivery.flush() })
     delivery.post { observer.ended() }
+    delivery.flush()
     return result
   }
   if request.reapOrphans {

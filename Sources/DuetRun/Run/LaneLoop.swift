@@ -100,13 +100,17 @@ package final class LaneLoop {
     package func interrupt() { poster.post(Message.interrupt) }
   }
 
-  /// Runs every selected lane on this thread and returns when each has an outcome.
+  /// Runs every selected lane on this thread and returns when each has an
+  /// outcome. `beforeWait` is called each time the loop is about to block:
+  /// the lanes that may start have started, so what the caller hands to other
+  /// threads then (the observer's calls) costs the next lane no time.
   package func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
-                  onEvent: @escaping (RunEvent) -> Void) -> RunResult {
+                  onEvent: @escaping (RunEvent) -> Void, beforeWait: (() -> Void)? = nil) -> RunResult {
     let clock = loop.clock
     let start = clock.now
     self.makeRequest = makeRequest
     self.onEvent = onEvent
+    loop.beforeWait = beforeWait
     loop.deliverPosted()
     startWhatMay()
     loop.run(until: { plan.isFinished && alongside.isEmpty })

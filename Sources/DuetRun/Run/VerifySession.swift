@@ -221,9 +221,11 @@ package final class VerifySession {
   }
 
   /// Runs the plan on this thread's run loop; returns when every lane has an
-  /// outcome. Tests hand it a scripted poller and clock.
+  /// outcome. Tests hand it a scripted poller and clock. `beforeWait` runs
+  /// each time the loop is about to block (see `LaneLoop.run`).
   package func run(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock(),
-                  onEvent: @escaping (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void) -> RunResult {
+                  onEvent: @escaping (RunEvent) -> Void, onLine: @escaping @Sendable (Int, String) -> Void,
+                  beforeWait: (() -> Void)? = nil) -> RunResult {
     let plan = self.plan
     let before = fingerprints.cacheable.reduce(into: [Int: [FingerprintParts.File]]()) { $0[$1] = fingerprints.parts[$1]?.files }
     let root = plan.root, cache = self.cache
@@ -247,7 +249,7 @@ package final class VerifySession {
                             if attempt == 1 { self.fingerprintAgain(index, recheck: recheck) }
                             return plan.request(index: index, attempt: attempt) { onLine(index, $0) }
                           },
-                          onEvent: onEvent)
+                          onEvent: onEvent, beforeWait: beforeWait)
     movedInputs = loop.moved
     return result
   }

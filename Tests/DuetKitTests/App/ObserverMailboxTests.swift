@@ -31,4 +31,22 @@ struct ObserverMailboxTests {
     #expect(heard.values == Array(0..<100))
     #expect(mailbox.batchesDelivered <= 2, "\(mailbox.batchesDelivered) wakes for 101 calls")
   }
+
+  /// Held until flushed, calls wait for the run loop's `flush` (made as it is
+  /// about to block), so the observer's wake never comes between a lane's end
+  /// and its dependents' start; `waitUntilDelivered` flushes what is left.
+  @Test func heldCallsWaitForTheFlush() {
+    let mailbox = ObserverMailbox(label: "test", heldUntilFlush: true)
+    let heard = Heard()
+    for value in 0..<10 { mailbox.post { heard.values.append(value) } }
+    mailbox.queue.sync {}
+    #expect(heard.values.isEmpty, "held calls ran before the flush")
+    mailbox.flush()
+    mailbox.queue.sync {}
+    #expect(heard.values == Array(0..<10))
+    mailbox.post { heard.values.append(10) }
+    mailbox.waitUntilDelivered()
+    #expect(heard.values == Array(0...10))
+    #expect(mailbox.batchesDelivered == 2)
+  }
 }

@@ -58,6 +58,28 @@ struct EventLoopTests {
     #expect(out == [1: "child1\n", 2: "child2\n"])
   }
 
+  /// `beforeWait` runs each turn before the loop blocks, after what the turn
+  /// started: a child started from another's end is already running when the
+  /// caller hands its batch on (issue 42, item 6: the observer's wake).
+  @Test func beforeWaitRunsOnceTheTurnHasStartedWhatItCould() {
+    let loop = EventLoop()
+    var log: [String] = []
+    var done = false
+    loop.beforeWait = { log.append("wait") }
+    loop.start(.shell("true", directory: "/", environment: [:]), limits: .init(timeout: 30), onBytes: { _ in },
+               onEnd: { _ in
+                 log.append("first ended")
+                 loop.start(.shell("true", directory: "/", environment: [:]), limits: .init(timeout: 30),
+                            onBytes: { _ in }, onEnd: { _ in log.append("second ended"); done = true })
+                 log.append("second started")
+               })
+    loop.run(until: { done })
+    #expect(log.first == "wait")
+    let ended = log.firstIndex(of: "first ended") ?? 0
+    #expect(Array(log[ended...].prefix(3)) == ["first ended", "second started", "wait"])
+    #expect(log.last == "second ended")
+  }
+
   /// A poller never hands out a child's number twice, so a late drop or signal
   /// for a child that ended cannot reach a newer one.
   @Test func childNumbersAreNeverReused() throws {
