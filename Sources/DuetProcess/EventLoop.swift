@@ -39,10 +39,16 @@ package final class EventLoop {
   /// What to do when the stop latch trips (a signal asked duet to stop); by
   /// default every child is stopped.
   package var onStop: (() -> Void)?
-  /// Called each turn just before the loop blocks in the poller: what the turn
-  /// left for other threads (the observer's calls) goes out once the turn has
-  /// started what it could.
+  /// Called just before the loop blocks in the poller: what the turn left for
+  /// other threads (the observer's calls) goes out once the turn has started
+  /// what it could. At most once per `beforeWaitInterval` seconds: a skipped
+  /// call is made by a deadline within the interval, so nothing waits longer.
   package var beforeWait: (() -> Void)?
+  /// The least time between two `beforeWait` calls (0: every turn). Each call
+  /// wakes another thread, which on two busy cores the lanes wait behind.
+  package var beforeWaitInterval: Double = 0
+  private var lastBeforeWait: UInt64?
+  private var beforeWaitDue: DeadlineList.Token?
   /// Whether the stop latch has tripped; children started after it are stopped at once.
   package private(set) var stopRequested = false
 
@@ -113,10 +119,27 @@ package final class EventLoop {
   /// One round: waits for the poller (at most until the earliest deadline),
   /// handles what it saw, fires the due deadlines, runs what was posted.
   package func turn() {
-    beforeWait?()
+    callBeforeWait()
     poller.wait(timeout: deadlines.timeout(now: clock.now)) { handle($0) }
     for body in deadlines.takeDue(now: clock.now) { body() }
     deliverPosted()
+  }
+
+  /// Calls `beforeWait` now, or, within `beforeWaitInterval` of the last
+  /// call, by a deadline at the interval's end (one at a time).
+  private func callBeforeWait() {
+    guard let beforeWait, beforeWaitDue == nil else { return }
+    let now = clock.now, interval = UInt64(max(0, beforeWaitInterval) * 1e9)
+    if let last = lastBeforeWait, now &- last < interval {
+      beforeWaitDue = deadlines.add(at: last &+ interval) { [unowned self] in
+        self.beforeWaitDue = nil
+        self.lastBeforeWait = self.clock.now
+        beforeWait()
+      }
+      return
+    }
+    lastBeforeWait = now
+    beforeWait()
   }
 
   /// Hands what other threads posted to `onMessage` now (a Ctrl-C that came

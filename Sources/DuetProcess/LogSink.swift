@@ -12,11 +12,17 @@ package final class LogSink {
   package private(set) var tail = LogTail()
   package private(set) var wroteFile = false
 
-  package let url: URL
+  /// The folder the log file goes in, made with the file.
+  package let folder: URL
+  package let fileName: String
   private let onLine: (@Sendable (String) -> Void)?
 
-  package init(url: URL, onLine: (@Sendable (String) -> Void)?) {
-    self.url = url
+  /// The file's URL is worked out on the first byte, not here: most lanes
+  /// print nothing, and URL arithmetic was a tenth of the run loop's own
+  /// time per lane (issue 42, item 6).
+  package init(folder: URL, fileName: String, onLine: (@Sendable (String) -> Void)?) {
+    self.folder = folder
+    self.fileName = fileName
     self.onLine = onLine
   }
 
@@ -24,8 +30,8 @@ package final class LogSink {
     guard bytes.count > 0 else { return }
     tail.append(bytes)
     if fd < 0 && !failedToOpen && !closed {
-      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      fd = open(folder.appendingPathComponent(fileName).path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       failedToOpen = fd < 0
       wroteFile = fd >= 0
     }

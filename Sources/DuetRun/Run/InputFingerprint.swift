@@ -27,12 +27,12 @@ package enum InputFingerprint {
   }
 
   /// `linux-x86_64`, `macos-arm64`: where this duet runs.
-  package static var platform: String {
+  package static let platform: String = {
     var info = utsname()
     uname(&info)
     let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     return "\(LanePlatform.current.rawValue)-\(machine)"
-  }
+  }()
 
   /// `changedFiles` is the list `--since`/`--changed` hands lanes: a lane that
   /// reads it (its command names `DUET_CHANGED_FILES`, or it lists that name in

@@ -9,21 +9,24 @@ package struct StepRequest: Sendable {
   package var attempt: Int
   package var timeout: Double
   package var workingDirectory: URL
-  /// Where the attempt's output goes; created only when the lane first writes.
-  package var logURL: URL
-  /// `logURL` relative to the tree root, for reports.
+  /// Where the attempt's output goes: the run's log folder and the file's
+  /// name in it, created only when the lane first writes.
+  package var logFolder: URL
+  package var logFile: String
+  /// The log file relative to the tree root, for reports.
   package var logPath: String
   package var environment: [String: String]
   /// Called with each output line when the user asked to `--stream` this lane.
   package var onLine: (@Sendable (String) -> Void)?
 
-  package init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logURL: URL, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
+  package init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logFolder: URL, logFile: String, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
     self.index = index
     self.lane = lane
     self.attempt = attempt
     self.timeout = timeout
     self.workingDirectory = workingDirectory
-    self.logURL = logURL
+    self.logFolder = logFolder
+    self.logFile = logFile
     self.logPath = logPath
     self.environment = environment
     self.onLine = onLine

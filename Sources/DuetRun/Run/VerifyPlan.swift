@@ -56,6 +56,9 @@ package struct VerifyPlan: Sendable {
   package let environment: [String: String]
   /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
   package let affected: [Int: AffectedLanes.Decision]
+  /// What each lane's request is made of, worked out once, not once a lane
+  /// (URL arithmetic was a fifth of the run loop's own time per lane: issue 42).
+  private let shared: RequestParts
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
   package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
@@ -66,6 +69,7 @@ package struct VerifyPlan: Sendable {
     self.options = options
     self.environment = environment
     self.runID = VerifyPlan.makeRunID(now)
+    self.shared = RequestParts(root: root, manifest: manifest, environment: environment, logFolder: ".duet/logs/\(runID)")
     try VerifyPlan.check(root: root, manifest: manifest, options: options)
     selected = try VerifyPlan.select(manifest, options)
     weights = [Double](repeating: 1, count: manifest.lanes.count)
@@ -214,27 +218,45 @@ package struct VerifyPlan: Sendable {
     let lane = manifest.lanes[index]
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
-    var environment = self.environment
-    // What duet sets for lanes comes from this run only: a DUET_CHANGED_FILES
-    // inherited from the caller would narrow a full run to someone else's list.
-    for name in VerifyPlan.laneVariables { environment[name] = nil }
+    var environment = shared.environment
     for entry in lane.env { environment[entry.name] = entry.value }
     environment["DUET_LANE"] = lane.name
-    environment["DUET_ROOT"] = root.path
+    environment["DUET_ROOT"] = shared.rootPath
     environment["DUET_ATTEMPT"] = String(attempt)
     if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
-    let directory = lane.dir.map { root.appendingPathComponent($0) } ?? root
     return StepRequest(
       index: index, lane: lane, attempt: attempt,
       timeout: lane.timeout ?? options.defaultTimeout,
-      workingDirectory: directory,
-      logURL: root.appendingPathComponent(logPath), logPath: logPath,
+      workingDirectory: shared.directories[index],
+      logFolder: shared.logFolder, logFile: file, logPath: logPath,
       environment: environment,
       onLine: options.stream.contains(lane.name) ? onLine : nil)
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
   package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES"]
+
+  /// The parts of a lane's request that are the same for every attempt.
+  private struct RequestParts: Sendable {
+    let rootPath: String
+    /// The run's log folder, absolute.
+    let logFolder: URL
+    /// Each lane's working directory: its `dir:` under the root, or the root.
+    let directories: [URL]
+    /// duet's environment without the variables duet sets for lanes: a
+    /// DUET_CHANGED_FILES inherited from the caller would narrow a full run to
+    /// someone else's list.
+    let environment: [String: String]
+
+    init(root: URL, manifest: Manifest, environment: [String: String], logFolder: String) {
+      rootPath = root.path
+      self.logFolder = root.appendingPathComponent(logFolder)
+      directories = manifest.lanes.map { lane in lane.dir.map { root.appendingPathComponent($0) } ?? root }
+      var environment = environment
+      for name in VerifyPlan.laneVariables { environment[name] = nil }
+      self.environment = environment
+    }
+  }
 
   /// The lanes in the order they would start, for `--dry-run`.
   package var startOrder: [Int] {

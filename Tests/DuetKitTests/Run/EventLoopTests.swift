@@ -80,6 +80,35 @@ struct EventLoopTests {
     #expect(log.last == "second ended")
   }
 
+  /// Within `beforeWaitInterval` of the last call, `beforeWait` waits for a
+  /// deadline at the interval's end: a run of quick children wakes the
+  /// observer's thread a few times, not once a child, and nothing posted
+  /// waits longer than the interval.
+  @Test func beforeWaitIsCalledAtMostOncePerInterval() {
+    let loop = EventLoop()
+    var calls: [Date] = []
+    var ended = 0
+    loop.beforeWait = { calls.append(Date()) }
+    loop.beforeWaitInterval = 0.5
+    func startNext() {
+      loop.start(.shell("true", directory: "/", environment: [:]), limits: .init(timeout: 30), onBytes: { _ in },
+                 onEnd: { _ in ended += 1; if ended < 20 { startNext() } })
+    }
+    let start = Date()
+    startNext()
+    loop.run(until: { ended == 20 })
+    let quick = Date()
+    let allowed = 2 + Int(quick.timeIntervalSince(start) / loop.beforeWaitInterval)
+    #expect(calls.count <= allowed, "\(calls.count) calls for 20 children in \(quick.timeIntervalSince(start))s")
+    // The next call comes within the interval (by a deadline when one was skipped).
+    let before = calls.count
+    let later = loop.after(5) {}
+    loop.run(until: { calls.count > before || Date().timeIntervalSince(quick) > 4 })
+    loop.cancel(later)
+    #expect(calls.count == before + 1)
+    #expect(Date().timeIntervalSince(quick) < 2)
+  }
+
   /// A poller never hands out a child's number twice, so a late drop or signal
   /// for a child that ended cannot reach a newer one.
   @Test func childNumbersAreNeverReused() throws {

@@ -202,7 +202,7 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
   interruption?.attach(loop.interrupter)
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: 60,
-                workingDirectory: URL(fileURLWithPath: "/"), logURL: URL(fileURLWithPath: "/dev/null"), logPath: "x", environment: [:])
+                workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
   }, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
 }
