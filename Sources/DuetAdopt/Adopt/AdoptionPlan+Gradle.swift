@@ -102,7 +102,7 @@ extension AdoptionPlan {
       let script = survey.scripts.first { $0.path == path }
       lane = PlannedLane(
         name: names.claim(name),
-        step: .shell(script?.command ?? ShellWord.quoted(path)),
+        step: .shell(script?.command ?? ShellWord.quoted(path).text),
         reason: "\(declared); the packages link a path Gradle does not write, which \(path) publishes, so the lane runs it")
     }
     lane.reason += "; macOS only, as Kotlin/Native Apple frameworks build only there"

@@ -51,7 +51,7 @@ extension CIWorkflowChecks.Check {
       scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || " ./_-:=+@%,".unicodeScalars.contains(scalar))
     }
     if plain { return command }
-    return shellPrefix + " -c " + ShellWord.quoted(command)
+    return shellPrefix + " -c " + ShellWord.quoted(command).text
   }
 
   /// The program and options GitHub runs the step's script with.

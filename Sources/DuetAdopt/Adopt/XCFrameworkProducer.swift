@@ -87,8 +87,8 @@ package struct ScriptFile: Sendable, Equatable {
 
   /// How a lane runs it from the tree root.
   package var command: String {
-    if isExecutable { return ShellWord.quoted(path) }
+    if isExecutable { return ShellWord.quoted(path).text }
     let shebang = text.prefix { $0 != "\n" }
-    return (shebang.hasPrefix("#!") && shebang.contains("bash") ? "bash " : "sh ") + ShellWord.quoted(path)
+    return (shebang.hasPrefix("#!") && shebang.contains("bash") ? "bash " : "sh ") + ShellWord.quoted(path).text
   }
 }

@@ -42,9 +42,10 @@ package struct XcodeProject: Sendable, Equatable {
 
   /// `xcodebuild test -project App.xcodeproj -scheme App -destination '…'`.
   package func testCommand(scheme: String) -> String {
-    [
+    let words: [ShellText] = [
       "xcodebuild", "test", isWorkspace ? "-workspace" : "-project", ShellWord.quoted(path),
       "-scheme", ShellWord.quoted(scheme), "-destination", ShellWord.quoted(XcodeProject.destination),
-    ].joined(separator: " ")
+    ]
+    return words.joined(separator: " ").text
   }
 }

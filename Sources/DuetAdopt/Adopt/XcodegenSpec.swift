@@ -29,9 +29,10 @@ package struct XcodegenSpec: Sendable, Equatable {
   /// `xcodegen generate --spec S && xcodebuild test -project P -scheme X -destination '…'`.
   package var testCommand: String {
     let project = (folder == "." ? "" : folder + "/") + projectName + ".xcodeproj"
-    return "xcodegen generate --spec \(ShellWord.quoted(path)) && " + [
+    let test: [ShellText] = [
       "xcodebuild", "test", "-project", ShellWord.quoted(project), "-scheme", ShellWord.quoted(scheme),
       "-destination", ShellWord.quoted(XcodeProject.destination),
-    ].joined(separator: " ")
+    ]
+    return ("xcodegen generate --spec \(path) && " + test.joined(separator: " ")).text
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import DuetAdopt
 import DuetModel
+import DuetSupport
 
 /// What a tree's lanes need on every CI runner besides duet, as `duet doctor`
 /// finds it: the JDK its Gradle modules ask for (`jvmToolchain(N)`, the
@@ -39,7 +40,7 @@ package struct CIToolchains: Sendable, Equatable {
   /// when it sets `ANDROID_HOME`, else the command-line tools unpacked into the
   /// cached `.android-sdk/`, the licences accepted (Gradle then installs the
   /// platforms a module compiles against). Needs the JDK, installed before it.
-  package static let installAndroidSDK =
+  package static let installAndroidSDK: ShellText =
     "if [ -z \"${ANDROID_HOME:-}\" ]; then export ANDROID_HOME=\"$CI_PROJECT_DIR/\(gitLabAndroidHome)\"; fi; export ANDROID_SDK_ROOT=\"$ANDROID_HOME\"; "
     + "sdkmanager=\"$ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager\"; "
     + "if [ ! -x \"$sdkmanager\" ]; then "
@@ -61,7 +62,7 @@ package struct CIToolchains: Sendable, Equatable {
   /// `xcode-select` of the newest installed Xcode whose version starts with
   /// `$DUET_XCODE` (the runner's default when it is empty; none installed fails),
   /// then `xcodebuild -version`.
-  package static let selectXcode =
+  package static let selectXcode: ShellText =
     "xcode=\"$(ls -d /Applications/Xcode_\"${DUET_XCODE:-}\"*.app 2>/dev/null | sort -V | tail -n 1 || true)\"; "
     + "if [ -n \"$xcode\" ]; then sudo xcode-select --switch \"$xcode\"; "
     + "elif [ -n \"${DUET_XCODE:-}\" ]; then echo \"no Xcode $DUET_XCODE in /Applications\" >&2; exit 1; fi; xcodebuild -version"

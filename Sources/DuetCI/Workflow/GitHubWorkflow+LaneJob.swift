@@ -6,24 +6,24 @@ extension GitHubWorkflow {
   /// The job that runs `job`'s lanes with a history store of its own, which it
   /// uploads, unpacking first the `outputs:` of the jobs it reads from and
   /// packing its own for the jobs that read them.
-  static func laneJob(_ job: CIJobPlan.Job, plan: CIJobPlan, manifest: Manifest, options: Options) -> [String] {
+  static func laneJob(_ job: CIJobPlan.Job, plan: CIJobPlan, manifest: Manifest, options: Options) -> [YAML] {
     let id = job.id
     let lanes = job.lanes.map { manifest.lanes[$0] }
     let history = ".duet/ci/history-\(id).sqlite"
     let build = CIToolchains.buildJobID(macOS: job.macOS)
     let upstream = job.needs.map { plan.jobs[$0].id }
-    var y: [String] = []
-    y.append("  \(id):")
-    y.append("    name: \(YAMLText.scalar(jobName(job, lanes: lanes, oneJobPerLane: options.jobs.oneJobPerLane)))")
+    var y: [YAML] = []
+    y.append("  \(id, in: .identifier):")
+    y.append("    name: \(jobName(job, lanes: lanes, oneJobPerLane: options.jobs.oneJobPerLane))")
     let needs = [build] + upstream
-    y.append("    needs: [\(needs.joined(separator: ", "))]")
+    y.append("    needs: \(idList(needs))")
     // Lanes are gated one by one (duet reads the upstream verdicts), so the job
     // runs whatever the jobs it needs did, once duet is built.
-    y.append("    if: ${{ !cancelled() && needs.\(build).result == 'success' }}")
+    y.append("    if: ${{ !cancelled() && needs.\(build, in: .identifier).result == 'success' }}")
     y.append("    runs-on: \(labels(job.labels))")
     y += timeoutMinutes(jobMinutes(lanes))
     y.append("    env:")
-    y.append("      DUET_HISTORY: \(YAMLText.scalar(history))")
+    y.append("      DUET_HISTORY: \(history)")
     y.append("    steps:")
     y += checkoutAndDuet(macOS: job.macOS)
     y += toolchainSteps(options.toolchains, macOS: job.macOS, androidSDK: CIToolchains.needAndroidSDK(lanes))
@@ -36,11 +36,13 @@ extension GitHubWorkflow {
     ]
     let stores = upstream.map { UpstreamArgument(job: $0, store: ".duet/upstream/duet-history-\($0)/history-\($0).sqlite") }
     for (i, run) in verifyRuns(lanes, handsOn: job.handsOn, id: id, upstream: stores).enumerated() {
-      y.append("      - name: \(YAMLText.scalar(run.lanes.count > 5 ? "duet verify: \(run.lanes.count) lanes" : "duet verify " + run.lanes.map { "--lane " + $0.name }.joined(separator: " ")))")
+      let title = run.lanes.count > 5 ? "duet verify: \(run.lanes.count) lanes" : "duet verify " + run.lanes.map { "--lane " + $0.name }.joined(separator: " ")
+      let command: ShellText = "duet verify \(run.arguments)"
+      y.append("      - name: \(title)")
       if i > 0 { y.append("        if: always()") }
       y.append("        env:")
-      y += RemoteCacheEnvironment.gitHubStep.map { "          \($0.name): \(YAMLText.scalar($0.value))" }
-      y.append("        run: \(YAMLText.scalar("duet verify " + run.arguments))")
+      y += RemoteCacheEnvironment.gitHubStep.map { "          \($0.name): \($0.value)" }
+      y.append("        run: \(command)")
     }
     y += handOnOutputs(job.handsOn, id: id)
     y += [
@@ -48,7 +50,7 @@ extension GitHubWorkflow {
       "        if: always()",
       "        uses: \(PinnedAction.uploadArtifact.uses)",
       "        with:",
-      "          name: \(YAMLText.scalar("duet-history-\(id)"))",
+      "          name: \("duet-history-\(id)")",
       "          path: .duet/ci/",
       "          include-hidden-files: true",
       "          if-no-files-found: warn",
@@ -63,20 +65,21 @@ extension GitHubWorkflow {
   /// each with its JUnit report `.duet/ci/junit-ID[-outputs].xml`.
   /// Every call names the history stores of the jobs this one needs
   /// (`--upstream JOB=STORE`), so duet skips a lane whose need did not pass there.
-  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String, upstream: [UpstreamArgument] = []) -> [(lanes: [Lane], arguments: String)] {
+  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String, upstream: [UpstreamArgument] = []) -> [(lanes: [Lane], arguments: ShellText)] {
     let handed = Set(handsOn)
     let producers = lanes.filter { $0.outputs.contains(where: handed.contains) }
     let others = lanes.filter { !$0.outputs.contains(where: handed.contains) }
-    var runs: [(lanes: [Lane], arguments: String)] = []
+    var runs: [(lanes: [Lane], arguments: ShellText)] = []
     if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml", upstream: upstream) + " --no-cache")) }
     if !others.isEmpty { runs.append((others, verifyArguments(others, junit: ".duet/ci/junit-\(id).xml", upstream: upstream))) }
     return runs
   }
 
   /// `--lane A --lane B --no-deps --strict --junit FILE [--upstream JOB=STORE…]`, each name a shell word.
-  package static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> String {
-    lanes.map { "--lane " + ShellWord.quoted($0.name) }.joined(separator: " ") + " --no-deps --strict --junit " + ShellWord.quoted(junit)
-      + upstream.map { " --upstream " + ShellWord.quoted($0.job + "=" + $0.store) }.joined()
+  package static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> ShellText {
+    let names: [ShellText] = lanes.map { "--lane \($0.name)" }
+    let stores: [ShellText] = upstream.map { " --upstream \($0.job + "=" + $0.store)" }
+    return "\(names.joined(separator: " ")) --no-deps --strict --junit \(junit)\(stores.joined())"
   }
 
   /// One `--upstream`: a job this one needs and where its history store lands.
@@ -103,7 +106,7 @@ extension GitHubWorkflow {
   /// `timeout-minutes:`, at most `maxJobMinutes`, with a comment saying what
   /// the lanes would need when that is more: the lanes' own timeouts still
   /// stop them, and a job that must run longer needs a self-hosted runner.
-  package static func timeoutMinutes(_ minutes: Int) -> [String] {
+  package static func timeoutMinutes(_ minutes: Int) -> [YAML] {
     guard minutes > maxJobMinutes else { return ["    timeout-minutes: \(minutes)"] }
     return [
       "    # Its lanes may take \(minutes) minutes; GitHub's hosted runners stop a job at \(maxJobMinutes).",
@@ -121,13 +124,13 @@ extension GitHubWorkflow {
   /// `.duet/upstream/duet-history-ID/`), whose verdicts gate this job's lanes. By
   /// `pattern:`, so a job that uploaded none (it failed before duet ran) fails
   /// nothing here: duet then finds no verdict and skips the lanes needing it.
-  static func receiveStores(_ from: [String]) -> [String] {
-    from.flatMap { id in
+  static func receiveStores(_ from: [String]) -> [YAML] {
+    from.flatMap { id -> [YAML] in
       [
-        "      - name: \(YAMLText.scalar("Download the history store of \(id)"))",
+        "      - name: \("Download the history store of \(id)")",
         "        uses: \(PinnedAction.downloadArtifact.uses)",
         "        with:",
-        "          pattern: \(YAMLText.scalar("duet-history-\(id)"))",
+        "          pattern: \("duet-history-\(id)")",
         "          path: .duet/upstream",
       ]
     }
@@ -136,15 +139,15 @@ extension GitHubWorkflow {
   /// Downloads and unpacks the `outputs:` the jobs `from` hand on. By
   /// `pattern:`: a job whose producers failed hands nothing on, and the lanes
   /// reading it are skipped by duet, while the others of this job still run.
-  static func receiveOutputs(_ from: [String]) -> [String] {
+  static func receiveOutputs(_ from: [String]) -> [YAML] {
     guard !from.isEmpty else { return [] }
-    var y: [String] = []
+    var y: [YAML] = []
     for id in from {
       y += [
-        "      - name: \(YAMLText.scalar("Download the outputs of \(id)"))",
+        "      - name: \("Download the outputs of \(id)")",
         "        uses: \(PinnedAction.downloadArtifact.uses)",
         "        with:",
-        "          pattern: \(YAMLText.scalar("duet-outputs-\(id)"))",
+        "          pattern: \("duet-outputs-\(id)")",
         "          path: ${{ runner.temp }}/duet-outputs",
         "          merge-multiple: true",
       ]
@@ -160,22 +163,22 @@ extension GitHubWorkflow {
   /// uploads them for the jobs whose lanes read them, unless the run was
   /// cancelled: a lane of this job that failed must not keep another's outputs
   /// from the jobs that read them.
-  static func handOnOutputs(_ paths: [String], id: String) -> [String] {
+  static func handOnOutputs(_ paths: [String], id: String) -> [YAML] {
     guard !paths.isEmpty else { return [] }
-    let pack = "mkdir -p \"$RUNNER_TEMP/duet-outputs\"; packed=(); for path in "
+    let pack: ShellText = "mkdir -p \"$RUNNER_TEMP/duet-outputs\"; packed=(); for path in "
       + paths.map(ShellWord.quoted).joined(separator: " ")
       + "; do if [ -e \"$path\" ]; then packed+=(\"$path\"); fi; done; "
       + "if [ ${#packed[@]} -gt 0 ]; then tar -cf \"$RUNNER_TEMP/duet-outputs/\(id).tar\" -- \"${packed[@]}\"; fi"
     return [
       "      - name: Pack the outputs later jobs read",
       "        if: ${{ !cancelled() }}",
-      "        run: \(YAMLText.scalar(pack))",
+      "        run: \(pack)",
       "      - name: Upload the outputs",
       "        if: ${{ !cancelled() }}",
       "        uses: \(PinnedAction.uploadArtifact.uses)",
       "        with:",
-      "          name: \(YAMLText.scalar("duet-outputs-\(id)"))",
-      "          path: \(YAMLText.scalar("${{ runner.temp }}/duet-outputs/\(id).tar"))",
+      "          name: \("duet-outputs-\(id)")",
+      "          path: \("${{ runner.temp }}/duet-outputs/\(id).tar")",
       "          if-no-files-found: ignore",
       "          retention-days: 1",
     ]
@@ -183,11 +186,11 @@ extension GitHubWorkflow {
 
   /// The last job: merges every job's store, prints `duet flaky`, saves the
   /// merged store, and fails the workflow if a job failed or was cancelled.
-  static func summaryJob(needs ids: [String], manifest: Manifest, options: Options) -> [String] {
-    var y: [String] = []
-    y.append("  \(summaryJobID):")
+  static func summaryJob(needs ids: [String], manifest: Manifest, options: Options) -> [YAML] {
+    var y: [YAML] = []
+    y.append("  \(summaryJobID, in: .identifier):")
     y.append("    name: duet history")
-    y.append("    needs: [\(ids.joined(separator: ", "))]")
+    y.append("    needs: \(idList(ids))")
     y.append("    if: always()")
     y.append("    runs-on: \(labels(manifest.runsOn[.linux] ?? [options.runsOn]))")
     y.append("    timeout-minutes: 30")
@@ -214,7 +217,7 @@ extension GitHubWorkflow {
       "        uses: \(PinnedAction.cacheSave.uses)",
       "        with:",
       "          path: .duet/history.sqlite",
-      "          key: \(YAMLText.scalar(historyCacheKey))",
+      "          key: \(historyCacheKey)",
       "      - name: Upload the merged history",
       "        if: always()",
       "        uses: \(PinnedAction.uploadArtifact.uses)",
@@ -238,19 +241,24 @@ extension GitHubWorkflow {
 
   /// Restores the newest store of this branch (else the default branch's), so
   /// lanes that passed on any runner with the same fingerprint are cached.
-  package static let restoreHistory: [String] = [
+  package static let restoreHistory: [YAML] = [
     "      - name: Restore the history store",
     "        uses: \(PinnedAction.cacheRestore.uses)",
     "        with:",
     "          path: .duet/history.sqlite",
-    "          key: \(YAMLText.scalar(historyCacheKey))",
+    "          key: \(historyCacheKey)",
     "          restore-keys: |",
     "            duet-history-${{ github.ref_name }}-",
     "            duet-history-${{ github.event.repository.default_branch }}-",
   ]
 
   /// One label as a scalar, several as a flow list.
-  package static func labels(_ labels: [String]) -> String {
-    labels.count == 1 ? YAMLText.scalar(labels[0]) : "[" + labels.map(YAMLText.scalar).joined(separator: ", ") + "]"
+  package static func labels(_ labels: [String]) -> YAML {
+    labels.count == 1 ? YAMLText.scalar(labels[0]) : YAMLText.list(labels)
+  }
+
+  /// Job ids as a flow list: `[a, b]`.
+  static func idList(_ ids: [String]) -> YAML {
+    "[\(ids.map { YAML(escaping: $0, in: .identifier) }.joined(separator: ", "))]"
   }
 }

@@ -112,7 +112,7 @@ package enum GitHubWorkflow {
   /// release tag, else at the commit the writing duet was built from
   /// (`DUET_COMMIT`), else at the default branch, so it never asks for a ref that
   /// does not exist. The C libraries are installed only when needed.
-  package static let installScript: [String] = [
+  package static let installScript: [ShellText] = [
     "set -euo pipefail",
     "bin=\"$HOME/.duet-tool/$DUET_VERSION/duet\"",
     "os=\"$(uname -s | tr '[:upper:]' '[:lower:]')\"",
@@ -158,7 +158,7 @@ package enum GitHubWorkflow {
 
   /// The step of a lane job that unpacks the build job's duet (`duet.tar`,
   /// downloaded to `$RUNNER_TEMP`) outside the checkout and puts it on `PATH`.
-  package static let unpackDuet: [String] = [
+  package static let unpackDuet: [ShellText] = [
     "set -euo pipefail",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "tar -xf \"$RUNNER_TEMP/duet.tar\" -C \"$RUNNER_TEMP/duet-bin\"",

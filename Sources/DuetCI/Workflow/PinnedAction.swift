@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// An action the generated GitHub workflow uses, pinned to the full commit of
 /// its release tag as read from the action's public repository (`git rev-parse
 /// TAG^{commit}`), with the tag as a comment: a tag can be moved, a commit cannot.
@@ -6,8 +8,8 @@ package struct PinnedAction: Sendable, Equatable {
   package var commit: String
   package var version: String
 
-  /// `owner/name@COMMIT # vX.Y.Z`, the value of a `uses:` key.
-  package var uses: String { name + "@" + commit + " # " + version }
+  /// `owner/name@COMMIT # vX.Y.Z`, the value of a `uses:` key and its comment.
+  package var uses: YAML { "\(name + "@" + commit) # \(version, in: .comment)" }
 
   package static let checkout = PinnedAction(name: "actions/checkout", commit: "3d3c42e5aac5ba805825da76410c181273ba90b1", version: "v7.0.1")
   package static let cache = PinnedAction(name: "actions/cache", commit: "27d5ce7f107fe9357f9df03efb73ab90386fccae", version: "v5.0.5")

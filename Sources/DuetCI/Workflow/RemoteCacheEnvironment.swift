@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// How the generated CI reaches the shared remote cache (issue 37): the
 /// repository names it with the variable `DUET_REMOTE_CACHE` (GitHub:
 /// `vars.DUET_REMOTE_CACHE`; GitLab: a CI/CD variable) and keeps the token and
@@ -23,7 +25,7 @@ package enum RemoteCacheEnvironment {
   package static let gitLabJob: [(name: String, value: String)] = [("DUET_REMOTE_CACHE_UPLOAD", "1")]
 
   /// The comment lines of the GitLab file that say what to set.
-  package static let gitLabComment = [
+  package static let gitLabComment: [YAML] = [
     "# To share the remote cache, set the CI/CD variables DUET_REMOTE_CACHE (its URL) and, masked,",
     "# DUET_REMOTE_CACHE_TOKEN and DUET_REMOTE_CACHE_KEY; GitLab passes them to every job, and lane jobs upload.",
   ]

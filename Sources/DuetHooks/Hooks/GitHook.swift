@@ -14,7 +14,7 @@ package enum GitHook {
   }
 
   /// The line that marks a hook as duet's own.
-  package static let marker = "# duet-hook v1"
+  package static let marker: ShellText = "# duet-hook v1"
 
   package struct Failure: Error, CustomStringConvertible, Sendable {
     package var message: String
@@ -63,16 +63,15 @@ package enum GitHook {
   /// `PATH`; elsewhere only the `duet` on `PATH`. A hook that `--force` moved
   /// aside (`<hook>.duet-backup`) still runs first, with the same arguments and
   /// input, and its failure stops git as before. Placed `.outside`, it then does
-  /// nothing in a repository without duet's manifest. Every word from outside
-  /// (duet's path, the root) is one single-quoted shell word (`ShellWord`).
+  /// nothing in a repository without duet's manifest. It is built as
+  /// `ShellText`, so every word from outside (duet's path, the root) goes in as
+  /// one quoted shell word (`ShellWord`); the text is made a String only here.
   package static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
-    let quotedDuet = ShellWord.quoted(duetPath)
-    let quotedRoot = ShellWord.quoted(rootFromTop)
-    let findDuet = placement == .gitFolder
+    let findDuet: ShellText = placement == .gitFolder
       ? """
-        duet=\(quotedDuet)
+        duet=\(duetPath)
         [ -x "$duet" ] || duet=$(command -v duet) || {
-          printf 'duet hook: duet is neither at %s nor on PATH; reinstall it and run duet hook install\\n' \(quotedDuet) >&2
+          printf 'duet hook: duet is neither at %s nor on PATH; reinstall it and run duet hook install\\n' \(duetPath) >&2
           exit 1
         }
         """
@@ -82,22 +81,24 @@ package enum GitHook {
           exit 1
         }
         """
-    let manifestGuard = placement == .outside
-      ? "[ -f \"$top\"/\(quotedRoot)/\(Manifest.defaultPath) ] || [ -f \"$top\"/\(quotedRoot)/\(ParityManifest.defaultPath) ] || exit 0\n"
+    let manifestGuard: ShellText = placement == .outside
+      ? "[ -f \"$top\"/\(rootFromTop)/\(Manifest.defaultPath) ] || [ -f \"$top\"/\(rootFromTop)/\(ParityManifest.defaultPath) ] || exit 0\n"
       : ""
-    return """
+    let what: ShellText = kind == .prePush ? "pushed" : "committed"
+    let script: ShellText = """
       #!/bin/sh
       \(marker): written by `duet hook install`; `duet hook uninstall` removes it.
-      # Verifies what is being \(kind == .prePush ? "pushed" : "committed") with duet; skip it once with --no-verify.
+      # Verifies what is being \(what) with duet; skip it once with --no-verify.
       top=$(git rev-parse --show-toplevel) || exit 1
       input=$(cat)
       if [ -x "$0.duet-backup" ]; then
         printf '%s\\n' "$input" | "$0.duet-backup" "$@" || exit $?
       fi
       \(manifestGuard)\(findDuet)
-      printf '%s\\n' "$input" | "$duet" hook run \(kind.rawValue) --root "$top"/\(quotedRoot) "$@"
+      printf '%s\\n' "$input" | "$duet" hook run \(kind.rawValue) --root "$top"/\(rootFromTop) "$@"
 
       """
+    return script.text
   }
 
   /// Writes the hook. The tree must have a manifest (a hook without one would
@@ -223,7 +224,7 @@ enum HookFile {
       return .foreign("it is a symbolic link to \(ControlText.shown(target))\(exists(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path) ? "" : ", which does not exist")")
     case S_IFREG:
       let bytes = FileManager.default.contents(atPath: path) ?? Data()
-      if bytes.range(of: Data(GitHook.marker.utf8)) != nil { return .duets }
+      if bytes.range(of: Data(GitHook.marker.text.utf8)) != nil { return .duets }
       let head = String(decoding: bytes.prefix(240), as: UTF8.self).split(separator: "\n").prefix(3).joined(separator: " | ")
       return .foreign("it begins: \(ControlText.shown(head))")
     default:

@@ -48,11 +48,13 @@ package enum GitHubAnnotations {
     var block = RunReport.failureBlock(record)
     guard !block.isEmpty else { return [] }
     let heading = block.removeFirst()
-    var lines = ["::group::" + escapeData(heading.replacingOccurrences(of: "── ", with: "duet lane "))]
+    let start: WorkflowCommand = "::group::\(heading.replacingOccurrences(of: "── ", with: "duet lane "))"
+    var lines = [start.text]
     if !block.isEmpty {
-      lines.append("::stop-commands::\(stopToken)")
-      lines += block
-      lines.append("::\(stopToken)::")
+      let stop: WorkflowCommand = "::stop-commands::\(stopToken)"
+      let resume: WorkflowCommand = "::\(stopToken)::"
+      // The log lines as they are: no command runs between these two.
+      lines += [stop.text] + block + [resume.text]
     }
     lines.append("::endgroup::")
     return lines
@@ -74,26 +76,11 @@ package enum GitHubAnnotations {
 
   /// `::name key=value,key=value::message`, every part escaped.
   package static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
-    let props = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
-    return "::\(name)\(props.isEmpty ? "" : " " + props)::\(escapeData(message))"
-  }
-
-  /// A command's message: `%`, CR and LF as `%25`, `%0D`, `%0A`.
-  package static func escapeData(_ value: String) -> String {
-    var out = ""
-    for scalar in ControlText.clean(value).unicodeScalars {
-      switch scalar {
-      case "%": out += "%25"
-      case "\r": out += "%0D"
-      case "\n": out += "%0A"
-      default: out.unicodeScalars.append(scalar)
-      }
+    var line: WorkflowCommand = "::\(name)"
+    if !properties.isEmpty {
+      line += " " + properties.map { "\($0.0, in: .property)=\($0.1, in: .property)" as WorkflowCommand }.joined(separator: ",")
     }
-    return out
-  }
-
-  /// A property value: as a message, and `:` and `,` as `%3A` and `%2C`.
-  package static func escapeProperty(_ value: String) -> String {
-    escapeData(value).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    line += "::\(message)"
+    return line.text
   }
 }

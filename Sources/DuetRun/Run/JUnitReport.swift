@@ -7,10 +7,9 @@ import DuetSupport
 ///
 /// Fail and timeout are `<failure>` holding the log tail; skipped and cancelled
 /// lanes are `<skipped>` with the reason; `flaky`, `cached`, the attempts and the
-/// log path are `<properties>` of the test case. Every text is escaped for XML 1.0,
-/// and characters XML 1.0 cannot carry at all (most C0 controls, a lone
-/// surrogate's replacement, U+FFFE, U+FFFF) become U+FFFD; ANSI colour sequences
-/// are dropped first, so a coloured log stays readable.
+/// log path are `<properties>` of the test case. The report is built as `XML`,
+/// so every text from the run goes in escaped for XML 1.0 (`XMLText`); it is
+/// made a String only when returned.
 package enum JUnitReport {
   /// The JUnit text of a run. Tracked files changed under `--strict` add a
   /// failing test case naming them.
@@ -37,7 +36,7 @@ package enum JUnitReport {
       ("name", "duet"), ("tests", String(tests + caseCount)), ("failures", String(failures + caseFailures)),
       ("errors", String(laneErrors + caseErrors)), ("skipped", String(skipped + caseSkips)), ("time", seconds(result.duration)),
     ]
-    var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+    var lines: [XML] = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
     lines.append("<testsuites" + attributes(totals) + ">")
     lines.append("  <testsuite" + attributes(suiteAttributes) + ">")
     for record in result.records {
@@ -52,15 +51,15 @@ package enum JUnitReport {
     lines.append("  </testsuite>")
     for lane in lanes { lines += suite(lane) }
     lines.append("</testsuites>")
-    return lines.joined(separator: "\n") + "\n"
+    return (lines.joined(separator: "\n") + "\n").text
   }
 
   package static func isSkip(_ outcome: LaneOutcome) -> Bool {
     outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
   }
 
-  package static func testCase(_ record: LaneRecord) -> [String] {
-    var lines = ["    <testcase" + attributes([("name", record.name), ("classname", "duet.lanes"), ("time", seconds(record.duration))]) + ">"]
+  package static func testCase(_ record: LaneRecord) -> [XML] {
+    var lines: [XML] = ["    <testcase" + attributes([("name", record.name), ("classname", "duet.lanes"), ("time", seconds(record.duration))]) + ">"]
     var properties: [(String, String)] = [("outcome", record.outcome.rawValue), ("attempts", String(record.attempts.count))]
     if record.outcome == .flaky { properties.append(("flaky", "true")) }
     if record.outcome == .cached { properties.append(("cached", "true")) }
@@ -98,47 +97,13 @@ package enum JUnitReport {
     return text
   }
 
-  package static func attributes(_ pairs: [(String, String)]) -> String {
-    pairs.map { " \($0.0)=\"\(attribute($0.1))\"" }.joined()
+  /// ` name="value"…`, every value escaped for an attribute.
+  package static func attributes(_ pairs: [(String, String)]) -> XML {
+    pairs.map { " \($0.0)=\"\($0.1, in: .attribute)\"" as XML }.joined()
   }
 
-  /// Character data: `&`, `<`, `>` escaped (`>` too, so `]]>` cannot appear).
-  package static func text(_ value: String) -> String {
-    escape(value, inAttribute: false)
-  }
-
-  /// An attribute value in double quotes: also `"`, `'`, and tab, CR and LF as
-  /// character references, so a parser's attribute normalisation keeps them.
-  package static func attribute(_ value: String) -> String {
-    escape(value, inAttribute: true)
-  }
-
-  package static func escape(_ value: String, inAttribute: Bool) -> String {
-    var out = ""
-    out.reserveCapacity(value.utf8.count)
-    for scalar in ControlText.clean(value).unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"" where inAttribute: out += "&quot;"
-      case "'" where inAttribute: out += "&apos;"
-      case "\t" where inAttribute: out += "&#9;"
-      case "\n" where inAttribute: out += "&#10;"
-      case "\r": out += "&#13;"
-      default:
-        out.unicodeScalars.append(isAllowed(scalar) ? scalar : "\u{FFFD}")
-      }
-    }
-    return out
-  }
-
-  /// XML 1.0's `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000 and up.
-  package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x9, 0xA, 0xD: return true
-    case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-    default: return false
-    }
+  /// Character data.
+  package static func text(_ value: String) -> XML {
+    XML(escaping: value)
   }
 }

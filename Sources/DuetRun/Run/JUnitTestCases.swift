@@ -42,17 +42,17 @@ extension JUnitReport {
   }
 
   /// The `<testsuite>` of one lane's cases.
-  static func suite(_ lane: LaneCases) -> [String] {
+  static func suite(_ lane: LaneCases) -> [XML] {
     let counts = [("name", lane.lane), ("tests", String(lane.cases.count)), ("failures", String(lane.failures)),
                   ("errors", String(lane.errors)), ("skipped", String(lane.skipped)), ("time", seconds(lane.duration))]
-    var lines = ["  <testsuite" + attributes(counts) + ">"]
+    var lines: [XML] = ["  <testsuite" + attributes(counts) + ">"]
     for test in lane.cases { lines += testCase(test, quarantinedBy: lane.entry(for: test)) }
     lines.append("  </testsuite>")
     return lines
   }
 
   /// One case of a report: its suite as `classname`, its end and the first line of its message.
-  static func testCase(_ test: TestCaseResult, quarantinedBy entry: QuarantineEntry?) -> [String] {
+  static func testCase(_ test: TestCaseResult, quarantinedBy entry: QuarantineEntry?) -> [XML] {
     let head = "    <testcase" + attributes([("name", test.name), ("classname", test.suite), ("time", seconds(test.duration))])
     let message = test.message ?? ""
     if let entry {

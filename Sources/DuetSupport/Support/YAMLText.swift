@@ -5,12 +5,66 @@ import Foundation
 /// in YAML 1.2 and 1.1 alike, double-quoted otherwise, so no value a user typed
 /// turns into a boolean, a null, a number or a comment on the way out; and
 /// comment text with every line break and control escaped, so a folder name
-/// cannot end a comment and start a key.
-package enum YAMLText {
+/// cannot end a comment and start a key. What it writes is `YAML`.
+package enum YAMLText: OutputLanguage {
+  /// Where in a YAML document a value goes.
+  package enum Context: Sendable {
+    /// A scalar (a value, a key, a list item): plain or double-quoted.
+    case scalar
+    /// The inside of a `#` comment: one line, whatever it holds.
+    case comment
+    /// A name of letters, digits, `-` and `_` that starts with a letter or `_`
+    /// (a job id): plain, as GitHub and GitLab show it, when it is not a word
+    /// YAML reads as a boolean or a null (`inf` and `nan` are strings in YAML,
+    /// though Swift's `Double` reads them); anything else as `scalar`.
+    case identifier
+    /// One line YAML takes as written (a line of a block scalar, `run: |` or
+    /// `sh: >-`; comment text already escaped and cut into lines): a line break
+    /// or a control, which such a line cannot hold, becomes U+FFFD.
+    case line
+  }
+
+  package static var defaultContext: Context { .scalar }
+
   /// The words YAML 1.1 (GitLab, PyYAML) or 1.2 reads as a boolean or a null.
   package static let reservedWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"]
 
-  package static func scalar(_ text: String) -> String {
+  package static func escape(_ text: String, in context: Context) -> String {
+    switch context {
+    case .scalar: return scalarText(text)
+    case .comment: return escaped(text, quote: false)
+    case .identifier: return isPlainIdentifier(text) ? text : scalarText(text)
+    case .line: return String(String.UnicodeScalarView(text.unicodeScalars.map { isUnsafe($0) ? "\u{FFFD}" : $0 }))
+    }
+  }
+
+  /// `text` as a YAML scalar.
+  package static func scalar(_ text: String) -> YAML { YAML(escaping: text) }
+
+  /// `text` for the inside of a `#` comment.
+  package static func comment(_ text: String) -> YAML { YAML(escaping: text, in: .comment) }
+
+  /// A flow list: `[a, b]`.
+  package static func list(_ items: [String]) -> YAML {
+    "[\(items.map(scalar).joined(separator: ", "))]"
+  }
+
+  private static func isPlainIdentifier(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, first == "_" || ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
+    return text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+      && !reservedWords.contains(text.lowercased())
+  }
+
+  /// A line break, a control but tab, or a byte-order mark or bidirectional override.
+  private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9: return false
+    case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF, 0xFFFE, 0xFFFF: return true
+    default: return false
+    }
+  }
+
+  private static func scalarText(_ text: String) -> String {
     let plainSafe = !text.isEmpty
       && text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }
       && !"-?:,[]{}#&*!|>'\"%@` ".unicodeScalars.contains(text.unicodeScalars.first!)
@@ -27,33 +81,25 @@ package enum YAMLText {
   /// the words allow; YAML folds each line break back into the one space it was.
   /// nil when folding could change the text (not printable ASCII, a line break,
   /// a tab, two spaces in a row, a space at either end): write `scalar` then.
-  package static func folded(_ text: String, indent: String, width: Int) -> [String]? {
+  package static func folded(_ text: String, indent: String, width: Int) -> [YAML]? {
     guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }),
           !text.contains("  "), !text.hasPrefix(" "), !text.hasSuffix(" ") else { return nil }
-    var lines: [String] = [], line = ""
+    var lines: [YAML] = [], line = ""
     for word in text.split(separator: " ") {
       if !line.isEmpty && indent.count + line.count + 1 + word.count > width {
-        lines.append(indent + line)
+        lines.append(YAML(escaping: indent + line, in: .line))
         line = ""
       }
       line += line.isEmpty ? String(word) : " " + word
     }
-    lines.append(indent + line)
+    lines.append(YAML(escaping: indent + line, in: .line))
     return lines
   }
-
-  /// A flow list: `[a, b]`.
-  package static func list(_ items: [String]) -> String {
-    "[" + items.map(scalar).joined(separator: ", ") + "]"
-  }
-
-  /// `text` for the inside of a `#` comment: one line, whatever it holds.
-  package static func comment(_ text: String) -> String { escaped(text, quote: false) }
 
   /// `text` with YAML's double-quoted escapes for `\`, (when `quote`) `"`, and
   /// every scalar that is a line break in YAML 1.1 or 1.2 (LF, CR, NEL, LS, PS),
   /// a control (C0, DEL, C1), a byte-order mark or a bidirectional override.
-  package static func escaped(_ text: String, quote: Bool) -> String {
+  private static func escaped(_ text: String, quote: Bool) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

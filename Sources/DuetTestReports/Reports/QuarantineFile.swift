@@ -98,7 +98,7 @@ package struct QuarantineFile: Sendable, Equatable {
     for entry in entries {
       var first = true
       func field(_ key: String, _ value: String) {
-        lines.append((first ? "  - " : "    ") + key + ": " + YAMLText.scalar(value))
+        lines.append((first ? "  - " : "    ") + key + ": " + YAMLText.scalar(value).text)
         first = false
       }
       if let test = entry.test { field("test", test) }

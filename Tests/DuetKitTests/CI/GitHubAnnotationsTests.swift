@@ -11,8 +11,8 @@ import Testing
 struct GitHubAnnotationsTests {
   /// Messages escape %, CR and LF; properties also escape : and ,.
   @Test func escaping() {
-    #expect(GitHubAnnotations.escapeData("100% done\r\nnext") == "100%25 done%0D%0Anext")
-    #expect(GitHubAnnotations.escapeProperty("a:b,c%\n") == "a%3Ab%2Cc%25%0A")
+    #expect(WorkflowCommandText.escape("100% done\r\nnext", in: .data) == "100%25 done%0D%0Anext")
+    #expect(WorkflowCommandText.escape("a:b,c%\n", in: .property) == "a%3Ab%2Cc%25%0A")
     let line = GitHubAnnotations.command("error", properties: [("title", "duet lane a,b: c")], message: "x\ny")
     #expect(line == "::error title=duet lane a%2Cb%3A c::x%0Ay")
   }

@@ -80,7 +80,7 @@ struct GraphAndWorkflowTests {
     let jobs = try #require(node["jobs"]?.mapping)
     #expect(jobs.compactMap(\.key.scalar) == ["duet-build-linux"] + ids + [GitHubWorkflow.summaryJobID])
     let build = try #require(node["jobs"]?["duet-build-linux"]?["steps"]?.sequence)
-    #expect(build[0]["uses"]?.scalar == PinnedAction.cache.uses.components(separatedBy: " #")[0])
+    #expect(build[0]["uses"]?.scalar == PinnedAction.cache.uses.text.components(separatedBy: " #")[0])
     #expect(build[0]["with"]?["key"]?.scalar?.hasPrefix("duet-9.8.7-") == true)
     #expect(build[1]["run"]?.scalar?.contains("swift build -c release") == true)
     for (i, lane) in manifest.lanes.enumerated() {
@@ -94,7 +94,7 @@ struct GraphAndWorkflowTests {
       #expect(steps[1]["with"]?["name"]?.scalar == "duet-linux")
       #expect(!steps.contains { $0["run"]?.scalar?.contains("swift build") == true })
       let verify = steps.compactMap { $0["run"]?.scalar }.first { $0.hasPrefix("duet verify") }
-      let upstream = manifest.graph.needs[i].map { " --upstream " + ShellWord.quoted("\(ids[$0])=.duet/upstream/duet-history-\(ids[$0])/history-\(ids[$0]).sqlite") }.joined()
+      let upstream = manifest.graph.needs[i].map { " --upstream " + ShellWord.quoted("\(ids[$0])=.duet/upstream/duet-history-\(ids[$0])/history-\(ids[$0]).sqlite").text }.joined()
       #expect(verify == "duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps --strict --junit .duet/ci/junit-\(ids[i]).xml" + upstream)
       // Issue 38: the job runs whatever its needs did; duet gates each lane.
       #expect(job["if"]?.scalar == "${{ !cancelled() && needs.duet-build-linux.result == 'success' }}")

@@ -97,7 +97,7 @@ struct JUnitReportTests {
 
   /// Only characters XML 1.0 allows pass the filter.
   @Test func allowedCharacters() {
-    #expect(JUnitReport.isAllowed("\t") && JUnitReport.isAllowed("\n") && JUnitReport.isAllowed("a") && JUnitReport.isAllowed("\u{1F600}"))
-    #expect(!JUnitReport.isAllowed("\u{0}") && !JUnitReport.isAllowed("\u{1F}") && !JUnitReport.isAllowed("\u{FFFE}") && !JUnitReport.isAllowed("\u{FFFF}"))
+    #expect(XMLText.isAllowed("\t") && XMLText.isAllowed("\n") && XMLText.isAllowed("a") && XMLText.isAllowed("\u{1F600}"))
+    #expect(!XMLText.isAllowed("\u{0}") && !XMLText.isAllowed("\u{1F}") && !XMLText.isAllowed("\u{FFFE}") && !XMLText.isAllowed("\u{FFFF}"))
   }
 }

@@ -78,7 +78,7 @@ final class InstallSandbox {
     env["DUET_VERSION"] = version
     env["DUET_GIT_URL"] = "file://" + repository.path
     env["DUET_COMMIT"] = commit
-    return try run("/bin/bash", ["-c", GitHubWorkflow.installScript.joined(separator: "\n")], in: root.appendingPathComponent("work"), environment: env)
+    return try run("/bin/bash", ["-c", GitHubWorkflow.installScript.map(\.text).joined(separator: "\n")], in: root.appendingPathComponent("work"), environment: env)
   }
 
   func calls() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
@@ -172,7 +172,7 @@ struct WorkflowInstallTests {
   @Test func templateUsesTheSameScript() throws {
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let template = try String(contentsOf: repository.appendingPathComponent("workflows/duet-verify.yml"), encoding: .utf8)
-    let block = GitHubWorkflow.installScript.map { $0.isEmpty ? "" : "          " + $0 }.joined(separator: "\n")
+    let block = GitHubWorkflow.installScript.map { $0.isEmpty ? "" : "          " + $0.text }.joined(separator: "\n")
     #expect(template.contains("        run: |\n" + block + "\n"), "workflows/duet-verify.yml's install step differs from GitHubWorkflow.installScript")
     #expect(!template.contains("--branch \"v$DUET_VERSION\""))
   }

@@ -115,7 +115,7 @@ struct HostileOutputTests {
     let node = try YAMLParser.parse(document, file: "hostile.yaml")
     #expect(node.mapping?.count == texts.count)
     for (index, text) in texts.enumerated() {
-      #expect(node["k\(index)"]?.scalar == text, "\(text.debugDescription) → \(YAMLText.scalar(text).debugDescription)")
+      #expect(node["k\(index)"]?.scalar == text, "\(text.debugDescription) → \(YAMLText.scalar(text).text.debugDescription)")
     }
     let scratch = try Scratch()
     let file = try scratch.write("hostile.yaml", document)
@@ -135,7 +135,7 @@ struct HostileOutputTests {
     #expect(pairs.count == texts.count)
     for (index, pair) in pairs.enumerated() where index < texts.count {
       #expect(pair.first as? String == "k\(index)")
-      #expect(pair.last as? String == texts[index], "PyYAML: \(texts[index].debugDescription) → \(YAMLText.scalar(texts[index]).debugDescription)")
+      #expect(pair.last as? String == texts[index], "PyYAML: \(texts[index].debugDescription) → \(YAMLText.scalar(texts[index]).text.debugDescription)")
     }
   }
 

@@ -65,51 +65,39 @@ struct EscapingRuleTests {
     #expect(problems == [])
   }
 
-  /// The YAML writers (the two workflows and init's manifest) put a value into
-  /// YAML only through `YAMLText` (a shell word only inside a `YAMLText`
-  /// scalar), but for values duet makes safe itself: job ids, the duet version,
-  /// numbers, and the pinned actions (`PinnedAction`: constant names, commits and tags).
-  @Test func yamlWritersUseYAMLText() throws {
-    let own: Set = [
-      "id", "id):", "summaryJobID", "needs.joined(separator: \", \")", "ids.joined(separator: \", \")", "minutes", "version",
-      "options.duetVersion", "junit", "plan.pools[name]!", "first", "second", "$0",
-      "jobMinutes(lanes)", "GitHubWorkflow.jobMinutes(lanes)", "artifacts ? \"true\" : \"false\"",
-      "([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: \", \")",
-      // Issue 38: duet's build job id, the hosted runners' cap, the remote cache's variable names: constants.
-      "build", "maxJobMinutes", "$0.name",
-      // Issue 38: the Android SDK's folder in a GitLab job and the command-line tools' build: constants,
-      // inside a script line that is itself written through YAMLText.
-      "gitLabAndroidHome", "androidCommandLineTools",
-    ]
+  /// The YAML writers (the two workflows and init's manifest) build their
+  /// documents of `YAML` (a shell command of `ShellText`, which goes into YAML
+  /// escaped), so the compiler keeps every value escaped. What is left: they
+  /// hold no YAML in a String, and turn `YAML` or `ShellText` into a String only
+  /// where the document leaves (its bytes, a returned text), to measure a line,
+  /// or to cut an escaped comment into lines (put back through `.line`).
+  @Test func yamlWritersKeepNoYAMLInAString() throws {
+    let leaving = [".text.utf8", ".text.count", "return text.text", "YAMLText.comment(text).text"]
     var problems: [String] = []
     let writers = try Self.lines(under: "DuetCI/Workflow") + Self.lines(under: "DuetAdopt/Adopt", files: { $0 == "ManifestWriter.swift" })
     for (file, line) in writers {
-      for expression in Self.interpolations(line)
-      where !own.contains(expression) && !expression.hasPrefix("YAMLText.") && !expression.hasPrefix("labels(") && !expression.hasPrefix("PinnedAction.")
-        && !expression.hasPrefix("ids.map") && !expression.contains("map(YAMLText.scalar)") {
-        problems.append("\(file): \\(\(expression)) written into YAML without YAMLText: \(line.trimmingCharacters(in: .whitespaces))")
+      let code = line.trimmingCharacters(in: .whitespaces)
+      if code.hasPrefix("//") { continue }
+      for held in ["var y: [String]", "var y = [\"", "var text = \"", "var text: String", ".escape("] where code.contains(held) {
+        problems.append("\(file): YAML held in a String, not YAML: \(code)")
       }
+      let rest = leaving.reduce(code) { $0.replacingOccurrences(of: $1, with: "") }
+      if rest.contains(".text") { problems.append("\(file): YAML or shell text made a String inside the writer: \(code)") }
     }
     #expect(problems == [])
   }
 
-  /// The hook script takes words from outside only as single-quoted shell
-  /// words (`ShellWord.quoted`): duet's path and the root never appear raw.
-  @Test func hookScriptQuotesEveryWord() throws {
-    let own: Set = [
-      "quotedDuet", "quotedRoot", "marker", "kind.rawValue", "kind == .prePush ? \"pushed\" : \"committed\"", "manifestGuard", "findDuet",
-      "Manifest.defaultPath", "ParityManifest.defaultPath",
-    ]
+  /// The hook script is `ShellText` from end to end: every piece of it is
+  /// declared as such, so duet's path and the root go in as quoted words, and
+  /// it becomes a String only when returned.
+  @Test func hookScriptIsShellText() throws {
     let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetHooks/Hooks/GitHook.swift"), encoding: .utf8)
     let start = try #require(text.range(of: "package static func script("))
     let end = try #require(text.range(of: "package static func install(", range: start.upperBound..<text.endIndex))
-    var problems: [String] = []
-    for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
-      for expression in Self.interpolations(line) where !own.contains(expression) && !expression.hasPrefix("ShellWord.quoted(") {
-        problems.append("GitHook.script: \\(\(expression)) in the hook's text")
-      }
-    }
-    #expect(problems == [])
+    let body = text[start.upperBound..<end.lowerBound].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("///") }
+    #expect(body.first?.hasSuffix("-> String {") == true)
+    #expect(body.filter { $0.hasPrefix("let ") || $0.hasPrefix("var ") }.allSatisfy { $0.contains(": ShellText = ") }, "\(body)")
+    #expect(body.filter { $0.contains(".text") || $0.contains("ShellWord.") || $0.contains("String(") } == ["return script.text"])
   }
 
   /// `Escaped` text is made only by its language's escaping, literals and

@@ -22,7 +22,7 @@ enum YAMLBreaks {
   /// and holds no raw line break (NEL, LS and PS included) or control.
   @Test func scalarsWithEveryLineBreakRoundTrip() throws {
     for sample in YAMLBreaks.samples {
-      let written = YAMLText.scalar(sample)
+      let written = YAMLText.scalar(sample).text
       #expect(!written.unicodeScalars.contains { YAMLBreaks.raw.contains($0) || $0 == "\u{FEFF}" }, "\(written.debugDescription)")
       let node = try YAMLParser.parse("key: \(written)\nother: 1\n", file: "t.yaml")
       #expect(node["key"]?.scalar == sample, "\(sample.debugDescription) → \(written.debugDescription)")
@@ -43,7 +43,7 @@ enum YAMLBreaks {
     let pieces = ["swift", "test", "--xunit-output", "'a b'", "\"q\"", "#x", "a:", ": b", "-", "|", ">", "&x", "*y", "!t", "%", "@", "`", "{a}", "[b]", "~", "null", "'", "\\", "x#y"]
     for _ in 0..<300 {
       let command = (0..<(1 + next(30))).map { _ in pieces[next(pieces.count)] }.joined(separator: " ")
-      let lines = try #require(YAMLText.folded(command, indent: "  ", width: 30))
+      let lines = try #require(YAMLText.folded(command, indent: "  ", width: 30)).map(\.text)
       #expect(lines.allSatisfy { $0.count <= 30 || !$0.dropFirst(2).contains(" ") })
       let node = try YAMLParser.parse("sh: >-\n" + lines.joined(separator: "\n") + "\nother: 1\n", file: "t.yaml")
       #expect(node["sh"]?.scalar == command, "\(command.debugDescription)")
@@ -58,7 +58,7 @@ enum YAMLBreaks {
   /// `#` comment line stays one line and parses as nothing.
   @Test func commentsStayOneLine() throws {
     for sample in YAMLBreaks.samples {
-      let line = "# " + YAMLText.comment(sample)
+      let line = "# " + YAMLText.comment(sample).text
       #expect(!line.contains("\n") && !YAMLBreaks.holdsRaw(line), "\(line.debugDescription)")
       let node = try YAMLParser.parse("\(line)\nkey: 1\n", file: "t.yaml")
       #expect(node.mapping?.count == 1, "\(line.debugDescription)")
