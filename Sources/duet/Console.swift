@@ -61,7 +61,7 @@ final class Console: Sendable {
   #endif
 
   /// Lines to stdout and stderr. Tree text in them is escaped where it is put in
-  /// (`ControlText.shown`); as a last guard, any control left but `\n`, tab and
+  /// (a `Printout` takes only `TerminalLine`); as a last guard, any control left but `\n`, tab and
   /// duet's own colours is escaped here (`ControlText.terminal`).
   func out(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDOUT_FILENO) }
   /// Text duet generated whole (a script, the man page, the progress line's
@@ -92,8 +92,8 @@ final class Console: Sendable {
   func show(_ printout: Printout) {
     for item in printout.items {
       switch item {
-      case .out(let text, let code): out(code.map { paint(text, $0) } ?? text)
-      case .err(let text): err(text)
+      case .out(let line, let code): out(code.map { paint(line.text, $0) } ?? line.text)
+      case .err(let line): err(line.text)
       case .raw(let text): raw(text)
       case .bytes(let data): bytes(data)
       case .diagnostics(let list): diagnostics(list)

@@ -49,12 +49,12 @@ final class ProgressPrinter: Sendable {
         state.running[name] = Date()
       case .retrying(let line, let code):
         clearStatus(&state)
-        console.out(console.paint(line, code))
+        console.out(console.paint(line.text, code))
       case .finished(let name, let count, let line, let code):
         state.running[name] = nil
         state.finished = count
         clearStatus(&state)
-        console.out(console.paint(line, code))
+        console.out(console.paint(line.text, code))
         drawStatus(&state)
       }
     }
