@@ -6,10 +6,15 @@ import DuetSupport
 /// word longer than a whole line (a path) overflows, kept whole.
 package enum HangingList {
   /// `rows` as lines no wider than `maxWidth`; a name wider than its column stands on a line of its own.
-  /// Names and texts are shown with their controls escaped (`ControlText.shown`):
-  /// they hold folder names and commands from the tree.
-  package static func lines(_ rows: [(String, String)], indent: String = "  ", maxWidth: Int = 100) -> [String] {
-    let rows = rows.map { (ControlText.shown($0.0), ControlText.shown($0.1)) }
+  /// Names and texts are `TerminalLine`s, escaped where they were made: they
+  /// hold folder names and commands from the tree. A word of shown text is
+  /// shown text, so the wrapped lines are escaped again unchanged.
+  package static func lines(_ rows: [(TerminalLine, TerminalLine)], indent: String = "  ", maxWidth: Int = 100) -> [TerminalLine] {
+    lines(rows.map { ($0.0.text, $0.1.text) }, indent: indent, maxWidth: maxWidth).map { TerminalLine(escaping: $0) }
+  }
+
+  /// The layout of `lines`, of text escaped already.
+  private static func lines(_ rows: [(String, String)], indent: String, maxWidth: Int) -> [String] {
     let nameWidth = min(rows.map(\.0.count).max() ?? 0, max(8, maxWidth / 4))
     let hang = String(repeating: " ", count: indent.count + nameWidth + 2)
     let room = max(20, maxWidth - hang.count)

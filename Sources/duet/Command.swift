@@ -21,7 +21,7 @@ extension Command {
   static func call(_ words: [String], invocation: Invocation, console: Console) throws -> Int32 {
     let parsed = try ParsedArguments<Self>.parse(words, invocation: invocation)
     if parsed.wantsHelp {
-      console.out(documentedSpec.help)
+      console.out(lines: documentedSpec.help)
       return ExitCode.pass
     }
     return try run(parsed, console: console)

@@ -60,14 +60,23 @@ final class Console: Sendable {
   static let windowSizeRequest: UInt = 0x4008_7468
   #endif
 
-  /// Lines to stdout and stderr. Tree text in them is escaped where it is put in
-  /// (`ControlText.shown`); as a last guard, any control left but `\n`, tab and
-  /// duet's own colours is escaped here (`ControlText.terminal`).
-  func out(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDOUT_FILENO) }
+  /// Lines to stdout and stderr: `TerminalLine`s, tree text in them escaped
+  /// where it was put in, painted with an SGR code on a colour terminal.
+  func out(_ line: TerminalLine, paint code: String? = nil) { out(code.map { paint(line.text, $0) } ?? line.text) }
+  func err(_ line: TerminalLine) { err(line.text) }
+
+  /// Several lines duet built as one String (help, an error that quotes
+  /// diagnostics), each escaped (a no-op on duet's own words and shown text).
+  func out(lines text: String) { for line in TerminalLine.lines(of: text) { out(line) } }
+  func err(lines text: String) { for line in TerminalLine.lines(of: text) { err(line) } }
+
+  /// As a last guard, any control left but `\n`, tab and duet's own colours
+  /// is escaped here (`ControlText.terminal`).
+  private func out(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDOUT_FILENO) }
   /// Text duet generated whole (a script, the man page, the progress line's
   /// carriage return and erase), as it is.
   func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
-  func err(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDERR_FILENO) }
+  private func err(_ text: String) { write(ControlText.terminal(text) + "\n", to: STDERR_FILENO) }
 
   /// Bytes as they are (a lane's log), to stdout.
   func bytes(_ data: Data) {
@@ -92,8 +101,8 @@ final class Console: Sendable {
   func show(_ printout: Printout) {
     for item in printout.items {
       switch item {
-      case .out(let text, let code): out(code.map { paint(text, $0) } ?? text)
-      case .err(let text): err(text)
+      case .out(let line, let code): out(line, paint: code)
+      case .err(let line): err(line)
       case .raw(let text): raw(text)
       case .bytes(let data): bytes(data)
       case .diagnostics(let list): diagnostics(list)

@@ -34,15 +34,15 @@ enum Entrypoint {
   static func dispatch(_ invocation: Invocation, console: Console) -> Int32 {
     let arguments = invocation.arguments
     guard let first = arguments.first else {
-      console.out(overview)
+      console.out(lines: overview)
       return ExitCode.usage
     }
     if first == "--help" || first == "-h" {
-      console.out(overview)
+      console.out(lines: overview)
       return ExitCode.pass
     }
     if first == "--version" {
-      console.out(duetVersionLine)
+      console.out("\(duetVersionLine)")
       return ExitCode.pass
     }
     guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == first }) else {
@@ -55,7 +55,7 @@ enum Entrypoint {
     do {
       return try command.call(Array(arguments.dropFirst()), invocation: invocation, console: console)
     } catch let error as CommandFailure {
-      console.err(error.message)
+      console.err(lines: error.message)
       return error.code
     } catch let error as UsageError {
       console.err("duet \(error.command): error: \(error.message)")
@@ -65,7 +65,7 @@ enum Entrypoint {
       console.diagnostics(error.diagnostics)
       return ExitCode.usage
     } catch {
-      console.err("duet \(first): error: \(error)")
+      console.err("duet \(first): error: \(String(describing: error))")
       return ExitCode.usage
     }
   }

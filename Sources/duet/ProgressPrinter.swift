@@ -49,12 +49,12 @@ final class ProgressPrinter: Sendable {
         state.running[name] = Date()
       case .retrying(let line, let code):
         clearStatus(&state)
-        console.out(console.paint(line, code))
+        console.out(line, paint: code)
       case .finished(let name, let count, let line, let code):
         state.running[name] = nil
         state.finished = count
         clearStatus(&state)
-        console.out(console.paint(line, code))
+        console.out(line, paint: code)
         drawStatus(&state)
       }
     }
@@ -63,7 +63,7 @@ final class ProgressPrinter: Sendable {
   func streamed(_ lane: String, _ line: String) {
     state.withLock { state in
       clearStatus(&state)
-      console.out("\(lane) | \(line)")
+      console.out("\(lane) | \(line, in: .laneOutput)")
       drawStatus(&state)
     }
   }
@@ -86,7 +86,7 @@ final class ProgressPrinter: Sendable {
       guard !state.running.isEmpty else { return }
       let now = Date()
       let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
-      console.out(ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: console.width, verb: "still running"))
+      console.out("\(ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: console.width, verb: "still running"))")
     }
   }
 

@@ -73,6 +73,21 @@ struct TerminalEscapeCLITests {
     #expect(initRun.status == 0, "\(initRun.stderr)")
     Self.expectClean(initRun, "init")
   }
+
+  /// A tree whose folder is named `r\n::error…` is named escaped by `doctor`
+  /// and `init` (issue 42, item 4: both printed the root raw before lines
+  /// were a `TerminalLine`, so the name started a workflow command).
+  @Test func rootFolderNameIsEscaped() throws {
+    let tree = try FixtureTree()
+    let name = "r\n\(Self.spoof)"
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(name), withIntermediateDirectories: true)
+    let doctor = try tree.duet("doctor", "--root", name)
+    Self.expectClean(doctor, "doctor")
+    #expect(doctor.stdout.hasPrefix("duet doctor: ") && doctor.stdout.contains("/r\\n::error title=spoof::forged\n"), "\(doctor.stdout)")
+    let initRun = try tree.duet("init", "--root", name)
+    #expect(initRun.status == 0, "\(initRun.stderr)")
+    Self.expectClean(initRun, "init")
+  }
 }
 
 /// `--junit PATH` by the one rule of what duet replaces (issue 27, defect 6).

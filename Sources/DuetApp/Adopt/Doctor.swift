@@ -42,14 +42,14 @@ package struct DoctorResponse: CommandResponse {
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
-      printout.out(report.json)
+      printout.json(report.json)
       return printout
     }
     printout.out("duet doctor: \(report.root)")
-    for line in HangingList.lines(report.lines.map { ($0.topic, $0.text) }, maxWidth: format.width) { printout.out(line) }
-    printout.out(report.verdict, paint: report.problems.isEmpty ? "32;1" : "31;1")
+    for line in HangingList.lines(report.lines.map { ("\($0.topic)", "\($0.text)") }, maxWidth: format.width) { printout.out(line) }
+    printout.out("\(report.verdict)", paint: report.problems.isEmpty ? "32;1" : "31;1")
     // One line per problem, never wrapped, so a CI log can be searched for them.
-    for problem in report.problems { printout.out("  " + ControlText.shown(problem)) }
+    for problem in report.problems { printout.out("  \(problem)") }
     return printout
   }
 }

@@ -117,15 +117,15 @@ enum InitReport {
       printout.out("found: no token config, parity manifest, Gradle settings or Package.swift")
     } else {
       printout.out("found:")
-      for line in HangingList.lines(plan.findings.map { ($0.subject, $0.detail) }, maxWidth: width) { printout.out(line) }
+      for line in HangingList.lines(plan.findings.map { ("\($0.subject)", "\($0.detail)") }, maxWidth: width) { printout.out(line) }
     }
     if !plan.lanes.isEmpty {
       printout.out("lanes, and why each exists:")
-      for line in HangingList.lines(plan.lanes.map { ($0.name, $0.reason) }, maxWidth: width) { printout.out(line) }
+      for line in HangingList.lines(plan.lanes.map { ("\($0.name)", "\($0.reason)") }, maxWidth: width) { printout.out(line) }
     }
     if !plan.outside.isEmpty {
       printout.out("outside the manifest (checks duet cannot run as a lane; listed as comments in \(target)):")
-      for line in HangingList.lines(plan.outside.map { ($0.subject, $0.reason) }, maxWidth: width) { printout.out(line) }
+      for line in HangingList.lines(plan.outside.map { ("\($0.subject)", "\($0.reason)") }, maxWidth: width) { printout.out(line) }
     }
     let verb = replaced ? "replaced" : "wrote"
     if plan.lanes.isEmpty {

@@ -35,7 +35,7 @@ package enum CacheResponse: CommandResponse {
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(CacheJSON(self)))
+      printout.json(ReportJSON.text(CacheJSON(self)))
       return printout
     }
     switch self {

@@ -8,10 +8,10 @@ import Foundation
 package struct Printout: Sendable {
   /// One thing to write. `paint` is an SGR code (`"32;1"`) the console applies on a colour terminal.
   package enum Item: Sendable, Equatable {
-    /// A line to stdout.
-    case out(String, paint: String?)
+    /// A line to stdout: tree text in it escaped (`TerminalLine`).
+    case out(TerminalLine, paint: String?)
     /// A line to stderr.
-    case err(String)
+    case err(TerminalLine)
     /// Text duet generated whole (a script, a graph), to stdout as it is.
     case raw(String)
     /// Bytes as they are (a lane's log), to stdout.
@@ -25,20 +25,24 @@ package struct Printout: Sendable {
   package init() {}
 
   /// One line to stdout, or to stderr: what a call says as it goes.
-  package static func line(_ text: String) -> Printout {
+  package static func line(_ text: TerminalLine) -> Printout {
     var printout = Printout()
     printout.out(text)
     return printout
   }
 
-  package static func errorLine(_ text: String) -> Printout {
+  package static func errorLine(_ text: TerminalLine) -> Printout {
     var printout = Printout()
     printout.err(text)
     return printout
   }
 
-  package mutating func out(_ text: String, paint: String? = nil) { items.append(.out(text, paint: paint)) }
-  package mutating func err(_ text: String) { items.append(.err(text)) }
+  package mutating func out(_ text: TerminalLine, paint: String? = nil) { items.append(.out(text, paint: paint)) }
+  package mutating func err(_ text: TerminalLine) { items.append(.err(text)) }
+  /// JSON duet encoded whole, to stdout with its line break: every control a
+  /// terminal acts on written as a JSON escape (`ReportJSON` has done so
+  /// already; a trace's JSONEncoder text has not), so it stays valid JSON.
+  package mutating func json(_ text: String) { raw(ReportJSON.escapingSeparators(text) + "\n") }
   package mutating func raw(_ text: String) { items.append(.raw(text)) }
   package mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
   package mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
@@ -53,7 +57,7 @@ package struct Printout: Sendable {
   package var outText: String {
     items.compactMap { item -> String? in
       switch item {
-      case .out(let text, _): return text + "\n"
+      case .out(let text, _): return text.text + "\n"
       case .raw(let text): return text
       case .bytes(let data): return String(decoding: data, as: UTF8.self)
       case .err, .diagnostics: return nil
@@ -65,7 +69,7 @@ package struct Printout: Sendable {
   package var errText: String {
     items.compactMap { item -> String? in
       switch item {
-      case .err(let text): return text + "\n"
+      case .err(let text): return text.text + "\n"
       case .diagnostics(let list): return list.map { $0.description + "\n" }.joined()
       default: return nil
       }

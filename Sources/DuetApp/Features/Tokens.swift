@@ -17,11 +17,12 @@ package struct DesignTokensResponse: CommandResponse {
 
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
-    if format.json { printout.out(outcome.json) }
+    if format.json { printout.json(outcome.json) }
     if case .failure(let diagnostics, _, _) = outcome {
       printout.diagnostics(diagnostics)
     } else if !format.json {
-      printout.out(outcome.text)
+      // The report's lines, its tree text shown already by DuetTokens.
+      for line in TerminalLine.lines(of: outcome.text) { printout.out(line) }
     }
     return printout
   }
@@ -46,7 +47,7 @@ package struct ThemeTestResponse: CommandResponse {
 
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
-    if format.json { printout.out(outcome.json) }
+    if format.json { printout.json(outcome.json) }
     if case .failure(let diagnostics, _) = outcome {
       printout.diagnostics(diagnostics)
     } else if !format.json {
@@ -77,7 +78,7 @@ package struct ContrastResponse: CommandResponse {
   package var exitCode: Int32 { ExitCode.pass }
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
-    printout.out(format.json ? query.json : query.text)
+    if format.json { printout.json(query.json) } else { printout.out(query.text) }
     return printout
   }
 }

@@ -39,13 +39,13 @@ package enum FlakyResponse: CommandResponse {
     }
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(FlakyJSON(report)))
+      printout.json(ReportJSON.text(FlakyJSON(report)))
       return printout
     }
     printout.out("duet flaky: \(report.runsInWindow) run(s) in the window; \(FlakyReport.definition)")
-    let header = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
-    func rows(_ entries: [FlakyReport.Entry]) -> [[String]] {
-      entries.map { [$0.lane, String($0.runs), String($0.failures), String($0.flakyFingerprints), String($0.flips), String($0.retriesPassed), HistoryAccess.time($0.lastSeen)] }
+    let header: [TerminalLine] = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
+    func rows(_ entries: [FlakyReport.Entry]) -> [[TerminalLine]] {
+      entries.map { ["\($0.lane)", "\($0.runs)", "\($0.failures)", "\($0.flakyFingerprints)", "\($0.flips)", "\($0.retriesPassed)", "\(HistoryAccess.time($0.lastSeen))"] }
     }
     if report.flaky.isEmpty {
       printout.out("no flaky lanes")
@@ -77,7 +77,7 @@ extension FlakyResponse {
   static func printout(_ report: TestFlakyReport, _ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(TestFlakyJSON(report)))
+      printout.json(ReportJSON.text(TestFlakyJSON(report)))
       return printout
     }
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")

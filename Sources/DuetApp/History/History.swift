@@ -32,15 +32,15 @@ package enum HistoryResponse: CommandResponse {
     }
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(HistoryListJSON(store: store, runs: runs, failedLanes: failed)))
+      printout.json(ReportJSON.text(HistoryListJSON(store: store, runs: runs, failedLanes: failed)))
       return printout
     }
     let filter = lane.map { " with lane \($0)" } ?? ""
     printout.out("duet history: \(runs.count) most recent run(s)\(filter), newest first")
-    let rows = runs.map { run -> [String] in
-      [HistoryAccess.time(run.started), run.outcome.rawValue, DurationText.format(run.ended - run.started),
-       run.gitCommit.map { String($0.prefix(10)) } ?? "-", run.logID,
-       (failed[run.id] ?? []).joined(separator: ", ")]
+    let rows = runs.map { run -> [TerminalLine] in
+      ["\(HistoryAccess.time(run.started))", "\(run.outcome.rawValue)", "\(DurationText.format(run.ended - run.started))",
+       "\(run.gitCommit.map { String($0.prefix(10)) } ?? "-")", "\(run.logID)",
+       "\((failed[run.id] ?? []).joined(separator: ", "))"]
     }
     printout.table(TextTable(header: ["when", "outcome", "time", "commit", "run", "failed"], rows: rows), width: format.width)
     return printout

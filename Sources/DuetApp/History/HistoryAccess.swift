@@ -54,7 +54,7 @@ package struct NoHistory: Sendable {
   func printout(json: Bool) -> Printout {
     var printout = Printout()
     if json {
-      printout.out(ReportJSON.text(NoHistoryJSON(store: path)))
+      printout.json(ReportJSON.text(NoHistoryJSON(store: path)))
     } else {
       printout.out("duet \(command): no runs recorded yet (\(HistoryAccess.displayPath(path, root: root)) does not exist; duet verify makes it)")
     }

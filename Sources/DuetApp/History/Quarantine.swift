@@ -45,7 +45,7 @@ package enum QuarantineResponse: CommandResponse {
     if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(QuarantineJSON(self)))
+      printout.json(ReportJSON.text(QuarantineJSON(self)))
       return printout
     }
     let file = QuarantineFile.defaultPath
@@ -53,7 +53,7 @@ package enum QuarantineResponse: CommandResponse {
     case .noHistory: break
     case .suggested(let suggestions): return QuarantineResponse.printout(suggestions)
     case .added(let entry, let replaced):
-      printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(ControlText.shown(entry.reason))")
+      printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(entry.reason)")
     case .removed(let entry):
       printout.out("duet quarantine: removed \(entry.label) from \(file)")
     case .listed(let entries, let today):
@@ -62,13 +62,11 @@ package enum QuarantineResponse: CommandResponse {
         return printout
       }
       printout.out("duet quarantine: \(entries.count) entr\(entries.count == 1 ? "y" : "ies") in \(file)")
-      let rows = entries.map { entry in
-        [ControlText.shown(entry.lane), entry.test.map(ControlText.shown) ?? "(whole lane)", entry.until.description,
-         entry.isActive(on: today) ? "active" : "expired", ControlText.shown(entry.reason)]
+      let rows = entries.map { entry -> [TerminalLine] in
+        ["\(entry.lane)", "\(entry.test ?? "(whole lane)")", "\(entry.until)",
+         entry.isActive(on: today) ? "active" : "expired", "\(entry.reason)"]
       }
-      for line in TextTable(header: ["lane", "test", "until", "state", "reason"], rows: rows).lines(maxWidth: format.width) {
-        printout.out("  " + line)
-      }
+      printout.table(TextTable(header: ["lane", "test", "until", "state", "reason"], rows: rows), width: format.width)
     }
     return printout
   }
@@ -172,7 +170,7 @@ extension QuarantineResponse {
     printout.out("duet quarantine suggest: \(found.quarantine.count) flaky test(s) not quarantined; \(found.release.count) quarantine(s) "
                  + "whose tests passed their last \(needed) runs or more in a row")
     for test in found.quarantine {
-      printout.out("  quarantine \(ControlText.shown(test.test)) (lane \(ControlText.shown(test.lane))): \(test.failures) failure(s) in \(test.runs) run(s)")
+      printout.out("  quarantine \(test.test) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
       printout.out("    duet quarantine add \(ShellWord.quoted(ControlText.shown(test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
     }
     for release in found.release {

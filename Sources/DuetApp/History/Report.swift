@@ -24,7 +24,7 @@ package enum ReportResponse: CommandResponse {
   /// No store yet; with `--html FILE`, no page was written (exit 1, said).
   case noHistory(NoHistory, htmlPath: String?)
   /// The report, the page's path when one was asked for, and why it could not be written.
-  case report(HistoryReport, htmlPath: String?, htmlError: String?)
+  case report(HistoryReport, htmlPath: String?, htmlError: TerminalLine?)
 
   package var exitCode: Int32 {
     if case .report(_, _, _?) = self { return ExitCode.failed }
@@ -34,22 +34,22 @@ package enum ReportResponse: CommandResponse {
   }
 
   package func printout(_ format: TextFormat) -> Printout {
-    let (report, html, htmlError): (HistoryReport, String?, String?)
+    let (report, html, htmlError): (HistoryReport, String?, TerminalLine?)
     switch self {
     case .noHistory(let none, let path):
       var printout = none.printout(json: false)
-      if let path { printout.err("duet report: error: no page written to \(ControlText.shown(path)): there is no run to report yet") }
+      if let path { printout.err("duet report: error: no page written to \(path): there is no run to report yet") }
       return printout
     case .report(let found, let path, let error): (report, html, htmlError) = (found, path, error)
     }
     var printout = Printout()
     printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
-    let header = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
-    printout.table(TextTable(header: header, rows: ReportText.laneRows(report)), width: format.width)
+    let header: [TerminalLine] = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
+    printout.table(TextTable(header: header, rows: ReportText.laneRows(report).map { $0.map { TerminalLine(escaping: $0) } }), width: format.width)
     if let line = report.flakyTests?.line { printout.out(line) }
     if !report.failedRuns.isEmpty {
       printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
-      let rows = report.failedRuns.map { [HistoryAccess.time($0.started), $0.id, $0.lanes.joined(separator: ", ")] }
+      let rows = report.failedRuns.map { ["\(HistoryAccess.time($0.started))", "\($0.id)", "\($0.lanes.joined(separator: ", "))"] as [TerminalLine] }
       printout.table(TextTable(header: ["when", "run", "failing lanes"], rows: rows), width: format.width)
     }
     if let htmlError {
@@ -71,12 +71,12 @@ package func report(_ request: ReportRequest) throws -> ReportResponse {
   }
   var report = try HistoryReport.compute(store: store, last: request.last)
   report.flakyTests = FlakyTestsInWords(try TestFlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
-  var htmlError: String?
+  var htmlError: TerminalLine?
   if let path = request.htmlPath {
     do {
       try writeReportPage(report, to: path, time: HistoryAccess.time)
     } catch {
-      htmlError = "duet report: error: cannot write \(path): \(error)"
+      htmlError = "duet report: error: cannot write \(path): \(String(describing: error))"
     }
   }
   return .report(report, htmlPath: request.htmlPath, htmlError: htmlError)

@@ -35,18 +35,18 @@ package enum StatsResponse: CommandResponse {
     }
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(StatsJSON(report)))
+      printout.json(ReportJSON.text(StatsJSON(report)))
       return printout
     }
     printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
     // "passed" counts runs the lane passed, retries allowed; "first try" the runs its first attempt passed.
-    let rows = report.entries.map { entry -> [String] in
-      [entry.lane, String(entry.runs), String(entry.attempts), String(format: "%.0f%%", entry.passRate * 100),
-       String(format: "%.0f%%", entry.firstTryRate * 100), DurationText.format(entry.p50), DurationText.format(entry.p95),
-       DurationText.format(entry.max), DurationText.format(entry.runP50),
-       entry.slower ? String(format: "slower (%.1fx)", entry.slowdown ?? 0) : ""]
+    let rows = report.entries.map { entry -> [TerminalLine] in
+      ["\(entry.lane)", "\(entry.runs)", "\(entry.attempts)", "\(String(format: "%.0f%%", entry.passRate * 100))",
+       "\(String(format: "%.0f%%", entry.firstTryRate * 100))", "\(DurationText.format(entry.p50))", "\(DurationText.format(entry.p95))",
+       "\(DurationText.format(entry.max))", "\(DurationText.format(entry.runP50))",
+       entry.slower ? "\(String(format: "slower (%.1fx)", entry.slowdown ?? 0))" : ""]
     }
-    let header = ["lane", "runs", "attempts", "passed", "first try", "p50", "p95", "max", "run p50", "trend"]
+    let header: [TerminalLine] = ["lane", "runs", "attempts", "passed", "first try", "p50", "p95", "max", "run p50", "trend"]
     printout.table(TextTable(header: header, rows: rows), width: format.width)
     return printout
   }
@@ -66,7 +66,7 @@ extension StatsResponse {
   static func printout(_ report: TestStatsReport, _ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(TestStatsJSON(report)))
+      printout.json(ReportJSON.text(TestStatsJSON(report)))
       return printout
     }
     printout.out("duet stats --tests: \(report.runsInWindow) run(s) in the window")
@@ -74,9 +74,9 @@ extension StatsResponse {
       printout.out("no test cases recorded (a lane's reports: in lanes/manifest.yaml names its JUnit XML)")
       return printout
     }
-    let rows = report.entries.map { entry -> [String] in
-      [entry.lane, String(entry.runs), String(format: "%.0f%%", entry.passRate * 100), DurationText.format(entry.p50),
-       DurationText.format(entry.p95), DurationText.format(entry.max), ControlText.shown(entry.test)]
+    let rows = report.entries.map { entry -> [TerminalLine] in
+      ["\(entry.lane)", "\(entry.runs)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(DurationText.format(entry.p50))",
+       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.test)"]
     }
     printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "test"], rows: rows), width: format.width)
     return printout

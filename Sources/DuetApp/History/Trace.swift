@@ -30,7 +30,7 @@ package enum TraceResponse: CommandResponse {
     case .noHistory(let none): return none.printout(json: false)
     case .trace(let timeline):
       var printout = Printout()
-      printout.out(TraceJSON.text(timeline))
+      printout.json(TraceJSON.text(timeline))
       return printout
     }
   }

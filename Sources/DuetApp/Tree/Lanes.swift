@@ -20,21 +20,21 @@ package struct LanesResponse: CommandResponse {
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
-      printout.out(ReportJSON.text(report))
+      printout.json(ReportJSON.text(report))
       return printout
     }
-    if report.derived { printout.out(DerivedLanes.notice(report.manifest)) }
-    if let initAdds { printout.out(initAdds) }
+    if report.derived { printout.out("\(DerivedLanes.notice(report.manifest))") }
+    if let initAdds { printout.out("\(initAdds)") }
     printout.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
     if !report.lanes.isEmpty {
-      let rows = report.lanes.map { lane -> [String] in
+      let rows = report.lanes.map { lane -> [TerminalLine] in
         [
-          lane.name,
+          "\(lane.name)",
           lane.kind == "builtin" ? "built-in" : "sh",
-          lane.needs.isEmpty ? "-" : lane.needs.joined(separator: ","),
-          lane.timeoutSeconds.map(DurationText.formatTimeout) ?? "default",
-          String(lane.retries),
-          lane.command,
+          lane.needs.isEmpty ? "-" : "\(lane.needs.joined(separator: ","))",
+          "\(lane.timeoutSeconds.map(DurationText.formatTimeout) ?? "default")",
+          "\(lane.retries)",
+          "\(lane.command)",
         ]
       }
       printout.table(TextTable(header: ["lane", "step", "needs", "timeout", "retries", "command"], rows: rows), width: format.width)
@@ -44,7 +44,7 @@ package struct LanesResponse: CommandResponse {
       printout.out("outside the manifest: none (every module is covered by a lane)")
     } else {
       printout.out("outside the manifest (\(outside.count) module(s) no lane covers):")
-      printout.table(TextTable(header: nil, rows: outside.map { [$0.path, $0.foundBy.joined(separator: ", ")] }), width: format.width)
+      printout.table(TextTable(header: nil, rows: outside.map { ["\($0.path)", "\($0.foundBy.joined(separator: ", "))"] }), width: format.width)
     }
     return printout
   }

@@ -12,17 +12,17 @@ extension VerifyResponse {
     var printout = Printout()
     switch self {
     case .nothingToRun(let sentence):
-      printout.out(sentence)
+      printout.out("\(sentence)")
     case .dryRun(let session):
-      if format.json { printout.out(ReportJSON.text(VerifyText.dryRunReport(session))) } else { VerifyText.dryRun(session, width: format.width, into: &printout) }
+      if format.json { printout.json(ReportJSON.text(VerifyText.dryRunReport(session))) } else { VerifyText.dryRun(session, width: format.width, into: &printout) }
     case .ran(let outcome, nil):
       // A shard with no lanes: nothing ran, so there is no table to print.
-      if format.json { printout.out(ReportJSON.text(RunJSON(outcome, runID: nil, root: request.root))) }
+      if format.json { printout.json(ReportJSON.text(RunJSON(outcome, runID: nil, root: request.root))) }
     case .ran(let outcome, let session?):
       if format.json {
-        printout.out(ReportJSON.text(RunJSON(outcome, runID: session.plan.runID, root: request.root,
+        printout.json(ReportJSON.text(RunJSON(outcome, runID: session.plan.runID, root: request.root,
                                              fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
-        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { printout.err(line) } }
+        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { printout.err("\(line, in: .laneOutput)") } }
       } else {
         VerifyText.report(outcome, width: format.width, github: request.reports.github, into: &printout)
       }
@@ -38,12 +38,13 @@ enum VerifyText {
     let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
     if !annotations.isEmpty {
       printout.out("")
-      for line in annotations { printout.out(line) }
+      // Workflow commands GitHubAnnotations escaped, around lanes' log tails as the lanes wrote them.
+      for line in annotations { printout.out("\(line, in: .laneOutput)") }
       printout.out("")
     } else if !failures.isEmpty {
       printout.out("")
       for record in failures {
-        for line in RunReport.failureBlock(record) { printout.out(line) }
+        for line in RunReport.failureLines(record) { printout.out(line) }
         printout.out("")
       }
     } else {
@@ -51,17 +52,17 @@ enum VerifyText {
     }
     for line in RunReport.summary(result, maxWidth: width) { printout.out(line) }
     printout.out("")
-    if let flaky = RunReport.flakyLine(result) { printout.out(flaky, paint: "33") }
+    if let flaky = RunReport.flakyLine(result) { printout.out("\(flaky)", paint: "33") }
     if let timings = outcome.timingsPath { printout.out("timings: \(timings)") }
-    printout.out(outcome.lastLine, paint: outcome.verdict == .pass ? "32;1" : "31;1")
+    printout.out("\(outcome.lastLine)", paint: outcome.verdict == .pass ? "32;1" : "31;1")
   }
 
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
   static func dryRun(_ session: VerifySession, width: Int, into printout: inout Printout) {
     let report = dryRunReport(session)
     printout.out("duet verify --dry-run: \(report.lanes.count) lane(s), \(report.countParts.joined(separator: ", ")), at most \(report.jobs) at once; in start order:")
-    let table = report.lanes.enumerated().map { position, lane -> [String] in
-      ["\(position + 1).", lane.name, lane.status, lane.reason]
+    let table = report.lanes.enumerated().map { position, lane -> [TerminalLine] in
+      ["\(position + 1).", "\(lane.name)", "\(lane.status)", "\(lane.reason)"]
     }
     printout.table(TextTable(header: nil, rows: table), width: width)
     printout.out("nothing was run")
@@ -105,9 +106,9 @@ package enum ProgressUpdate: Sendable {
   /// A lane started: it joins the status line.
   case started(lane: String)
   /// A line to print, painted with the SGR code.
-  case retrying(line: String, paint: String)
+  case retrying(line: TerminalLine, paint: String)
   /// A lane ended: it leaves the status line, `count` lanes are done, and its line is printed.
-  case finished(lane: String, count: Int, line: String, paint: String)
+  case finished(lane: String, count: Int, line: TerminalLine, paint: String)
 
   package init(_ event: RunEvent, total: Int) {
     switch event {
@@ -124,7 +125,7 @@ package enum ProgressUpdate: Sendable {
       case .fail, .timeout, .interrupted, .error: paint = "31"
       case .skipped, .cancelled, .unaffected: paint = "2"
       }
-      self = .finished(lane: record.name, count: count, line: RunReport.progressLine(record, finished: count, total: total), paint: paint)
+      self = .finished(lane: record.name, count: count, line: "\(RunReport.progressLine(record, finished: count, total: total))", paint: paint)
     }
   }
 }

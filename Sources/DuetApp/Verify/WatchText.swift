@@ -5,7 +5,7 @@ import Foundation
 /// report as verify prints it, the change and the lanes it runs, the files a
 /// run changed, the wait, and the end.
 extension WatchObserver {
-  static let prefix = "duet verify --watch:"
+  static let prefix: TerminalLine = "duet verify --watch:"
 
   /// The observer that renders the watch for a console `width` wide and hands each printout to `say`.
   package static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
@@ -28,25 +28,25 @@ extension WatchObserver {
       },
       waiting: {
         guard !quiet.withLock({ $0.silent }) else { return }
-        say(.line("\(prefix) watching \(ControlText.shown(request.root.path)) for changes (Ctrl-C to stop)"))
+        say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
       },
       failed: { error in say(failure(error)) },
       stillFailing: { lanes in
-        let listed = lanes.map { "\(ControlText.shown($0.name)) (\($0.outcome))" }.joined(separator: ", ")
+        let listed = lanes.map { "\($0.name) (\($0.outcome))" as TerminalLine }.joined(separator: ", ")
         say(.line("\(prefix) FAIL: the tree does not pass: \(lanes.count) lane(s) still failing from an earlier run: \(listed)"))
       },
       noticed: { notice in say(.line(line(notice))) })
   }
 
   /// One line for what the watcher did when events alone would have lost the tree.
-  static func line(_ notice: WatchNotice) -> String {
+  static func line(_ notice: WatchNotice) -> TerminalLine {
     switch notice {
     case .overflow:
       return "\(prefix) the kernel's queue of file events overflowed; rescanned the tree"
     case .rootGone(let root):
-      return "\(prefix) the tree's folder \(ControlText.shown(root)) is gone (removed or moved away); waiting for it to come back"
+      return "\(prefix) the tree's folder \(root) is gone (removed or moved away); waiting for it to come back"
     case .rootBack(let root):
-      return "\(prefix) the tree's folder \(ControlText.shown(root)) is back; rescanned it and watching it again"
+      return "\(prefix) the tree's folder \(root) is back; rescanned it and watching it again"
     case .scanning(let folders, let reason):
       return "\(prefix) cannot watch \(shown(folders)): \(reason); rescanned the tree, and scanning "
         + (folders.count == 1 ? "that folder" : "those folders") + " every second instead"
@@ -58,7 +58,7 @@ extension WatchObserver {
   /// which already say "error"), anything else after the watch's prefix.
   static func failure(_ error: any Error) -> Printout {
     guard let diagnostics = (error as? any DiagnosticError)?.diagnostics, !diagnostics.isEmpty else {
-      return .errorLine("\(prefix) error: \(error)")
+      return .errorLine("\(prefix) error: \(String(describing: error))")
     }
     var printout = Printout()
     for diagnostic in diagnostics { printout.err("\(prefix) \(diagnostic)") }
@@ -73,17 +73,17 @@ extension WatchObserver {
     printout.out("")
     printout.out("\(prefix) changed: \(shown(files))")
     if lanes.isEmpty { printout.out("  no lane is affected; nothing to run") }
-    // Lane names and the changed paths in a reason come from the tree: shown escaped, as every other line of the watch.
-    let names = lanes.map { ControlText.shown($0.name) }
-    let width = names.map(\.count).max() ?? 0
+    // Lane names and the changed paths in a reason come from the tree: escaped, as every other line of the watch.
+    let names = lanes.map { "\($0.name)" as TerminalLine }
+    let width = names.map(\.text.count).max() ?? 0
     for (name, lane) in zip(names, lanes) {
-      printout.out("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  runs: " + ControlText.shown(lane.reason))
+      printout.out("  \(name)\(String(repeating: " ", count: width - name.text.count))  runs: \(lane.reason)")
     }
     return printout
   }
 
   /// At most five paths (as the terminal may show them), then how many more.
-  static func shown(_ files: [String]) -> String {
-    files.prefix(5).map(ControlText.shown).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+  static func shown(_ files: [String]) -> TerminalLine {
+    files.prefix(5).map { "\($0)" as TerminalLine }.joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
   }
 }

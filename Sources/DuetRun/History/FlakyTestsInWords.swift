@@ -33,10 +33,10 @@ package struct FlakyTestsInWords: Sendable, Equatable {
     tests.isEmpty ? nil : tests.count == 1 ? "1 test is flaky:" : "\(tests.count) tests are flaky:"
   }
 
-  /// The terminal's line (`duet report`), each name shown (`ControlText.shown`): one line, nothing a terminal acts on.
-  package var line: String {
-    guard let lead else { return FlakyTestsInWords.noneFlaky }
-    let named = tests.map { "\(ControlText.shown($0.name)) in \(ControlText.shown($0.lane)) (\(ControlText.shown($0.why)))" }
+  /// The terminal's line (`duet report`), each name escaped as it goes in: one line, nothing a terminal acts on.
+  package var line: TerminalLine {
+    guard let lead else { return "\(FlakyTestsInWords.noneFlaky)" }
+    let named: [TerminalLine] = tests.map { "\($0.name) in \($0.lane) (\($0.why))" }
     return "\(lead) \(named.joined(separator: ", "))"
   }
 

@@ -49,22 +49,35 @@ package enum RunReport {
     return attempt.outcome.rawValue
   }
 
-  /// A failed or timed-out lane's block: a heading, then error-looking lines and the tail.
+  /// A failed or timed-out lane's block: a heading, then error-looking lines
+  /// and the tail, for the step summary and the annotations to escape.
   package static func failureBlock(_ record: LaneRecord) -> [String] {
+    [failureHeading(record)] + (record.last?.tail.reportLines ?? []).map { "   " + $0 }
+  }
+
+  /// The same block as terminal lines: the heading escaped, the tail as the
+  /// lane wrote it but for controls other than its colours and tabs.
+  package static func failureLines(_ record: LaneRecord) -> [TerminalLine] {
+    ["\(failureHeading(record))"] + (record.last?.tail.reportLines ?? []).map { "   \($0, in: .laneOutput)" }
+  }
+
+  /// `── kotlin: exit 1 · log: …`.
+  private static func failureHeading(_ record: LaneRecord) -> String {
     guard let last = record.last else {
-      return ["── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"]
+      return "── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"
     }
     var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : ControlText.shown(endText(last)))"
     if record.attempts.count > 1 { heading += ", attempt \(record.attempts.count) of \(record.attempts.count)" }
     // A lane that printed but left no file lost its log (a folder that could
     // not be made, a full disk): say so rather than "no output".
     heading += " · log: \(last.logPath ?? (last.tail.byteCount > 0 ? "(not written: the log file could not be made)" : "(no output)"))"
-    return [heading] + last.tail.reportLines.map { "   " + $0 }
+    return heading
   }
 
   /// One row per lane: name, outcome, time, attempts, note.
-  package static func summary(_ result: RunResult, maxWidth: Int = 100) -> [String] {
-    TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: summaryRows(result)).lines(maxWidth: maxWidth)
+  package static func summary(_ result: RunResult, maxWidth: Int = 100) -> [TerminalLine] {
+    let rows = summaryRows(result).map { $0.map { TerminalLine(escaping: $0) } }
+    return TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: rows).lines(maxWidth: maxWidth)
   }
 
   /// The summary's cells, one row per lane (the step summary renders them as Markdown).

@@ -1,7 +1,7 @@
 /// Log text made safe for reports that are not a terminal: ANSI CSI sequences
 /// (`ESC [ … letter`, the colour codes of tool output) dropped, and every other
 /// control character but tab and line breaks replaced by U+FFFD.
-package enum ControlText {
+package enum ControlText: Sendable {
   package static func clean(_ value: String) -> String {
     var out = String.UnicodeScalarView()
     var scalars = value.unicodeScalars.makeIterator()

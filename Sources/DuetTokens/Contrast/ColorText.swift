@@ -62,10 +62,10 @@ package struct ContrastQuery: Sendable {
     }
   }
 
-  package var text: String {
-    var lines = ["\(ratioText(ratio))  \(foreground.hex) on \(background.hex)"]
+  package var text: TerminalLine {
+    var lines: [TerminalLine] = ["\(ratioText(ratio))  \(foreground.hex) on \(background.hex)"]
     let rows = checks.map { check in
-      [check.level.rawValue, check.largeText ? "large text" : "normal text", check.passes ? "pass" : "fail", "needs \(thresholdText(check.required))"]
+      ["\(check.level.rawValue)", check.largeText ? "large text" : "normal text", check.passes ? "pass" : "fail", "needs \(thresholdText(check.required))"] as [TerminalLine]
     }
     lines += TextTable(header: nil, rows: rows).lines().map { "  " + $0 }
     return lines.joined(separator: "\n")

@@ -56,8 +56,8 @@ package struct ContrastPairResult: Sendable, Equatable {
 
   /// `labelSecondary on cardSurface (light, main): 3.54:1 < 4.5:1 (AA)`, and
   /// for a mapped theme which tokens it read, since those are what to change.
-  package var shortfallLine: String {
-    var line = "\(pairName) (\(appearance.rawValue), \(theme)): \(ratioText(ratio)) < \(thresholdText(required)) (\(levelLabel))"
+  package var shortfallLine: TerminalLine {
+    var line: TerminalLine = "\(pairName) (\(appearance.rawValue), \(theme)): \(ratioText(ratio)) < \(thresholdText(required)) (\(levelLabel))"
     if labelSource != label || surfaceSource != surface {
       line += "; \(theme) reads \(labelSource) on \(surfaceSource)"
     }

@@ -17,10 +17,10 @@ package enum ThemeTest {
       }
     }
 
-    package var text: String {
+    package var text: TerminalLine {
       switch self {
       case .report(let report): return report.text
-      case .failure(let diagnostics, _): return diagnostics.map(\.description).joined(separator: "\n")
+      case .failure(let diagnostics, _): return diagnostics.map { "\($0)" }.joined(separator: "\n")
       }
     }
 
@@ -71,6 +71,6 @@ extension BuiltinLane {
   /// on the lane's tree. Its result depends on the token config alone.
   package static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: { ThemeTest.implicitInputs($0.tree) }) { context in
     let outcome = ThemeTest.run(root: context.tree)
-    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
+    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text.text)
   }
 }

@@ -34,15 +34,15 @@ package struct ThemeTestReport: Sendable {
 
   /// A line per theme and appearance with its worst pair, then every
   /// shortfall, then `duet theme-test: PASS (...)` or `FAIL (...)`.
-  package var text: String {
-    var lines: [String] = []
+  package var text: TerminalLine {
+    var lines: [TerminalLine] = []
     let perGroup = groups.first?.results.count ?? 0
     lines.append("duet theme-test: \(configPath), \(perGroup) pair(s) per theme and appearance")
-    let rows: [[String]] = groups.compactMap { group in
+    let rows: [[TerminalLine]] = groups.compactMap { group in
       guard let worst = ThemeContrast.worst(group.results) else { return nil }
       let short = group.results.filter { !$0.passes }.count
       return [
-        group.theme, group.appearance.rawValue, group.level.rawValue,
+        "\(group.theme)", "\(group.appearance.rawValue)", "\(group.level.rawValue)",
         short == 0 ? "ok" : "\(short) short",
         "worst \(ratioText(worst.ratio)) \(worst.pairName)" + (worst.largeText ? " (large text)" : ""),
       ]
@@ -54,9 +54,9 @@ package struct ThemeTestReport: Sendable {
   }
 
   /// The verdict, with the worst pair named as theme and appearance place it.
-  package var summaryLine: String {
+  package var summaryLine: TerminalLine {
     guard let worst else { return "duet theme-test: PASS (0 pairs)" }
-    let worstText = "worst \(ratioText(worst.ratio)) \(worst.pairName), \(worst.appearance.rawValue), \(worst.theme)"
+    let worstText: TerminalLine = "worst \(ratioText(worst.ratio)) \(worst.pairName), \(worst.appearance.rawValue), \(worst.theme)"
     if passed { return "duet theme-test: PASS (\(results.count) pairs, \(worstText))" }
     return "duet theme-test: FAIL (\(shortfalls.count) of \(results.count) pairs short, \(worstText))"
   }

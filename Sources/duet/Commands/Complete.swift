@@ -21,7 +21,7 @@ enum CompleteCommand: TreeCommand {
       throw UsageError(message: "__complete offers: lanes, tags, refs", command: "__complete")
     }
     guard let root = try? treeRoot(arguments), let words = completionWords(kind, root: root, environment: arguments.invocation.environment) else { return ExitCode.failed }
-    for word in words { console.out(word) }
+    for word in words { console.out("\(word)") }
     return ExitCode.pass
   }
 }

@@ -23,14 +23,14 @@ enum HelpCommand: Command {
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let name = arguments.positionals.first else {
-      console.out(Entrypoint.overview)
+      console.out(lines: Entrypoint.overview)
       return ExitCode.pass
     }
     let names = Entrypoint.commands.map { $0.spec.name }
     guard let command = Entrypoint.commands.first(where: { $0.spec.name == name }) else {
       throw UsageError(message: "no command '\(name)'\(Suggestion.hint(for: name, in: names)) (commands: \(names.joined(separator: ", ")))", command: "help")
     }
-    console.out(command.documentedSpec.help)
+    console.out(lines: command.documentedSpec.help)
     return ExitCode.pass
   }
 }

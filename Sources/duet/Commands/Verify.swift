@@ -48,7 +48,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
   static func observer(console: Console, json: Bool) -> VerifyObserver {
     let progress = Locked<ProgressPrinter?>(nil)
     return VerifyObserver(
-      notice: { json ? console.err($0) : console.out($0) },
+      notice: { json ? console.err("\($0)") : console.out("\($0)") },
       warning: { console.err("duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
       started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },

@@ -47,7 +47,7 @@ struct WatchLoopTests {
         said.withLock { lines in
           for item in printout.items {
             switch item {
-            case .out(let text, _), .err(let text): lines.append(text)
+            case .out(let text, _), .err(let text): lines.append(text.text)
             default: continue
             }
           }

@@ -12,7 +12,7 @@ struct WatchTextTests {
   /// keeps its position; any other error gets the one `error:`.
   @Test func errorIsSaidOnce() {
     func lines(_ printout: Printout) -> [String] {
-      printout.items.compactMap { if case .err(let text) = $0 { return text } else { return nil } }
+      printout.items.compactMap { if case .err(let text) = $0 { return text.text } else { return nil } }
     }
     let unreadable = ManifestError(diagnostics: [Diagnostic("cannot read lanes/manifest.yaml: Is a directory")])
     #expect(lines(WatchObserver.failure(unreadable)) == ["duet verify --watch: error: cannot read lanes/manifest.yaml: Is a directory"])

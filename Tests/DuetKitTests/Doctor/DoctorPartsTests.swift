@@ -93,7 +93,7 @@ struct DoctorPartsTests {
   /// longer than a line (a path) whole on a line of its own instead of breaking it mid-word.
   @Test func hangingList() {
     let path = "src/" + String(repeating: "p", count: 26)
-    let lines = HangingList.lines([("a", "one two three four five six"), ("a-much-longer-name", "x"), ("b", "into \(path), then")], maxWidth: 40)
+    let lines = HangingList.lines([("a", "one two three four five six"), ("a-much-longer-name", "x"), ("b", "into \(path), then")], maxWidth: 40).map(\.text)
     let hang = String(repeating: " ", count: 14)
     #expect(lines == [
       "  a" + String(repeating: " ", count: 11) + "one two three four five",

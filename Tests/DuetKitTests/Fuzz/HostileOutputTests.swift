@@ -235,9 +235,9 @@ struct HostileOutputTests {
     func clean(_ line: String) -> Bool { !line.unicodeScalars.contains { ControlText.needsEscape($0) } }
     for text in texts {
       #expect(clean(ControlText.shown(text)))
-      let table = TextTable(header: ["a", "b"], rows: [[text, text]]).lines(maxWidth: 1_000)
+      let table = TextTable(header: ["a", "b"], rows: [[TerminalLine(escaping: text), "\(text)"]]).lines(maxWidth: 1_000).map(\.text)
       #expect(table.count == 2 && table.allSatisfy(clean), "\(table)")
-      #expect(HangingList.lines([(text, text)]).allSatisfy(clean))
+      #expect(HangingList.lines([("\(text)", "\(text)")]).map(\.text).allSatisfy(clean))
       let skipped = CIFixtures.record(0, "a", .skipped, reason: text, attempts: [])
       let failed = CIFixtures.record(1, "b", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1)])
       #expect(clean(RunReport.progressLine(skipped, finished: 1, total: 2)))

@@ -128,16 +128,34 @@ struct EscapingRuleTests {
     #expect(problems == [])
   }
 
-  /// What duet prints passes the console's last guard, and the shared layouts
-  /// show tree text escaped.
+  /// What duet prints is a `TerminalLine` (issue 42, item 4): the compiler
+  /// keeps tree text escaped in it, so what is left to check is that the
+  /// writers (the console, a printout, the layouts) take only that type, that
+  /// the console keeps its last guard, and
+  /// that text written as it is (`raw`) comes only from what duet generates
+  /// whole: a script or graph, and JSON, its controls escaped.
   @Test func printedTextIsEscaped() throws {
-    let console = try String(contentsOf: Self.sources.appendingPathComponent("duet/Console.swift"), encoding: .utf8)
-    #expect(console.contains("func out(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDOUT_FILENO) }"))
-    #expect(console.contains("func err(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDERR_FILENO) }"))
-    for file in ["TextTable.swift", "HangingList.swift"] {
-      let text = try String(contentsOf: Self.sources.appendingPathComponent("DuetOutput/\(file)"), encoding: .utf8)
-      #expect(text.contains("map(ControlText.shown)") || text.contains("ControlText.shown($0.0)"), "\(file)")
+    func source(_ path: String) throws -> String {
+      try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
     }
+    let console = try source("duet/Console.swift")
+    // The console takes lines as `TerminalLine`; its String writers are its own, behind the last guard.
+    #expect(console.contains("private func out(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDOUT_FILENO) }"))
+    #expect(console.contains("private func err(_ text: String) { write(ControlText.terminal(text) + \"\\n\", to: STDERR_FILENO) }"))
+    #expect(console.contains("func out(_ line: TerminalLine, paint code: String? = nil)") && console.contains("func err(_ line: TerminalLine)"))
+    let printout = try source("DuetApp/Call/Printout.swift")
+    for taken in ["case out(TerminalLine, paint: String?)", "case err(TerminalLine)", "func out(_ text: TerminalLine, paint: String? = nil)",
+                  "func err(_ text: TerminalLine)", "func line(_ text: TerminalLine)", "func errorLine(_ text: TerminalLine)",
+                  "func json(_ text: String) { raw(ReportJSON.escapingSeparators(text) + \"\\n\") }"] {
+      #expect(printout.contains(taken), "Printout: \(taken)")
+    }
+    #expect(try source("DuetOutput/TextTable.swift").contains("package var rows: [[TerminalLine]]"))
+    #expect(try source("DuetOutput/HangingList.swift").contains("package static func lines(_ rows: [(TerminalLine, TerminalLine)]"))
+    var raw: Set<String> = []
+    for (file, line) in try Self.lines(under: "DuetApp") where line.contains(".raw(") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+      raw.insert(file)
+    }
+    #expect(raw == ["DuetApp/Call/Printout.swift", "DuetApp/Tree/Graph.swift"], "text written raw: \(raw.sorted())")
   }
 
   /// Files are created, truncated or renamed over only by `AtomicFile`; the

@@ -173,7 +173,7 @@ struct HistoryReportTests {
     #expect(html.contains("<p id=\"flaky-tests\">2 tests are flaky: <strong>ChatTests.testSend</strong> in kotlin &lt;k&gt; (both outcomes on one fingerprint, 3 failure(s) in 40 run(s)), "
                           + "<strong>ChatTests.test&lt;b&gt;&amp;</strong> in kotlin &lt;k&gt; (both outcomes on 2 fingerprints, passed on a retry once, 3 failure(s) in 40 run(s)).</p>"), "\(html)")
     #expect(!html.contains("testOld"))
-    #expect(report.flakyTests?.line.hasPrefix("2 tests are flaky: ChatTests.testSend in kotlin <k> (both outcomes") == true)
+    #expect(report.flakyTests?.line.text.hasPrefix("2 tests are flaky: ChatTests.testSend in kotlin <k> (both outcomes") == true)
 
     report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, testsSeen: 9))
     #expect(ReportPage.html(report, time: { "t\($0)" }).contains("<p id=\"flaky-tests\">No test was flaky in the window"))
