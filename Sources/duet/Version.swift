@@ -13,7 +13,8 @@ var duetVersionLine: String {
 /// What a built-in lane's fingerprint knows of duet's own code, for the tree
 /// at `root`: the version and a digest of this executable's bytes. With
 /// `remember` false (a `--dry-run`) its memo under `.duet` is not written.
-func duetCodeIdentity(_ invocation: Invocation, root: URL, remember: Bool = true) -> String {
-  BinaryIdentity.identity(version: duetVersion, executable: invocation.executable.resolvingSymlinksInPath().path, root: root,
-                          remember: remember)
+func duetCodeIdentity(_ invocation: Invocation, root: URL, remember: Bool = true) -> @Sendable () -> String {
+  let executable = invocation.executable
+  return { BinaryIdentity.identity(version: duetVersion, executable: executable.resolvingSymlinksInPath().path, root: root,
+                                   remember: remember) }
 }

@@ -50,6 +50,26 @@ struct CacheHostileCLITests {
     #expect(tree.exists(".duet/duet-binary"))
   }
 
+  /// duet's own digest goes only into built-in lanes' fingerprints, so a tree
+  /// of shell lanes never hashes the executable (tens of megabytes, in every
+  /// fresh checkout): no memo of it is made (issue 42, item 6).
+  @Test func aTreeWithoutBuiltInLanesNeverHashesDuet() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: build
+          sh: echo built
+          inputs: [notes.txt]
+      """)
+    try tree.write("notes.txt", "n\n")
+    let run = try tree.binary("verify")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(tree.exists(".duet"))
+    #expect(!tree.exists(".duet/duet-binary"))
+    let again = try tree.binary("verify")
+    #expect(again.stdout.contains("✓ build cached"), "\(again.stdout)")
+  }
+
   /// `--dry-run` with a remote cache asks it for entries but makes nothing in
   /// the tree: no `.duet`, no `.duet/cache/tmp` for the downloads.
   @Test func aDryRunAskingTheRemoteMakesNoFolder() throws {

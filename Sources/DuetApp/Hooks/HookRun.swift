@@ -21,7 +21,7 @@ package struct HookRunRequest: Sendable {
   package var environment: [String: String]
   /// As for `VerifyRequest`: the version and built-in identity, what the history's `runs.command` says, and the subreaper.
   package var duetVersion: String
-  package var builtinIdentity: String?
+  package var builtinIdentity: (@Sendable () -> String)?
   package var commandLine = "duet hook run"
   package var reapOrphans = false
 

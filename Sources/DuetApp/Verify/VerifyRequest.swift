@@ -28,9 +28,10 @@ package struct VerifyRequest: Sendable {
   package var timingsPath: String?
   /// What started the run, as the history's `runs.command` column keeps it.
   package var commandLine = "duet verify"
-  /// duet's version and the identity of its built-in code, for built-in lanes' fingerprints.
+  /// duet's version and the identity of its built-in code, for built-in lanes'
+  /// fingerprints; the identity is asked for only when a lane is a built-in.
   package var duetVersion: String
-  package var builtinIdentity: String?
+  package var builtinIdentity: (@Sendable () -> String)?
   /// Make this process the subreaper of the lanes' escaped children and stop
   /// them after the run (the binary does; an in-process caller sharing its
   /// process with other work may not want it).

@@ -20,8 +20,12 @@ package final class VerifySession {
   package let historyPath: String?
   package let duetVersion: String
   /// What identifies this duet's own code in a built-in lane's fingerprint: a
-  /// built-in checks with duet's code, so a rebuilt duet must not reuse its passes.
-  package let builtinIdentity: String
+  /// built-in checks with duet's code, so a rebuilt duet must not reuse its
+  /// passes. Worked out on first use, and used only when the manifest has a
+  /// built-in lane: it hashes duet's executable (tens of megabytes) when its
+  /// memo is missing, as in every fresh CI checkout.
+  package private(set) lazy var builtinIdentity: String = identifyDuet?() ?? duetVersion
+  private let identifyDuet: (() -> String)?
   package let commandLine: String
   package private(set) var warnings: [String] = []
   package private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
@@ -50,13 +54,13 @@ package final class VerifySession {
   /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
   package private(set) var quarantine: QuarantineRule?
 
-  package init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: String? = nil, commandLine: String,
+  package init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: (() -> String)? = nil, commandLine: String,
               cache: LaneCache? = nil) {
     self.plan = plan
     self.cache = historyPath == nil ? nil : cache
     self.historyPath = historyPath
     self.duetVersion = duetVersion
-    self.builtinIdentity = builtinIdentity ?? duetVersion
+    self.identifyDuet = builtinIdentity
     self.commandLine = commandLine
   }
 
@@ -109,7 +113,7 @@ package final class VerifySession {
     let fingerprintTree = { [unowned self] in
       self.fingerprints = InputFingerprint.compute(
         manifest: self.plan.manifest, builtins: self.plan.builtins, root: self.plan.root, selected: self.plan.selected,
-        git: git, duetVersion: self.builtinIdentity,
+        git: git, duetVersion: self.plan.manifest.lanes.contains(where: \.isBuiltin) ? self.builtinIdentity : self.duetVersion,
         changedFiles: self.plan.options.changed?.files, environment: self.plan.environment)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
