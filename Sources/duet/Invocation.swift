@@ -32,7 +32,7 @@ struct Invocation: Sendable {
 
   /// The binary's own invocation, read from this process.
   static func process(signals: SignalPolicy) -> Invocation {
-    let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    let executable = runningExecutable() ?? URL(fileURLWithPath: CommandLine.arguments[0])
     var invocation = Invocation(
       arguments: Array(CommandLine.arguments.dropFirst()),
       workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
@@ -40,6 +40,21 @@ struct Invocation: Sendable {
       standardInput: nil, executable: executable, ownsProcess: true)
     invocation.signals = signals
     return invocation
+  }
+
+  /// This process's executable, links resolved. On Linux the kernel's
+  /// `/proc/self/exe`: Foundation's `Bundle.main` lists the executable's
+  /// folder (all of `/usr/local/bin`) to look for a bundle, a fifth of a
+  /// static duet's start (issue 42, item 6).
+  private static func runningExecutable() -> URL? {
+    #if os(Linux)
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return Bundle.main.executableURL?.resolvingSymlinksInPath() }
+    return URL(fileURLWithPath: String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    #else
+    return Bundle.main.executableURL?.resolvingSymlinksInPath()
+    #endif
   }
 
   /// Runs `body` with `handler` taking the signals, where this invocation owns them.

@@ -23,6 +23,22 @@ struct HookSafetyCLITests {
 
   func bytes(_ url: URL) -> [UInt8]? { FileManager.default.contents(atPath: url.path).map(Array.init) }
 
+  /// Run through a link, the binary names its own file in the hook, links
+  /// resolved: it reads the kernel's `/proc/self/exe` on Linux, not
+  /// Foundation's `Bundle.main`, which lists the executable's folder (issue 42).
+  @Test func theHookRunsTheExecutableBehindALink() throws {
+    let tree = try repository()
+    let bin = tree.url.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("duet"), withDestinationURL: duetBinary)
+    let run = try runBinary(["hook", "install"], in: tree.url, binary: bin.appendingPathComponent("duet"))
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let real = duetBinary.resolvingSymlinksInPath().path
+    #expect(run.stdout.contains("it runs \(real)"), "\(run.stdout)")
+    let script = try String(contentsOf: tree.url.appendingPathComponent(".git/hooks/pre-push"), encoding: .utf8)
+    #expect(script.contains(real) && !script.contains(bin.path), "\(script)")
+  }
+
   /// A hook that is not UTF-8 is refused like any foreign hook, and `--force`
   /// keeps it byte for byte as the backup that `uninstall` puts back.
   @Test func foreignBytesAreKept() throws {
