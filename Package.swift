@@ -27,12 +27,11 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
     ),
-    // HTTP for the remote cache (the Bazel HTTP protocol): libcurl, as curl speaks it.
-    .systemLibrary(
-      name: "CCurl",
-      pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-    ),
+    // HTTP for the remote cache (the Bazel HTTP protocol): libcurl, as curl
+    // speaks it. On Linux it is loaded when first used (Sources/CCurl/loader.c),
+    // not linked, so only its headers are needed to build (libcurl4-openssl-dev);
+    // on macOS it is the system's, linked.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl", .when(platforms: [.macOS]))]),
     // C wrappers for process calls Swift cannot see without _GNU_SOURCE.
     .target(name: "CProcessShim"),
     // The layers, each depending only on those above it in this list; the

@@ -54,7 +54,7 @@ final class CurlTransfer {
 
   deinit {
     if fd >= 0 { close(fd) }
-    curl_slist_free_all(headers)
+    duet_curl_slist_free_all(headers)
     errorBuffer.deallocate()
   }
 
@@ -65,7 +65,7 @@ final class CurlTransfer {
     guard key.hash.utf8.count == 64, key.hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
       return failure("not a SHA-256 key")
     }
-    curl_easy_reset(handle)
+    duet_curl_easy_reset(handle)
     setCommonOptions(url: "\(config.base)/\(key)")
     let context = Unmanaged.passUnretained(self).toOpaque()
     duet_curl_setopt_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
@@ -100,7 +100,7 @@ final class CurlTransfer {
     duet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, max(1, config.lowSpeedLimit))
     duet_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.lowSpeedTime.curlMilliseconds + 999) / 1000))
     if let token = config.bearerToken {
-      headers = curl_slist_append(headers, "Authorization: Bearer \(token)")
+      headers = duet_curl_slist_append(headers, "Authorization: Bearer \(token)")
     } else if let user = config.user {
       duet_curl_setopt_long(handle, CURLOPT_HTTPAUTH, duet_curlauth_basic())
       duet_curl_setopt_string(handle, CURLOPT_USERNAME, user)
@@ -120,7 +120,7 @@ final class CurlTransfer {
       return failure("cannot read \(ControlText.shown(put.source)): \(fd >= 0 ? "not a regular file" : String(cString: strerror(errno)))")
     }
     uploadSize = Int(info.st_size)
-    headers = curl_slist_append(headers, "Content-Type: \(put.contentType)")
+    headers = duet_curl_slist_append(headers, "Content-Type: \(put.contentType)")
     duet_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
     duet_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(uploadSize))
     duet_curl_setopt_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, context in
@@ -206,7 +206,7 @@ final class CurlTransfer {
     if let abort { return failure(abort) }
     guard code == CURLE_OK else {
       let text = String(cString: errorBuffer)
-      return failure(text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)
+      return failure(text.isEmpty ? String(cString: duet_curl_easy_strerror(code)) : text)
     }
     let status = self.status
     switch (request, status) {

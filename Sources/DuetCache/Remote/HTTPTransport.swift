@@ -38,7 +38,9 @@ package final class HTTPTransport: RemoteTransport {
   private func perform(_ requests: [CurlRequest]) -> [RemoteResult] {
     guard !requests.isEmpty else { return [] }
     guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
-      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): libcurl could not start") }
+      // On Linux libcurl is loaded only now (CCurl): a machine without it says so here.
+      let why = duet_curl_missing().map { "libcurl could not be loaded (\(String(cString: $0))); install libcurl4" } ?? "libcurl could not start"
+      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): \(why)") }
     }
     defer { idle.withLock { $0.append(session) } }
     return run(requests, on: session).map(scrubbed)
@@ -62,7 +64,7 @@ package final class HTTPTransport: RemoteTransport {
         if let early = transfer.start() {
           results[transfer.index] = early
           free.append(handle)
-        } else if curl_multi_add_handle(session.multi, handle) != CURLM_OK {
+        } else if duet_curl_multi_add_handle(session.multi, handle) != CURLM_OK {
           results[transfer.index] = .failed("remote cache \(config.base): \(transfer.request.method) \(transfer.request.key): libcurl refused the request")
           free.append(handle)
         } else {
@@ -70,21 +72,21 @@ package final class HTTPTransport: RemoteTransport {
         }
       }
       var running: Int32 = 0
-      guard curl_multi_perform(session.multi, &running) == CURLM_OK else { break }
+      guard duet_curl_multi_perform(session.multi, &running) == CURLM_OK else { break }
       var finished = false
       var handle: UnsafeMutableRawPointer?
       var code = CURLE_OK
       while duet_curl_multi_next_done(session.multi, &handle, &code) == 1 {
         guard let done = handle, let transfer = active.removeValue(forKey: done) else { continue }
-        curl_multi_remove_handle(session.multi, done)
+        duet_curl_multi_remove_handle(session.multi, done)
         results[transfer.index] = transfer.finish(code)
         free.append(done)
         finished = true
       }
-      if !finished, !active.isEmpty { curl_multi_poll(session.multi, nil, 0, 1000, nil) }
+      if !finished, !active.isEmpty { duet_curl_multi_poll(session.multi, nil, 0, 1000, nil) }
     }
     for (handle, transfer) in active {  // only after libcurl itself failed
-      curl_multi_remove_handle(session.multi, handle)
+      duet_curl_multi_remove_handle(session.multi, handle)
       results[transfer.index] = transfer.finish(CURLE_FAILED_INIT)
     }
     return results
@@ -114,7 +116,7 @@ final class CurlSession {
   private var easy: [UnsafeMutableRawPointer] = []
 
   init?(connections: Int) {
-    guard let multi = curl_multi_init() else { return nil }
+    guard let multi = duet_curl_multi_init() else { return nil }
     self.multi = multi
     duet_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, connections))
   }
@@ -122,12 +124,12 @@ final class CurlSession {
   /// `count` easy handles, made as needed (at least one: a session that cannot
   /// make any fails its requests through `CURLE_FAILED_INIT`).
   func handles(_ count: Int) -> [UnsafeMutableRawPointer] {
-    while easy.count < count, let handle = curl_easy_init() { easy.append(handle) }
+    while easy.count < count, let handle = duet_curl_easy_init() { easy.append(handle) }
     return Array(easy.prefix(count))
   }
 
   deinit {
-    for handle in easy { curl_easy_cleanup(handle) }
-    curl_multi_cleanup(multi)
+    for handle in easy { duet_curl_easy_cleanup(handle) }
+    duet_curl_multi_cleanup(multi)
   }
 }
