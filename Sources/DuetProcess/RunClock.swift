@@ -20,6 +20,6 @@ package final class SystemClock: RunClock {
 extension RunClock {
   /// `now` plus `seconds`, clamped to a year, so a timeout of centuries cannot overflow.
   package func deadline(after seconds: Double) -> UInt64 {
-    now &+ UInt64(min(max(0, seconds), 365 * 24 * 3600) * 1e9)
+    now &+ DeadlineList.nanoseconds(clamping: seconds)
   }
 }
