@@ -52,9 +52,9 @@ enum VerifyText {
     }
     for line in RunReport.summary(result, maxWidth: width) { printout.out(line) }
     printout.out("")
-    if let flaky = RunReport.flakyLine(result) { printout.out("\(flaky)", paint: "33") }
+    if let flaky = RunReport.flakyLine(result) { printout.out(flaky, paint: "33") }
     if let timings = outcome.timingsPath { printout.out("timings: \(timings)") }
-    printout.out("\(outcome.lastLine)", paint: outcome.verdict == .pass ? "32;1" : "31;1")
+    printout.out(outcome.lastLine, paint: outcome.verdict == .pass ? "32;1" : "31;1")
   }
 
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
@@ -125,7 +125,7 @@ package enum ProgressUpdate: Sendable {
       case .fail, .timeout, .interrupted, .error: paint = "31"
       case .skipped, .cancelled, .unaffected: paint = "2"
       }
-      self = .finished(lane: record.name, count: count, line: "\(RunReport.progressLine(record, finished: count, total: total))", paint: paint)
+      self = .finished(lane: record.name, count: count, line: RunReport.progressLine(record, finished: count, total: total), paint: paint)
     }
   }
 }

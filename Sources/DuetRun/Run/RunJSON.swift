@@ -51,7 +51,7 @@ package struct RunJSON: Codable, Sendable, Equatable {
     runId = runID
     self.root = root.path
     self.outcome = outcome.verdict
-    summary = outcome.lastLine
+    summary = outcome.lastLine.text
     counts = Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) })
     changedTrackedFiles = outcome.changedTrackedFiles
     reportErrors = outcome.reportErrors

@@ -6,10 +6,10 @@ import DuetSupport
 /// the summary table and the verdict. Pure, so tests read exactly what users see.
 package enum RunReport {
   /// `[3/7] ✓ design-tokens 0.12s`, `[4/7] ✗ kotlin 12.3s (exit 1)`.
-  package static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> String {
+  package static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> TerminalLine {
     let width = String(total).count
-    let count = String(repeating: " ", count: max(0, width - String(finished).count)) + "\(finished)"
-    return "[\(count)/\(total)] \(symbol(record.outcome)) \(record.name) \(ControlText.shown(detail(record)))"
+    let pad = Array(repeating: " " as TerminalLine, count: max(0, width - String(finished).count)).joined()
+    return "[\(pad)\(finished)/\(total)] \(symbol(record.outcome)) \(record.name) \(detail(record))"
   }
 
   package static func symbol(_ outcome: LaneOutcome) -> String {
@@ -98,9 +98,9 @@ package enum RunReport {
   }
 
   /// The line above an unchanged PASS that names flaky lanes.
-  package static func flakyLine(_ result: RunResult) -> String? {
+  package static func flakyLine(_ result: RunResult) -> TerminalLine? {
     let flaky = result.flaky
     guard !flaky.isEmpty else { return nil }
-    return "flaky: \(flaky.map { "\($0.name) (passed on attempt \($0.attempts.count))" }.joined(separator: ", "))"
+    return "flaky: " + flaky.map { "\($0.name) (passed on attempt \($0.attempts.count))" as TerminalLine }.joined(separator: ", ")
   }
 }

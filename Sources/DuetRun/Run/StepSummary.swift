@@ -14,8 +14,8 @@ package enum StepSummary {
   package static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
     let result = outcome.run
     let changedFiles = outcome.changedTrackedFiles
-    var head = ["## \(outcome.verdict == .pass ? "✅" : "❌") \(cell(outcome.lastLine))", ""]
-    if let flaky = RunReport.flakyLine(result) { head += [cell(flaky), ""] }
+    var head = ["## \(outcome.verdict == .pass ? "✅" : "❌") \(cell(outcome.lastLine.text))", ""]
+    if let flaky = RunReport.flakyLine(result) { head += [cell(flaky.text), ""] }
     if !changedFiles.isEmpty {
       head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map { "`\(cell($0))`" }.joined(separator: ", "), ""]
     }

@@ -52,23 +52,23 @@ package struct VerifyOutcome: Sendable {
 
   /// The last line of the run: `duet verify: PASS (12 passed, 30 cached, 3 skipped:
   /// needs gradle)` or `duet verify: FAIL (2 failed: kotlin, mocks; 1 timed out:
-  /// shells; 4 skipped)`.
-  package var lastLine: String {
+  /// shells; 4 skipped)`. One line whatever the tree's names, reasons and
+  /// files hold: they are escaped as they go in (`TerminalLine`).
+  package var lastLine: TerminalLine {
     let counts = self.counts
     switch verdict {
     case .interrupted:
       let finished = run.records.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
       return "duet verify: INTERRUPTED (\(finished) of \(run.records.count) lanes finished)"
     case .pass:
-      var parts: [String] = []
+      var parts: [TerminalLine] = []
       for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
         if let count = counts[outcome] { parts.append("\(count) \(word)") }
       }
       parts += skipParts(withCauses: true)
-      // One line, whatever the tree's names hold (ControlText.shown).
-      return ControlText.shown("duet verify: PASS (\(parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")))")
+      return "duet verify: PASS (" + (parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")) + ")"
     case .fail:
-      var parts: [String] = []
+      var parts: [TerminalLine] = []
       let failed = run.records.filter { $0.outcome == .fail }
       let timedOut = run.records.filter { $0.outcome == .timeout }
       if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
@@ -76,22 +76,22 @@ package struct VerifyOutcome: Sendable {
       parts += couldNotStartParts()
       parts += skipParts(withCauses: false)
       if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
-      if !changedTrackedFiles.isEmpty { parts.append(TrackedChanges.summary(changedTrackedFiles)) }
-      parts += reportErrors
-      return ControlText.shown("duet verify: FAIL (\(parts.joined(separator: "; ")))")
+      if !changedTrackedFiles.isEmpty { parts.append("\(TrackedChanges.summary(changedTrackedFiles))") }
+      parts += reportErrors.map { "\($0)" }
+      return "duet verify: FAIL (" + parts.joined(separator: "; ") + ")"
     case .error:
       var parts = couldNotStartParts()
       for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached")] {
         if let count = counts[outcome] { parts.append("\(count) \(word)") }
       }
       parts += skipParts(withCauses: false)
-      return ControlText.shown("duet verify: ERROR (\(parts.joined(separator: "; ")))")
+      return "duet verify: ERROR (" + parts.joined(separator: "; ") + ")"
     }
   }
 
   /// `2 could not start: a, b (cannot make a pipe: Too many open files)`: the
   /// machine's failures, with the first reason.
-  private func couldNotStartParts() -> [String] {
+  private func couldNotStartParts() -> [TerminalLine] {
     let records = run.couldNotStart
     guard let first = records.first else { return [] }
     return ["\(records.count) could not start: \(VerifyOutcome.names(records)) (\(first.reason ?? "no resources"))"]
@@ -99,14 +99,14 @@ package struct VerifyOutcome: Sendable {
 
   /// `2 skipped by request` (`--skip`, `DUET_SKIP`), then the other skipped
   /// lanes (`1 skipped: needs gradle` on a pass, `1 skipped` on a fail).
-  private func skipParts(withCauses: Bool) -> [String] {
+  private func skipParts(withCauses: Bool) -> [TerminalLine] {
     let skipped = run.records.filter { $0.outcome == .skipped }
     let requested = skipped.filter(\.isSkippedByRequest).count
     let others = skipped.filter { !$0.isSkippedByRequest }
-    var parts = requested == 0 ? [] : ["\(requested) skipped by request"]
+    var parts: [TerminalLine] = requested == 0 ? [] : ["\(requested) skipped by request"]
     if !others.isEmpty {
       let why = withCauses ? VerifyOutcome.skipCauses(others) : ""
-      parts.append("\(others.count) skipped" + (why.isEmpty ? "" : ": " + why))
+      parts.append(why.isEmpty ? "\(others.count) skipped" : "\(others.count) skipped: \(why)")
     }
     return parts
   }

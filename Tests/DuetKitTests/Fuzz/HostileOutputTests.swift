@@ -240,10 +240,10 @@ struct HostileOutputTests {
       #expect(HangingList.lines([("\(text)", "\(text)")]).map(\.text).allSatisfy(clean))
       let skipped = CIFixtures.record(0, "a", .skipped, reason: text, attempts: [])
       let failed = CIFixtures.record(1, "b", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1)])
-      #expect(clean(RunReport.progressLine(skipped, finished: 1, total: 2)))
+      #expect(clean(RunReport.progressLine(skipped, finished: 1, total: 2).text))
       #expect(RunReport.failureBlock(CIFixtures.record(2, "c", .fail, reason: text, attempts: [])).allSatisfy(clean))
       let outcome = VerifyOutcome(run: RunResult(records: [skipped, failed], interrupted: false, duration: 1), changedTrackedFiles: [text])
-      #expect(clean(outcome.lastLine), "\(outcome.lastLine.debugDescription)")
+      #expect(clean(outcome.lastLine.text), "\(outcome.lastLine.text.debugDescription)")
       let guarded = ControlText.terminal(text)
       let scalars = Array(guarded.unicodeScalars)
       for (index, scalar) in scalars.enumerated() where ControlText.needsEscape(scalar) && scalar != "\n" && scalar != "\t" {

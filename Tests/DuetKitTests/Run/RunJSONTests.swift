@@ -50,7 +50,7 @@ struct RunJSONTests {
       return lane
     }
     return [
-      "runId": runID ?? NSNull(), "root": root.path, "outcome": outcome.verdict.rawValue, "summary": outcome.lastLine,
+      "runId": runID ?? NSNull(), "root": root.path, "outcome": outcome.verdict.rawValue, "summary": outcome.lastLine.text,
       "counts": Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) }),
       "changedTrackedFiles": outcome.changedTrackedFiles, "reportErrors": outcome.reportErrors,
       "durationSeconds": result.duration, "failed": result.failed.map(\.name), "flaky": result.flaky.map(\.name), "lanes": lanes,
