@@ -87,6 +87,30 @@ struct EscapingRuleTests {
     #expect(problems == [])
   }
 
+  /// The step summary is built of `Markdown` (issue 42, item 4), so every
+  /// value goes in escaped for its place (a cell, inline HTML, a code block).
+  /// What is left: `StepSummary` holds no Markdown in a String, calls no
+  /// escaping of its own, and makes its `Markdown` a String only where the
+  /// summary leaves (`markdown`'s return) or to measure a part; the only other
+  /// text it reads is a `TerminalLine`'s, which goes in to be escaped again.
+  @Test func stepSummaryKeepsNoMarkdownInAString() throws {
+    let leaving = [".text.utf8.count", "return out.text", "outcome.lastLine.text", "flaky.text"]
+    var problems: [String] = []
+    for (file, line) in try Self.lines(under: "DuetRun/Run", files: { $0 == "StepSummary.swift" }) {
+      let code = line.trimmingCharacters(in: .whitespaces)
+      if code.hasPrefix("//") { continue }
+      for held in ["var out = \"", ": String = \"", ": [String] = [\"", ".escape(", "HTMLText.", "ControlText.", "replacingOccurrences(of: \"|\""] where code.contains(held) {
+        problems.append("\(file): Markdown held in a String or escaped by hand: \(code)")
+      }
+      if code.contains("-> String") && !code.hasPrefix("package static func markdown(") {
+        problems.append("\(file): a part of the summary made as a String: \(code)")
+      }
+      let rest = leaving.reduce(code) { $0.replacingOccurrences(of: $1, with: "") }
+      if rest.contains(".text") { problems.append("\(file): Markdown made a String inside the summary: \(code)") }
+    }
+    #expect(problems == [])
+  }
+
   /// The hook script is `ShellText` from end to end: every piece of it is
   /// declared as such, so duet's path and the root go in as quoted words, and
   /// it becomes a String only when returned.
