@@ -21,8 +21,7 @@ package struct DesignTokensResponse: CommandResponse {
     if case .failure(let diagnostics, _, _) = outcome {
       printout.diagnostics(diagnostics)
     } else if !format.json {
-      // The report's lines, its tree text shown already by DuetTokens.
-      for line in TerminalLine.lines(of: outcome.text) { printout.out(line) }
+      printout.out(outcome.text)
     }
     return printout
   }

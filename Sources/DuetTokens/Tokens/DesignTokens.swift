@@ -19,10 +19,10 @@ package enum DesignTokens {
     }
 
     /// What the command prints: the report, or the errors in `file:line:col: error:` form.
-    package var text: String {
+    package var text: TerminalLine {
       switch self {
       case .report(let report): return report.text
-      case .failure(let diagnostics, _, _): return diagnostics.map(\.description).joined(separator: "\n")
+      case .failure(let diagnostics, _, _): return diagnostics.map { "\($0)" }.joined(separator: "\n")
       }
     }
 
@@ -81,6 +81,6 @@ extension BuiltinLane {
   /// work and the same text as `duet design-tokens [--check] --root <the lane's tree>`.
   package static let designTokens = BuiltinLane(name: "design-tokens", options: [designTokensCheck], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
     let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains(designTokensCheck))
-    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text)
+    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text.text)
   }
 }

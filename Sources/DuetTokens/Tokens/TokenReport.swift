@@ -70,9 +70,10 @@ package struct TokenReport: Sendable, Equatable {
 
   package func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
 
-  /// The text `duet design-tokens` prints, without a final newline.
-  package var text: String {
-    var lines: [String] = []
+  /// The lines `duet design-tokens` prints, joined, without a final newline:
+  /// a path or a line of a file goes in escaped, so it stays on its line.
+  package var text: TerminalLine {
+    var lines: [TerminalLine] = []
     switch mode {
     case .write:
       if !configFound {
@@ -94,7 +95,7 @@ package struct TokenReport: Sendable, Equatable {
     case .check:
       if passed {
         let byCode = entries.filter { $0.status == .upToDate && $0.comparedByCode }.count
-        let suffix = configFound
+        let suffix: TerminalLine = configFound
           ? (byCode == 0 ? "" : " (\(byCode) written by the Duet toolchain's engine, compared by code)")
           : " (no \(configPath) in this tree)"
         lines.append("duet design-tokens --check: \(count(.upToDate)) generated token file(s) up to date\(suffix)")
@@ -107,7 +108,7 @@ package struct TokenReport: Sendable, Equatable {
               lines.append("  stale: \(entry.path) — differs from what the config generates")
               continue
             }
-            let how = entry.comparedByCode ? "its code differs from what the config generates (the engine's file, compared by code)" : "differs from what the config generates"
+            let how: TerminalLine = entry.comparedByCode ? "its code differs from what the config generates (the engine's file, compared by code)" : "differs from what the config generates"
             lines.append("  stale: \(entry.path) — \(how), from line \(difference.line):")
             lines.append("    on disk:   \(Self.shown(difference.onDisk))")
             lines.append("    generated: \(Self.shown(difference.generated))")
@@ -128,14 +129,14 @@ package struct TokenReport: Sendable, Equatable {
   }
 
   /// What a write says about the engine's files it left alone.
-  package var keptLine: String {
+  package var keptLine: TerminalLine {
     "left \(count(.kept)) file(s) the Duet toolchain's engine wrote as they are (code current); `duet design-tokens --rewrite` puts them in duet's layout"
   }
 
   /// A line as the stale report shows it: an empty line or the end of the file said in words.
-  package static func shown(_ line: String?) -> String {
+  package static func shown(_ line: String?) -> TerminalLine {
     guard let line else { return "(end of file)" }
-    return line.isEmpty ? "(empty line)" : ControlText.shown(line)
+    return line.isEmpty ? "(empty line)" : "\(line)"
   }
 
   /// The same report as JSON, with `schemaVersion`.

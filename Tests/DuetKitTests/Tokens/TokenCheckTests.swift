@@ -30,8 +30,8 @@ struct TokenCheckTests {
     let written = try report(DesignTokens.run(root: tree.root, check: false))
     #expect(written.entries.count == 8)
     #expect(written.entries.allSatisfy { $0.status == .written })
-    #expect(written.text.hasPrefix("duet design-tokens: wrote 8 token file(s):\n  ios/Theming/Generated/SemanticColor.swift\n"))
-    #expect(written.text.hasSuffix("\nreview and commit the diff (generated token sources are committed build products)"))
+    #expect(written.text.text.hasPrefix("duet design-tokens: wrote 8 token file(s):\n  ios/Theming/Generated/SemanticColor.swift\n"))
+    #expect(written.text.text.hasSuffix("\nreview and commit the diff (generated token sources are committed build products)"))
     let plan = TokenPlan(try TokenFixtures.config("full"))
     for file in plan.files { #expect(tree.read(file.path) == file.contents) }
 
@@ -96,7 +96,7 @@ struct TokenCheckTests {
     try tree.write(String(vocabulary.dropLast()), to: "kmp/theming/Generated/SemanticColor.kt")
     let checked = try report(DesignTokens.run(root: tree.root, check: true))
     #expect(checked.exitCode == 1)
-    #expect(checked.text.contains("\n  missing: ios/Theming/Generated/SemanticFont.swift\n"))
+    #expect(checked.text.text.contains("\n  missing: ios/Theming/Generated/SemanticFont.swift\n"))
     let stale = try #require(checked.entries.first { $0.status == .stale })
     #expect(stale.path == "kmp/theming/Generated/SemanticColor.kt")
     #expect(stale.difference?.onDisk == nil)
@@ -116,8 +116,8 @@ struct TokenCheckTests {
     #expect(checked.entries.filter { $0.status == .orphaned }.map(\.path) == [
       "ios/Theming/Generated/SemanticGradient.swift", "kmp/theming/Generated/SemanticGradient.kt",
     ])
-    #expect(checked.text.contains("\n  orphaned: ios/Theming/Generated/SemanticGradient.swift — the config no longer declares it"))
-    #expect(checked.text.hasSuffix("\nregenerate and commit: duet design-tokens"))
+    #expect(checked.text.text.contains("\n  orphaned: ios/Theming/Generated/SemanticGradient.swift — the config no longer declares it"))
+    #expect(checked.text.text.hasSuffix("\nregenerate and commit: duet design-tokens"))
     #expect(tree.exists("ios/Theming/Generated/SemanticGradient.swift"))
 
     let written = try report(DesignTokens.run(root: tree.root, check: false))
@@ -151,8 +151,8 @@ struct TokenCheckTests {
     let before = tree.snapshot()
     let outcome = DesignTokens.run(root: tree.root, check: false)
     #expect(outcome.exitCode == 2)
-    #expect(outcome.text.hasPrefix("parity/design-tokens.yaml:"))
-    #expect(outcome.text.contains(": error: font token 'code': 'weight' must be a multiple of 100 from 100 to 900, got \"550\""))
+    #expect(outcome.text.text.hasPrefix("parity/design-tokens.yaml:"))
+    #expect(outcome.text.text.contains(": error: font token 'code': 'weight' must be a multiple of 100 from 100 to 900, got \"550\""))
     #expect(tree.snapshot() == before)
   }
 
@@ -163,7 +163,7 @@ struct TokenCheckTests {
     try FileManager.default.createSymbolicLink(at: tree.root.appendingPathComponent("kmp"), withDestinationURL: outside.root)
     let outcome = DesignTokens.run(root: tree.root, check: false)
     #expect(outcome.exitCode == 2)
-    #expect(outcome.text.contains("refusing to write kmp/theming/Generated/SemanticColor.kt"))
+    #expect(outcome.text.text.contains("refusing to write kmp/theming/Generated/SemanticColor.kt"))
     #expect(!tree.exists("ios/Theming/Generated/SemanticColor.swift"))
     #expect(outside.snapshot().isEmpty)
   }
@@ -196,7 +196,7 @@ struct TokenCheckTests {
     _ = DesignTokens.run(root: tree.root, check: false)
     let passed = lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment))
     #expect(passed.exitCode == 0)
-    #expect(passed.output == DesignTokens.run(root: tree.root, check: true).text)
+    #expect(passed.output == DesignTokens.run(root: tree.root, check: true).text.text)
     try tree.write("version: 9\n", to: TokenConfig.defaultPath)
     #expect(lane.run(BuiltinContext(tree: tree.root, arguments: ["--check"], vocabulary: BuiltinSet.standard.vocabulary, environment: testEnvironment)).exitCode == 2)
   }
