@@ -35,13 +35,12 @@ package enum MocksResponse: CommandResponse {
     case .checked(let report):
       if format.json { printout.json(ReportJSON.text(MockCheckJSON(report))); return printout }
       printout.diagnostics(report.errors.map(\.diagnostic))
-      // One line each, naming files from the manifest: escaped here.
-      for line in report.lines { printout.out("\(line)") }
+      for line in report.lines { printout.out(line) }
     case .imprinted(let report):
       if format.json { printout.json(ReportJSON.text(MockImprintJSON(report))); return printout }
       printout.diagnostics(report.errors.map(\.diagnostic))
-      for refusal in report.refused { printout.err("\(refusal.line)") }
-      for line in report.lines { printout.out("\(line)") }
+      for refusal in report.refused { printout.err(refusal.line) }
+      for line in report.lines { printout.out(line) }
     }
     return printout
   }

@@ -112,11 +112,11 @@ package struct MockCheckReport: Sendable {
 
   /// The report as docs/mocks.md lays it out; the errors' own messages are separate
   /// (`errors`), for stderr, and joined in by `text`.
-  package var lines: [String] {
+  package var lines: [TerminalLine] {
     if errors.isEmpty && stale.isEmpty {
       return ["duet mocks --check: \(files.count) mock file(s) up to date"]
     }
-    var lines = ["duet mocks --check: FAIL"]
+    var lines: [TerminalLine] = ["duet mocks --check: FAIL"]
     for file in stale {
       lines.append("  \(file.output) is stale:")
       for finding in file.findings { lines.append("    " + finding.line) }
@@ -128,8 +128,9 @@ package struct MockCheckReport: Sendable {
     return lines
   }
 
-  /// Errors first, then the report: what a built-in lane logs.
+  /// Errors first, then the report: what a built-in lane logs, its lines as
+  /// `duet mocks --check` prints them.
   package var text: String {
-    (errors.map(\.diagnostic.description) + lines).joined(separator: "\n") + "\n"
+    (errors.map { "\($0.diagnostic)" } + lines).joined(separator: "\n").text + "\n"
   }
 }

@@ -22,7 +22,7 @@ package struct MockFinding: Sendable, Equatable {
   }
 
   /// `stale: Sources/A.swift — content differs from the recorded hash`, or `body: hash differs — ...`.
-  package var line: String {
+  package var line: TerminalLine {
     if let path { return "\(kind.rawValue): \(path) — \(message)" }
     return "\(kind.rawValue): \(message)"
   }

@@ -40,7 +40,7 @@ package enum MockImprint {
   package struct Refusal: Error, Sendable, Equatable {
     package var output: String
     package var message: String
-    package var line: String { "duet mocks: refused \(output): \(message)" }
+    package var line: TerminalLine { "duet mocks: refused \(output): \(message)" }
   }
 
   package static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
@@ -181,13 +181,13 @@ package struct MockImprintReport: Sendable {
   }
 
   /// Each file changed, then a summary; refusals and errors are separate, for stderr.
-  package var lines: [String] {
-    var lines = files.filter(\.changed).map { file in
+  package var lines: [TerminalLine] {
+    var lines = files.filter(\.changed).map { file -> TerminalLine in
       "wrote \(file.output) (\(file.inputCount) input(s)\(file.generated ? ", generated" : ""))"
     }
     let total = files.count + refused.count + errors.count
     let written = files.filter(\.changed).count
-    var summary = "duet mocks: \(written) of \(total) mock file(s) written"
+    var summary: TerminalLine = "duet mocks: \(written) of \(total) mock file(s) written"
     let unchanged = files.count - written
     if unchanged > 0 { summary += ", \(unchanged) already up to date" }
     if !refused.isEmpty { summary += ", \(refused.count) refused" }
@@ -196,8 +196,9 @@ package struct MockImprintReport: Sendable {
     return lines
   }
 
-  /// Errors and refusals, then the report: what a built-in lane logs.
+  /// Errors and refusals, then the report: what a built-in lane logs, its
+  /// lines as `duet mocks` prints them.
   package var text: String {
-    (errors.map(\.diagnostic.description) + refused.map(\.line) + lines).joined(separator: "\n") + "\n"
+    (errors.map { "\($0.diagnostic)" } + refused.map(\.line) + lines).joined(separator: "\n").text + "\n"
   }
 }

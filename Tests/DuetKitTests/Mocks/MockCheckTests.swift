@@ -17,7 +17,7 @@ struct MockCheckTests {
   }
 
   func findings(_ manifest: Manifest, _ tree: MocksTempTree) -> [String] {
-    MockCheck.run(manifest, root: tree.url).files.flatMap { $0.findings.map(\.line) }
+    MockCheck.run(manifest, root: tree.url).files.flatMap { $0.findings.map(\.line.text) }
   }
 
   /// A block written by hand in the exact format, hashes from `sha256sum`, validates, including a Duet-shaped template row.

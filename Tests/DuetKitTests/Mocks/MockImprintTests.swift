@@ -71,7 +71,7 @@ struct MockImprintTests {
     let refused = MockImprint.run(manifest, root: tree.url)
     #expect(refused.exitCode == 1)
     #expect(refused.refused.map(\.output) == ["Tests/Mocks/ShellMocks.swift"])
-    #expect(refused.refused[0].line.contains("--accept-body"))
+    #expect(refused.refused[0].line.text.contains("--accept-body"))
     #expect(try tree.text("Tests/Mocks/ShellMocks.swift") == edited)
 
     let accepted = MockImprint.run(manifest, root: tree.url, options: .init(acceptBody: true))
