@@ -7,8 +7,8 @@ import DuetSupport
 package enum DerivedLanes {
   /// The first line `duet lanes` and `duet verify` print for such a tree
   /// (`manifestPath`: `parity/manifest.yaml`, or `parity/` for a tree with only
-  /// a `parity/` folder).
-  package static func notice(_ manifestPath: String) -> String {
+  /// a `parity/` folder), a printed line.
+  package static func notice(_ manifestPath: String) -> TerminalLine {
     "lanes derived from \(manifestPath); run duet init to pin them"
   }
 

@@ -23,7 +23,7 @@ package struct LanesResponse: CommandResponse {
       printout.json(ReportJSON.text(report))
       return printout
     }
-    if report.derived { printout.out("\(DerivedLanes.notice(report.manifest))") }
+    if report.derived { printout.out(DerivedLanes.notice(report.manifest)) }
     if let initAdds { printout.out("\(initAdds)") }
     printout.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
     if !report.lanes.isEmpty {

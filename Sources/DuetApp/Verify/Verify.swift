@@ -31,7 +31,7 @@ package enum PreparedVerify {
 package func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws -> PreparedVerify {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)
-  if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path)) }
+  if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path).text) }
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)
   if let base = request.changeBase {
