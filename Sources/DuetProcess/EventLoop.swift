@@ -126,16 +126,14 @@ package final class EventLoop {
   }
 
   /// Calls `beforeWait` now, or, within `beforeWaitInterval` of the last
-  /// call, by a deadline at the interval's end (one at a time).
+  /// call, once a deadline at the interval's end has woken the loop (one at a
+  /// time). The deadline only wakes: the call is the next turn's, so an idle
+  /// loop, whose turns come only from that deadline, blocks after it.
   private func callBeforeWait() {
     guard let beforeWait, beforeWaitDue == nil else { return }
     let now = clock.now, interval = UInt64(max(0, beforeWaitInterval) * 1e9)
     if let last = lastBeforeWait, now &- last < interval {
-      beforeWaitDue = deadlines.add(at: last &+ interval) { [unowned self] in
-        self.beforeWaitDue = nil
-        self.lastBeforeWait = self.clock.now
-        beforeWait()
-      }
+      beforeWaitDue = deadlines.add(at: last &+ interval) { [unowned self] in self.beforeWaitDue = nil }
       return
     }
     lastBeforeWait = now

@@ -100,13 +100,35 @@ struct EventLoopTests {
     let quick = Date()
     let allowed = 2 + Int(quick.timeIntervalSince(start) / loop.beforeWaitInterval)
     #expect(calls.count <= allowed, "\(calls.count) calls for 20 children in \(quick.timeIntervalSince(start))s")
-    // The next call comes within the interval (by a deadline when one was skipped).
-    let before = calls.count
+    // The next call comes within the interval (in the turn after the deadline
+    // that a skipped call armed; the call wakes the loop, so the run returns).
+    let before = calls.count, poster = loop.poster
+    loop.beforeWait = { calls.append(Date()); poster.post(0) }
     let later = loop.after(5) {}
     loop.run(until: { calls.count > before || Date().timeIntervalSince(quick) > 4 })
     loop.cancel(later)
     #expect(calls.count == before + 1)
-    #expect(Date().timeIntervalSince(quick) < 2)
+    #expect((calls.last ?? .distantFuture).timeIntervalSince(quick) < 2)
+  }
+
+  /// Once the loop is idle (a long lane runs, nothing else happens), the
+  /// deadline that made a skipped `beforeWait` does not arm another: the loop
+  /// blocks until the lane ends, not waking every interval for the rest of
+  /// the run (issue 42, item 6: two quick events re-armed it for ever).
+  @Test func anIdleLoopStopsWakingForBeforeWait() {
+    let poller = FakePoller(delays: ["quick": 0.005, "long": 60])
+    let loop = EventLoop(poller: poller, clock: poller.clock)
+    var calls = 0
+    var ended = 0
+    loop.beforeWait = { calls += 1 }
+    loop.beforeWaitInterval = 0.02
+    for name in ["quick", "long"] {
+      loop.start(.shell(name, directory: "/", environment: [:]), limits: .init(timeout: 120), onBytes: { _ in },
+                 onEnd: { _ in ended += 1 })
+    }
+    loop.run(until: { ended == 2 })
+    #expect(poller.waits <= 5, "\(poller.waits) waits, \(calls) beforeWait calls for 60 s of one idle lane")
+    #expect(calls >= 2, "the quick lane's end was never handed on")
   }
 
   /// A poller never hands out a child's number twice, so a late drop or signal
