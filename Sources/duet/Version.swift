@@ -12,9 +12,10 @@ var duetVersionLine: String {
 
 /// What a built-in lane's fingerprint knows of duet's own code, for the tree
 /// at `root`: the version and a digest of this executable's bytes. With
-/// `remember` false (a `--dry-run`) its memo under `.duet` is not written.
+/// `remember` false (a `--dry-run`) its memo under `.duet` is not written;
+/// worked out once, at the first built-in lane, for the whole process.
 func duetCodeIdentity(_ invocation: Invocation, root: URL, remember: Bool = true) -> @Sendable () -> String {
   let executable = invocation.executable
-  return { BinaryIdentity.identity(version: duetVersion, executable: executable.resolvingSymlinksInPath().path, root: root,
-                                   remember: remember) }
+  return BinaryIdentity.once(version: duetVersion, executable: executable.resolvingSymlinksInPath().path, root: root,
+                             remember: remember)
 }

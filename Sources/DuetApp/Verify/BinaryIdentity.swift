@@ -20,6 +20,23 @@ package enum BinaryIdentity {
     return "\(version) sha256:\(digest)"
   }
 
+  /// The identity worked out at the first call and kept for every later one: the
+  /// code running is the code of the process's start, so a duet reinstalled
+  /// while `duet watch` runs neither changes what its runs record nor is hashed
+  /// again at each run.
+  package static func once(version: String, executable: String?, root: URL, remember: Bool = true) -> @Sendable () -> String {
+    let kept = Locked<String?>(nil)
+    return {
+      if let known = kept.current { return known }
+      let worked = identity(version: version, executable: executable, root: root, remember: remember)
+      return kept.withLock { value in
+        if let earlier = value { return earlier }
+        value = worked
+        return worked
+      }
+    }
+  }
+
   /// The executable's digest, from the memo when its stamp still matches.
   static func digest(of executable: String, memo: URL, remember: Bool = true) -> String? {
     var info = stat()
