@@ -7,7 +7,11 @@ package enum MarkdownText: OutputLanguage {
   package enum Context: Sendable {
     /// A table cell or a line of inline text: controls cleaned
     /// (`ControlText.clean`), Markdown's inline HTML kept inert, `|` as `\|`,
-    /// CR and LF as spaces, so a value stays in its cell and on its line.
+    /// CR and LF as spaces, so a value stays in its cell and on its line; and
+    /// every character that opens inline Markdown (`` ` ``, `*`, `_`, `[`, `]`,
+    /// `~`, `$`, `\`) backslash-escaped, so a path or a test name such as
+    /// `x [click](https:evil)` shows as typed, not as a link, an image or a
+    /// code span (GitHub also reads `$…$` as math).
     case cell
     /// Text inside duet's own inline HTML (a collapsed block's `<summary>`):
     /// HTML's escaping (`HTMLText`).
@@ -15,6 +19,10 @@ package enum MarkdownText: OutputLanguage {
     /// The body of a fenced code block: controls cleaned, the lines kept;
     /// `codeBlock(_:)` chooses a fence longer than any backtick run in it.
     case codeBlock
+    /// The inside of a code span (`codeSpan(_:)` fences it): controls cleaned,
+    /// CR and LF as spaces; nothing else, since a code span shows its text as
+    /// it is (an entity or a backslash in it would show too).
+    case codeSpan
   }
 
   package static var defaultContext: Context { .cell }
@@ -22,11 +30,38 @@ package enum MarkdownText: OutputLanguage {
   package static func escape(_ text: String, in context: Context) -> String {
     switch context {
     case .cell:
-      return HTMLText.escape(ControlText.clean(text), in: ())
-        .replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+      return HTMLText.escape(inertInline(ControlText.clean(text)), in: ())
+        .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
     case .html: return HTMLText.escape(text, in: ())
     case .codeBlock: return ControlText.clean(text)
+    case .codeSpan: return ControlText.clean(text).replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
     }
+  }
+
+  /// The characters that open or close inline Markdown on GitHub, or a table cell.
+  static let inlineSyntax: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "~", "$", "|"]
+
+  /// `text` with each of `inlineSyntax` backslash-escaped (CommonMark lets any
+  /// ASCII punctuation be escaped, and GitHub's tables read `\|` as a pipe).
+  private static func inertInline(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if inlineSyntax.contains(scalar) { out.append("\\") }
+      out.append(scalar)
+    }
+    return String(out)
+  }
+
+  /// `text` as an inline code span, on one line: its fence one backtick longer
+  /// than the longest run in it, and a space inside each fence when the text
+  /// starts or ends with a backtick (or with spaces at both ends, which
+  /// CommonMark would strip), so no backtick in it closes the span early.
+  package static func codeSpan(_ text: String) -> Markdown {
+    let body = Markdown(escaping: text, in: .codeSpan)
+    let fence = Array(repeating: "`" as Markdown, count: longestBacktickRun(body.text) + 1).joined()
+    let padded = body.text.hasPrefix("`") || body.text.hasSuffix("`") || (body.text.hasPrefix(" ") && body.text.hasSuffix(" "))
+    let pad: Markdown = padded ? " " : ""
+    return "\(fence)\(pad)\(body)\(pad)\(fence)"
   }
 
   /// `text` as a fenced code block of `text` lines: its fence one backtick

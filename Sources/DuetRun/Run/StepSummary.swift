@@ -40,7 +40,7 @@ package enum StepSummary {
     if let flaky = RunReport.flakyLine(outcome.run) { head += ["\(flaky.text)", ""] }
     let changedFiles = outcome.changedTrackedFiles
     if !changedFiles.isEmpty {
-      head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map { "`\($0)`" as Markdown }.joined(separator: ", "), ""]
+      head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map(MarkdownText.codeSpan).joined(separator: ", "), ""]
     }
     head += ["| lane | outcome | time | tries | note |", "| --- | --- | --- | --- | --- |"]
     return head.joined(separator: "\n") + "\n"

@@ -67,6 +67,15 @@ struct GitHubAnnotationsTests {
     #expect(text.contains("`src/x.swift`"))
   }
 
+  /// A tracked file whose name holds backticks and Markdown stays inside its
+  /// code span, and the verdict line above shows it as text: no link, no image.
+  @Test func aChangedPathIsTextInTheSummary() {
+    let path = "x` [click](https:evil) ![p](https:evil?p.png) `y"
+    let text = StepSummary.markdown(VerifyOutcome(run: CIFixtures.mixedRun, changedTrackedFiles: [path]))
+    #expect(text.contains("(`--strict`): ``x` [click](https:evil) ![p](https:evil?p.png) `y``\n"))
+    #expect(text.contains(#"tracked file(s): x\` \[click\](https:evil) !\[p\](https:evil?p.png) \`y)"#))
+  }
+
   /// However many lanes fail, the summary stays under its limit and says what it left out.
   @Test func summaryIsCapped() {
     let long = String(repeating: "x", count: 390)

@@ -11,7 +11,22 @@ struct MarkdownTypeTests {
 
   @Test func aCellKeepsItsRowAndItsText() {
     let row: Markdown = "| \(Self.hostile) | pass |"
-    #expect(row.text == "| a\\|b &lt;script&gt;alert(1)&lt;/script&gt; ``` x | pass |")
+    #expect(row.text == "| a\\|b &lt;script&gt;alert(1)&lt;/script&gt; \\`\\`\\` x | pass |")
+  }
+
+  /// A test name or path in a cell or a line is text, not Markdown: a link,
+  /// an image, emphasis, a code span or math in it stays as it was typed.
+  @Test func aCellKeepsMarkdownInert() {
+    let cell: Markdown = "\("x` [click](https:evil) ![p](https:evil?p.png) *b* _i_ ~s~ $m$ \\|")"
+    #expect(cell.text == #"x\` \[click\](https:evil) !\[p\](https:evil?p.png) \*b\* \_i\_ \~s\~ \$m\$ \\\|"#)
+  }
+
+  /// A code span is fenced by more backticks than any run in it, so a path
+  /// holding backticks cannot close it and write Markdown after it.
+  @Test func aCodeSpanOutgrowsTheBackticksInIt() {
+    #expect(MarkdownText.codeSpan("src/x.swift").text == "`src/x.swift`")
+    #expect(MarkdownText.codeSpan("x` [click](https:evil) `y").text == "``x` [click](https:evil) `y``")
+    #expect(MarkdownText.codeSpan("`a\nb|c").text == "`` `a b|c ``")
   }
 
   @Test func inlineHTMLIsEscapedAsHTML() {
