@@ -122,14 +122,21 @@ package enum YAMLText: OutputLanguage {
     return out
   }
 
-  /// What YAML 1.1 reads as a number that Swift's `Double` does not: `0x1F`,
-  /// `0o17`, `1_000`, `+.inf`, `.NaN`, sexagesimal `1:30`.
+  /// What YAML 1.1 reads as a number or a time that Swift's `Double` does
+  /// not: `0x1F`, `0o17`, binary `0b11`, `1_000`, `+.inf`, `.NaN`, sexagesimal
+  /// `1:30`, and a timestamp (`timestamp`).
   private static func looksNumeric(_ text: String) -> Bool {
     let lower = text.lowercased()
     if [".inf", "+.inf", "-.inf", ".nan"].contains(lower) { return true }
+    if lower.range(of: timestamp, options: .regularExpression) != nil { return true }
     guard let first = lower.unicodeScalars.first, "0123456789+-.".unicodeScalars.contains(first) else { return false }
     let unsigned = lower.drop { $0 == "+" || $0 == "-" }
     return lower.unicodeScalars.allSatisfy { "0123456789abcdefox_.:+-".unicodeScalars.contains($0) }
-      && (lower.contains("_") || lower.contains(":") || unsigned.hasPrefix("0x") || unsigned.hasPrefix("0o"))
+      && (lower.contains("_") || lower.contains(":") || unsigned.hasPrefix("0x") || unsigned.hasPrefix("0o") || unsigned.hasPrefix("0b"))
   }
+
+  /// A YAML 1.1 timestamp as PyYAML or Ruby's Psych (GitLab) reads one, a date
+  /// (`2026-01-01`, Psych also `2026-1-1`) or a date and time: plain, a lane or
+  /// folder so named would reach them as a date, which a safe loader refuses.
+  private static let timestamp = #"^-?[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(([t]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?([ \t]*(z|[-+][0-9]{1,2}(:?[0-9]{2})?))?)?$"#
 }

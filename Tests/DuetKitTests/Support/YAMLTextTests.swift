@@ -30,6 +30,18 @@ enum YAMLBreaks {
     }
   }
 
+  /// A lane or folder named like a YAML 1.1 binary integer or timestamp is
+  /// quoted: GitLab's Ruby and PyYAML read plain `0b11` as 3 and `2026-01-01`
+  /// as a date (which a safe loader refuses), not as the name.
+  @Test func yaml11BinaryNumbersAndTimestampsAreQuoted() {
+    for sample in ["0b11", "-0b1_0", "+0b1", "2026-01-01", "2026-1-1", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5"] {
+      #expect(YAMLText.scalar(sample).text == "\"\(sample)\"", "\(sample)")
+    }
+    for plain in ["b11", "0.b1", "2026-01-01-nightly", "v2026-01-01", "2026-01"] {
+      #expect(YAMLText.scalar(plain).text == plain, "\(plain)")
+    }
+  }
+
   /// Issue 40: a long command folded at its spaces (`sh: >-`) reads back
   /// through libyaml as the same text, whatever indicators, quotes, `#` or `: `
   /// its words hold, each line within the width where the words allow; text that
