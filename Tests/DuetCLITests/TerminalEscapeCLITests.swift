@@ -88,6 +88,44 @@ struct TerminalEscapeCLITests {
     #expect(initRun.status == 0, "\(initRun.stderr)")
     Self.expectClean(initRun, "init")
   }
+
+  /// A manifest or token config value that a diagnostic quotes (an unknown
+  /// `needs:` lane, an `inputs:` path with `..`, a group heading) holding
+  /// `\n::error…` is quoted escaped: the diagnostic stays one line, so
+  /// `duet verify`, `duet lanes` and `duet design-tokens` print no forged
+  /// workflow command.
+  @Test func diagnosticsQuoteTreeTextEscaped() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: a
+          sh: "true"
+          inputs: ["../x\\n\(Self.spoof)"]
+          needs: ["b\\n\(Self.spoof)\\e]0;title\\a"]
+      """)
+    for command in ["verify", "lanes"] {
+      let run = try tree.duet(command)
+      #expect(run.status == 2)
+      Self.expectClean(run, command)
+      #expect(run.stderr.contains("needs unknown lane 'b\\n::error title=spoof::forged\\u{1B}]0;title\\u{7}'"), "\(run.stderr)")
+    }
+    try tree.write("parity/design-tokens.yaml", """
+      version: 1
+      swift:
+        output: ios/Gen
+        engine: DuetTheming
+        theme: MainTheme
+      colors:
+        - group: "x\\n\(Self.spoof)"
+          tokens:
+            - name: surface
+              value: "#FFFFFF"
+      """)
+    let tokens = try tree.duet("design-tokens")
+    #expect(tokens.status != 0)
+    Self.expectClean(tokens, "design-tokens")
+    #expect(tokens.stderr.contains("colour group 'x\\n::error title=spoof::forged'"), "\(tokens.stderr)")
+  }
 }
 
 /// `--junit PATH` by the one rule of what duet replaces (issue 27, defect 6).

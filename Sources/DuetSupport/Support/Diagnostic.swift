@@ -8,9 +8,13 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.location = location
   }
 
+  /// One line, whatever the message quotes: a manifest value, a path or a
+  /// group heading holding `\n::error…` is shown escaped (`ControlText.shown`),
+  /// so a diagnostic cannot start a workflow command of its own in a CI log,
+  /// where `duet verify` prints it before any lane runs.
   package var description: String {
-    if let location { return "\(location): error: \(message)" }
-    return "error: \(message)"
+    if let location { return ControlText.shown("\(location): error: \(message)") }
+    return ControlText.shown("error: \(message)")
   }
 }
 
