@@ -104,8 +104,11 @@ package struct QuarantineFile: Sendable, Equatable {
       if let test = entry.test { field("test", test) }
       field("lane", entry.lane)
       field("reason", entry.reason)
-      field("until", entry.until.description)
-      if let added = entry.added { field("added", added.description) }
+      // A day is duet's own `YYYY-MM-DD`, never tree text: written plain, as a
+      // reviewer types it, though YAML 1.1 would read it as a date (duet reads
+      // its text, and `YAMLText.scalar` now quotes such text from a tree).
+      lines.append("    until: " + entry.until.description)
+      if let added = entry.added { lines.append("    added: " + added.description) }
     }
     return lines.joined(separator: "\n") + "\n"
   }
