@@ -5,7 +5,10 @@ import DuetSupport
 /// become character references, so tree text is text in element content and in
 /// quoted attribute values alike; controls (C0 but tab and line feed, DEL, C1)
 /// become U+FFFD, which HTML would otherwise refuse or read as markup-adjacent
-/// noise. The browser reads the result back as the same string (but for controls).
+/// noise, and so do bidirectional overrides, embeddings and isolates, which
+/// would reorder the rest of their paragraph, duet's own words included (an
+/// element does not end them). The browser reads the result back as the same
+/// string (but for these).
 package enum HTMLText: OutputLanguage {
   package static var defaultContext: Void { () }
 
@@ -27,7 +30,7 @@ package enum HTMLText: OutputLanguage {
       case "\t", "\n": out.unicodeScalars.append(scalar)
       default:
         let value = scalar.value
-        if value < 0x20 || (0x7F...0x9F).contains(value) {
+        if value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) {
           out += "\u{FFFD}"
         } else {
           out.unicodeScalars.append(scalar)

@@ -1,6 +1,8 @@
 /// Log text made safe for reports that are not a terminal: ANSI CSI sequences
 /// (`ESC [ … letter`, the colour codes of tool output) dropped, and every other
-/// control character but tab and line breaks replaced by U+FFFD.
+/// control character but tab and line breaks replaced by U+FFFD, as are the
+/// bidirectional overrides, embeddings and isolates, which would reorder the
+/// text after them on a rendered page (a step summary, an annotation).
 package enum ControlText: Sendable {
   package static func clean(_ value: String) -> String {
     var out = String.UnicodeScalarView()
@@ -16,7 +18,7 @@ package enum ControlText: Sendable {
       }
       switch scalar.value {
       case 0x9, 0xA, 0xD: out.append(scalar)
-      case 0x0..<0x20, 0x7F, 0x80..<0xA0: out.append("\u{FFFD}")
+      case 0x0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
       default: out.append(scalar)
       }
     }

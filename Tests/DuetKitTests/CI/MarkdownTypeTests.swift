@@ -21,6 +21,15 @@ struct MarkdownTypeTests {
     #expect(cell.text == #"x\` \[click\](https:evil) !\[p\](https:evil?p.png) \*b\* \_i\_ \~s\~ \$m\$ \\\|"#)
   }
 
+  /// A bidirectional override in a cell, a summary line or an annotation
+  /// cannot reorder duet's text after it on GitHub's page: U+FFFD.
+  @Test func bidiControlsAreReplacedInCellsAndAnnotations() {
+    let cell: Markdown = "| \("a\u{202E}b\u{2067}c") | pass |"
+    #expect(cell.text == "| a\u{FFFD}b\u{FFFD}c | pass |")
+    #expect(WorkflowCommandText.escape("a\u{202E}b", in: .data) == "a\u{FFFD}b")
+    #expect(XMLText.escape("a\u{202D}b", in: .attribute) == "a\u{FFFD}b")
+  }
+
   /// A code span is fenced by more backticks than any run in it, so a path
   /// holding backticks cannot close it and write Markdown after it.
   @Test func aCodeSpanOutgrowsTheBackticksInIt() {

@@ -13,6 +13,15 @@ struct HTMLTypeTests {
     #expect(html.text == "<td>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>")
   }
 
+  /// A bidirectional override or isolate in a test name (U+202E) would
+  /// reorder the rest of its paragraph, duet's own words included: it shows
+  /// as U+FFFD, as the controls do.
+  @Test func bidiControlsCannotReorderThePage() {
+    let name = "bidi\u{202E}evil\u{202A}x\u{2066}y\u{2069}"
+    let html: HTML = "<p><strong>\(name)</strong> in junit</p>"
+    #expect(html.text == "<p><strong>bidi\u{FFFD}evil\u{FFFD}x\u{FFFD}y\u{FFFD}</strong> in junit</p>")
+  }
+
   @Test func htmlInterpolatedIsKeptAndNotEscapedTwice() {
     let name = HTMLText.escaped("a&b")
     let strong: HTML = "<strong>\(name)</strong>"
