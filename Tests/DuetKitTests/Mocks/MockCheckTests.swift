@@ -51,6 +51,21 @@ struct MockCheckTests {
     }
   }
 
+  /// An input named with any line break (NEL, LS, PS, VT and FF as well as
+  /// LF and CR) is refused, as a multi-line `generator` or `bundle` is: raw in
+  /// its `// input:` line, an editor or a diff shows the rest of the name as a
+  /// line of code (`func pwn() {}`) that the compiler reads as comment.
+  @Test func everyLineBreakInAnInputNameIsRefused() throws {
+    for separator in ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}"] {
+      let tree = try MocksTempTree()
+      try tree.write("Sources/S/a\(separator)func pwn() {}.swift", "x")
+      let entry = "  - output: M.swift\n    sources: [Sources/S]\n"
+      #expect(throws: MockError.self, "\(separator.unicodeScalars.map(\.value))") {
+        try MockInputs.collect(try tree.manifest(entry).mocks[0], root: tree.url)
+      }
+    }
+  }
+
   /// The fingerprint does not depend on the order files were created in, and one changed byte changes it.
   @Test func fingerprintIsOrderFreeAndByteSensitive() throws {
     let names = (0..<30).map { "Sources/S/F\($0 % 7)/\($0).swift" }
