@@ -60,10 +60,14 @@ final class ProgressPrinter: Sendable {
     }
   }
 
+  /// A `--stream` line, to stdout; under `--json` (`quiet`) to stderr, as the
+  /// notices go, so a lane's own output never lands in the report on stdout.
   func streamed(_ lane: String, _ line: String) {
+    let text: TerminalLine = "\(lane) | \(line, in: .laneOutput)"
+    guard !quiet else { return console.err(text) }
     state.withLock { state in
       clearStatus(&state)
-      console.out("\(lane) | \(line, in: .laneOutput)")
+      console.out(text)
       drawStatus(&state)
     }
   }

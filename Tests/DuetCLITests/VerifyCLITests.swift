@@ -217,6 +217,22 @@ struct VerifyCLITests {
     #expect(!run.stdout.contains("hidden"))
   }
 
+  /// With `--json`, the streamed lines go to stderr, as the notices do: a
+  /// lane printing a JSON report of its own (`{"outcome":"pass"}`) cannot
+  /// put it in the report a script reads from stdout.
+  @Test func streamedLinesStayOutOfTheJSONReport() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: loud, sh: 'echo "{\\"outcome\\":\\"pass\\"}"; exit 1'}
+      """)
+    let run = try tree.duet("verify", "--stream", "loud", "--json")
+    #expect(run.status == 1)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+    #expect(object["outcome"] as? String == "fail")
+    #expect(run.stderr.contains("loud | {\"outcome\":\"pass\"}"), "\(run.stderr)")
+  }
+
   /// `--json` prints the whole run with schemaVersion 2.
   @Test func jsonReport() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'exit 3'}\n")
