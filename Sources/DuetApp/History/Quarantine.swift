@@ -171,7 +171,7 @@ extension QuarantineResponse {
                  + "whose tests passed their last \(needed) runs or more in a row")
     for test in found.quarantine {
       printout.out("  quarantine \(test.test) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
-      printout.out("    duet quarantine add \(ShellWord.quoted(ControlText.shown(test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
+      printout.out("    duet quarantine add \(ShellWord.quoted(QuarantineSuggestions.typedPattern(for: test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
     }
     for release in found.release {
       let counted = release.entry.added.map { "since it was added on \($0)" } ?? "(the entry has no 'added:' day: counted over the newest runs)"

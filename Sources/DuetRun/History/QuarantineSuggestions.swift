@@ -9,6 +9,14 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   /// Runs in a row a quarantined test must pass before it is suggested for release.
   package static let passesToRelease = 10
 
+  /// `test` as a `quarantine add` pattern a user can type on one line: each
+  /// character the terminal would show escaped (a line break, an escape, a
+  /// bidirectional override) as the glob `?`, so the suggested command
+  /// quarantines the test it names rather than one named with a literal `\n`.
+  package static func typedPattern(for test: String) -> String {
+    String(String.UnicodeScalarView(test.unicodeScalars.map { ControlText.needsEscape($0) ? "?" : $0 }))
+  }
+
   package struct Release: Sendable, Equatable {
     package var entry: QuarantineEntry
     /// The shortest run of passes, newest first, among the tests it matches.

@@ -67,6 +67,17 @@ struct QuarantineLoopTests {
     #expect(found.release.first?.passes == 10)
   }
 
+  /// The command `suggest` prints for a test whose name holds a line break or
+  /// an escape names that test: each such character is `?` (one character),
+  /// where the shown `\n` would quarantine a test of another name, and no one.
+  @Test func aSuggestedPatternMatchesANameWithControls() {
+    let name = "app.T.a\nb\u{1B}[31mc\u{2028}d"
+    let pattern = QuarantineSuggestions.typedPattern(for: name)
+    #expect(pattern == "app.T.a?b?[31mc?d")
+    #expect(QuarantineEntry(test: pattern, lane: "unit", reason: "r", until: QuarantineDate("2026-12-05")!).matches(test: name))
+    #expect(QuarantineSuggestions.typedPattern(for: "app.T.plain") == "app.T.plain")
+  }
+
   /// Issue 40: an entry with an `added` day is ready to release only on the
   /// passes since that day; one without (an older file) on the newest runs.
   @Test func releaseCountsThePassesSinceTheEntryWasAdded() {
