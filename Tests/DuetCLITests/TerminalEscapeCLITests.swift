@@ -89,6 +89,20 @@ struct TerminalEscapeCLITests {
     Self.expectClean(initRun, "init")
   }
 
+  /// `DUET_HISTORY` naming a folder whose name holds `\n::error…`: every
+  /// history command's error names it escaped, on one line.
+  @Test func historyStorePathIsShownEscaped() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'true'}\n")
+    let store = tree.url.appendingPathComponent("h\n\(Self.spoof)").path
+    try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+    for command in [["history"], ["logs", "a"], ["flaky"], ["stats"], ["report"]] {
+      let run = try tree.duet(arguments: command, environment: ["DUET_HISTORY": store])
+      #expect(run.status != 0, "\(command)")
+      Self.expectClean(run, command.joined(separator: " "))
+      #expect(run.stderr.contains("h\\n::error title=spoof::forged is not a duet history store"), "\(run.stderr)")
+    }
+  }
+
   /// A manifest or token config value that a diagnostic quotes (an unknown
   /// `needs:` lane, an `inputs:` path with `..`, a group heading) holding
   /// `\n::error…` is quoted escaped: the diagnostic stays one line, so

@@ -13,13 +13,16 @@ package enum HistoryError: Error, CustomStringConvertible, Sendable {
   /// The store's own folder is refused by the path guard (`.duet` a link or a file).
   case refusedFolder(String, FileError)
 
+  /// The store's path shown escaped (`ControlText.shown`): it comes from
+  /// `DUET_HISTORY` or `history merge FILE`, and a `\n::error…` in it must not
+  /// start a line of its own in a CI log.
   package var description: String {
     switch self {
-    case .sqlite(let path, let error): return "\(path): \(error)"
-    case .newerSchema(let path, let version): return "\(path) was written by a newer duet (schema \(version)); upgrade duet"
-    case .notAStore(let path, let why): return "\(path) is not a duet history store: \(why)"
-    case .unsafeRow(let path, let why): return "\(path): refusing the whole store, nothing merged from it: \(why)"
-    case .refusedFolder(let path, let error): return "\(path): \(error)"
+    case .sqlite(let path, let error): return "\(ControlText.shown(path)): \(error)"
+    case .newerSchema(let path, let version): return "\(ControlText.shown(path)) was written by a newer duet (schema \(version)); upgrade duet"
+    case .notAStore(let path, let why): return "\(ControlText.shown(path)) is not a duet history store: \(why)"
+    case .unsafeRow(let path, let why): return "\(ControlText.shown(path)): refusing the whole store, nothing merged from it: \(why)"
+    case .refusedFolder(let path, let error): return "\(ControlText.shown(path)): \(error)"
     }
   }
 
