@@ -103,6 +103,21 @@ struct TerminalEscapeCLITests {
     }
   }
 
+  /// Run outside any tree from a folder named `x\n::error…`: the message that
+  /// names where duet looked (`design-tokens` and `theme-test` name both
+  /// markers) shows the folder escaped, on one line.
+  @Test func noTreeMessageShowsTheFolderEscaped() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-notree-\(UUID().uuidString)/x\n\(Self.spoof)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+    for command in ["design-tokens", "theme-test", "verify", "lanes"] {
+      let run = try runBinary([command], in: folder)
+      #expect(run.status == 2, "\(command): \(run.stderr)")
+      Self.expectClean(run, command)
+      #expect(run.stderr.contains("x\\n::error title=spoof::forged or any folder above it"), "\(command): \(run.stderr)")
+    }
+  }
+
   /// A manifest or token config value that a diagnostic quotes (an unknown
   /// `needs:` lane, an `inputs:` path with `..`, a group heading) holding
   /// `\n::error…` is quoted escaped: the diagnostic stays one line, so

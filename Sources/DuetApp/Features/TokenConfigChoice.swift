@@ -21,8 +21,9 @@ package struct TokenConfigChoice: Sendable {
       root = try TreeRoot.find(from: workingDirectory, override: override, markers: [Manifest.defaultPath, TokenConfig.defaultPath])
     } catch {
       guard case .notFound(let start) = error else { throw error }
+      // `start` is the working directory: a folder name may hold `\n::error…`.
       throw CommandFailure(
-        message: "duet \(command): error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR",
+        message: "duet \(command): error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(ControlText.shown(start)) or any folder above it; run duet inside a tree or pass --root DIR",
         code: ExitCode.usage)
     }
     var choice = TokenConfigChoice(root: root, configPath: TokenConfig.defaultPath, configURL: nil)

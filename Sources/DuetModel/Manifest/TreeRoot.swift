@@ -11,9 +11,10 @@ package enum TreeRoot {
     package var description: String {
       switch self {
       case .notFound(let start):
-        return "no \(Manifest.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR"
+        // Shown escaped: the working directory's name may hold `\n::error…`.
+        return "no \(Manifest.defaultPath) in \(ControlText.shown(start)) or any folder above it; run duet inside a tree or pass --root DIR"
       case .notAFolder(let path):
-        return "--root \(path): no such folder"
+        return "--root \(ControlText.shown(path)): no such folder"
       }
     }
   }
