@@ -103,6 +103,23 @@ struct TerminalEscapeCLITests {
     }
   }
 
+  /// A store's log path is text from wherever the store was recorded (`history
+  /// merge` brings in other machines' rows): one holding `\n::error…` is named
+  /// escaped when `duet logs` cannot find or read the log.
+  @Test func aStoredLogPathIsShownEscaped() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: 'echo out'}\n")
+    #expect(try tree.duet("verify").status == 0)
+    let store = tree.url.appendingPathComponent(".duet/history.sqlite").path
+    let forged = ".duet/logs/x\\n\(Self.spoof)/a.log"
+    let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE steps SET log_path = ?', (sys.argv[2].replace(chr(92) + 'n', chr(10)),)); c.commit()"
+    let edit = try shell("python3 -c \"\(script)\" '\(store)' '\(forged)'", in: URL(fileURLWithPath: "/"))
+    #expect(edit.status == 0, "\(edit.output)")
+    let run = try tree.duet("logs", "a")
+    #expect(run.status != 0, "\(run.stdout)")
+    Self.expectClean(run, "logs")
+    #expect(run.stderr.contains("x\\n::error title=spoof::forged"), "\(run.stderr)")
+  }
+
   /// Run outside any tree from a folder named `x\n::error…`: the message that
   /// names where duet looked (`design-tokens` and `theme-test` name both
   /// markers) shows the folder escaped, on one line.
