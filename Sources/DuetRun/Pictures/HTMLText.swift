@@ -30,7 +30,7 @@ package enum HTMLText: OutputLanguage {
       case "\t", "\n": out.unicodeScalars.append(scalar)
       default:
         let value = scalar.value
-        if value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) {
+        if value < 0x20 || (0x7F...0x9F).contains(value) || ControlText.reordersText(scalar) {
           out += "\u{FFFD}"
         } else {
           out.unicodeScalars.append(scalar)

@@ -18,8 +18,8 @@ package enum ControlText: Sendable {
       }
       switch scalar.value {
       case 0x9, 0xA, 0xD: out.append(scalar)
-      case 0x0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
-      default: out.append(scalar)
+      case 0x0..<0x20, 0x7F, 0x80..<0xA0: out.append("\u{FFFD}")
+      default: out.append(reordersText(scalar) ? "\u{FFFD}" : scalar)
       }
     }
     return String(out)
@@ -57,9 +57,17 @@ extension ControlText {
   /// Whether `shown` escapes `scalar`.
   package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-    default: return false
+    case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029: return true
+    default: return reordersText(scalar)
     }
+  }
+
+  /// Whether `scalar` is a bidirectional override, embedding or isolate
+  /// (U+202A–U+202E, U+2066–U+2069): rendered, it reorders the text after it,
+  /// duet's own words included, so every output language refuses it as it
+  /// refuses a control.
+  package static func reordersText(_ scalar: Unicode.Scalar) -> Bool {
+    (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
   }
 
   /// `text`, lines duet built, made safe for a terminal as a last guard: `\n`
