@@ -43,12 +43,12 @@ package enum MockInputs {
     return Array(Set(found)).sorted(by: Glob.precedes)
   }
 
-  /// Whether `path` holds any line break (LF, CR, VT, FF, NEL, LS, PS), as a
-  /// `generator` or `bundle` may not either: raw in its `// input:` line, an
-  /// editor or a diff would show the rest of the name as a line of code. Only
-  /// a name with a control or a byte past ASCII is read by character.
-  static func holdsLineBreak(_ path: String) -> Bool {
-    path.utf8.contains { (10...13).contains($0) || $0 >= 0x80 } && path.contains(where: \.isNewline)
+  /// Whether `text` (an input's path, a `generator`, a `bundle`) holds any
+  /// line break (LF, CR, VT, FF, NEL, LS, PS): raw on its line of the block,
+  /// an editor or a diff would show the rest as a line of code. Only text
+  /// with a control or a byte past ASCII is read by character.
+  static func holdsLineBreak(_ text: String) -> Bool {
+    text.utf8.contains { (10...13).contains($0) || $0 >= 0x80 } && text.contains(where: \.isNewline)
   }
 
   /// A source root as a clean tree-relative folder ("" for the root itself), after

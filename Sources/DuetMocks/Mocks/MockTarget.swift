@@ -12,10 +12,10 @@ package struct MockTarget {
   package init(_ entry: MockEntry, root: URL) throws(MockError) {
     self.entry = entry
     func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
-    if let generator = entry.generator, generator.contains(where: \.isNewline) {
+    if let generator = entry.generator, MockInputs.holdsLineBreak(generator) {
       throw fail("'generator' must be one line, since the block records it on its config line")
     }
-    if let bundle = entry.bundle, bundle.contains(where: \.isNewline) {
+    if let bundle = entry.bundle, MockInputs.holdsLineBreak(bundle) {
       throw fail("'bundle' must be one line, since the block records it on its bundle line")
     }
     do {
