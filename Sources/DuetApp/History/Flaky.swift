@@ -83,7 +83,7 @@ extension FlakyResponse {
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
     func describe(_ entry: TestFlakyReport.Entry) {
       // Names and messages come from report files: shown on one line, nothing a terminal acts on.
-      printout.out("  \(ControlText.shown(entry.test)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+      printout.out("  \(ControlText.shown(entry.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
                    + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))")
       if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
     }

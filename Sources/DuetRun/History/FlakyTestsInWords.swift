@@ -24,7 +24,7 @@ package struct FlakyTestsInWords: Sendable, Equatable {
       if entry.flakyFingerprints > 0 { evidence.append("both outcomes on \(entry.flakyFingerprints == 1 ? "one fingerprint" : "\(entry.flakyFingerprints) fingerprints")") }
       if entry.retriesPassed > 0 { evidence.append("passed on a retry \(entry.retriesPassed == 1 ? "once" : "\(entry.retriesPassed) times")") }
       evidence.append("\(entry.failures) failure(s) in \(entry.runs) run(s)")
-      return Test(name: entry.test, lane: entry.lane, why: evidence.joined(separator: ", "))
+      return Test(name: entry.label, lane: entry.lane, why: evidence.joined(separator: ", "))
     }
   }
 

@@ -107,6 +107,23 @@ package final class HistoryStore {
       PRIMARY KEY (run_id, lane, attempt, seq)
     ) WITHOUT ROWID;
     """,
+    // Issue 50: a test's identity is where it ran (`TestIdentity`): the report
+    // file it came from and its position among same-named cases of its attempt,
+    // numbered here for the rows written before (their report unknown, "").
+    // And the attempts the quarantine excused (1), recorded as the failure
+    // they were, so `stats` counts them apart from passes.
+    """
+    ALTER TABLE test_cases ADD COLUMN report TEXT NOT NULL DEFAULT '';
+    ALTER TABLE test_cases ADD COLUMN ordinal INTEGER NOT NULL DEFAULT 0;
+    UPDATE test_cases SET ordinal = numbered.ordinal FROM (
+      SELECT run_id, lane, attempt, seq,
+             ROW_NUMBER() OVER (PARTITION BY run_id, lane, attempt, suite, name ORDER BY seq) - 1 AS ordinal
+      FROM test_cases
+    ) AS numbered
+    WHERE test_cases.run_id = numbered.run_id AND test_cases.lane = numbered.lane
+      AND test_cases.attempt = numbered.attempt AND test_cases.seq = numbered.seq AND numbered.ordinal > 0;
+    ALTER TABLE steps ADD COLUMN excused INTEGER;
+    """,
   ]
 
   package static var schemaVersion: Int { migrations.count }
@@ -220,14 +237,15 @@ package final class HistoryStore {
 
   private func insert(_ tests: [TestCaseRow]) throws {
     guard !tests.isEmpty else { return }
-    let statement = try db.prepare("INSERT OR IGNORE INTO test_cases (run_id, lane, attempt, seq, suite, name, outcome, duration, message) VALUES (?,?,?,?,?,?,?,?,?)")
+    let statement = try db.prepare("INSERT OR IGNORE INTO test_cases (run_id, lane, attempt, seq, suite, name, outcome, duration, message, report, ordinal) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
     var seq: [String: Int] = [:]
     for test in tests {
       let key = "\(test.lane)\u{0}\(test.attempt)"
       let next = seq[key, default: 0]
       seq[key] = next + 1
       try statement.run([.text(test.runID), .text(test.lane), .integer(Int64(test.attempt)), .integer(Int64(next)), .text(test.suite),
-                         .text(test.name), .text(test.outcome.rawValue), .real(StoredNumber.duration(test.duration)), test.message.sqlValue])
+                         .text(test.name), .text(test.outcome.rawValue), .real(StoredNumber.duration(test.duration)), test.message.sqlValue,
+                         .text(test.report), .integer(Int64(test.ordinal))])
     }
   }
 
@@ -247,7 +265,7 @@ package final class HistoryStore {
       let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged) FROM steps WHERE run_id = ?")
       // A store from before schema 4 has no test cases.
       let tests = try source.hasTable("test_cases")
-        ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
+        ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message, \(try TestFold.identityColumns(source)) FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
         : nil
       for run in runs where !known.contains(run.id) {
         try statement.bind([.text(run.id)])
@@ -281,16 +299,17 @@ package final class HistoryStore {
   }
 
   /// The test cases of run `run` that `statement` (lane, attempt, suite, name,
-  /// outcome, duration, message of `test_cases`) reads; `outOfRange` has checked them.
+  /// outcome, duration, message, report, ordinal of `test_cases`) reads; `outOfRange` has checked them.
   static func testRows(_ statement: SQLiteStatement, run: String) throws -> [TestCaseRow] {
     try statement.bind([.text(run)])
     var rows: [TestCaseRow] = []
     while try statement.step() {
       let row = statement.row
-      guard row.count == 7, let lane = row[0].text, let attempt = row[1].int, let suite = row[2].text, let name = row[3].text,
+      guard row.count == 9, let lane = row[0].text, let attempt = row[1].int, let suite = row[2].text, let name = row[3].text,
             let outcome = row[4].text.flatMap(TestOutcome.init(rawValue:)) else { continue }
       rows.append(TestCaseRow(runID: run, lane: lane, attempt: attempt, suite: suite, name: name, outcome: outcome,
-                              duration: StoredNumber.duration(row[5].double), message: row[6].text))
+                              duration: StoredNumber.duration(row[5].double), message: row[6].text,
+                              report: row[7].text ?? "", ordinal: max(0, row[8].int ?? 0)))
     }
     return rows
   }

@@ -2,8 +2,10 @@ import DuetTestReports
 import DuetSupport
 
 /// One test case of one attempt of one lane, as the history store keeps it
-/// (`test_cases`, schema version 4): the case from the lane's reports, with the
-/// run, lane and attempt it was read after. Its fingerprint is its step's.
+/// (`test_cases`, schema version 4; `report` and `ordinal` since 5): the case
+/// from the lane's reports, with the run, lane and attempt it was read after.
+/// Its fingerprint is its step's. Its identity (`TestIdentity`) is where it ran:
+/// lane, report file, suite, name and its position among same-named cases.
 package struct TestCaseRow: Sendable, Equatable {
   package var runID: String
   package var lane: String
@@ -14,8 +16,16 @@ package struct TestCaseRow: Sendable, Equatable {
   package var duration: Double
   /// The first line of its failure, error or skip message.
   package var message: String?
+  /// The report file it was read from, relative to the tree root ("" in rows from before schema 5).
+  package var report: String
+  /// Its position among the cases of the same report, suite and name in its
+  /// attempt (0 for the first): parameterised cases that share one name.
+  package var ordinal: Int
 
-  package init(runID: String, lane: String, attempt: Int, suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil) {
+  package init(runID: String, lane: String, attempt: Int, suite: String, name: String, outcome: TestOutcome, duration: Double,
+               message: String? = nil, report: String = "", ordinal: Int = 0) {
+    self.report = report
+    self.ordinal = ordinal
     self.runID = runID
     self.lane = lane
     self.attempt = attempt
@@ -30,11 +40,23 @@ package struct TestCaseRow: Sendable, Equatable {
   package static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
-        attempt.tests.cases.map { test in
+        numbered(attempt.tests.cases).map { test, ordinal in
           TestCaseRow(runID: id, lane: record.name, attempt: attempt.attempt, suite: test.suite, name: test.name,
-                      outcome: test.outcome, duration: test.duration, message: test.message)
+                      outcome: test.outcome, duration: test.duration, message: test.message, report: test.report, ordinal: ordinal)
         }
       }
+    }
+  }
+
+  /// The cases of one attempt, each with its position among those of the same
+  /// report, suite and name before it.
+  package static func numbered(_ cases: [TestCaseResult]) -> [(TestCaseResult, Int)] {
+    var seen: [TestIdentity.Place: Int] = [:]
+    return cases.map { test in
+      let place = TestIdentity.Place(report: test.report, suite: test.suite, name: test.name)
+      let ordinal = seen[place, default: 0]
+      seen[place] = ordinal + 1
+      return (test, ordinal)
     }
   }
 

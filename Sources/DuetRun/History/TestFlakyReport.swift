@@ -3,20 +3,23 @@ import DuetTestReports
 import DuetSupport
 
 /// Which test cases are flaky, by the rule that proves a lane flaky
-/// (`FlakyReport`): for one lane and one input fingerprint, the store holds both
-/// a pass and a failure of the test, or the test failed on one attempt and
-/// passed on a later attempt of the same run. A failure or an error counts
-/// against it; a skip is no evidence. Ranked, and recovered after 7 days, as lanes are.
+/// (`FlakyReport`): for one test (`TestIdentity`: lane, report file, suite, name,
+/// position) and one input fingerprint, the store holds both a pass and a
+/// failure of it, or it failed on one attempt and passed on a later attempt of
+/// the same run. A failure or an error counts against it; a skip is no evidence.
+/// Ranked, and recovered after 7 days, as lanes are.
 ///
-/// Each (lane, suite, name) is folded as a lane is: its attempts in one run
-/// make one `LaneRun` with the lane's fingerprint, fed to the same `Evidence`.
+/// Each test's cases in one run are folded per attempt into one `LaneRun` with
+/// the lane's fingerprint, fed to the same `Evidence`: a namesake in another
+/// report (Gradle's other variant) or at another position is another test, and
+/// nothing within one attempt is a retry.
 package struct TestFlakyReport: Sendable {
-  package static let definition = "flaky test = one test of one lane with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
+  package static let definition = "flaky test = one test (lane, report, name, position) with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
 
   package struct Entry: Sendable, Equatable {
-    package var lane: String
-    package var suite: String
-    package var name: String
+    package var identity: TestIdentity
+    /// What tells it from a namesake of its lane (`testDebugUnitTest`, `#2`); "" when its name is its own.
+    package var qualifier = ""
     /// Runs in which the test passed or failed.
     package var runs: Int
     /// Failed or errored attempts.
@@ -29,13 +32,40 @@ package struct TestFlakyReport: Sendable {
     /// The first line of its newest failure's message, if it had one.
     package var lastFailure: String?
 
-    /// `suite.name`, as a person names the test.
-    package var test: String { suite.isEmpty ? name : "\(suite).\(name)" }
+    package init(identity: TestIdentity, qualifier: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
+                 retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
+      self.identity = identity
+      self.qualifier = qualifier
+      self.runs = runs
+      self.failures = failures
+      self.flakyFingerprints = flakyFingerprints
+      self.flips = flips
+      self.retriesPassed = retriesPassed
+      self.lastSeen = lastSeen
+      self.recovered = recovered
+      self.lastFailure = lastFailure
+    }
+
+    /// A test read from `report` ("" when it does not matter), first of its name there.
+    package init(lane: String, suite: String, name: String, report: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
+                 retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
+      self.init(identity: TestIdentity(lane: lane, report: report, suite: suite, name: name, ordinal: 0), runs: runs, failures: failures,
+                flakyFingerprints: flakyFingerprints, flips: flips, retriesPassed: retriesPassed, lastSeen: lastSeen,
+                recovered: recovered, lastFailure: lastFailure)
+    }
+
+    package var lane: String { identity.lane }
+    package var suite: String { identity.suite }
+    package var name: String { identity.name }
+    /// `suite.name`, as a person names the test (and a quarantine entry matches it).
+    package var test: String { identity.fullName }
+    /// The name with what tells it from its namesakes: `app.CartTest.adds [testDebugUnitTest]`.
+    package var label: String { identity.label(qualifier: qualifier) }
   }
 
   package var entries: [Entry]
   package var runsInWindow: Int
-  /// How many tests (lane, suite, name) passed or failed in the window, flaky or not:
+  /// How many tests passed or failed in the window, flaky or not:
   /// 0 when no lane of it has `reports:`.
   package var testsSeen = 0
 
@@ -50,18 +80,32 @@ package struct TestFlakyReport: Sendable {
   }
 }
 
-/// The test cases of the window, run by run, folded into lane runs per test,
-/// for the flaky rule (`evidence`) and the durations (`durations`) alike.
+/// The test cases of the window, run by run, folded into lane runs per test
+/// identity and attempt, for the flaky rule (`evidence`) and the durations
+/// (`durations`) alike.
 struct TestFold {
   var evidence = FlakyReport.Evidence()
   var durations = StatsReport.Durations()
-  /// Each test's key, `lane NUL suite NUL name`, indexed as `LaneRun.lane`.
-  var keys: [String] = []
-  var keyIndex: [String: Int] = [:]
+  /// Each test's identity, indexed as `LaneRun.lane`.
+  var identities: [TestIdentity] = []
+  var identityIndex: [TestIdentity: Int] = [:]
   var fingerprintIndex: [String: Int] = [:]
   var lastFailure: [Int: String] = [:]
   /// The test being folded in this run, and its attempts so far.
   var pending: LaneRun?
+  /// The attempt of `pending` being gathered: its number, whether any of its
+  /// cases failed, and their seconds. Several rows of one identity in one
+  /// attempt (a store merged from elsewhere) are one attempt, never a retry.
+  var attempt: (number: Int, failed: Bool, seconds: Double)?
+
+  /// The columns that name a case's report and position: read as stored, or,
+  /// in a store from before schema 5 (opened read-only, not migrated),
+  /// numbered from the order the cases were read in.
+  static func identityColumns(_ store: HistoryStore) throws -> String {
+    try store.hasColumn("ordinal", in: "test_cases")
+      ? "report, ordinal"
+      : "'' AS report, ROW_NUMBER() OVER (PARTITION BY run_id, lane, attempt, suite, name ORDER BY seq) - 1 AS ordinal"
+  }
 
   /// The store's last `last` runs (those since `since` only; lane `lane`'s tests only), and how many runs that is.
   static func scan(_ store: HistoryStore, last: Int, since: Double?, lane: String?) throws(HistoryError) -> (TestFold, Int) {
@@ -70,10 +114,11 @@ struct TestFold {
       let runs = try store.windowRuns(last: last, since: since)
       if try store.hasTable("test_cases") {
         let statement = try store.db.prepare("""
-          SELECT t.lane, t.suite, t.name, t.outcome, s.fingerprint, t.message, t.duration FROM test_cases t
+          SELECT t.lane, t.report, t.suite, t.name, t.ordinal, t.outcome, s.fingerprint, t.message, t.duration, t.attempt
+          FROM (SELECT run_id, lane, attempt, seq, suite, name, outcome, duration, message, \(try identityColumns(store))
+                FROM test_cases WHERE run_id = ?1 \(lane == nil ? "" : "AND lane = ?2")) t
           LEFT JOIN steps s ON s.run_id = t.run_id AND s.lane = t.lane AND s.attempt = t.attempt
-          WHERE t.run_id = ?1 \(lane == nil ? "" : "AND t.lane = ?2")
-          ORDER BY t.lane, t.suite, t.name, t.attempt, t.seq
+          ORDER BY t.lane, t.report, t.suite, t.name, t.ordinal, t.attempt, t.seq
           """)
         for run in runs {
           try statement.bind([.text(run.id)] + (lane.map { [.text($0)] } ?? []))
@@ -92,23 +137,42 @@ struct TestFold {
   }
 
   mutating func add(_ row: [SQLiteValue], started: Double) {
-    guard row.count == 7, let lane = row[0].text, let suite = row[1].text, let name = row[2].text,
-          let outcome = row[3].text.flatMap(TestOutcome.init(rawValue:)), outcome != .skipped else { return }
-    let key = "\(lane)\u{0}\(suite)\u{0}\(name)"
-    let index = keyIndex[key] ?? { keys.append(key); keyIndex[key] = keys.count - 1; return keys.count - 1 }()
+    guard row.count == 10, let lane = row[0].text, let report = row[1].text, let suite = row[2].text, let name = row[3].text,
+          let ordinal = row[4].int, let number = row[9].int,
+          let outcome = row[5].text.flatMap(TestOutcome.init(rawValue:)), outcome != .skipped else { return }
+    let identity = TestIdentity(lane: lane, report: report, suite: suite, name: name, ordinal: ordinal)
+    let index = identityIndex[identity] ?? {
+      identities.append(identity)
+      identityIndex[identity] = identities.count - 1
+      return identities.count - 1
+    }()
     if pending?.lane != index {
       endRun()
-      let fingerprint = row[4].text.map { text in
+      let fingerprint = row[6].text.map { text in
         fingerprintIndex[text] ?? { fingerprintIndex[text] = fingerprintIndex.count; return fingerprintIndex.count - 1 }()
       }
       pending = LaneRun(lane: index, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
     }
-    pending!.add(outcome.failed ? .failure : .pass, seconds: StoredNumber.duration(row[6].double), lanePassed: !outcome.failed)
-    if outcome.failed, let message = row[5].text { lastFailure[index] = message }
+    let seconds = StoredNumber.duration(row[8].double)
+    if let open = attempt, open.number == number {
+      attempt = (number, open.failed || outcome.failed, open.seconds + seconds)
+    } else {
+      endAttempt()
+      attempt = (number, outcome.failed, seconds)
+    }
+    if outcome.failed, let message = row[7].text { lastFailure[index] = message }
+  }
+
+  /// Counts the attempt being gathered into the test's lane run.
+  mutating func endAttempt() {
+    guard let done = attempt else { return }
+    pending?.add(done.failed ? .failure : .pass, seconds: done.seconds, lanePassed: !done.failed)
+    attempt = nil
   }
 
   /// Hands the test being folded to the evidence.
   mutating func endRun() {
+    endAttempt()
     if let done = pending {
       evidence.add(done)
       durations.add(done)
@@ -116,22 +180,20 @@ struct TestFold {
     pending = nil
   }
 
-  /// A test's key split back into lane, suite and name.
-  static func parts(_ key: String) -> (lane: String, suite: String, name: String) {
-    let parts = key.split(separator: "\u{0}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-    return (parts[0], parts.count > 1 ? parts[1] : "", parts.count > 2 ? parts[2] : "")
-  }
-
   func report(runsInWindow: Int, now: Double) -> TestFlakyReport {
-    let lanes = evidence.report(lanes: keys, runsInWindow: runsInWindow, now: now)
-    let entries = lanes.entries.map { entry -> TestFlakyReport.Entry in
-      let parts = TestFold.parts(entry.lane)
-      return TestFlakyReport.Entry(lane: parts.lane, suite: parts.suite, name: parts.name,
-                                   runs: entry.runs, failures: entry.failures, flakyFingerprints: entry.flakyFingerprints, flips: entry.flips,
-                                   retriesPassed: entry.retriesPassed, lastSeen: entry.lastSeen, recovered: entry.recovered,
-                                   lastFailure: keyIndex[entry.lane].flatMap { lastFailure[$0] })
+    // Named so that ties sort by lane, suite and name, then report and position.
+    let names = identities.map { "\($0.lane)\u{0}\($0.suite)\u{0}\($0.name)\u{0}\($0.report)\u{0}\(String(repeating: "0", count: max(0, 10 - String($0.ordinal).count)))\($0.ordinal)" }
+    let position = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    let lanes = evidence.report(lanes: names, runsInWindow: runsInWindow, now: now)
+    var entries = lanes.entries.map { entry -> TestFlakyReport.Entry in
+      let index = position[entry.lane]!
+      return TestFlakyReport.Entry(identity: identities[index], runs: entry.runs, failures: entry.failures,
+                                   flakyFingerprints: entry.flakyFingerprints, flips: entry.flips, retriesPassed: entry.retriesPassed,
+                                   lastSeen: entry.lastSeen, recovered: entry.recovered, lastFailure: lastFailure[index])
     }
-    return TestFlakyReport(entries: entries, runsInWindow: runsInWindow, testsSeen: keys.count)
+    let qualifiers = TestIdentity.qualifiers(identities)
+    for index in entries.indices { entries[index].qualifier = qualifiers[entries[index].identity] ?? "" }
+    return TestFlakyReport(entries: entries, runsInWindow: runsInWindow, testsSeen: identities.count)
   }
 }
 

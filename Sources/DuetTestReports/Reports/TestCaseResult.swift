@@ -19,11 +19,16 @@ package struct TestCaseResult: Sendable, Equatable {
   package var duration: Double
   /// The first line of its failure, error or skip message; nil when it has none.
   package var message: String?
+  /// The report file it came from, relative to the tree root: part of the
+  /// test's identity, so Gradle's debug and release variants (each a
+  /// `TEST-<class>.xml` of the same cases) are two tests, not one retried.
+  package var report = ""
 
   /// The longest duration a report may give a case (31 years), as the history store bounds a step's.
   package static let maxDuration = 1e9
 
-  package init(suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil) {
+  package init(suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil, report: String = "") {
+    self.report = report
     self.suite = suite
     self.name = name
     self.outcome = outcome

@@ -40,7 +40,11 @@ package enum TestReportFiles {
         continue
       }
       let found = JUnitReader.read(bytes, limit: remaining)
-      reading.cases += found.cases
+      reading.cases += found.cases.map { test in
+        var test = test
+        test.report = path
+        return test
+      }
       if cut {
         reading.warnings.append("\(path): it is larger than \(ByteCountText.bytes(maxBytes)); duet read the test cases in its first \(ByteCountText.bytes(maxBytes))")
       } else if let warning = found.warning {

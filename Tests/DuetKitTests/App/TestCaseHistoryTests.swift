@@ -50,7 +50,7 @@ struct TestCaseHistoryTests {
     let outcome = try run()
     let attempts = outcome.run.records[0].attempts
     #expect(attempts.map(\.outcome) == [.fail, .pass])
-    #expect(attempts[0].tests.cases == [TestCaseResult(suite: "app.CartTest", name: "addsItem", outcome: .fail, duration: 0.25, message: "expected 2")])
+    #expect(attempts[0].tests.cases == [TestCaseResult(suite: "app.CartTest", name: "addsItem", outcome: .fail, duration: 0.25, message: "expected 2", report: "out/junit.xml")])
     #expect(attempts[1].tests.cases.map(\.outcome) == [.pass, .skipped])
     #expect(attempts.allSatisfy { $0.tests.warnings.isEmpty })
     let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path, readOnly: true)
