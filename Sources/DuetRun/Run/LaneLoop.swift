@@ -33,6 +33,9 @@ package final class LaneLoop {
     var note: String?
     /// The lane's reports as the attempt started.
     var reports = TestReportSnapshot()
+    /// For a lane with quarantined tests: the runner's build-failure lines in
+    /// its output, which no quarantined test can excuse.
+    var failureLines: RunnerFailureScanner?
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -152,6 +155,7 @@ package final class LaneLoop {
     guard let request = makeRequest?(start.index, start.attempt) else { return }
     let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
     if let reports, !lane.reports.isEmpty { attempt.reports = reports.snapshot(lane) }
+    if quarantine?.active(lane: lane.name).contains(where: { !$0.isLaneLevel }) == true { attempt.failureLines = RunnerFailureScanner() }
     running[start.index] = attempt
     switch lane.step {
     case .shell(let command): startShell(attempt, command: command)
@@ -163,7 +167,10 @@ package final class LaneLoop {
     let request = attempt.request, index = request.index, sink = attempt.sink
     let spec = SpawnSpec.shell(command, directory: request.workingDirectory.path, environment: request.environment)
     let limits = ChildRun.Limits(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneLoop.drainGrace)
-    attempt.child = loop.start(spec, limits: limits, onBytes: { sink.write($0) }, onEnd: { [unowned self] end in
+    attempt.child = loop.start(spec, limits: limits, onBytes: { bytes in
+      sink.write(bytes)
+      attempt.failureLines?.feed(bytes)
+    }, onEnd: { [unowned self] end in
       self.shellEnded(index, attempt, end)
     })
   }
@@ -260,12 +267,26 @@ package final class LaneLoop {
       tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
       for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
     }
-    let excused = excuse(request.lane, outcome, tests, complete: tests.warnings.isEmpty && signal == nil && !missingOutputs)
-    if let excuse = excused {
-      // Still recorded as read: the failures stay in the history.
-      attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
-      attempt.note = excuse.note
-      outcome = .pass
+    attempt.failureLines?.finish()
+    var excused: QuarantineExcuse?
+    let failedAs = outcome
+    if let quarantine {
+      let evidence = QuarantineExcuseCheck.Attempt(
+        outcome: outcome, exitCode: code, signal: signal, tests: tests,
+        unmatchedReports: QuarantineExcuseCheck.unmatched(request.lane.reports, by: tests.cases),
+        missingOutputs: missingOutputs, buildFailure: attempt.failureLines?.found)
+      switch QuarantineExcuseCheck.judge(evidence, lane: request.lane.name, rule: quarantine) {
+      case .excused(let excuse)?:
+        // Still recorded as read: the failures stay in the history.
+        attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
+        attempt.note = excuse.note
+        excused = excuse
+        outcome = .pass
+      case .refused(let why)?:
+        attempt.sink.write("duet: \(why)\n")
+        attempt.note = attempt.note ?? why
+      case nil: break
+      }
     }
     attempt.sink.close()
     var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
@@ -273,24 +294,17 @@ package final class LaneLoop {
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
     result.tests = tests
     result.excused = excused != nil
-    if excused != nil { result.quarantinedBy = quarantine?.active(lane: request.lane.name) ?? [] }
+    if let excused {
+      result.quarantinedBy = quarantine?.active(lane: request.lane.name) ?? []
+      result.excusedFailure = failedAs
+      if case .tests(let names) = excused { result.quarantinedFailures = names }
+    }
     if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
       begin(next)
     }
     startWhatMay()
-  }
-
-  /// The quarantine's excuse of a failed attempt: a failure whose failed cases
-  /// are all quarantined, or any failure or timeout of a quarantined lane.
-  /// Quarantined tests excuse only a failure they fully account for (`complete`):
-  /// every report read whole, no signal, no missing declared output.
-  private func excuse(_ lane: Lane, _ outcome: AttemptOutcome, _ tests: JUnitReading, complete: Bool) -> QuarantineExcuse? {
-    guard let quarantine, outcome == .fail || outcome == .timeout,
-          let excuse = quarantine.excuse(lane: lane.name, cases: tests.cases) else { return nil }
-    if case .tests = excuse, outcome == .timeout || !complete { return nil }
-    return excuse
   }
 
   /// One `finished` event per lane, in the order the plan settled them.

@@ -53,6 +53,11 @@ package struct AttemptResult: Sendable {
   /// When `excused`: the lane's quarantine entries in date that day, so the
   /// JUnit report can say which entry let each failed case pass, and until when.
   package var quarantinedBy: [QuarantineEntry] = []
+  /// When `excused`: how the attempt really ended (`fail` or `timeout`), as the
+  /// history records it, so `stats` counts excused runs apart from passes.
+  package var excusedFailure: AttemptOutcome?
+  /// When test entries excused it: the failed cases they accounted for (`suite.name`).
+  package var quarantinedFailures: [String] = []
 
   package init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
     self.attempt = attempt

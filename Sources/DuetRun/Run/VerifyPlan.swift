@@ -214,7 +214,9 @@ package struct VerifyPlan: Sendable {
   }
 
   /// The request for one attempt of one lane.
-  package func request(index: Int, attempt: Int, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+  /// `quarantinedTests` is the file naming the lane's quarantined tests, one
+  /// `classname.name` pattern a line, that lanes find through `DUET_QUARANTINED_TESTS`.
+  package func request(index: Int, attempt: Int, quarantinedTests: String? = nil, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
     let lane = manifest.lanes[index]
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
@@ -224,6 +226,7 @@ package struct VerifyPlan: Sendable {
     environment["DUET_ROOT"] = shared.rootPath
     environment["DUET_ATTEMPT"] = String(attempt)
     if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
+    if let quarantinedTests { environment["DUET_QUARANTINED_TESTS"] = quarantinedTests }
     return StepRequest(
       index: index, lane: lane, attempt: attempt,
       timeout: lane.timeout ?? options.defaultTimeout,
@@ -234,7 +237,11 @@ package struct VerifyPlan: Sendable {
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
-  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES"]
+  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES", "DUET_QUARANTINED_TESTS"]
+
+  /// `.duet/logs/<run-id>/<lane>.quarantined-tests`, relative to the root: the
+  /// lane's quarantined tests, for it to hand its runner as exclusions.
+  package func quarantinedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).quarantined-tests" }
 
   /// The parts of a lane's request that are the same for every attempt.
   private struct RequestParts: Sendable {

@@ -249,13 +249,38 @@ package final class VerifySession {
       }
     }
     interruption.attach(loop.interrupter)
+    let quarantined = writeQuarantinedTests()
     let result = loop.run(makeRequest: { [unowned self] index, attempt in
                             if attempt == 1 { self.fingerprintAgain(index, recheck: recheck) }
-                            return plan.request(index: index, attempt: attempt) { onLine(index, $0) }
+                            return plan.request(index: index, attempt: attempt, quarantinedTests: quarantined[index]) { onLine(index, $0) }
                           },
                           onEvent: onEvent, beforeWait: beforeWait)
     movedInputs = loop.moved
     return result
+  }
+
+  /// Writes, for each selected lane with `reports:`, the file that names its
+  /// quarantined tests (one `classname.name` pattern a line; empty when it has
+  /// none), so a lane can hand them to its runner as exclusions and its exit
+  /// status is the verdict again. Each lane's absolute path; a lane whose file
+  /// could not be written gets none, and a warning says why.
+  private func writeQuarantinedTests() -> [Int: String] {
+    var paths: [Int: String] = [:]
+    for index in plan.selected.sorted() where !plan.manifest.lanes[index].reports.isEmpty && plan.preset[index] == nil {
+      let lane = plan.manifest.lanes[index]
+      // One a line: a pattern holding a line break cannot be written so, and names no runner's test.
+      let patterns = (quarantine?.active(lane: lane.name) ?? []).compactMap(\.test).filter { !$0.contains(where: \.isNewline) }
+      let path = plan.quarantinedTestsPath(lane: lane.name)
+      let file = plan.root.appendingPathComponent(path)
+      do {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Data(patterns.map { $0 + "\n" }.joined().utf8), toAbsolute: file.path, displayPath: path)
+        paths[index] = file.path
+      } catch {
+        warnings.append("quarantine: cannot write \(ControlText.shown(path)) for lane '\(ControlText.shown(lane.name))': \(error)")
+      }
+    }
+    return paths
   }
 
   /// A lane whose need ran in this run gets its fingerprint taken again as it

@@ -1,0 +1,80 @@
+import DuetModel
+import DuetTestReports
+import DuetSupport
+
+/// Whether the quarantine excuses one failed attempt, by DESIGN §14's rule: a
+/// test entry excuses a failure only when nothing but quarantined cases failed.
+/// A timeout, a signal, an exit over 125 (the shell's word for a signal or a
+/// crash), a report cut short, a `reports:` glob that matched no report of
+/// the attempt, a missing output, or a runner's own build-failure line in the
+/// log (`RunnerFailureLines`) is never excused by test entries, and the note
+/// says which. A whole-lane entry still excuses anything. Pure.
+package struct QuarantineExcuseCheck: Sendable {
+  /// What the attempt left to judge it by.
+  package struct Attempt: Sendable {
+    package var outcome: AttemptOutcome
+    package var exitCode: Int32?
+    package var signal: Int32?
+    package var tests: JUnitReading
+    /// The lane's `reports:` globs that matched no report this attempt wrote.
+    package var unmatchedReports: [String] = []
+    package var missingOutputs = false
+    /// The first line of the log that says the build (not a test) failed, and why.
+    package var buildFailure: (why: String, line: String)?
+
+    package init(outcome: AttemptOutcome, exitCode: Int32?, signal: Int32?, tests: JUnitReading, unmatchedReports: [String] = [],
+                 missingOutputs: Bool = false, buildFailure: (why: String, line: String)? = nil) {
+      self.outcome = outcome
+      self.exitCode = exitCode
+      self.signal = signal
+      self.tests = tests
+      self.unmatchedReports = unmatchedReports
+      self.missingOutputs = missingOutputs
+      self.buildFailure = buildFailure
+    }
+  }
+
+  /// The excuse, or why quarantined tests could not give one (nil when the
+  /// quarantine had nothing to say of this attempt: no entry, or a failed case
+  /// no entry names).
+  package enum Verdict: Sendable, Equatable {
+    case excused(QuarantineExcuse)
+    /// Quarantined tests failed, and so did something they cannot account for: `quarantine excuses nothing: exited 137 (…)`.
+    case refused(String)
+  }
+
+  /// The verdict on a failed or timed-out attempt of `lane`; nil for any other.
+  package static func judge(_ attempt: Attempt, lane: String, rule: QuarantineRule) -> Verdict? {
+    guard attempt.outcome == .fail || attempt.outcome == .timeout,
+          let excuse = rule.excuse(lane: lane, cases: attempt.tests.cases) else { return nil }
+    guard case .tests = excuse else { return .excused(excuse) }
+    if let why = blocker(attempt) {
+      return .refused("quarantine excuses nothing: \(why)")
+    }
+    return .excused(excuse)
+  }
+
+  /// What besides quarantined cases failed the attempt, in words; nil when nothing did.
+  static func blocker(_ attempt: Attempt) -> String? {
+    if attempt.outcome == .timeout { return "timed out" }
+    if let signal = attempt.signal { return "killed by signal \(signal)" }
+    if let code = attempt.exitCode, code > 125 { return "exited \(code) (over 125: a signal or a crash, not a test failure)" }
+    if attempt.exitCode == nil { return "no exit status" }
+    if !attempt.tests.warnings.isEmpty { return "a report was not read whole" }
+    if let glob = attempt.unmatchedReports.first {
+      return "no report matched '\(ControlText.shown(glob))' (a module that did not build?)"
+    }
+    if attempt.missingOutputs { return "a declared output is missing" }
+    if let failure = attempt.buildFailure { return "\(failure.why) (\(ControlText.shown(failure.line)))" }
+    return nil
+  }
+
+  /// The `reports:` globs that no case of the attempt was read from.
+  package static func unmatched(_ globs: [String], by cases: [TestCaseResult]) -> [String] {
+    let reports = Set(cases.map(\.report))
+    return globs.filter { glob in
+      let pattern = Glob(glob)
+      return !reports.contains { pattern.matches($0) }
+    }
+  }
+}

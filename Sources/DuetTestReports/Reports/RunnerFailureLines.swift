@@ -1,0 +1,107 @@
+/// The lines a test runner prints when something other than a test failed:
+/// the build, the collection, the test process itself. Gradle, `swift test`
+/// and xcodebuild exit with the same status for a failed test and a failed
+/// compile, so a quarantine that sees only quarantined failures in the reports
+/// must also see none of these in the log before it excuses the lane: the
+/// module that did not compile wrote no report to fail in.
+package enum RunnerFailureLines {
+  /// Why `line` says the run failed beyond its tests (`Gradle task
+  /// ':app:compileDebugKotlin' failed`), or nil for any other line.
+  package static func buildFailure(in line: Substring) -> String? {
+    let text = line.drop { $0 == " " || $0 == "\t" }
+    // Gradle: "Execution failed for task ':app:compileDebugKotlin'." Only a
+    // test task (testDebugUnitTest, connectedAndroidTest, jvmTest, allTests)
+    // fails for its tests.
+    if let range = text.range(of: "Execution failed for task '") {
+      let rest = text[range.upperBound...]
+      let task = rest.prefix { $0 != "'" }
+      let name = task.split(separator: ":").last.map(String.init) ?? String(task)
+      if !(name.hasPrefix("test") || name.hasSuffix("Test") || name.hasSuffix("Tests")) {
+        return "Gradle task '\(task)' failed"
+      }
+      return nil
+    }
+    // Kotlin's compiler, as Gradle prints it: "e: file:///…/Cart.kt:12:5 Unresolved reference".
+    if text.hasPrefix("e: ") && (text.contains(".kt:") || text.contains(".kts:")) { return "the Kotlin compiler reported an error" }
+    // swiftc: "/path/Cart.swift:12:5: error: …" (a line and a column; an XCTest
+    // failure is "/path/CartTests.swift:12: error: -[…]", a line alone).
+    if let range = text.range(of: ": error: "), isLineAndColumn(text[..<range.lowerBound]) {
+      return "the compiler reported an error"
+    }
+    // SwiftPM: "error: compile command failed", "error: emit-module command failed", "error: fatalError".
+    if text.hasPrefix("error: ") && (text.contains("command failed") || text.hasPrefix("error: fatalError")) {
+      return "swift build failed"
+    }
+    // swift test: the test process crashed ("error: Exited with unexpected signal code 11").
+    if text.contains("Exited with unexpected signal code") || text.contains("Exited with signal code") {
+      return "the test process crashed"
+    }
+    // xcodebuild.
+    if text.hasPrefix("** BUILD FAILED **") || text.hasPrefix("** TEST BUILD FAILED **") || text.hasPrefix("** BUILD INTERRUPTED **")
+      || text.hasPrefix("Testing cancelled because the build failed") {
+      return "xcodebuild: the build failed"
+    }
+    if text.contains("Restarting after unexpected exit, crash, or test timeout") { return "xcodebuild: the test process crashed" }
+    // pytest: collection errors, an internal error.
+    if text.hasPrefix("ERROR collecting ") || (text.hasPrefix("Interrupted: ") && text.contains("during collection")) {
+      return "pytest could not collect the tests"
+    }
+    if text.hasPrefix("INTERNALERROR>") { return "pytest had an internal error" }
+    return nil
+  }
+
+  /// Whether `prefix` ends in `:LINE:COLUMN`, as a compiler's diagnostic position does.
+  static func isLineAndColumn(_ prefix: Substring) -> Bool {
+    let parts = prefix.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count >= 3 else { return false }
+    let line = parts[parts.count - 2], column = parts[parts.count - 1]
+    return !line.isEmpty && !column.isEmpty && line.allSatisfy(\.isASCII) && line.allSatisfy(\.isNumber)
+      && column.allSatisfy(\.isASCII) && column.allSatisfy(\.isNumber)
+  }
+}
+
+/// Reads a lane's output as it streams and keeps the first line that says the
+/// run failed beyond its tests (`RunnerFailureLines`). Bounded: a line is
+/// judged by its first `maxLine` bytes.
+package struct RunnerFailureScanner: Sendable {
+  package static let maxLine = 4096
+  private var line: [UInt8] = []
+  private var overlong = false
+  /// The first build failure seen: why, and the line (cut to 200 characters).
+  package private(set) var found: (why: String, line: String)?
+
+  package init() {}
+
+  package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    guard found == nil else { return }
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+        judge()
+        if found != nil { return }
+      } else if line.count < RunnerFailureScanner.maxLine {
+        line.append(byte)
+      } else {
+        overlong = true
+      }
+    }
+  }
+
+  /// Judges what is left once the output has ended.
+  package mutating func finish() {
+    if found == nil { judge() }
+  }
+
+  private mutating func judge() {
+    defer { line.removeAll(keepingCapacity: true); overlong = false }
+    guard !line.isEmpty else { return }
+    let text = String(decoding: line, as: UTF8.self)
+    if let why = RunnerFailureLines.buildFailure(in: text[...]) {
+      let trimmed = text.trimmingLeadingBlanks
+      found = (why, trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed)
+    }
+  }
+}
+
+extension String {
+  fileprivate var trimmingLeadingBlanks: String { String(drop { $0 == " " || $0 == "\t" }) }
+}
