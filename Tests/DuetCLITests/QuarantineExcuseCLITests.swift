@@ -112,4 +112,52 @@ struct QuarantineExcuseCLITests {
     #expect(try tree.read("seen.txt") == "app.CartTest.flips\napp.Other.*\n")
     #expect(!run.stdout.contains("quarantined failure"), "\(run.stdout)")
   }
+
+  /// Item 8: `verify --json` says a pass needed the quarantine (`excused`,
+  /// `quarantined`, the attempt's real outcome); a retried lane's note names
+  /// the quarantined failures that let it pass; `stats` counts excused runs
+  /// apart (a lane that failed in all 3 runs, 2 excused, passed 0%, not 67%);
+  /// the report's flaky map marks an excused run as excused, not ✓.
+  @Test func anExcusedPassSaysSoEverywhere() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          reports: [out.xml]
+          retries: 1
+          sh: |
+            if [ "$DUET_ATTEMPT" = 1 ] && [ -f retry ]; then a='<failure message="a"/>'; else a=''; fi
+            printf '<testsuite><testcase classname="app.CartTest" name="flips"><failure message="x"/></testcase><testcase classname="app.CartTest" name="other">%s</testcase></testsuite>' "$a" > out.xml
+            exit 1
+      """)
+    #expect(try tree.duet("verify").status == 1)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - {test: app.CartTest.flips, lane: unit, reason: flips, until: 2099-12-31}\n")
+    let json = try tree.duet("verify", "--json")
+    #expect(json.status == 0, "\(json.stdout)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let lane = try #require((object["lanes"] as? [[String: Any]])?.first)
+    #expect(lane["outcome"] as? String == "pass")
+    #expect(lane["excused"] as? Bool == true)
+    #expect(lane["quarantined"] as? [String] == ["app.CartTest.flips"])
+    let attempt = try #require((lane["attempts"] as? [[String: Any]])?.first)
+    #expect(attempt["outcome"] as? String == "fail" && attempt["excused"] as? Bool == true)
+
+    try tree.write("retry", "")
+    let retried = try tree.duet("verify")
+    #expect(retried.status == 0, "\(retried.stdout)")
+    #expect(retried.stdout.contains("failed, then passed on attempt 2 by 1 quarantined failure: app.Cart"), "\(retried.stdout)")
+
+    let stats = try tree.duet("stats")
+    #expect(stats.lines.count > 2 && stats.lines[1].contains("passed  excused"), "\(stats.stdout)")
+    #expect(stats.lines[2].hasPrefix("  unit  3     5         0%      2        0%"), "\(stats.stdout)")
+    let statsJSON = try #require(try JSONSerialization.jsonObject(with: Data(try tree.duet("stats", "--json").stdout.utf8)) as? [String: Any])
+    let row = try #require((statsJSON["lanes"] as? [[String: Any]])?.first)
+    #expect(row["passRate"] as? Double == 0 && row["excusedRuns"] as? Int == 2)
+
+    #expect(try tree.duet("report", "--html", "report.html").status == 0)
+    let page = try tree.read("report.html")
+    #expect(page.components(separatedBy: "data-mark=\"excused\"").count - 1 == 2, "\(page)")
+    #expect(page.components(separatedBy: "data-mark=\"fail\"").count - 1 == 1)
+    #expect(!page.contains("data-mark=\"pass\""))
+  }
 }

@@ -41,12 +41,13 @@ package enum StatsResponse: CommandResponse {
     printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
     // "passed" counts runs the lane passed, retries allowed; "first try" the runs its first attempt passed.
     let rows = report.entries.map { entry -> [TerminalLine] in
-      ["\(entry.lane)", "\(entry.runs)", "\(entry.attempts)", "\(String(format: "%.0f%%", entry.passRate * 100))",
+      ["\(entry.lane)", "\(entry.runs)", "\(entry.attempts)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(entry.excused)",
        "\(String(format: "%.0f%%", entry.firstTryRate * 100))", "\(DurationText.format(entry.p50))", "\(DurationText.format(entry.p95))",
        "\(DurationText.format(entry.max))", "\(DurationText.format(entry.runP50))",
        entry.slower ? "\(String(format: "slower (%.1fx)", entry.slowdown ?? 0))" : ""]
     }
-    let header: [TerminalLine] = ["lane", "runs", "attempts", "passed", "first try", "p50", "p95", "max", "run p50", "trend"]
+    // "excused" counts the runs that passed only by the quarantine: neither passed nor failed.
+    let header: [TerminalLine] = ["lane", "runs", "attempts", "passed", "excused", "first try", "p50", "p95", "max", "run p50", "trend"]
     printout.table(TextTable(header: header, rows: rows), width: format.width)
     return printout
   }

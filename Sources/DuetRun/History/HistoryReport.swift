@@ -10,6 +10,8 @@ package struct HistoryReport: Sendable {
   /// How each lane ended in one run of the flaky map.
   package enum Mark: UInt8, Sendable {
     case absent = 0, pass, retriedPass, fail, cached, other
+    /// Passed only because the quarantine excused a failure: not a pass.
+    case excused
   }
 
   package struct Lane: Sendable {
@@ -186,7 +188,9 @@ struct ReportScan {
     }
     report.runs = runs.count
     let mapStart = max(0, runs.count - HistoryReport.mapLimit)
-    let steps = try db.prepare("SELECT lane, attempt_outcome, lane_outcome, duration FROM steps WHERE run_id = ?1 ORDER BY lane, attempt")
+    // A store opened read-only may predate schema 5's `excused`.
+    let excused = try !db.query("SELECT 1 FROM pragma_table_info('steps') WHERE name = 'excused'").isEmpty ? "excused" : "NULL"
+    let steps = try db.prepare("SELECT lane, attempt_outcome, lane_outcome, duration, \(excused) FROM steps WHERE run_id = ?1 ORDER BY lane, attempt")
     // A lane is looked for first at its place in the previous run, by its bytes: no string is made for a known lane.
     var previousOrder: [Int] = [], order: [Int] = []
     for (position, run) in runs.reversed().enumerated() {
@@ -205,6 +209,7 @@ struct ReportScan {
           pending = Pending(lane: lane)
         }
         pending!.add(attempt: steps.text(at: 1), lane: steps.text(at: 2), seconds: StoredNumber.duration(steps.double(at: 3)))
+        if steps.double(at: 4) != 0 { pending!.excused = true }
       }
       if let done = pending, settle(done, column: mapColumn, started: run.started) { failing.append(report.lanes[done.lane].name) }
       swap(&previousOrder, &order)
@@ -219,7 +224,7 @@ struct ReportScan {
   /// One lane's attempts in one run, folded as they stream past.
   struct Pending {
     var lane: Int
-    var ran = false, failed = false, passedAfterFailure = false, cached = false, laneFailed = false
+    var ran = false, failed = false, passedAfterFailure = false, cached = false, laneFailed = false, excused = false
     var seconds = 0.0
     /// The first attempt's seconds and the later ones' (empty, unallocated, for one attempt).
     var firstSeconds = 0.0, retrySeconds: [Double] = []
@@ -259,7 +264,8 @@ struct ReportScan {
     if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
     if run.passedAfterFailure { report.lanes[run.lane].retriedRuns += 1 }
     if let column {
-      let mark: HistoryReport.Mark = run.laneFailed ? .fail : run.passedAfterFailure ? .retriedPass : run.cached ? .cached : run.ran ? .pass : .other
+      let mark: HistoryReport.Mark = run.laneFailed ? .fail : run.excused ? .excused : run.passedAfterFailure ? .retriedPass
+        : run.cached ? .cached : run.ran ? .pass : .other
       report.lanes[run.lane].mark(mark, at: column)
     }
     return run.laneFailed

@@ -49,6 +49,9 @@ package struct StepRow: Sendable, Equatable {
   package var logPath: String?
   /// The conditions the step was judged under (`PassConditions.serialized`), on the lane's last row.
   package var judged: String?
+  /// The quarantine excused this attempt: `attemptOutcome` is the failure it
+  /// was (`fail`, `timeout`), the lane passed on it this run only.
+  package var excused = false
 
   package init(runID: String, lane: String, attempt: Int, started: Double, duration: Double, attemptOutcome: AttemptOutcome?, laneOutcome: LaneOutcome?, exitCode: Int?, fingerprint: String?, logPath: String?, judged: String? = nil) {
     self.runID = runID
@@ -90,6 +93,11 @@ extension RunRow {
                              attemptOutcome: attempt.outcome, laneOutcome: isLast ? record.outcome : nil,
                              exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath,
                              judged: isLast ? conditions : nil))
+        // Recorded as the failure it was, so no report counts it a pass.
+        if attempt.excused {
+          steps[steps.count - 1].attemptOutcome = attempt.excusedFailure ?? .fail
+          steps[steps.count - 1].excused = true
+        }
       }
     }
     return (run, steps)

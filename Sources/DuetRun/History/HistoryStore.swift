@@ -227,11 +227,11 @@ package final class HistoryStore {
     let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
     try runInsert.run([.text(run.id), .text(run.logID), .real(run.started), .real(run.ended), .text(run.command), .text(run.root),
                        run.gitCommit.sqlValue, .text(run.host), .text(run.outcome.rawValue), .integer(Int64(run.jobs)), .text(run.duetVersion)])
-    let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, judged) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+    let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, judged, excused) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
     for step in steps {
       try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
                           step.attemptOutcome.map(\.rawValue).sqlValue, step.laneOutcome.map(\.rawValue).sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
-                          step.fingerprint.sqlValue, step.logPath.sqlValue, step.judged.sqlValue])
+                          step.fingerprint.sqlValue, step.logPath.sqlValue, step.judged.sqlValue, step.excused ? .integer(1) : .null])
     }
   }
 
@@ -262,7 +262,8 @@ package final class HistoryStore {
       let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
       // A store from an older duet has no `judged` column: its passes were judged under no known condition.
       let judged = try source.hasColumn("judged", in: "steps") ? "judged" : "NULL"
-      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged) FROM steps WHERE run_id = ?")
+      let excused = try source.hasColumn("excused", in: "steps") ? "excused" : "NULL"
+      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged), \(excused) FROM steps WHERE run_id = ?")
       // A store from before schema 4 has no test cases.
       let tests = try source.hasTable("test_cases")
         ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message, \(try TestFold.identityColumns(source)) FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
@@ -490,10 +491,12 @@ package final class HistoryStore {
 
   /// A step row; an outcome this duet does not know reads as none.
   package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
-    guard row.count == 10 || row.count == 11, let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
-    return StepRow(runID: run, lane: lane, attempt: attempt, started: StoredNumber.time(row[3].double), duration: StoredNumber.duration(row[4].double),
-                   attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text,
-                   judged: row.count > 10 ? row[10].text : nil)
+    guard (10...12).contains(row.count), let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
+    var step = StepRow(runID: run, lane: lane, attempt: attempt, started: StoredNumber.time(row[3].double), duration: StoredNumber.duration(row[4].double),
+                       attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text,
+                       judged: row.count > 10 ? row[10].text : nil)
+    step.excused = row.count > 11 && (row[11].int ?? 0) != 0
+    return step
   }
 
   /// Whether `table` has `column` (a store opened read-only may predate a migration).

@@ -33,6 +33,8 @@ package struct LaneRun: Sendable, Equatable {
   /// percentiles are over attempts. Empty (no allocation) for a single attempt.
   package var firstSeconds = 0.0
   package var retrySeconds: [Double] = []
+  /// The quarantine excused an attempt: the lane passed this run on a failure, which `stats` counts apart.
+  package var excused = false
 }
 
 /// How a counted attempt ended, as the reports weigh it.
@@ -93,6 +95,7 @@ extension LaneRun {
         current = (step.runID, step.lane)
       }
       result[result.count - 1].add(kind, seconds: step.duration, laneOutcome: step.laneOutcome)
+      if step.excused { result[result.count - 1].excused = true }
     }
     return (lanes, result)
   }

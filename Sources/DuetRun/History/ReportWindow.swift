@@ -47,8 +47,10 @@ package struct ReportWindow {
     window.runs = runs.count
     // The outcomes are read as bytes and classified here: SQLite's CASE and
     // filter on every row cost more than the comparisons themselves.
+    // A store opened read-only may predate schema 5's `excused`.
+    let excused = try !db.query("SELECT 1 FROM pragma_table_info('steps') WHERE name = 'excused'").isEmpty ? "excused" : "NULL"
     let steps = try db.prepare("""
-      SELECT lane, attempt_outcome, \(reading == .evidence ? "fingerprint" : "lane_outcome, duration")
+      SELECT lane, attempt_outcome, \(reading == .evidence ? "fingerprint" : "lane_outcome, duration, \(excused)")
       FROM steps WHERE run_id = ?1 ORDER BY lane, attempt
       """)
     var previousOrder: [Int] = [], order: [Int] = []
@@ -75,6 +77,7 @@ package struct ReportWindow {
                             finalPassed: false, seconds: 0, lanePassed: false)
         }
         pending!.add(kind, seconds: seconds, lanePassed: lanePassed)
+        if reading == .durations, steps.double(at: 4) != 0 { pending!.excused = true }
       }
       if let pending { body(pending) }
       swap(&previousOrder, &order)

@@ -10,6 +10,8 @@ package struct StatsJSON: Codable, Sendable, Equatable {
     package var attempts: Int
     /// 0 to 1: runs passed, retries allowed.
     package var passRate: Double
+    /// Runs that passed only because the quarantine excused a failure (not in `passRate`).
+    package var excusedRuns: Int
     /// 0 to 1: runs whose first attempt passed.
     package var firstTryPassRate: Double
     /// Over attempts.
@@ -28,7 +30,7 @@ package struct StatsJSON: Codable, Sendable, Equatable {
   package init(_ report: StatsReport) {
     runsInWindow = report.runsInWindow
     lanes = report.entries.map { entry in
-      Lane(lane: entry.lane, runs: entry.runs, attempts: entry.attempts, passRate: entry.passRate, firstTryPassRate: entry.firstTryRate,
+      Lane(lane: entry.lane, runs: entry.runs, attempts: entry.attempts, passRate: entry.passRate, excusedRuns: entry.excused, firstTryPassRate: entry.firstTryRate,
            p50Seconds: entry.p50, p95Seconds: entry.p95, maxSeconds: entry.max, runP50Seconds: entry.runP50,
            slower: entry.slower, slowdown: entry.slowdown)
     }

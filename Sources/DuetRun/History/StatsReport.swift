@@ -13,8 +13,10 @@ package struct StatsReport: Sendable {
     package var runs: Int
     /// Counted attempts over those runs.
     package var attempts: Int
-    /// Runs the lane passed (retries allowed) over `runs`.
+    /// Runs the lane passed (retries allowed) over `runs`; a run the quarantine excused is no pass.
     package var passRate: Double
+    /// Runs that passed only because the quarantine excused a failure.
+    package var excused = 0
     /// Runs whose first attempt passed over `runs`: a lane that fails its
     /// first attempt in every run and passes on retry is 0% here.
     package var firstTryRate: Double
@@ -54,15 +56,16 @@ package struct StatsReport: Sendable {
     package var attemptSeconds: [[Double]] = []
     package var passes: [Int] = []
     package var firstPasses: [Int] = []
+    package var excused: [Int] = []
 
     package mutating func add(_ run: LaneRun) {
       while seconds.count <= run.lane {
-        seconds.append([]); attemptSeconds.append([]); passes.append(0); firstPasses.append(0)
+        seconds.append([]); attemptSeconds.append([]); passes.append(0); firstPasses.append(0); excused.append(0)
       }
       seconds[run.lane].append(run.seconds)
       attemptSeconds[run.lane].append(run.firstSeconds)
       attemptSeconds[run.lane] += run.retrySeconds
-      if run.lanePassed { passes[run.lane] += 1 }
+      if run.excused { excused[run.lane] += 1 } else if run.lanePassed { passes[run.lane] += 1 }
       if run.firstPassed { firstPasses[run.lane] += 1 }
     }
 
@@ -80,7 +83,7 @@ package struct StatsReport: Sendable {
         var totals = inOrder
         let runP50 = StatsReport.percentiles(&totals).p50
         let runs = Double(inOrder.count)
-        entries.append(Entry(lane: lanes[index], runs: inOrder.count, attempts: attempts.count, passRate: Double(passes[index]) / runs,
+        entries.append(Entry(lane: lanes[index], runs: inOrder.count, attempts: attempts.count, passRate: Double(passes[index]) / runs, excused: excused[index],
                              firstTryRate: Double(firstPasses[index]) / runs, p50: p50, p95: p95, max: attempts.max()!,
                              runP50: runP50, slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
       }

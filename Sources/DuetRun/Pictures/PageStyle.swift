@@ -12,7 +12,7 @@ package enum PageStyle {
     ("retried", "#ef6c00", "#000000", "#ffa726", "#000000"), ("fail", "#c62828", "#ffffff", "#ef5350", "#000000"),
     ("timeout", "#6a1b9a", "#ffffff", "#ba68c8", "#000000"), ("cached", "#90a4ae", "#000000", "#78909c", "#000000"),
     ("skipped", "#bdbdbd", "#000000", "#616161", "#ffffff"), ("cancelled", "#bdbdbd", "#000000", "#616161", "#ffffff"),
-    ("interrupted", "#5d4037", "#ffffff", "#a1887f", "#000000"),
+    ("interrupted", "#5d4037", "#ffffff", "#a1887f", "#000000"), ("excused", "#ad1457", "#ffffff", "#f06292", "#000000"),
   ]
 
   package static let css: HTML = {

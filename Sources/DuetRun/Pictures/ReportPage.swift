@@ -133,6 +133,7 @@ package enum ReportPage {
   static let symbols: [HistoryReport.Mark: (String, String, String)] = [
     .absent: ("", "absent", "not in this run"), .pass: ("✓", "pass", "passed"), .retriedPass: ("↻", "flaky", "failed, then passed"),
     .fail: ("✗", "fail", "failed"), .cached: ("○", "cached", "cached"), .other: ("–", "skipped", "skipped or cancelled"),
+    .excused: ("!", "excused", "failed, excused by the quarantine"),
   ]
 
   /// The flaky map's lane names are cut to this many characters (the row's title holds the whole name).
@@ -145,7 +146,7 @@ package enum ReportPage {
     let lanes = report.lanes.filter { $0.failedRuns + $0.retriedRuns > 0 || report.lanes.count <= 40 }
     let width = label + Double(runs) * cell + 10, height = 22 + Double(lanes.count) * row
     var html: HTML = "<h2>Flaky map: the newest \(runs) run(s), newest first</h2>\n"
-    html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ○ cached, – skipped or cancelled; the newest run is the left column.</p>\n"
+    html += "<p>✓ passed, ↻ failed then passed, ✗ failed, ! failed and excused by the quarantine, ○ cached, – skipped or cancelled; the newest run is the left column.</p>\n"
     html += "<svg id=\"flaky-map\" role=\"img\" aria-label=\"How each lane ended in the newest \(runs) run(s), newest first\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\">\n"
     html += "<text x=\"\(PageStyle.number(label))\" y=\"12\">← newest</text>"
     // "oldest" at the map's right end where the two words fit apart.

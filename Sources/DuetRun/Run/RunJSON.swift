@@ -16,6 +16,8 @@ package struct RunJSON: Codable, Sendable, Equatable {
     package var startedAt: String
     package var durationSeconds: Double
     @Nullable package var logPath: String?
+    /// The quarantine excused it: `outcome` is the failure it was, the lane passed on it this run only.
+    package var excused: Bool
   }
 
   /// One lane: its outcome, its attempts, and what the cache made of it.
@@ -27,6 +29,11 @@ package struct RunJSON: Codable, Sendable, Equatable {
     @Nullable package var reason: String?
     @Nullable package var fingerprint: String?
     @Nullable package var cache: String?
+    /// It passed only because the quarantine excused a failure (issue 50).
+    package var excused: Bool
+    /// The failed test cases (`suite.name`) the quarantine excused; empty when
+    /// nothing was excused or a whole-lane entry was.
+    package var quarantined: [String]
   }
 
   /// Nil for a run that started nothing (an empty shard).
@@ -62,15 +69,16 @@ package struct RunJSON: Codable, Sendable, Equatable {
     lanes = result.records.map { record in
       Lane(name: record.name, outcome: record.outcome, durationSeconds: record.duration,
            attempts: record.attempts.map(Attempt.init), reason: record.reason,
-           fingerprint: fingerprints[record.index], cache: decisions[record.index]?.text)
+           fingerprint: fingerprints[record.index], cache: decisions[record.index]?.text,
+           excused: record.last?.excused == true, quarantined: record.last?.excused == true ? record.last?.quarantinedFailures ?? [] : [])
     }
   }
 }
 
 extension RunJSON.Attempt {
   init(_ attempt: AttemptResult) {
-    self.init(attempt: attempt.attempt, outcome: attempt.outcome, exitCode: attempt.exitCode.map { Int($0) },
-              signal: attempt.signal.map { Int($0) }, startedAt: ISOTime.text(attempt.started), durationSeconds: attempt.duration,
-              logPath: attempt.logPath)
+    self.init(attempt: attempt.attempt, outcome: attempt.excused ? attempt.excusedFailure ?? .fail : attempt.outcome,
+              exitCode: attempt.exitCode.map { Int($0) }, signal: attempt.signal.map { Int($0) }, startedAt: ISOTime.text(attempt.started),
+              durationSeconds: attempt.duration, logPath: attempt.logPath, excused: attempt.excused)
   }
 }

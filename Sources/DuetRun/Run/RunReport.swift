@@ -89,7 +89,8 @@ package enum RunReport {
       case .fail: note = record.attempts.isEmpty ? (record.reason ?? "") : endText(record.last)
       case .error: note = "duet could not start it: " + (record.reason ?? "")
       case .timeout: note = "timed out; the lane's process group was stopped"
-      case .flaky: note = "failed, then passed on attempt \(record.attempts.count)"
+      // A retry the quarantine let pass names the failures it excused.
+      case .flaky: note = "failed, then passed on attempt \(record.attempts.count)" + (record.last?.excused == true ? " by " + (record.last?.note ?? "the quarantine") : "")
       case .pass: note = record.last?.note ?? ""
       default: note = ""
       }

@@ -70,7 +70,8 @@ struct HistoryJSONTests {
       .init(lane: "lint", runs: 2, attempts: 2, passRate: 1, firstTryRate: 1, p50: 0.5, p95: 0.5, max: 0.5, runP50: 0.5, slower: false, slowdown: nil),
     ], runsInWindow: 30)
     let legacy: [String: Any] = ["runsInWindow": 30, "lanes": report.entries.map { entry -> [String: Any] in
-      ["lane": entry.lane, "runs": entry.runs, "attempts": entry.attempts, "passRate": entry.passRate, "firstTryPassRate": entry.firstTryRate,
+      ["lane": entry.lane, "runs": entry.runs, "attempts": entry.attempts, "passRate": entry.passRate, "excusedRuns": entry.excused,
+       "firstTryPassRate": entry.firstTryRate,
        "p50Seconds": entry.p50, "p95Seconds": entry.p95, "maxSeconds": entry.max, "runP50Seconds": entry.runP50,
        "slower": entry.slower, "slowdown": entry.slowdown ?? NSNull()]
     }]

@@ -10,13 +10,13 @@ import Testing
 /// note and its cases still on the attempt; any other failure still fails.
 @Suite("Quarantine in the run loop")
 struct QuarantineLoopTests {
-  func failed(_ name: String) -> TestCaseResult { TestCaseResult(suite: "app.T", name: name, outcome: .fail, duration: 0) }
+  func failed(_ name: String) -> TestCaseResult { TestCaseResult(suite: "app.T", name: name, outcome: .fail, duration: 0, report: "r.xml") }
 
   @Test func allQuarantinedFailuresPassAndAnyOtherFails() {
     var spec = lanes([("unit", []), ("after", ["unit"]), ("mixed", []), ("ui", []), ("plain", [])])
     for index in [0, 2] { spec[index].reports = ["r.xml"] }
     let cases: [String: [TestCaseResult]] = [
-      "unit": [failed("flips"), failed("flops"), TestCaseResult(suite: "app.T", name: "ok", outcome: .pass, duration: 0)],
+      "unit": [failed("flips"), failed("flops"), TestCaseResult(suite: "app.T", name: "ok", outcome: .pass, duration: 0, report: "r.xml")],
       "mixed": [failed("flips"), failed("real")],
     ]
     let reading = ReportReading(snapshot: { _ in TestReportSnapshot() },

@@ -41,12 +41,17 @@ struct RunJSONTests {
             "attempt": attempt.attempt, "outcome": attempt.outcome.rawValue,
             "exitCode": attempt.exitCode.map { Int($0) as Any } ?? NSNull(), "signal": attempt.signal.map { Int($0) as Any } ?? NSNull(),
             "startedAt": HistoryJSONTests.iso(attempt.started), "durationSeconds": attempt.duration, "logPath": attempt.logPath ?? NSNull(),
+            // Issue 50, item 8: whether the quarantine excused the attempt.
+            "excused": attempt.excused,
           ]
         },
       ]
       lane["reason"] = record.reason ?? NSNull()
       lane["fingerprint"] = fingerprints[record.index] ?? NSNull()
       lane["cache"] = decisions[record.index]?.text ?? NSNull()
+      // Issue 50, item 8: a pass that needed the quarantine, and the failures it excused.
+      lane["excused"] = record.last?.excused == true
+      lane["quarantined"] = record.last?.excused == true ? record.last?.quarantinedFailures ?? [] : []
       return lane
     }
     return [
