@@ -61,6 +61,7 @@ package enum FlakyResponse: CommandResponse {
 }
 
 package func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
+  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "flaky") }
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "flaky") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests:

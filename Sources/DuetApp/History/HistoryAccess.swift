@@ -62,7 +62,8 @@ package struct NoHistory: Sendable {
   }
 }
 
-/// A lane name given to `duet logs` or `duet history --lane`: one the manifest
+/// A lane name given to `duet logs`, `history --lane`, `flaky --tests --lane`
+/// or `stats --tests --lane` (the one place they are resolved): one the manifest
 /// names, or one the history has recorded (a lane since renamed or removed, whose
 /// runs are still worth reading). Anything else is a typo, so it is a usage error
 /// naming the nearest lane rather than an empty answer.
@@ -78,6 +79,6 @@ enum KnownLane {
       return
     }
     let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
-    throw UsageError(message: "no lane '\(lane)' in \(manifest.path) or the history\(Suggestion.hint(for: lane, in: names)) (\(list))", command: command)
+    throw UsageError(message: "no lane '\(ControlText.shown(lane))' in \(manifest.path) or the history\(Suggestion.hint(for: lane, in: names)) (\(list))", command: command)
   }
 }

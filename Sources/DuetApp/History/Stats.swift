@@ -54,6 +54,7 @@ package enum StatsResponse: CommandResponse {
 }
 
 package func stats(_ request: StatsRequest) throws -> StatsResponse {
+  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "stats") }
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "stats") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests: return .tests(try TestStatsReport.compute(store: store, last: request.last, lane: request.lane))
