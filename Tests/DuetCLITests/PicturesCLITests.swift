@@ -139,7 +139,7 @@ import Testing
     #expect(loaded.dom.contains("<title>ui, "))
     #expect(loaded.dom.components(separatedBy: "<td>odd</td></tr>").count - 1 == 2)
     // Issue 41, item 7: the flaky and the failing lanes in words, above the map.
-    #expect(loaded.dom.contains("<p id=\"flaky-lanes\">Flaky lanes, which failed and then passed on a retry: <strong>ui</strong> (in 1 of the 4 run(s) it ran in).</p>"))
+    #expect(loaded.dom.contains("<p id=\"flaky-lanes\">1 lane flaky in the window: <strong>ui</strong> (passed on a retry once, 1 failure(s) in 4 run(s)).</p>"))
     #expect(loaded.dom.contains("<p id=\"failing-lanes\">Lanes that failed: <strong>odd</strong> (in 2 of the 4 run(s) it ran in).</p>"))
     try Browser.screenshot(page, name: "report", height: 1300)
   }
@@ -203,7 +203,7 @@ import Testing
     #expect(loaded.consoleErrors == [])
     let width = try #require(loaded.dom.firstMatch(of: try Regex(#"<svg id="flaky-map"[^>]* width="([0-9.]+)""#)).flatMap { Double(String($0.output[1].substring!)) })
     #expect(width <= 1100)
-    #expect(loaded.dom.contains("Flaky lanes, which failed and then passed on a retry: <strong>ui-tests</strong> (in 5 of the 45 run(s) it ran in)."))
+    #expect(loaded.dom.contains("2 lanes flaky in the window: <strong>ui-tests</strong> (both outcomes on one fingerprint, passed on a retry 5 times, 5 failure(s) in 45 run(s), none in the last 7 days), <strong>lint</strong>"))
     #expect(loaded.dom.contains("<g class=\"axis x\">") && loaded.dom.contains("<g class=\"axis y\">"))
     // The newest run (run 44, 12 February) is the map's first column: lint passed in it; run 40's failure is the fifth.
     let lint = loaded.dom.matches(of: try Regex(#"<g class="cell \w+" data-mark="(\w+)"><title>lint, "#)).map { String($0.output[1].substring!) }

@@ -46,6 +46,12 @@ package enum ReportResponse: CommandResponse {
     printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
     let header: [TerminalLine] = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
     printout.table(TextTable(header: header, rows: ReportText.laneRows(report).map { $0.map { TerminalLine(escaping: $0) } }), width: format.width)
+    if let words = report.flakyLanes, let lead = words.lead {
+      let named: [TerminalLine] = words.lanes.map { "\($0.name) (\($0.why))" }
+      printout.out("\(lead) \(named.joined(separator: ", "))")
+    } else if report.flakyLanes != nil {
+      printout.out("\(FlakyLanesInWords.noneFlaky)")
+    }
     if let line = report.flakyTests?.line { printout.out(line) }
     if !report.failedRuns.isEmpty {
       printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
@@ -71,6 +77,7 @@ package func report(_ request: ReportRequest) throws -> ReportResponse {
   }
   var report = try HistoryReport.compute(store: store, last: request.last)
   report.flakyTests = FlakyTestsInWords(try TestFlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
+  report.flakyLanes = FlakyLanesInWords(try FlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
   var htmlError: TerminalLine?
   if let path = request.htmlPath {
     do {

@@ -91,6 +91,8 @@ package struct HistoryReport: Sendable {
   package var settled = 0
   /// The flaky tests of the window, by `duet flaky --tests`'s rule; nil when no lane recorded a test case.
   package var flakyTests: FlakyTestsInWords?
+  /// The flaky lanes by `duet flaky`'s rule; nil when not computed (the page then names the retried lanes).
+  package var flakyLanes: FlakyLanesInWords?
 
   package static let mapLimit = 60
   package static let failedLimit = 20

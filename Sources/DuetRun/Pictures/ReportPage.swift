@@ -33,7 +33,13 @@ package enum ReportPage {
     let flaky = report.lanes.filter { $0.retriedRuns > 0 }.sorted { ($0.retriedRuns, $1.name) > ($1.retriedRuns, $0.name) }
     let failing = report.lanes.filter { $0.failedRuns > 0 }.sorted { ($0.failedRuns, $1.name) > ($1.failedRuns, $0.name) }
     var html: HTML = "<p id=\"flaky-lanes\">"
-    html += flaky.isEmpty ? "No lane was flaky in the window (none failed and then passed on a retry)." : "Flaky lanes, which failed and then passed on a retry: \(named(flaky, \.retriedRuns))."
+    if let words = report.flakyLanes {
+      // By `duet flaky`'s rule: both outcomes on one fingerprint across runs, or a pass on a retry.
+      let named = words.lanes.map { (lane) -> HTML in "<strong>\(lane.name)</strong> (\(lane.why))" }.joined(separator: ", ")
+      html += words.lead.map { "\(HTMLText.escaped($0)) \(named)." } ?? HTMLText.escaped(FlakyLanesInWords.noneFlaky)
+    } else {
+      html += flaky.isEmpty ? "No lane was flaky in the window (none failed and then passed on a retry)." : "Flaky lanes, which failed and then passed on a retry: \(named(flaky, \.retriedRuns))."
+    }
     html += "</p>\n<p id=\"failing-lanes\">"
     html += failing.isEmpty ? "No lane failed in the window." : "Lanes that failed: \(named(failing, \.failedRuns))."
     return html + "</p>\n"
