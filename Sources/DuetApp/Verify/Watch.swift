@@ -2,6 +2,7 @@ import DuetModel
 import DuetProcess
 import DuetRun
 import DuetSupport
+import DuetTestReports
 import Foundation
 
 /// What stops `duet verify --watch`: a signal (Ctrl-C) interrupts the run in
@@ -110,6 +111,7 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
   var failing = FailingLanes()
   failing.note(response, observer: observer)
   var tree = WatchedTree(root: request.root.path, observer: observer)
+  var quarantine = QuarantineWatch(root: request.root, lanes: laneNames(request))
   var justRan = true
   // Changes seen during the last run, acted on at once; and the ones that
   // started the run now going: the same again after it is a lane writing them.
@@ -136,7 +138,7 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
       rerunFor = nil
       if files.isEmpty { continue }
     }
-    guard let (next, prepared) = runRequest(for: files, request, verifyObserver: verifyObserver, observer: observer) else { continue }
+    guard let (next, prepared) = runRequest(for: files, request, quarantine: &quarantine, verifyObserver: verifyObserver, observer: observer) else { continue }
     response = run(prepared, next, observer: verifyObserver, signals: control.signals)
     observer.ran(response)
     failing.note(response, observer: observer)
@@ -166,9 +168,17 @@ func settle(_ source: any ChangeSource, clock: any RunClock, quiet: Double = 0.2
 /// The run a change makes, planned once and said to the observer before it
 /// runs; nil when it runs nothing (no lane affected, or the manifest cannot be
 /// read, which is said). The plan's own notices follow the watch's line.
-private func runRequest(for files: [String], _ request: VerifyRequest, verifyObserver: VerifyObserver,
+private func runRequest(for files: [String], _ request: VerifyRequest, quarantine: inout QuarantineWatch, verifyObserver: VerifyObserver,
                         observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
   let everyLane = files.first { $0 == Manifest.defaultPath || $0 == ParityManifest.defaultPath }
+  let names = laneNames(request)
+  // An edit to the quarantine re-judges the lanes whose entries it changed.
+  let rejudged = files.contains(QuarantineFile.defaultPath)
+    ? quarantine.changedLanes(root: request.root, lanes: names).filter { request.options.lanes.isEmpty || request.options.lanes.contains($0) }
+    : []
+  if everyLane == nil, !rejudged.isEmpty {
+    return rejudge(rejudged, files: files, request, verifyObserver: verifyObserver, observer: observer)
+  }
   var next = request
   if everyLane == nil { next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files) }
   let allLanes = everyLane.map { [(name: "every lane", reason: "\($0) changed")] }
@@ -185,6 +195,38 @@ private func runRequest(for files: [String], _ request: VerifyRequest, verifyObs
   guard !lanes.isEmpty else { return nil }
   held.release(to: verifyObserver)
   return (next, prepared)
+}
+
+/// The run an edit to the quarantine makes: the lanes whose entries it
+/// changed, with the lanes the other changed files affect. Each runs unless
+/// it is cached (a pass the quarantine excused never is).
+private func rejudge(_ lanes: [String], files: [String], _ request: VerifyRequest, verifyObserver: VerifyObserver,
+                     observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
+  var reasons = lanes.map { (name: $0, reason: "its entries in \(QuarantineFile.defaultPath) changed") }
+  let others = files.filter { $0 != QuarantineFile.defaultPath }
+  if !others.isEmpty {
+    var changed = request
+    changed.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: others)
+    if let prepared = try? prepareVerify(changed, observer: HeldNotices().observer(verifyObserver)) {
+      reasons += affected(prepared).filter { !lanes.contains($0.name) }
+    }
+  }
+  var next = request
+  next.options.lanes = reasons.map(\.name)
+  let held = HeldNotices()
+  let prepared: PreparedVerify
+  do { prepared = try prepareVerify(next, observer: held.observer(verifyObserver)) } catch {
+    observer.failed(error)
+    return nil
+  }
+  observer.changed(files, reasons)
+  held.release(to: verifyObserver)
+  return (next, prepared)
+}
+
+/// The manifest's lane names, for reading the quarantine; none when it does not load.
+private func laneNames(_ request: VerifyRequest) -> Set<String> {
+  Set((try? TreeManifest.load(root: request.root))?.manifest.lanes.map(\.name) ?? [])
 }
 
 /// The lanes a prepared run starts, each with why, in start order; none when the change touches no lane.

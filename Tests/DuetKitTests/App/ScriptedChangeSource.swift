@@ -11,6 +11,14 @@ final class ScriptedChangeSource: ChangeSource, @unchecked Sendable {
   struct Told {
     var at: Double
     var events: [WatchEvent]
+    /// Done just before the events are told: the edit they report.
+    var before: (() -> Void)?
+
+    init(at: Double, events: [WatchEvent], before: (() -> Void)? = nil) {
+      self.at = at
+      self.events = events
+      self.before = before
+    }
   }
 
   let clock = FakeClock()
@@ -43,6 +51,7 @@ final class ScriptedChangeSource: ChangeSource, @unchecked Sendable {
     }
     clock.now = max(clock.now, due)
     script.removeFirst()
+    first.before?()
     return first.events
   }
 

@@ -63,6 +63,25 @@ struct WatchLoopTests {
     func count(_ text: String) -> Int { lines.filter { $0.contains(text) }.count }
   }
 
+  /// Issue 50, item 6: `lanes/quarantine.yaml` is an input of the run's
+  /// verdict: an edit to it re-judges the lanes whose entries it changed (and
+  /// no other), a save that changes no entry runs nothing, and with another
+  /// file changed the lanes that file affects run too.
+  @Test func aQuarantineEditRejudgesTheLanesItTouches() throws {
+    let harness = try Harness()
+    let quarantine = harness.tree.url.appendingPathComponent("lanes/quarantine.yaml")
+    func write(_ text: String) -> () -> Void { { try? Data(text.utf8).write(to: quarantine) } }
+    let entry = "quarantine:\n  - {test: app.T.flips, lane: docs, reason: flips, until: 2099-12-31}\n"
+    let source = ScriptedChangeSource([
+      .init(at: 1, events: [.changed(["lanes/quarantine.yaml"])], before: write(entry)),
+      .init(at: 5, events: [.changed(["lanes/quarantine.yaml"])], before: write("# reviewed\n" + entry)),
+      .init(at: 9, events: [.changed(["lanes/quarantine.yaml", "src/a.swift"])], before: write("quarantine: []\n")),
+    ])
+    #expect(try harness.watch(source) == 0)
+    #expect(harness.runs.map { $0.sorted() } == [["docs", "swift"], ["docs"], ["docs", "swift"]], "\(harness.lines)")
+    #expect(harness.lines.contains { $0.contains("docs") && $0.contains("its entries in lanes/quarantine.yaml changed") }, "\(harness.lines)")
+  }
+
   /// Changes that come within the quiet time of each other (0.2 s on the
   /// fake clock) are one burst and one run; one that comes later is a run of its own.
   @Test func aBurstIsOneRun() throws {
