@@ -150,6 +150,26 @@ struct GeneratedCIRunTests {
     #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
   }
 
+  /// Issue 52, item 7: when the lane that hands an output on (the
+  /// XCFramework) fails, every other lane of its job still runs and is judged:
+  /// GitLab runs a job's script in one shell with `set -e`, and the job's exit
+  /// is the lanes' verdict; GitHub runs each step `if: always()`.
+  @Test(arguments: files) func aFailedHandOffStillRunsTheJobsOtherLanes(system: String, file: String) throws {
+    let pipeline = try Pipeline()
+    let manifest = pipeline.tree.appendingPathComponent("lanes/manifest.yaml")
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+      .replacingOccurrences(of: "sh: src-kmp/gradlew -p src-kmp :apple-umbrella:assembleCourierXCFramework", with: "sh: echo 'the framework build broke' >&2; exit 1")
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    for system in ["github", "gitlab"] { #expect(try runDuet(["workflow", system], in: pipeline.tree).status == 0) }
+    try pipeline.commit("the framework build breaks")
+    let run = try pipeline.run(system, file, number: 1)
+    let inCI = try pipeline.laneOutcomes(run: 1)
+    let logs = try pipeline.logs(run: 1)
+    #expect(inCI["xcframework-Courier"] == "fail", "\(inCI)\n\(logs)")
+    #expect(inCI["kotlin-shared"] == "pass", "\(inCI)\n\(logs)")
+    #expect(run.jobs.values.contains("failure"), "\(run.output)")
+  }
+
   /// Issue 38: a lane that needs the Android SDK (`requires: [android-sdk]`)
   /// runs in CI, where duet verifies with `--strict`: the GitHub job sets the
   /// SDK up (`android-actions/setup-android`), the GitLab job installs the
