@@ -305,6 +305,37 @@ struct QuarantineCLITests {
     #expect(try tree.duet("verify").status == 0)
   }
 
+  /// Issue 50, item 5: a file broken by hand quarantines nothing; verify says
+  /// so, then each error on a line of its own at its `file:line:column` (it
+  /// printed them after a literal `\n`), and `duet doctor` counts it a problem.
+  @Test func aBrokenFileIsNamedLineByLineAndIsADoctorProblem() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          sh: exit 1
+      """)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - lane: unti\n    reason: x\n    until: 2026-02-30\n  - lane: unit\n    reason: y\n    until: 2099-12-31\n")
+    let run = try tree.duet("verify")
+    #expect(run.status == 1, "\(run.stdout)")
+    let lines = run.stderr.split(separator: "\n").map(String.init)
+    #expect(!run.stderr.contains("\\n"), "\(run.stderr)")
+    #expect(lines.contains("duet verify: warning: quarantine: cannot read lanes/quarantine.yaml, so nothing is quarantined and no failure is excused; its 2 errors:"),
+            "\(run.stderr)")
+    #expect(lines.contains("duet verify: warning: lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'?"), "\(run.stderr)")
+    #expect(lines.contains { $0.hasPrefix("duet verify: warning: lanes/quarantine.yaml:4:12: error: quarantine entry 1: 'until' must be a real date") },
+            "\(run.stderr)")
+    let doctor = try tree.duet("doctor", "--json", environment: ["PATH": "/nonexistent"])
+    #expect(doctor.status == 1, "\(doctor.stdout)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+    #expect(object["problems"] as? [String] == ["lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'? (and 1 more)"],
+            "\(doctor.stdout)")
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - lane: unit\n    reason: y\n    until: 2099-12-31\n")
+    let healthy = try tree.duet("doctor", environment: ["PATH": "/nonexistent"])
+    #expect(healthy.status == 0, "\(healthy.stdout)")
+    #expect(healthy.stdout.contains("lanes/quarantine.yaml: 1 entry"), "\(healthy.stdout)")
+  }
+
   /// Issue 50, item 10: an `--until` already past and a pattern that names
   /// no test but takes them all (`*`, `*.*`) are added, each with a warning;
   /// a pattern that names a class is added without one.
