@@ -162,7 +162,7 @@ private func checkTest(_ test: String?, exact: Bool) throws {
 private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [String] {
   var warnings: [String] = []
   if !entry.isActive(on: today) {
-    warnings.append("--until \(entry.until) is before today (\(today)): the entry counts for nothing, and verify warns about it")
+    warnings.append("--until \(entry.until) is already past: the entry counts for nothing, and verify warns about it")
   }
   if entry.matchesEveryTest, let test = entry.test {
     warnings.append("'\(ControlText.shown(test))' matches every test of lane '\(ControlText.shown(entry.lane))', so any test failing there passes; "
