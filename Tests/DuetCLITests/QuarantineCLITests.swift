@@ -349,6 +349,9 @@ struct QuarantineCLITests {
       #expect(all.status == 0)
       #expect(all.stderr.contains("duet quarantine: warning: '\(every)' matches every test of lane 'unit'"), "\(every): \(all.stderr)")
     }
+    let json = try tree.duet("quarantine", "add", "*", "--lane", "ui", "--reason", "r", "--until", "2020-01-01", "--json")
+    #expect(json.status == 0 && json.stdout.hasPrefix("{"), "\(json.stdout)")
+    #expect(json.stderr.split(separator: "\n").count == 2 && json.stderr.contains("'*' matches every test of lane 'ui'"), "\(json.stderr)")
     let some = try tree.duet("quarantine", "add", "app.*", "--lane", "unit", "--reason", "r", "--until", "2099-12-31")
     #expect(some.status == 0 && some.stderr.isEmpty, "\(some.stderr)")
     let literal = try tree.duet("quarantine", "add", "--exact", "*", "--lane", "unit", "--reason", "r", "--until", "2099-12-31")

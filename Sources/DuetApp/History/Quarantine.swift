@@ -46,6 +46,8 @@ package enum QuarantineResponse: CommandResponse {
   package func printout(_ format: TextFormat) -> Printout {
     if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
+    // `add`'s warnings go to stderr, beside `--json` too.
+    if case .added(_, _, let warnings) = self { for warning in warnings { printout.err("duet quarantine: warning: \(warning)") } }
     if format.json {
       printout.json(ReportJSON.text(QuarantineJSON(self)))
       return printout
@@ -54,8 +56,7 @@ package enum QuarantineResponse: CommandResponse {
     switch self {
     case .noHistory: break
     case .suggested(let suggestions): return QuarantineResponse.printout(suggestions)
-    case .added(let entry, let replaced, let warnings):
-      for warning in warnings { printout.err("duet quarantine: warning: \(warning)") }
+    case .added(let entry, let replaced, _):
       printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(entry.reason)")
     case .removed(let entry):
       printout.out("duet quarantine: removed \(entry.label) from \(file)")

@@ -7,8 +7,8 @@ import DuetTestReports
 /// quarantines nothing (verify only warns, and every failure fails), so a
 /// team that relies on its entries learns it here as a problem, at the
 /// error's `file:line:column`, rather than from a red run (issue 50, item 5).
-package enum QuarantineCheck {
-  package static func check(root: URL, manifest: Manifest, today: Date = Date(), into report: inout DoctorReport) {
+enum QuarantineCheck {
+  static func check(root: URL, manifest: Manifest, today: Date = Date(), into report: inout DoctorReport) {
     let path = QuarantineFile.defaultPath
     guard FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) else { return }
     do {

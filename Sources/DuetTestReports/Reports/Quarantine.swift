@@ -102,7 +102,7 @@ package struct QuarantineEntry: Sendable, Equatable {
   package var isLaneLevel: Bool { test == nil }
 
   /// Whether `test` is a glob: it holds `*` or `?` and is not `exact`.
-  package var isGlob: Bool { !exact && test.map(QuarantineEntry.holdsWildcard) == true }
+  var isGlob: Bool { !exact && test.map(QuarantineEntry.holdsWildcard) == true }
 
   /// Whether the test pattern names no test but the shape of every name, so
   /// it matches every test of its lane that has a class (`*`, `*.*`, `*?`):

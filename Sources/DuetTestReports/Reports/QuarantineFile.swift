@@ -136,7 +136,7 @@ package struct QuarantineFile: Sendable, Equatable {
   /// entries: `add`, `remove` and `suggest` never leave a file duet cannot
   /// read, which would switch off every entry in it. Throws the reader's
   /// problems, or names the first entry that read back otherwise.
-  package func checkedText(lanes: Set<String>) throws(QuarantineError) -> String {
+  func checkedText(lanes: Set<String>) throws(QuarantineError) -> String {
     let text = self.text
     let node: YAMLNode
     do {

@@ -7,7 +7,7 @@ import Foundation
 /// still reads, as the start of that day, and is written back as it was.
 package struct QuarantineMoment: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// Seconds since 1970, UTC.
-  package let seconds: Int64
+  let seconds: Int64
   /// Written as a day alone: the moment is that day's first second.
   package let isDay: Bool
 
@@ -59,7 +59,7 @@ package struct QuarantineMoment: Sendable, Hashable, Comparable, CustomStringCon
   package var start: Double { Double(seconds) }
 
   /// The day (UTC) it falls on.
-  package var day: QuarantineDate { QuarantineDate(Date(timeIntervalSince1970: start)) }
+  var day: QuarantineDate { QuarantineDate(Date(timeIntervalSince1970: start)) }
 
   package static func < (a: QuarantineMoment, b: QuarantineMoment) -> Bool { a.seconds < b.seconds }
 
