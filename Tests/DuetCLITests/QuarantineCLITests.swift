@@ -398,7 +398,7 @@ struct QuarantineCLITests {
   /// Issue 50, item 10: the `add` lines `suggest` prints, run by `/bin/sh`
   /// with the built binary, quarantine exactly the names it saw: one holding
   /// `*` by `--exact`, one holding an escape and a line break by an octal
-  /// `printf` (the terminal never sees the controls).
+  /// `printf` (the terminal never sees the controls), one starting with `-` after `--`.
   @Test func suggestedLinesQuarantineExactlyTheNamesSeen() throws {
     let tree = try FixtureTree(manifest: """
       version: 1
@@ -408,13 +408,13 @@ struct QuarantineCLITests {
           reports: [out.xml]
           sh: |
             if [ "$DUET_ATTEMPT" = 1 ]; then r='<failure message="x"/>'; else r=''; fi
-            printf '<testsuite><testcase classname="app.T" name="sums[a*b]">%s</testcase><testcase classname="app.T" name="c&#27;[31md&#10;e%%f&apos;h">%s</testcase></testsuite>' "$r" "$r" > out.xml
+            printf '<testsuite><testcase classname="app.T" name="sums[a*b]">%s</testcase><testcase classname="app.T" name="c&#27;[31md&#10;e%%f&apos;h">%s</testcase><testcase name="-dash">%s</testcase></testsuite>' "$r" "$r" "$r" > out.xml
             test "$DUET_ATTEMPT" != 1
       """)
     #expect(try tree.duet("verify").status == 0)
     let found = try tree.duet("quarantine", "suggest")
     let commands = found.lines.filter { $0.hasPrefix("    duet quarantine add ") }
-    #expect(commands.count == 2, "\(found.stdout)")
+    #expect(commands.count == 3, "\(found.stdout)")
     #expect(commands.contains("    duet quarantine add --exact 'app.T.sums[a*b]' --lane unit --reason '...'"), "\(found.stdout)")
     #expect(!found.stdout.contains("\u{1B}"))
     for command in commands {
@@ -431,7 +431,7 @@ struct QuarantineCLITests {
     let json = try tree.duet("quarantine", "list", "--json")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let tests = try #require(object["entries"] as? [[String: Any]]).compactMap { $0["test"] as? String }
-    #expect(Set(tests) == ["app.T.sums[a*b]", "app.T.c\u{1B}[31md\ne%f'h"], "\(json.stdout)")
+    #expect(Set(tests) == ["app.T.sums[a*b]", "app.T.c\u{1B}[31md\ne%f'h", "-dash"], "\(json.stdout)")
     let again = try tree.duet("quarantine", "suggest")
     #expect(again.lines.first?.hasPrefix("duet quarantine suggest: 0 flaky test(s) not quarantined") == true, "\(again.stdout)")
   }

@@ -206,7 +206,7 @@ extension QuarantineResponse {
                  + "whose tests passed their last \(needed) runs or more in a row")
     for test in found.quarantine {
       printout.out("  quarantine \(test.test) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
-      printout.out("    duet quarantine add \(QuarantineSuggestions.typedTest(for: test.test)) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
+      printout.out("    \(QuarantineSuggestions.addLine(test: test.test, lane: test.lane))")
     }
     for release in found.release {
       let counted = release.entry.added.map { "since it was added \($0.isDay ? "on" : "at") \($0)" }

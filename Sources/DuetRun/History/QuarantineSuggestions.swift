@@ -45,6 +45,15 @@ package struct QuarantineSuggestions: Sendable, Equatable {
     return "--exact \"$(printf '\(format)')\""
   }
 
+  /// The whole `duet quarantine add` line for `test` of `lane`: TEST after
+  /// `--` when the name starts with `-`, which would otherwise read as an option.
+  package static func addLine(test: String, lane: String) -> String {
+    let typed = typedTest(for: test), options = "--lane \(ShellWord.quoted(ControlText.shown(lane)).text) --reason '...'"
+    guard test.hasPrefix("-") else { return "duet quarantine add \(typed) \(options)" }
+    let exact = typed.hasPrefix("--exact ")
+    return "duet quarantine add \(exact ? "--exact " : "")\(options) -- \(exact ? String(typed.dropFirst("--exact ".count)) : typed)"
+  }
+
   package struct Release: Sendable, Equatable {
     package var entry: QuarantineEntry
     /// The shortest run of passes, newest first, among the tests it matches.

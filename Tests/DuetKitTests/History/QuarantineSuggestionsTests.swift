@@ -22,6 +22,13 @@ struct QuarantineSuggestionsTests {
     #expect(QuarantineSuggestions.typedTest(for: "app.T.ends\n") == "'app.T.ends?'")
   }
 
+  /// A name starting with `-` comes after `--`, so it is not read as an option.
+  @Test func aNameStartingWithADashComesAfterTheOptions() {
+    #expect(QuarantineSuggestions.addLine(test: "app.T.x", lane: "unit") == "duet quarantine add app.T.x --lane unit --reason '...'")
+    #expect(QuarantineSuggestions.addLine(test: "-x", lane: "unit") == "duet quarantine add --lane unit --reason '...' -- -x")
+    #expect(QuarantineSuggestions.addLine(test: "-x*", lane: "my lane") == "duet quarantine add --exact --lane 'my lane' --reason '...' -- '-x*'")
+  }
+
   /// What `/bin/sh` makes of the printf form is the name itself, byte for byte.
   @Test func theShellReadsThePrintfFormBackAsTheName() throws {
     let name = "app.T.a\nb\u{1B}[31mc\u{2028}d%e\\f'g*h\u{7F}"
