@@ -71,7 +71,7 @@ let package = Package(
     // Hooks: the git pre-push hook, the pushed commits and their checkout.
     .target(name: "DuetHooks", dependencies: ["DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]),
     // Doctor: what a tree's lanes need on this machine, and the report.
-    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetRun", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
+    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetRun", "DuetTestReports", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
     // CI: the GitHub Actions and GitLab CI files `duet workflow` writes.
     .target(name: "DuetCI", dependencies: ["DuetAdopt", "DuetModel", "DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the

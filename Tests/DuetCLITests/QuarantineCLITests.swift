@@ -174,6 +174,12 @@ struct QuarantineCLITests {
       """)
     #expect(try tree.duet("quarantine", "suggest").stdout.contains("no runs recorded yet"))
     #expect(try tree.duet("quarantine", "add", "app.T.steady", "--lane", "unit", "--reason", "was flaky").status == 0)
+    // `added:` is the moment rounded up to the second: set it a second back,
+    // so the runs of the second `add` ran in count (issue 50, item 4).
+    let added = Self.moment(Date(timeIntervalSinceNow: -1))
+    let written = try tree.read("lanes/quarantine.yaml")
+    let line = try #require(written.split(separator: "\n").first { $0.hasPrefix("    added: ") })
+    try tree.write("lanes/quarantine.yaml", written.replacingOccurrences(of: line, with: "    added: \(added)"))
     for run in 1...9 { #expect(try tree.duet("verify").status == 0, "run \(run)") }
     let early = try tree.duet("quarantine", "suggest")
     #expect(early.lines[0] == "duet quarantine suggest: 1 flaky test(s) not quarantined; 0 quarantine(s) whose tests passed their last 10 runs or more in a row")
@@ -184,7 +190,7 @@ struct QuarantineCLITests {
       "duet quarantine suggest: 1 flaky test(s) not quarantined; 1 quarantine(s) whose tests passed their last 10 runs or more in a row",
       "  quarantine app.T.flips (lane unit): 10 failure(s) in 10 run(s)",
       "    duet quarantine add app.T.flips --lane unit --reason '...'",
-      "  release app.T.steady in lane 'unit': 10 passing run(s) in a row since it was added on \(Self.today())",
+      "  release app.T.steady in lane 'unit': 10 passing run(s) in a row since it was added at \(added)",
       "",
     ], "\(found.stdout)")
   }
@@ -213,7 +219,7 @@ struct QuarantineCLITests {
       """)
     #expect(try tree.duet("quarantine", "add", "app.T.steady", "--lane", "unit", "--reason", "was flaky").status == 0)
     let written = try tree.read("lanes/quarantine.yaml")
-    #expect(written.contains("    until: ") && written.contains("\n    added: \(Self.today())\n"), "\(written)")
+    #expect(written.contains("    until: ") && written.contains("\n    added: \(Self.today())T"), "\(written)")
     try tree.write("lanes/quarantine.yaml", """
       quarantine:
         - test: app.T.steady
@@ -237,6 +243,196 @@ struct QuarantineCLITests {
     try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: x\n    lane: unit\n    reason: r\n    until: 2099-12-31\n    added: 2026-13-01\n")
     let bad = try tree.duet("quarantine", "list")
     #expect(bad.status != 0)
-    #expect(bad.stderr.contains("lanes/quarantine.yaml:6:12: error: quarantine entry 1: 'added' must be a real date written YYYY-MM-DD, got '2026-13-01'"), "\(bad.stderr)")
+    #expect(bad.stderr.contains("lanes/quarantine.yaml:6:12: error: quarantine entry 1: 'added' must be a real moment written YYYY-MM-DDTHH:MM:SSZ (UTC), or a day YYYY-MM-DD, got '2026-13-01'"), "\(bad.stderr)")
+  }
+
+  /// `added:` as `quarantine add` writes it, to the second in UTC.
+  static func moment(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    return formatter.string(from: date)
+  }
+
+  static let steadyLane = """
+    version: 1
+    lanes:
+      - name: unit
+        reports: [out.xml]
+        sh: printf '<testsuite><testcase classname="app.T" name="steady"/></testsuite>' > out.xml
+    """
+
+  /// Issue 50, item 4: `added:` is the moment, so ten passes from earlier the
+  /// same day release nothing (with a day, they did); the same runs counted
+  /// from a moment before them release it; and an older file's plain day
+  /// still reads, as the start of that day.
+  @Test func suggestCountsOnlyTheRunsThatStartedAfterTheEntry() throws {
+    let tree = try FixtureTree(manifest: Self.steadyLane)
+    let before = Date(timeIntervalSinceNow: -1)
+    for run in 1...10 { #expect(try tree.duet("verify").status == 0, "run \(run)") }
+    #expect(try tree.duet("quarantine", "add", "app.T.steady", "--lane", "unit", "--reason", "was flaky").status == 0)
+    let written = try tree.read("lanes/quarantine.yaml")
+    let added = try #require(written.split(separator: "\n").first { $0.hasPrefix("    added: ") }).dropFirst("    added: ".count)
+    #expect(try Regex("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$").wholeMatch(in: String(added)) != nil, "\(written)")
+    let early = try tree.duet("quarantine", "suggest")
+    #expect(early.lines.first == "duet quarantine suggest: 0 flaky test(s) not quarantined; 0 quarantine(s) whose tests passed their last 10 runs or more in a row",
+            "passes from before the entry released it: \(early.stdout)")
+    try tree.write("lanes/quarantine.yaml", written.replacingOccurrences(of: "added: \(added)", with: "added: \(Self.moment(before))"))
+    let counted = try tree.duet("quarantine", "suggest")
+    #expect(counted.lines.contains("  release app.T.steady in lane 'unit': 10 passing run(s) in a row since it was added at \(Self.moment(before))"),
+            "\(counted.stdout)\(counted.stderr)")
+    try tree.write("lanes/quarantine.yaml", written.replacingOccurrences(of: "added: \(added)", with: "added: \(Self.today())"))
+    let older = try tree.duet("quarantine", "suggest")
+    #expect(older.lines.contains("  release app.T.steady in lane 'unit': 10 passing run(s) in a row since it was added on \(Self.today())"),
+            "\(older.stdout)\(older.stderr)")
+  }
+
+  /// Issue 50, item 5: `add` refuses an empty or blank TEST (exit 2) and
+  /// leaves the file as it was, so the entries already there keep counting.
+  @Test func addRefusesAnEmptyTestAndNeverWritesAFileDuetCannotRead() throws {
+    let tree = try FixtureTree(manifest: QuarantineCLITests.manifest.replacingOccurrences(of: "sh: exit 1", with: "sh: exit 0"))
+    #expect(try tree.duet("quarantine", "add", "app.CartTest.*", "--lane", "unit", "--reason", "flips", "--until", "2099-12-31").status == 0)
+    let file = try tree.read("lanes/quarantine.yaml")
+    for blank in ["", "  ", "\t"] {
+      let refused = try tree.duet("quarantine", "add", blank, "--lane", "unit", "--reason", "oops")
+      #expect(refused.status == 2, "add '\(blank)': \(refused.stdout)\(refused.stderr)")
+      #expect(refused.stderr.contains("TEST must not be empty or blank"), "\(refused.stderr)")
+      #expect(try tree.read("lanes/quarantine.yaml") == file)
+    }
+    let list = try tree.duet("quarantine", "list")
+    #expect(list.status == 0 && list.lines[0] == "duet quarantine: 1 entry in lanes/quarantine.yaml", "\(list.stdout)\(list.stderr)")
+    #expect(try tree.duet("verify").status == 0)
+  }
+
+  /// Issue 50, item 5: a file broken by hand quarantines nothing; verify says
+  /// so, then each error on a line of its own at its `file:line:column` (it
+  /// printed them after a literal `\n`), and `duet doctor` counts it a problem.
+  @Test func aBrokenFileIsNamedLineByLineAndIsADoctorProblem() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          sh: exit 1
+      """)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - lane: unti\n    reason: x\n    until: 2026-02-30\n  - lane: unit\n    reason: y\n    until: 2099-12-31\n")
+    let run = try tree.duet("verify")
+    #expect(run.status == 1, "\(run.stdout)")
+    let lines = run.stderr.split(separator: "\n").map(String.init)
+    #expect(!run.stderr.contains("\\n"), "\(run.stderr)")
+    #expect(lines.contains("duet verify: warning: quarantine: cannot read lanes/quarantine.yaml, so nothing is quarantined and no failure is excused; its 2 errors:"),
+            "\(run.stderr)")
+    #expect(lines.contains("duet verify: warning: lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'?"), "\(run.stderr)")
+    #expect(lines.contains { $0.hasPrefix("duet verify: warning: lanes/quarantine.yaml:4:12: error: quarantine entry 1: 'until' must be a real date") },
+            "\(run.stderr)")
+    let doctor = try tree.duet("doctor", "--json", environment: ["PATH": "/nonexistent"])
+    #expect(doctor.status == 1, "\(doctor.stdout)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+    #expect(object["problems"] as? [String] == ["lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'? (and 1 more)"],
+            "\(doctor.stdout)")
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - lane: unit\n    reason: y\n    until: 2099-12-31\n")
+    let healthy = try tree.duet("doctor", environment: ["PATH": "/nonexistent"])
+    #expect(healthy.status == 0, "\(healthy.stdout)")
+    #expect(healthy.stdout.contains("lanes/quarantine.yaml: 1 entry"), "\(healthy.stdout)")
+  }
+
+  /// Issue 50, item 10: an `--until` already past and a pattern that names
+  /// no test but takes them all (`*`, `*.*`) are added, each with a warning;
+  /// a pattern that names a class is added without one.
+  @Test func addWarnsAboutAPastDayAndAPatternThatTakesEveryTest() throws {
+    let tree = try FixtureTree(manifest: QuarantineCLITests.manifest)
+    let past = try tree.duet("quarantine", "add", "app.T.x", "--lane", "unit", "--reason", "r", "--until", "2020-01-01")
+    #expect(past.status == 0)
+    #expect(past.stderr.contains("duet quarantine: warning: --until 2020-01-01 is already past: the entry counts for nothing, and verify warns about it\n"), "\(past.stderr)")
+    for every in ["*", "*.*", "?*"] {
+      let all = try tree.duet("quarantine", "add", every, "--lane", "unit", "--reason", "r", "--until", "2099-12-31")
+      #expect(all.status == 0)
+      #expect(all.stderr.contains("duet quarantine: warning: '\(every)' matches every test of lane 'unit'"), "\(every): \(all.stderr)")
+    }
+    let json = try tree.duet("quarantine", "add", "*", "--lane", "ui", "--reason", "r", "--until", "2020-01-01", "--json")
+    #expect(json.status == 0 && json.stdout.hasPrefix("{"), "\(json.stdout)")
+    #expect(json.stderr.split(separator: "\n").count == 2 && json.stderr.contains("'*' matches every test of lane 'ui'"), "\(json.stderr)")
+    let some = try tree.duet("quarantine", "add", "app.*", "--lane", "unit", "--reason", "r", "--until", "2099-12-31")
+    #expect(some.status == 0 && some.stderr.isEmpty, "\(some.stderr)")
+    let literal = try tree.duet("quarantine", "add", "--exact", "*", "--lane", "unit", "--reason", "r", "--until", "2099-12-31")
+    #expect(literal.status == 0 && literal.stderr.isEmpty, "\(literal.stderr)")
+  }
+
+  /// Issue 50, item 10: `add --exact` quarantines the one test of a name
+  /// holding `*`, written `exact: true`; the glob of the same text takes its
+  /// neighbour too. `list` and `--json` say which is which; `remove --exact` ends it.
+  @Test func addExactTakesAGlobCharacterLiterally() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          reports: [out.xml]
+          sh: |
+            printf '<testsuite><testcase classname="app.MathTest" name="sums[a*b]"><failure message="x"/></testcase><testcase classname="app.MathTest" name="sums[a-and-b]"><failure message="y"/></testcase></testsuite>' > out.xml
+            exit 1
+      """)
+    #expect(try tree.duet("quarantine", "add", "app.MathTest.sums[a*b]", "--lane", "unit", "--reason", "r", "--until", "2099-12-31").status == 0)
+    #expect(try tree.duet("verify").status == 0, "the glob takes both cases")
+    #expect(try tree.duet("quarantine", "remove", "app.MathTest.sums[a*b]", "--lane", "unit").status == 0)
+    let exact = try tree.duet("quarantine", "add", "--exact", "app.MathTest.sums[a*b]", "--lane", "unit", "--reason", "r", "--until", "2099-12-31")
+    #expect(exact.status == 0, "\(exact.stderr)")
+    #expect(exact.stdout.contains("added app.MathTest.sums[a*b] (exact name) in lane 'unit'"), "\(exact.stdout)")
+    let file = try tree.read("lanes/quarantine.yaml")
+    #expect(file.contains("  - test: \"app.MathTest.sums[a*b]\"\n    exact: true\n    lane: unit\n"), "\(file)")
+    let run = try tree.duet("verify")
+    #expect(run.status == 1, "the exact entry excused sums[a-and-b]: \(run.stdout)")
+    #expect(try tree.duet("quarantine", "add", "app.MathTest.sums[a-and-b]", "--lane", "unit", "--reason", "r", "--until", "2099-12-31").status == 0)
+    #expect(try tree.duet("verify").status == 0)
+    let list = try tree.duet("quarantine", "list")
+    #expect(list.stdout.contains("app.MathTest.sums[a*b] (exact name)"), "\(list.stdout)")
+    let json = try tree.duet("quarantine", "list", "--json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let entries = try #require(object["entries"] as? [[String: Any]])
+    #expect(entries.map { $0["exact"] as? Bool } == [true, nil], "\(json.stdout)")
+    let wrong = try tree.duet("quarantine", "remove", "app.MathTest.sums[a*b]", "--lane", "unit")
+    #expect(wrong.status == 1 && wrong.stderr.contains("add --exact"), "\(wrong.stderr)")
+    #expect(try tree.duet("quarantine", "remove", "--exact", "app.MathTest.sums[a*b]", "--lane", "unit").status == 0)
+    #expect(try tree.duet("verify").status == 1)
+  }
+
+  /// Issue 50, item 10: the `add` lines `suggest` prints, run by `/bin/sh`
+  /// with the built binary, quarantine exactly the names it saw: one holding
+  /// `*` by `--exact`, one holding an escape and a line break by an octal
+  /// `printf` (the terminal never sees the controls), one starting with `-` after `--`.
+  @Test func suggestedLinesQuarantineExactlyTheNamesSeen() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          retries: 1
+          reports: [out.xml]
+          sh: |
+            if [ "$DUET_ATTEMPT" = 1 ]; then r='<failure message="x"/>'; else r=''; fi
+            printf '<testsuite><testcase classname="app.T" name="sums[a*b]">%s</testcase><testcase classname="app.T" name="c&#27;[31md&#10;e%%f&apos;h">%s</testcase><testcase name="-dash">%s</testcase></testsuite>' "$r" "$r" "$r" > out.xml
+            test "$DUET_ATTEMPT" != 1
+      """)
+    #expect(try tree.duet("verify").status == 0)
+    let found = try tree.duet("quarantine", "suggest")
+    let commands = found.lines.filter { $0.hasPrefix("    duet quarantine add ") }
+    #expect(commands.count == 3, "\(found.stdout)")
+    #expect(commands.contains("    duet quarantine add --exact 'app.T.sums[a*b]' --lane unit --reason '...'"), "\(found.stdout)")
+    #expect(!found.stdout.contains("\u{1B}"))
+    for command in commands {
+      let line = command.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "duet ", with: "\"$DUET\" ", options: .anchored)
+      let shell = Process()
+      shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+      shell.arguments = ["-c", line]
+      shell.currentDirectoryURL = tree.url
+      shell.environment = duetEnvironment(["DUET": duetBinary.path])
+      try shell.run()
+      shell.waitUntilExit()
+      #expect(shell.terminationStatus == 0, "\(line)")
+    }
+    let json = try tree.duet("quarantine", "list", "--json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let tests = try #require(object["entries"] as? [[String: Any]]).compactMap { $0["test"] as? String }
+    #expect(Set(tests) == ["app.T.sums[a*b]", "app.T.c\u{1B}[31md\ne%f'h", "-dash"], "\(json.stdout)")
+    let again = try tree.duet("quarantine", "suggest")
+    #expect(again.lines.first?.hasPrefix("duet quarantine suggest: 0 flaky test(s) not quarantined") == true, "\(again.stdout)")
   }
 }

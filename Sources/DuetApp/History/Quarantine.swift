@@ -9,17 +9,18 @@ import Foundation
 /// of tests (and lanes) whose failures do not fail a run until a day.
 package struct QuarantineRequest: Sendable {
   package enum Action: Sendable, Equatable {
-    /// A test of a lane (nil: the whole lane), why, and through which day (nil: 30 days from today).
-    case add(test: String?, lane: String, reason: String, until: String?)
+    /// A test of a lane (nil: the whole lane), taken literally when `exact`,
+    /// why, and through which day (nil: 30 days from today).
+    case add(test: String?, exact: Bool = false, lane: String, reason: String, until: String?)
     case list
-    case remove(test: String?, lane: String)
+    case remove(test: String?, exact: Bool = false, lane: String)
     /// Flaky tests not yet quarantined, and quarantines ready to release.
     case suggest
   }
 
   package var root: URL
   package var action: Action
-  /// The day `add` counts 30 days from, in UTC.
+  /// The moment `add` writes as `added:`, and counts 30 days from, in UTC.
   package var today: Date
   /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
   package var environment: [String: String]
@@ -33,7 +34,8 @@ package struct QuarantineRequest: Sendable {
 }
 
 package enum QuarantineResponse: CommandResponse {
-  case added(QuarantineEntry, replaced: Bool)
+  /// With the warnings `add` gives about an entry it still writes (a day past, a pattern that takes every test).
+  case added(QuarantineEntry, replaced: Bool, warnings: [String])
   case listed([QuarantineEntry], today: QuarantineDate)
   case removed(QuarantineEntry)
   case noHistory(NoHistory)
@@ -44,6 +46,8 @@ package enum QuarantineResponse: CommandResponse {
   package func printout(_ format: TextFormat) -> Printout {
     if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
+    // `add`'s warnings go to stderr, beside `--json` too.
+    if case .added(_, _, let warnings) = self { for warning in warnings { printout.err("duet quarantine: warning: \(warning)") } }
     if format.json {
       printout.json(ReportJSON.text(QuarantineJSON(self)))
       return printout
@@ -52,7 +56,7 @@ package enum QuarantineResponse: CommandResponse {
     switch self {
     case .noHistory: break
     case .suggested(let suggestions): return QuarantineResponse.printout(suggestions)
-    case .added(let entry, let replaced):
+    case .added(let entry, let replaced, _):
       printout.out("duet quarantine: \(replaced ? "updated" : "added") \(entry.label) until \(entry.until) in \(file): \(entry.reason)")
     case .removed(let entry):
       printout.out("duet quarantine: removed \(entry.label) from \(file)")
@@ -63,7 +67,7 @@ package enum QuarantineResponse: CommandResponse {
       }
       printout.out("duet quarantine: \(entries.count) entr\(entries.count == 1 ? "y" : "ies") in \(file)")
       let rows = entries.map { entry -> [TerminalLine] in
-        ["\(entry.lane)", "\(entry.test ?? "(whole lane)")", "\(entry.until)",
+        ["\(entry.lane)", "\(entry.test.map { $0 + (entry.exact ? " (exact name)" : "") } ?? "(whole lane)")", "\(entry.until)",
          entry.isActive(on: today) ? "active" : "expired", "\(entry.reason)"]
       }
       printout.table(TextTable(header: ["lane", "test", "until", "state", "reason"], rows: rows), width: format.width)
@@ -77,9 +81,11 @@ struct QuarantineJSON: Encodable {
   struct Entry: Encodable {
     var lane: String
     @Nullable var test: String?
+    /// Present, and true, when `test` is one name taken literally (`*` and `?` included).
+    var exact: Bool?
     var reason: String
     var until: String
-    /// The day `quarantine add` wrote it; absent in older files.
+    /// When `quarantine add` wrote it (`YYYY-MM-DDTHH:MM:SSZ`, or a day in older files); absent in older still.
     var added: String?
     var expired: Bool?
   }
@@ -90,10 +96,11 @@ struct QuarantineJSON: Encodable {
 
   init(_ response: QuarantineResponse) {
     func entry(_ e: QuarantineEntry, expired: Bool? = nil) -> Entry {
-      Entry(lane: e.lane, test: e.test, reason: e.reason, until: e.until.description, added: e.added?.description, expired: expired)
+      Entry(lane: e.lane, test: e.test, exact: e.exact ? true : nil, reason: e.reason, until: e.until.description, added: e.added?.description,
+            expired: expired)
     }
     switch response {
-    case .added(let e, _): (command, entries) = ("add", [entry(e)])
+    case .added(let e, _, _): (command, entries) = ("add", [entry(e)])
     case .removed(let e): (command, entries) = ("remove", [entry(e)])
     case .listed(let list, let today): (command, entries) = ("list", list.map { entry($0, expired: !$0.isActive(on: today)) })
     case .noHistory: (command, entries) = ("suggest", [])
@@ -105,8 +112,9 @@ struct QuarantineJSON: Encodable {
 }
 
 /// Throws `ManifestError` for the tree's manifest, `QuarantineError` for the
-/// file, `UsageError` for a lane or day the request gets wrong, and
-/// `CommandFailure` (exit 1) for `remove` of an entry the file does not hold.
+/// file, `UsageError` for a lane, test or day the request gets wrong, and
+/// `CommandFailure` for `remove` of an entry the file does not hold (exit 1)
+/// or a file that would not read back (exit 2).
 package func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
   let lanes = Set(try TreeManifest.load(root: request.root).manifest.lanes.map(\.name))
   var file = try QuarantineFile.load(root: request.root, lanes: lanes)
@@ -116,25 +124,52 @@ package func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespon
     return .listed(file.entries, today: today)
   case .suggest:
     return try suggest(request, entries: file.entries, today: today)
-  case .add(let test, let lane, let reason, let untilText):
+  case .add(let test, let exact, let lane, let reason, let untilText):
     try knownLane(lane, in: lanes)
-    // Written again, an entry is added again: suggest counts its passes from today.
-    let entry = QuarantineEntry(test: test, lane: lane, reason: reason, until: try day(untilText, today: today), added: today)
+    try checkTest(test, exact: exact)
+    // Written again, an entry is added again: suggest counts its runs from now.
+    let entry = QuarantineEntry(test: test, exact: exact, lane: lane, reason: reason, until: try day(untilText, today: today),
+                                added: QuarantineMoment(request.today))
     guard !reason.allSatisfy(\.isWhitespace) else { throw UsageError(message: "--reason must not be empty", command: "quarantine") }
-    let existing = file.entries.firstIndex { $0.test == test && $0.lane == lane }
+    let existing = file.entries.firstIndex { $0.isSameEntry(as: entry) }
     if let existing { file.entries[existing] = entry } else { file.entries.append(entry) }
-    try write(file, root: request.root)
-    return .added(entry, replaced: existing != nil)
-  case .remove(let test, let lane):
+    try write(file, root: request.root, lanes: lanes)
+    return .added(entry, replaced: existing != nil, warnings: addWarnings(entry, today: today))
+  case .remove(let test, let exact, let lane):
     try knownLane(lane, in: lanes)
-    guard let index = file.entries.firstIndex(where: { $0.test == test && $0.lane == lane }) else {
-      let what = QuarantineEntry(test: test, lane: lane, reason: "", until: today).label
-      throw CommandFailure(message: "duet quarantine: error: \(QuarantineFile.defaultPath) has no entry for \(what)", code: ExitCode.failed)
+    let wanted = QuarantineEntry(test: test, exact: exact, lane: lane, reason: "", until: today)
+    guard let index = file.entries.firstIndex(where: { $0.isSameEntry(as: wanted) }) else {
+      let other = file.entries.first { $0.lane == lane && $0.test == test && test != nil }
+      let hint = other.map { $0.exact ? " (it has \($0.label): add --exact)" : " (it has \($0.label), a pattern: leave out --exact)" } ?? ""
+      throw CommandFailure(message: "duet quarantine: error: \(QuarantineFile.defaultPath) has no entry for \(wanted.label)\(hint)", code: ExitCode.failed)
     }
     let entry = file.entries.remove(at: index)
-    try write(file, root: request.root)
+    try write(file, root: request.root, lanes: lanes)
     return .removed(entry)
   }
+}
+
+/// A test name the file could not hold (empty or only blanks: the reader
+/// refuses it, and with it every other entry), or `--exact` with no name.
+private func checkTest(_ test: String?, exact: Bool) throws {
+  if let test, test.allSatisfy(\.isWhitespace) {
+    throw UsageError(message: "TEST must not be empty or blank (leave it out, with --lane, to quarantine the whole lane)", command: "quarantine")
+  }
+  if exact && test == nil { throw UsageError(message: "--exact needs a TEST, the one name to take literally", command: "quarantine") }
+}
+
+/// What `add` writes but a reviewer should hear about: an entry already past
+/// its day counts for nothing, and a pattern that names no test takes them all.
+private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [String] {
+  var warnings: [String] = []
+  if !entry.isActive(on: today) {
+    warnings.append("--until \(entry.until) is already past: the entry counts for nothing, and verify warns about it")
+  }
+  if entry.matchesEveryTest, let test = entry.test {
+    warnings.append("'\(ControlText.shown(test))' matches every test of lane '\(ControlText.shown(entry.lane))', so any test failing there passes; "
+                    + "to mean the whole lane leave TEST out, to mean one test so named add --exact")
+  }
+  return warnings
 }
 
 /// `--until`, or 30 days from today.
@@ -154,9 +189,9 @@ private func suggest(_ request: QuarantineRequest, entries: [QuarantineEntry], t
   case .store(let store):
     let now = request.today.timeIntervalSince1970
     let flaky = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now).flaky
-    // An entry's passes count from the day it was added, one scan per such day.
-    var since: [QuarantineDate: [String: [String: Int]]] = [:]
-    for day in Set(entries.compactMap(\.added)) { since[day] = try store.testPassStreaks(last: 500, since: day.start) }
+    // An entry's passes count from the moment it was added, one scan per such moment.
+    var since: [QuarantineMoment: [String: [String: Int]]] = [:]
+    for moment in Set(entries.compactMap(\.added)) { since[moment] = try store.testPassStreaks(last: 500, since: moment.start) }
     return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500),
                                                     since: since, today: today))
   }
@@ -171,10 +206,11 @@ extension QuarantineResponse {
                  + "whose tests passed their last \(needed) runs or more in a row")
     for test in found.quarantine {
       printout.out("  quarantine \(test.test) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
-      printout.out("    duet quarantine add \(ShellWord.quoted(QuarantineSuggestions.typedPattern(for: test.test))) --lane \(ShellWord.quoted(ControlText.shown(test.lane))) --reason '...'")
+      printout.out("    \(QuarantineSuggestions.addLine(test: test.test, lane: test.lane))")
     }
     for release in found.release {
-      let counted = release.entry.added.map { "since it was added on \($0)" } ?? "(the entry has no 'added:' day: counted over the newest runs)"
+      let counted = release.entry.added.map { "since it was added \($0.isDay ? "on" : "at") \($0)" }
+        ?? "(the entry has no 'added:' day: counted over the newest runs)"
       printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row \(counted)")
     }
     return printout
@@ -187,8 +223,11 @@ private func knownLane(_ lane: String, in lanes: Set<String>) throws {
   }
 }
 
-private func write(_ file: QuarantineFile, root: URL) throws {
-  do { try file.write(root: root) } catch {
+/// Writes the file only once it reads back as written (`QuarantineFile.checkedText`).
+private func write(_ file: QuarantineFile, root: URL, lanes: Set<String>) throws {
+  do { try file.write(root: root, lanes: lanes) } catch let error as QuarantineError {
+    throw CommandFailure(message: "duet quarantine: error: nothing written: \(QuarantineFile.defaultPath) would not read back:\n\(error)", code: ExitCode.usage)
+  } catch {
     throw CommandFailure(message: "duet quarantine: error: cannot write \(QuarantineFile.defaultPath): \(error)", code: ExitCode.failed)
   }
 }

@@ -71,6 +71,7 @@ package enum Doctor {
       if let manifest {
         AndroidSDKCheck.check(root: root, manifest: manifest, platform: options.platform, environment: options.environment, into: &report)
         XCFrameworkHandOffCheck.check(root: root, manifest: manifest, into: &report)
+        QuarantineCheck.check(root: root, manifest: manifest, into: &report)
       }
     }
     for version in versions {

@@ -11,10 +11,47 @@ package struct QuarantineSuggestions: Sendable, Equatable {
 
   /// `test` as a `quarantine add` pattern a user can type on one line: each
   /// character the terminal would show escaped (a line break, an escape, a
-  /// bidirectional override) as the glob `?`, so the suggested command
-  /// quarantines the test it names rather than one named with a literal `\n`.
+  /// bidirectional override) as the glob `?`. It matches `test`, but may
+  /// match other names too: `typedTest` uses it only where nothing exact can be typed.
   package static func typedPattern(for test: String) -> String {
     String(String.UnicodeScalarView(test.unicodeScalars.map { ControlText.needsEscape($0) ? "?" : $0 }))
+  }
+
+  /// The TEST argument of the `quarantine add` line suggest prints, as shell
+  /// text whose entry matches exactly the name it saw, `test`: the name
+  /// itself; `--exact NAME` when it holds `*` or `?`; with a character a
+  /// terminal would act on (a line break, an escape), `--exact "$(printf
+  /// '...')"` spelling it in octal, so the line stays printable. The shell's
+  /// `$(...)` drops trailing line breaks: a name ending in one gets
+  /// `typedPattern`, the one place the suggestion is a pattern wider than the name.
+  package static func typedTest(for test: String) -> String {
+    let controls = test.unicodeScalars.contains(where: ControlText.needsEscape)
+    if !controls { return (QuarantineEntry.holdsWildcard(test) ? "--exact " : "") + ShellWord.quoted(test).text }
+    guard let last = test.unicodeScalars.last, last != "\n" else { return ShellWord.quoted(typedPattern(for: test)).text }
+    var format = ""
+    for scalar in test.unicodeScalars {
+      switch scalar {
+      case "\\": format += "\\\\"
+      case "%": format += "%%"
+      case "'": format += "'\\''"
+      case _ where ControlText.needsEscape(scalar):
+        for byte in String(scalar).utf8 {
+          let octal = String(byte, radix: 8)
+          format += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+        }
+      default: format.unicodeScalars.append(scalar)
+      }
+    }
+    return "--exact \"$(printf '\(format)')\""
+  }
+
+  /// The whole `duet quarantine add` line for `test` of `lane`: TEST after
+  /// `--` when the name starts with `-`, which would otherwise read as an option.
+  package static func addLine(test: String, lane: String) -> String {
+    let typed = typedTest(for: test), options = "--lane \(ShellWord.quoted(ControlText.shown(lane)).text) --reason '...'"
+    guard test.hasPrefix("-") else { return "duet quarantine add \(typed) \(options)" }
+    let exact = typed.hasPrefix("--exact ")
+    return "duet quarantine add \(exact ? "--exact " : "")\(options) -- \(exact ? String(typed.dropFirst("--exact ".count)) : typed)"
   }
 
   package struct Release: Sendable, Equatable {
@@ -27,12 +64,12 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   package var release: [Release]
 
   /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
-  /// recorded the test passed it on every attempt; `since[day]`, the same over
-  /// the runs on or after `day` only. An entry with an `added` day is counted
-  /// from it, so passes from before the quarantine cannot release it; one
-  /// without (an older file) over the newest runs, as before.
+  /// recorded the test passed it on every attempt; `since[moment]`, the same over
+  /// the runs that started at or after `moment` only. An entry with an `added`
+  /// moment is counted from it, so passes from before the quarantine cannot
+  /// release it; one without (an older file) over the newest runs, as before.
   package static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
-                             since: [QuarantineDate: [String: [String: Int]]] = [:], today: QuarantineDate) -> QuarantineSuggestions {
+                             since: [QuarantineMoment: [String: [String: Int]]] = [:], today: QuarantineDate) -> QuarantineSuggestions {
     let active = entries.filter { $0.isActive(on: today) }
     let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
     var release: [Release] = []

@@ -65,8 +65,9 @@ package final class VerifySession {
   }
 
   /// Reads the quarantine; a file that cannot be read quarantines nothing (its
-  /// failures block) and says why, at each problem's line and column. One
-  /// warning per entry past its `until` day.
+  /// failures block) and says so, then each problem as a warning of its own,
+  /// one line naming its `file:line:column` (a warning is one printed line: a
+  /// line break in it would be shown as `\n`). One warning per entry past its `until` day.
   private func loadQuarantine(lanes: Set<String>) {
     do {
       let file = try QuarantineFile.load(root: plan.root, lanes: lanes)
@@ -75,7 +76,9 @@ package final class VerifySession {
       quarantine = rule
       warnings += rule.warnings
     } catch {
-      warnings.append("quarantine: cannot read \(QuarantineFile.defaultPath); nothing is quarantined:\n\(error.description)")
+      warnings.append("quarantine: cannot read \(QuarantineFile.defaultPath), so nothing is quarantined and no failure is excused; "
+                      + "\(error.diagnostics.count == 1 ? "its error" : "its \(error.diagnostics.count) errors"):")
+      warnings += error.diagnostics.map(\.description)
     }
   }
 

@@ -64,21 +64,28 @@ package struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConve
 }
 
 /// One entry of `lanes/quarantine.yaml`: a test (`classname.name`, globs
-/// allowed) of one lane, or the whole lane when `test` is nil; why, and until when.
+/// allowed, or a name taken literally when `exact`) of one lane, or the whole
+/// lane when `test` is nil; why, and until when.
 package struct QuarantineEntry: Sendable, Equatable {
   package var test: String?
+  /// `test` names one test literally, `*` and `?` included (`exact: true`).
+  /// Only kept for a name holding `*` or `?`: on any other name it means
+  /// nothing, so two spellings of one entry never differ.
+  package var exact: Bool
   package var lane: String
   package var reason: String
   /// The last day the entry counts; after it, the failures block again.
   package var until: QuarantineDate
-  /// The day `quarantine add` wrote it: `suggest` counts a test's passes only
-  /// from then, so passes from before the quarantine cannot release it. Nil in
+  /// When `quarantine add` wrote it: `suggest` counts a test's runs only from
+  /// then, so passes from before the quarantine cannot release it. Nil in
   /// files written before it was kept.
-  package var added: QuarantineDate?
+  package var added: QuarantineMoment?
   package var location: SourceLocation?
 
-  package init(test: String?, lane: String, reason: String, until: QuarantineDate, added: QuarantineDate? = nil, location: SourceLocation? = nil) {
+  package init(test: String?, exact: Bool = false, lane: String, reason: String, until: QuarantineDate, added: QuarantineMoment? = nil,
+               location: SourceLocation? = nil) {
     self.test = test
+    self.exact = exact && test.map(QuarantineEntry.holdsWildcard) == true
     self.lane = lane
     self.reason = reason
     self.until = until
@@ -86,21 +93,46 @@ package struct QuarantineEntry: Sendable, Equatable {
     self.location = location
   }
 
+  /// Whether `text` holds a glob character, `*` or `?`.
+  package static func holdsWildcard(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0 == "*" || $0 == "?" }
+  }
+
   /// Whether the entry is for the whole lane.
   package var isLaneLevel: Bool { test == nil }
+
+  /// Whether `test` is a glob: it holds `*` or `?` and is not `exact`.
+  var isGlob: Bool { !exact && test.map(QuarantineEntry.holdsWildcard) == true }
+
+  /// Whether the test pattern names no test but the shape of every name, so
+  /// it matches every test of its lane that has a class (`*`, `*.*`, `*?`):
+  /// a glob made only of `*`, `?` and `.`, with at least one `*`.
+  package var matchesEveryTest: Bool {
+    guard isGlob, let test else { return false }
+    return test.unicodeScalars.contains("*") && test.unicodeScalars.allSatisfy { "*?.".unicodeScalars.contains($0) }
+  }
 
   /// Whether it still counts on `today` (its `until` day included).
   package func isActive(on today: QuarantineDate) -> Bool { today <= until }
 
-  /// Whether it names the test case `fullName` (`classname.name`); `*` and `?` are globs.
+  /// Whether it names the test case `fullName` (`classname.name`); `*` and `?`
+  /// are globs unless the entry is `exact`.
   package func matches(test fullName: String) -> Bool {
     guard let test else { return true }
-    return test == fullName || Glob.segmentMatches(test, fullName, hidden: .ordinary)
+    return test == fullName || (!exact && Glob.segmentMatches(test, fullName, hidden: .ordinary))
   }
 
-  /// How a person names it: `Suite.test in lane 'unit'`, or `lane 'unit'`.
+  /// Whether `other` is this entry's place in the file: the same lane, test
+  /// and reading of the test (`add` replaces it, `remove` takes it away).
+  package func isSameEntry(as other: QuarantineEntry) -> Bool {
+    lane == other.lane && test == other.test && exact == other.exact
+  }
+
+  /// How a person names it: `Suite.test in lane 'unit'`, `'a*b' (exact) in
+  /// lane 'unit'`, or `lane 'unit'`.
   package var label: String {
-    test.map { "\(ControlText.shown($0)) in lane '\(ControlText.shown(lane))'" } ?? "lane '\(ControlText.shown(lane))'"
+    guard let test else { return "lane '\(ControlText.shown(lane))'" }
+    return "\(ControlText.shown(test))\(exact ? " (exact name)" : "") in lane '\(ControlText.shown(lane))'"
   }
 }
 

@@ -7,7 +7,7 @@ import DuetSupport
 /// form under a header comment, atomically.
 package struct QuarantineFile: Sendable, Equatable {
   package static let defaultPath = "lanes/quarantine.yaml"
-  package static let entryKeys = ["test", "lane", "reason", "until", "added"]
+  package static let entryKeys = ["test", "exact", "lane", "reason", "until", "added"]
   /// How long `quarantine add` quarantines when no `--until` is given.
   package static let defaultDays = 30
 
@@ -59,6 +59,7 @@ package struct QuarantineFile: Sendable, Equatable {
     if let test, test.allSatisfy(\.isWhitespace) {
       diagnostics.add("\(label): 'test' must not be empty (leave it out to quarantine the whole lane)", at: fields.value("test")?.location)
     }
+    let exact = parseExact(fields, test: test, label: label, diagnostics: &diagnostics)
     let lane = fields.string("lane", required: true, diagnostics: &diagnostics)
     if let lane, !lanes.contains(lane) {
       diagnostics.add("\(label): unknown lane '\(ControlText.shown(lane))'\(Suggestion.hint(for: lane, in: lanes.sorted()))",
@@ -72,16 +73,31 @@ package struct QuarantineFile: Sendable, Equatable {
         diagnostics.add("\(label): 'until' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("until")?.location)
       }
     }
-    // `added:` is optional: files written before duet kept it have none.
-    var added: QuarantineDate?
+    // `added:` is optional: files written before duet kept it have none, and
+    // those written before it kept the time hold a day.
+    var added: QuarantineMoment?
     if let text = fields.string("added", diagnostics: &diagnostics) {
-      added = QuarantineDate(text)
+      added = QuarantineMoment(text)
       if added == nil {
-        diagnostics.add("\(label): 'added' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("added")?.location)
+        diagnostics.add("\(label): 'added' must be a real moment written YYYY-MM-DDTHH:MM:SSZ (UTC), or a day YYYY-MM-DD, got '\(ControlText.shown(text))'",
+                        at: fields.value("added")?.location)
       }
     }
     guard let lane, let reason, let until, lanes.contains(lane) else { return nil }
-    return QuarantineEntry(test: test, lane: lane, reason: reason, until: until, added: added, location: item.location)
+    return QuarantineEntry(test: test, exact: exact, lane: lane, reason: reason, until: until, added: added, location: item.location)
+  }
+
+  /// `exact:`, `true` or `false`, and only beside a `test`.
+  private static func parseExact(_ fields: YAMLFields, test: String?, label: String, diagnostics: inout DiagnosticList) -> Bool {
+    guard let text = fields.string("exact", diagnostics: &diagnostics) else { return false }
+    guard text == "true" || text == "false" else {
+      diagnostics.add("\(label): 'exact' must be true or false, got '\(ControlText.shown(text))'", at: fields.value("exact")?.location)
+      return false
+    }
+    if test == nil {
+      diagnostics.add("\(label): 'exact' needs a 'test' (a whole-lane entry names no test)", at: fields.value("exact")?.location)
+    }
+    return text == "true"
   }
 
   /// The whole file, canonical: a header saying what it is, then one entry per item.
@@ -90,7 +106,8 @@ package struct QuarantineFile: Sendable, Equatable {
       "# Quarantined tests and lanes (duet quarantine add / list / remove).",
       "# A lane whose failures are all quarantined tests passes; a lane-level entry",
       "# (no 'test:') keeps the lane's failure from failing the run. Each entry counts",
-      "# through its 'until' day, then blocks again; 'added' is the day it was written.",
+      "# through its 'until' day, then blocks again; 'added' is when it was written (UTC).",
+      "# 'test' may hold the globs * and ?; 'exact: true' reads it as one name instead.",
       "# Review changes here like code.",
       "quarantine:",
     ]
@@ -102,19 +119,42 @@ package struct QuarantineFile: Sendable, Equatable {
         first = false
       }
       if let test = entry.test { field("test", test) }
+      if entry.exact { lines.append("    exact: true") }
       field("lane", entry.lane)
       field("reason", entry.reason)
       // A day is duet's own `YYYY-MM-DD`, never tree text: written plain, as a
       // reviewer types it, though YAML 1.1 would read it as a date (duet reads
       // its text, and `YAMLText.scalar` now quotes such text from a tree).
       lines.append("    until: " + entry.until.description)
+      // So is a moment, `YYYY-MM-DDTHH:MM:SSZ`: duet reads `added:` as its text.
       if let added = entry.added { lines.append("    added: " + added.description) }
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Writes the file under `root` atomically.
-  package func write(root: URL, path: String = defaultPath) throws {
-    try AtomicFile.write(Data(text.utf8), to: path, in: root)
+  /// The text, once it reads back with the reader `verify` uses as these very
+  /// entries: `add`, `remove` and `suggest` never leave a file duet cannot
+  /// read, which would switch off every entry in it. Throws the reader's
+  /// problems, or names the first entry that read back otherwise.
+  func checkedText(lanes: Set<String>) throws(QuarantineError) -> String {
+    let text = self.text
+    let node: YAMLNode
+    do {
+      node = try YAMLParser.parse(text, file: QuarantineFile.defaultPath)
+    } catch {
+      throw QuarantineError(diagnostics: error.diagnostics)
+    }
+    let back = try QuarantineFile.parse(node, lanes: lanes)
+    func placeless(_ entries: [QuarantineEntry]) -> [QuarantineEntry] { entries.map { var entry = $0; entry.location = nil; return entry } }
+    let written = placeless(entries), read = placeless(back.entries)
+    guard written != read else { return text }
+    let index = zip(written, read).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, read.count)
+    let label = index < written.count ? written[index].label : "the file"
+    throw QuarantineError(diagnostics: [Diagnostic("quarantine entry \(index + 1) (\(label)) would not read back as written")])
+  }
+
+  /// Writes the file under `root` atomically, only once its text reads back (`checkedText`).
+  package func write(root: URL, path: String = defaultPath, lanes: Set<String>) throws {
+    try AtomicFile.write(Data(checkedText(lanes: lanes).utf8), to: path, in: root)
   }
 }

@@ -21,15 +21,27 @@ package enum QuarantineExcuse: Sendable, Equatable {
 }
 
 /// The quarantine as one run applies it: the file's entries and the day the run
-/// is on. Pure: the run loop asks it about each failed attempt.
+/// is on. Pure: the run loop asks it about each failed attempt. The test
+/// entries in date are compiled once per lane (`QuarantineMatcher`), again
+/// only when `entries` or `today` change.
 package struct QuarantineRule: Sendable, Equatable {
-  package var entries: [QuarantineEntry]
-  package var today: QuarantineDate
+  package var entries: [QuarantineEntry] { didSet { compile() } }
+  package var today: QuarantineDate { didSet { compile() } }
+  /// The test entries in date of each lane, compiled.
+  private var matchers: [String: QuarantineMatcher] = [:]
 
   package init(entries: [QuarantineEntry], today: QuarantineDate) {
     self.entries = entries
     self.today = today
+    compile()
   }
+
+  private mutating func compile() {
+    let tests = entries.filter { !$0.isLaneLevel && $0.isActive(on: today) }
+    matchers = Dictionary(grouping: tests, by: \.lane).mapValues(QuarantineMatcher.init)
+  }
+
+  package static func == (a: QuarantineRule, b: QuarantineRule) -> Bool { a.entries == b.entries && a.today == b.today }
 
   /// The entries past their `until` day: they count for nothing, and the run warns once about each.
   package var expired: [QuarantineEntry] { entries.filter { !$0.isActive(on: today) } }
@@ -48,12 +60,10 @@ package struct QuarantineRule: Sendable, Equatable {
   /// failure with no failed case (a compile error, a crash before the report)
   /// is never excused by test entries.
   package func excuse(lane: String, cases: [TestCaseResult]) -> QuarantineExcuse? {
-    let active = active(lane: lane)
-    if let whole = active.filter(\.isLaneLevel).max(by: { $0.until < $1.until }) { return .lane(until: whole.until) }
+    let wholeLane = entries.filter { $0.lane == lane && $0.isLaneLevel && $0.isActive(on: today) }
+    if let whole = wholeLane.max(by: { $0.until < $1.until }) { return .lane(until: whole.until) }
     let failed = cases.filter(\.outcome.failed).map(\.fullName)
-    guard !failed.isEmpty else { return nil }
-    let tests = active.filter { !$0.isLaneLevel }
-    guard failed.allSatisfy({ name in tests.contains { $0.matches(test: name) } }) else { return nil }
+    guard !failed.isEmpty, let matcher = matchers[lane], failed.allSatisfy(matcher.matches) else { return nil }
     return .tests(failed)
   }
 }

@@ -11,16 +11,18 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"))
   static let until = Option<Self, String?>.text(
     OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
+  static let exact = Option<Self, Bool>.flag(
+    OptionSpec(name: "--exact", help: "with add or remove: TEST is one name, its * and ? taken literally, not a pattern"))
   static let spec = CommandSpec(
     name: "quarantine",
     summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
-    usage: "duet quarantine add [TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [TEST] --lane LANE | duet quarantine suggest [--json]",
-    options: [lane.spec, reason.spec, until.spec, json.spec, root.spec],
+    usage: "duet quarantine add [[--exact] TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [[--exact] TEST] --lane LANE | duet quarantine suggest [--json]",
+    options: [lane.spec, reason.spec, until.spec, exact.spec, json.spec, root.spec],
     positionals: [.words(words), .none],
     exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "added, listed, removed or suggested"),
+      ExitCodeDoc(code: 0, meaning: "added (a day already past or a pattern that takes every test is added with a warning), listed, removed or suggested"),
       ExitCodeDoc(code: 1, meaning: "remove found no such entry, or the file could not be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, an unknown lane, a day that is not a real date, or a quarantine file with errors"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, an unknown lane, an empty TEST, a day that is not a real date, a quarantine file with errors, or an entry that would not read back"),
     ],
     examples: [
       HelpExample(command: "duet quarantine add 'app.CartTest.addsItem' --lane unit --reason 'flips on CI, #123'",
@@ -41,18 +43,21 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     case "add"?:
       guard let lane = try arguments[Self.lane] else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
       guard let reason = try arguments[Self.reason] else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
-      action = .add(test: test, lane: lane, reason: reason, until: try arguments[until])
+      action = .add(test: test, exact: try arguments[exact], lane: lane, reason: reason, until: try arguments[until])
     case "suggest"?:
       guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
       action = .suggest
     case "remove"?:
       guard let lane = try arguments[Self.lane] else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
-      action = .remove(test: test, lane: lane)
+      action = .remove(test: test, exact: try arguments[exact], lane: lane)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
     }
     if case .add = action {} else if try arguments[reason.given] || arguments[until.given] {
       throw UsageError(message: "--reason and --until go with add", command: "quarantine")
+    }
+    if try arguments[exact], test == nil {
+      throw UsageError(message: "--exact needs a TEST (with add or remove), the one name to take literally", command: "quarantine")
     }
     return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: try arguments[json])
   }

@@ -81,7 +81,7 @@ struct QuarantineLoopTests {
   /// Issue 40: an entry with an `added` day is ready to release only on the
   /// passes since that day; one without (an older file) on the newest runs.
   @Test func releaseCountsThePassesSinceTheEntryWasAdded() {
-    let today = QuarantineDate("2026-12-05")!, added = QuarantineDate("2026-12-01")!
+    let today = QuarantineDate("2026-12-05")!, added = QuarantineMoment("2026-12-01")!
     let entries = [
       QuarantineEntry(test: "app.S.a", lane: "unit", reason: "r", until: today, added: added),
       QuarantineEntry(test: "app.S.b", lane: "unit", reason: "r", until: today, added: added),

@@ -124,10 +124,86 @@ struct QuarantineTests {
   /// column), written back after `until:`; an entry without it (an older file) reads as before.
   @Test func addedIsOptionalAndARealDay() throws {
     let file = try parse("quarantine:\n  - test: A.b\n    lane: unit\n    reason: r\n    until: 2026-12-31\n    added: 2026-12-01\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n")
-    #expect(file.entries.map(\.added) == [QuarantineDate("2026-12-01"), nil])
+    #expect(file.entries.map(\.added) == [QuarantineMoment("2026-12-01"), nil])
     #expect(file.text.contains("    until: 2026-12-31\n    added: 2026-12-01\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n"), "\(file.text)")
     #expect(try parse(file.text).entries.map(\.added) == file.entries.map(\.added))
     #expect(failure("quarantine:\n  - lane: ui\n    reason: r\n    until: 2026-12-31\n    added: 2026-02-30\n")
-            .contains("lanes/quarantine.yaml:5:12: error: quarantine entry 1: 'added' must be a real date written YYYY-MM-DD, got '2026-02-30'"))
+            .contains("lanes/quarantine.yaml:5:12: error: quarantine entry 1: 'added' must be a real moment written YYYY-MM-DDTHH:MM:SSZ (UTC), or a day YYYY-MM-DD, got '2026-02-30'"))
+  }
+
+  /// Issue 50, item 4: `added:` holds the moment, `YYYY-MM-DDTHH:MM:SSZ`, a
+  /// real day and time; a plain day from an older file is the start of that
+  /// day and is written back as a day; `add` rounds up to the second, so a
+  /// run started earlier in the same second is never counted after the entry.
+  @Test func addedIsAMomentAndAnOlderDayStillReads() throws {
+    let noon = try #require(QuarantineMoment("2026-12-06T12:03:00Z"))
+    #expect(noon.description == "2026-12-06T12:03:00Z")
+    #expect(noon.start == QuarantineDate("2026-12-06")!.start + 12 * 3600 + 3 * 60)
+    let day = try #require(QuarantineMoment("2026-12-06"))
+    #expect(day.isDay && day.description == "2026-12-06" && day.start == QuarantineDate("2026-12-06")!.start)
+    #expect(day < noon)
+    for bad in ["2026-12-06T24:00:00Z", "2026-12-06T12:60:00Z", "2026-02-30T12:00:00Z", "2026-12-06T12:03:00", "2026-12-06 12:03:00Z",
+                "2026-12-06T12:03:00+01:00", "2026-12-06t12:03:00z", "2026-12-06T1:03:00Z", "2026-12-06T12:03:0xZ"] {
+      #expect(QuarantineMoment(bad) == nil, "\(bad)")
+    }
+    #expect(QuarantineMoment(Date(timeIntervalSince1970: noon.start + 0.2)).description == "2026-12-06T12:03:01Z")
+    #expect(QuarantineMoment(Date(timeIntervalSince1970: noon.start)).description == "2026-12-06T12:03:00Z")
+    let file = try parse("quarantine:\n  - test: A.b\n    lane: unit\n    reason: r\n    until: 2026-12-31\n    added: 2026-12-06T12:03:00Z\n"
+                         + "  - test: A.c\n    lane: unit\n    reason: r\n    until: 2026-12-31\n    added: 2026-12-01\n")
+    #expect(file.entries.map(\.added) == [noon, QuarantineMoment("2026-12-01")])
+    #expect(file.text.contains("    added: 2026-12-06T12:03:00Z\n") && file.text.contains("    added: 2026-12-01\n"), "\(file.text)")
+    #expect(try parse(file.text).entries.map(\.added) == file.entries.map(\.added))
+  }
+
+  /// Issue 50, item 10: `exact: true` reads `test` as one name, `*` and `?`
+  /// literal; it is written back, is kept only on a name holding a glob
+  /// character, must be true or false, and needs a test.
+  @Test func exactTakesTheNameLiterally() throws {
+    let file = try parse("quarantine:\n  - test: \"app.T.sums[a*b]\"\n    exact: true\n    lane: unit\n    reason: r\n    until: 2026-12-31\n"
+                         + "  - test: app.T.plain\n    exact: true\n    lane: unit\n    reason: r\n    until: 2026-12-31\n")
+    #expect(file.entries.map(\.exact) == [true, false])
+    #expect(file.entries[0].matches(test: "app.T.sums[a*b]") && !file.entries[0].matches(test: "app.T.sums[aXb]"))
+    #expect(QuarantineEntry(test: "app.T.sums[a*b]", lane: "unit", reason: "r", until: QuarantineDate("2026-12-31")!).matches(test: "app.T.sums[aXb]"))
+    #expect(file.text.contains("  - test: \"app.T.sums[a*b]\"\n    exact: true\n    lane: unit\n"), "\(file.text)")
+    #expect(!file.text.contains("  - test: app.T.plain\n    exact"), "\(file.text)")
+    #expect(try parse(file.text).entries.map { var e = $0; e.location = nil; return e } == file.entries.map { var e = $0; e.location = nil; return e })
+    #expect(failure("quarantine:\n  - test: a*\n    exact: yes please\n    lane: unit\n    reason: r\n    until: 2026-12-31\n")
+            .contains("lanes/quarantine.yaml:3:12: error: quarantine entry 1: 'exact' must be true or false, got 'yes please'"))
+    #expect(failure("quarantine:\n  - exact: true\n    lane: unit\n    reason: r\n    until: 2026-12-31\n")
+            .contains("lanes/quarantine.yaml:2:12: error: quarantine entry 1: 'exact' needs a 'test'"))
+  }
+
+  /// Issue 50, item 10: a glob made only of `*`, `?` and `.` names no test
+  /// and takes every test of its lane; one naming a class does not, nor does an exact name.
+  @Test func aPatternOfGlobsAloneMatchesEveryTest() {
+    func entry(_ test: String, exact: Bool = false) -> QuarantineEntry {
+      QuarantineEntry(test: test, exact: exact, lane: "unit", reason: "r", until: QuarantineDate("2026-12-31")!)
+    }
+    #expect(["*", "*.*", "?*", "**", "*.?*"].allSatisfy { entry($0).matchesEveryTest })
+    #expect(!["app.*", "?", "...", "*a", "a*"].contains { entry($0).matchesEveryTest })
+    #expect(!entry("*", exact: true).matchesEveryTest)
+  }
+
+  /// Issue 50, item 5: the text `add`, `remove` and `suggest` would write is
+  /// read back first; text duet could not read (an empty test, an unknown
+  /// lane) is refused with the reader's own error, and nothing is written.
+  @Test func theWrittenTextMustReadBack() throws {
+    let good = QuarantineFile(entries: [QuarantineEntry(test: "a\n*", exact: true, lane: "unit", reason: "r\u{1B}", until: QuarantineDate("2026-12-31")!,
+                                                        added: QuarantineMoment("2026-12-06T12:03:00Z"))])
+    #expect(try good.checkedText(lanes: lanes) == good.text)
+    let empty = QuarantineFile(entries: [QuarantineEntry(test: " ", lane: "unit", reason: "r", until: QuarantineDate("2026-12-31")!)])
+    #expect(throws: QuarantineError.self) { try empty.checkedText(lanes: lanes) }
+    let unknown = QuarantineFile(entries: [QuarantineEntry(test: "a", lane: "gone", reason: "r", until: QuarantineDate("2026-12-31")!)])
+    do {
+      _ = try unknown.checkedText(lanes: lanes)
+      Issue.record("an entry of an unknown lane was written")
+    } catch {
+      #expect(error.description.contains("unknown lane 'gone'"), "\(error)")
+    }
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("duet-quarantine-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("lanes"), withIntermediateDirectories: true)
+    #expect(throws: QuarantineError.self) { try empty.write(root: root, lanes: lanes) }
+    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(QuarantineFile.defaultPath).path))
   }
 }

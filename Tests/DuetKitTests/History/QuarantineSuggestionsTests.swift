@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import DuetRun
+@testable import DuetTestReports
+@testable import DuetSupport
+
+/// Issue 50, item 10: the TEST of each `quarantine add` line `suggest`
+/// prints names exactly the test it saw.
+struct QuarantineSuggestionsTests {
+  /// A plain name as it is; one holding `*` or `?` with `--exact`, so its
+  /// glob characters are taken literally; one holding a control (an escape, a
+  /// line break, a bidirectional override) spelt by an octal `printf` with
+  /// `--exact`, so the line holds no control; `%`, `\` and `'` kept through
+  /// printf and the shell's quotes. Only a name ending in a line break, which
+  /// `$(...)` would drop, gets the `?` pattern.
+  @Test func theSuggestedTestIsExact() {
+    #expect(QuarantineSuggestions.typedTest(for: "app.T.plain") == "app.T.plain")
+    #expect(QuarantineSuggestions.typedTest(for: "app.T.sums[a*b]") == "--exact 'app.T.sums[a*b]'")
+    #expect(QuarantineSuggestions.typedTest(for: "app.T.who?") == "--exact 'app.T.who?'")
+    #expect(QuarantineSuggestions.typedTest(for: "app.T.a\nb\u{1B}[31mc\u{2028}d%e\\f'g")
+            == #"--exact "$(printf 'app.T.a\012b\033[31mc\342\200\250d%%e\\f'\''g')""#)
+    #expect(QuarantineSuggestions.typedTest(for: "app.T.ends\n") == "'app.T.ends?'")
+  }
+
+  /// A name starting with `-` comes after `--`, so it is not read as an option.
+  @Test func aNameStartingWithADashComesAfterTheOptions() {
+    #expect(QuarantineSuggestions.addLine(test: "app.T.x", lane: "unit") == "duet quarantine add app.T.x --lane unit --reason '...'")
+    #expect(QuarantineSuggestions.addLine(test: "-x", lane: "unit") == "duet quarantine add --lane unit --reason '...' -- -x")
+    #expect(QuarantineSuggestions.addLine(test: "-x*", lane: "my lane") == "duet quarantine add --exact --lane 'my lane' --reason '...' -- '-x*'")
+  }
+
+  /// What `/bin/sh` makes of the printf form is the name itself, byte for byte.
+  @Test func theShellReadsThePrintfFormBackAsTheName() throws {
+    let name = "app.T.a\nb\u{1B}[31mc\u{2028}d%e\\f'g*h\u{7F}"
+    let typed = QuarantineSuggestions.typedTest(for: name)
+    #expect(typed.hasPrefix("--exact "))
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", "printf '%s' " + typed.dropFirst("--exact ".count)]
+    let out = Pipe()
+    shell.standardOutput = out
+    try shell.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    shell.waitUntilExit()
+    #expect(String(decoding: data, as: UTF8.self) == name)
+  }
+}
