@@ -98,10 +98,10 @@ struct QuarantineMatchingTests {
   }
 
   /// 5,000 failed cases against 1,001 entries (a glob per suite and exact
-  /// names) are judged in well under a second even in a debug build: each
-  /// case is one hash lookup or one walk of the prefixes. Matched case by
-  /// entry, as before, it took 4.4 s on the 2-core machine (0.09 s now).
-  @Test func manyCasesAgainstManyEntriesAreQuick() {
+  /// names, one glob that matches nothing) are all excused, each by the entry
+  /// that names it. How fast is measured by tools/bench-tests (d), never here:
+  /// a timed test on a loaded CI machine is a flaky test.
+  @Test func manyCasesAgainstManyEntriesAreAllMatched() {
     let today = QuarantineDate("2026-12-05")!
     var entries = (0..<1_000).map { i in
       QuarantineEntry(test: i % 2 == 0 ? "com.example.Suite\(i).*" : "com.example.Suite\(i).case\(i)", lane: "unit", reason: "r", until: today)
@@ -112,10 +112,9 @@ struct QuarantineMatchingTests {
       let suite = (i * 7) % 1_000
       return TestCaseResult(suite: "com.example.Suite\(suite)", name: suite % 2 == 0 ? "case\(i)" : "case\(suite)", outcome: .fail, duration: 0)
     }
-    let clock = ContinuousClock()
-    var excuse: QuarantineExcuse?
-    let took = clock.measure { excuse = rule.excuse(lane: "unit", cases: cases) }
-    #expect(excuse == .tests(cases.map(\.fullName)))
-    #expect(took < .seconds(1), "\(took)")
+    #expect(rule.excuse(lane: "unit", cases: cases) == .tests(cases.map(\.fullName)))
+    // One case no entry names: nothing is excused.
+    let stray = cases + [TestCaseResult(suite: "com.example.Other", name: "case1", outcome: .fail, duration: 0)]
+    #expect(rule.excuse(lane: "unit", cases: stray) == nil)
   }
 }
