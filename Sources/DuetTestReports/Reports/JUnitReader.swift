@@ -16,37 +16,60 @@ package enum JUnitReader {
   /// The most characters kept of a name or a message line; the rest is cut, with `…`.
   package static let maxFieldLength = 1000
 
+  /// Why the reading of a report stopped before its end, for the one warning
+  /// per attempt its reader gives (the line is where it stopped).
+  enum Stop: Equatable {
+    /// `limit` cases were read, and another began.
+    case cases(line: Int)
+    /// The deadline passed.
+    case deadline(line: Int)
+  }
+
   /// The cases of `bytes`, at most `limit` of them; `warning` says why the
   /// reading stopped early or what it could not take as it is.
   package static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
-    var parser = JUnitParser(bytes: bytes, limit: limit)
+    let reading = read(bytes, limit: limit, until: ReadingDeadline(end: .max))
+    return (reading.cases, reading.warning)
+  }
+
+  /// As `read(_:limit:)`, stopping at `deadline` too; `stop` says whether the
+  /// case bound or the deadline ended it.
+  static func read(_ bytes: [UInt8], limit: Int, until deadline: ReadingDeadline) -> (cases: [TestCaseResult], warning: String?, stop: Stop?) {
+    var parser = JUnitParser(bytes: bytes, limit: limit, deadline: deadline)
     parser.run()
-    return (parser.cases, parser.warning)
+    return (parser.cases, parser.warning, parser.stop)
   }
 }
 
 /// The reading of one report, byte by byte.
 struct JUnitParser {
+  /// How often, in bytes read, the deadline is looked at.
+  static let deadlineStride = 256 << 10
+
   let bytes: [UInt8]
   let limit: Int
+  let deadline: ReadingDeadline
+  var nextLook = 0
   var at = 0
   var cases: [TestCaseResult] = []
   var warning: String?
+  var stop: JUnitReader.Stop?
   /// The names of the open `<testsuite>` elements, innermost last.
   var suites: [String] = []
   /// The `<testcase>` being read, until its end tag.
   var open: TestCaseResult?
-  /// Text of an open `<failure>`, `<error>` or `<skipped>` without a `message`, for its first line.
-  var collecting: [UInt8]?
+  /// The first line of an open `<failure>`, `<error>` or `<skipped>` without a `message`.
+  var collecting: FieldText?
   /// Elements open, to tell a complete report from a truncated one.
   var depth = 0
   /// The declaration says ISO-8859-1: each byte is one character.
   var latin1 = false
   var sawRoot = false
 
-  init(bytes: [UInt8], limit: Int) {
+  init(bytes: [UInt8], limit: Int, deadline: ReadingDeadline) {
     self.bytes = bytes
     self.limit = limit
+    self.deadline = deadline
   }
 
   /// Keeps the first warning only: the one that explains the rest.
@@ -68,21 +91,44 @@ struct JUnitParser {
       return
     }
     while at < bytes.count {
+      if at >= nextLook {
+        nextLook = at + JUnitParser.deadlineStride
+        if deadline.passed { return stopAtDeadline() }
+      }
       if bytes[at] == UInt8(ascii: "<") {
         guard markup() else { return }
       } else {
         let start = at
-        while at < bytes.count && bytes[at] != UInt8(ascii: "<") { at += 1 }
-        if collecting != nil { collecting! += XMLText.decode(bytes[start..<at]) }
+        at = index(of: UInt8(ascii: "<"), from: at) ?? bytes.count
+        collect(bytes[start..<at], decode: true)
       }
     }
     if depth > 0 || !sawRoot {
-      let inside = open.map { " inside test case '\(JUnitParser.clip($0.name))'" } ?? ""
+      let inside = open.map { " inside test case '\(FieldText.clip($0.name))'" } ?? ""
       warn(sawRoot ? "it ends\(inside) before its elements close (a truncated report?)" : "it holds no XML element")
     }
-    if !latin1 && String(validating: bytes, as: UTF8.self) == nil {
+    if !latin1 && !UTF8Check.isValid(bytes) {
       warn("it is not valid UTF-8 (nor declared ISO-8859-1); the bytes that are not are read as U+FFFD")
     }
+  }
+
+  /// Text inside an open `<failure>`, `<error>` or `<skipped>`: only what its first line needs is kept.
+  mutating func collect(_ text: ArraySlice<UInt8>, decode: Bool) {
+    guard var line = collecting, !line.done else { return }
+    collecting = nil  // so `line` is the only owner of its bytes while they grow
+    if decode {
+      XMLText.forEachByte(of: text, attribute: false) { line.take($0) }
+    } else {
+      for byte in text where !line.take(byte) { break }
+    }
+    collecting = line
+  }
+
+  mutating func stopAtDeadline() {
+    stop = .deadline(line: line(of: at))
+    warn("line \(line(of: at)): the lane's timeout ran out as duet read it; duet read the test cases before it")
+    open = nil
+    depth = 0
   }
 
   /// One piece of markup at `<`; false when the reading stops here.
@@ -94,7 +140,7 @@ struct JUnitParser {
       at += 9
       let body = at
       guard let end = find("]]>") else { return truncated(start, "a CDATA section") }
-      if collecting != nil { collecting! += bytes[body..<end] }
+      collect(bytes[body..<end], decode: false)
       at = end + 3
       return true
     }
@@ -118,16 +164,17 @@ struct JUnitParser {
   }
 
   /// `<?xml ... encoding="..."?>`: ISO-8859-1 is read byte for byte; UTF-8 and
-  /// ASCII as UTF-8; any other is read as UTF-8, with a warning.
+  /// ASCII as UTF-8; any other is read as UTF-8, with a warning. Only its first
+  /// 256 bytes are looked at: the declaration is short, a hostile one need not be.
   mutating func readDeclaration(_ text: ArraySlice<UInt8>) {
     guard text.starts(with: Array("<?xml".utf8)) else { return }
-    let lower = String(decoding: text, as: UTF8.self).lowercased()
+    let lower = String(decoding: text.prefix(256), as: UTF8.self).lowercased()
     guard let range = lower.range(of: "encoding") else { return }
     let value = lower[range.upperBound...].drop { " =\"'".contains($0) }.prefix { !"\"' ?".contains($0) }
     switch value {
     case "utf-8", "utf8", "us-ascii", "ascii": break
     case "iso-8859-1", "latin1", "latin-1", "iso8859-1": latin1 = true
-    default: warn("it declares the encoding \(JUnitParser.clip(String(value))); duet reads it as UTF-8")
+    default: warn("it declares the encoding \(FieldText.clip(String(value))); duet reads it as UTF-8")
     }
   }
 
@@ -153,13 +200,22 @@ struct JUnitParser {
     return true
   }
 
+  /// The first `byte` at or after `start` (memchr: text runs are most of a report).
+  func index(of byte: UInt8, from start: Int) -> Int? {
+    guard start < bytes.count else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let found = memchr(buffer.baseAddress! + start, Int32(byte), buffer.count - start) else { return nil }
+      return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
   func find(_ text: String) -> Int? {
     let needle = Array(text.utf8)
-    guard bytes.count >= needle.count else { return nil }
     var index = at
-    while index + needle.count <= bytes.count {
-      if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) { return index }
-      index += 1
+    while let found = self.index(of: needle[0], from: index) {
+      guard found + needle.count <= bytes.count else { return nil }
+      if bytes[found..<found + needle.count].elementsEqual(needle) { return found }
+      index = found + 1
     }
     return nil
   }
@@ -184,8 +240,8 @@ extension JUnitParser {
       // The first failure or error decides; a skip never hides one.
       if open!.outcome == .pass || (open!.outcome == .skipped && outcome.failed) {
         open!.outcome = outcome
-        open!.message = text(tag["message"]).flatMap(JUnitParser.firstLine)
-        if open!.message == nil && !tag.selfClosing { collecting = [] }
+        open!.message = tag["message"].flatMap { firstLine($0) }
+        if open!.message == nil && !tag.selfClosing { collecting = FieldText(firstLineOnly: true) }
       }
     default:
       break
@@ -193,14 +249,14 @@ extension JUnitParser {
     return cases.count < limit || open == nil ? true : stopAtLimit()
   }
 
-  mutating func endElement(_ name: [UInt8]) {
+  mutating func endElement(_ name: ArraySlice<UInt8>) {
     depth = max(0, depth - 1)
     switch XMLTag.local(name) {
     case "testsuite": _ = suites.popLast()
     case "testcase": endCase()
     case "failure", "error", "skipped":
       if let text = collecting, open != nil, open!.message == nil {
-        open!.message = JUnitParser.firstLine(string(text[...]))
+        open!.message = text.text(latin1: latin1)
       }
       collecting = nil
     default: break
@@ -215,6 +271,7 @@ extension JUnitParser {
   }
 
   mutating func stopAtLimit() -> Bool {
+    stop = .cases(line: line(of: at))
     warn("it holds more than \(limit) test cases; duet recorded the first \(limit)")
     open = nil
     at = bytes.count
@@ -223,26 +280,19 @@ extension JUnitParser {
   }
 
   /// An attribute's value as text, in the report's encoding, cut to the field bound.
-  func text(_ value: [UInt8]?) -> String? {
-    value.map { JUnitParser.clip(string($0[...])) }
+  func text(_ value: ArraySlice<UInt8>?) -> String? {
+    value.map { field($0, firstLineOnly: false) ?? "" }
   }
 
-  func string(_ bytes: ArraySlice<UInt8>) -> String {
-    if latin1 { return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })) }
-    return String(decoding: bytes, as: UTF8.self)
+  /// The first line of an attribute's value that holds more than spaces, trimmed; nil when there is none.
+  func firstLine(_ value: ArraySlice<UInt8>) -> String? {
+    field(value, firstLineOnly: true)
   }
 
-  static func clip(_ text: String) -> String {
-    text.count <= JUnitReader.maxFieldLength ? text : String(text.prefix(JUnitReader.maxFieldLength)) + "…"
-  }
-
-  /// The first line that holds more than spaces, trimmed; nil when there is none.
-  static func firstLine(_ text: String) -> String? {
-    for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if !trimmed.isEmpty { return clip(trimmed) }
-    }
-    return nil
+  func field(_ value: ArraySlice<UInt8>, firstLineOnly: Bool) -> String? {
+    var kept = FieldText(firstLineOnly: firstLineOnly)
+    XMLText.forEachByte(of: value, attribute: true) { kept.take($0) }
+    return kept.text(latin1: latin1)
   }
 
   /// `time="0.012"`: seconds, finite and within the bound, else 0.

@@ -164,4 +164,40 @@ struct JUnitReaderTests {
     #expect(read.cases.map(\.duration) == [0, 0, 0, 1e9, 0, 0])
     #expect(read.cases.last?.name.count == JUnitReader.maxFieldLength + 1)
   }
+
+  /// Issue 50: a message-less failure's first line is found by scanning the
+  /// text as it streams (never split whole): after blank and space-only lines,
+  /// a CRLF, a `&#10;` in the text, across CDATA sections, in ISO-8859-1; a
+  /// first line past the bound is cut with `…`; a body of 8 MiB with its first
+  /// line at the end is read.
+  @Test func firstLinesAreFoundByScanning() {
+    func message(_ body: String, declaration: String = "") -> String? {
+      parse("\(declaration)<testsuite><testcase name=\"a\"><failure>\(body)</failure></testcase></testsuite>").cases.first?.message
+    }
+    #expect(message("\n   \n\t\n  boom \r\nsecond") == "boom")
+    #expect(message("\r\n\u{00A0}\u{3000}\r\nreal") == "real")
+    #expect(message("first&#10;second") == "first")
+    #expect(message("&lt;T&gt; was &amp; &#x41;") == "<T> was & A")
+    #expect(message("<![CDATA[\n  ]]>  <![CDATA[ cdata <b> line\nnext]]>") == "cdata <b> line")
+    #expect(message("   ") == nil)
+    #expect(message(String(repeating: "x", count: 40_000)) == String(repeating: "x", count: JUnitReader.maxFieldLength) + "…")
+    #expect(parse("<testsuite><testcase name=\"a\"><failure message=\"&#10;  top&#13;&#10;rest\">body</failure></testcase></testsuite>").cases.first?.message == "top")
+    let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><testsuite><testcase name=\"a\"><failure>\n caf".utf8) + [0xE9]
+      + Array("\n</failure></testcase></testsuite>".utf8)
+    #expect(JUnitReader.read(latin1, limit: 10).cases.first?.message == "café")
+    let deep = String(repeating: " \n", count: 4 << 20) + "at last"
+    #expect(message(deep) == "at last")
+  }
+
+  /// Issue 50: validity of UTF-8 is checked in place by Unicode's table, as
+  /// Swift's own decoder decides it, on every sequence of up to four bytes
+  /// drawn from the boundary values.
+  @Test func utf8CheckAgreesWithTheStandardLibrary() {
+    let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF,
+                          0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+    var sequences: [[UInt8]] = edges.map { [$0] }
+    for _ in 0..<3 { sequences += sequences.filter { $0.count == sequences.last!.count }.flatMap { s in edges.map { s + [$0] } } }
+    let disagreements = sequences.filter { UTF8Check.isValid($0) != (String(validating: $0, as: UTF8.self) != nil) }
+    #expect(sequences.count > 300_000 && disagreements.isEmpty, "\(disagreements.prefix(5))")
+  }
 }
