@@ -51,4 +51,23 @@ struct ReportsBoundsCLITests {
           <testcase name="broken" classname="app.B" time="0">
       """), "\(junit)")
   }
+
+  /// Reports are read within the lane's `timeout:`: a lane that used all of it
+  /// has its report left unread, with one warning in its log and on stderr.
+  @Test func reportsAreReadWithinTheLanesTimeout() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          timeout: 1s
+          reports: [out.xml]
+          sh: |
+            printf '<testsuite><testcase classname="app.A" name="ok"/></testsuite>' > out.xml
+            sleep 5
+      """)
+    let run = try tree.binary("verify")
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("   duet: warning: report out.xml: not read; the lane's timeout ran out before duet read it\n"), "\(run.stdout)")
+    #expect(run.stderr.contains("duet verify: warning: lane 'unit' attempt 1: report out.xml: not read; the lane's timeout ran out before duet read it\n"), "\(run.stderr)")
+  }
 }
