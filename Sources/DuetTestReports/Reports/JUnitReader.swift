@@ -12,6 +12,10 @@ import Foundation
 /// billion laughs can reach anything. Whatever is malformed, truncated or past
 /// a bound ends the reading there: the cases closed before it are kept, with
 /// one warning that says where and why. Nothing here traps.
+///
+/// The report streams through a window (`ReportSource`): what has been read is
+/// dropped as the next chunk comes in, so memory follows the largest piece of
+/// markup (a tag, a comment), never the report's size.
 package enum JUnitReader {
   /// The most characters kept of a name or a message line; the rest is cut, with `…`.
   package static let maxFieldLength = 1000
@@ -28,29 +32,40 @@ package enum JUnitReader {
   /// The cases of `bytes`, at most `limit` of them; `warning` says why the
   /// reading stopped early or what it could not take as it is.
   package static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
-    let reading = read(bytes, limit: limit, until: ReadingDeadline(end: .max))
+    let reading = read(.memory(bytes), limit: limit, until: ReadingDeadline(end: .max))
     return (reading.cases, reading.warning)
   }
 
-  /// As `read(_:limit:)`, stopping at `deadline` too; `stop` says whether the
-  /// case bound or the deadline ended it.
-  static func read(_ bytes: [UInt8], limit: Int, until deadline: ReadingDeadline) -> (cases: [TestCaseResult], warning: String?, stop: Stop?) {
-    var parser = JUnitParser(bytes: bytes, limit: limit, deadline: deadline)
+  /// As `read(_:limit:)`, from `source`, stopping at `deadline` too (looked at
+  /// before each chunk); `stop` says whether the case bound or the deadline ended it.
+  static func read(_ source: ReportSource, limit: Int, until deadline: ReadingDeadline) -> (cases: [TestCaseResult], warning: String?, stop: Stop?) {
+    var parser = JUnitParser(source: source, limit: limit, deadline: deadline)
     parser.run()
     return (parser.cases, parser.warning, parser.stop)
   }
 }
 
-/// The reading of one report, byte by byte.
+/// The reading of one report, byte by byte, over a window of it.
 struct JUnitParser {
-  /// How often, in bytes read, the deadline is looked at.
-  static let deadlineStride = 256 << 10
+  /// What the reading of one piece did.
+  enum Step {
+    /// Read; go on.
+    case done
+    /// The piece goes on past the window: read on once more of the report is in.
+    case more
+    /// The reading ends here.
+    case stop
+  }
 
-  let bytes: [UInt8]
+  /// The report's bytes not yet dropped; `at` indexes them.
+  var bytes: [UInt8] = []
+  var source: ReportSource
   let limit: Int
   let deadline: ReadingDeadline
-  var nextLook = 0
   var at = 0
+  /// Line breaks in the bytes dropped, for a warning's line.
+  var linesDropped = 0
+  var utf8 = UTF8Check()
   var cases: [TestCaseResult] = []
   var warning: String?
   var stop: JUnitReader.Stop?
@@ -60,14 +75,19 @@ struct JUnitParser {
   var open: TestCaseResult?
   /// The first line of an open `<failure>`, `<error>` or `<skipped>` without a `message`.
   var collecting: FieldText?
+  /// Inside a CDATA section (its body streams through the window): where it
+  /// starts (an offset in the report), and its line once its start is dropped.
+  var cdata: (offset: Int, line: Int?)?
+  /// The bytes dropped before the window.
+  var dropped = 0
   /// Elements open, to tell a complete report from a truncated one.
   var depth = 0
   /// The declaration says ISO-8859-1: each byte is one character.
   var latin1 = false
   var sawRoot = false
 
-  init(bytes: [UInt8], limit: Int, deadline: ReadingDeadline) {
-    self.bytes = bytes
+  init(source: ReportSource, limit: Int, deadline: ReadingDeadline) {
+    self.source = source
     self.limit = limit
     self.deadline = deadline
   }
@@ -77,39 +97,104 @@ struct JUnitParser {
     if warning == nil { warning = text }
   }
 
-  /// The 1-based line of byte `offset`, for a warning.
+  /// The 1-based line of byte `offset` of the window, for a warning.
   func line(of offset: Int) -> Int {
-    var line = 1
+    var line = linesDropped + 1
     for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
     return line
   }
 
+  /// Drops what has been read (the bytes before `at`) and reads the next chunk
+  /// in; false when the report has ended or the deadline has passed.
+  mutating func more() -> Bool {
+    guard !source.ended else { return false }
+    if deadline.passed {
+      stopAtDeadline()
+      return false
+    }
+    if at > 0 {
+      if let start = cdata, start.line == nil { cdata!.line = line(of: start.offset - dropped) }
+      utf8.feed(bytes[..<at])
+      dropped += at
+      for byte in bytes[..<at] where byte == 0x0A { linesDropped += 1 }
+      bytes.removeFirst(at)
+      at = 0
+    }
+    source.next(into: &bytes)
+    return true
+  }
+
   mutating func run() {
+    while bytes.count < 3 && more() {}
+    if stop != nil { return }
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at = 3 }
     if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
       warn("it is UTF-16, which duet does not read; write the report in UTF-8")
       return
     }
-    while at < bytes.count {
-      if at >= nextLook {
-        nextLook = at + JUnitParser.deadlineStride
-        if deadline.passed { return stopAtDeadline() }
+    while true {
+      let step: Step = at >= bytes.count ? .more : cdata != nil ? cdataBody() : bytes[at] == UInt8(ascii: "<") ? markup() : text()
+      switch step {
+      case .done: continue
+      case .stop: return
+      case .more:
+        guard more() else {
+          if stop != nil { return }
+          if at >= bytes.count { break }
+          continue  // the report ended: the piece is read as it is
+        }
+        continue
       }
-      if bytes[at] == UInt8(ascii: "<") {
-        guard markup() else { return }
-      } else {
-        let start = at
-        at = index(of: UInt8(ascii: "<"), from: at) ?? bytes.count
-        collect(bytes[start..<at], decode: true)
-      }
+      break
     }
     if depth > 0 || !sawRoot {
       let inside = open.map { " inside test case '\(FieldText.clip($0.name))'" } ?? ""
       warn(sawRoot ? "it ends\(inside) before its elements close (a truncated report?)" : "it holds no XML element")
     }
-    if !latin1 && !UTF8Check.isValid(bytes) {
+    utf8.feed(bytes[...])
+    if !latin1 && !utf8.finished {
       warn("it is not valid UTF-8 (nor declared ISO-8859-1); the bytes that are not are read as U+FFFD")
     }
+  }
+
+  /// Text up to the next `<`; at the window's end a reference it may cut
+  /// (`&am` of `&amp;`) waits for the next chunk.
+  mutating func text() -> Step {
+    let start = at
+    if let found = index(of: UInt8(ascii: "<"), from: at) {
+      at = found
+      collect(bytes[start..<found], decode: true)
+      return .done
+    }
+    var end = bytes.count
+    if !source.ended, let amp = bytes[max(start, end - 12)..<end].lastIndex(of: UInt8(ascii: "&")),
+       !bytes[amp..<end].contains(UInt8(ascii: ";")) {
+      end = amp
+    }
+    collect(bytes[start..<end], decode: true)
+    at = end
+    return .more
+  }
+
+  /// The body of a CDATA section, up to `]]>`: what the window holds of it is
+  /// taken and dropped, but for two bytes that may start the `]]>`.
+  mutating func cdataBody() -> Step {
+    if let end = find("]]>") {
+      collect(bytes[at..<end], decode: false)
+      at = end + 3
+      cdata = nil
+      return .done
+    }
+    if source.ended {
+      let start = cdata!
+      warn("line \(start.line ?? line(of: start.offset - dropped)): it ends inside a CDATA section (a truncated report?)")
+      depth = 0
+      return .stop
+    }
+    let keep = max(at, bytes.count - 2)
+    collect(bytes[at..<keep], decode: false)
+    at = keep
+    return .more
   }
 
   /// Text inside an open `<failure>`, `<error>` or `<skipped>`: only what its first line needs is kept.
@@ -131,36 +216,41 @@ struct JUnitParser {
     depth = 0
   }
 
-  /// One piece of markup at `<`; false when the reading stops here.
-  mutating func markup() -> Bool {
+  /// One piece of markup at `<`; `.more` when the window ends inside it.
+  mutating func markup() -> Step {
     let start = at
-    if matches("<?") { return skip(past: "?>", what: "a processing instruction", from: start, declaration: true) }
-    if matches("<!--") { return skip(past: "-->", what: "a comment", from: start) }
+    if bytes.count - at < 9 && !source.ended { return .more }
+    if matches("<?") { return skip(past: "?>", what: "a processing instruction", declaration: true) }
+    if matches("<!--") { return skip(past: "-->", what: "a comment") }
     if matches("<![CDATA[") {
+      cdata = (dropped + start, nil)
       at += 9
-      let body = at
-      guard let end = find("]]>") else { return truncated(start, "a CDATA section") }
-      collect(bytes[body..<end], decode: false)
-      at = end + 3
-      return true
+      return .done
     }
     if matches("<!") {
       warn("line \(line(of: start)): it holds a document type declaration (<!DOCTYPE or <!ENTITY); duet reads no DTD and expands no entity, so it read no further")
-      return false
+      return .stop
     }
-    guard let tag = XMLTag.read(bytes, at: start) else {
-      return at + 1 >= bytes.count || find(">") == nil ? truncated(start, "a tag") : malformed(start)
+    var cut = false
+    guard let tag = XMLTag.read(bytes, at: start, cut: &cut) else {
+      if cut && !source.ended { return .more }
+      return cut ? truncated(start, "a tag") : malformed(start)
     }
     at = tag.end
-    if tag.closing { endElement(tag.name) } else { return startElement(tag) }
-    return true
+    if tag.closing {
+      endElement(tag.name)
+    } else {
+      _ = startElement(tag)
+    }
+    // Past the case bound the reading stops, whichever tag found it.
+    return stop == nil ? .done : .stop
   }
 
-  mutating func skip(past end: String, what: String, from start: Int, declaration: Bool = false) -> Bool {
-    guard let found = find(end) else { return truncated(start, what) }
-    if declaration { readDeclaration(bytes[start..<found]) }
+  mutating func skip(past end: String, what: String, declaration: Bool = false) -> Step {
+    guard let found = find(end) else { return source.ended ? truncated(at, what) : .more }
+    if declaration { readDeclaration(bytes[at..<found]) }
     at = found + end.utf8.count
-    return true
+    return .done
   }
 
   /// `<?xml ... encoding="..."?>`: ISO-8859-1 is read byte for byte; UTF-8 and
@@ -178,17 +268,16 @@ struct JUnitParser {
     }
   }
 
-  mutating func truncated(_ offset: Int, _ what: String) -> Bool {
+  mutating func truncated(_ offset: Int, _ what: String) -> Step {
     warn("line \(line(of: offset)): it ends inside \(what) (a truncated report?)")
-    at = bytes.count
     depth = 0
-    return false
+    return .stop
   }
 
-  mutating func malformed(_ offset: Int) -> Bool {
+  mutating func malformed(_ offset: Int) -> Step {
     warn("line \(line(of: offset)): malformed markup; duet read the test cases before it")
     depth = 0
-    return false
+    return .stop
   }
 
   func matches(_ text: String) -> Bool {
@@ -274,7 +363,6 @@ extension JUnitParser {
     stop = .cases(line: line(of: at))
     warn("it holds more than \(limit) test cases; duet recorded the first \(limit)")
     open = nil
-    at = bytes.count
     depth = 0
     return false
   }

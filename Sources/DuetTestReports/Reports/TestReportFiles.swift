@@ -61,7 +61,8 @@ package enum TestReportFiles {
         break
       }
       var over = false
-      guard let bytes = recent(path, root: root, since: since, maxBytes: bounds.bytes, budget: budget, over: &over, warnings: &reading.warnings) else {
+      guard let (fd, size) = recent(path, root: root, since: since, maxBytes: bounds.bytes, budget: budget, over: &over,
+                                    warnings: &reading.warnings) else {
         if over {
           reading.warnings.append("\(path): not read\(after); with the \(ByteCountText.bytes(bounds.totalBytes - budget)) of reports read before it, "
                                   + "it would pass the \(ByteCountText.bytes(bounds.totalBytes)) duet reads for one attempt")
@@ -69,8 +70,9 @@ package enum TestReportFiles {
         }
         continue
       }
-      budget -= bytes.count
-      let found = JUnitReader.read(bytes, limit: remaining, until: deadline)
+      budget -= size
+      let found = JUnitReader.read(.file(fd, size: size), limit: remaining, until: deadline)
+      close(fd)
       reading.cases += found.cases
       switch found.stop {
       case .cases(let line)?:
@@ -112,11 +114,12 @@ package enum TestReportFiles {
     Set(globs.flatMap { Glob($0).expand(in: root, kind: .files) }).sorted(by: Glob.precedes)
   }
 
-  /// The bytes of the regular file at `path`, or nil when it is older than
-  /// `since`, cannot be read (a warning), is larger than `maxBytes` (a
-  /// warning; it is not read), or is larger than `budget` (`over`; not read).
+  /// The regular file at `path`, open, and its size; nil when it is older
+  /// than `since`, cannot be opened (a warning), is larger than `maxBytes` (a
+  /// warning; it is not read), or than `budget` (`over`; not read). It is read
+  /// up to that size, a chunk at a time (`ReportSource`), never whole.
   static func recent(_ path: String, root: URL, since: Double, maxBytes: Int, budget: Int, over: inout Bool,
-                     warnings: inout [String]) -> [UInt8]? {
+                     warnings: inout [String]) -> (Int32, Int)? {
     let fd: Int32
     do {
       guard let url = try PathGuard.regularFile(path, in: root) else { return nil }
@@ -125,46 +128,28 @@ package enum TestReportFiles {
       warnings.append("\(path): \(error)")
       return nil
     }
-    defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, Double(FileStamp.modifiedNanoseconds(info)) / 1e9 >= since - clockSlack else { return nil }
+    guard fstat(fd, &info) == 0, Double(FileStamp.modifiedNanoseconds(info)) / 1e9 >= since - clockSlack else {
+      close(fd)
+      return nil
+    }
     let size = Int(info.st_size)
     guard size <= maxBytes else {
-      warnings.append(tooLarge(path, size: size, maxBytes: maxBytes))
+      close(fd)
+      warnings.append("\(path): not read; it is \(ByteCountText.bytes(size)), larger than \(ByteCountText.bytes(maxBytes)), the most duet reads of one report")
       return nil
     }
     guard size <= budget else {
+      close(fd)
       over = true
       return nil
     }
-    // One byte more than the size: a report still growing past the bound is told from one at it.
-    var bytes = [UInt8](repeating: 0, count: size + 1)
-    var count = 0
-    while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      count += n
-    }
-    if count > maxBytes {
-      warnings.append(tooLarge(path, size: count, maxBytes: maxBytes))
-      return nil
-    }
-    if count > budget {
-      over = true
-      return nil
-    }
-    bytes.removeLast(bytes.count - count)  // in place: never a second copy of the report
-    return bytes
+    return (fd, size)
   }
 
   /// `, nor the 2 reports after it`: what a stop of the attempt's reading left unread.
   static func left(_ count: Int) -> String {
     count == 0 ? "" : count == 1 ? ", nor the 1 report after it" : ", nor the \(count) reports after it"
-  }
-
-  static func tooLarge(_ path: String, size: Int, maxBytes: Int) -> String {
-    "\(path): not read; it is \(ByteCountText.bytes(size)), larger than \(ByteCountText.bytes(maxBytes)), the most duet reads of one report"
   }
 }
 

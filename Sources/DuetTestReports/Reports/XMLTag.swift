@@ -29,9 +29,18 @@ struct XMLTag {
       && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
   }
 
-  /// The tag at `start` (a `<`), or nil when it is malformed or cut off.
-  static func read(_ bytes: [UInt8], at start: Int) -> XMLTag? {
+  /// The tag at `start` (a `<`), or nil when it is malformed or cut off;
+  /// `cut` says it is cut off (the bytes end inside it), so a reader that has
+  /// more of the report reads on.
+  static func read(_ bytes: [UInt8], at start: Int, cut: inout Bool) -> XMLTag? {
     var at = start + 1
+    let tag = read(bytes, from: &at)
+    cut = tag == nil && at >= bytes.count
+    return tag
+  }
+
+  /// The tag whose name starts at `at`; on nil, `at` is where it went wrong.
+  static func read(_ bytes: [UInt8], from at: inout Int) -> XMLTag? {
     var tag = XMLTag(name: [])
     if at < bytes.count && bytes[at] == UInt8(ascii: "/") { tag.closing = true; at += 1 }
     let nameStart = at
@@ -46,7 +55,8 @@ struct XMLTag {
         tag.end = at + 1
         return tag
       case UInt8(ascii: "/") where !tag.closing:
-        guard at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+        guard at + 1 < bytes.count else { at += 1; return nil }
+        guard bytes[at + 1] == UInt8(ascii: ">") else { return nil }
         tag.selfClosing = true
         tag.end = at + 2
         return tag

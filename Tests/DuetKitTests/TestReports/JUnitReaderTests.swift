@@ -200,4 +200,32 @@ struct JUnitReaderTests {
     let disagreements = sequences.filter { UTF8Check.isValid($0) != (String(validating: $0, as: UTF8.self) != nil) }
     #expect(sequences.count > 300_000 && disagreements.isEmpty, "\(disagreements.prefix(5))")
   }
+
+  /// Issue 50: the report streams through a window a chunk at a time; cut
+  /// into chunks of any size (a reference, a `]]>`, a tag, a UTF-8 sequence
+  /// split between two), every report reads as it does whole: the same cases,
+  /// the same warning and line.
+  @Test func chunksOfAnySizeReadAlike() throws {
+    var reports = try ["TEST-com.example.theming.ContrastTest.xml", "TEST-junit-jupiter.xml", "pytest.xml", "swift-xunit.xml"].map(JUnitFixtures.bytes)
+    reports += [
+      "<testsuite name=\"s&amp;t\"><testcase name=\"a&#x1F600;\"><failure>\n  &lt;x&gt; &#10;y</failure></testcase>"
+        + "<testcase name=\"b\"><error><![CDATA[ ]]]]><![CDATA[>\n]]>second]]></error></testcase><!-- c > d --></testsuite>",
+      "<testsuite><testcase name=\"caf\u{E9} \u{1F600}\"/><testcase name=\"b\" attr=\"x>y\"/><testcase name=\"c\">",
+      "<testsuite><testcase name=\"a\"/><![CDATA[ never ends",
+      "<testsuite><testcase name=\"a\"/><testcase name=\"b<c\"/></testsuite>",
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<testsuite/>",
+    ].map { Array($0.utf8) }
+    reports.append(Array("<testsuite><testcase name=\"".utf8) + [0xE2, 0x82] + Array("\"/></testsuite>".utf8))
+    reports.append(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><testsuite><testcase name=\"caf".utf8) + [0xE9] + Array("\"/></testsuite>".utf8))
+    for bytes in reports {
+      let whole = JUnitReader.read(bytes, limit: 1000)
+      for chunk in [1, 2, 3, 5, 7, 64] {
+        let split = JUnitReader.read(.memory(bytes, chunk: chunk), limit: 1000, until: ReadingDeadline(end: .max))
+        #expect(split.cases == whole.cases && split.warning == whole.warning,
+                "chunk \(chunk) of \(String(decoding: bytes.prefix(60), as: UTF8.self)): \(split.warning ?? "-") vs \(whole.warning ?? "-")")
+      }
+    }
+    let limited = JUnitReader.read(.memory(reports[0], chunk: 3), limit: 2, until: ReadingDeadline(end: .max))
+    #expect(limited.cases.count == 2 && limited.stop == JUnitReader.read(.memory(reports[0]), limit: 2, until: ReadingDeadline(end: .max)).stop)
+  }
 }
