@@ -53,10 +53,12 @@ extension ManifestLoader {
     }
   }
 
-  /// Everything after the name, the step and `needs:`.
+  /// Everything after the name, the step and `needs:`; returns the kept
+  /// `reports:` globs with their places, for the check across lanes.
+  @discardableResult
   static func readLaneFields(
     _ fields: YAMLFields, into lane: inout Lane, label: String, pools: [String: Int], diagnostics: inout DiagnosticList
-  ) {
+  ) -> [Located<String>] {
     lane.inputs = insideTree(fields.strings("inputs", diagnostics: &diagnostics), key: "inputs", label: label, diagnostics: &diagnostics)
     lane.covers = insideTree(fields.strings("covers", diagnostics: &diagnostics), key: "covers", label: label, diagnostics: &diagnostics)
     lane.requires = (fields.strings("requires", diagnostics: &diagnostics) ?? []).compactMap { program in
@@ -88,7 +90,9 @@ extension ManifestLoader {
     lane.env = environment(fields, label: label, diagnostics: &diagnostics)
     if let dir = laneDir(fields, label: label, diagnostics: &diagnostics) { lane.dir = dir }
     lane.outputs = laneOutputs(fields, label: label, diagnostics: &diagnostics)
-    lane.reports = insideTree(fields.strings("reports", diagnostics: &diagnostics), key: "reports", label: label, diagnostics: &diagnostics)
+    let reports = fields.strings("reports", diagnostics: &diagnostics) ?? []
+    lane.reports = insideTree(reports, key: "reports", label: label, diagnostics: &diagnostics)
+    return reports.filter { PathGuard.isInside($0.value) }
   }
 
   /// `outputs:`, paths inside the tree relative to its root, without globs.

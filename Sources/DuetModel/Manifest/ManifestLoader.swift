@@ -72,6 +72,7 @@ package enum ManifestLoader {
     var lanes: [Lane] = []
     var firstDeclared: [String: SourceLocation] = [:]
     var needLocations: [[Located<String>]] = []
+    var reports: [[Located<String>]] = []
     for (index, item) in items.enumerated() {
       let label = item["name"]?.scalar.map { "lane '\($0)'" } ?? "lane \(index + 1)"
       guard let fields = YAMLFields(item, context: label, allowed: laneKeys, diagnostics: &diagnostics) else { continue }
@@ -80,7 +81,7 @@ package enum ManifestLoader {
       var lane = Lane(name: name, step: step ?? .shell(""), location: item.location)
       let needs = fields.strings("needs", diagnostics: &diagnostics) ?? []
       lane.needs = needs.map(\.value)
-      readLaneFields(fields, into: &lane, label: label, pools: pools, diagnostics: &diagnostics)
+      reports.append(readLaneFields(fields, into: &lane, label: label, pools: pools, diagnostics: &diagnostics))
       lanes.append(lane)
       needLocations.append(needs)
     }
@@ -93,6 +94,7 @@ package enum ManifestLoader {
       }
     }
     overlappingOutputs(lanes, diagnostics: &diagnostics)
+    overlappingReports(lanes, reports: reports, pools: pools, diagnostics: &diagnostics)
     return lanes
   }
 

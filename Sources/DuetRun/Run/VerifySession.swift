@@ -243,7 +243,11 @@ package final class VerifySession {
                           cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
                         },
                         reports: ReportReading(snapshot: { TestReportFiles.snapshot($0.reports, root: root) },
-                                               read: { TestReportFiles.read($0.reports, root: root, since: $1, unchanged: $2) }),
+                                               read: { lane, since, before in
+                                                 // Within the lane's timeout (as `VerifyPlan` sets the request's): a slow read never outlasts it.
+                                                 let deadline = since + (lane.timeout ?? plan.options.defaultTimeout)
+                                                 return TestReportFiles.read(lane.reports, root: root, since: since, unchanged: before, deadline: deadline)
+                                               }),
                         quarantine: quarantine)
     if commitWanted {
       commitWanted = false

@@ -4,23 +4,24 @@
 /// `&name;` stays as written. A reference to no character (0, a surrogate,
 /// past U+10FFFF) becomes U+FFFD.
 enum XMLText {
-  static func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-    guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
+  /// Hands `body` each byte of the text with its references replaced, until
+  /// it answers false: a reader keeps what it needs (a first line, a name) and
+  /// the text is never copied whole. In an attribute's value a literal tab or
+  /// line break is a space, as XML says (a `&#10;` stays a line break).
+  static func forEachByte(of bytes: ArraySlice<UInt8>, attribute: Bool, _ body: (UInt8) -> Bool) {
     var index = bytes.startIndex
     while index < bytes.endIndex {
       let byte = bytes[index]
-      guard byte == UInt8(ascii: "&"), let semicolon = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")),
-            let replaced = reference(bytes[(index + 1)..<semicolon]) else {
-        out.append(byte)
-        index += 1
+      if byte == UInt8(ascii: "&"),
+         let semicolon = bytes[index..<min(index + 12, bytes.endIndex)].firstIndex(of: UInt8(ascii: ";")),
+         let replaced = reference(bytes[(index + 1)..<semicolon]) {
+        for decoded in replaced { guard body(decoded) else { return } }
+        index = semicolon + 1
         continue
       }
-      out += replaced
-      index = semicolon + 1
+      guard body(attribute && XMLTag.isSpace(byte) ? UInt8(ascii: " ") : byte) else { return }
+      index += 1
     }
-    return out
   }
 
   /// The UTF-8 bytes a reference (between `&` and `;`) stands for; nil when it names no known entity.

@@ -14,7 +14,8 @@ struct ManifestSchemaTests {
   static let schemaText = ManifestSchema.text(builtins: BuiltinSet.standard.vocabulary)
 
   /// Loader diagnostics a schema cannot express: names that must exist elsewhere in the file, and cycles.
-  static let crossReferenceErrors = ["needs unknown lane", "needs form a cycle", "duplicate lane name", "names unknown pool", "is declared twice", "its outputs overlap those of lane"]
+  static let crossReferenceErrors = ["needs unknown lane", "needs form a cycle", "duplicate lane name", "names unknown pool", "is declared twice", "its outputs overlap those of lane",
+                                     "can match one file, and the two lanes may run at once"]
 
   /// Errors a schema cannot express: references between lanes, and the 7-day
   /// bound on a timeout written as a well-formed duration string (a number is bounded).

@@ -164,4 +164,68 @@ struct JUnitReaderTests {
     #expect(read.cases.map(\.duration) == [0, 0, 0, 1e9, 0, 0])
     #expect(read.cases.last?.name.count == JUnitReader.maxFieldLength + 1)
   }
+
+  /// Issue 50: a message-less failure's first line is found by scanning the
+  /// text as it streams (never split whole): after blank and space-only lines,
+  /// a CRLF, a `&#10;` in the text, across CDATA sections, in ISO-8859-1; a
+  /// first line past the bound is cut with `…`; a body of 8 MiB with its first
+  /// line at the end is read.
+  @Test func firstLinesAreFoundByScanning() {
+    func message(_ body: String, declaration: String = "") -> String? {
+      parse("\(declaration)<testsuite><testcase name=\"a\"><failure>\(body)</failure></testcase></testsuite>").cases.first?.message
+    }
+    #expect(message("\n   \n\t\n  boom \r\nsecond") == "boom")
+    #expect(message("\r\n\u{00A0}\u{3000}\r\nreal") == "real")
+    #expect(message("first&#10;second") == "first")
+    #expect(message("&lt;T&gt; was &amp; &#x41;") == "<T> was & A")
+    #expect(message("<![CDATA[\n  ]]>  <![CDATA[ cdata <b> line\nnext]]>") == "cdata <b> line")
+    #expect(message("   ") == nil)
+    #expect(message(String(repeating: "x", count: 40_000)) == String(repeating: "x", count: JUnitReader.maxFieldLength) + "…")
+    #expect(parse("<testsuite><testcase name=\"a\"><failure message=\"&#10;  top&#13;&#10;rest\">body</failure></testcase></testsuite>").cases.first?.message == "top")
+    let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><testsuite><testcase name=\"a\"><failure>\n caf".utf8) + [0xE9]
+      + Array("\n</failure></testcase></testsuite>".utf8)
+    #expect(JUnitReader.read(latin1, limit: 10).cases.first?.message == "café")
+    let deep = String(repeating: " \n", count: 4 << 20) + "at last"
+    #expect(message(deep) == "at last")
+  }
+
+  /// Issue 50: validity of UTF-8 is checked in place by Unicode's table, as
+  /// Swift's own decoder decides it, on every sequence of up to four bytes
+  /// drawn from the boundary values.
+  @Test func utf8CheckAgreesWithTheStandardLibrary() {
+    let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF,
+                          0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+    var sequences: [[UInt8]] = edges.map { [$0] }
+    for _ in 0..<3 { sequences += sequences.filter { $0.count == sequences.last!.count }.flatMap { s in edges.map { s + [$0] } } }
+    let disagreements = sequences.filter { UTF8Check.isValid($0) != (String(validating: $0, as: UTF8.self) != nil) }
+    #expect(sequences.count > 300_000 && disagreements.isEmpty, "\(disagreements.prefix(5))")
+  }
+
+  /// Issue 50: the report streams through a window a chunk at a time; cut
+  /// into chunks of any size (a reference, a `]]>`, a tag, a UTF-8 sequence
+  /// split between two), every report reads as it does whole: the same cases,
+  /// the same warning and line.
+  @Test func chunksOfAnySizeReadAlike() throws {
+    var reports = try ["TEST-com.example.theming.ContrastTest.xml", "TEST-junit-jupiter.xml", "pytest.xml", "swift-xunit.xml"].map(JUnitFixtures.bytes)
+    reports += [
+      "<testsuite name=\"s&amp;t\"><testcase name=\"a&#x1F600;\"><failure>\n  &lt;x&gt; &#10;y</failure></testcase>"
+        + "<testcase name=\"b\"><error><![CDATA[ ]]]]><![CDATA[>\n]]>second]]></error></testcase><!-- c > d --></testsuite>",
+      "<testsuite><testcase name=\"caf\u{E9} \u{1F600}\"/><testcase name=\"b\" attr=\"x>y\"/><testcase name=\"c\">",
+      "<testsuite><testcase name=\"a\"/><![CDATA[ never ends",
+      "<testsuite><testcase name=\"a\"/><testcase name=\"b<c\"/></testsuite>",
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<testsuite/>",
+    ].map { Array($0.utf8) }
+    reports.append(Array("<testsuite><testcase name=\"".utf8) + [0xE2, 0x82] + Array("\"/></testsuite>".utf8))
+    reports.append(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><testsuite><testcase name=\"caf".utf8) + [0xE9] + Array("\"/></testsuite>".utf8))
+    for bytes in reports {
+      let whole = JUnitReader.read(bytes, limit: 1000)
+      for chunk in [1, 2, 3, 5, 7, 64] {
+        let split = JUnitReader.read(.memory(bytes, chunk: chunk), limit: 1000, until: ReadingDeadline(end: .max))
+        #expect(split.cases == whole.cases && split.warning == whole.warning,
+                "chunk \(chunk) of \(String(decoding: bytes.prefix(60), as: UTF8.self)): \(split.warning ?? "-") vs \(whole.warning ?? "-")")
+      }
+    }
+    let limited = JUnitReader.read(.memory(reports[0], chunk: 3), limit: 2, until: ReadingDeadline(end: .max))
+    #expect(limited.cases.count == 2 && limited.stop == JUnitReader.read(.memory(reports[0]), limit: 2, until: ReadingDeadline(end: .max)).stop)
+  }
 }
