@@ -35,7 +35,7 @@ package final class LaneLoop {
     var reports = TestReportSnapshot()
     /// For a lane with quarantined tests: the runner's build-failure lines in
     /// its output, which no quarantined test can excuse.
-    var failureLines: RunnerFailureScanner?
+    var failureLines: BuildFailureScanner?
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -155,7 +155,7 @@ package final class LaneLoop {
     guard let request = makeRequest?(start.index, start.attempt) else { return }
     let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
     if let reports, !lane.reports.isEmpty { attempt.reports = reports.snapshot(lane) }
-    if quarantine?.active(lane: lane.name).contains(where: { !$0.isLaneLevel }) == true { attempt.failureLines = RunnerFailureScanner() }
+    if quarantine?.active(lane: lane.name).contains(where: { !$0.isLaneLevel }) == true { attempt.failureLines = BuildFailureScanner() }
     running[start.index] = attempt
     switch lane.step {
     case .shell(let command): startShell(attempt, command: command)
@@ -267,27 +267,9 @@ package final class LaneLoop {
       tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
       for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
     }
-    attempt.failureLines?.finish()
-    var excused: QuarantineExcuse?
     let failedAs = outcome
-    if let quarantine {
-      let evidence = QuarantineExcuseCheck.Attempt(
-        outcome: outcome, exitCode: code, signal: signal, tests: tests,
-        unmatchedReports: QuarantineExcuseCheck.unmatched(request.lane.reports, by: tests.cases),
-        missingOutputs: missingOutputs, buildFailure: attempt.failureLines?.found)
-      switch QuarantineExcuseCheck.judge(evidence, lane: request.lane.name, rule: quarantine) {
-      case .excused(let excuse)?:
-        // Still recorded as read: the failures stay in the history.
-        attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
-        attempt.note = excuse.note
-        excused = excuse
-        outcome = .pass
-      case .refused(let why)?:
-        attempt.sink.write("duet: \(why)\n")
-        attempt.note = attempt.note ?? why
-      case nil: break
-      }
-    }
+    let excused = judge(attempt, outcome: outcome, code: code, signal: signal, tests: tests, missingOutputs: missingOutputs)
+    if excused != nil { outcome = .pass }
     attempt.sink.close()
     var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
@@ -305,6 +287,33 @@ package final class LaneLoop {
       begin(next)
     }
     startWhatMay()
+  }
+
+  /// What the quarantine makes of a failed attempt (`QuarantineExcuseCheck`):
+  /// its excuse, said in the lane's log and note, or nil; why quarantined
+  /// tests could not excuse it is said there too. Still recorded as read: the
+  /// failures stay in the history.
+  private func judge(_ attempt: Attempt, outcome: AttemptOutcome, code: Int32?, signal: Int32?, tests: JUnitReading,
+                     missingOutputs: Bool) -> QuarantineExcuse? {
+    attempt.failureLines?.finish()
+    guard let quarantine else { return nil }
+    let lane = attempt.request.lane
+    let evidence = QuarantineExcuseCheck.Attempt(
+      outcome: outcome, exitCode: code, signal: signal, tests: tests,
+      unmatchedReports: QuarantineExcuseCheck.unmatched(lane.reports, by: tests.cases),
+      missingOutputs: missingOutputs, buildFailure: attempt.failureLines?.found)
+    switch QuarantineExcuseCheck.judge(evidence, lane: lane.name, rule: quarantine) {
+    case .excused(let excuse)?:
+      attempt.sink.write("duet: \(excuse.note); the lane passes by \(QuarantineFile.defaultPath)\n")
+      attempt.note = excuse.note
+      return excuse
+    case .refused(let why)?:
+      attempt.sink.write("duet: \(why)\n")
+      attempt.note = attempt.note ?? why
+      return nil
+    case nil:
+      return nil
+    }
   }
 
   /// One `finished` event per lane, in the order the plan settled them.

@@ -7,7 +7,7 @@ import DuetSupport
 /// A timeout, a signal, an exit over 125 (the shell's word for a signal or a
 /// crash), a report cut short, a `reports:` glob that matched no report of
 /// the attempt, a missing output, or a runner's own build-failure line in the
-/// log (`RunnerFailureLines`) is never excused by test entries, and the note
+/// log (`BuildFailureLines`) is never excused by test entries, and the note
 /// says which. A whole-lane entry still excuses anything. Pure.
 package struct QuarantineExcuseCheck: Sendable {
   /// What the attempt left to judge it by.

@@ -4,7 +4,7 @@
 /// compile, so a quarantine that sees only quarantined failures in the reports
 /// must also see none of these in the log before it excuses the lane: the
 /// module that did not compile wrote no report to fail in.
-package enum RunnerFailureLines {
+package enum BuildFailureLines {
   /// Why `line` says the run failed beyond its tests (`Gradle task
   /// ':app:compileDebugKotlin' failed`), or nil for any other line.
   package static func buildFailure(in line: Substring) -> String? {
@@ -61,9 +61,9 @@ package enum RunnerFailureLines {
 }
 
 /// Reads a lane's output as it streams and keeps the first line that says the
-/// run failed beyond its tests (`RunnerFailureLines`). Bounded: a line is
+/// run failed beyond its tests (`BuildFailureLines`). Bounded: a line is
 /// judged by its first `maxLine` bytes.
-package struct RunnerFailureScanner: Sendable {
+package struct BuildFailureScanner: Sendable {
   package static let maxLine = 4096
   private var line: [UInt8] = []
   private var overlong = false
@@ -78,7 +78,7 @@ package struct RunnerFailureScanner: Sendable {
       if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
         judge()
         if found != nil { return }
-      } else if line.count < RunnerFailureScanner.maxLine {
+      } else if line.count < BuildFailureScanner.maxLine {
         line.append(byte)
       } else {
         overlong = true
@@ -95,7 +95,7 @@ package struct RunnerFailureScanner: Sendable {
     defer { line.removeAll(keepingCapacity: true); overlong = false }
     guard !line.isEmpty else { return }
     let text = String(decoding: line, as: UTF8.self)
-    if let why = RunnerFailureLines.buildFailure(in: text[...]) {
+    if let why = BuildFailureLines.buildFailure(in: text[...]) {
       let trimmed = text.trimmingLeadingBlanks
       found = (why, trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed)
     }

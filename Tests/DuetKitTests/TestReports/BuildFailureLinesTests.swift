@@ -2,7 +2,7 @@ import Testing
 import DuetTestReports
 
 @Suite("A runner's build-failure lines, which no quarantined test excuses")
-struct RunnerFailureLinesTests {
+struct BuildFailureLinesTests {
   /// Each runner's line for a failure beyond its tests is one; a test's own failure line is not.
   @Test func buildFailuresAreToldFromTestFailures() {
     let failures = [
@@ -21,7 +21,7 @@ struct RunnerFailureLinesTests {
       "Interrupted: 1 error during collection",
       "INTERNALERROR> Traceback",
     ]
-    for line in failures { #expect(RunnerFailureLines.buildFailure(in: line[...]) != nil, "\(line)") }
+    for line in failures { #expect(BuildFailureLines.buildFailure(in: line[...]) != nil, "\(line)") }
     let tests = [
       "Execution failed for task ':app:testDebugUnitTest'.",
       "Execution failed for task ':app:connectedDebugAndroidTest'.",
@@ -33,19 +33,19 @@ struct RunnerFailureLinesTests {
       "error: the lane said error: nothing",
       "",
     ]
-    for line in tests { #expect(RunnerFailureLines.buildFailure(in: line[...]) == nil, "\(line)") }
+    for line in tests { #expect(BuildFailureLines.buildFailure(in: line[...]) == nil, "\(line)") }
   }
 
   /// The scanner finds the line across chunk borders and keeps the first.
   @Test func theScannerReadsLinesAcrossChunks() {
-    var scanner = RunnerFailureScanner()
+    var scanner = BuildFailureScanner()
     let text = Array("ok\nExecution failed for task ':b:compileKotlin'.\n** BUILD FAILED **\n".utf8)
     for start in stride(from: 0, to: text.count, by: 7) {
       text[start..<min(text.count, start + 7)].withUnsafeBytes { scanner.feed($0) }
     }
     scanner.finish()
     #expect(scanner.found?.why == "Gradle task ':b:compileKotlin' failed")
-    var last = RunnerFailureScanner()
+    var last = BuildFailureScanner()
     Array("** BUILD FAILED **".utf8).withUnsafeBytes { last.feed($0) }
     #expect(last.found == nil)
     last.finish()
