@@ -322,8 +322,8 @@ struct QuarantineCLITests {
     #expect(!run.stderr.contains("\\n"), "\(run.stderr)")
     #expect(lines.contains("duet verify: warning: quarantine: cannot read lanes/quarantine.yaml, so nothing is quarantined and no failure is excused; its 2 errors:"),
             "\(run.stderr)")
-    #expect(lines.contains("duet verify: warning: lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'?"), "\(run.stderr)")
-    #expect(lines.contains { $0.hasPrefix("duet verify: warning: lanes/quarantine.yaml:4:12: error: quarantine entry 1: 'until' must be a real date") },
+    #expect(lines.contains("lanes/quarantine.yaml:2:11: error: quarantine entry 1: unknown lane 'unti'; did you mean 'unit'?"), "\(run.stderr)")
+    #expect(lines.contains { $0.hasPrefix("lanes/quarantine.yaml:4:12: error: quarantine entry 1: 'until' must be a real date") },
             "\(run.stderr)")
     let doctor = try tree.duet("doctor", "--json", environment: ["PATH": "/nonexistent"])
     #expect(doctor.status == 1, "\(doctor.stdout)")

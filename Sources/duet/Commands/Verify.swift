@@ -49,7 +49,9 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     let progress = Locked<ProgressPrinter?>(nil)
     return VerifyObserver(
       notice: { json ? console.err("\($0)") : console.out("\($0)") },
-      warning: { console.err("duet verify: warning: \($0)") },
+      // A diagnostic (`lanes/quarantine.yaml:3:12: error: …`) keeps its
+      // position at the start of the line, where editors and CI find it.
+      warning: { console.err(DiagnosticLine.startsWithPosition($0) ? "\($0)" : "duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
       started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },
       event: { event in
