@@ -35,7 +35,11 @@ package enum TraceJSON {
       var args = ["lane": bar.lane, "attempt": "\(bar.attempt)", "outcome": bar.outcome, "lane outcome": outcomes[bar.lane] ?? ""]
       if let fingerprint = timeline.fingerprints[bar.lane] { args["fingerprint"] = fingerprint }
       if bar.onCriticalPath { args["critical path"] = "yes" }
-      events.append(Event(name: bar.lane, cat: bar.outcome, ph: "X", ts: micros(bar.start), dur: micros(bar.duration),
+      // The end is rounded once, from the same clock as the start, and the
+      // duration is what lies between: a start and a duration rounded apart
+      // could end a slice a microsecond after the next on its track starts.
+      let start = micros(bar.start)
+      events.append(Event(name: bar.lane, cat: bar.outcome, ph: "X", ts: start, dur: max(0, micros(bar.start + bar.duration) - start),
                           pid: 1, tid: bar.slot + 1, args: args))
     }
     let file = File(traceEvents: events, otherData: ["run": timeline.runID, "verdict": timeline.verdict,

@@ -184,4 +184,31 @@ struct PicturesTests {
     let names = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }.compactMap { $0["name"] as? String }
     #expect(names == Self.hostile)
   }
+
+  /// Issue 52, item 11: slices of one track in the trace never overlap, in
+  /// microseconds as well as in seconds: a start and a duration rounded apart
+  /// made a lane end at 10351 µs and the next on its slot start at 10350.
+  @Test func traceSlicesOfOneTrackNeverOverlap() throws {
+    var steps: [StepRow] = []
+    var start = 0.0
+    // Starts and durations whose halves of a microsecond round up apart.
+    for index in 0..<40 {
+      let duration = 0.0051755 + Double(index) * 0.0000013
+      steps.append(Self.step("l\(index)", 1, start, duration, .pass, lane: .pass))
+      start += duration
+    }
+    let text = TraceJSON.text(RunTimeline(run: Self.run(), steps: steps, needs: [:]))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let slices = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }
+    let byTrack = Dictionary(grouping: slices) { $0["tid"] as? Int ?? 0 }
+    for (_, track) in byTrack {
+      let spans = track.compactMap { slice -> (Int, Int)? in
+        guard let ts = slice["ts"] as? Int, let dur = slice["dur"] as? Int else { return nil }
+        return (ts, ts + dur)
+      }.sorted { $0.0 < $1.0 }
+      for (earlier, later) in zip(spans, spans.dropFirst()) {
+        #expect(earlier.1 <= later.0, "\(earlier) overlaps \(later)")
+      }
+    }
+  }
 }
