@@ -28,4 +28,41 @@ struct MachineErrorCLITests {
     let again = try tree.duet("verify", "-j", "40")
     #expect(again.status == 0, "\(again.stdout.suffix(500))")
   }
+
+  #if os(Linux)
+  /// Issue 52, item 3: a lane whose shell could not fork (the user's process
+  /// limit, here set by the lane itself so that it bites the lane and not duet;
+  /// as root the run is made as `nobody`, for whom the limit binds) is `error`,
+  /// not `fail`: dash says `Cannot fork` and exits 2. bash's words
+  /// (`fork: retry: Resource temporarily unavailable`) are the same, whatever
+  /// the exit status. No flaky evidence, exit 3; with the limit gone it passes.
+  @Test func aShellThatCannotForkIsAnError() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: starved
+          sh: "if [ -e limit ]; then ulimit -u 1 2>/dev/null || ulimit -p 1; fi; true | true; echo done"
+        - name: words
+          sh: "if [ -e limit ]; then echo 'bash: fork: retry: Resource temporarily unavailable' >&2; exit 1; fi"
+      """)
+    try tree.write("limit", "")
+    chmod(tree.url.path, 0o777)
+    let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
+    let run = try shell("\(asUser)'\(duetBinary.path)' verify --junit junit.xml", in: tree.url,
+                        environment: ["NO_COLOR": "1", "DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])
+    #expect(run.status == 3, "\(run.output.suffix(1500))")
+    #expect(run.output.contains("starved  error"), "\(run.output.suffix(800))")
+    #expect(run.output.contains("Cannot fork"), "\(run.output.suffix(800))")
+    #expect(run.output.contains("words    error"), "\(run.output.suffix(800))")
+    #expect(run.output.contains("duet verify: ERROR ("), "\(run.output.suffix(800))")
+    #expect(!run.output.contains("duet verify: FAIL"))
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("limit"))
+    let again = try shell("\(asUser)'\(duetBinary.path)' verify", in: tree.url,
+                          environment: ["NO_COLOR": "1", "DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])
+    #expect(again.status == 0, "\(again.output.suffix(800))")
+    let flaky = try tree.duet("flaky", "--json", environment: ["DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])
+    let object = try JSONSerialization.jsonObject(with: Data(flaky.stdout.utf8)) as? [String: Any]
+    #expect((object?["lanes"] as? [Any])?.isEmpty == true, "an error is no flaky evidence: \(flaky.stdout)")
+  }
+  #endif
 }

@@ -36,6 +36,8 @@ package final class LaneLoop {
     /// For a lane with quarantined tests: the runner's build-failure lines in
     /// its output, which no quarantined test can excuse.
     var failureLines: BuildFailureScanner?
+    /// The shell's own word that it could not fork: the machine ran out, not the lane.
+    var forkFailure = ForkFailureScanner()
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -170,6 +172,7 @@ package final class LaneLoop {
     attempt.child = loop.start(spec, limits: limits, onBytes: { bytes in
       sink.write(bytes)
       attempt.failureLines?.feed(bytes)
+      attempt.forkFailure.feed(bytes)
     }, onEnd: { [unowned self] end in
       self.shellEnded(index, attempt, end)
     })
@@ -183,6 +186,13 @@ package final class LaneLoop {
       attempt.sink.write("duet: \(problem)\n")
       attempt.note = problem
       attempt.couldNotStart = end.outOfResources
+    }
+    attempt.forkFailure.finish()
+    if let line = attempt.forkFailure.found, end.waitStatus.map({ exitCode(ofWaitStatus: $0) }) != 0 {
+      // Not the lane's failure: no flaky evidence, no retry, the run ends ERROR (exit 3).
+      attempt.sink.write("duet: the shell could not start a process (the machine is out of processes or memory); the attempt is an error, not a failure\n")
+      attempt.note = "out of processes: \(ControlText.shown(line))"
+      attempt.couldNotStart = true
     }
     attempt.timedOut = end.timedOut
     // Stopped from outside (a signal to duet): interrupted, not failed.

@@ -1,0 +1,44 @@
+/// Reads a shell lane's output as it streams for the shell's own word that
+/// it could not start a process: bash's `fork: retry: Resource temporarily
+/// unavailable` and `fork: Resource temporarily unavailable`, dash's and
+/// bash's `Cannot fork`, `fork: Cannot allocate memory`. The machine ran out
+/// (`ulimit -u`, memory), not the lane: the attempt is `error`, whatever the
+/// shell's exit status (dash exits 2), so it is neither a failure nor flaky
+/// evidence. Only a line's first `window` bytes are looked at, where a shell
+/// writes its name and the message; a line is kept no longer than that.
+package struct ForkFailureScanner: Sendable {
+  static let window = 256
+  static let phrases = ["fork: retry: Resource temporarily unavailable", "fork: Resource temporarily unavailable",
+                        "Cannot fork", "fork: Cannot allocate memory"]
+  private var line: [UInt8] = []
+  /// The first such line, cut to 200 characters.
+  package private(set) var found: String?
+
+  package init() {}
+
+  package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    guard found == nil else { return }
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+        judge()
+        if found != nil { return }
+      } else if line.count < ForkFailureScanner.window {
+        line.append(byte)
+      }
+    }
+  }
+
+  /// Judges what is left once the output has ended.
+  package mutating func finish() {
+    if found == nil { judge() }
+  }
+
+  private mutating func judge() {
+    defer { line.removeAll(keepingCapacity: true) }
+    // Every phrase holds "ork": most lines are passed over without making a String.
+    guard line.count >= 11, line.indices.dropLast(2).contains(where: { line[$0] == 0x6F && line[$0 + 1] == 0x72 && line[$0 + 2] == 0x6B }) else { return }
+    let text = String(decoding: line, as: UTF8.self)
+    guard ForkFailureScanner.phrases.contains(where: text.contains) else { return }
+    found = text.count > 200 ? String(text.prefix(200)) + "…" : text
+  }
+}
