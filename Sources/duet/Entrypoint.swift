@@ -63,10 +63,11 @@ enum Entrypoint {
       return ExitCode.usage
     } catch let error as any DiagnosticError {
       console.diagnostics(error.diagnostics)
-      return ExitCode.usage
+      // A file that could not be read for want of a descriptor is the machine's error, not the tree's.
+      return error.diagnostics.contains { MachineShortage.named(in: $0.message) } ? ExitCode.machine : ExitCode.usage
     } catch {
       console.err("duet \(first): error: \(String(describing: error))")
-      return ExitCode.usage
+      return MachineShortage.caused(error) ? ExitCode.machine : ExitCode.usage
     }
   }
 

@@ -16,7 +16,7 @@ final class ProgressPrinter: Sendable {
     /// The columns the status line took when drawn: on a terminal made narrower
     /// since, it now wraps over several rows, and all of them must go.
     var statusColumns = 0
-    var timer: (any DispatchSourceTimer)?
+    var timer: Ticker?
   }
 
   private let console: Console
@@ -29,15 +29,10 @@ final class ProgressPrinter: Sendable {
     self.quiet = quiet
     self.total = total
     guard !quiet else { return }
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    if console.canRewrite {
-      timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
-      timer.setEventHandler { [weak self] in self?.redraw() }
-    } else {
-      timer.schedule(deadline: .now() + heartbeat, repeating: heartbeat)
-      timer.setEventHandler { [weak self] in self?.stillRunning() }
+    let rewrite = console.canRewrite
+    let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in
+      if rewrite { self?.redraw() } else { self?.stillRunning() }
     }
-    timer.resume()
     state.withLock { $0.timer = timer }
   }
 

@@ -29,6 +29,23 @@ struct MachineErrorCLITests {
     #expect(again.status == 0, "\(again.stdout.suffix(500))")
   }
 
+  /// Issue 52, items 1 and 4: under `ulimit -n` from 5 to 14, `duet verify
+  /// --junit` and `duet doctor` never trap (libdispatch's SIGILL, exit 132,
+  /// when its event loop could not make an eventfd): verify ends `error`
+  /// (exit 3) or passes, never FAIL, the JUnit write's own EMFILE included;
+  /// doctor answers.
+  @Test func noTrapWhenDescriptorsRunOut() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"echo done\"}\n")
+    for limit in 5...14 {
+      let run = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinary.path)' verify --junit junit.xml", in: tree.url,
+                          environment: ["NO_COLOR": "1", "DUET_HISTORY": "off"])
+      #expect(run.status == 0 || run.status == 3, "ulimit -n \(limit): exit \(run.status): \(run.output.suffix(600))")
+      #expect(!run.output.contains("duet verify: FAIL"), "ulimit -n \(limit): \(run.output.suffix(600))")
+      let doctor = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinary.path)' doctor", in: tree.url, environment: ["NO_COLOR": "1"])
+      #expect([0, 1, 3].contains(doctor.status), "doctor, ulimit -n \(limit): exit \(doctor.status): \(doctor.output.suffix(600))")
+    }
+  }
+
   #if os(Linux)
   /// Issue 52, item 3: a lane whose shell could not fork (the user's process
   /// limit, here set by the lane itself so that it bites the lane and not duet;

@@ -38,6 +38,25 @@ struct OutOfThreadsCLITests {
     return process
   }
 
+  /// Issue 52, items 1 and 2: under a process limit from 2 to 8 more than
+  /// the user runs, `duet verify` neither hangs (it waited for good in
+  /// Dispatch's `_dispatch_temporary_resource_shortage` from the observer's
+  /// queue at 3, 4 and 7) nor fails: it ends at once, `error` (exit 3) where
+  /// the lane could not start or fork, or passes.
+  @Test func noHangWhenProcessesRunOut() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true | true | true; echo done\"}\n")
+    chmod(tree.url.path, 0o777)
+    let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
+    let user = getuid() == 0 ? "nobody" : NSUserName()
+    let base = Int(try shell("ps -L -u \(user) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    for extra in 2...8 {
+      let run = try shell("\(asUser)prlimit --nproc=\(base + extra) timeout 30 '\(duetBinary.path)' verify", in: tree.url,
+                          environment: ["NO_COLOR": "1", "DUET_HISTORY": "off"])
+      #expect(run.status == 0 || run.status == 3, "nproc +\(extra): exit \(run.status): \(run.output.suffix(600))")
+      #expect(!run.output.contains("duet verify: FAIL"), "nproc +\(extra): \(run.output.suffix(600))")
+    }
+  }
+
   @Test(arguments: [SIGTERM, SIGINT])
   func exitsOnTheSignal(_ signal: Int32) throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"sleep 60\"}\n  - {name: b, sh: \"sleep 60\"}\n")

@@ -5,6 +5,8 @@ package enum ExitCode {
   package static let pass: Int32 = 0
   package static let failed: Int32 = 1
   package static let usage: Int32 = 2
+  /// The machine ran out (no descriptor, thread, process or memory): duet's error, not the run's.
+  package static let machine: Int32 = 3
   package static let interrupted: Int32 = 130
 }
 

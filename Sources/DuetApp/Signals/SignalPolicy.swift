@@ -39,7 +39,7 @@ package final class SignalPolicy: Sendable {
 
   /// Takes over the signals; call once, first thing, before any child or
   /// other thread starts. A process that cannot make even this one thread
-  /// cannot run lanes either: it says so and exits 2.
+  /// cannot run lanes either: it says so and exits 3, the machine's error.
   package static func install() -> SignalPolicy {
     let policy = SignalPolicy()
     installed.withLock { $0 = policy }
@@ -47,7 +47,8 @@ package final class SignalPolicy: Sendable {
     let error = SignalThread.start(handled) { number in SignalPolicy.installed.current?.received(number) }
     if error != 0 {
       FileHandle.standardError.write(Data("duet: error: cannot start a thread: \(String(cString: strerror(error))) (is the process limit, ulimit -u, reached?)\n".utf8))
-      exit(2)
+      // The machine ran out, not the command line: duet's `error`, exit 3 (issue 52).
+      exit(3)
     }
     return policy
   }

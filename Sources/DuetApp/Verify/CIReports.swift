@@ -5,16 +5,19 @@ import Foundation
 /// The files a CI run writes besides the text: the JUnit XML and GitHub's step summary.
 enum CIReports {
   /// Writes both; returns the reports that could not be written (a missing
-  /// JUnit file fails the run; the summary only warns).
-  static func save(_ outcome: VerifyOutcome, _ reports: VerifyReports, started: Date, observer: VerifyObserver) -> [String] {
+  /// JUnit file fails the run; the summary only warns), and apart those the
+  /// machine kept from being written (no descriptor or memory: an error, exit 3).
+  static func save(_ outcome: VerifyOutcome, _ reports: VerifyReports, started: Date, observer: VerifyObserver) -> (errors: [String], shortages: [String]) {
     var errors: [String] = []
+    var shortages: [String] = []
     if let path = reports.junitPath {
       let xml = JUnitReport.xml(outcome, timestamp: ISO8601DateFormatter().string(from: started))
       do {
         try AtomicFile.write(Data(xml.utf8), toAbsolute: path)
       } catch {
         observer.error("--junit: \(error)")
-        errors.append("--junit: cannot write \(path)")
+        // Out of descriptors or memory is the machine's error, not a lane's failure (issue 52).
+        if !MachineShortage.caused(error) { errors.append("--junit: cannot write \(path)") } else { shortages.append("--junit: \(error)") }
       }
     }
     if let path = reports.summaryPath {
@@ -26,7 +29,7 @@ enum CIReports {
         observer.warning("cannot append the summary to $GITHUB_STEP_SUMMARY (\(path))")
       }
     }
-    return errors
+    return (errors, shortages)
   }
 
   /// Appends with `O_APPEND`, so steps that share the summary file never

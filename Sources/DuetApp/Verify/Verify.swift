@@ -174,7 +174,7 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
     changed = TrackedChanges.changed(before: before, after: after)
   }
   var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)
-  outcome.reportErrors = CIReports.save(outcome, request.reports, started: started, observer: observer)
+  (outcome.reportErrors, outcome.machineErrors) = CIReports.save(outcome, request.reports, started: started, observer: observer)
   session.record(outcome).forEach(observer.warning)
   if let path = request.timingsPath, TimingsFile.save(session.timeline(outcome), path: path, observer: observer) {
     outcome.timingsPath = path

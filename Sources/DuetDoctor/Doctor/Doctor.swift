@@ -1,3 +1,4 @@
+import DuetProcess
 import Foundation
 import DuetAdopt
 import DuetRun
@@ -42,9 +43,9 @@ package enum Doctor {
 
     // The toolchain probes are slow (a JVM starts for kotlinc): they run while the rest is read.
     let probes = Locked<[Int: ToolProbe.Version]>([:])
-    let group = DispatchGroup()
+    let group = WorkGroup()
     for (index, toolchain) in ToolProbe.toolchains.enumerated() {
-      DispatchQueue.global().async(group: group) {
+      group.run {
         let version = ToolProbe.version(of: toolchain.tool, argument: toolchain.argument, environment: options.environment, timeout: options.probeTimeout)
         probes.withLock { $0[index] = version }
       }

@@ -17,6 +17,9 @@ package struct VerifyOutcome: Sendable {
   package var changedTrackedFiles: [String]
   /// Reports asked for that could not be written (`--junit: cannot write …`).
   package var reportErrors: [String]
+  /// Reports that could not be written because the machine ran out (no
+  /// descriptor, thread or memory: `MachineShortage`): duet's error, not the run's failure.
+  package var machineErrors: [String] = []
   /// Where `--timings` wrote the run's page, when it did.
   package var timingsPath: String?
 
@@ -29,7 +32,7 @@ package struct VerifyOutcome: Sendable {
   package var verdict: Verdict {
     if run.interrupted { return .interrupted }
     if !run.failed.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
-    if !run.couldNotStart.isEmpty { return .error }
+    if !run.couldNotStart.isEmpty || !machineErrors.isEmpty { return .error }
     return .pass
   }
 
@@ -77,7 +80,7 @@ package struct VerifyOutcome: Sendable {
       parts += skipParts(withCauses: false)
       if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
       if !changedTrackedFiles.isEmpty { parts.append("\(TrackedChanges.summary(changedTrackedFiles))") }
-      parts += reportErrors.map { "\($0)" }
+      parts += (reportErrors + machineErrors).map { "\($0)" }
       return "duet verify: FAIL (" + parts.joined(separator: "; ") + ")"
     case .error:
       var parts = couldNotStartParts()
@@ -85,6 +88,7 @@ package struct VerifyOutcome: Sendable {
         if let count = counts[outcome] { parts.append("\(count) \(word)") }
       }
       parts += skipParts(withCauses: false)
+      parts += machineErrors.map { "\($0)" }
       return "duet verify: ERROR (" + parts.joined(separator: "; ") + ")"
     }
   }

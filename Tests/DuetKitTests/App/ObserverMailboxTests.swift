@@ -39,10 +39,10 @@ struct ObserverMailboxTests {
     let mailbox = ObserverMailbox(label: "test", heldUntilFlush: true)
     let heard = Heard()
     for value in 0..<10 { mailbox.post { heard.values.append(value) } }
-    mailbox.queue.sync {}
+    mailbox.waitUntilIdle()
     #expect(heard.values.isEmpty, "held calls ran before the flush")
     mailbox.flush()
-    mailbox.queue.sync {}
+    mailbox.waitUntilIdle()
     #expect(heard.values == Array(0..<10))
     mailbox.post { heard.values.append(10) }
     mailbox.waitUntilDelivered()

@@ -1,0 +1,36 @@
+import DuetProcess
+import Foundation
+
+/// Calls `tick` every `interval` seconds on a thread of its own until
+/// cancelled: the progress line's clock. Not a Dispatch timer source, which
+/// traps when libdispatch cannot make its epoll or eventfd descriptor
+/// (`ulimit -n` reached, issue 52); where no thread can be made, there is no
+/// tick, and the progress line is redrawn only as lanes start and end.
+final class Ticker: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var cancelled = false
+
+  /// Nil when no thread could be made.
+  init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
+    let made = DetachedThread.start { [self] in
+      condition.lock()
+      while !cancelled {
+        if !condition.wait(until: Date(timeIntervalSinceNow: interval)) && !cancelled {
+          condition.unlock()
+          tick()
+          condition.lock()
+        }
+      }
+      condition.unlock()
+    }
+    guard made == 0 else { return nil }
+  }
+
+  /// No tick after this returns but one already under way.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}
