@@ -6,12 +6,12 @@ import Foundation
 /// traps when libdispatch cannot make its epoll or eventfd descriptor
 /// (`ulimit -n` reached, issue 52); where no thread can be made, there is no
 /// tick, and the progress line is redrawn only as lanes start and end.
-final class Ticker: @unchecked Sendable {
+package final class Ticker: @unchecked Sendable {
   private let condition = NSCondition()
   private var cancelled = false
 
   /// Nil when no thread could be made.
-  init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
+  package init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
     let made = DetachedThread.start { [self] in
       condition.lock()
       while !cancelled {
@@ -27,7 +27,7 @@ final class Ticker: @unchecked Sendable {
   }
 
   /// No tick after this returns but one already under way.
-  func cancel() {
+  package func cancel() {
     condition.lock()
     cancelled = true
     condition.broadcast()
