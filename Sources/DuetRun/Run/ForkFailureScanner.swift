@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// Reads a shell lane's output as it streams for the shell's own word that
 /// it could not start a process: bash's `fork: retry: Resource temporarily
 /// unavailable` and `fork: Resource temporarily unavailable`, dash's and
@@ -10,7 +12,7 @@ package struct ForkFailureScanner: Sendable {
   static let window = 256
   static let phrases = ["fork: retry: Resource temporarily unavailable", "fork: Resource temporarily unavailable",
                         "Cannot fork", "fork: Cannot allocate memory"]
-  private var line: [UInt8] = []
+  private var lines = StreamedLines(limit: window)
   /// The first such line, cut to 200 characters.
   package private(set) var found: String?
 
@@ -18,27 +20,24 @@ package struct ForkFailureScanner: Sendable {
 
   package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
     guard found == nil else { return }
-    for byte in bytes {
-      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-        judge()
-        if found != nil { return }
-      } else if line.count < ForkFailureScanner.window {
-        line.append(byte)
-      }
-    }
+    var hit: String?
+    _ = lines.feed(bytes) { line in hit = Self.judge(line); return hit != nil }
+    found = hit
   }
 
   /// Judges what is left once the output has ended.
   package mutating func finish() {
-    if found == nil { judge() }
+    guard found == nil else { return }
+    var hit: String?
+    _ = lines.finish { line in hit = Self.judge(line); return hit != nil }
+    found = hit
   }
 
-  private mutating func judge() {
-    defer { line.removeAll(keepingCapacity: true) }
+  private static func judge(_ line: [UInt8]) -> String? {
     // Every phrase holds "ork": most lines are passed over without making a String.
-    guard line.count >= 11, line.indices.dropLast(2).contains(where: { line[$0] == 0x6F && line[$0 + 1] == 0x72 && line[$0 + 2] == 0x6B }) else { return }
+    guard line.count >= 11, line.indices.dropLast(2).contains(where: { line[$0] == 0x6F && line[$0 + 1] == 0x72 && line[$0 + 2] == 0x6B }) else { return nil }
     let text = String(decoding: line, as: UTF8.self)
-    guard ForkFailureScanner.phrases.contains(where: text.contains) else { return }
-    found = text.count > 200 ? String(text.prefix(200)) + "…" : text
+    guard ForkFailureScanner.phrases.contains(where: text.contains) else { return nil }
+    return text.count > 200 ? String(text.prefix(200)) + "…" : text
   }
 }

@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// The lines a test runner prints when something other than a test failed:
 /// the build, the collection, the test process itself. Gradle, `swift test`
 /// and xcodebuild exit with the same status for a failed test and a failed
@@ -65,8 +67,7 @@ package enum BuildFailureLines {
 /// judged by its first `maxLine` bytes.
 package struct BuildFailureScanner: Sendable {
   package static let maxLine = 4096
-  private var line: [UInt8] = []
-  private var overlong = false
+  private var lines = StreamedLines(limit: maxLine)
   /// The first build failure seen: why, and the line (cut to 200 characters).
   package private(set) var found: (why: String, line: String)?
 
@@ -74,31 +75,24 @@ package struct BuildFailureScanner: Sendable {
 
   package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
     guard found == nil else { return }
-    for byte in bytes {
-      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-        judge()
-        if found != nil { return }
-      } else if line.count < BuildFailureScanner.maxLine {
-        line.append(byte)
-      } else {
-        overlong = true
-      }
-    }
+    var hit: (why: String, line: String)?
+    _ = lines.feed(bytes) { line in hit = Self.judge(line); return hit != nil }
+    found = hit
   }
 
   /// Judges what is left once the output has ended.
   package mutating func finish() {
-    if found == nil { judge() }
+    guard found == nil else { return }
+    var hit: (why: String, line: String)?
+    _ = lines.finish { line in hit = Self.judge(line); return hit != nil }
+    found = hit
   }
 
-  private mutating func judge() {
-    defer { line.removeAll(keepingCapacity: true); overlong = false }
-    guard !line.isEmpty else { return }
+  private static func judge(_ line: [UInt8]) -> (why: String, line: String)? {
     let text = String(decoding: line, as: UTF8.self)
-    if let why = BuildFailureLines.buildFailure(in: text[...]) {
-      let trimmed = text.trimmingLeadingBlanks
-      found = (why, trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed)
-    }
+    guard let why = BuildFailureLines.buildFailure(in: text[...]) else { return nil }
+    let trimmed = text.trimmingLeadingBlanks
+    return (why, trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed)
   }
 }
 
