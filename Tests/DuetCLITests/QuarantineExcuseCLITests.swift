@@ -113,6 +113,32 @@ struct QuarantineExcuseCLITests {
     #expect(!run.stdout.contains("quarantined failure"), "\(run.stdout)")
   }
 
+  /// A pass made with quarantined tests handed to the runner as exclusions
+  /// (`DUET_QUARANTINED_TESTS`) is not served once the quarantine changes:
+  /// the lane's key holds the tests it was handed, so with the entry removed
+  /// the lane runs again, and fails, where it was served `cached` before.
+  @Test func aPassWithExclusionsIsNotServedOnceTheyChange() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: unit
+          inputs: [src/**]
+          reports: [out.xml]
+          sh: |
+            if grep -qx 'app.CartTest.flips' "$DUET_QUARANTINED_TESTS"; then r=''; else r='<testcase classname="app.CartTest" name="flips"><failure message="x"/></testcase>'; fi
+            printf '<testsuite><testcase classname="app.CartTest" name="ok"/>%s</testsuite>' "$r" > out.xml
+            test -z "$r"
+      """)
+    try tree.write("src/a.txt", "one")
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - {test: app.CartTest.flips, lane: unit, reason: flips, until: 2099-12-31}\n")
+    #expect(try tree.duet("verify").status == 0)
+    let served = try tree.duet("verify")
+    #expect(served.status == 0 && served.stdout.contains("unit  cached"), "\(served.stdout)")
+    try tree.write("lanes/quarantine.yaml", "quarantine: []\n")
+    let again = try tree.duet("verify")
+    #expect(again.status == 1, "served the pass its exclusions made: \(again.stdout)")
+  }
+
   /// Item 8: `verify --json` says a pass needed the quarantine (`excused`,
   /// `quarantined`, the attempt's real outcome); a retried lane's note names
   /// the quarantined failures that let it pass; `stats` counts excused runs

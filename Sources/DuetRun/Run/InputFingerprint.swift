@@ -40,8 +40,11 @@ package enum InputFingerprint {
   /// full run, nor a full run's pass serve it.
   /// `git` is asked only when a lane without inputs needs it: reading the
   /// uncommitted changes hashes every untracked file of the tree.
+  /// `quarantined` is each lane's quarantined tests in date, which a lane with
+  /// `reports:` sees through `DUET_QUARANTINED_TESTS`: a pass made with tests
+  /// handed to the runner as exclusions must not serve a run without them.
   package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
-                             changedFiles: [String]? = nil,
+                             changedFiles: [String]? = nil, quarantined: [String: [String]] = [:],
                              environment: [String: String]) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
@@ -56,6 +59,9 @@ package enum InputFingerprint {
       let lane = manifest.lanes[index]
       var parts = ownParts(of: lane, root: root, duetVersion: duetVersion, changedList: changedList,
                            environment: environment, programIdentity: &programIdentity)
+      if !lane.reports.isEmpty, let tests = quarantined[lane.name], !tests.isEmpty {
+        parts.envInputs["DUET_QUARANTINED_TESTS"] = "sha256:" + Digest.sha256(tests.map { $0 + "\n" }.joined())
+      }
       // A need without a fingerprint (it has none to give) leaves this lane without one too.
       let needs = graph.needs[index].map { (graph.names[$0], fingerprints[$0]) }
       guard needs.allSatisfy({ $0.1 != nil }) else { continue }

@@ -117,7 +117,7 @@ package final class VerifySession {
       self.fingerprints = InputFingerprint.compute(
         manifest: self.plan.manifest, builtins: self.plan.builtins, root: self.plan.root, selected: self.plan.selected,
         git: git, duetVersion: self.plan.manifest.lanes.contains(where: \.isBuiltin) ? self.builtinIdentity : self.duetVersion,
-        changedFiles: self.plan.options.changed?.files, environment: self.plan.environment)
+        changedFiles: self.plan.options.changed?.files, quarantined: self.quarantinedTests, environment: self.plan.environment)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
         if let fingerprint = self.fingerprints.fingerprints[index] {
@@ -266,6 +266,17 @@ package final class VerifySession {
     return result
   }
 
+  /// Each lane's quarantined tests in date, one pattern each, as the lane's
+  /// `DUET_QUARANTINED_TESTS` file holds them: part of the lane's key.
+  private var quarantinedTests: [String: [String]] {
+    var byLane: [String: [String]] = [:]
+    for lane in plan.manifest.lanes where !lane.reports.isEmpty {
+      let tests = (quarantine?.active(lane: lane.name) ?? []).compactMap(\.test).filter { !$0.contains(where: \.isNewline) }
+      if !tests.isEmpty { byLane[lane.name] = tests }
+    }
+    return byLane
+  }
+
   /// Writes, for each selected lane with `reports:`, the file that names its
   /// quarantined tests (one `classname.name` pattern a line; empty when it has
   /// none), so a lane can hand them to its runner as exclusions and its exit
@@ -273,10 +284,11 @@ package final class VerifySession {
   /// could not be written gets none, and a warning says why.
   private func writeQuarantinedTests() -> [Int: String] {
     var paths: [Int: String] = [:]
+    // One a line: a pattern holding a line break cannot be written so, and names no runner's test.
+    let tests = quarantinedTests
     for index in plan.selected.sorted() where !plan.manifest.lanes[index].reports.isEmpty && plan.preset[index] == nil {
       let lane = plan.manifest.lanes[index]
-      // One a line: a pattern holding a line break cannot be written so, and names no runner's test.
-      let patterns = (quarantine?.active(lane: lane.name) ?? []).compactMap(\.test).filter { !$0.contains(where: \.isNewline) }
+      let patterns = tests[lane.name] ?? []
       let path = plan.quarantinedTestsPath(lane: lane.name)
       let file = plan.root.appendingPathComponent(path)
       do {
