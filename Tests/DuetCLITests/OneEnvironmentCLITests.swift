@@ -74,4 +74,26 @@ struct OneEnvironmentCLITests {
     let written = try tree.read("Tests/Mocks.swift")
     #expect(written.contains("// from the request"), "\(written)")
   }
+
+  /// Issues 51 and 52: a lane never sees duet's history store (so it cannot
+  /// write a verdict for another lane into the store a CI job hands on) nor the
+  /// remote cache's address, token and key; a lane's own `env:` still may set one.
+  @Test func duetsStoreAndCacheSecretsStayWithDuet() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: blind
+          sh: 'env | grep "^DUET_HISTORY=\\|^DUET_REMOTE_CACHE" > seen.txt; true'
+        - name: own
+          env: {DUET_HISTORY: mine.sqlite}
+          sh: 'test "$DUET_HISTORY" = mine.sqlite'
+      """)
+    let run = try tree.duet("verify", environment: [
+      "DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path, "DUET_REMOTE_CACHE_TOKEN": "s3cret",
+      "DUET_REMOTE_CACHE_KEY": "k3y", "DUET_REMOTE_CACHE_JOBS": "4",
+    ])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(try tree.read("seen.txt") == "", "a lane saw duet's own settings")
+    #expect(tree.exists("h.sqlite"), "duet itself still records where DUET_HISTORY says")
+  }
 }

@@ -239,6 +239,13 @@ package struct VerifyPlan: Sendable {
   /// The variables duet sets for lanes; never inherited from duet's own environment.
   package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES", "DUET_QUARANTINED_TESTS"]
 
+  /// duet's own settings that no lane sees (DESIGN §14): the history store's
+  /// path, so a lane cannot write a verdict for another lane into the store a CI
+  /// job hands on (issue 52), and the remote cache, its token and its HMAC key,
+  /// secrets that stay with duet (issue 51). A lane's own `env:` may still set them.
+  package static let withheldVariables = ["DUET_HISTORY", "DUET_REMOTE_CACHE", "DUET_REMOTE_CACHE_TOKEN", "DUET_REMOTE_CACHE_KEY",
+                                          "DUET_REMOTE_CACHE_UPLOAD", "DUET_REMOTE_CACHE_JOBS"]
+
   /// `.duet/logs/<run-id>/<lane>.quarantined-tests`, relative to the root: the
   /// lane's quarantined tests, for it to hand its runner as exclusions.
   package func quarantinedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).quarantined-tests" }
@@ -250,9 +257,9 @@ package struct VerifyPlan: Sendable {
     let logFolder: URL
     /// Each lane's working directory: its `dir:` under the root, or the root.
     let directories: [URL]
-    /// duet's environment without the variables duet sets for lanes: a
+    /// duet's environment without the variables duet sets for lanes (a
     /// DUET_CHANGED_FILES inherited from the caller would narrow a full run to
-    /// someone else's list.
+    /// someone else's list) and those it withholds from them.
     let environment: [String: String]
 
     init(root: URL, manifest: Manifest, environment: [String: String], logFolder: String) {
@@ -260,7 +267,7 @@ package struct VerifyPlan: Sendable {
       self.logFolder = root.appendingPathComponent(logFolder)
       directories = manifest.lanes.map { lane in lane.dir.map { root.appendingPathComponent($0) } ?? root }
       var environment = environment
-      for name in VerifyPlan.laneVariables { environment[name] = nil }
+      for name in VerifyPlan.laneVariables + VerifyPlan.withheldVariables { environment[name] = nil }
       self.environment = environment
     }
   }
