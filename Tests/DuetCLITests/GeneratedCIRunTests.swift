@@ -147,6 +147,12 @@ struct GeneratedCIRunTests {
     #expect(expected["mocks"] == "fail" && expected["swift-CourierKit"] == "pass" && expected["mocks-report"] == "skipped", "\(expected)")
     #expect(inCI == expected, "\(run.output)\n\(logs)")
     #expect(logs.contains("- mocks-report skipped (needs mocks, failed in job linux-1)"), "\(logs)")
+    // Issue 52, item 6a: the job holding a lane an earlier job's failure kept
+    // from running is not green: every job with a lane that did not pass fails.
+    let blockedJob = logs.components(separatedBy: "\n== ").first { $0.contains("- mocks-report skipped (needs mocks") }
+      .map { String($0.prefix { $0 != "\n" }).replacingOccurrences(of: "== ", with: "").replacingOccurrences(of: ".log", with: "") }
+    #expect(blockedJob.flatMap { run.jobs[$0] } == "failure", "\(String(describing: blockedJob)): \(run.output)")
+    #expect(logs.contains("1 not run for an earlier job: mocks-report (needs mocks, failed in job linux-1)"), "\(logs)")
     #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
   }
 

@@ -54,7 +54,8 @@ package enum UpstreamVerdicts {
     for index in plan.selected.sorted() where plan.preset[index] == nil {
       for need in manifest.graph.needs[index] where !plan.selected.contains(need) {
         let name = manifest.lanes[need].name
-        guard let record = record(index, manifest.lanes[index].name, need: name, verdict: verdicts[name].map { ($0.job, $0.outcome) }, jobs: jobs) else { continue }
+        guard var record = record(index, manifest.lanes[index].name, need: name, verdict: verdicts[name].map { ($0.job, $0.outcome) }, jobs: jobs) else { continue }
+        record.blockedUpstream = true
         plan.preset[index] = record
         break
       }

@@ -91,6 +91,11 @@ package struct LaneRecord: Sendable {
   /// into this run's log folder (relative to the tree root).
   package var restoredLog: String?
 
+  /// Settled by `--upstream`: a need that ran in an earlier CI job did not pass
+  /// there, or has no verdict. A pipeline is green only when every lane it
+  /// holds ran (or was cached) and passed, so this fails the job.
+  package var blockedUpstream = false
+
   /// Whether `--skip` or `DUET_SKIP` left the lane out.
   package var isSkippedByRequest: Bool { outcome == .skipped && reason?.hasPrefix(LaneRecord.skippedByRequest) == true }
 

@@ -25,6 +25,9 @@ package struct RunResult: Sendable {
   package var failed: [LaneRecord] { records.filter { $0.outcome.failsRun } }
   /// Lanes duet could not start (no descriptor, process or memory): not failures.
   package var couldNotStart: [LaneRecord] { records.filter { $0.outcome == .error } }
+  /// Lanes a CI job could not run because a need did not pass, or was not run,
+  /// in an earlier job (`--upstream`): the job is not green (issue 52).
+  package var blockedUpstream: [LaneRecord] { records.filter(\.blockedUpstream) }
   /// The lanes whose ends a report shows in full: failures, then those duet could not start.
   package var unfinished: [LaneRecord] { records.filter { $0.outcome.failsRun || $0.outcome == .error } }
   package var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }

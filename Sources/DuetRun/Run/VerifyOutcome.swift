@@ -31,7 +31,7 @@ package struct VerifyOutcome: Sendable {
 
   package var verdict: Verdict {
     if run.interrupted { return .interrupted }
-    if !run.failed.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
+    if !run.failed.isEmpty || !run.blockedUpstream.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
     if !run.couldNotStart.isEmpty || !machineErrors.isEmpty { return .error }
     return .pass
   }
@@ -77,6 +77,10 @@ package struct VerifyOutcome: Sendable {
       if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
       if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(VerifyOutcome.names(timedOut))") }
       parts += couldNotStartParts()
+      let blocked = run.blockedUpstream
+      if !blocked.isEmpty {
+        parts.append("\(blocked.count) not run for an earlier job: \(VerifyOutcome.names(blocked)) (\(blocked[0].reason ?? "a need did not pass"))")
+      }
       parts += skipParts(withCauses: false)
       if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
       if !changedTrackedFiles.isEmpty { parts.append("\(TrackedChanges.summary(changedTrackedFiles))") }
@@ -106,7 +110,8 @@ package struct VerifyOutcome: Sendable {
   private func skipParts(withCauses: Bool) -> [TerminalLine] {
     let skipped = run.records.filter { $0.outcome == .skipped }
     let requested = skipped.filter(\.isSkippedByRequest).count
-    let others = skipped.filter { !$0.isSkippedByRequest }
+    // A lane an earlier job's failure kept from running is named on its own (`not run for an earlier job`).
+    let others = skipped.filter { !$0.isSkippedByRequest && !$0.blockedUpstream }
     var parts: [TerminalLine] = requested == 0 ? [] : ["\(requested) skipped by request"]
     if !others.isEmpty {
       let why = withCauses ? VerifyOutcome.skipCauses(others) : ""
