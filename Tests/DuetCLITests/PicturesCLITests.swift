@@ -59,7 +59,11 @@ import Testing
     let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
     let runID = try #require(try store.recentRuns(limit: 1).first?.id)
     let stored = try store.steps(ofRuns: [runID]).filter { $0.attemptOutcome != nil }
-    #expect(complete.compactMap { $0["dur"] as? Int }.sorted() == stored.map { Int(($0.duration * 1_000_000).rounded()) }.sorted())
+    // The store's durations, each within the microsecond the trace's rounding
+    // of a slice's end (once, from its start's clock) may move it (issue 52, item 11).
+    let traced = complete.compactMap { $0["dur"] as? Int }.sorted()
+    let recorded = stored.map { Int(($0.duration * 1_000_000).rounded()) }.sorted()
+    #expect(traced.count == recorded.count && zip(traced, recorded).allSatisfy { abs($0 - $1) <= 1 }, "\(traced) against \(recorded)")
     let slots = Set(complete.compactMap { $0["tid"] as? Int })
     #expect(events.filter { $0["name"] as? String == "thread_name" }.compactMap { $0["tid"] as? Int }.sorted() == slots.sorted())
     #expect(try tree.duet("trace", String(runID.prefix(8))).status == 0)
