@@ -34,6 +34,13 @@ package struct FingerprintParts: Sendable, Equatable {
   /// Under `--since`/`--changed`: the digest of the changed-file list lanes
   /// read from `DUET_CHANGED_FILES`; nil for a full run.
   package var changedList: String?
+  /// The lane's name, which it sees as `DUET_LANE`: two lanes with one command
+  /// and one set of inputs are not served each other's passes (issue 51). Nil
+  /// in parts a duet before it stored.
+  package var lane: String?
+  /// The lane's timeout in seconds: a pass that took longer than the timeout
+  /// now set would time out, so it serves no run under it (issue 51).
+  package var timeout: String?
 
   package init(command: String, dir: String, env: String, duet: String?) {
     self.command = command
@@ -52,6 +59,8 @@ package struct FingerprintParts: Sendable, Equatable {
   /// One part per line, as the history stores it; `parse` reads it back.
   package var serialized: String {
     var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
+    if let lane { lines.append("lane \(lane)") }
+    if let timeout { lines.append("timeout \(timeout)") }
     if let duet { lines.append("duet \(duet)") }
     if let changedList { lines.append("changed-list \(changedList)") }
     for name in programs.keys.sorted() { lines.append("program \(programs[name]!) \(name)") }
@@ -80,6 +89,8 @@ package struct FingerprintParts: Sendable, Equatable {
       case "git": parts.git = rest
       case "platform": parts.platform = rest
       case "changed-list": parts.changedList = rest
+      case "lane": parts.lane = rest
+      case "timeout": parts.timeout = rest
       case "need", "file", "program", "env-input":
         guard let gap = rest.firstIndex(of: " ") else { return nil }
         let hash = String(rest[..<gap]), name = String(rest[rest.index(after: gap)...])
@@ -103,6 +114,11 @@ package struct FingerprintParts: Sendable, Equatable {
     if command != earlier.command { reasons.append("command changed") }
     if env != earlier.env { reasons.append("env changed") }
     if dir != earlier.dir { reasons.append("dir changed") }
+    if lane != earlier.lane {
+      reasons.append(earlier.lane == nil ? "its key now holds the lane's name and timeout" : "it is another lane's pass (\(earlier.lane ?? ""))")
+    } else if timeout != earlier.timeout {
+      reasons.append("timeout changed (\(earlier.timeout ?? "none") s to \(timeout ?? "none") s)")
+    }
     if duet != earlier.duet { reasons.append("duet changed (\(earlier.duet ?? "none") to \(duet ?? "none"))") }
     if changedList != earlier.changedList {
       reasons.append(earlier.changedList == nil ? "it last passed on the whole tree, now on a change list" : changedList == nil

@@ -44,7 +44,7 @@ package enum InputFingerprint {
   /// `reports:` sees through `DUET_QUARANTINED_TESTS`: a pass made with tests
   /// handed to the runner as exclusions must not serve a run without them.
   package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
-                             changedFiles: [String]? = nil, quarantined: [String: [String]] = [:],
+                             changedFiles: [String]? = nil, quarantined: [String: [String]] = [:], defaultTimeout: Double? = nil,
                              environment: [String: String]) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
@@ -59,6 +59,9 @@ package enum InputFingerprint {
       let lane = manifest.lanes[index]
       var parts = ownParts(of: lane, root: root, duetVersion: duetVersion, changedList: changedList,
                            environment: environment, programIdentity: &programIdentity)
+      // What the lane sees and is held to: its name (DUET_LANE) and its timeout.
+      parts.lane = lane.name
+      parts.timeout = (lane.timeout ?? defaultTimeout).map { String(format: "%.3f", $0) }
       if !lane.reports.isEmpty, let tests = quarantined[lane.name], !tests.isEmpty {
         parts.envInputs["DUET_QUARANTINED_TESTS"] = "sha256:" + Digest.sha256(tests.map { $0 + "\n" }.joined())
       }

@@ -117,7 +117,8 @@ package final class VerifySession {
       self.fingerprints = InputFingerprint.compute(
         manifest: self.plan.manifest, builtins: self.plan.builtins, root: self.plan.root, selected: self.plan.selected,
         git: git, duetVersion: self.plan.manifest.lanes.contains(where: \.isBuiltin) ? self.builtinIdentity : self.duetVersion,
-        changedFiles: self.plan.options.changed?.files, quarantined: self.quarantinedTests, environment: self.plan.environment)
+        changedFiles: self.plan.options.changed?.files, quarantined: self.quarantinedTests,
+        defaultTimeout: self.plan.options.defaultTimeout, environment: self.plan.environment)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
         if let fingerprint = self.fingerprints.fingerprints[index] {
