@@ -16,7 +16,7 @@ extension ManifestLoader {
     var needs = NeedsClosure(lanes)
     var reported = Set<[Int]>()
     for (lane, globs) in reports.enumerated() {
-      for (position, glob) in globs.enumerated() {
+      for glob in globs {
         let mine = Glob(glob.value)
         for other in order.candidates(for: mine) where other.lane < lane && !reported.contains([other.lane, lane]) {
           guard other.glob.sharesAFile(with: mine), !neverAtOnce(lanes[other.lane], lanes[lane], pools: pools),
