@@ -10,7 +10,10 @@ import Darwin
 /// Puts a cached pass's outputs back: each file the entry names that is missing
 /// from the tree or differs from it (bytes or mode) is copied out of the store,
 /// checked against its digest, written beside its place and renamed over it;
-/// each link is made again. Files that already match are left alone.
+/// each link is made again. Files that already match are left alone. A file
+/// or link in a declared output folder that the pass never recorded (another
+/// branch's `Legacy.swift`, a killed restore's temporary) is removed: a
+/// restored folder holds exactly what the pass recorded (issue 51).
 ///
 /// Nothing is written outside the lane's declared `outputs:` (an entry naming
 /// another path is refused whole), through a link, or over anything but a
@@ -29,6 +32,8 @@ package enum OutputRestore {
     package var entry: ActionEntry
     package var declared: [String]
     package var writes: [ActionEntry.Output] = []
+    /// Files and links in the declared output folders that the entry does not record.
+    package var removals: [String] = []
 
     /// The blobs the writes need.
     package var blobs: [BlobDigest] {
@@ -64,7 +69,35 @@ package enum OutputRestore {
       case .failure(let why): return .failure(why)
       }
     }
+    let recorded = Set(entry.outputs.map(\.path))
+    for path in declared {
+      plan.removals += unrecorded(in: path, root: root, recorded: recorded)
+    }
     return .success(plan)
+  }
+
+  /// The files and links under the declared output folder `path` that
+  /// `recorded` does not name, found by `lstat` (no link is followed), sorted.
+  static func unrecorded(in path: String, root: URL, recorded: Set<String>) -> [String] {
+    let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+    guard case .success = walkable(trimmed + "/x", root: root) else { return [] }
+    var info = stat()
+    guard lstat(root.path + "/" + trimmed, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+    var found: [String] = []
+    var folders = [trimmed]
+    while let folder = folders.popLast() {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
+      for name in names {
+        let child = folder + "/" + name
+        guard lstat(root.path + "/" + child, &info) == 0 else { continue }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: folders.append(child)
+        case S_IFREG, S_IFLNK: if !recorded.contains(child) { found.append(child) }
+        default: continue
+        }
+      }
+    }
+    return found.sorted()
   }
 
   /// The stamps of the entry's output files as the tree holds them now, taken
@@ -90,6 +123,15 @@ package enum OutputRestore {
     let lacking = plan.blobs.filter { !store.contains($0) }
     if !lacking.isEmpty {
       return .cannot("the cache lacks \(Set(lacking).count) of its output file(s)")
+    }
+    for path in plan.removals {
+      // Re-checked: only a file or a link the pass did not record is removed, never a folder.
+      var info = stat()
+      let absolute = root.path + "/" + path
+      guard lstat(absolute, &info) == 0, [S_IFREG, S_IFLNK].contains(info.st_mode & S_IFMT) else { continue }
+      if unlink(absolute) != 0 && errno != ENOENT {
+        return .cannot("cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(String(cString: strerror(errno)))")
+      }
     }
     for output in plan.writes {
       if case .failure(let why) = place(output, root: root, store: store) { return .cannot(why.text) }
