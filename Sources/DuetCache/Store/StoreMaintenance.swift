@@ -26,10 +26,14 @@ package enum StoreMaintenance {
   }
 
   /// Every blob file in the store (names that are not a SHA-256 are not blobs).
+  /// Only a real folder is walked: a shard (or `cas/`) that is a link to a
+  /// folder elsewhere is refused, so verify and prune never delete files
+  /// outside the store (issue 51).
   static func blobs(_ store: ContentStore) -> [Blob] {
     let cas = store.folder.appendingPathComponent("cas").path
     var found: [Blob] = []
-    for shard in (try? FileManager.default.contentsOfDirectory(atPath: cas)) ?? [] where shard.count == 2 {
+    guard isRealFolder(cas) else { return [] }
+    for shard in (try? FileManager.default.contentsOfDirectory(atPath: cas)) ?? [] where shard.count == 2 && isRealFolder(cas + "/" + shard) {
       for name in (try? FileManager.default.contentsOfDirectory(atPath: cas + "/" + shard)) ?? [] where BlobDigest.isHash(name) {
         let path = cas + "/" + shard + "/" + name
         var info = stat()
@@ -38,6 +42,12 @@ package enum StoreMaintenance {
       }
     }
     return found
+  }
+
+  /// Whether `path` is a folder itself, not a link to one.
+  static func isRealFolder(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
   /// Seconds since 1970 of a file's last modification: a blob's last use.
@@ -96,7 +106,7 @@ package enum StoreMaintenance {
     // be a blob another verify is storing or downloading right now.
     let tmp = store.folder.appendingPathComponent("tmp").path
     let cutoff = Date().timeIntervalSince1970 - leftoverAge
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] {
+    for name in isRealFolder(tmp) ? (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] : [] {
       var info = stat()
       if lstat(tmp + "/" + name, &info) == 0, modified(info) < cutoff { unlink(tmp + "/" + name) }
     }
