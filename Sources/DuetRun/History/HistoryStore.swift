@@ -336,6 +336,17 @@ package final class HistoryStore {
         ("SELECT run_id || ' lane ' || lane, 'test outcome', outcome FROM test_cases WHERE outcome NOT IN ('pass', 'fail', 'error', 'skipped') LIMIT 1", "run"),
       ]
     }
+    // Schema 5's identity and excuse columns: a position within one attempt's
+    // cases, a report path of text as a tree holds it, a flag.
+    if try hasColumn("ordinal", in: "test_cases") {
+      checks += [
+        ("SELECT run_id || ' lane ' || lane, 'test position', ordinal FROM test_cases WHERE NOT (ordinal BETWEEN 0 AND \(TestReportFiles.maxCases)) LIMIT 1", "run"),
+        ("SELECT run_id || ' lane ' || lane, 'test report', report FROM test_cases WHERE typeof(report) != 'text' OR length(report) > 4096 LIMIT 1", "run"),
+      ]
+    }
+    if try hasColumn("excused", in: "steps") {
+      checks.append(("SELECT run_id || ' lane ' || lane, 'excused', excused FROM steps WHERE NOT (excused IS NULL OR excused IN (0, 1)) LIMIT 1", "run"))
+    }
     for (query, what) in checks {
       guard let row = try db.query(query).first, row.count == 3 else { continue }
       let value: String

@@ -310,7 +310,7 @@ package final class LaneLoop {
     let lane = attempt.request.lane
     let evidence = QuarantineExcuseCheck.Attempt(
       outcome: outcome, exitCode: code, signal: signal, tests: tests,
-      unmatchedReports: QuarantineExcuseCheck.unmatched(lane.reports, by: tests.cases),
+      reportGlobs: lane.reports,
       missingOutputs: missingOutputs, buildFailure: attempt.failureLines?.found)
     switch QuarantineExcuseCheck.judge(evidence, lane: lane.name, rule: quarantine) {
     case .excused(let excuse)?:

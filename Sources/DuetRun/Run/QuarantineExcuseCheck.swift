@@ -16,19 +16,20 @@ package struct QuarantineExcuseCheck: Sendable {
     package var exitCode: Int32?
     package var signal: Int32?
     package var tests: JUnitReading
-    /// The lane's `reports:` globs that matched no report this attempt wrote.
-    package var unmatchedReports: [String] = []
+    /// The lane's `reports:` globs: one that matched no report this attempt
+    /// wrote is a missing report (found only when test entries would excuse).
+    package var reportGlobs: [String] = []
     package var missingOutputs = false
     /// The first line of the log that says the build (not a test) failed, and why.
     package var buildFailure: (why: String, line: String)?
 
-    package init(outcome: AttemptOutcome, exitCode: Int32?, signal: Int32?, tests: JUnitReading, unmatchedReports: [String] = [],
+    package init(outcome: AttemptOutcome, exitCode: Int32?, signal: Int32?, tests: JUnitReading, reportGlobs: [String] = [],
                  missingOutputs: Bool = false, buildFailure: (why: String, line: String)? = nil) {
       self.outcome = outcome
       self.exitCode = exitCode
       self.signal = signal
       self.tests = tests
-      self.unmatchedReports = unmatchedReports
+      self.reportGlobs = reportGlobs
       self.missingOutputs = missingOutputs
       self.buildFailure = buildFailure
     }
@@ -61,7 +62,7 @@ package struct QuarantineExcuseCheck: Sendable {
     if let code = attempt.exitCode, code > 125 { return "exited \(code) (over 125: a signal or a crash, not a test failure)" }
     if attempt.exitCode == nil { return "no exit status" }
     if !attempt.tests.warnings.isEmpty { return "a report was not read whole" }
-    if let glob = attempt.unmatchedReports.first {
+    if let glob = unmatched(attempt.reportGlobs, by: attempt.tests.cases).first {
       return "no report matched '\(ControlText.shown(glob))' (a module that did not build?)"
     }
     if attempt.missingOutputs { return "a declared output is missing" }

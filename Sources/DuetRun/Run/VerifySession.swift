@@ -294,7 +294,8 @@ package final class VerifySession {
       let file = plan.root.appendingPathComponent(path)
       do {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(Data(patterns.map { $0 + "\n" }.joined().utf8), toAbsolute: file.path, displayPath: path)
+        // Through the tree-root guard: no link on the way out of `.duet/logs`.
+        _ = try AtomicFile.write(Data(patterns.map { $0 + "\n" }.joined().utf8), to: path, in: plan.root)
         paths[index] = file.path
       } catch {
         warnings.append("quarantine: cannot write \(ControlText.shown(path)) for lane '\(ControlText.shown(lane.name))': \(error)")

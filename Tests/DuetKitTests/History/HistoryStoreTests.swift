@@ -98,6 +98,16 @@ struct HistoryStoreTests {
       try bad.db.execute("UPDATE test_cases SET \(column) = \(value)")
       #expect { try main.merge(from: bad.path) } throws: { "\($0)".contains("test \(column)") }
     }
+    // Schema 5's columns from a store made elsewhere: a position, a report path, an excuse flag duet never writes.
+    for (table, column, value, named) in [("test_cases", "ordinal", "-1", "test position"), ("test_cases", "ordinal", "99999999", "test position"),
+                                          ("test_cases", "report", "zeroblob(10)", "test report"), ("test_cases", "report", "printf('%.5000c', 'x')", "test report"),
+                                          ("steps", "excused", "7", "excused")] {
+      let bad = try HistoryStore(path: folder.url.appendingPathComponent("bad-\(column)-\(value.count).sqlite").path)
+      let (badRun, badSteps) = sample("bad-run", at: 60)
+      try bad.record(badRun, steps: badSteps, tests: tests.map { var row = $0; row.runID = "bad-run"; return row })
+      try bad.db.execute("UPDATE \(table) SET \(column) = \(value)")
+      #expect { try main.merge(from: bad.path) } throws: { "\($0)".contains(named) }
+    }
   }
 
   /// A file that is not a store is refused for merging, and moved aside (not deleted) when recording.
