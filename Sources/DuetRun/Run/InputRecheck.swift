@@ -9,9 +9,10 @@ import DuetSupport
 /// cached, the run loop walks its inputs again and compares them with the ones
 /// its fingerprint was taken from.
 ///
-/// Used on the run loop's thread only: a lane whose need ran has its
-/// fingerprint taken again as it starts (its inputs may be that need's
-/// outputs), and `before` follows.
+/// `before` is read and written on the run loop's thread only: a lane whose
+/// need ran has its fingerprint taken again as it starts (its inputs may be
+/// that need's outputs), and `before` follows; the walk after a pass runs on
+/// a worker with the files handed to it.
 package final class InputRecheck: @unchecked Sendable {
   let root: URL
   let builtins: BuiltinSet
@@ -24,10 +25,14 @@ package final class InputRecheck: @unchecked Sendable {
     self.before = before
   }
 
-  /// The inputs of `lane` (at `index`) that moved since its fingerprint was
-  /// taken; nil for a lane that is not cacheable or whose inputs stayed.
-  func moved(_ index: Int, _ lane: Lane) -> [String]? {
-    guard let files = before[index] else { return nil }
+  /// The input files `index`'s fingerprint was taken from; nil for a lane
+  /// that is not cacheable. Read on the loop's thread, as `before` is written there.
+  func files(of index: Int) -> [FingerprintParts.File]? { before[index] }
+
+  /// The inputs of `lane` that moved since `files` (its fingerprint's) were
+  /// read; nil when they stayed. Walks the tree: run on a worker, it reads
+  /// nothing the loop writes.
+  func moved(_ lane: Lane, since files: [FingerprintParts.File]) -> [String]? {
     let after = InputFingerprint.inputFiles(of: lane, root: root, builtins: builtins)
     let changed = FingerprintParts.changedPaths(after.files, since: files) + after.problems
     return changed.isEmpty ? nil : changed

@@ -8,7 +8,8 @@ import Foundation
 /// the outputs a cached lane gets back, the outputs a passing lane leaves in
 /// the store, and the entries written (and uploaded) after the run.
 ///
-/// Used from the run loop's thread only.
+/// Used from the run loop's thread only, but for `capture`'s copying, which
+/// a worker does and whose result the loop keeps.
 package final class LaneCache {
   /// Where a usable entry came from.
   package enum Source: Sendable, Equatable {
@@ -115,17 +116,17 @@ package final class LaneCache {
     return found
   }
 
-  /// After a passing attempt: every declared output must exist. Returns the
-  /// missing ones; when none is missing, the outputs are copied into the store
-  /// for the entry the run writes afterwards.
-  package func capture(_ index: Int, lane: Lane, root: URL) -> [String] {
+  /// After a passing attempt, on a worker: every declared output must exist.
+  /// Returns the missing ones; when none is missing, the outputs were copied
+  /// into the store, and `keep` (on the loop's thread) holds them for the
+  /// entry the run writes afterwards. Touches only the store's files, which
+  /// any thread may add to: nothing of this object changes here.
+  package func capture(_ index: Int, lane: Lane, root: URL) -> OutputCheck {
     guard !lane.outputs.isEmpty else {
-      captured[index] = OutputFiles()
-      return []
+      return OutputCheck(missing: []) { self.captured[index] = OutputFiles() }
     }
     let found = OutputFiles.capture(lane.outputs, root: root, store: store)
-    if found.missing.isEmpty { captured[index] = found }
-    return found.missing
+    return OutputCheck(missing: found.missing) { self.captured[index] = found }
   }
 
   /// Writes an entry for each lane that passed and may be served again, and

@@ -38,6 +38,14 @@ package final class LaneLoop {
     var failureLines: BuildFailureScanner?
     /// The shell's own word that it could not fork: the machine ran out, not the lane.
     var forkFailure = ForkFailureScanner()
+    /// When its process (or built-in) ended: its recorded time is the process's, never duet's work after it.
+    var endedAt: UInt64?
+    var code: Int32?
+    var signal: Int32?
+    /// Ended, its file work on a worker (`AttemptWorkers`); the loop goes on deciding.
+    var finishing = false
+    /// What the worker found, written before it posts `endRead` and read after.
+    var end = EndWork()
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -45,12 +53,29 @@ package final class LaneLoop {
       self.startedWall = startedWall
       self.startedAt = startedAt
     }
+
+    /// The outcome its end says, before outputs, reports and the quarantine are weighed.
+    var endedAs: AttemptOutcome {
+      interrupted ? .interrupted : couldNotStart ? .error : timedOut ? .timeout : code == 0 ? .pass : .fail
+    }
+  }
+
+  /// The file work of an attempt's end, done on a worker.
+  struct EndWork {
+    /// A passing attempt's declared outputs, checked (and stored, with a cache).
+    var outputs: OutputCheck?
+    /// The cases of the reports written during the attempt.
+    var tests = JUnitReading()
+    /// The inputs that moved while it ran; nil when none did or none were walked.
+    var moved: [String]?
   }
 
   /// What another thread posts to the loop.
   enum Message: Sendable {
     case interrupt
     case builtinEnded(index: Int, attempt: Int, result: BuiltinResult)
+    /// An ended attempt's file work is done (`Attempt.end` holds it).
+    case endRead(index: Int, attempt: Int)
   }
 
   /// Seconds to wait for the output pipe to close after the lane's shell exited.
@@ -62,14 +87,15 @@ package final class LaneLoop {
   private let loop: EventLoop
   private let killGrace: Double
   private let recheck: InputRecheck?
-  /// After a passing attempt, the declared outputs it left missing (and, with
-  /// a cache, its outputs stored): a missing output fails the attempt.
-  private let outputs: ((Int, Lane) -> [String])?
+  /// After a passing attempt, on a worker: the declared outputs it left
+  /// missing (and, with a cache, its outputs stored): a missing output fails the attempt.
+  private let outputs: ((Int, Lane) -> OutputCheck)?
   /// The lane's reports as an attempt starts, and after an attempt that ran to
   /// its end, the test cases of those written during it.
   private let reports: ReportReading?
   /// The quarantine the run applies to a failed attempt (`lanes/quarantine.yaml`).
   private let quarantine: QuarantineRule?
+  private let workers: AttemptWorkers
   private var running: [Int: Attempt] = [:]
   /// Children run beside the lanes (the commit the history row names).
   private var alongside: Set<ChildID> = []
@@ -81,8 +107,8 @@ package final class LaneLoop {
 
   package init(plan: LaneSchedule, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
-              outputs: ((Int, Lane) -> [String])? = nil, reports: ReportReading? = nil,
-              quarantine: QuarantineRule? = nil) {
+              outputs: ((Int, Lane) -> OutputCheck)? = nil, reports: ReportReading? = nil,
+              quarantine: QuarantineRule? = nil, workers: AttemptWorkers = .threads) {
     self.plan = plan
     self.lanes = lanes
     self.builtins = builtins
@@ -92,6 +118,7 @@ package final class LaneLoop {
     self.outputs = outputs
     self.reports = reports
     self.quarantine = quarantine
+    self.workers = workers
     loop.onMessage = { [unowned self] in self.received($0) }
     loop.onStop = { [unowned self] in self.interrupt() }
   }
@@ -221,7 +248,7 @@ package final class LaneLoop {
     let context = BuiltinContext(tree: request.workingDirectory, arguments: arguments, vocabulary: builtins.vocabulary,
                                  environment: request.environment)
     let poster = loop.poster, number = request.attempt
-    Thread.detachNewThread {
+    workers.start {
       poster.post(Message.builtinEnded(index: index, attempt: number, result: builtin.run(context)))
     }
   }
@@ -235,6 +262,9 @@ package final class LaneLoop {
       guard let attempt = running[index], attempt.request.attempt == number, attempt.child == nil else { return }
       attempt.sink.write(result.output.hasSuffix("\n") || result.output.isEmpty ? result.output : result.output + "\n")
       complete(index, attempt, code: result.exitCode)
+    case .endRead(let index, let number)?:
+      guard let attempt = running[index], attempt.request.attempt == number, attempt.finishing else { return }
+      finish(index, attempt, attempt.end)
     case nil: break
     }
   }
@@ -246,7 +276,14 @@ package final class LaneLoop {
     for index in running.keys.sorted() {
       guard let attempt = running[index] else { continue }
       attempt.interrupted = true
-      if let child = attempt.child { loop.stop(child) } else { complete(index, attempt, code: nil) }
+      if attempt.finishing {
+        // Its work may take long and cannot be stopped: the attempt ends now, its result dropped.
+        finish(index, attempt, EndWork())
+      } else if let child = attempt.child {
+        loop.stop(child)
+      } else {
+        complete(index, attempt, code: nil)
+      }
     }
     alongside.sorted().forEach(loop.stop)
     startWhatMay()
@@ -254,35 +291,78 @@ package final class LaneLoop {
 
   // MARK: - Ends
 
+  /// An attempt's process (or built-in) ended: its time is taken now, and its
+  /// file work goes to a worker that posts `endRead`; with none to do, it is finished at once.
   private func complete(_ index: Int, _ attempt: Attempt, code: Int32?, signal: Int32? = nil) {
+    guard running[index] === attempt, !attempt.finishing else { return }
+    attempt.timer.map(loop.cancel)
+    attempt.timer = nil
+    attempt.endedAt = loop.clock.now
+    attempt.code = code
+    attempt.signal = signal
+    guard let work = endWork(index, attempt) else { return finish(index, attempt, EndWork()) }
+    attempt.finishing = true
+    let poster = loop.poster, number = attempt.request.attempt
+    workers.start {
+      attempt.end = work()
+      poster.post(Message.endRead(index: index, attempt: number))
+    }
+  }
+
+  /// The file work an ended attempt needs, as a closure for a worker, or nil:
+  /// a pass's outputs checked and stored, the reports of an attempt that ran
+  /// to its end read (an interrupted one's are half written), and the inputs
+  /// of a pass (or of a failure the quarantine may excuse) walked again. It
+  /// touches nothing the loop owns: what it reads is handed to it here.
+  private func endWork(_ index: Int, _ attempt: Attempt) -> (() -> EndWork)? {
+    let lane = attempt.request.lane, endedAs = attempt.endedAs
+    let outputs = endedAs == .pass ? self.outputs : nil
+    let ranToEnd = [.pass, .fail, .timeout].contains(endedAs)
+    let reports = ranToEnd && !lane.reports.isEmpty ? self.reports : nil
+    let excusable = ranToEnd && quarantine?.active(lane: lane.name).isEmpty == false
+    let recheck = self.recheck
+    let inputs = endedAs == .pass || excusable ? recheck?.files(of: index) : nil
+    guard outputs != nil || reports != nil || inputs != nil else { return nil }
+    let since = attempt.startedWall, snapshot = attempt.reports
+    return {
+      var end = EndWork()
+      end.outputs = outputs?(index, lane)
+      end.tests = reports?.read(lane, since, snapshot) ?? JUnitReading()
+      if let inputs, let recheck { end.moved = recheck.moved(lane, since: inputs) }
+      return end
+    }
+  }
+
+  /// Judges an ended attempt with its file work done, on the loop's thread:
+  /// missing outputs fail it, the quarantine may excuse it, and the plan says what starts next.
+  private func finish(_ index: Int, _ attempt: Attempt, _ end: EndWork) {
     guard running[index] === attempt else { return }
     running[index] = nil
-    attempt.timer.map(loop.cancel)
-    var outcome: AttemptOutcome = attempt.interrupted ? .interrupted : attempt.couldNotStart ? .error
-      : attempt.timedOut ? .timeout : code == 0 ? .pass : .fail
-    let request = attempt.request
+    var outcome = attempt.endedAs
+    let request = attempt.request, code = attempt.code, signal = attempt.signal
     var missingOutputs = false
-    if outcome == .pass, let missing = outputs?(index, request.lane), !missing.isEmpty {
-      missingOutputs = true
-      // A pass without its declared products is no pass: the lane that reads
-      // them would fail instead, blamed for what this one did not write.
-      let listed = missing.map(ControlText.shown).joined(separator: ", ")
-      attempt.sink.write("duet: the lane exited 0 but did not write its declared output\(missing.count == 1 ? "" : "s") \(listed)\n")
-      attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
-      outcome = .fail
+    if outcome == .pass, let check = end.outputs {
+      if check.missing.isEmpty {
+        check.keep()
+      } else {
+        missingOutputs = true
+        // A pass without its declared products is no pass: the lane that reads
+        // them would fail instead, blamed for what this one did not write.
+        let missing = check.missing, listed = missing.map(ControlText.shown).joined(separator: ", ")
+        attempt.sink.write("duet: the lane exited 0 but did not write its declared output\(missing.count == 1 ? "" : "s") \(listed)\n")
+        attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
+        outcome = .fail
+      }
     }
-    // Reports of an attempt that ran to its end; an interrupted one's are half written.
-    var tests = JUnitReading()
-    if let reports, !request.lane.reports.isEmpty, [.pass, .fail, .timeout].contains(outcome) {
-      tests = reports.read(request.lane, attempt.startedWall, attempt.reports)
-      for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
-    }
+    let tests = end.tests
+    for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
     let failedAs = outcome
     let excused = judge(attempt, outcome: outcome, code: code, signal: signal, tests: tests, missingOutputs: missingOutputs)
     if excused != nil { outcome = .pass }
     attempt.sink.close()
+    let endedAt = attempt.endedAt ?? loop.clock.now
     var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
-                               started: attempt.startedWall, duration: seconds(since: attempt.startedAt),
+                               started: attempt.startedWall, duration: Double(endedAt &- attempt.startedAt) / 1e9,
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
     result.tests = tests
     result.excused = excused != nil
@@ -291,7 +371,7 @@ package final class LaneLoop {
       result.excusedFailure = failedAs
       if case .tests(let names) = excused { result.quarantinedFailures = names }
     }
-    if outcome == .pass, let recheck { moved[index] = recheck.moved(index, request.lane) }
+    if outcome == .pass, recheck != nil { moved[index] = end.moved }
     if case .retry(let next) = plan.attemptEnded(index, result) {
       onEvent?(.retrying(index: index, name: lanes[index].name, failed: result))
       begin(next)

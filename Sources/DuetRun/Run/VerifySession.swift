@@ -241,7 +241,8 @@ package final class VerifySession {
     let loop = LaneLoop(plan: schedule, lanes: plan.manifest.lanes, builtins: plan.builtins, poller: poller, clock: clock,
                         recheck: recheck,
                         outputs: { index, lane in
-                          cache?.capture(index, lane: lane, root: root) ?? OutputFiles.capture(lane.outputs, root: root, store: nil).missing
+                          cache?.capture(index, lane: lane, root: root)
+                            ?? OutputCheck(missing: OutputFiles.capture(lane.outputs, root: root, store: nil).missing)
                         },
                         reports: ReportReading(snapshot: { TestReportFiles.snapshot($0.reports, root: root) },
                                                read: { lane, since, before in

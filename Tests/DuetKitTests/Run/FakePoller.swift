@@ -140,6 +140,9 @@ final class FakePoller: ChildPoller {
     let limit = timeout.map { clock.now + $0 }
     guard let next, limit.map({ next <= $0 }) ?? true else {
       guard let limit else {
+        // Nothing scripted is due: the loop waits for a post from a worker
+        // (an attempt's file work, a built-in), in real time, up to 5 s.
+        if waitForWake(seconds: 5) { return }
         // A run that would hang for ever: said, and ended, so the test fails instead of hanging.
         Issue.record("the loop waits with no deadline for children that never end: \(children.values.map(\.name).sorted())")
         for id in children.keys where children[id]?.exited == false { children[id]?.endsAt = clock.now; children[id]?.status = SIGKILL }
@@ -150,6 +153,19 @@ final class FakePoller: ChildPoller {
     }
     clock.now = max(clock.now, next)
     for id in children.keys.sorted() where children[id]?.endsAt == next && children[id]?.exited == false { end(id, report) }
+  }
+
+  /// Whether a post woke the poller within `seconds` of real time.
+  private func waitForWake(seconds: Double) -> Bool {
+    let until = Date().addingTimeInterval(seconds)
+    while Date() < until {
+      if woken.withLock({ woken -> Bool in
+        defer { woken = false }
+        return woken
+      }) { return true }
+      usleep(1_000)
+    }
+    return false
   }
 
   private func end(_ id: ChildID, _ report: (PollEvent) -> Void) {
@@ -193,15 +209,17 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
               selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
               poolDepths: [String: Int] = [:], interruption: RunInterruption? = nil, killGrace: Double = 5,
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
+              outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .threads,
+              timeouts: [String: Double] = [:],
               events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
   let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
-                      killGrace: killGrace, reports: reports, quarantine: quarantine)
+                      killGrace: killGrace, outputs: outputs, reports: reports, quarantine: quarantine, workers: workers)
   interruption?.attach(loop.interrupter)
   let result = loop.run(makeRequest: { index, attempt in
-    StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: 60,
+    StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
                 workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
   }, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))

@@ -1,0 +1,24 @@
+import DuetProcess
+
+/// Where the run loop sends the file work of an attempt's end (storing its
+/// outputs, reading its reports, walking its inputs again): ninja's `Builder`
+/// only updates state when a command finishes, and so does `LaneLoop`; the
+/// work runs here and posts its result back, so no deadline waits for it.
+///
+/// Each piece gets a thread of its own (`DetachedThread`, never a trap when
+/// the machine has none to give); with no thread to be had it runs on the
+/// caller's, late but never lost. Tests hand in workers they hold back.
+package struct AttemptWorkers {
+  package var start: (@escaping () -> Void) -> Void
+
+  package init(start: @escaping (@escaping () -> Void) -> Void) {
+    self.start = start
+  }
+
+  /// A detached thread per piece of work, or the caller's thread when none can be made.
+  package static var threads: AttemptWorkers {
+    AttemptWorkers { work in
+      if DetachedThread.start(work) != 0 { work() }
+    }
+  }
+}

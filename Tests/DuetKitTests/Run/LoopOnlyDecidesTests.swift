@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The run loop only decides (issue 51, item 5; DESIGN §14): an attempt's
+/// file work (storing outputs, reading reports, walking inputs again) runs on
+/// a worker that posts back, so another lane's deadline fires on time while
+/// it runs, and a lane's recorded time is its process's, never duet's copying.
+@Suite("The run loop only decides")
+struct LoopOnlyDecidesTests {
+  /// A worker held back until a signal, or `patience` seconds of real time (a test that fails, never one that hangs).
+  final class Gate: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let released = Locked(false)
+    let patience: Double
+    init(patience: Double = 3) { self.patience = patience }
+    func open() { semaphore.signal() }
+    /// Whether the gate was opened (rather than given up on).
+    func pass() -> Bool {
+      let opened = semaphore.wait(timeout: .now() + patience) == .success
+      released.withLock { $0 = opened }
+      return opened
+    }
+    var wasOpened: Bool { released.withLock { $0 } }
+  }
+
+  /// `store` passes at once and its outputs take "long" to store (held back
+  /// until `slow` ends); `slow` hangs and must be stopped at its 1.5 s
+  /// deadline meanwhile. On the loop's thread, the storing would hold the
+  /// loop until the gate gives up, and `slow` would end after `store`.
+  private func runWithHeldOutputs(workers: AttemptWorkers, patience: Double = 3) -> (gate: Gate, order: [String], by: [String: LaneRecord]) {
+    let poller = FakePoller(delays: ["store": 0.01])
+    poller.behave = { name, _ in name == "slow" ? .init(seconds: 0, hangs: true) : .init(seconds: 0.01) }
+    let gate = Gate(patience: patience)
+    var order: [String] = []
+    let (_, by) = schedule(lanes([("store", []), ("slow", [])]), runner: poller, jobs: 2,
+                           outputs: { _, lane in
+                             if lane.name == "store" { _ = gate.pass() }
+                             return OutputCheck(missing: [])
+                           },
+                           workers: workers, timeouts: ["slow": 1.5],
+                           events: { event in
+                             guard case .finished(let record, _, _) = event else { return }
+                             order.append(record.name)
+                             if record.name == "slow" { gate.open() }
+                           })
+    return (gate, order, by)
+  }
+
+  @Test func aDeadlineFiresWhileAnotherLanesOutputsAreStored() {
+    let (gate, order, by) = runWithHeldOutputs(workers: .threads)
+    #expect(gate.wasOpened, "the outputs were stored on the loop's thread: the deadline waited for them")
+    #expect(order == ["slow", "store"])
+    #expect(by["slow"]?.outcome == .timeout)
+    #expect(by["slow"]?.attempts.first?.duration == 1.5)
+    #expect(by["store"]?.outcome == .pass)
+    // Its process's 10 ms, not the 1.5 s its outputs took to store.
+    #expect(by["store"]?.attempts.first?.duration == 0.01)
+  }
+
+  /// The same run with the work done where the loop is (the design before
+  /// issue 51, and what a machine with no thread to give gets): the deadline
+  /// waits for the storing. This is what the test above tells apart.
+  @Test func onTheLoopsThreadTheDeadlineWaits() {
+    let (gate, order, _) = runWithHeldOutputs(workers: AttemptWorkers { $0() }, patience: 0.3)
+    #expect(!gate.wasOpened)
+    #expect(order == ["store", "slow"])
+  }
+
+  /// Ctrl-C while an attempt's outputs are being stored ends the run at once:
+  /// the attempt is interrupted, and the worker's late result is dropped.
+  @Test func ctrlCWhileOutputsAreStoredEndsTheRunAtOnce() {
+    let poller = FakePoller(delays: ["store": 0.01, "next": 1])
+    let gate = Gate()
+    let interruption = RunInterruption()
+    let (result, by) = schedule(lanes([("store", []), ("next", ["store"])]), runner: poller, jobs: 2, interruption: interruption,
+                                outputs: { _, _ in
+                                  interruption.interrupt()
+                                  _ = gate.pass()
+                                  return OutputCheck(missing: [])
+                                })
+    gate.open()
+    #expect(result.interrupted)
+    #expect(by["store"]?.outcome == .interrupted)
+    #expect(by["next"]?.outcome == .cancelled)
+  }
+
+  /// A pass whose worker found a declared output missing fails, as before, and keeps nothing.
+  @Test func aMissingOutputFoundByTheWorkerFailsTheAttempt() {
+    let poller = FakePoller()
+    let kept = Locked(0)
+    let (_, by) = schedule(lanes([("app", [])]), runner: poller,
+                           outputs: { _, _ in OutputCheck(missing: ["build/app.zip"]) { kept.withLock { $0 += 1 } } })
+    #expect(by["app"]?.outcome == .fail)
+    #expect(by["app"]?.attempts.first?.note == "missing output: build/app.zip")
+    #expect(kept.withLock { $0 } == 0)
+  }
+}
