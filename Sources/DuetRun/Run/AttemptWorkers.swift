@@ -22,3 +22,15 @@ package struct AttemptWorkers {
     }
   }
 }
+
+/// Work an attempt needs before it starts, beyond the loop's own (a lane
+/// whose need ran has its inputs walked again: they may be that need's
+/// outputs). `run` is done on a worker and touches nothing the loop owns; what
+/// it returns is run on the loop's thread as the attempt starts.
+package struct StartWork {
+  package var run: () -> (() -> Void)
+
+  package init(run: @escaping () -> (() -> Void)) {
+    self.run = run
+  }
+}

@@ -22,8 +22,9 @@ package final class LaneLoop {
   private final class Attempt {
     let request: StepRequest
     let sink: LogSink
-    let startedWall: Double
-    let startedAt: UInt64
+    /// When its process started (set again when its start work is done).
+    var startedWall: Double
+    var startedAt: UInt64
     var child: ChildID?
     var timer: DeadlineList.Token?
     var timedOut = false
@@ -42,6 +43,11 @@ package final class LaneLoop {
     var endedAt: UInt64?
     var code: Int32?
     var signal: Int32?
+    /// Not started yet: its start work (the reports as they are, its inputs
+    /// walked again) is on a worker, which posts `prepared`.
+    var preparing = false
+    /// What the start work found, kept on the loop's thread as the attempt starts.
+    var keepOnStart: (() -> Void)?
     /// Ended, its file work on a worker (`AttemptWorkers`); the loop goes on deciding.
     var finishing = false
     /// What the worker found, written before it posts `endRead` and read after.
@@ -76,6 +82,8 @@ package final class LaneLoop {
     case builtinEnded(index: Int, attempt: Int, result: BuiltinResult)
     /// An ended attempt's file work is done (`Attempt.end` holds it).
     case endRead(index: Int, attempt: Int)
+    /// An attempt's start work is done: it may start.
+    case prepared(index: Int, attempt: Int)
   }
 
   /// Seconds to wait for the output pipe to close after the lane's shell exited.
@@ -101,6 +109,7 @@ package final class LaneLoop {
   private var alongside: Set<ChildID> = []
   private var finishedEvents = 0
   private var makeRequest: ((Int, Int) -> StepRequest)?
+  private var startWork: ((Int, Int) -> StartWork?)?
   private var onEvent: ((RunEvent) -> Void)?
   /// For each lane whose last passing attempt saw its inputs change: which.
   package private(set) var moved: [Int: [String]] = [:]
@@ -143,10 +152,12 @@ package final class LaneLoop {
   /// the caller hands to other threads then (the observer's calls) costs the
   /// next lane no time.
   package func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
+                  startWork: ((_ index: Int, _ attempt: Int) -> StartWork?)? = nil,
                   onEvent: @escaping (RunEvent) -> Void, beforeWait: (() -> Void)? = nil) -> RunResult {
     let clock = loop.clock
     let start = clock.now
     self.makeRequest = makeRequest
+    self.startWork = startWork
     self.onEvent = onEvent
     loop.beforeWait = beforeWait
     loop.beforeWaitInterval = LaneLoop.handOffInterval
@@ -178,15 +189,36 @@ package final class LaneLoop {
     for start in starts { begin(start) }
   }
 
+  /// Starts an attempt; when it needs start work (its reports' state taken,
+  /// its inputs walked again), that runs on a worker first and the attempt
+  /// starts on its post, so no other lane's deadline waits for it.
   private func begin(_ start: LaneSchedule.Start) {
     let lane = lanes[start.index]
     onEvent?(.started(index: start.index, name: lane.name, attempt: start.attempt))
     guard let request = makeRequest?(start.index, start.attempt) else { return }
     let attempt = Attempt(request: request, startedWall: loop.clock.wallSeconds, startedAt: loop.clock.now)
-    if let reports, !lane.reports.isEmpty { attempt.reports = reports.snapshot(lane) }
     if quarantine?.active(lane: lane.name).contains(where: { !$0.isLaneLevel }) == true { attempt.failureLines = BuildFailureScanner() }
     running[start.index] = attempt
-    switch lane.step {
+    let reports = lane.reports.isEmpty ? nil : self.reports
+    let work = startWork?(start.index, start.attempt)
+    guard reports != nil || work != nil else { return launch(attempt) }
+    attempt.preparing = true
+    let poster = loop.poster, index = start.index, number = start.attempt
+    workers.start {
+      if let reports { attempt.reports = reports.snapshot(lane) }
+      attempt.keepOnStart = work?.run()
+      poster.post(Message.prepared(index: index, attempt: number))
+    }
+  }
+
+  /// Starts a prepared attempt's process (or built-in): its time starts now.
+  private func launch(_ attempt: Attempt) {
+    attempt.preparing = false
+    attempt.keepOnStart?()
+    attempt.keepOnStart = nil
+    attempt.startedWall = loop.clock.wallSeconds
+    attempt.startedAt = loop.clock.now
+    switch attempt.request.lane.step {
     case .shell(let command): startShell(attempt, command: command)
     case .builtin(let command, let arguments): startBuiltin(attempt, command: command, arguments: arguments)
     }
@@ -262,6 +294,9 @@ package final class LaneLoop {
       guard let attempt = running[index], attempt.request.attempt == number, attempt.child == nil else { return }
       attempt.sink.write(result.output.hasSuffix("\n") || result.output.isEmpty ? result.output : result.output + "\n")
       complete(index, attempt, code: result.exitCode)
+    case .prepared(let index, let number)?:
+      guard let attempt = running[index], attempt.request.attempt == number, attempt.preparing else { return }
+      launch(attempt)
     case .endRead(let index, let number)?:
       guard let attempt = running[index], attempt.request.attempt == number, attempt.finishing else { return }
       finish(index, attempt, attempt.end)

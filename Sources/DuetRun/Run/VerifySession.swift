@@ -259,9 +259,11 @@ package final class VerifySession {
     }
     interruption.attach(loop.interrupter)
     let quarantined = writeQuarantinedTests()
-    let result = loop.run(makeRequest: { [unowned self] index, attempt in
-                            if attempt == 1 { self.fingerprintAgain(index, recheck: recheck) }
-                            return plan.request(index: index, attempt: attempt, quarantinedTests: quarantined[index]) { onLine(index, $0) }
+    let result = loop.run(makeRequest: { index, attempt in
+                            plan.request(index: index, attempt: attempt, quarantinedTests: quarantined[index]) { onLine(index, $0) }
+                          },
+                          startWork: { [unowned self] index, attempt in
+                            attempt == 1 ? self.fingerprintAgain(index, recheck: recheck) : nil
                           },
                           onEvent: onEvent, beforeWait: beforeWait)
     movedInputs = loop.moved
@@ -309,20 +311,27 @@ package final class VerifySession {
   /// starts: its inputs may be that need's outputs (an XCFramework the app
   /// links), written after `prepare` looked. Its needs' fingerprints are read
   /// again too, so the pass it records is under the key the next run computes.
-  private func fingerprintAgain(_ index: Int, recheck: InputRecheck) {
+  /// The walk (hashing what may be a big framework) runs on a worker; what it
+  /// found is kept on the loop's thread as the lane starts.
+  private func fingerprintAgain(_ index: Int, recheck: InputRecheck) -> StartWork? {
     let graph = plan.manifest.graph, lane = plan.manifest.lanes[index]
-    guard fingerprints.cacheable.contains(index), var parts = fingerprints.parts[index],
-          graph.needs[index].contains(where: { plan.preset[$0] == nil }) else { return }
-    let files = InputFingerprint.inputFiles(of: lane, root: plan.root, builtins: plan.builtins)
-    guard files.problems.isEmpty, !files.files.isEmpty else { return }
-    parts.files = files.files
-    for need in graph.needs[index] {
-      if let fingerprint = fingerprints.fingerprints[need] { parts.needs[graph.names[need]] = fingerprint }
+    guard fingerprints.cacheable.contains(index), fingerprints.parts[index] != nil,
+          graph.needs[index].contains(where: { plan.preset[$0] == nil }) else { return nil }
+    let root = plan.root, builtins = plan.builtins
+    return StartWork {
+      let files = InputFingerprint.inputFiles(of: lane, root: root, builtins: builtins)
+      return { [unowned self] in
+        guard files.problems.isEmpty, !files.files.isEmpty, var parts = self.fingerprints.parts[index] else { return }
+        parts.files = files.files
+        for need in graph.needs[index] {
+          if let fingerprint = self.fingerprints.fingerprints[need] { parts.needs[graph.names[need]] = fingerprint }
+        }
+        self.fingerprints.parts[index] = parts
+        self.fingerprints.fingerprints[index] = parts.fingerprint
+        self.actionKeys[index] = LaneCache.actionKey(fingerprint: parts.fingerprint, outputs: lane.outputs)
+        recheck.before[index] = files.files
+      }
     }
-    fingerprints.parts[index] = parts
-    fingerprints.fingerprints[index] = parts.fingerprint
-    actionKeys[index] = LaneCache.actionKey(fingerprint: parts.fingerprint, outputs: lane.outputs)
-    recheck.before[index] = files.files
   }
 
   /// The finished run laid out in time (`--timings`), from the rows it records.

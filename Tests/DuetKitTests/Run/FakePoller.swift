@@ -69,14 +69,19 @@ final class FakePoller: ChildPoller {
   private var nextID: UInt64 = 1
   private var stopPending = false
   private let woken = Locked(false)
+  /// Signalled at each wake, for a wait on a worker's post.
+  private let wakes = DispatchSemaphore(value: 0)
   let waker: Waker
 
   init(script: [String: [AttemptOutcome]] = [:], delays: [String: Double] = [:], defaultDelay: Double = 0.01) {
     self.script = script
     self.delays = delays
     self.defaultDelay = defaultDelay
-    let woken = self.woken
-    waker = Waker { woken.withLock { $0 = true } }
+    let woken = self.woken, wakes = self.wakes
+    waker = Waker {
+      woken.withLock { $0 = true }
+      wakes.signal()
+    }
   }
 
   /// The stop latch as a signal would trip it; reported at the next wait.
@@ -157,15 +162,14 @@ final class FakePoller: ChildPoller {
 
   /// Whether a post woke the poller within `seconds` of real time.
   private func waitForWake(seconds: Double) -> Bool {
-    let until = Date().addingTimeInterval(seconds)
-    while Date() < until {
+    let until = DispatchTime.now() + seconds
+    while true {
       if woken.withLock({ woken -> Bool in
         defer { woken = false }
         return woken
       }) { return true }
-      usleep(1_000)
+      if wakes.wait(timeout: until) == .timedOut { return false }
     }
-    return false
   }
 
   private func end(_ id: ChildID, _ report: (PollEvent) -> Void) {
@@ -194,6 +198,12 @@ final class FakePoller: ChildPoller {
   }
 }
 
+extension AttemptWorkers {
+  /// The work done where the loop is, before its next turn: a scripted run
+  /// stays deterministic (real threads would race the fake clock).
+  static var here: AttemptWorkers { AttemptWorkers { $0() } }
+}
+
 /// Lanes from a compact `name: needs` list, for run loop tests; each runs `sh: <name>`.
 func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:]) -> [Lane] {
   spec.map { name, needs in
@@ -209,8 +219,8 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
               selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
               poolDepths: [String: Int] = [:], interruption: RunInterruption? = nil, killGrace: Double = 5,
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
-              outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .threads,
-              timeouts: [String: Double] = [:],
+              outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .here,
+              timeouts: [String: Double] = [:], startWork: ((Int, Int) -> StartWork?)? = nil,
               events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneRecord]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
@@ -221,6 +231,6 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
                 workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
-  }, onEvent: { events?($0) })
+  }, startWork: startWork, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
 }

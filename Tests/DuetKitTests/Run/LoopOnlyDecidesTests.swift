@@ -70,7 +70,7 @@ struct LoopOnlyDecidesTests {
   /// issue 51, and what a machine with no thread to give gets): the deadline
   /// waits for the storing. This is what the test above tells apart.
   @Test func onTheLoopsThreadTheDeadlineWaits() {
-    let (gate, order, _) = runWithHeldOutputs(workers: AttemptWorkers { $0() }, patience: 0.3)
+    let (gate, order, _) = runWithHeldOutputs(workers: .here, patience: 0.3)
     #expect(!gate.wasOpened)
     #expect(order == ["store", "slow"])
   }
@@ -86,7 +86,8 @@ struct LoopOnlyDecidesTests {
                                   interruption.interrupt()
                                   _ = gate.pass()
                                   return OutputCheck(missing: [])
-                                })
+                                },
+                                workers: .threads)
     gate.open()
     #expect(result.interrupted)
     #expect(by["store"]?.outcome == .interrupted)
@@ -102,5 +103,35 @@ struct LoopOnlyDecidesTests {
     #expect(by["app"]?.outcome == .fail)
     #expect(by["app"]?.attempts.first?.note == "missing output: build/app.zip")
     #expect(kept.withLock { $0 } == 0)
+  }
+
+  /// A lane whose need ran has its inputs walked again before it starts (they
+  /// may be the need's outputs, a big framework): on a worker, so another
+  /// lane's deadline fires meanwhile, and the lane's time starts with its process.
+  @Test func aDeadlineFiresWhileALanesInputsAreWalkedAgain() {
+    let poller = FakePoller()
+    poller.behave = { name, _ in name == "slow" ? .init(seconds: 0, hangs: true) : .init(seconds: 0.01) }
+    let gate = Gate()
+    let kept = Locked(false)
+    var order: [String] = []
+    let all = lanes([("framework", []), ("app", ["framework"]), ("slow", [])])
+    let (_, by) = schedule(all, runner: poller, jobs: 3, workers: .threads, timeouts: ["slow": 1.5],
+                           startWork: { index, _ in
+                             guard all[index].name == "app" else { return nil }
+                             return StartWork {
+                               _ = gate.pass()
+                               return { kept.withLock { $0 = true } }
+                             }
+                           },
+                           events: { event in
+                             guard case .finished(let record, _, _) = event else { return }
+                             order.append(record.name)
+                             if record.name == "slow" { gate.open() }
+                           })
+    #expect(gate.wasOpened, "the inputs were walked on the loop's thread: the deadline waited for them")
+    #expect(order == ["framework", "slow", "app"])
+    #expect(kept.withLock { $0 })
+    #expect(by["app"]?.outcome == .pass)
+    #expect(by["app"]?.attempts.first?.duration == 0.01)
   }
 }
