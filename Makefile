@@ -30,10 +30,11 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 # Each completion where its shell looks for this PREFIX (tools/completion-folders
 # says which folder and why: Debian's fish searches nothing under /usr/local).
-COMPLETION_FOLDERS := $(shell tools/completion-folders "$(PREFIX)" "$(DESTDIR)")
-BASHDIR := $(DESTDIR)$(word 2,$(COMPLETION_FOLDERS))
-ZSHDIR := $(DESTDIR)$(word 4,$(COMPLETION_FOLDERS))
-FISHDIR := $(DESTDIR)$(word 6,$(COMPLETION_FOLDERS))
+# Worked out once, on first use: only install, uninstall and dist ask the shells.
+COMPLETION_FOLDERS = $(eval COMPLETION_FOLDERS := $$(shell tools/completion-folders "$$(PREFIX)" "$$(DESTDIR)"))$(COMPLETION_FOLDERS)
+BASHDIR = $(DESTDIR)$(word 2,$(COMPLETION_FOLDERS))
+ZSHDIR = $(DESTDIR)$(word 4,$(COMPLETION_FOLDERS))
+FISHDIR = $(DESTDIR)$(word 6,$(COMPLETION_FOLDERS))
 
 VERSION := $(shell sed -n 's/^let duetVersion = "\(.*\)"/\1/p' Sources/duet/Version.swift)
 OS := $(shell uname -s | tr A-Z a-z)

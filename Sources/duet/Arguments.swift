@@ -77,9 +77,14 @@ struct CommandSpec {
   static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
   static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 2)")
   static let helpOption = OptionSpec(name: "--help", value: nil, help: "show this help")
+  /// Taken by every command, anywhere on the line (`ColorChoice`): listed with
+  /// each, so help and completions say what duet accepts (issue 53, item 5).
+  static let colorOption = OptionSpec(name: "--color", value: "WHEN",
+                                      help: "auto (colour on a terminal unless NO_COLOR is set), always or never",
+                                      completes: .words(ColorChoice.allCases.map(\.rawValue)))
 
-  /// The options as listed: the command's own, then `--help`.
-  var listedOptions: [OptionSpec] { options + [Self.helpOption] }
+  /// The options as listed: the command's own, then `--color` and `--help`.
+  var listedOptions: [OptionSpec] { options + [Self.colorOption, Self.helpOption] }
 
   var help: String {
     var lines = ["usage: \(usage)", "", summary]

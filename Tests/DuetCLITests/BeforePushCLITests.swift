@@ -176,4 +176,37 @@ struct BeforePushCLITests {
     let commit = try shell("git -c user.name=d -c user.email=d@example.com commit -q -m fixed", in: tree.url)
     #expect(commit.status == 0, "\(commit.output)")
   }
+
+  /// Issue 53, item 1: after `duet init` and `duet hook install`, until
+  /// `lanes/` is committed, the hook verifies a commit with no manifest. It
+  /// says why and what to do, never a bare "cannot read"; `hook install` warns first.
+  @Test func aManifestNotInTheCommitIsNamed() throws {
+    let tree = try repository()
+    let remote = try pushedToRemote(tree)
+    defer { try? FileManager.default.removeItem(at: remote) }
+    try CIGit.run(["rm", "-q", "--cached", "lanes/manifest.yaml"], in: tree.url)
+    try CIGit.run(["commit", "-q", "-m", "the manifest not yet committed"], in: tree.url)
+    let install = try tree.duet("hook", "install")
+    #expect(install.status == 0)
+    #expect(install.stderr.contains("duet hook: warning: lanes/manifest.yaml is not committed (it is untracked here); "
+                                    + "the hook verifies the pushed commit, so every push stops until it is: git add lanes && git commit"),
+            "\(install.stderr)")
+    let push = try shell("git push origin HEAD:refs/heads/main 2>&1", in: tree.url)
+    #expect(push.status != 0)
+    #expect(push.output.contains("duet hook: error: lanes/manifest.yaml is not in the commit being pushed (it is untracked here): "
+                                 + "commit it, or push with --no-verify"), "\(push.output)")
+    #expect(!push.output.contains("cannot read"), "\(push.output)")
+
+    let preCommit = try tree.duet("hook", "install", "--pre-commit")
+    #expect(preCommit.stderr.contains("duet hook: warning: lanes/manifest.yaml is not in git (it is untracked here)"), "\(preCommit.stderr)")
+    try tree.write("src/app.txt", "changed\n")
+    try CIGit.run(["add", "src/app.txt"], in: tree.url)
+    let commit = try shell("git -c user.name=d -c user.email=d@example.com commit -q -m change 2>&1", in: tree.url)
+    #expect(commit.status != 0)
+    #expect(commit.output.contains("duet hook: error: lanes/manifest.yaml is not in the commit being made (it is untracked here): "
+                                   + "git add lanes/manifest.yaml, or commit with --no-verify"), "\(commit.output)")
+    try CIGit.run(["add", "lanes/manifest.yaml"], in: tree.url)
+    let staged = try tree.duet("hook", "install", "--pre-commit")
+    #expect(!staged.stderr.contains("warning"), "a staged manifest is what a commit verifies: \(staged.stderr)")
+  }
 }

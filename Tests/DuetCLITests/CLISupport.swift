@@ -13,6 +13,27 @@ let duetBinary: URL = {
   return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/duet").standardizedFileURL
 }()
 
+/// The built `duet`, copied where any user can run it: a test that drops
+/// privileges (root runs it as `nobody`) cannot reach a clone in a home folder
+/// of mode 700 or a `mktemp -d` (exit 126 where 143 was expected; issue 53,
+/// item 14). A folder of mode 755 in the system's temporary folder, made once
+/// per test process; the copy is duet's exact bytes.
+let duetBinaryForAnyUser: URL = {
+  let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("duet-any-user-\(getpid())")
+  let copy = folder.appendingPathComponent("duet")
+  try? FileManager.default.removeItem(at: folder)
+  do {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    try FileManager.default.copyItem(at: duetBinary, to: copy)
+    chmod(copy.path, 0o755)
+    atexit { try? FileManager.default.removeItem(atPath: "/tmp/duet-any-user-\(getpid())") }
+    return copy
+  } catch {
+    Issue.record("cannot copy duet where any user can run it: \(error)")
+    return duetBinary
+  }
+}()
+
 /// What one run of `duet` did.
 struct DuetRun {
   var status: Int32

@@ -57,6 +57,9 @@ struct CompletionCLITests {
     #expect(try bashCompletes(["verify", "--fail"], in: tree) == ["--fail-fast", "--failed"])
     #expect(try bashCompletes(["graph", "--format", ""], in: tree) == ["dot", "mermaid"])
     #expect(try bashCompletes(["help", "comp"], in: tree) == ["completion"])
+    // Issue 53, item 5: --color, taken by every command, is offered with its three words.
+    #expect(try bashCompletes(["verify", "--col"], in: tree) == ["--color"])
+    #expect(try bashCompletes(["lanes", "--color", ""], in: tree) == ["auto", "always", "never"])
 
     // --root on the command line picks the tree the lanes come from.
     let elsewhere = try FixtureTree()
@@ -91,6 +94,11 @@ struct CompletionCLITests {
     let fish = try tree.duet("completion", "fish")
     #expect(fish.status == 0)
     #expect(fish.stdout.contains("complete -c duet -n '__fish_seen_subcommand_from logs' -x -a '(__duet_lanes)'"))
+    // Issue 53, item 5: --color in both, with its three words.
+    #expect(zsh.stdout.contains("'--color=[auto (colour on a terminal unless NO_COLOR is set), always or never]:WHEN:(auto always never)'"),
+            "\(zsh.stdout.split(separator: "\n").filter { $0.contains("--color") }.prefix(2))")
+    #expect(fish.stdout.contains("complete -c duet -n '__fish_seen_subcommand_from verify' -l color -x -a 'auto always never'"),
+            "\(fish.stdout.split(separator: "\n").filter { $0.contains("color") }.prefix(2))")
     try tree.write("_duet", zsh.stdout)
     try tree.write("duet.fish", fish.stdout)
     if let zshPath = program("zsh") {

@@ -71,6 +71,13 @@ struct DoctorCLITests {
     #expect(failing.status == 1)
     let broken = try JSONDecoder().decode(DoctorJSON.self, from: Data(failing.stdout.utf8))
     #expect(!broken.pass && broken.problems == ["lane lint: grep-stub not found on PATH"], "\(broken.problems)")
+
+    // Issue 53, item 6: an absolute program keeps its leading slash (it was shown `usr/bin/env`).
+    try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n  - {name: env, sh: \"/usr/bin/env true\"}\n  - {name: gone, sh: \"/nonexistent/tool x\"}\n")
+    let absolute = try tree.duet("doctor", "--json", environment: ["PATH": "/nonexistent"])
+    let paths = try JSONDecoder().decode(DoctorJSON.self, from: Data(absolute.stdout.utf8))
+    #expect(paths.lines.contains(DoctorReport.Line(topic: "lane env", text: "/usr/bin/env: /usr/bin/env, executable")), "\(paths.lines)")
+    #expect(paths.problems == ["lane gone: /nonexistent/tool not found (looked for /nonexistent/tool)"], "\(paths.problems)")
   }
 
   /// On a tree where every lane has its programs: every topic reported, exit 0, and

@@ -29,6 +29,8 @@ struct HelpCLITests {
       #expect(viaHelp.stdout == viaFlag.stdout, "\(name)")
       let text = viaFlag.stdout
       #expect(text.hasPrefix("usage: duet \(name)"), "\(name)")
+      // Issue 53, item 5: the global option is listed with every command.
+      #expect(text.contains("\n  --color WHEN  ") || text.contains("\n  --color WHEN "), "\(name)'s help lacks --color")
       #expect(text.contains("\nexit codes:\n  0  "), "\(name) lists no exit codes")
       let examples = try #require(text.components(separatedBy: "\nexamples:\n").last, "\(name) has no examples")
       let commands = examples.split(separator: "\n").filter { $0.hasPrefix("  duet ") || $0.hasPrefix("  source ") }

@@ -75,6 +75,29 @@ struct InstallCLITests {
     #endif
   }
 
+  /// Issue 53, items 4 and 7: `make` asks fish nothing for a target that
+  /// installs no completion, and asking it writes nothing into HOME (a first
+  /// fish run made `~/.config/fish` and `~/.local/share/fish`); a prefix no
+  /// shell searches gets bash's line too, beside fish's and zsh's.
+  @Test func completionFoldersWriteNothingIntoHomeAndNameEveryShell() throws {
+    let home = try FixtureTree()
+    let dry = try shell("HOME='\(home.url.path)' make -n --no-print-directory -C '\(Self.repository.path)' check", in: home.url)
+    #expect(dry.status == 0, "\(dry.output)")
+    let own = home.url.appendingPathComponent(".local").path
+    let mine = try shell("HOME='\(home.url.path)' '\(Self.repository.path)/tools/completion-folders' --notes '\(own)'", in: home.url)
+    #expect(mine.output.contains("fish \(own)/share/fish/vendor_completions.d"), "\(mine.output)")
+    #expect(!mine.output.contains("completions: fish does not search"), "fish searches ~/.local/share always: \(mine.output)")
+    #expect(!mine.output.contains("bash-completion does not search"), "bash-completion reads ~/.local/share: \(mine.output)")
+    let custom = try shell("HOME='\(home.url.path)' env -u XDG_DATA_DIRS '\(Self.repository.path)/tools/completion-folders' --notes /opt/duet-custom", in: home.url)
+    #expect(custom.output.contains("completions: bash-completion does not search /opt/duet-custom/share/bash-completion/completions: "
+                                   + "add /opt/duet-custom/share to XDG_DATA_DIRS, or link /opt/duet-custom/share/bash-completion/completions/duet "
+                                   + "into \(home.url.path)/.local/share/bash-completion/completions"), "\(custom.output)")
+    #expect(custom.output.contains("completions: fish does not search /opt/duet-custom/share/fish/vendor_completions.d"), "\(custom.output)")
+    for folder in [".config", ".local/share/fish", ".cache"] {
+      #expect(!home.exists(folder), "\(folder) was made in HOME")
+    }
+  }
+
   /// `tools/build-release` writes the commit into BuildCommit.swift for the build
   /// and puts the committed text back afterwards, when the build fails too; a
   /// stand-in `swift` records what the build saw, so nothing is compiled.

@@ -154,4 +154,37 @@ struct ReadmeCommandsTests {
     #expect(TestTools.missing("kotlinc", for: "the test") == "kotlinc is not installed, and the test needs it: run `make test-deps` (or `apt-get install -y kotlin`; `make check` does it too)")
     #expect(TestTools.missing("check-jsonschema", for: "x").contains("installs check-jsonschema into .build/venv"))
   }
+
+  /// Issue 53, item 13: the README is a newcomer's first page: under 200
+  /// lines, the rest on the docs pages it links to.
+  @Test func theReadmeStaysShort() throws {
+    let lines = try read("README.md").split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    #expect(lines < 200, "README.md is \(lines) lines; move the detail to a docs page and link it")
+  }
+
+  /// Issue 53, item 3: install.md's lists and the generated GitLab job's
+  /// apt-get line hold what `tools/install-deps build` installs (install.md
+  /// left out `libcurl4-openssl-dev`, which the build needs).
+  @Test func theDocsListWhatTheScriptInstalls() throws {
+    let repository = TestTools.repository
+    let script = try String(contentsOf: repository.appendingPathComponent("tools/install-deps"), encoding: .utf8)
+    func list(_ name: String) -> [String] {
+      guard let line = script.split(separator: "\n").first(where: { $0.hasPrefix("\(name)=(") }) else { return [] }
+      return line.dropFirst(name.count + 2).prefix { $0 != ")" }.split(separator: " ").map(String.init)
+    }
+    let apt = list("apt_packages"), brew = list("brew_packages")
+    #expect(apt.contains("libcurl4-openssl-dev") && !brew.isEmpty, "install-deps' lists: \(apt) \(brew)")
+    let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    let install = words(try String(contentsOf: repository.appendingPathComponent("docs/install.md"), encoding: .utf8))
+    #expect(install.contains("`\(apt.joined(separator: " "))` with apt-get"), "docs/install.md's apt-get list is not install-deps' \(apt)")
+    #expect(install.contains("`\(brew.joined(separator: " "))` with Homebrew"), "docs/install.md's Homebrew list is not install-deps' \(brew)")
+    let ci = try String(contentsOf: repository.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+    let gitlab = ci.split(separator: "\n").filter { $0.contains("apt-get install -y -q") && $0.contains("swift build") }
+    #expect(!gitlab.isEmpty)
+    for line in gitlab {
+      for package in apt where package != "make" {
+        #expect(line.contains(" \(package) "), "the generated GitLab job builds duet without \(package)")
+      }
+    }
+  }
 }

@@ -11,7 +11,7 @@ struct MachineErrorCLITests {
     for index in 0..<40 { lanes.append("  - {name: l\(index), sh: \"sleep 0.3\", retries: 2}") }
     lanes.append("  - {name: after, sh: \"true\", needs: [l39]}")
     let tree = try FixtureTree(manifest: lanes.joined(separator: "\n") + "\n")
-    let run = try shell("ulimit -n 24 && exec '\(duetBinary.path)' verify -j 40 --junit junit.xml", in: tree.url,
+    let run = try shell("ulimit -n 24 && exec '\(duetBinaryForAnyUser.path)' verify -j 40 --junit junit.xml", in: tree.url,
                         environment: ["NO_COLOR": "1"])
     #expect(run.status == 3, "\(run.output.suffix(1500))")
     #expect(run.output.contains("Too many open files"), "\(run.output.suffix(800))")
@@ -37,11 +37,11 @@ struct MachineErrorCLITests {
   @Test func noTrapWhenDescriptorsRunOut() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"echo done\"}\n")
     for limit in 5...14 {
-      let run = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinary.path)' verify --junit junit.xml", in: tree.url,
+      let run = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinaryForAnyUser.path)' verify --junit junit.xml", in: tree.url,
                           environment: ["NO_COLOR": "1", "DUET_HISTORY": "off"])
       #expect(run.status == 0 || run.status == 3, "ulimit -n \(limit): exit \(run.status): \(run.output.suffix(600))")
       #expect(!run.output.contains("duet verify: FAIL"), "ulimit -n \(limit): \(run.output.suffix(600))")
-      let doctor = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinary.path)' doctor", in: tree.url, environment: ["NO_COLOR": "1"])
+      let doctor = try shell("ulimit -n \(limit) && exec timeout 60 '\(duetBinaryForAnyUser.path)' doctor", in: tree.url, environment: ["NO_COLOR": "1"])
       #expect([0, 1, 3].contains(doctor.status), "doctor, ulimit -n \(limit): exit \(doctor.status): \(doctor.output.suffix(600))")
     }
   }
@@ -65,7 +65,7 @@ struct MachineErrorCLITests {
     try tree.write("limit", "")
     chmod(tree.url.path, 0o777)
     let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
-    let run = try shell("\(asUser)'\(duetBinary.path)' verify --junit junit.xml", in: tree.url,
+    let run = try shell("\(asUser)'\(duetBinaryForAnyUser.path)' verify --junit junit.xml", in: tree.url,
                         environment: ["NO_COLOR": "1", "DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])
     #expect(run.status == 3, "\(run.output.suffix(1500))")
     #expect(run.output.contains("starved  error"), "\(run.output.suffix(800))")
@@ -74,7 +74,7 @@ struct MachineErrorCLITests {
     #expect(run.output.contains("duet verify: ERROR ("), "\(run.output.suffix(800))")
     #expect(!run.output.contains("duet verify: FAIL"))
     try FileManager.default.removeItem(at: tree.url.appendingPathComponent("limit"))
-    let again = try shell("\(asUser)'\(duetBinary.path)' verify", in: tree.url,
+    let again = try shell("\(asUser)'\(duetBinaryForAnyUser.path)' verify", in: tree.url,
                           environment: ["NO_COLOR": "1", "DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])
     #expect(again.status == 0, "\(again.output.suffix(800))")
     let flaky = try tree.duet("flaky", "--json", environment: ["DUET_HISTORY": tree.url.appendingPathComponent("h.sqlite").path])

@@ -25,7 +25,7 @@ struct OutOfThreadsCLITests {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let asUser = getuid() == 0 ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] : []
-    process.arguments = asUser + ["prlimit", "--nproc=\(limit)", duetBinary.path, "verify", "--jobs", "2"]
+    process.arguments = asUser + ["prlimit", "--nproc=\(limit)", duetBinaryForAnyUser.path, "verify", "--jobs", "2"]
     process.currentDirectoryURL = tree.url
     process.environment = duetEnvironment(["DUET_HISTORY": "off"])
     let output = FileManager.default.createFile(atPath: tree.url.appendingPathComponent("out.txt").path, contents: nil)
@@ -50,7 +50,7 @@ struct OutOfThreadsCLITests {
     let user = getuid() == 0 ? "nobody" : NSUserName()
     let base = Int(try shell("ps -L -u \(user) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     for extra in 2...8 {
-      let run = try shell("\(asUser)prlimit --nproc=\(base + extra) timeout 30 '\(duetBinary.path)' verify", in: tree.url,
+      let run = try shell("\(asUser)prlimit --nproc=\(base + extra) timeout 30 '\(duetBinaryForAnyUser.path)' verify", in: tree.url,
                           environment: ["NO_COLOR": "1", "DUET_HISTORY": "off"])
       #expect(run.status == 0 || run.status == 3, "nproc +\(extra): exit \(run.status): \(run.output.suffix(600))")
       #expect(!run.output.contains("duet verify: FAIL"), "nproc +\(extra): \(run.output.suffix(600))")
@@ -73,7 +73,11 @@ struct OutOfThreadsCLITests {
     process.waitUntilExit()
     let output = (try? tree.read("out.txt")) ?? ""
     #expect(ended, "duet did not exit after signal \(signal): \(output)")
-    #expect(process.terminationStatus == 128 + signal, "exit \(process.terminationStatus): \(output)")
+    // Either the signal ended it, or (a loaded machine) duet found it could not
+    // start the lanes before the signal came and ended ERROR, exit 3 (issue 52):
+    // both are an end, never a hang.
+    let endedAsError = process.terminationStatus == 3 && output.contains("ERROR")
+    #expect(process.terminationStatus == 128 + signal || endedAsError, "exit \(process.terminationStatus): \(output)")
   }
 }
 #endif

@@ -24,7 +24,8 @@ package struct HookInstallRequest: Sendable {
 }
 
 package enum HookInstallResponse: CommandResponse {
-  case installed(GitHook.Installed, preCommit: Bool, duetPath: String)
+  /// With a warning when the hook would stop every push or commit (a manifest not in git).
+  case installed(GitHook.Installed, preCommit: Bool, duetPath: String, warning: String? = nil)
   /// A hook duet did not write is in the way, or git has no hooks folder for it (exit 1).
   case refused(String)
 
@@ -38,7 +39,7 @@ package enum HookInstallResponse: CommandResponse {
     switch self {
     case .refused(let message):
       printout.err("duet hook: error: \(message)")
-    case .installed(let installed, let preCommit, let duet):
+    case .installed(let installed, let preCommit, let duet, let warning):
       switch installed {
       case .written(let path, let placement):
         printout.out("duet hook: wrote \(path); it runs \(placement == .gitFolder ? duet : "the duet on PATH")")
@@ -48,6 +49,7 @@ package enum HookInstallResponse: CommandResponse {
       printout.out(preCommit
         ? "each git commit now runs duet verify on the lanes the change since HEAD touches; git commit --no-verify skips it once"
         : "each git push now runs duet verify on the lanes the pushed change touches; git push --no-verify skips it once")
+      if let warning { printout.err("duet hook: warning: \(warning)") }
     }
     return printout
   }
@@ -57,7 +59,9 @@ package func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
   do {
     let installed = try GitHook.install(request.preCommit ? .preCommit : .prePush, root: request.root, duetPath: request.duetPath,
                                         force: request.force, namedFolder: request.hooksFolder, environment: request.environment)
-    return .installed(installed, preCommit: request.preCommit, duetPath: request.duetPath)
+    let warning = ManifestInGit.installWarning(root: request.root, kind: request.preCommit ? .preCommit : .prePush,
+                                               environment: request.environment)
+    return .installed(installed, preCommit: request.preCommit, duetPath: request.duetPath, warning: warning)
   } catch {
     return .refused(error.message)
   }

@@ -102,6 +102,11 @@ package func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .sile
     throw UsageError(message: "hook run needs pre-push or pre-commit, got '\(request.kind)'", command: "hook")
   }
   defer { if let checkout = target.checkout { PushedCommit.remove(checkout, root: request.root, environment: request.environment) } }
+  if target.checkout != nil, let kind = GitHook.Kind(rawValue: request.kind),
+     let why = ManifestInGit.missingFromCheckout(target.root, root: request.root, kind: kind, environment: request.environment) {
+    say(.errorLine("duet hook: error: \(why)"))
+    return .stopped(ExitCode.usage)
+  }
   let verifyRequest = request.verifyRequest(target)
   let response = try verify(verifyRequest, observer: observer, signals: signals)
   var after = Printout()

@@ -256,7 +256,7 @@ package enum GitLabPipeline {
   /// copied to `.duet-bin/duet` for the lane jobs.
   package static let installDuet: [ShellText] = [
     "bin=\"$CI_PROJECT_DIR/.duet-tool/duet\"; if [ ! -x \"$bin\" ]; then "
-      + "if command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev git; fi; "
+      + "if command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev git; fi; "
       + "if command -v brew >/dev/null; then brew list libyaml >/dev/null 2>&1 || brew install libyaml; fi; "
       + "git clone --quiet \"${DUET_GIT_URL:?set the CI/CD variable DUET_GIT_URL to the git URL of duet}\" \"$CI_PROJECT_DIR/.duet-tool/src\" "
       + "&& git -C \"$CI_PROJECT_DIR/.duet-tool/src\" checkout --quiet \"${DUET_GIT_REF:-main}\" "

@@ -222,8 +222,10 @@ package enum Doctor {
         continue
       }
       let relative = ([lane.dir, program.directory].compactMap { $0 } + [program.name]).joined(separator: "/")
-      let shown = normalized(relative)
-      let absolute = program.name.hasPrefix("/") ? program.name : options.root.appendingPathComponent(shown).path
+      // An absolute program (`/usr/bin/env`) is shown as it is, never made tree-relative by dropping its slash.
+      let isAbsolute = program.name.hasPrefix("/")
+      let shown = isAbsolute ? shownPath(program.name, root: options.root) : normalized(relative)
+      let absolute = isAbsolute ? program.name : options.root.appendingPathComponent(shown).path
       if ExecutableFile.exists(at: absolute) {
         found.append("\(program.name): \(shown), executable")
       } else if FileManager.default.fileExists(atPath: absolute) {

@@ -17,5 +17,5 @@ struct DocumentedCommand {
   var repeatsLastPositional: Bool { maxPositionals > spec.positionals.count && !spec.positionals.isEmpty }
 
   /// The options that take a value, whose next word is not a positional.
-  var valuedOptions: [OptionSpec] { spec.options.filter { $0.value != nil } }
+  var valuedOptions: [OptionSpec] { spec.listedOptions.filter { $0.value != nil } }
 }

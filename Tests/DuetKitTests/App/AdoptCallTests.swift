@@ -88,7 +88,7 @@ struct AdoptCallTests {
     try writeManifest()
     _ = git("init -q")
     let installed = hookInstall(HookInstallRequest(root: tree.url, duetPath: "/usr/local/bin/duet", environment: testEnvironment))
-    guard case .installed(.written(let path, _), false, _) = installed else {
+    guard case .installed(.written(let path, _), false, _, _) = installed else {
       Issue.record("expected a hook written, got \(installed.printout(TextFormat()).errText)")
       return
     }
