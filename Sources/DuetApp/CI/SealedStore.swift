@@ -69,7 +69,8 @@ package enum SealedStore {
   }
 
   /// Writes `seal`, with `recorded` (the run this verify recorded, if it did)
-  /// added, beside `store`; returns a warning when it cannot.
+  /// added, beside `store`; when it cannot, removes what lies there (a lane may
+  /// have written it) and returns why, for the verdict (the job then fails).
   package static func close(_ seal: VerdictSeal, recorded: (run: RunRow, steps: [StepRow])?, store: String) -> String? {
     var seal = seal
     if let recorded { seal.runs.append((recorded.run.id, VerdictSeal.digest(of: recorded.run, steps: recorded.steps))) }
@@ -78,7 +79,8 @@ package enum SealedStore {
       try AtomicFile.write(Data(seal.text.utf8), toAbsolute: path)
       return nil
     } catch {
-      return "cannot write the seal of this job's verdicts (\(path)): \(error); the jobs after it will not believe them"
+      try? FileManager.default.removeItem(atPath: path)
+      return "--seal: cannot write \(path): \(error)"
     }
   }
 }

@@ -73,8 +73,9 @@ func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyO
     // Opened before any lane starts: what a lane writes into the store is in no seal.
     let seal = request.sealsVerdicts ? session.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
     if let warning = seal?.opened.warning { observer.warning(warning) }
-    let outcome = run(session, request, observer: observer, signals: signals, started: started)
-    if let seal, let warning = SealedStore.close(seal.opened.seal, recorded: session.recorded, store: seal.store) { observer.warning(warning) }
+    var outcome = run(session, request, observer: observer, signals: signals, started: started)
+    // A seal that cannot be written hands on nothing the next jobs believe: as a report that could not be written, the job fails.
+    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: session.recorded, store: seal.store) { outcome.reportErrors.append(error) }
     return .ran(outcome, session: session)
   }
 }
