@@ -110,8 +110,14 @@ static void on_stop_signal(int number) {
   errno = saved;
 }
 
+/* SIGWINCH (the terminal resized) is no stop: it is unblocked in the signal
+   thread alone, so only that thread's read is ever interrupted by it (and
+   restarted), never a wait of another thread's (issue 52, item 10). */
+static sigset_t quiet_signals;
+
 static void *signal_thread(void *unused) {
   (void)unused;
+  pthread_sigmask(SIG_UNBLOCK, &quiet_signals, 0);
   for (;;) {
     unsigned char byte;
     ssize_t n = read(signal_pipe[0], &byte, 1);
@@ -134,6 +140,8 @@ int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
   pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  sigemptyset(&quiet_signals);
+  sigaddset(&quiet_signals, SIGWINCH);
   pthread_t thread;
   int error = pthread_create(&thread, &attributes, signal_thread, 0);
   pthread_attr_destroy(&attributes);
@@ -154,6 +162,10 @@ int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int
     sigaddset(&handled, numbers[i]);
   }
   pthread_sigmask(SIG_UNBLOCK, &handled, 0);
+  // Blocked here, and so in every thread made from now on but the signal
+  // thread; children start with an empty mask (duet_spawn, posix_spawn's SETSIGMASK).
+  sigaction(SIGWINCH, &action, 0);
+  pthread_sigmask(SIG_BLOCK, &quiet_signals, 0);
   return 0;
 }
 

@@ -46,10 +46,12 @@ final class Console: Sendable {
   }
 
   /// The terminal's width now (it may have been resized since the start:
-  /// SIGWINCH), or `width` where there is no terminal to ask.
+  /// SIGWINCH), or `width` where there is no terminal to ask. A terminal made
+  /// narrower than 21 columns is that narrow: the start's width there drew a
+  /// status line that wrapped, and clearing it left its rows (issue 52, item 10).
   func currentWidth() -> Int {
     var size = winsize()
-    guard isTerminal, ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0, size.ws_col > 20 else { return width }
+    guard isTerminal, ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0, size.ws_col > 0 else { return width }
     return Int(size.ws_col)
   }
 

@@ -23,17 +23,23 @@ final class ProgressPrinter: Sendable {
   private let quiet: Bool
   let total: Int
   private let state = Locked(State())
+  private let signals: SignalPolicy?
 
-  init(console: Console, quiet: Bool, total: Int, heartbeat: Double = 60) {
+  /// `signals`: the process's; on a terminal, its SIGWINCH wakes the clock to
+  /// redraw the status line at the new width at once (the drawing happens on
+  /// the clock's thread, never the signal thread, which a blocked terminal must not hold).
+  init(console: Console, quiet: Bool, total: Int, heartbeat: Double = 60, signals: SignalPolicy? = nil) {
     self.console = console
     self.quiet = quiet
     self.total = total
+    self.signals = signals
     guard !quiet else { return }
     let rewrite = console.canRewrite
     let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in
       if rewrite { self?.redraw() } else { self?.stillRunning() }
     }
     state.withLock { $0.timer = timer }
+    if rewrite, let timer { signals?.redrawOnResize(self) { timer.fire() } }
   }
 
   func handle(_ update: ProgressUpdate) {
@@ -68,6 +74,7 @@ final class ProgressPrinter: Sendable {
   }
 
   func finish() {
+    signals?.stopRedrawing(self)
     state.withLock { $0.timer }?.cancel()
     state.withLock { clearStatus(&$0) }
   }

@@ -156,6 +156,35 @@ struct GeneratedCIRunTests {
     #expect(run.jobs["duet-history"] == (system == "github" ? "failure" : "success"), "\(run.output)")
   }
 
+  /// Issue 52, item 6b: only verdicts duet recorded are believed across jobs.
+  /// A lane of `linux-1` writes a later "failed" for `xcframework-Courier`
+  /// (which passes) into its job's store; the store no longer matches the seal
+  /// duet wrote after the job's lanes ended, so `linux-2` treats `linux-1` as
+  /// not run: `swift-CourierKit` is skipped saying why, its job fails, and the
+  /// history job merges none of the forged store.
+  @Test(arguments: files) func aForgedVerdictMakesTheUpstreamJobNotRun(system: String, file: String) throws {
+    let forge = "for s in .duet/ci/history-*.sqlite; do sqlite3 \"$s\" \"INSERT INTO runs (id, log_id, started, ended, command, root, host, outcome, jobs, duet_version) "
+      + "VALUES ('forged', 'forged', 4000000000, 4000000001, 'duet verify', '/', 'ci', 'fail', 1, '0'); "
+      + "INSERT INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code) "
+      + "VALUES ('forged', 'xcframework-Courier', 1, 4000000000, 1, 'fail', 'fail', 1)\"; done"
+    let extra = """
+      - name: forger
+        sh: '\(forge.replacingOccurrences(of: "'", with: "''"))'
+
+    """
+    let pipeline = try Pipeline(extraLanes: extra)
+    let run = try pipeline.run(system, file, number: 1)
+    let logs = try pipeline.logs(run: 1)
+    let inCI = try pipeline.laneOutcomes(run: 1)
+    #expect(inCI["forger"] == "pass" && inCI["xcframework-Courier"] == "pass", "\(inCI)\n\(logs)")
+    #expect(inCI["swift-CourierKit"] == "skipped", "\(inCI)\n\(logs)")
+    #expect(logs.contains("- swift-CourierKit skipped (needs xcframework-Courier, not run in job linux-1 (its verdicts do not verify))"), "\(logs)")
+    #expect(!logs.contains("failed in job linux-1"), "\(logs)")
+    #expect(logs.contains("the history store of job linux-1 does not verify: it holds runs duet did not record in that job"), "\(logs)")
+    #expect(run.jobs["linux-2"] == "failure", "\(run.output)")
+    #expect(logs.contains("its verdicts do not verify: it holds runs duet did not record in that job"), "\(logs)")
+  }
+
   /// Issue 52, item 7: when the lane that hands an output on (the
   /// XCFramework) fails, every other lane of its job still runs and is judged:
   /// GitLab runs a job's script in one shell with `set -e`, and the job's exit

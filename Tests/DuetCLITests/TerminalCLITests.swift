@@ -56,6 +56,27 @@ struct TerminalCLITests {
     #expect(output.contains("\u{1B}[J"), "the wrapped status line was not cleared whole: \(output.debugDescription)")
   }
 
+  /// Issue 52, item 10: the status line is drawn for the terminal's width
+  /// after a resize (SIGWINCH), however narrow: made 16 columns wide, the
+  /// terminal gets a status line of at most 15 (it got the 120 columns of the
+  /// start, which wrapped over eight rows and left them behind), and the
+  /// signal stops nothing.
+  @Test func aResizeRedrawsTheStatusLineAtTheNewWidth() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a-lane-with-a-rather-long-name, sh: "sleep 2.5"}
+        - {name: another-lane-with-a-long-name, sh: "sleep 2.5"}
+      """)
+    let command = "stty cols 120; (sleep 0.8; stty cols 16 < /dev/tty) & TERM=xterm '\(duetBinary.path)' verify -j 2"
+    let output = try onTerminal(command, in: tree)
+    let drawn = output.matches(of: /\[0\/2\] running[^\u{1B}\r\n]*/).map { String($0.output) }
+    let last = try #require(drawn.last, "\(output.debugDescription)")
+    #expect(drawn.first.map { $0.count > 15 } == true, "drawn at 120 columns first: \(drawn)")
+    #expect(last.count <= 15, "the status line after the resize: \(last.debugDescription) in \(output.debugDescription)")
+    #expect(output.contains("duet verify: PASS (2 passed)"), "\(output.debugDescription)")
+  }
+
   /// Issue 41, item 9: at 80 columns the status line names the running lanes
   /// that fit and counts the rest (`+2 more`), instead of cutting them off.
   @Test func theStatusLineCountsWhatDoesNotFit() {

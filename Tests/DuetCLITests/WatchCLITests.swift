@@ -187,6 +187,48 @@ struct WatchCLITests {
     #expect(watch.interrupt() == 130)
   }
 
+  /// Issue 52, item 9: what a run writes itself is no change. A lane's
+  /// declared `outputs:` and `reports:` and a Gradle project's `build/` folder,
+  /// written during the first run, are not named after it (they were, as a
+  /// change made during the run).
+  @Test func aLanesOwnFilesAreNoChange() throws {
+    let tree = try makeTree("""
+      version: 1
+      lanes:
+        - name: build
+          sh: "mkdir -p gen app/build/classes app/.gradle reports && date +%s%N > gen/out.txt && date +%s%N > app/build/classes/A.class && date +%s%N > app/.gradle/x && cp junit.txt reports/junit.xml"
+          inputs: ["src/**"]
+          outputs: [gen]
+          reports: ["reports/*.xml"]
+      """)
+    try tree.write("app/build.gradle.kts", "plugins {}\n")
+    try tree.write("junit.txt", "<testsuite name=\"s\" tests=\"1\"><testcase classname=\"c\" name=\"t\"/></testsuite>\n")
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    #expect(watch.output.contains("duet verify: PASS (1 passed)"), "\(watch.output)")
+    #expect(try watch.fence(1), "\(watch.output)")
+    let text = watch.output
+    #expect(!text.contains("gen/out.txt") && !text.contains("reports/junit.xml") && !text.contains("app/build/"), "\(text)")
+    #expect(text.components(separatedBy: "changed:").count - 1 == 1, "only the fence is a change: \(text)")
+    #expect(watch.interrupt() == 130)
+  }
+
+  /// Issue 52, item 9: a file that never existed when a run looked is no
+  /// change: `sed -i`'s temporary, written beside the edited file and renamed
+  /// over it, named by events read apart, is not listed; the edited file is.
+  @Test func sedsTemporaryIsNoChange() throws {
+    let tree = try makeTree()
+    let watch = try WatchSession(tree)
+    #expect(watch.waitForWatching(), "\(watch.output)")
+    // As sed -i does, in two steps the watch reads apart (its quiet time is 0.2 s).
+    try watch.edit("cp src/a.swift src/sedAb12Cd && echo 'let b = 2' >> src/sedAb12Cd && sleep 0.1 && mv src/sedAb12Cd src/a.swift")
+    #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
+    #expect(try watch.fence(1), "\(watch.output)")
+    #expect(watch.output.contains("changed: src/a.swift\n"), "\(watch.output)")
+    #expect(!watch.output.contains("sedAb12Cd"), "\(watch.output)")
+    #expect(watch.interrupt() == 130)
+  }
+
   /// Issue 39, item 5: a save made while lanes run is run after the run ends,
   /// so the screen does not end on PASS for a tree that now fails.
   @Test func aSaveDuringARunIsRunAfterIt() throws {

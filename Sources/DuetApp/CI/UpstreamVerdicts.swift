@@ -23,30 +23,31 @@ package struct UpstreamStore: Sendable, Equatable {
 /// in job linux-1`. A need with no verdict in this pipeline (its job failed
 /// before duet ran, or was skipped) skips the lane too: nothing says it passed.
 ///
-/// A job's store starts as a copy of the store restored from the CI cache, so it
-/// holds earlier pipelines' runs as well. Only the runs an upstream store holds
-/// and this job's own store (`DUET_HISTORY`, the same restored copy) does not
-/// are this pipeline's, and only those count.
+/// Only verdicts duet recorded in this pipeline count (issue 52, item 6b): a
+/// job seals its store (`verify --seal`, `VerdictSeal`), and the runs read are
+/// the sealed ones of a store that verifies (`SealedStore`). A store without a
+/// seal, or one that holds a run or a verdict duet did not record there (a
+/// lane wrote it), counts as not run: the lanes needing its lanes are skipped,
+/// each note saying so, and the job fails.
 package enum UpstreamVerdicts {
   /// Settles, in `plan`, each selected lane with a need outside the run whose
   /// verdict in `upstream` does not let it run; lanes already settled (another
   /// platform, a missing program, `--skip`) keep their outcome, as in a local run.
-  /// Returns warnings for stores that could not be read.
-  package static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan, ownStore: String?) -> [String] {
+  /// Returns warnings for stores that could not be read or do not verify.
+  package static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan) -> [String] {
     guard !upstream.isEmpty else { return [] }
     var warnings: [String] = []
-    var baseline = Set<String>()
-    if let ownStore, FileManager.default.fileExists(atPath: ownStore) {
-      do { baseline = try runIDs(ownStore) } catch { warnings.append("cannot read this job's history store: \(error)") }
-    }
+    var unverified: [String] = []
     var verdicts: [String: (job: String, outcome: LaneOutcome, started: Double)] = [:]
     for store in upstream where FileManager.default.fileExists(atPath: store.path) {
       do {
-        for (lane, found) in try newVerdicts(store.path, excluding: baseline) where (verdicts[lane]?.started ?? -.infinity) < found.started {
+        let runs = try SealedStore.verifiedRuns(store.path)
+        for (lane, found) in try sealedVerdicts(store.path, runs: runs) where (verdicts[lane]?.started ?? -.infinity) < found.started {
           verdicts[lane] = (store.job, found.outcome, found.started)
         }
       } catch {
-        warnings.append("cannot read the history store of job \(store.job): \(error); its lanes count as not run")
+        unverified.append(store.job)
+        warnings.append("the history store of job \(store.job) does not verify: \(error); its lanes count as not run")
       }
     }
     let manifest = plan.manifest
@@ -54,7 +55,8 @@ package enum UpstreamVerdicts {
     for index in plan.selected.sorted() where plan.preset[index] == nil {
       for need in manifest.graph.needs[index] where !plan.selected.contains(need) {
         let name = manifest.lanes[need].name
-        guard var record = record(index, manifest.lanes[index].name, need: name, verdict: verdicts[name].map { ($0.job, $0.outcome) }, jobs: jobs) else { continue }
+        let verdict = verdicts[name].map { ($0.job, $0.outcome) }
+        guard var record = record(index, manifest.lanes[index].name, need: name, verdict: verdict, jobs: jobs, unverified: unverified) else { continue }
         record.blockedUpstream = true
         plan.preset[index] = record
         break
@@ -64,10 +66,18 @@ package enum UpstreamVerdicts {
   }
 
   /// The record of a lane whose need `need` has `verdict` upstream; nil when the need passed.
-  static func record(_ index: Int, _ lane: String, need: String, verdict: (job: String, outcome: LaneOutcome)?, jobs: [String]) -> LaneRecord? {
+  /// `unverified`: the jobs whose stores did not verify, named in the note of a need with no verdict.
+  static func record(_ index: Int, _ lane: String, need: String, verdict: (job: String, outcome: LaneOutcome)?, jobs: [String],
+                     unverified: [String] = []) -> LaneRecord? {
     guard let verdict else {
       let whereNot = jobs.count == 1 ? "job \(jobs[0])" : "jobs \(jobs.joined(separator: ", "))"
-      return LaneRecord(index: index, name: lane, outcome: .skipped, reason: "needs \(need), not run in \(whereNot)")
+      var why = ""
+      if unverified == jobs, jobs.count == 1 {
+        why = " (its verdicts do not verify)"
+      } else if !unverified.isEmpty {
+        why = " (the verdicts of job\(unverified.count == 1 ? "" : "s") \(unverified.joined(separator: ", ")) do not verify)"
+      }
+      return LaneRecord(index: index, name: lane, outcome: .skipped, reason: "needs \(need), not run in \(whereNot)\(why)")
     }
     if verdict.outcome.letsDependentsRun { return nil }
     let word: String
@@ -81,16 +91,11 @@ package enum UpstreamVerdicts {
     return LaneRecord(index: index, name: lane, outcome: outcome, reason: "needs \(need), \(word) in job \(verdict.job)")
   }
 
-  /// The ids of every run `path` holds.
-  static func runIDs(_ path: String) throws -> Set<String> {
+  /// Each lane's newest outcome among the sealed `runs` of the store at `path`.
+  static func sealedVerdicts(_ path: String, runs ids: [String]) throws -> [String: (outcome: LaneOutcome, started: Double)] {
     let store = try HistoryStore(path: path, readOnly: true)
-    return Set(try store.recentRuns(limit: Int(Int32.max)).map(\.id))
-  }
-
-  /// Each lane's newest outcome among the runs of `path` not in `excluding`.
-  static func newVerdicts(_ path: String, excluding: Set<String>) throws -> [String: (outcome: LaneOutcome, started: Double)] {
-    let store = try HistoryStore(path: path, readOnly: true)
-    let runs = try store.recentRuns(limit: Int(Int32.max)).filter { !excluding.contains($0.id) }
+    let wanted = Set(ids)
+    let runs = try store.recentRuns(limit: Int(Int32.max)).filter { wanted.contains($0.id) }
     var result: [String: (outcome: LaneOutcome, started: Double)] = [:]
     let started = Dictionary(runs.map { ($0.id, $0.started) }, uniquingKeysWith: max)
     for step in try store.steps(ofRuns: runs.map(\.id)) {

@@ -118,10 +118,14 @@ package struct HistoryMergeRequest: Sendable {
   package var environment: [String: String]
   /// The stores to import: as given (for the messages) and as absolute paths.
   package var files: [(given: String, path: String)]
-  package init(root: URL, environment: [String: String], files: [(given: String, path: String)]) {
+  /// `--sealed` (generated CI): only the runs the seal beside each store names,
+  /// from a store that matches it (`SealedStore`); a store that does not is refused.
+  package var sealed: Bool
+  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false) {
     self.root = root
     self.environment = environment
     self.files = files
+    self.sealed = sealed
   }
 }
 
@@ -156,6 +160,11 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
     throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
   }
   return HistoryMergeResponse(merged: request.files.map { file in
-    (file.given, Result { () throws(HistoryError) in try store.merge(from: file.path) })
+    (file.given, Result { () throws(HistoryError) in
+      guard request.sealed else { return try store.merge(from: file.path) }
+      let runs: [String]
+      do { runs = try SealedStore.verifiedRuns(file.path) } catch { throw .unsafeRow(file.path, "its verdicts do not verify: \(error)") }
+      return try store.merge(from: file.path, only: Set(runs))
+    })
   })
 }

@@ -24,6 +24,8 @@ package final class SignalPolicy: Sendable {
 
   private struct State: Sendable {
     var handler: (@Sendable (Int32) -> Void)?
+    /// What redraws the live status line when the terminal is resized, and whose it is.
+    var resized: (owner: ObjectIdentifier, redraw: @Sendable () -> Void)?
     /// The first signal that ended a command other than verify.
     var fatal: Int32?
   }
@@ -44,7 +46,9 @@ package final class SignalPolicy: Sendable {
     let policy = SignalPolicy()
     installed.withLock { $0 = policy }
     StopLatch.prepare()
-    let error = SignalThread.start(handled) { number in SignalPolicy.installed.current?.received(number) }
+    let error = SignalThread.start(handled) { number in
+      if number == SIGWINCH { SignalPolicy.installed.current?.resize() } else { SignalPolicy.installed.current?.received(number) }
+    }
     if error != 0 {
       FileHandle.standardError.write(Data("duet: error: cannot start a thread: \(String(cString: strerror(error))) (is the process limit, ulimit -u, reached?)\n".utf8))
       // The machine ran out, not the command line: duet's `error`, exit 3 (issue 52).
@@ -58,6 +62,24 @@ package final class SignalPolicy: Sendable {
     state.withLock { $0.handler = handler }
     defer { state.withLock { $0.handler = nil } }
     return try body()
+  }
+
+  /// While `owner` lives and until `stopRedrawing`, a resized terminal
+  /// (SIGWINCH, on the signal thread) calls `redraw` at once: the status line
+  /// is drawn again at the new width, not left wrapped over stale rows until
+  /// the next tick (issue 52, item 10). The newest owner takes it over.
+  package func redrawOnResize(_ owner: AnyObject, _ redraw: @escaping @Sendable () -> Void) {
+    state.withLock { $0.resized = (ObjectIdentifier(owner), redraw) }
+  }
+
+  package func stopRedrawing(_ owner: AnyObject) {
+    state.withLock { state in
+      if state.resized?.owner == ObjectIdentifier(owner) { state.resized = nil }
+    }
+  }
+
+  private func resize() {
+    state.withLock { $0.resized?.redraw }?()
   }
 
   private func received(_ number: Int32) {

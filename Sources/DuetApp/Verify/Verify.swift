@@ -70,7 +70,13 @@ func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyO
     session.warnings.forEach(observer.warning)
     return .dryRun(session)
   case .session(let session, let started):
-    return .ran(run(session, request, observer: observer, signals: signals, started: started), session: session)
+    // Opened before any lane starts: what a lane writes into the store is in no seal.
+    let seal = request.sealsVerdicts ? session.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
+    if let warning = seal?.opened.warning { observer.warning(warning) }
+    var outcome = run(session, request, observer: observer, signals: signals, started: started)
+    // A seal that cannot be written hands on nothing the next jobs believe: as a report that could not be written, the job fails.
+    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: session.recorded, store: seal.store) { outcome.reportErrors.append(error) }
+    return .ran(outcome, session: session)
   }
 }
 
@@ -116,7 +122,7 @@ private func needsModuleInputs(_ manifest: Manifest, _ options: VerifyOptions) -
 private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
                             observer: VerifyObserver) throws(UsageError) -> VerifySession {
   var plan = try verifyPlan(request, manifest: manifest, options: options)
-  UpstreamVerdicts.apply(request.upstream, to: &plan, ownStore: historyPath).forEach(observer.warning)
+  UpstreamVerdicts.apply(request.upstream, to: &plan).forEach(observer.warning)
   if let changed = options.changed {
     let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")

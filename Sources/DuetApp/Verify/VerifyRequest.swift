@@ -18,6 +18,9 @@ package struct VerifyRequest: Sendable {
   /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
   /// verdicts gate the lanes needing theirs (`UpstreamVerdicts`).
   package var upstream: [UpstreamStore] = []
+  /// `--seal` (generated CI): after the run, seal the verdicts duet recorded in
+  /// the job beside its history store, for the jobs after it (`VerdictSeal`).
+  package var sealsVerdicts = false
   /// `--dry-run`: decide, run nothing, record nothing.
   package var dryRun = false
   package var reports = VerifyReports()

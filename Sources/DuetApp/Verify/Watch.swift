@@ -90,7 +90,9 @@ package struct WatchObserver: Sendable {
 /// `AffectedLanes`); an edit to the manifest runs every selected lane. Files a
 /// run changes (a lane writing its own input) are reported but start no run,
 /// so a lane cannot make the watch loop. Each run is recorded as any verify
-/// is. Returns the exit code: 130 once stopped, else the last run's.
+/// is. What counts as a change is what differs from the tree the last run
+/// saw, less the lanes' own files (`WatchedChanges`). Returns the exit code:
+/// 130 once stopped, else the last run's.
 ///
 /// `ownOutput` names the files duet's own output goes to (`--watch > watch.log`
 /// inside the tree): they, a `--timings` page in the tree and duet's temporary
@@ -106,6 +108,7 @@ package func watch(_ request: VerifyRequest, control: WatchControl, verifyObserv
 func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClock, control: WatchControl,
            verifyObserver: VerifyObserver, observer: WatchObserver) throws -> Int32 {
   control.watching(source)
+  var changes = WatchedChanges(root: request.root, saw: source.snapshot())
   var response = try verify(request, observer: verifyObserver, signals: control.signals)
   observer.ran(response)
   var failing = FailingLanes()
@@ -119,7 +122,7 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
   var rerunFor: [String]?
   while !control.isStopped && response.exitCode != 130 {
     if justRan {
-      let during = tree.take(source.drain())
+      let during = changes.changes(tree.take(source.drain()))
       if !during.isEmpty {
         if during == rerunFor { observer.changedDuringRun(during) } else { pending = during }
       }
@@ -134,11 +137,12 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
     } else {
       if !tree.isGone { observer.waiting() }
       guard let events = settle(source, clock: clock) else { break }
-      files = tree.take(events)
+      files = changes.changes(tree.take(events))
       rerunFor = nil
       if files.isEmpty { continue }
     }
     guard let (next, prepared) = runRequest(for: files, request, quarantine: &quarantine, verifyObserver: verifyObserver, observer: observer) else { continue }
+    changes.saw = source.snapshot()
     response = run(prepared, next, observer: verifyObserver, signals: control.signals)
     observer.ran(response)
     failing.note(response, observer: observer)

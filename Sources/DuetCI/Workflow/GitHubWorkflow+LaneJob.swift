@@ -75,11 +75,13 @@ extension GitHubWorkflow {
     return runs
   }
 
-  /// `--lane A --lane B --no-deps --strict --junit FILE [--upstream JOB=STORE…]`, each name a shell word.
+  /// `--lane A --lane B --no-deps --strict --junit FILE --seal [--upstream JOB=STORE…]`, each name a shell word.
+  /// `--seal`: the job's verdicts are sealed beside its store, and the jobs
+  /// after it believe only a store that matches its seal (issue 52, item 6b).
   package static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> ShellText {
     let names: [ShellText] = lanes.map { "--lane \($0.name)" }
     let stores: [ShellText] = upstream.map { " --upstream \($0.job + "=" + $0.store)" }
-    return "\(names.joined(separator: " ")) --no-deps --strict --junit \(junit)\(stores.joined())"
+    return "\(names.joined(separator: " ")) --no-deps --strict --junit \(junit) --seal\(stores.joined())"
   }
 
   /// One `--upstream`: a job this one needs and where its history store lands.
@@ -209,7 +211,7 @@ extension GitHubWorkflow {
       "          shopt -s nullglob",
       "          stores=(.duet/ci/stores/*.sqlite)",
       "          if [ ${#stores[@]} -eq 0 ]; then echo \"no history store was uploaded\"; exit 0; fi",
-      "          duet history merge \"${stores[@]}\"",
+      "          duet history merge --sealed \"${stores[@]}\"",
       "      - name: duet flaky",
       "        run: duet flaky",
       "      - name: Save the merged history for the next runs",

@@ -167,7 +167,7 @@ package enum GitLabPipeline {
       y += runs.map { "    - \("duet verify " + $0.arguments) || status=$?" }
       y.append("    - exit \"$status\"")
     }
-    y += ["  artifacts:", "    when: always", "    expire_in: 7 days", "    paths:", "      - \(store)"]
+    y += ["  artifacts:", "    when: always", "    expire_in: 7 days", "    paths:", "      - \(store)", "      - \(store + ".seal")"]
     y += job.handsOn.map { "      - \($0)" }
     y += ["    reports:", "      junit: \(".duet/ci/junit-\(id)*.xml")", ""]
     return y
@@ -211,7 +211,7 @@ package enum GitLabPipeline {
     y += caches(savingHistory: true, gradle: false)
     y.append("  before_script:")
     y += duetOnPath.map { "    - \($0)" }
-    let merge: ShellText = "for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && duet history merge \"$store\"; done; true"
+    let merge: ShellText = "for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && duet history merge --sealed \"$store\"; done; true"
     y += [
       "  script:",
       "    - \(merge)",

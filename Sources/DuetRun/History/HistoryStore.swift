@@ -253,7 +253,8 @@ package final class HistoryStore {
   /// The other store is opened read-only and checked first, and every row it
   /// holds must be one duet could have written (`LogLocation.problem`), or
   /// nothing is merged. Errors name the store they come from.
-  package func merge(from other: String) throws(HistoryError) -> (runs: Int, steps: Int) {
+  /// `only`: the runs to import (a CI job's sealed runs); nil for every one.
+  package func merge(from other: String, only: Set<String>? = nil) throws(HistoryError) -> (runs: Int, steps: Int) {
     let source = try HistoryStore(path: other, readOnly: true)
     var incoming: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
     do {
@@ -268,7 +269,7 @@ package final class HistoryStore {
       let tests = try source.hasTable("test_cases")
         ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message, \(try TestFold.identityColumns(source)) FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
         : nil
-      for run in runs where !known.contains(run.id) {
+      for run in runs where !known.contains(run.id) && only.map({ $0.contains(run.id) }) ?? true {
         try statement.bind([.text(run.id)])
         var steps: [StepRow] = []
         while try statement.step() {
@@ -472,6 +473,12 @@ package final class HistoryStore {
       }
       return rows
     }
+  }
+
+  /// The id of every run the store holds, as its rows hold them (a row that
+  /// does not parse is named too): what a verdict seal is checked against.
+  package func runIDs() throws(HistoryError) -> [String] {
+    try reading { try db.query("SELECT id FROM runs").map { $0.first?.text ?? "" } }
   }
 
   package func runCount() throws(HistoryError) -> Int {

@@ -51,6 +51,8 @@ package final class VerifySession {
   private var actionKeys: [Int: String] = [:]
   private let runUUID = UUID().uuidString.lowercased()
   private let started = Date()
+  /// The run and steps `record` wrote to the store; nil until it did (what a CI job's verdict seal holds).
+  package private(set) var recorded: (run: RunRow, steps: [StepRow])?
   /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
   package private(set) var quarantine: QuarantineRule?
 
@@ -359,7 +361,9 @@ package final class VerifySession {
       for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
         if let part = fingerprints.parts[record.index] { parts[record.name] = part }
       }
-      added += HistoryRecorder.record(run, steps: steps, parts: parts, tests: TestCaseRow.rows(for: outcome, id: runUUID), in: store)
+      let failed = HistoryRecorder.record(run, steps: steps, parts: parts, tests: TestCaseRow.rows(for: outcome, id: runUUID), in: store)
+      if failed.isEmpty { recorded = (run, steps) }
+      added += failed
     }
     added += TestCaseRow.warnings(for: outcome)
     if let cache {

@@ -29,4 +29,11 @@ package protocol ChangeSource: AnyObject, Sendable {
   func drain() -> [WatchEvent]
   /// Ends a `next` in progress, or the next one, which then returns nil.
   func wake()
+  /// The tree's files as the events so far left them; nil for a source that
+  /// keeps no such view (a test's script). What a run saw, taken as it starts.
+  func snapshot() -> TreeScan?
+}
+
+extension ChangeSource {
+  package func snapshot() -> TreeScan? { nil }
 }

@@ -132,6 +132,8 @@ package final class FileWatcher: ChangeSource, @unchecked Sendable {
 
   package func drain() -> [WatchEvent] { collect() }
 
+  package func snapshot() -> TreeScan? { lock.withLock { known } }
+
   /// Whether the last `block` saw events waiting (false after a quiet timeout).
 
   /// Waits in `poll(2)` for an event, a wake or `timeout` milliseconds (-1:

@@ -79,6 +79,13 @@ package struct TreeScan: Equatable, Sendable {
     files.merge(now.files) { $1 }
   }
 
+  /// Whether the file at `path` under `root` is now other than this scan saw
+  /// it: written, made, replaced or gone. A file neither here nor there now
+  /// (made and gone again since, as `sed -i`'s temporary) is no difference.
+  package func differs(_ path: String, root: String) -> Bool {
+    files[path] != Stamp.of(root + "/" + path).flatMap { $0.isFolder ? nil : $0 }
+  }
+
   /// Notes what `path` is now after an event named it; false when it was
   /// neither known before nor is there now (made and gone again: no change).
   package mutating func update(_ path: String, root: String) -> Bool {

@@ -7,12 +7,13 @@ enum HistoryCommand: TreeCommand, JSONCommand {
   static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "only runs in which this lane took part"))
   static let limit = Option<Self, Int?>.positiveInt(OptionSpec(name: "--limit", value: "N", help: "how many runs to list (default: 20)"))
   static let keep = Option<Self, Int?>.positiveInt(OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"))
+  static let sealed = Option<Self, Bool>.flag(OptionSpec(name: "--sealed", value: nil, help: "with merge (generated CI): only the runs each store's seal names, refusing a store that does not match it"))
 
   static let spec = CommandSpec(
     name: "history",
     summary: "list recent verify runs; 'history prune' drops old ones, 'history merge FILE...' imports stores",
-    usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge FILE...",
-    options: [lane.spec, limit.spec, keep.spec, json.spec, root.spec],
+    usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge [--sealed] FILE...",
+    options: [lane.spec, limit.spec, keep.spec, sealed.spec, json.spec, root.spec],
     positionals: [.words(["prune", "merge"]), .files],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
@@ -57,7 +58,7 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     let root = try treeRoot(arguments)
     let cwd = arguments.invocation.workingDirectory
     let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
-                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) })
+                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed])
     return console.show(try historyMerge(request))
   }
 }

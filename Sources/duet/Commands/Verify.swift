@@ -11,7 +11,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     usage: "duet verify [options]",
     options: [
       jobs.spec, lane.spec, tag.spec, skip.spec, noDeps.spec, failFast.spec, dryRun.spec, since.spec, changed.spec, timeout.spec,
-      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, shard.spec, junit.spec, upstream.spec, timings.spec,
+      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
       watch.spec, json.spec, root.spec,
     ],
     details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
@@ -20,7 +20,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let request = try request(arguments)
     let json = try arguments[Self.json]
-    let observer = observer(console: console, json: json)
+    let observer = observer(console: console, json: json, signals: arguments.invocation.signals)
     return try usageOnFailure {
       if try arguments[watch] { return try VerifyWatch.run(request, observer: observer, invocation: arguments.invocation, console: console) }
       let response = try verify(request, observer: observer, signals: signalGuard(arguments.invocation))
@@ -45,7 +45,8 @@ enum VerifyCommand: TreeCommand, JSONCommand {
   }
 
   /// The observer that prints a run's progress (each run of `--watch` makes its own printer).
-  static func observer(console: Console, json: Bool) -> VerifyObserver {
+  /// `signals`: the process's, whose SIGWINCH redraws the status line at once.
+  static func observer(console: Console, json: Bool, signals: SignalPolicy? = nil) -> VerifyObserver {
     let progress = Locked<ProgressPrinter?>(nil)
     return VerifyObserver(
       notice: { json ? console.err("\($0)") : console.out("\($0)") },
@@ -53,7 +54,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
       // position at the start of the line, where editors and CI find it.
       warning: { console.err(DiagnosticLine.startsWithPosition($0) ? "\($0)" : "duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
-      started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total) } },
+      started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total, signals: signals) } },
       event: { event in
         guard let printer = progress.withLock({ $0 }) else { return }
         printer.handle(ProgressUpdate(event, total: printer.total))
@@ -86,6 +87,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.changes(since: try arguments[since], upstream: try arguments[changed])
     request.failedOnly = try arguments[failed]
     request.upstream = try VerifyCI.upstream(arguments)
+    request.sealsVerdicts = try arguments[seal]
     request.dryRun = try arguments[dryRun]
     request.reports = VerifyReports(junitPath: junitPath, environment: environment)
     request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)

@@ -40,6 +40,8 @@ extension VerifyCommand {
     OptionSpec(name: "--junit", value: "FILE", help: "also write the run as JUnit XML to FILE"))
   static let upstream = Option<Self, [String]>.repeated(
     OptionSpec(name: "--upstream", value: "JOB=STORE", help: "generated CI: the history store of an earlier job; a lane whose need did not pass there is skipped (repeatable)", repeatable: true))
+  static let seal = Option<Self, Bool>.flag(
+    OptionSpec(name: "--seal", value: nil, help: "generated CI: after the run, seal the verdicts duet recorded beside the history store (STORE.seal), which --upstream checks"))
   static let timings = Option<Self, InlineFlag?>.inlineFlag(
     OptionSpec(name: "--timings", value: nil, help: "also write the run as an HTML page (lanes on job slots, critical path) to .duet/timings.html, or --timings=FILE", inlineValue: true))
   static let watch = Option<Self, Bool>.flag(

@@ -172,8 +172,8 @@ struct CIWorkflowTests {
     // Issue 38: a failing lane of the producing job does not keep the outputs from the jobs that read them.
     #expect(pack["if"]?.scalar == "${{ !cancelled() }}")
     #expect(producer.contains { $0["with"]?["name"]?.scalar == "duet-outputs-linux-1" && $0["if"]?.scalar == "${{ !cancelled() }}" })
-    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane xcframework-Kit --no-deps --strict --junit .duet/ci/junit-linux-1-outputs.xml --no-cache" })
-    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane kotlin --no-deps --strict --junit .duet/ci/junit-linux-1.xml" })
+    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane xcframework-Kit --no-deps --strict --junit .duet/ci/junit-linux-1-outputs.xml --seal --no-cache" })
+    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane kotlin --no-deps --strict --junit .duet/ci/junit-linux-1.xml --seal" })
     let consumer = Self.steps(node, "macos-1")
     let download = try #require(consumer.firstIndex { $0["with"]?["pattern"]?.scalar == "duet-outputs-linux-1" })
     let verify = try #require(consumer.firstIndex { $0["run"]?.scalar?.hasPrefix("duet verify") == true })

@@ -95,7 +95,7 @@ struct GraphAndWorkflowTests {
       #expect(!steps.contains { $0["run"]?.scalar?.contains("swift build") == true })
       let verify = steps.compactMap { $0["run"]?.scalar }.first { $0.hasPrefix("duet verify") }
       let upstream = manifest.graph.needs[i].map { " --upstream " + ShellWord.quoted("\(ids[$0])=.duet/upstream/duet-history-\(ids[$0])/history-\(ids[$0]).sqlite").text }.joined()
-      #expect(verify == "duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps --strict --junit .duet/ci/junit-\(ids[i]).xml" + upstream)
+      #expect(verify == "duet verify --lane \(ShellWord.quoted(lane.name)) --no-deps --strict --junit .duet/ci/junit-\(ids[i]).xml --seal" + upstream)
       // Issue 38: the job runs whatever its needs did; duet gates each lane.
       #expect(job["if"]?.scalar == "${{ !cancelled() && needs.duet-build-linux.result == 'success' }}")
       let upload = try #require(steps.last)
