@@ -185,7 +185,7 @@ package final class ContentStore: @unchecked Sendable {
   /// renamed over `name` with `renameat`, only where nothing or a regular file
   /// stands. The folder is a descriptor the caller reached from the tree's
   /// root through real folders, so nothing swapped in on the way is followed.
-  package func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String) throws(StoreError) {
+  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String) throws(StoreError) {
     let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
     defer { close(source) }

@@ -23,7 +23,7 @@ package struct FileDigestMemo {
   /// The largest memo file read; a larger one is taken as empty.
   static let readLimit = 256 * 1024
   /// How long before the hash a file must have last changed for its digest to be remembered.
-  package static let settled: Int64 = 2_000_000_000
+  static let settled: Int64 = 2_000_000_000
 
   /// The memo file (under `.duet/`), or nil to keep digests in memory only.
   let file: URL?

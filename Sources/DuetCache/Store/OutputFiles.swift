@@ -31,7 +31,7 @@ package struct OutputFiles: Sendable {
 
   /// Whether a file name is one of duet's own temporaries (`.duet-tmp-XXXXXX`,
   /// written beside a file it replaces): never an output.
-  package static func isDuetTemporary(_ name: String) -> Bool {
+  static func isDuetTemporary(_ name: String) -> Bool {
     name.hasPrefix(FileWatcher.temporaryPrefix)
   }
 

@@ -18,7 +18,7 @@ extension AndroidSDK {
 
   /// `sdk:<sha256>` over the SDK's packages and versions, or `missing` when the
   /// lane gets no SDK folder.
-  package static func identity(laneDir: String?, root: URL, environment: [String: String]) -> String {
+  static func identity(laneDir: String?, root: URL, environment: [String: String]) -> String {
     guard let location = locate(laneDir: laneDir, root: root, environment: environment),
           isFolder(location.path, laneDir: laneDir, root: root) else { return "missing" }
     let base = laneDir.map { root.appendingPathComponent($0) } ?? root

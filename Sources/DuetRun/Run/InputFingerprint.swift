@@ -139,7 +139,7 @@ package enum InputFingerprint {
   package static let hashedProgramLimit = 1 << 20
 
   /// The name of the memo of large programs' digests under `.duet/`.
-  package static let programMemoName = "program-digests"
+  static let programMemoName = "program-digests"
 
   /// What identifies the file `program` names on `path` (links followed), or
   /// `missing`: the SHA-256 of its bytes. A large binary (a compiler driver of
