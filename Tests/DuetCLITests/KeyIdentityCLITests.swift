@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Issue 51, items 8 and 9: a lane's key knows its tools by what they are, not
-/// by when they were written or where they sit.
-@Suite("Tools and the Android SDK in the key, by content")
+/// by when they were written or where they sit; item 12: duet's temporaries
+/// never travel with a pass.
+@Suite("Tools and the Android SDK in the key, by content; passes without duet's temporaries")
 struct KeyIdentityCLITests {
   /// A `requires:` program over 1 MiB swapped for another of the same size with
   /// its time kept (`cp -p`, `rsync -a`, `tar x`) is a changed program: the lane
@@ -67,5 +68,35 @@ struct KeyIdentityCLITests {
     try sdks.write("one/platforms/android-34/source.properties", "Pkg.Desc=Android SDK Platform 34\nPkg.Revision=4\nAndroidVersion.ApiLevel=34\n")
     let replaced = try tree.duet("verify", "--dry-run", environment: one)
     #expect(replaced.stdout.contains("kotlin-app  runs  a required program changed (android-sdk)"), "\(replaced.stdout)")
+  }
+
+  /// A restore killed by `kill -9` leaves `.duet-tmp-XXXXXX` in the output
+  /// folder: the next restore removes it, and the next pass neither stores it
+  /// nor keeps it, so no later restore brings it back.
+  @Test func aKilledRestoresTemporaryIsNeitherStoredNorKept() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: gen
+          sh: mkdir -p build && cat src.txt > build/out.txt
+          inputs: [src.txt]
+          outputs: [build]
+      """)
+    try tree.write("src.txt", "v1\n")
+    #expect(try tree.duet("verify").status == 0)
+    try tree.write("build/.duet-tmp-Ab12Cd", "half a restore\n")
+    let cached = try tree.duet("verify")
+    #expect(cached.stdout.contains("✓ gen cached"), "\(cached.stdout)")
+    #expect(!tree.exists("build/.duet-tmp-Ab12Cd"))
+
+    try tree.write("build/.duet-tmp-Ef34Gh", "half a restore\n")
+    try tree.write("src.txt", "v2\n")
+    let ran = try tree.duet("verify")
+    #expect(ran.status == 0 && !ran.stdout.contains("cached"), "\(ran.stdout)")
+    #expect(!tree.exists("build/.duet-tmp-Ef34Gh"))
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("build"))
+    let restored = try tree.duet("verify")
+    #expect(restored.stdout.contains("✓ gen cached (restored 1 file"), "\(restored.stdout)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent("build").path) == ["out.txt"])
   }
 }
