@@ -98,6 +98,9 @@ struct DuetToolchainTreeCLITests {
       ])
 
       """)
+    // The tutorial's publisher: it copies Gradle's release framework where the package links it.
+    try tree.write("scripts/publish_foyerkit.sh", "#!/bin/sh\n(cd src-kmp && ./gradlew :apple-umbrella:assembleFoyerKitReleaseXCFramework)\n"
+                   + "mkdir -p src-kmp/apple-umbrella/build/XCFrameworks/app\ncp -R src-kmp/apple-umbrella/build/XCFrameworks/release/FoyerKit.xcframework src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework\n")
     return tree
   }
 

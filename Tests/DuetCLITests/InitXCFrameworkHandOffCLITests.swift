@@ -69,11 +69,30 @@ struct InitXCFrameworkHandOffCLITests {
     let manifest = try tree.read("lanes/manifest.yaml")
     #expect(!manifest.contains("outputs:"), "\(manifest)")
     #expect(manifest.contains("# Outside the manifest") && manifest.contains("linked by ios/KitApp"), "\(manifest)")
+    // Issue 52, item 8: no lane that cannot work, and never both that a lane
+    // builds the linked framework and that nothing does.
+    #expect(!manifest.contains("name: xcframework-Kit"), "\(manifest)")
+    #expect(!manifest.contains("builds, so it runs after it") && !run.stdout.contains("builds, so it runs after it"), "\(manifest)")
+    #expect(run.stdout.components(separatedBy: "no task duet knows writes it").count == 2, "\(run.stdout)")
+    #expect(manifest.contains("name: kotlin-kit"), "the module is still built: \(manifest)")
     #expect(try tree.duet("lanes").status == 0)
     // doctor says it too, as a problem: the package's lane cannot get the framework in CI.
     let doctor = try tree.duet("doctor")
     #expect(doctor.status != 0)
     #expect(doctor.stdout.contains("  kmp/kit/build/XCFrameworks/app/Kit.xcframework, which ios/KitApp links (lane swift-KitApp), is in no lane's outputs:, so CI cannot hand it to that lane"), "\(doctor.stdout)")
+  }
+
+  /// Issue 51, item 15: two packages linking one framework: its path is
+  /// listed once in the lane's `outputs:`, and the manifest loads.
+  @Test func aPathTwoPackagesLinkIsListedOnce() throws {
+    let tree = try tree(linking: "kmp/kit/build/XCFrameworks/release/Kit.xcframework")
+    try tree.write("ios/Other/Package.swift", try tree.read("ios/KitApp/Package.swift").replacingOccurrences(of: "KitApp", with: "Other"))
+    let run = try tree.duet("init")
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try tree.read("lanes/manifest.yaml")
+    #expect(manifest.contains("    outputs: [kmp/kit/build/XCFrameworks/release/Kit.xcframework]\n"), "\(manifest)")
+    let lanes = try tree.duet("lanes")
+    #expect(lanes.status == 0, "\(lanes.stdout)\(lanes.stderr)")
   }
 
   /// A hand-written manifest whose package lane does not need the lane that

@@ -45,14 +45,13 @@ extension AdoptionPlan {
   ) {
     for binary in package.binaryTargetPaths {
       guard let module = survey.gradleModules.first(where: { binary.hasPrefix($0.path + "/build/") }) else { continue }
-      let fileName = (binary as NSString).lastPathComponent
-      let stem = fileName.hasSuffix(".xcframework") ? String(fileName.dropLast(".xcframework".count)) : fileName
-      let candidates = xcframeworkLanes[module.path] ?? []
-      let chosen = candidates.filter { $0.framework == stem }.map(\.lane)
-      let builders = chosen.isEmpty ? candidates.map(\.lane) : chosen
+      // Only a lane whose outputs hold the path builds it for this package (issue 52, item 8).
+      let builders = (xcframeworkLanes[module.path] ?? []).filter { $0.outputs.contains(binary) }.map(\.lane)
       for builder in builders where !lane.needs.contains(builder) { lane.needs.append(builder) }
-      if builders.isEmpty {
+      if builders.isEmpty && module.xcframeworks.isEmpty {
         lane.reason += "; it links \(binary), under Gradle module \(module.project)'s build folder, which declares no XCFramework(...) duet could name"
+      } else if builders.isEmpty {
+        lane.reason += "; it links \(binary), which no lane writes (see the note outside the manifest)"
       } else {
         lane.reason += "; it links \(binary), which \(builders.joined(separator: ", ")) builds, so it runs after it"
       }

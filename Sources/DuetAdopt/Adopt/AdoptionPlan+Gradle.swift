@@ -7,8 +7,9 @@ import DuetModel
 /// lanes of one Gradle build share its pool, since two Gradle runs in one build
 /// contend for its locks.
 extension AdoptionPlan {
-  /// Each XCFramework lane by the path of the module that builds it: (framework name, lane name).
-  typealias XCFrameworkLanes = [String: [(framework: String, lane: String)]]
+  /// Each XCFramework lane by the path of the module that builds it: (framework
+  /// name, lane name, the linked paths its `outputs:` hold).
+  typealias XCFrameworkLanes = [String: [(framework: String, lane: String, outputs: [String])]]
 
   /// What the Swift package lanes need to know about the Gradle lanes.
   mutating func addGradleLanes(_ survey: TreeSurvey, names: inout UniqueLaneNames) -> XCFrameworkLanes {
@@ -21,16 +22,23 @@ extension AdoptionPlan {
       pools[pool] = 1
       // A module that declares XCFrameworks gets a lane per framework, macOS only
       // (Kotlin/Native Apple targets build only there), in the build's pool.
+      var written = 0
       for framework in module.xcframeworks {
         var lane = Self.xcframeworkLane(framework, of: module, survey: survey, names: &names)
         lane.pool = pool
         Self.orderAfterTokens(&lane, at: module.path, survey: survey, reach: kotlinHolders)
-        noteHandOff(&lane, framework: framework, module: module, survey: survey, handedOn: &handedOn)
+        // A lane that writes none of the paths packages link cannot hand them
+        // on: none is written, and the note outside the manifest says what to add.
+        guard noteHandOff(&lane, framework: framework, module: module, survey: survey, handedOn: &handedOn) else {
+          names.release(lane.name)
+          continue
+        }
         lanes.append(lane)
-        xcframeworkLanes[module.path, default: []].append((framework, lane.name))
+        written += 1
+        xcframeworkLanes[module.path, default: []].append((framework, lane.name, lane.outputs))
       }
       // Its XCFramework lanes already build a module without host tests.
-      if module.testTask == nil && !module.xcframeworks.isEmpty { continue }
+      if module.testTask == nil && written > 0 { continue }
       var lane = Self.moduleLane(module, survey: survey, names: &names)
       lane.pool = pool
       Self.orderAfterTokens(&lane, at: module.path, survey: survey, reach: kotlinHolders)
@@ -42,17 +50,26 @@ extension AdoptionPlan {
   /// Keeps the lane's `outputs:` that no earlier lane writes (the manifest
   /// refuses two lanes whose outputs overlap), and lists outside the manifest
   /// each path a package links for this framework that no known task writes:
-  /// in CI nothing would hand it to the package's lane.
-  mutating func noteHandOff(_ lane: inout PlannedLane, framework: String, module: GradleModule, survey: TreeSurvey, handedOn: inout [String]) {
+  /// in CI nothing would hand it to the package's lane. Returns whether the
+  /// lane is written: not when packages link the framework and it writes none
+  /// of their paths (issue 52, item 8: init never writes a lane that cannot work).
+  mutating func noteHandOff(_ lane: inout PlannedLane, framework: String, module: GradleModule, survey: TreeSurvey, handedOn: inout [String]) -> Bool {
     lane.outputs = lane.outputs.filter { path in
       !handedOn.contains { TreeSurvey.isInside(path, $0) || TreeSurvey.isInside($0, path) }
     }
-    handedOn += lane.outputs
     let linked = survey.swiftPackages.flatMap(\.binaryTargetPaths).filter { $0.hasPrefix(module.path + "/build/") }
-    for path in Set(XCFrameworkProducer.linkedPaths(of: framework, linked: linked)).sorted() where !lane.outputs.contains(path) {
+    let paths = XCFrameworkProducer.linkedPaths(of: framework, linked: linked)
+    let kept = !(lane.outputs.isEmpty && paths.contains { path in !handedOn.contains { TreeSurvey.isInside(path, $0) } })
+    handedOn += lane.outputs
+    let declared = "XCFramework\(framework.isEmpty ? "()" : "(\"\(framework)\")") of Gradle module \(module.project)"
+    for path in paths.sorted() where !lane.outputs.contains(path) && !handedOn.contains(where: { TreeSurvey.isInside(path, $0) }) {
       let consumers = survey.swiftPackages.filter { $0.binaryTargetPaths.contains(path) }.map(\.path)
-      outside.append((path, "linked by \(consumers.joined(separator: ", ")), but no task duet knows writes it (\(lane.name) does not), so no lane can hand it to the package's lane in CI; add a lane that writes it, with the path in its outputs"))
+      let by = consumers.joined(separator: ", ")
+      outside.append((path, kept
+        ? "linked by \(by), but no task duet knows writes it (\(lane.name) does not), so no lane can hand it to the package's lane in CI; add a lane that writes it, with the path in its outputs"
+        : "linked by \(by), but no task duet knows writes it (Gradle's write build/XCFrameworks/debug and release), so duet wrote no lane for \(declared); add one that publishes it, lists it in its outputs and is needed by the lane of \(by)"))
     }
+    return kept
   }
 
   /// A finding per Gradle build (settings file) with the modules it includes;

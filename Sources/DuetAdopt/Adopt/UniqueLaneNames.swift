@@ -13,4 +13,9 @@ struct UniqueLaneNames {
     taken.insert(name)
     return name
   }
+
+  /// Gives back a name claimed for a lane that is not written after all.
+  mutating func release(_ name: String) {
+    taken.remove(name)
+  }
 }

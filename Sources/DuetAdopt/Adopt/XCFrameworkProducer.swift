@@ -34,9 +34,11 @@ enum XCFrameworkProducer: Sendable, Equatable {
     return .gradleTask(GradleModule.xcframeworkTask(name))
   }
 
-  /// The linked paths that are framework `name` (all of them for an unnamed `XCFramework()`).
+  /// The linked paths that are framework `name` (all of them for an unnamed
+  /// `XCFramework()`), each once however many packages link it.
   package static func linkedPaths(of name: String, linked: [String]) -> [String] {
-    linked.filter { path in name.isEmpty || (path as NSString).lastPathComponent == name + ".xcframework" }
+    var seen = Set<String>()
+    return linked.filter { path in (name.isEmpty || (path as NSString).lastPathComponent == name + ".xcframework") && seen.insert(path).inserted }
   }
 
   /// Of the paths packages link for framework `name`, the ones this producer

@@ -1,3 +1,4 @@
+import DuetCache
 import DuetSupport
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 /// CI pipeline installs one afresh) keeps every pass; a rebuilt one with other
 /// code does not. Hashing tens of megabytes costs a good part of a second, so
 /// the digest is kept in `.duet/duet-binary` beside the executable's device,
-/// inode, size and modification time, and hashed again only when one moved.
+/// inode, size, modification and change time, and hashed again only when one moved.
 package enum BinaryIdentity {
   /// The memo's file name under `.duet/`.
   static let memoName = "duet-binary"
@@ -37,27 +38,11 @@ package enum BinaryIdentity {
     }
   }
 
-  /// The executable's digest, from the memo when its stamp still matches.
+  /// The executable's digest, from the memo when its stamp (device, inode,
+  /// size, modification and change time) still matches.
   static func digest(of executable: String, memo: URL, remember: Bool = true) -> String? {
-    var info = stat()
-    guard stat(executable, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    #if canImport(Darwin)
-    let modified = "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
-    #else
-    let modified = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    #endif
-    let stamp = "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified) \(executable)"
-    if let data = try? PathGuard.readRegularFile(atAbsolute: memo.path, displayPath: memo.path), data.count < 8192,
-       let text = String(data: data, encoding: .utf8) {
-      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-      if lines.count >= 2, lines[0] == stamp, lines[1].utf8.count == 64 { return String(lines[1]) }
-    }
-    guard let digest = try? Digest.sha256(fileAt: executable) else { return nil }
-    // Kept only in a `.duet/` that is already a real folder: the memo never makes one.
-    var folder = stat()
-    if remember, lstat(memo.deletingLastPathComponent().path, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR {
-      try? AtomicFile.write(Data("\(stamp)\n\(digest)\n".utf8), toAbsolute: memo.path)
-    }
-    return digest
+    var digests = FileDigestMemo(file: memo, remember: remember)
+    defer { digests.save() }
+    return digests.digest(ofAbsolute: executable)
   }
 }

@@ -60,8 +60,9 @@ extension GitHubWorkflow {
     return y
   }
 
-  /// The `duet verify` calls of a job: first, with `--no-cache`, the lanes whose
-  /// `outputs:` a later job reads (a cached pass writes no files), then the others,
+  /// The `duet verify` calls of a job: first the lanes whose `outputs:` a later
+  /// job reads (cached like any lane: a cached pass restores its outputs, and
+  /// a pass whose outputs cannot come back runs), then the others,
   /// each with its JUnit report `.duet/ci/junit-ID[-outputs].xml`.
   /// Every call names the history stores of the jobs this one needs
   /// (`--upstream JOB=STORE`), so duet skips a lane whose need did not pass there.
@@ -70,7 +71,7 @@ extension GitHubWorkflow {
     let producers = lanes.filter { $0.outputs.contains(where: handed.contains) }
     let others = lanes.filter { !$0.outputs.contains(where: handed.contains) }
     var runs: [(lanes: [Lane], arguments: ShellText)] = []
-    if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml", upstream: upstream) + " --no-cache")) }
+    if !producers.isEmpty { runs.append((producers, verifyArguments(producers, junit: ".duet/ci/junit-\(id)-outputs.xml", upstream: upstream))) }
     if !others.isEmpty { runs.append((others, verifyArguments(others, junit: ".duet/ci/junit-\(id).xml", upstream: upstream))) }
     return runs
   }

@@ -169,19 +169,27 @@ package final class ContentStore: @unchecked Sendable {
     utimes(blobPath(digest.hash), nil)
   }
 
-  /// Copies a blob out to `path` (absolute) with `mode`: to a temporary file
-  /// beside it, checked against the digest as it is copied, then renamed over
-  /// `path`. The caller has checked that `path` is inside the tree, reached
-  /// through no link, and is nothing or a regular file.
+  /// Copies a blob out to `path` (absolute) with `mode` (a restored log):
+  /// through its folder's descriptor, as `restore(_:into:name:mode:)` does.
   package func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
+    let parent = (path as NSString).deletingLastPathComponent
+    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { throw .io("cannot write in \(parent): \(String(cString: strerror(errno)))") }
+    defer { close(folder) }
+    try restore(digest, into: folder, name: (path as NSString).lastPathComponent, mode: mode, shown: path)
+  }
+
+  /// Copies a blob out to `name` in the open folder `folder` with `mode`: to a
+  /// temporary file beside it (`.duet-tmp-XXXXXX`, made with `O_EXCL` and
+  /// never through a link), checked against the digest as it is copied, then
+  /// renamed over `name` with `renameat`, only where nothing or a regular file
+  /// stands. The folder is a descriptor the caller reached from the tree's
+  /// root through real folders, so nothing swapped in on the way is followed.
+  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String) throws(StoreError) {
     let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
     defer { close(source) }
-    let parent = (path as NSString).deletingLastPathComponent
-    var template = Array((parent + "/.duet-tmp-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw .io("cannot write in \(parent): \(String(cString: strerror(errno)))") }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let (fd, temporary) = try Self.temporary(in: folder, shown: shown)
     var hasher = Digest()
     var size = 0
     var failure = ContentStore.pump(from: source, to: fd) { chunk in
@@ -191,22 +199,40 @@ package final class ContentStore: @unchecked Sendable {
     if failure == nil && fchmod(fd, mode_t(mode & ActionEntry.keptModeBits)) != 0 { failure = String(cString: strerror(errno)) }
     close(fd)
     if let failure {
-      unlink(temporary)
-      throw .io("cannot restore \(path): \(failure)")
+      unlinkat(folder, temporary, 0)
+      throw .io("cannot restore \(shown): \(failure)")
     }
     let got = BlobDigest(hash: hasher.hex(), size: size)
     guard got == digest else {
-      unlink(temporary)
+      unlinkat(folder, temporary, 0)
       // A blob damaged on disk is of no use to anyone: it goes, and the lane runs.
       unlink(blobPath(digest.hash))
       throw .mismatch(expected: digest, got: got)
     }
-    guard rename(temporary, path) == 0 else {
+    var info = stat()
+    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG {
+      unlinkat(folder, temporary, 0)
+      throw .io("cannot restore \(shown): it is \(PathGuard.kindName(info.st_mode)), not a regular file")
+    }
+    guard renameat(folder, temporary, folder, name) == 0 else {
       let why = String(cString: strerror(errno))
-      unlink(temporary)
-      throw .io("cannot restore \(path): \(why)")
+      unlinkat(folder, temporary, 0)
+      throw .io("cannot restore \(shown): \(why)")
     }
     touch(digest)
+  }
+
+  /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or
+  /// digits, as `mkstemp` names it, made with `O_EXCL | O_NOFOLLOW`.
+  static func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    for _ in 0..<100 {
+      let name = FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
+      let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if fd >= 0 { return (fd, name) }
+      if errno != EEXIST { break }
+    }
+    throw .io("cannot write beside \(shown): \(String(cString: strerror(errno)))")
   }
 
   // MARK: - Entries

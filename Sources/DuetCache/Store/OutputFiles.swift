@@ -29,14 +29,26 @@ package struct OutputFiles: Sendable {
   /// The most files the outputs of one lane may hold and still be stored.
   package static let maxFiles = ActionEntry.maxOutputs
 
-  /// Looks at `declared` under `root`; with a `store`, copies each file into it.
+  /// Whether a file name is one of duet's own temporaries (`.duet-tmp-XXXXXX`,
+  /// written beside a file it replaces): never an output.
+  static func isDuetTemporary(_ name: String) -> Bool {
+    name.hasPrefix(FileWatcher.temporaryPrefix)
+  }
+
+  /// Looks at `declared` under `root`; with a `store`, copies each file into
+  /// it. A path inside another declared one is walked once, with it. duet's
+  /// own temporary files (a killed restore's) are no outputs: with a `store`
+  /// (the lane passed, and no restore of its outputs runs) they are removed.
   package static func capture(_ declared: [String], root: URL, store: ContentStore?) -> OutputFiles {
     var found = OutputFiles()
+    let covered = { (path: String) in declared.contains { $0 != path && path.hasPrefix($0 + "/") } }
+    var seen = Set<String>()
     for path in declared {
+      let walked = !covered(path) && seen.insert(path).inserted
       switch OutputFiles.locate(path, root: root) {
       case .missing: found.missing.append(path)
-      case .refused(let why): found.problems.append(why)
-      case .present(let absolute): found.walk(absolute, relative: path, store: store)
+      case .refused(let why): if walked { found.problems.append(why) }
+      case .present(let absolute): if walked { found.walk(absolute, relative: path, store: store) }
       }
     }
     found.outputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
@@ -81,6 +93,10 @@ package struct OutputFiles: Sendable {
       return
     }
     let kind = info.st_mode & S_IFMT
+    if kind == S_IFREG, OutputFiles.isDuetTemporary((relative as NSString).lastPathComponent) {
+      if store != nil { unlink(absolute) }
+      return
+    }
     if kind != S_IFDIR, !ActionEntry.isEntryPath(relative) {
       problems.append("\(ControlText.shown(relative)): a name with a control character, which a cache entry cannot hold")
       return

@@ -18,7 +18,9 @@ import Darwin
 /// Nothing is written outside the lane's declared `outputs:` (an entry naming
 /// another path is refused whole), through a link, or over anything but a
 /// regular file: where a folder, link or device stands in the way, the lane
-/// runs instead.
+/// runs instead. A link is made only when it points inside the lane's own
+/// outputs, never into `.git` or `.duet`. Every write, rename and removal goes
+/// by descriptor and name from the tree's root descriptor (`FolderWalk`).
 package enum OutputRestore {
   /// Why the entry cannot be restored (the lane then runs), or what was done.
   package enum Result: Sendable, Equatable {
@@ -63,7 +65,7 @@ package enum OutputRestore {
          case .success = walkable(output.path, root: root) {
         continue
       }
-      switch matches(output, root: root) {
+      switch matches(output, root: root, declared: declared) {
       case .success(true): continue
       case .success(false): plan.writes.append(output)
       case .failure(let why): return .failure(why)
@@ -72,8 +74,25 @@ package enum OutputRestore {
     let recorded = Set(entry.outputs.map(\.path))
     for path in declared {
       plan.removals += unrecorded(in: path, root: root, recorded: recorded)
+      plan.removals += temporaries(beside: path, root: root)
     }
     return .success(plan)
+  }
+
+  /// The temporary files a killed restore left beside the declared output
+  /// file `path` (`dist/.duet-tmp-XXXXXX` beside `dist/app.zip`): duet's own,
+  /// so the next restore removes them. Nothing for a declared folder (its
+  /// unrecorded files are removed whatever their names) or the tree's root.
+  static func temporaries(beside path: String, root: URL) -> [String] {
+    let parts = path.split(separator: "/")
+    var info = stat()
+    guard parts.count > 1, lstat(root.path + "/" + path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR,
+          case .success = walkable(path, root: root) else { return [] }
+    let folder = parts.dropLast().joined(separator: "/")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
+    return names.filter { name in
+      OutputFiles.isDuetTemporary(name) && lstat(root.path + "/" + folder + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }.map { folder + "/" + $0 }.sorted()
   }
 
   /// The files and links under the declared output folder `path` that
@@ -118,29 +137,49 @@ package enum OutputRestore {
     }
   }
 
-  /// Writes a plan's outputs from the store.
+  /// Writes a plan's outputs from the store: every removal, write and folder
+  /// by descriptor and name, walking from the tree's root descriptor
+  /// (`FolderWalk`), so a link swapped in after `plan` is never followed.
   package static func apply(_ plan: Plan, root: URL, store: ContentStore) -> Result {
     let lacking = plan.blobs.filter { !store.contains($0) }
     if !lacking.isEmpty {
       return .cannot("the cache lacks \(Set(lacking).count) of its output file(s)")
     }
+    let top = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard top >= 0 else { return .cannot("cannot open the tree: \(String(cString: strerror(errno)))") }
+    defer { close(top) }
     for path in plan.removals {
-      // Re-checked: only a file or a link the pass did not record is removed, never a folder.
-      var info = stat()
-      let absolute = root.path + "/" + path
-      guard lstat(absolute, &info) == 0, [S_IFREG, S_IFLNK].contains(info.st_mode & S_IFMT) else { continue }
-      if unlink(absolute) != 0 && errno != ENOENT {
-        return .cannot("cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(String(cString: strerror(errno)))")
-      }
+      if case .failure(let why) = remove(path, root: top) { return .cannot(why.text) }
     }
     for output in plan.writes {
-      if case .failure(let why) = place(output, root: root, store: store) { return .cannot(why.text) }
+      if case .failure(let why) = place(output, root: top, store: store) { return .cannot(why.text) }
     }
     // A declared folder that held no file is made again, empty.
     for path in plan.declared where !plan.entry.outputs.contains(where: { $0.path == path || $0.path.hasPrefix(path + "/") }) {
-      if case .failure(let why) = folders(path, root: root, includingLast: true) { return .cannot(why.text) }
+      switch FolderWalk.open(path, root: top, making: true, includingLast: true) {
+      case .failure(let why): return .cannot(why.text)
+      case .success(let folder): if let folder { close(folder) }
+      }
     }
     return .restored(files: plan.writes.count)
+  }
+
+  /// Removes a file or link the pass did not record; re-checked by descriptor:
+  /// never a folder, never through a link.
+  private static func remove(_ path: String, root: Int32) -> Swift.Result<Void, Refusal> {
+    let folder: Int32
+    switch FolderWalk.open(path, root: root, making: false, includingLast: false) {
+    case .failure: return .success(())
+    case .success(nil): return .success(())
+    case .success(let open?): folder = open
+    }
+    defer { close(folder) }
+    let name = String(path.split(separator: "/").last ?? "")
+    guard [S_IFREG, S_IFLNK].contains(FolderWalk.kind(of: name, in: folder).kind) else { return .success(()) }
+    if unlinkat(folder, name, 0) != 0 && errno != ENOENT {
+      return .failure(Refusal(text: "cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(String(cString: strerror(errno)))"))
+    }
+    return .success(())
   }
 
   package struct Refusal: Error, Sendable {
@@ -149,7 +188,7 @@ package enum OutputRestore {
 
   /// Whether the tree already holds `output` as the entry records it; a
   /// refusal where something other than a regular file (or link) is in the way.
-  private static func matches(_ output: ActionEntry.Output, root: URL) -> Swift.Result<Bool, Refusal> {
+  private static func matches(_ output: ActionEntry.Output, root: URL, declared: [String]) -> Swift.Result<Bool, Refusal> {
     let absolute = root.path + "/" + output.path
     if case .failure(let why) = walkable(output.path, root: root) { return .failure(why) }
     var info = stat()
@@ -169,6 +208,11 @@ package enum OutputRestore {
       if kind == S_IFLNK, readLink(absolute) == target { return .success(true) }
       guard staysInside(target, from: path) else {
         return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the tree"))
+      }
+      // Inside the tree is not enough: a link into `.git` or another lane's
+      // files would let the lane's next run write there (issue 51, item 11).
+      guard staysInOutputs(target, from: path, declared: declared) else {
+        return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the lane's outputs"))
       }
       if kind == 0 { return .success(false) }
       guard kind == S_IFLNK else {
@@ -195,57 +239,62 @@ package enum OutputRestore {
     return .success(())
   }
 
-  /// Writes one output the plan chose, making the folders on its way.
-  private static func place(_ output: ActionEntry.Output, root: URL, store: ContentStore) -> Swift.Result<Void, Refusal> {
-    if case .failure(let why) = folders(output.path, root: root, includingLast: false) { return .failure(why) }
-    let absolute = root.path + "/" + output.path
-    var info = stat()
-    let exists = lstat(absolute, &info) == 0
+  /// Writes one output the plan chose, making the folders on its way, by
+  /// descriptor and name from the tree's root.
+  private static func place(_ output: ActionEntry.Output, root: Int32, store: ContentStore) -> Swift.Result<Void, Refusal> {
+    let folder: Int32
+    switch FolderWalk.open(output.path, root: root, making: true, includingLast: false) {
+    case .failure(let why): return .failure(why)
+    case .success(nil): return .failure(Refusal(text: "cannot make the folder of \(ControlText.shown(output.path))"))
+    case .success(let open?): folder = open
+    }
+    defer { close(folder) }
+    let name = String(output.path.split(separator: "/").last ?? "")
+    let (kind, mode) = FolderWalk.kind(of: name, in: folder)
     switch output {
-    case .file(let path, let digest, let mode):
+    case .file(let path, let digest, let fileMode):
       // Re-checked: only a regular file (or nothing) is ever renamed over.
-      if exists && info.st_mode & S_IFMT != S_IFREG {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a file"))
+      if kind != 0 && kind != S_IFREG {
+        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a file"))
       }
-      do { try store.restore(digest, toAbsolute: absolute, mode: mode) } catch {
+      do { try store.restore(digest, into: folder, name: name, mode: fileMode, shown: ControlText.shown(path)) } catch {
+        if case .io(let why) = error { return .failure(Refusal(text: why)) }
         return .failure(Refusal(text: "cannot restore \(ControlText.shown(path)): \(error)"))
       }
     case .link(let path, let target):
-      if exists {
-        guard info.st_mode & S_IFMT == S_IFLNK else {
-          return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a link"))
+      if kind != 0 {
+        guard kind == S_IFLNK else {
+          return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a link"))
         }
-        unlink(absolute)
+        unlinkat(folder, name, 0)
       }
-      guard symlink(target, absolute) == 0 else {
+      guard symlinkat(target, folder, name) == 0 else {
         return .failure(Refusal(text: "cannot make the link \(ControlText.shown(path)): \(String(cString: strerror(errno)))"))
       }
     }
     return .success(())
   }
 
-  /// Makes the folders on the way to `path` (and `path` itself when
-  /// `includingLast`), refusing a link or a file where a folder belongs.
-  private static func folders(_ path: String, root: URL, includingLast: Bool) -> Swift.Result<Void, Refusal> {
-    var segments = path.split(separator: "/").map(String.init)
-    if !includingLast { segments.removeLast() }
-    var current = root.path
-    var shown: [String] = []
-    for segment in segments {
-      current += "/" + segment
-      shown.append(segment)
-      var info = stat()
-      if lstat(current, &info) == 0 {
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-          return .failure(Refusal(text: "\(ControlText.shown(shown.joined(separator: "/"))) is \(PathGuard.kindName(info.st_mode)) where the outputs need a folder"))
-        }
-        continue
-      }
-      guard mkdir(current, 0o755) == 0 || errno == EEXIST else {
-        return .failure(Refusal(text: "cannot make \(ControlText.shown(shown.joined(separator: "/"))): \(String(cString: strerror(errno)))"))
+  /// Whether a link at `path` with this target text (which `staysInside`
+  /// the tree) points at or under one of the lane's `declared` outputs, and
+  /// never into `.git` or `.duet`: the target is read from the link's folder,
+  /// its leading `..` climbing real folders only.
+  static func staysInOutputs(_ target: String, from path: String, declared: [String]) -> Bool {
+    guard staysInside(target, from: path) else { return false }
+    var resolved = path.split(separator: "/").dropLast().map(String.init)
+    for segment in target.split(separator: "/") where segment != "." {
+      if segment != ".." {
+        resolved.append(String(segment))
+      } else if resolved.popLast() == nil {
+        return false
       }
     }
-    return .success(())
+    if let first = resolved.first, first == ".git" || first == ".duet" { return false }
+    let joined = resolved.joined(separator: "/")
+    return declared.contains { output in
+      let trimmed = output.hasSuffix("/") ? String(output.dropLast()) : output
+      return joined == trimmed || joined.hasPrefix(trimmed + "/")
+    }
   }
 
   /// Whether a link at `path` (tree-relative) with this target text points

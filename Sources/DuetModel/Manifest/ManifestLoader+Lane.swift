@@ -95,9 +95,12 @@ extension ManifestLoader {
     return reports.filter { PathGuard.isInside($0.value) }
   }
 
-  /// `outputs:`, paths inside the tree relative to its root, without globs.
+  /// `outputs:`, paths inside the tree relative to its root, without globs,
+  /// each once (`build/` is `build`): a path listed twice would give entries
+  /// that name it twice, which no run reads.
   static func laneOutputs(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [String] {
     var paths: [String] = []
+    var first: [String: SourceLocation] = [:]
     for path in fields.strings("outputs", diagnostics: &diagnostics) ?? [] {
       let parts = path.value.split(separator: "/").map(String.init)
       if path.value.isEmpty || path.value.hasPrefix("/") || parts.contains("..") || parts.contains(".") {
@@ -106,7 +109,13 @@ extension ManifestLoader {
         continue
       } else if path.value.contains(where: { "*?[\0\n\r".contains($0) }) {
         diagnostics.add("\(label): 'outputs' lists paths, not globs or text with control characters, got \"\(path.value)\"", at: path.location)
+      } else if parts.first == ".git" || parts.first == ".duet" {
+        diagnostics.add("\(label): 'outputs' lists \"\(path.value)\", inside \(parts[0]), which is git's or duet's own and never a lane's output", at: path.location)
+      } else if let earlier = first[parts.joined(separator: "/")] {
+        diagnostics.add("\(label): 'outputs' lists \"\(parts.joined(separator: "/"))\" twice (first at \(earlier.line):\(earlier.column)); list each path once",
+                        at: path.location)
       } else {
+        first[parts.joined(separator: "/")] = path.location
         paths.append(parts.joined(separator: "/"))
       }
     }

@@ -90,14 +90,14 @@ extension ManifestSchema {
   static var outputsProperty: OrderedJSON {
     let path: OrderedJSON = .object([("type", .string("string")), ("pattern", .string(outputPattern))])
     return .object([
-      ("description", .string("Files or folders, relative to the tree root, that the lane writes and lanes needing it read; a generated CI workflow hands them to those lanes' jobs.")),
-      ("anyOf", .array([path, .object([("type", .string("array")), ("items", path)])])),
+      ("description", .string("Files or folders, relative to the tree root and outside .git and .duet, that the lane writes and lanes needing it read, each once; a generated CI workflow hands them to those lanes' jobs.")),
+      ("anyOf", .array([path, .object([("type", .string("array")), ("items", path), ("uniqueItems", .bool(true))])])),
     ])
   }
 
-  /// A path inside the tree relative to its root: no leading `/`, no `.` or `..`
-  /// part, no glob character.
-  static let outputPattern = #"^(?!/)(?!.*(^|/)\.\.?(/|$))[^*?\[]+$"#
+  /// A path inside the tree relative to its root: no leading `/`, not in `.git`
+  /// or `.duet`, no `.` or `..` part, no glob character.
+  static let outputPattern = #"^(?!/)(?!\.(git|duet)(/|$))(?!.*(^|/)\.\.?(/|$))[^*?\[]+$"#
 
   /// `tags:`: one word or a list of them.
   static var tagsProperty: OrderedJSON {

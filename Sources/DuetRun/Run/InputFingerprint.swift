@@ -1,4 +1,5 @@
 import Foundation
+import DuetCache
 import DuetModel
 import DuetProcess
 import DuetSupport
@@ -43,13 +44,18 @@ package enum InputFingerprint {
   /// `quarantined` is each lane's quarantined tests in date, which a lane with
   /// `reports:` sees through `DUET_QUARANTINED_TESTS`: a pass made with tests
   /// handed to the runner as exclusions must not serve a run without them.
+  /// `programMemo` is where the digests of large `requires:` programs are kept
+  /// between runs (`.duet/program-digests`; read, and written unless
+  /// `rememberPrograms` is false, as under `--dry-run`); nil keeps them for this call only.
   package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
                              changedFiles: [String]? = nil, quarantined: [String: [String]] = [:], defaultTimeout: Double? = nil,
-                             environment: [String: String]) -> Result {
+                             environment: [String: String], programMemo: URL? = nil, rememberPrograms: Bool = true) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
     var unmatched: [Int: [String]] = [:]
     var unkeyable: [Int: String] = [:]
     var programIdentity: [String: String] = [:]
+    var digests = FileDigestMemo(file: programMemo, remember: rememberPrograms)
+    defer { digests.save() }
     var fingerprints: [Int: String] = [:]
     var allParts: [Int: FingerprintParts] = [:]
     var cacheable = Set<Int>()
@@ -58,7 +64,7 @@ package enum InputFingerprint {
     for index in graph.topologicalOrder() where needed.contains(index) {
       let lane = manifest.lanes[index]
       var parts = ownParts(of: lane, root: root, duetVersion: duetVersion, changedList: changedList,
-                           environment: environment, programIdentity: &programIdentity)
+                           environment: environment, programIdentity: &programIdentity, digests: &digests)
       // What the lane sees and is held to: its name (DUET_LANE) and its timeout.
       parts.lane = lane.name
       parts.timeout = (lane.timeout ?? defaultTimeout).map { String(format: "%.3f", $0) }
@@ -95,7 +101,8 @@ package enum InputFingerprint {
   /// command, folder and env, duet's identity for a built-in, the platform, the
   /// changed-file list it reads, its programs and its `env-inputs`.
   private static func ownParts(of lane: Lane, root: URL, duetVersion: String, changedList: String?,
-                               environment: [String: String], programIdentity: inout [String: String]) -> FingerprintParts {
+                               environment: [String: String], programIdentity: inout [String: String],
+                               digests: inout FileDigestMemo) -> FingerprintParts {
     var parts = FingerprintParts(
       command: Digest.sha256(lane.commandText),
       dir: lane.dir ?? ".",
@@ -106,13 +113,13 @@ package enum InputFingerprint {
     let laneFolder = lane.dir.map { root.appendingPathComponent($0) } ?? root
     for program in lane.requires {
       if program == AndroidSDK.requirement {
-        // Which SDK the lane builds with, by where it is: a pass with one SDK says nothing of another.
-        parts.programs[program] = AndroidSDK.locate(laneDir: lane.dir, root: root, environment: environment).map { "sdk:" + Digest.sha256($0.path) } ?? "missing"
+        // Which SDK the lane builds with, by its packages' versions, never by where it is.
+        parts.programs[program] = AndroidSDK.identity(laneDir: lane.dir, root: root, environment: environment)
         continue
       }
       // A relative path names a program in the lane's folder, not duet's working folder.
       let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
-      if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin") }
+      if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin", digests: &digests) }
       parts.programs[program] = programIdentity[key]
     }
     for name in lane.envInputs where !VerifyPlan.laneVariables.contains(name) {
@@ -128,23 +135,25 @@ package enum InputFingerprint {
     return patterns.isEmpty ? InputFiles() : InputFiles.collect(patterns, root: root)
   }
 
-  /// Programs up to this size are known by their content; larger ones by size and time.
+  /// Programs larger than this have their digest kept between runs (`FileDigestMemo`).
   package static let hashedProgramLimit = 1 << 20
 
+  /// The name of the memo of large programs' digests under `.duet/`.
+  static let programMemoName = "program-digests"
+
   /// What identifies the file `program` names on `path` (links followed), or
-  /// `missing`: the SHA-256 of a launcher or script, the size and change time of
-  /// a large binary (hashing a compiler driver of tens of MB would cost every
-  /// verify a good part of a second before any lane starts).
-  package static func identity(of program: String, path: String) -> String {
+  /// `missing`: the SHA-256 of its bytes. A large binary (a compiler driver of
+  /// tens of MB, whose hash would cost every verify a good part of a second)
+  /// is hashed once and known by its stamp after that, device, inode, size,
+  /// modification and change time: a same-size swap that keeps the time is seen.
+  package static func identity(of program: String, path: String, digests: inout FileDigestMemo) -> String {
     let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
     for candidate in candidates where access(candidate, X_OK) == 0 {
       let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
-            let size = (attributes[.size] as? NSNumber)?.intValue else { continue }
-      if size > hashedProgramLimit, let changed = attributes[.modificationDate] as? Date {
-        return "size:\(size)@\(changed.timeIntervalSince1970)"
-      }
-      if let hash = try? Digest.sha256(fileAt: resolved) { return "sha256:" + hash }
+      var info = stat()
+      guard lstat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      let hash = info.st_size > hashedProgramLimit ? digests.digest(ofAbsolute: resolved) : try? Digest.sha256(fileAt: resolved)
+      if let hash { return "sha256:" + hash }
     }
     return "missing"
   }

@@ -120,7 +120,8 @@ package final class VerifySession {
         manifest: self.plan.manifest, builtins: self.plan.builtins, root: self.plan.root, selected: self.plan.selected,
         git: git, duetVersion: self.plan.manifest.lanes.contains(where: \.isBuiltin) ? self.builtinIdentity : self.duetVersion,
         changedFiles: self.plan.options.changed?.files, quarantined: self.quarantinedTests,
-        defaultTimeout: self.plan.options.defaultTimeout, environment: self.plan.environment)
+        defaultTimeout: self.plan.options.defaultTimeout, environment: self.plan.environment,
+        programMemo: self.plan.root.appendingPathComponent(".duet/\(InputFingerprint.programMemoName)"), rememberPrograms: recording)
       self.actionKeys = [:]
       for index in self.fingerprints.cacheable where self.plan.selected.contains(index) {
         if let fingerprint = self.fingerprints.fingerprints[index] {

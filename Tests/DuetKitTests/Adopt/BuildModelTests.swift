@@ -131,20 +131,45 @@ struct BuildModelTests {
     #expect(lint.macOSOnlyReason == nil)
   }
 
+  /// Issue 52, item 8: on the tutorial's tree without its publisher script,
+  /// nothing duet knows writes the path the packages link: no XCFramework
+  /// lane (it could not hand the framework on), the module built by its own
+  /// lane, and one note saying what to add; no package claims a builder.
+  @Test func withoutItsPublisherNoXCFrameworkLaneIsWritten() throws {
+    let (plan, _) = try plan()
+    func lane(_ name: String) -> AdoptionPlan.PlannedLane? { plan.lanes.first { $0.name == name } }
+    #expect(plan.lanes.map(\.name) == [
+      "kotlin-app", "kotlin-apple-umbrella", "kotlin-ports", "kotlin-subtrees-home-logic",
+      "swift-FoyerKit", "swift-Palette", "swift-swift-consumer", "swift-Lint",
+    ])
+    let linked = "src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework"
+    for name in ["swift-FoyerKit", "swift-swift-consumer"] {
+      #expect(lane(name)?.needs == [], "\(name)")
+      #expect(lane(name)?.reason.contains("it links \(linked), which no lane writes (see the note outside the manifest)") == true, "\(name)")
+    }
+    let notes = plan.outside.filter { $0.0 == linked }
+    #expect(notes.count == 1)
+    #expect(notes.first?.1.contains("so duet wrote no lane for XCFramework(\"FoyerKit\") of Gradle module :apple-umbrella; add one that publishes it") == true,
+            "\(notes)")
+  }
+
   /// The XCFramework lane is macOS only, in the Gradle pool, and every package linking it needs it;
   /// every Gradle lane of the one build shares the pool `gradle` of depth 1.
   @Test func xcframeworkLaneComesFirst() throws {
-    let (plan, _) = try plan()
+    let (_, tree) = try plan()
+    try tree.write("scripts/publish_kit.sh", "#!/bin/sh\n./gradlew -p src-kmp :apple-umbrella:assembleFoyerKitReleaseXCFramework\n"
+                   + "# and copies it to src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework\n")
+    let plan = AdoptionPlan(TreeSurvey.survey(root: tree.url, parity: nil))
     func lane(_ name: String) -> AdoptionPlan.PlannedLane? { plan.lanes.first { $0.name == name } }
     #expect(plan.lanes.map(\.name) == [
       "kotlin-app", "xcframework-FoyerKit", "kotlin-ports", "kotlin-subtrees-home-logic",
       "swift-FoyerKit", "swift-Palette", "swift-swift-consumer", "swift-Lint",
     ])
     let xcframework = try #require(lane("xcframework-FoyerKit"))
-    #expect(xcframework.step == .shell("./gradlew :apple-umbrella:assembleFoyerKitXCFramework --console=plain"))
-    #expect(xcframework.dir == "src-kmp" && xcframework.platforms == [.macos] && xcframework.pool == "gradle")
+    #expect(xcframework.step == .shell("sh scripts/publish_kit.sh"))
+    #expect(xcframework.platforms == [.macos] && xcframework.pool == "gradle")
     #expect(xcframework.covers == ["src-kmp/apple-umbrella"])
-    #expect(xcframework.reason.contains("not src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework, the path a package links"))
+    #expect(xcframework.outputs == ["src-kmp/apple-umbrella/build/XCFrameworks/app/FoyerKit.xcframework"])
     #expect(lane("kotlin-app")?.step == .shell("./gradlew :app:testDebugUnitTest --console=plain"))
     #expect(plan.lanes.filter { $0.dir == "src-kmp" }.allSatisfy { $0.pool == "gradle" })
     #expect(plan.pools == ["gradle": 1])

@@ -162,8 +162,8 @@ struct CIWorkflowTests {
 
   /// Defect 1: the job of a lane whose `outputs:` a lane on another job reads
   /// packs and uploads them, and the reading job downloads and unpacks them
-  /// before its lanes run; the producer runs with --no-cache (a cached pass
-  /// writes nothing). GitLab hands them on as artifacts its needs fetch.
+  /// before its lanes run; the producer may be cached (its outputs are
+  /// restored). GitLab hands them on as artifacts its needs fetch.
   @Test func outputsAreHandedOn() throws {
     let (_, node) = try Self.github(Self.lanes)
     let producer = Self.steps(node, "linux-1")
@@ -172,7 +172,8 @@ struct CIWorkflowTests {
     // Issue 38: a failing lane of the producing job does not keep the outputs from the jobs that read them.
     #expect(pack["if"]?.scalar == "${{ !cancelled() }}")
     #expect(producer.contains { $0["with"]?["name"]?.scalar == "duet-outputs-linux-1" && $0["if"]?.scalar == "${{ !cancelled() }}" })
-    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane xcframework-Kit --no-deps --strict --junit .duet/ci/junit-linux-1-outputs.xml --seal --no-cache" })
+    // Issue 51, item 16: a cached pass restores its outputs, so the producer is cached like any lane.
+    #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane xcframework-Kit --no-deps --strict --junit .duet/ci/junit-linux-1-outputs.xml --seal" })
     #expect(producer.contains { $0["run"]?.scalar == "duet verify --lane kotlin --no-deps --strict --junit .duet/ci/junit-linux-1.xml --seal" })
     let consumer = Self.steps(node, "macos-1")
     let download = try #require(consumer.firstIndex { $0["with"]?["pattern"]?.scalar == "duet-outputs-linux-1" })
@@ -181,6 +182,8 @@ struct CIWorkflowTests {
     let (_, lab) = try Self.gitlab(Self.lanes)
     #expect(lab["linux-1"]?["artifacts"]?["paths"]?.sequence?.compactMap(\.scalar).contains("src-kmp/apple-umbrella/build/XCFrameworks") == true)
     #expect(lab["macos-1"]?["needs"]?.sequence?.contains { $0["job"]?.scalar == "linux-1" && $0["artifacts"]?.scalar == "true" } == true)
+    let script = lab["linux-1"]?["script"]?.sequence?.compactMap(\.scalar) ?? []
+    #expect(script.contains { $0.contains("--lane xcframework-Kit") } && !script.contains { $0.contains("--no-cache") }, "\(script)")
   }
 
   /// Defect 5: 200 independent lanes without durations are one job; the same

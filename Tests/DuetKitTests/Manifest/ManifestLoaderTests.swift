@@ -54,6 +54,24 @@ struct ManifestLoaderTests {
     #expect(errors("version: 1\nlanes:\n  - {name: a, sh: x, outputs: [build/a]}\n  - {name: b, sh: x, outputs: [build/b, build-b]}\n") == [])
   }
 
+  /// Issue 51, item 15: one lane listing a path twice in `outputs:` (as
+  /// `duet init` wrote an XCFramework linked by two packages) would store
+  /// entries no run can read ("lists … twice"): refused at load, naming the
+  /// place and the path; `build/` is `build`.
+  @Test func anOutputListedTwiceIsRefused() {
+    #expect(errors("""
+      version: 1
+      lanes:
+        - name: kit
+          sh: "true"
+          outputs: [kmp/build/Kit.xcframework, dist, kmp/build/Kit.xcframework]
+        - {name: web, sh: "true", outputs: [site, site/]}
+      """) == [
+      "lanes/manifest.yaml:5:48: error: lane 'kit': 'outputs' lists \"kmp/build/Kit.xcframework\" twice (first at 5:15); list each path once",
+      "lanes/manifest.yaml:6:45: error: lane 'web': 'outputs' lists \"site\" twice (first at 6:39); list each path once",
+    ])
+  }
+
   /// Issue 40: `reports:` holds globs of the JUnit XML a lane writes, one or a
   /// list, kept in order; one outside the tree, or a value that is no string,
   /// is refused naming the file, line, column, lane and key.

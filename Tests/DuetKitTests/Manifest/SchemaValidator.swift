@@ -107,6 +107,12 @@ struct SchemaValidator {
         }
       case "minLength":
         if case .string(let text) = value, text.count < (argument as! Int) { found.append("\(path): shorter than \(argument)") }
+      case "uniqueItems":
+        // Scalars only, which is all the manifest's schema asks it of (`outputs:`).
+        if case .array(let items) = value, argument as? Bool == true {
+          let texts = items.compactMap { item -> String? in if case .string(let text) = item { return text } else { return nil } }
+          if Set(texts).count < texts.count { found.append("\(path): items not unique") }
+        }
       case "minItems":
         if case .array(let items) = value, items.count < (argument as! Int) { found.append("\(path): fewer than \(argument) items") }
       case "required":
