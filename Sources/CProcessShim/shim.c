@@ -89,6 +89,12 @@ void duet_stop_latch_trip(int signal) {
 
 int duet_stop_latch_signal(void) { return stop_latch_first; }
 
+static int stop_latch_heard = 0;
+
+void duet_stop_latch_heard(void) { __atomic_store_n(&stop_latch_heard, 1, __ATOMIC_SEQ_CST); }
+
+int duet_stop_latch_was_heard(void) { return __atomic_load_n(&stop_latch_heard, __ATOMIC_SEQ_CST); }
+
 void duet_children_add(int delta) { __atomic_add_fetch(&children_running, delta, __ATOMIC_SEQ_CST); }
 
 int duet_children_running(void) { return __atomic_load_n(&children_running, __ATOMIC_SEQ_CST); }

@@ -168,6 +168,7 @@ package final class EventLoop {
       exited(id, status)
     case .stopRequested:
       stopRequested = true
+      StopLatch.heard()
       if let onStop { onStop() } else { stopAll() }
     }
   }

@@ -21,6 +21,13 @@ package enum StopLatch {
     return value == 0 ? nil : value
   }
 
+  /// Said by an event loop that saw the latch tripped: the command's thread is
+  /// alive and stopping its children, so the signal thread may give it time.
+  package static func heard() { duet_stop_latch_heard() }
+
+  /// Whether an event loop has heard the latch since it was tripped.
+  package static var wasHeard: Bool { duet_stop_latch_was_heard() != 0 }
+
   /// Children duet started and has not reaped yet, in every loop of this process.
   package static var childrenRunning: Int { Int(duet_children_running()) }
 }

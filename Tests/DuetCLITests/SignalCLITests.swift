@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuetFuzzSupport
+import DuetSupport
 
 /// One signal policy: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every child's
 /// process group before duet exits, with no crash report.
@@ -62,6 +63,59 @@ struct SignalCLITests {
     let pid = try #require(Int32(tree.read("gen.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(eventually { !processIsAlive(pid) }, "pid \(pid) outlived duet")
     #expect(!tree.exists("Tests/Mocks/Mocks.swift"))
+  }
+}
+
+/// A server that accepts connections and never answers (a wedged cache), on
+/// loopback; `accepted` turns true at its first connection.
+final class WedgedServer: @unchecked Sendable {
+  let port: Int
+  private let fd: Int32
+  private let seen = Locked(0)
+  var accepted: Bool { seen.withLock { $0 > 0 } }
+
+  init() throws {
+    let fd = socket(AF_INET, NginxServer.streamSocket, 0)
+    var address = NginxServer.loopback(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard fd >= 0, bound, listen(fd, 64) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    self.fd = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
+    let seen = self.seen
+    Thread.detachNewThread {
+      while true {
+        let connection = accept(fd, nil, nil)
+        if connection < 0 { return }
+        seen.withLock { $0 += 1 }  // held open, never answered
+      }
+    }
+  }
+
+  deinit { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+}
+
+/// Issue 52, item 5: a run waiting outside its event loop (here on a cache
+/// server that never answers, before any lane started) ends within about 2 s
+/// of SIGTERM; it waited for the server's 10 s before. A run whose loop hears
+/// the signal still stops its lanes in its own time (the suite above).
+@Suite("A signal ends a run that waits on something else")
+struct SignalWhileWaitingCLITests {
+  @Test func sigtermDuringAStuckLookupEndsWithinSeconds() throws {
+    let server = try WedgedServer()
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\", inputs: [lanes/manifest.yaml]}\n")
+    var signalled = Date()
+    let run = try runBinary(["verify"], in: tree.url, environment: ["DUET_REMOTE_CACHE": "http://127.0.0.1:\(server.port)/cache"]) { process in
+      #expect(eventually { server.accepted }, "duet never asked the server")
+      signalled = Date()
+      kill(process.processIdentifier, SIGTERM)
+    }
+    let took = Date().timeIntervalSince(signalled)
+    #expect(run.status == 128 + SIGTERM, "\(run.stdout)\(run.stderr)")
+    #expect(took < 6, "duet ended \(took) s after SIGTERM")
+    #expect(run.stderr.contains("duet: SIGTERM: its run did not take the signal within 2 s"), "\(run.stderr)")
   }
 }
 

@@ -23,6 +23,10 @@ int duet_stop_latch_fd(void);
 void duet_stop_latch_trip(int signal);
 /// The signal that tripped the latch, or 0.
 int duet_stop_latch_signal(void);
+/// An event loop saw the tripped latch and is stopping its children: the
+/// command's thread is alive, not stuck waiting on the machine.
+void duet_stop_latch_heard(void);
+int duet_stop_latch_was_heard(void);
 
 /// How many children duet's event loops have started and not yet reaped, in
 /// this process: what a signal's exit path waits for.

@@ -36,6 +36,8 @@ package final class SignalPolicy: Sendable {
   /// Seconds a verify or watch has, after a signal, to stop its lanes and end
   /// (a lane's SIGTERM grace is 5 s, then its output is drained for 2 s).
   static let lastResort: Double = 20
+  /// Seconds for a run's event loop to hear a signal before duet ends without it.
+  static let heardWithin: Double = 2
 
   private init() {}
 
@@ -110,14 +112,22 @@ package final class SignalPolicy: Sendable {
     _exit(128 + number)
   }
 
-  /// The last resort, on the signal thread: the command had `lastResort`
-  /// seconds to stop its lanes and end, and did not (its loop waits in
-  /// Dispatch for a thread the machine cannot give). Every live lane group is
-  /// killed, and duet exits without running anything more.
+  /// The last resort, on the signal thread. An event loop that hears the
+  /// signal says so (`StopLatch.heard`): the command is alive and stopping its
+  /// lanes, and has `lastResort` seconds to end. One that does not hear it
+  /// within `heardWithin` waits on something else (a thread or descriptor the
+  /// machine cannot give, a lock, a long hash before any lane ran): every live
+  /// lane group is killed and duet exits then, as ninja and Bazel end at once
+  /// (issue 52, item 5).
   private func endIfStillRunning(after number: Int32) {
-    Thread.sleep(forTimeInterval: SignalPolicy.lastResort)
+    let heardBy = Date().addingTimeInterval(SignalPolicy.heardWithin)
+    while !StopLatch.wasHeard && Date() < heardBy { Thread.sleep(forTimeInterval: 0.02) }
+    let heard = StopLatch.wasHeard
+    if heard { Thread.sleep(forTimeInterval: SignalPolicy.lastResort - SignalPolicy.heardWithin) }
     let groups = SignalThread.signalLiveGroups(SIGKILL)
-    FileHandle.standardError.write(Data("duet: \(SignalPolicy.name(number)): not ended \(Int(SignalPolicy.lastResort)) s after the signal (out of threads?); killed \(groups) lane process group(s), exiting\n".utf8))
+    let why = heard ? "not ended \(Int(SignalPolicy.lastResort)) s after the signal (out of threads?)"
+      : "its run did not take the signal within \(Int(SignalPolicy.heardWithin)) s (waiting on the machine, a lock or a server)"
+    FileHandle.standardError.write(Data("duet: \(SignalPolicy.name(number)): \(why); killed \(groups) lane process group(s), exiting\n".utf8))
     _exit(128 + number)
   }
 
