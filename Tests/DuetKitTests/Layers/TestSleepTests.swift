@@ -33,4 +33,13 @@ struct TestSleepTests {
       #expect(sleep.before.trimmingCharacters(in: .whitespaces).hasPrefix("// A sleep that is the point:"), "\(sleep.at) does not say why it sleeps")
     }
   }
+
+  /// Issue 54, item 7: architecture.md's count of sleeps is the suite's (it said 1 where there were 2).
+  @Test func theDocsCountIsTheSuites() throws {
+    let besidesPoll = try Self.sleeps().filter { $0.at != "DuetFuzzSupport/Waiting.swift:12" }.count
+    let architecture = try String(contentsOf: LayerTests.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+    let said = "measured: \(besidesPoll) sleep\(besidesPoll == 1 ? "" : "s") under `Tests/`"
+    #expect(architecture.split(separator: "\n").joined(separator: " ").replacingOccurrences(of: "  ", with: " ").contains(said),
+            "docs/architecture.md does not say \"\(said)\"")
+  }
 }
