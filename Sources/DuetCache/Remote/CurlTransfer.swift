@@ -36,6 +36,9 @@ final class CurlTransfer {
   /// The destination (GET, opened once the server answers 200) or the source (PUT).
   private var fd: Int32 = -1
   private var bytes = 0
+  /// Bytes that crossed the wire so far, either way (a body's, any status):
+  /// what the stall clock counts.
+  private(set) var moved = 0
   private var uploadSize = 0
   /// Why duet stopped the transfer itself (too large, a file it cannot write).
   private var abort: String?
@@ -138,6 +141,7 @@ final class CurlTransfer {
   /// CURLOPT_MAXFILESIZE would refuse a long 404 page too.) HEAD and PUT
   /// bodies are dropped.
   private func receive(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+    moved += count
     guard case .get(let get) = request, status == 200 else { return count }
     var announced: curl_off_t = -1
     if fd < 0 { duet_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) }
@@ -164,7 +168,10 @@ final class CurlTransfer {
   private func send(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
     while true {
       let n = read(fd, buffer, count)
-      if n >= 0 { return n }
+      if n >= 0 {
+        moved += n
+        return n
+      }
       if errno == EINTR { continue }
       guard case .put(let put) = request else { return duet_curl_readfunc_abort() }
       abort = "cannot read \(ControlText.shown(put.source)): \(String(cString: strerror(errno)))"
@@ -212,9 +219,10 @@ final class CurlTransfer {
     switch (request, status) {
     case (.get, 200): return .done(bytes: bytes)
     case (.head, 200):
+      // -1 when the server gave no Content-Length: a size duet cannot compare.
       var length: curl_off_t = -1
       duet_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-      return .done(bytes: Int(max(0, length)))
+      return .done(bytes: Int(max(-1, length)))
     case (.put, 200), (.put, 201), (.put, 204): return .done(bytes: uploadSize)
     case (.get, 404), (.head, 404): return .missing
     case (_, 300..<400): return failure("HTTP \(status) (redirects are not followed: give the URL it points to)")

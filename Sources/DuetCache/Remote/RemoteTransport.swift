@@ -50,7 +50,8 @@ package struct RemotePut: Sendable {
 /// How one request ended. `failed` carries a sentence for a warning, which
 /// never holds a credential (the URL in it is the redacted one).
 package enum RemoteResult: Sendable, Equatable {
-  /// GET: the bytes are in the destination (their count); PUT: stored; HEAD: present.
+  /// GET: the bytes are in the destination (their count); PUT: stored; HEAD:
+  /// present, with its `Content-Length` (-1 when the server gave none).
   case done(bytes: Int)
   /// 404: not on the server (GET, HEAD).
   case missing
@@ -67,4 +68,11 @@ package protocol RemoteTransport: Sendable {
   func get(_ requests: [RemoteGet]) -> [RemoteResult]
   func put(_ requests: [RemotePut]) -> [RemoteResult]
   func head(_ keys: [RemoteKey]) -> [RemoteResult]
+  /// Ends the call under way and every later one, from any thread (Ctrl-C).
+  func cancel()
+}
+
+extension RemoteTransport {
+  /// A transport whose calls never wait has nothing to end.
+  package func cancel() {}
 }
