@@ -162,7 +162,7 @@ struct RemoteCacheRecordCLITests {
     var interrupted: Date?
     let run = try runBinary(["verify"], in: tree.url, environment: ["DUET_REMOTE_CACHE": wedged.url, "TMPDIR": scratch.path],
                             timeout: 60, whileRunning: { process, _ in
-                              #expect(eventually(within: 20) { !entryFiles().isEmpty }, "the lookup never started")
+                              #expect(eventually(within: 20) { wedged.accepted > 0 }, "the lookup never started")
                               interrupted = Date()
                               kill(process.processIdentifier, SIGINT)
                             })
@@ -173,11 +173,14 @@ struct RemoteCacheRecordCLITests {
   }
 }
 
-/// A server that accepts connections (the kernel completes them into the
-/// listen backlog) and never reads or answers a byte.
-final class WedgedServer {
+/// A server that accepts connections and never reads or answers a byte; it
+/// counts the connections, so a test can act once duet is waiting on one.
+final class WedgedServer: @unchecked Sendable {
   let fd: Int32
   let port: Int
+  private let lock = NSLock()
+  private var connections: [Int32] = []
+  private let done = DispatchGroup()
 
   init() throws {
     let listening = socket(AF_INET, NginxServer.streamSocket, 0)
@@ -189,9 +192,25 @@ final class WedgedServer {
     guard listening >= 0, bound, listen(listening, 256) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
     fd = listening
     port = Int(UInt16(bigEndian: address.sin_port))
+    done.enter()
+    DispatchQueue.global().async { [self] in
+      while case let connection = accept(fd, nil, nil), connection >= 0 {
+        lock.withLock { connections.append(connection) }
+      }
+      done.leave()
+    }
   }
 
   var url: String { "http://127.0.0.1:\(port)/cache" }
 
-  func stop() { close(fd) }
+  /// How many connections it has taken so far.
+  var accepted: Int { lock.withLock { connections.count } }
+
+  /// Stops accepting (a shutdown wakes the blocked accept) and closes every connection.
+  func stop() {
+    shutdown(fd, Int32(SHUT_RDWR))
+    done.wait()
+    close(fd)
+    lock.withLock { connections.forEach { close($0) } }
+  }
 }

@@ -43,27 +43,32 @@ package final class HTTPTransport: RemoteTransport {
     idle.withLock { sessions in sessions.removeAll() }
   }
 
-  package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)) }
-  package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)) }
-  package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)) }
+  package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)).map(\.result) }
+  package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)).map(\.result) }
+  package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)).map(\.result) }
+  package func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
+    perform(keys.map { CurlRequest.read($0, maxBytes: maxBytes) })
+  }
 
-  private func perform(_ requests: [CurlRequest]) -> [RemoteResult] {
+  private func perform(_ requests: [CurlRequest]) -> [(result: RemoteResult, bytes: [UInt8])] {
     guard !requests.isEmpty else { return [] }
     guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
       // On Linux libcurl is loaded only now (CCurl): a machine without it says so here.
       let why = duet_curl_missing().map { "libcurl could not be loaded (\(String(cString: $0))); install libcurl4" } ?? "libcurl could not start"
-      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): \(why)") }
+      return requests.map { (.failed("remote cache \(config.base): \($0.method) \($0.key): \(why)"), []) }
     }
     defer { idle.withLock { $0.append(session) } }
-    return run(requests, on: session).map(scrubbed)
+    var bodies = [[UInt8]](repeating: [], count: requests.count)
+    return zip(run(requests, on: session, bodies: &bodies).map(scrubbed), bodies).map { ($0, $1) }
   }
 
   /// The multi loop: keeps up to `parallel` transfers in flight, starting the
-  /// next request as each one ends, until every request has its result. The
+  /// next request as each one ends, until every request has its result (and
+  /// a `read` its body in `bodies`). The
   /// first request that fails ends the call: no other request waits for a
   /// server that has failed once (each is answered with that failure). So does
   /// the run's stall budget spent (`StallClock`) and `cancel()`, seen within 100 ms.
-  private func run(_ requests: [CurlRequest], on session: CurlSession) -> [RemoteResult] {
+  private func run(_ requests: [CurlRequest], on session: CurlSession, bodies: inout [[UInt8]]) -> [RemoteResult] {
     var results = [RemoteResult?](repeating: nil, count: requests.count)
     var free = session.handles(min(config.parallel, requests.count))
     guard !free.isEmpty else {
@@ -97,6 +102,7 @@ package final class HTTPTransport: RemoteTransport {
         duet_curl_multi_remove_handle(session.multi, done)
         let result = transfer.finish(code)
         results[transfer.index] = result
+        bodies[transfer.index] = transfer.body
         free.append(done)
         finished += 1
         movedBefore += transfer.moved

@@ -75,30 +75,18 @@ package final class RemoteCache: @unchecked Sendable {
   package func entries(_ keys: [String: String]) -> [String: ActionEntry] {
     guard !broken, !untrusted, !keys.isEmpty else { return [:] }
     let ordered = keys.keys.sorted()
-    var temporaries: [String] = []
-    defer { temporaries.forEach { unlink($0) } }
-    var requests: [RemoteGet] = []
-    for key in ordered {
-      // Entries are read and thrown away: their files are scratch, outside the
-      // store, so asking (a `--dry-run` too) writes nothing in the tree.
-      guard let (fd, path) = try? ContentStore.scratchFile() else {
-        fail("cannot make a temporary file for an action entry")
-        return [:]
-      }
-      close(fd)
-      temporaries.append(path)
-      requests.append(RemoteGet(key: RemoteKey(.ac, key), destination: path, maxBytes: ActionEntry.maxEncodedSize))
-    }
-    let results = transport.get(requests)
+    // Entries are read into memory and thrown away: asking (a `--dry-run` too)
+    // writes no file, in the tree or anywhere else.
+    let results = transport.read(ordered.map { RemoteKey(.ac, $0) }, maxBytes: ActionEntry.maxEncodedSize)
     var found: [String: ActionEntry] = [:]
     for (offset, key) in ordered.enumerated() where offset < results.count {
-      switch results[offset] {
+      switch results[offset].result {
       case .missing: continue
       case .failed(let why):
         fail(why)
         return [:]
       case .done:
-        guard let data = FileManager.default.contents(atPath: temporaries[offset]) else { continue }
+        let data = results[offset].bytes
         let lane = keys[key] ?? key
         let entry: ActionEntry
         do { entry = try ActionEntry.decode([UInt8](data)) } catch {
