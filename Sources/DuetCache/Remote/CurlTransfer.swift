@@ -2,15 +2,18 @@ import CCurl
 import DuetSupport
 import Foundation
 
-/// What one transfer does: a GET into a file, a PUT from one, or a HEAD.
+/// What one transfer does: a GET into a file or into memory (at most so many
+/// bytes), a PUT from a file, or a HEAD.
 enum CurlRequest {
   case get(RemoteGet)
+  case read(RemoteKey, maxBytes: Int)
   case put(RemotePut)
   case head(RemoteKey)
 
   var key: RemoteKey {
     switch self {
     case .get(let get): get.key
+    case .read(let key, _): key
     case .put(let put): put.key
     case .head(let key): key
     }
@@ -18,7 +21,7 @@ enum CurlRequest {
 
   var method: String {
     switch self {
-    case .get: "GET"
+    case .get, .read: "GET"
     case .put: "PUT"
     case .head: "HEAD"
     }
@@ -36,6 +39,11 @@ final class CurlTransfer {
   /// The destination (GET, opened once the server answers 200) or the source (PUT).
   private var fd: Int32 = -1
   private var bytes = 0
+  /// Bytes that crossed the wire so far, either way (a body's, any status):
+  /// what the stall clock counts.
+  private(set) var moved = 0
+  /// A `read`'s body, once the server answered 200.
+  private(set) var body: [UInt8] = []
   private var uploadSize = 0
   /// Why duet stopped the transfer itself (too large, a file it cannot write).
   private var abort: String?
@@ -74,7 +82,7 @@ final class CurlTransfer {
     }
     duet_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
     switch request {
-    case .get:
+    case .get, .read:
       duet_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
     case .head:
       duet_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
@@ -138,6 +146,15 @@ final class CurlTransfer {
   /// CURLOPT_MAXFILESIZE would refuse a long 404 page too.) HEAD and PUT
   /// bodies are dropped.
   private func receive(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+    moved += count
+    if case .read(_, let maxBytes) = request, status == 200 {
+      guard body.count + count <= maxBytes else {
+        abort = "larger than \(maxBytes) bytes"
+        return 0
+      }
+      if let buffer { body += UnsafeRawBufferPointer(start: buffer, count: count) }
+      return count
+    }
     guard case .get(let get) = request, status == 200 else { return count }
     var announced: curl_off_t = -1
     if fd < 0 { duet_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) }
@@ -164,7 +181,10 @@ final class CurlTransfer {
   private func send(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
     while true {
       let n = read(fd, buffer, count)
-      if n >= 0 { return n }
+      if n >= 0 {
+        moved += n
+        return n
+      }
       if errno == EINTR { continue }
       guard case .put(let put) = request else { return duet_curl_readfunc_abort() }
       abort = "cannot read \(ControlText.shown(put.source)): \(String(cString: strerror(errno)))"
@@ -211,12 +231,14 @@ final class CurlTransfer {
     let status = self.status
     switch (request, status) {
     case (.get, 200): return .done(bytes: bytes)
+    case (.read, 200): return .done(bytes: body.count)
     case (.head, 200):
+      // -1 when the server gave no Content-Length: a size duet cannot compare.
       var length: curl_off_t = -1
       duet_curl_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-      return .done(bytes: Int(max(0, length)))
+      return .done(bytes: Int(max(-1, length)))
     case (.put, 200), (.put, 201), (.put, 204): return .done(bytes: uploadSize)
-    case (.get, 404), (.head, 404): return .missing
+    case (.get, 404), (.read, 404), (.head, 404): return .missing
     case (_, 300..<400): return failure("HTTP \(status) (redirects are not followed: give the URL it points to)")
     case (_, 401), (_, 403): return failure("HTTP \(status) (the server refused the credentials)")
     default: return failure("HTTP \(status)")

@@ -18,6 +18,11 @@ package final class HTTPTransport: RemoteTransport {
   package let config: RemoteCacheConfig
   /// Sessions no call is using: a call takes one (or makes one) and gives it back.
   private let idle = Locked<[CurlSession]>([])
+  /// Set by `cancel()` (Ctrl-C, from another thread): every call ends at once.
+  private let cancelled = Locked(false)
+  /// How long this transport's calls have waited on a server that moved
+  /// (almost) nothing, over the whole run.
+  private let stall: StallClock
 
   /// libcurl's process-wide setup, once, before the first handle (a static
   /// `let` is initialised once, thread-safely).
@@ -25,39 +30,55 @@ package final class HTTPTransport: RemoteTransport {
 
   package init(config: RemoteCacheConfig) {
     self.config = config
+    stall = StallClock(budget: config.stallBudget, rate: config.stallRate)
+  }
+
+  /// Ends the call under way and every later one (each request answered
+  /// `failed`): Ctrl-C during a lookup must not wait for the server.
+  package func cancel() {
+    cancelled.withLock { $0 = true }
   }
 
   deinit {
     idle.withLock { sessions in sessions.removeAll() }
   }
 
-  package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)) }
-  package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)) }
-  package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)) }
+  package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)).map(\.result) }
+  package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)).map(\.result) }
+  package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)).map(\.result) }
+  package func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
+    perform(keys.map { CurlRequest.read($0, maxBytes: maxBytes) })
+  }
 
-  private func perform(_ requests: [CurlRequest]) -> [RemoteResult] {
+  private func perform(_ requests: [CurlRequest]) -> [(result: RemoteResult, bytes: [UInt8])] {
     guard !requests.isEmpty else { return [] }
     guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
       // On Linux libcurl is loaded only now (CCurl): a machine without it says so here.
       let why = duet_curl_missing().map { "libcurl could not be loaded (\(String(cString: $0))); install libcurl4" } ?? "libcurl could not start"
-      return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): \(why)") }
+      return requests.map { (.failed("remote cache \(config.base): \($0.method) \($0.key): \(why)"), []) }
     }
     defer { idle.withLock { $0.append(session) } }
-    return run(requests, on: session).map(scrubbed)
+    var bodies = [[UInt8]](repeating: [], count: requests.count)
+    return zip(run(requests, on: session, bodies: &bodies).map(scrubbed), bodies).map { ($0, $1) }
   }
 
   /// The multi loop: keeps up to `parallel` transfers in flight, starting the
-  /// next request as each one ends, until every request has its result.
-  private func run(_ requests: [CurlRequest], on session: CurlSession) -> [RemoteResult] {
-    // What a request not reached says, should libcurl itself fail (out of memory).
-    var results = requests.map { RemoteResult.failed("remote cache \(config.base): \($0.method) \($0.key): libcurl stopped") }
+  /// next request as each one ends, until every request has its result (and
+  /// a `read` its body in `bodies`). The
+  /// first request that fails ends the call: no other request waits for a
+  /// server that has failed once (each is answered with that failure). So does
+  /// the run's stall budget spent (`StallClock`) and `cancel()`, seen within 100 ms.
+  private func run(_ requests: [CurlRequest], on session: CurlSession, bodies: inout [[UInt8]]) -> [RemoteResult] {
+    var results = [RemoteResult?](repeating: nil, count: requests.count)
     var free = session.handles(min(config.parallel, requests.count))
     guard !free.isEmpty else {
       return requests.map { .failed("remote cache \(config.base): \($0.method) \($0.key): libcurl could not make a handle") }
     }
     var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    var next = 0
-    while next < requests.count || !active.isEmpty {
+    var next = 0, finished = 0, movedBefore = 0
+    var watch = stall.watch()
+    var ended = stopReason(&watch, moved: 0, finished: 0)
+    while ended == nil, next < requests.count || !active.isEmpty {
       while next < requests.count, let handle = free.popLast() {
         let transfer = CurlTransfer(index: next, request: requests[next], handle: handle, config: config)
         next += 1
@@ -73,23 +94,40 @@ package final class HTTPTransport: RemoteTransport {
       }
       var running: Int32 = 0
       guard duet_curl_multi_perform(session.multi, &running) == CURLM_OK else { break }
-      var finished = false
+      let finishedBefore = finished
       var handle: UnsafeMutableRawPointer?
       var code = CURLE_OK
       while duet_curl_multi_next_done(session.multi, &handle, &code) == 1 {
         guard let done = handle, let transfer = active.removeValue(forKey: done) else { continue }
         duet_curl_multi_remove_handle(session.multi, done)
-        results[transfer.index] = transfer.finish(code)
+        let result = transfer.finish(code)
+        results[transfer.index] = result
+        bodies[transfer.index] = transfer.body
         free.append(done)
-        finished = true
+        finished += 1
+        movedBefore += transfer.moved
+        if case .failed(let why) = result, ended == nil { ended = why }
       }
-      if !finished, !active.isEmpty { duet_curl_multi_poll(session.multi, nil, 0, 1000, nil) }
+      if ended == nil { ended = stopReason(&watch, moved: movedBefore + active.values.reduce(0) { $0 + $1.moved }, finished: finished) }
+      if ended == nil, finished == finishedBefore, !active.isEmpty { duet_curl_multi_poll(session.multi, nil, 0, 100, nil) }
     }
-    for (handle, transfer) in active {  // only after libcurl itself failed
+    for (handle, transfer) in active {  // stopped, or libcurl itself failed
       duet_curl_multi_remove_handle(session.multi, handle)
-      results[transfer.index] = transfer.finish(CURLE_FAILED_INIT)
+      let result = transfer.finish(CURLE_FAILED_INIT)
+      if ended == nil { results[transfer.index] = result }
     }
-    return results
+    // A request not answered gets the reason the call ended (or says libcurl stopped).
+    return requests.indices.map { offset in
+      results[offset] ?? .failed(ended ?? "remote cache \(config.base): \(requests[offset].method) \(requests[offset].key): libcurl stopped")
+    }
+  }
+
+  /// Why the call ends now, if it does: Ctrl-C, or the run's stall budget spent.
+  private func stopReason(_ watch: inout StallClock.Watch, moved: Int, finished: Int) -> String? {
+    if cancelled.withLock({ $0 }) { return "remote cache \(config.base): stopped (interrupted)" }
+    guard stall.tick(&watch, moved: moved, finished: finished) else { return nil }
+    return "remote cache \(config.base): stalled: under \(config.stallRate / 1024) KiB/s for "
+      + "\(config.stallBudget.components.seconds) s in this run"
   }
 
   /// `result` with every credential replaced by `***`: user (4 characters or

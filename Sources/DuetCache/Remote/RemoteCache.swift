@@ -13,8 +13,11 @@ import Darwin
 ///
 /// A server that fails changes no verdict: the first failure is one warning
 /// (`remote cache <url>: ...`, the URL without credentials) and the remote is
-/// not asked again in this run; the lanes run as if it had nothing. With a
-/// signing key, an entry without a valid signature is never served.
+/// not asked again in this run; the lanes run as if it had nothing. A server
+/// that answers a blob with bytes that are not its name is one warning too,
+/// and nothing more is read from it in this run (what it lacks, or holds
+/// damaged, is still uploaded). With a signing key, an entry without a valid
+/// signature is never served.
 package final class RemoteCache: @unchecked Sendable {
   package let name: String
   package let upload: Bool
@@ -23,6 +26,13 @@ package final class RemoteCache: @unchecked Sendable {
   private let store: ContentStore
   private let maxBlobBytes: Int
   private var broken = false
+  /// Set by a blob that was not its name: nothing more is read in this run.
+  private var untrusted = false
+  /// Blobs this run was sent wrong bytes for: uploaded again, whatever HEAD says.
+  private var damaged = Set<BlobDigest>()
+  /// Entries the server holds that this run could not use (not an entry,
+  /// another action's, unsigned): uploaded again like missing ones.
+  private var refused = Set<String>()
   private var warnedUnsigned = false
   /// An entry that is not one (a proxy's web page answers every key) is said once.
   private var warnedUnusable = false
@@ -52,6 +62,9 @@ package final class RemoteCache: @unchecked Sendable {
     warnings.append("\(sentence); running without it for the rest of this run")
   }
 
+  /// Ends the request under way and every later one (Ctrl-C, from any thread).
+  package func cancel() { transport.cancel() }
+
   private func unusable(_ why: String) {
     guard !warnedUnusable else { return }
     warnedUnusable = true
@@ -60,43 +73,34 @@ package final class RemoteCache: @unchecked Sendable {
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).
   package func entries(_ keys: [String: String]) -> [String: ActionEntry] {
-    guard !broken, !keys.isEmpty else { return [:] }
+    guard !broken, !untrusted, !keys.isEmpty else { return [:] }
     let ordered = keys.keys.sorted()
-    var temporaries: [String] = []
-    defer { temporaries.forEach { unlink($0) } }
-    var requests: [RemoteGet] = []
-    for key in ordered {
-      // Entries are read and thrown away: their files are scratch, outside the
-      // store, so asking (a `--dry-run` too) writes nothing in the tree.
-      guard let (fd, path) = try? ContentStore.scratchFile() else {
-        fail("cannot make a temporary file for an action entry")
-        return [:]
-      }
-      close(fd)
-      temporaries.append(path)
-      requests.append(RemoteGet(key: RemoteKey(.ac, key), destination: path, maxBytes: ActionEntry.maxEncodedSize))
-    }
-    let results = transport.get(requests)
+    // Entries are read into memory and thrown away: asking (a `--dry-run` too)
+    // writes no file, in the tree or anywhere else.
+    let results = transport.read(ordered.map { RemoteKey(.ac, $0) }, maxBytes: ActionEntry.maxEncodedSize)
     var found: [String: ActionEntry] = [:]
     for (offset, key) in ordered.enumerated() where offset < results.count {
-      switch results[offset] {
+      switch results[offset].result {
       case .missing: continue
       case .failed(let why):
         fail(why)
         return [:]
       case .done:
-        guard let data = FileManager.default.contents(atPath: temporaries[offset]) else { continue }
+        let data = results[offset].bytes
         let lane = keys[key] ?? key
         let entry: ActionEntry
         do { entry = try ActionEntry.decode([UInt8](data)) } catch {
+          refused.insert(key)
           unusable("the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
           continue
         }
         guard entry.key == key else {
+          refused.insert(key)
           unusable("the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
           continue
         }
         if let signingKey, !entry.isSigned(by: signingKey) {
+          refused.insert(key)
           if !warnedUnsigned {
             warnedUnsigned = true
             warnings.append("remote cache \(name): an entry (lane \(ControlText.shown(lane))) is not signed with DUET_REMOTE_CACHE_KEY; unsigned entries are not served")
@@ -114,10 +118,11 @@ package final class RemoteCache: @unchecked Sendable {
   package func fetch(_ digests: [BlobDigest]) -> Set<BlobDigest> {
     let wanted = Array(Set(digests.filter { !store.contains($0) })).sorted { $0.hash < $1.hash }
     guard !wanted.isEmpty else { return [] }
-    guard !broken else { return Set(wanted) }
+    guard !broken, !untrusted else { return Set(wanted) }
     var failed = Set<BlobDigest>()
     var requests: [RemoteGet] = []
     var paths: [String] = []
+    var digests: [BlobDigest] = []
     for digest in wanted {
       guard digest.size <= maxBlobBytes, let (fd, path) = try? store.temporaryFile() else {
         failed.insert(digest)
@@ -125,15 +130,16 @@ package final class RemoteCache: @unchecked Sendable {
       }
       close(fd)
       paths.append(path)
+      digests.append(digest)
       requests.append(RemoteGet(key: RemoteKey(.cas, digest.hash), destination: path, maxBytes: digest.size))
     }
     let results = transport.get(requests)
-    for (offset, request) in requests.enumerated() {
-      let digest = wanted.first { $0.hash == request.key.hash } ?? BlobDigest(hash: request.key.hash, size: request.maxBytes)
+    for offset in requests.indices {
+      let digest = digests[offset]
       switch offset < results.count ? results[offset] : .failed("no answer") {
       case .done:
         do { try store.adopt(paths[offset], as: digest) } catch {
-          warnings.append("remote cache \(name): blob \(digest.hash.prefix(12))… does not match its name (\(error)); not used")
+          wrongBytes(digest, error)
           failed.insert(digest)
         }
       case .missing:
@@ -148,20 +154,37 @@ package final class RemoteCache: @unchecked Sendable {
     return failed
   }
 
-  /// Uploads each entry's blobs the server lacks, then the entry (signed with
-  /// the key when one is set): an entry is never written before its blobs.
-  package func put(_ entries: [ActionEntry]) {
-    guard upload, !broken, !entries.isEmpty else { return }
-    let blobs = Array(Set(entries.flatMap(\.blobs))).sorted { $0.hash < $1.hash }
-    let present = transport.head(blobs.map { RemoteKey(.cas, $0.hash) })
-    var puts: [RemotePut] = []
-    for (offset, digest) in blobs.enumerated() {
-      if offset < present.count, case .done = present[offset] { continue }
-      puts.append(RemotePut(key: RemoteKey(.cas, digest.hash), source: store.blobPath(digest.hash)))
+  /// A blob whose bytes are not its name: said once for the run, then no
+  /// more is read from this server; the blob is uploaded again if this run may.
+  private func wrongBytes(_ digest: BlobDigest, _ error: any Error) {
+    damaged.insert(digest)
+    guard !untrusted else { return }
+    untrusted = true
+    warnings.append("remote cache \(name): blob \(digest.hash.prefix(12))… does not match its name (\(error)); "
+                    + "nothing more is read from it in this run")
+  }
+
+  /// Uploads what the server lacks: every entry in `written` (passes of this
+  /// run), and each entry in `served` (passes this run was served from its
+  /// own store) that the server does not hold or holds unusable. The blobs of
+  /// all of them go first, each one the server lacks, holds at another size
+  /// (HEAD's `Content-Length`) or sent this run damaged; an entry is never
+  /// written before its blobs. Entries are signed with the key when one is set.
+  package func put(_ written: [ActionEntry], served: [ActionEntry] = []) {
+    guard upload, !broken, !written.isEmpty || !served.isEmpty else { return }
+    var entries = written
+    let local = served.filter { entry in entry.blobs.allSatisfy(store.contains) }
+    if !local.isEmpty {
+      let held = transport.head(local.map { RemoteKey(.ac, $0.key) })
+      for (offset, entry) in local.enumerated() {
+        switch offset < held.count ? held[offset] : .missing {
+        case .done: if refused.contains(entry.key) { entries.append(entry) }
+        case .missing: entries.append(entry)
+        case .failed(let why): fail(why); return
+        }
+      }
     }
-    for result in transport.put(puts) {
-      if case .failed(let why) = result { fail(why); return }
-    }
+    guard putBlobs(of: written + local), !entries.isEmpty else { return }
     var temporaries: [String] = []
     defer { temporaries.forEach { unlink($0) } }
     var entryPuts: [RemotePut] = []
@@ -176,5 +199,22 @@ package final class RemoteCache: @unchecked Sendable {
     for result in transport.put(entryPuts) {
       if case .failed(let why) = result { fail(why); return }
     }
+  }
+
+  /// Uploads the blobs of `entries` the server lacks, holds at another size,
+  /// or sent this run damaged; false when a request failed.
+  private func putBlobs(of entries: [ActionEntry]) -> Bool {
+    let blobs = Array(Set(entries.flatMap(\.blobs))).sorted { $0.hash < $1.hash }
+    let present = transport.head(blobs.map { RemoteKey(.cas, $0.hash) })
+    var puts: [RemotePut] = []
+    for (offset, digest) in blobs.enumerated() {
+      if offset < present.count, case .done(let size) = present[offset], size == digest.size || size < 0, !damaged.contains(digest) { continue }
+      if offset < present.count, case .failed(let why) = present[offset] { fail(why); return false }
+      puts.append(RemotePut(key: RemoteKey(.cas, digest.hash), source: store.blobPath(digest.hash)))
+    }
+    for result in transport.put(puts) {
+      if case .failed(let why) = result { fail(why); return false }
+    }
+    return true
   }
 }

@@ -32,6 +32,11 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
   /// The most one request may take, whatever its speed (libcurl counts whole
   /// requests, connect included).
   package var requestTimeout: Duration = .seconds(120)
+  /// A run's remote cache is off once its calls have waited this long, summed,
+  /// on transfers that moved under `stallRate` bytes a second together with
+  /// none ending: a wedged or trickling server costs a run about 10 s.
+  package var stallBudget: Duration = .seconds(10)
+  package var stallRate: Int = 64 * 1024
   /// How many requests run at once (`DUET_REMOTE_CACHE_JOBS`, 1...64).
   package var parallel: Int = 16
   /// The largest blob duet downloads; a larger answer is refused, not stored.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The two namespaces of the Bazel HTTP remote-cache protocol:
 /// `<base>/ac/<sha256>` holds action entries (an action key to its result),
 /// `<base>/cas/<sha256>` holds blobs named by the SHA-256 of their bytes.
@@ -50,7 +52,8 @@ package struct RemotePut: Sendable {
 /// How one request ended. `failed` carries a sentence for a warning, which
 /// never holds a credential (the URL in it is the redacted one).
 package enum RemoteResult: Sendable, Equatable {
-  /// GET: the bytes are in the destination (their count); PUT: stored; HEAD: present.
+  /// GET: the bytes are in the destination (their count); PUT: stored; HEAD:
+  /// present, with its `Content-Length` (-1 when the server gave none).
   case done(bytes: Int)
   /// 404: not on the server (GET, HEAD).
   case missing
@@ -67,4 +70,32 @@ package protocol RemoteTransport: Sendable {
   func get(_ requests: [RemoteGet]) -> [RemoteResult]
   func put(_ requests: [RemotePut]) -> [RemoteResult]
   func head(_ keys: [RemoteKey]) -> [RemoteResult]
+  /// GETs objects of at most `maxBytes` into memory (action entries, read and
+  /// thrown away): no file is made, so none is left behind, and none is made
+  /// and removed in the system's temporary folder per lane.
+  func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])]
+  /// Ends the call under way and every later one, from any thread (Ctrl-C).
+  func cancel()
+}
+
+extension RemoteTransport {
+  /// A transport whose calls never wait has nothing to end.
+  package func cancel() {}
+
+  /// `read` through `get` and scratch files, for a transport with no other way.
+  package func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
+    var paths: [String] = []
+    defer { paths.forEach { unlink($0) } }
+    var requests: [RemoteGet] = []
+    for key in keys {
+      guard let (fd, path) = try? ContentStore.scratchFile() else { return keys.map { _ in (.failed("cannot make a temporary file"), []) } }
+      close(fd)
+      paths.append(path)
+      requests.append(RemoteGet(key: key, destination: path, maxBytes: maxBytes))
+    }
+    return zip(get(requests), paths).map { result, path in
+      guard case .done = result else { return (result, []) }
+      return (result, FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? [])
+    }
+  }
 }

@@ -245,10 +245,11 @@ package final class ContentStore: @unchecked Sendable {
     return [UInt8](data)
   }
 
-  /// Writes an action entry atomically.
+  /// Writes an action entry atomically, not flushed to disk: an entry is
+  /// checked when read, and one lost in a crash costs a rerun (like a blob).
   package func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
     guard BlobDigest.isHash(key) else { throw .io("action key \(key) is not a SHA-256") }
-    do { try AtomicFile.write(Data(bytes), toAbsolute: entryPath(key), displayPath: "action entry \(key.prefix(12))…") } catch {
+    do { try AtomicFile.write(Data(bytes), toAbsolute: entryPath(key), displayPath: "action entry \(key.prefix(12))…", durable: false) } catch {
       throw .io("\(error)")
     }
   }
@@ -272,7 +273,7 @@ package final class ContentStore: @unchecked Sendable {
   /// only costs a hash next time.
   package func keepStamps(_ stamps: [String: FileStamp], key: String) {
     guard BlobDigest.isHash(key) else { return }
-    try? AtomicFile.write(Data(FileStamp.serialize(stamps).utf8), toAbsolute: stampPath(key), displayPath: "output stamps")
+    try? AtomicFile.write(Data(FileStamp.serialize(stamps).utf8), toAbsolute: stampPath(key), displayPath: "output stamps", durable: false)
   }
 
   // MARK: - Helpers

@@ -22,6 +22,9 @@ package final class LaneCache {
   package private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
   /// What each passing lane's outputs held when it passed, stored.
   private var captured: [Int: OutputFiles] = [:]
+  /// The entries of lanes served from the local store: an uploading run puts
+  /// those the remote lacks (an earlier upload failed, or never ran).
+  private var servedLocally: [Int: ActionEntry] = [:]
   private var localWarnings: [String] = []
 
   package init(store: ContentStore, remote: RemoteCache?) {
@@ -89,9 +92,24 @@ package final class LaneCache {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if (try? store.restore(digest, toAbsolute: url.path, mode: 0o644)) != nil { log = path }
       }
+      if case .restored = result { keep(index, plan.entry) }
       results[index] = (result, log)
     }
     return results
+  }
+
+  /// After a lane was served: an entry from the remote (its blobs fetched and
+  /// checked into the store already) is written into the local store, so the
+  /// next run is served offline; one from the local store is kept for upload.
+  private func keep(_ index: Int, _ entry: ActionEntry) {
+    switch entries[index]?.source {
+    case .remote?:
+      do { try store.writeEntry(entry.encoded(), key: entry.key) } catch {
+        localWarnings.append("cache: cannot keep the remote cache's entry locally: \(error)")
+      }
+    case .local?: servedLocally[index] = entry
+    case nil: break
+    }
   }
 
   /// What `restore` would meet, writing nothing (`--dry-run`): per lane, nil
@@ -164,7 +182,7 @@ package final class LaneCache {
         localWarnings.append("cache: cannot write the entry of lane \(ControlText.shown(lane.name)): \(error)")
       }
     }
-    remote?.put(written)
+    remote?.put(written, served: servedLocally.keys.sorted().compactMap { passes[$0] == nil ? servedLocally[$0] : nil })
   }
 
   /// Warnings of the local store and the remote, each said once.

@@ -16,7 +16,8 @@ package final class VerifySession {
   package static let keptLogFolders = 50
 
   package private(set) var plan: VerifyPlan
-  /// Nil when history is off (`DUET_HISTORY=off`): no weights, no cache, no record.
+  /// Nil when history is off (`DUET_HISTORY=off`): no weights and no record of
+  /// the run; the cache is kept all the same.
   package let historyPath: String?
   package let duetVersion: String
   /// What identifies this duet's own code in a built-in lane's fingerprint: a
@@ -45,7 +46,8 @@ package final class VerifySession {
   /// Ctrl-C, from any thread, before or during the run.
   package let interruption = RunInterruption()
   private var store: HistoryStore?
-  /// The content-addressed cache; nil when history is off (no store to serve from).
+  /// The content-addressed cache, on whatever `DUET_HISTORY` says; nil only
+  /// when the caller made none (`--no-cache`, a test).
   private let cache: LaneCache?
   /// Each fingerprinted lane's action key, under which its pass is stored.
   private var actionKeys: [Int: String] = [:]
@@ -59,7 +61,9 @@ package final class VerifySession {
   package init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: (() -> String)? = nil, commandLine: String,
               cache: LaneCache? = nil) {
     self.plan = plan
-    self.cache = historyPath == nil ? nil : cache
+    self.cache = cache
+    // Ctrl-C during a lookup or a restore ends the request at once.
+    if let remote = cache?.remote { interruption.whenRequested { remote.cancel() } }
     self.historyPath = historyPath
     self.duetVersion = duetVersion
     self.identifyDuet = builtinIdentity
@@ -442,6 +446,7 @@ package final class RunInterruption: Sendable {
   private struct State: Sendable {
     var requested = false
     var loop: LaneLoop.Interrupter?
+    var also: [@Sendable () -> Void] = []
   }
 
   private let state = Locked(State())
@@ -452,11 +457,21 @@ package final class RunInterruption: Sendable {
   package var requested: Bool { state.withLock { $0.requested } }
 
   package func interrupt() {
-    let loop = state.withLock { state -> LaneLoop.Interrupter? in
+    let (loop, also) = state.withLock { state -> (LaneLoop.Interrupter?, [@Sendable () -> Void]) in
       state.requested = true
-      return state.loop
+      return (state.loop, state.also)
     }
+    also.forEach { $0() }
     loop?.interrupt()
+  }
+
+  /// `action` runs when Ctrl-C arrives (at once if it has), on the signal's thread.
+  package func whenRequested(_ action: @escaping @Sendable () -> Void) {
+    let requested = state.withLock { state -> Bool in
+      state.also.append(action)
+      return state.requested
+    }
+    if requested { action() }
   }
 
   package func attach(_ loop: LaneLoop.Interrupter) {

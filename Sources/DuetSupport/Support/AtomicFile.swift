@@ -26,11 +26,14 @@ package enum AtomicFile {
   /// regular file, is replaced atomically; a character device or a pipe (or a
   /// link to one: `/dev/stdout`, `/dev/null`) is written through, never renamed
   /// over; anything else (a folder, a socket, a block device, a link to a file
-  /// or to nothing) is refused with what it is.
-  package static func write(_ data: Data, toAbsolute path: String, displayPath: String? = nil) throws {
+  /// or to nothing) is refused with what it is. `durable` false skips the
+  /// flush to disk before the rename: for a cache's files, checked when read
+  /// and worth only a rerun when lost (a flush each is seconds for 100 lanes on
+  /// a busy disk); still all old or all new.
+  package static func write(_ data: Data, toAbsolute path: String, displayPath: String? = nil, durable: Bool = true) throws {
     let shown = displayPath ?? path
     switch target(ofAbsolute: path) {
-    case .replace: try replace(data, atAbsolute: path, shown: shown)
+    case .replace: try replace(data, atAbsolute: path, shown: shown, durable: durable)
     case .writeThrough(let append): try writeThrough(data, toAbsolute: path, shown: shown, append: append)
     case .refused(let reason): throw FileError.refused(shown, reason: reason)
     }
@@ -107,7 +110,7 @@ package enum AtomicFile {
 
   /// Writes a temporary file beside `path` and renames it over `path`, which
   /// `target` found to be nothing or a regular file.
-  static func replace(_ data: Data, atAbsolute path: String, shown: String) throws {
+  static func replace(_ data: Data, atAbsolute path: String, shown: String, durable: Bool = true) throws {
     let directory = (path as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
@@ -120,7 +123,7 @@ package enum AtomicFile {
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: String?
     if let code = data.withUnsafeBytes({ writeAll(fd, $0) }) { failure = String(cString: strerror(code)) }
-    if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil && durable && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
     fchmod(fd, 0o644)
     close(fd)
     if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
