@@ -68,7 +68,7 @@ struct SignalCLITests {
 
 /// A server that accepts connections and never answers (a wedged cache), on
 /// loopback; `accepted` turns true at its first connection.
-final class WedgedServer: @unchecked Sendable {
+final class SilentListener: @unchecked Sendable {
   let port: Int
   private let fd: Int32
   private let seen = Locked(0)
@@ -104,7 +104,7 @@ final class WedgedServer: @unchecked Sendable {
 @Suite("A signal ends a run that waits on something else")
 struct SignalWhileWaitingCLITests {
   @Test func sigtermDuringAStuckLookupEndsWithinSeconds() throws {
-    let server = try WedgedServer()
+    let server = try SilentListener()
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\", inputs: [lanes/manifest.yaml]}\n")
     var signalled = Date()
     let run = try runBinary(["verify"], in: tree.url, environment: ["DUET_REMOTE_CACHE": "http://127.0.0.1:\(server.port)/cache"]) { process in
