@@ -99,11 +99,26 @@ package final class NginxServer {
   /// Ends nginx: SIGTERM (a fast shutdown), then SIGKILL if it is still there
   /// after 5 s, and reaps it. Safe to call twice.
   package func stop() {
-    guard isRunning else { return }
+    guard isRunning, isNginx else { return }
     kill(pid, SIGTERM)
     if eventually(within: 5, { !isRunning }) { return }
+    guard isNginx else { return }
     kill(pid, SIGKILL)
     _ = eventually(within: 60) { !isRunning }
+  }
+
+  /// Whether `pid` is still nginx: a `waitpid(-1)` elsewhere in the test
+  /// process (an in-process duet's subreaper) may reap it, and its number
+  /// then go to the next child, a duet another test runs, which SIGTERM
+  /// interrupted (a remote-cache test saw INTERRUPTED). Linux reads
+  /// `/proc/PID/comm`; elsewhere the pid is trusted.
+  private var isNginx: Bool {
+    #if os(Linux)
+    let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+    return name.hasPrefix("nginx")
+    #else
+    return true
+    #endif
   }
 
   /// Whether nginx has not exited, reaping it when it has (a `waitpid(-1)`

@@ -123,6 +123,13 @@ package enum InputFingerprint {
       parts.programs[program] = programIdentity[key]
     }
     for name in lane.envInputs where !VerifyPlan.laneVariables.contains(name) {
+      // duet's own secrets never reach a lane (`withheldVariables`), so the
+      // lane sees none of their values: nor does its key, or the history that
+      // keeps the key's parts (a hash of a weak token could be guessed).
+      if VerifyPlan.withheldVariables.contains(name) && lane.env.allSatisfy({ $0.name != name }) {
+        parts.envInputs[name] = "withheld from lanes"
+        continue
+      }
       parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
     }
     return parts

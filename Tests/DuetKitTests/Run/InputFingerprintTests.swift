@@ -19,6 +19,26 @@ struct InputFingerprintTests {
     return lane
   }
 
+  /// Issue 51, item 14: duet's secret variables, withheld from every lane,
+  /// leave no trace in a key that lists them under `env-inputs:` (the history
+  /// kept the SHA-256 of the signing key's value); another variable still does.
+  @Test func aWithheldSecretLeavesNoHashInTheKey() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.txt", "one")
+    var reader = lane("reader", inputs: ["src/a.txt"])
+    reader.envInputs = ["DUET_REMOTE_CACHE_KEY", "FLAVOR"]
+    func parts(_ environment: [String: String]) -> FingerprintParts? {
+      InputFingerprint.compute(manifest: manifest([reader]), builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { nil },
+                               duetVersion: "t", environment: environment).parts[0]
+    }
+    let one = try #require(parts(["DUET_REMOTE_CACHE_KEY": "hunter2", "FLAVOR": "a"]))
+    let other = try #require(parts(["DUET_REMOTE_CACHE_KEY": "swordfish", "FLAVOR": "a"]))
+    #expect(one.envInputs["DUET_REMOTE_CACHE_KEY"] == "withheld from lanes")
+    #expect(one.fingerprint == other.fingerprint)
+    #expect(!"\(one)".contains(Digest.sha256("hunter2")))
+    #expect(parts(["DUET_REMOTE_CACHE_KEY": "hunter2", "FLAVOR": "b"])?.fingerprint != one.fingerprint)
+  }
+
   /// The fingerprint follows the inputs' content, the command and the needs, and nothing else.
   @Test func followsInputsCommandAndNeeds() throws {
     let tree = try TemporaryFolder()
