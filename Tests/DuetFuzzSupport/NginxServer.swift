@@ -62,18 +62,41 @@ package final class NginxServer {
     bearerToken: String = "test-bearer-token", basicUser: String = "cacheuser", basicPassword: String = "basic-pa55word",
     slowBytesPerSecond: Int = 100
   ) throws -> NginxServer {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-nginx-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("root/cache"), withIntermediateDirectories: true)
+    try Data("\(basicUser):{PLAIN}\(basicPassword)\n".utf8).write(to: folder.appendingPathComponent("htpasswd"))
+    return try launch(in: folder) { port in
+      configuration(folder: folder.path, port: port, bearerToken: bearerToken, slowBytesPerSecond: slowBytesPerSecond)
+    }
+  }
+
+  /// nginx serving `serverBlock`, docs/verify.md's configuration as a team
+  /// copies it, changed only where a machine's differ: its `listen 8080` is a
+  /// free loopback port, and `root` (the folder the page says to make, owned
+  /// by the user nginx writes as) is `root/` in the server's own folder. The
+  /// main `nginx.conf` around it (pid, logs, temporary folders) is the
+  /// server's, as a distribution's is.
+  package static func start(documented serverBlock: String, root: String) throws -> NginxServer {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-nginx-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("root"), withIntermediateDirectories: true)
+    return try launch(in: folder) { port in
+      let block = serverBlock.replacingOccurrences(of: "listen 8080;", with: "listen 127.0.0.1:\(port);")
+        .replacingOccurrences(of: root, with: folder.appendingPathComponent("root").path)
+      try? Data(block.utf8).write(to: folder.appendingPathComponent("documented.conf"))
+      return mainConfiguration(folder: folder.path, servers: "include \(folder.path)/documented.conf;")
+    }
+  }
+
+  /// Starts nginx in `folder` with the configuration `config` makes for a free port.
+  private static func launch(in folder: URL, config: (Int) -> String) throws -> NginxServer {
     let searched = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/usr/local/sbin:/opt/homebrew/bin"
     guard let nginx = TestTools.find("nginx", path: searched) else {
       throw Failure(description: "nginx is not installed, and the remote-cache tests need it: run `tools/install-deps test` (it installs nginx-light; `make check` does it too)")
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duet-nginx-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder.appendingPathComponent("root/cache"), withIntermediateDirectories: true)
-    try Data("\(basicUser):{PLAIN}\(basicPassword)\n".utf8).write(to: folder.appendingPathComponent("htpasswd"))
     var lastError = ""
     for _ in 0..<5 {  // a free port can be taken between finding it and nginx binding it
       let port = try freePort()
-      let config = configuration(folder: folder.path, port: port, bearerToken: bearerToken, slowBytesPerSecond: slowBytesPerSecond)
-      try Data(config.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
+      try Data(config(port).utf8).write(to: folder.appendingPathComponent("nginx.conf"))
       try? FileManager.default.removeItem(at: folder.appendingPathComponent("nginx.pid"))
       let arguments = [nginx, "-c", folder.appendingPathComponent("nginx.conf").path, "-p", folder.path + "/", "-e", folder.appendingPathComponent("error.log").path]
       let pid = try spawn(arguments)
@@ -172,7 +195,23 @@ package final class NginxServer {
 
   private static func configuration(folder: String, port: Int, bearerToken: String, slowBytesPerSecond: Int) -> String {
     let store = "alias \(folder)/root/cache/; dav_methods PUT; create_full_put_path on; client_max_body_size 0;"
-    return """
+    return mainConfiguration(folder: folder, servers: """
+      keepalive_requests 10000;
+        server {
+          listen 127.0.0.1:\(port);
+          location /cache/ { \(store) }
+          location /bearer/ { if ($http_authorization != "Bearer \(bearerToken)") { return 401; } \(store) }
+          location /basic/ { auth_basic "cache"; auth_basic_user_file \(folder)/htpasswd; \(store) }
+          location /slow/ { alias \(folder)/root/cache/; limit_rate \(slowBytesPerSecond); }
+          location /chunked/ { alias \(folder)/root/cache/; ssi on; ssi_types *; }
+          location /fail/ { return 500; }
+        }
+      """)
+  }
+
+  /// One process in the foreground, everything it writes in `folder`, and `servers` in its `http` block.
+  private static func mainConfiguration(folder: String, servers: String) -> String {
+    """
       daemon off;
       master_process off;
       worker_processes 1;
@@ -187,16 +226,7 @@ package final class NginxServer {
         fastcgi_temp_path \(folder)/fastcgi_temp;
         uwsgi_temp_path \(folder)/uwsgi_temp;
         scgi_temp_path \(folder)/scgi_temp;
-        keepalive_requests 10000;
-        server {
-          listen 127.0.0.1:\(port);
-          location /cache/ { \(store) }
-          location /bearer/ { if ($http_authorization != "Bearer \(bearerToken)") { return 401; } \(store) }
-          location /basic/ { auth_basic "cache"; auth_basic_user_file \(folder)/htpasswd; \(store) }
-          location /slow/ { alias \(folder)/root/cache/; limit_rate \(slowBytesPerSecond); }
-          location /chunked/ { alias \(folder)/root/cache/; ssi on; ssi_types *; }
-          location /fail/ { return 500; }
-        }
+        \(servers)
       }
 
       """
