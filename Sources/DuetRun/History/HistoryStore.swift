@@ -415,7 +415,7 @@ package final class HistoryStore {
       var result: [String: CacheCheck.LastVerdict] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
-        guard try statement.step(), let outcome = statement.row.first?.text else { continue }
+        guard try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) else { continue }
         var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
                                              judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
         if let partsStatement {

@@ -12,20 +12,21 @@ import DuetSupport
 package enum CacheCheck {
   /// A lane's newest recorded verdict (pass, flaky, cached, fail or timeout).
   package struct LastVerdict: Sendable, Equatable {
-    package var outcome: String
+    /// Read back as the enum (issue 54, item 4): the cache check never compares outcome strings.
+    package var outcome: LaneOutcome
     package var fingerprint: String?
     /// The parts of that fingerprint, when the store kept them.
     package var parts: FingerprintParts?
     /// What the verdict was judged under: a pass serves only runs these conditions cover.
     package var judged: PassConditions
-    package init(outcome: String, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
+    package init(outcome: LaneOutcome, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
       self.outcome = outcome
       self.fingerprint = fingerprint
       self.parts = parts
       self.judged = judged
     }
 
-    package var passed: Bool { outcome == "pass" || outcome == "flaky" || outcome == "cached" }
+    package var passed: Bool { outcome == .pass || outcome == .flaky || outcome == .cached }
   }
 
   /// A lane's cache decision: `cached`, or the reason it runs.
@@ -105,7 +106,7 @@ package enum CacheCheck {
       return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
     }
     if last.fingerprint == fingerprint {
-      guard last.passed else { return .runs("\(last.outcome == "timeout" ? "timed out" : "failed") last time with these inputs") }
+      guard last.passed else { return .runs("\(last.outcome == .timeout ? "timed out" : "failed") last time with these inputs") }
       if let refusal = last.judged.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
       return .cached
     }

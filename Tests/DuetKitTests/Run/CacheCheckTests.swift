@@ -27,7 +27,7 @@ struct CacheCheckTests {
   }
 
   /// The history a passing run of `lanes` leaves.
-  func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: String = "pass") -> [String: CacheCheck.LastVerdict] {
+  func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: LaneOutcome = .pass) -> [String: CacheCheck.LastVerdict] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
     var history: [String: CacheCheck.LastVerdict] = [:]
@@ -44,7 +44,7 @@ struct CacheCheckTests {
     let lanes = [lane("build")]
     #expect(decide(lanes, tree: tree, history: [:]) == ["build": "no passing run recorded"])
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree)) == ["build": "cached"])
-    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree, outcome: "fail")) == ["build": "failed last time with these inputs"])
+    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree, outcome: .fail)) == ["build": "failed last time with these inputs"])
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree), noCache: true) == ["build": "--no-cache"])
   }
 
@@ -68,7 +68,7 @@ struct CacheCheckTests {
     #expect(decide(entries: [:]) == ["no passing run recorded", "a need will run (tokens)"])
     #expect(decide(entries: both) == ["cached", "cached"])
     #expect(decide(entries: [1: PassConditions()]) == ["no passing run recorded", "a need will run (tokens)"])
-    #expect(decide(history: passed(lanes, tree: tree, outcome: "fail"), entries: both)
+    #expect(decide(history: passed(lanes, tree: tree, outcome: .fail), entries: both)
             == ["failed last time with these inputs", "a need will run (tokens)"])
     #expect(decide(entries: both, run: .init(strict: true))[0] == "it last passed without --strict, so nothing says it leaves tracked files alone")
     #expect(decide(entries: [0: PassConditions(strict: true), 1: PassConditions(strict: true)], run: .init(strict: true)) == ["cached", "cached"])
@@ -104,7 +104,7 @@ struct CacheCheckTests {
     let tree = try TemporaryFolder()
     try tree.write("src/a.swift", "a")
     let lanes = [lane("build")]
-    let history = ["build": CacheCheck.LastVerdict(outcome: "pass", fingerprint: "elsewhere")]
+    let history = ["build": CacheCheck.LastVerdict(outcome: .pass, fingerprint: "elsewhere")]
     #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs or definition changed since it last passed"])
   }
 
@@ -116,7 +116,7 @@ struct CacheCheckTests {
     var history = passed(lanes, tree: tree)
     var elsewhere = try #require(history["build"]?.parts)
     elsewhere.platform = "macos-arm64"
-    history["build"] = CacheCheck.LastVerdict(outcome: "pass", fingerprint: elsewhere.fingerprint, parts: elsewhere)
+    history["build"] = CacheCheck.LastVerdict(outcome: .pass, fingerprint: elsewhere.fingerprint, parts: elsewhere)
     #expect(decide(lanes, tree: tree, history: history) == ["build": "last passed on another platform (macos-arm64)"])
   }
 }
