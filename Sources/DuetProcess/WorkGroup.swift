@@ -1,40 +1,38 @@
-import Foundation
+import Dispatch
+import DuetSupport
 
 /// Work started on threads of its own and waited for together: a
 /// `DispatchGroup` with `DispatchQueue.global()`, but on `DetachedThread`s, so
 /// a machine with no descriptor or thread to give gets the work done on the
 /// caller's thread, one piece after another, instead of a trap in libdispatch's
-/// worker set-up (issue 52: `duet doctor` under `ulimit -n 9`).
-package final class WorkGroup: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var running = 0
+/// worker set-up (issue 52: `duet doctor` under `ulimit -n 9`). A semaphore
+/// needs no Dispatch thread: its wait is the kernel's.
+package final class WorkGroup: Sendable {
+  private let started = Locked(0)
+  private let ended = DispatchSemaphore(value: 0)
 
   package init() {}
 
   /// Runs `work` on a new thread, or here when none can be made.
   package func run(_ work: @escaping @Sendable () -> Void) {
-    condition.withLock { running += 1 }
-    let made = DetachedThread.start { [self] in
+    started.withLock { $0 += 1 }
+    let ended = self.ended
+    let made = DetachedThread.start {
       work()
-      done()
+      ended.signal()
     }
     if made != 0 {
       work()
-      done()
+      ended.signal()
     }
   }
 
   /// Returns once every piece of work given so far has ended.
   package func wait() {
-    condition.lock()
-    while running > 0 { condition.wait() }
-    condition.unlock()
-  }
-
-  private func done() {
-    condition.lock()
-    running -= 1
-    condition.broadcast()
-    condition.unlock()
+    let count = started.withLock { count -> Int in
+      defer { count = 0 }
+      return count
+    }
+    for _ in 0..<count { ended.wait() }
   }
 }

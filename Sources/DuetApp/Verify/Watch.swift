@@ -246,9 +246,13 @@ private func affected(_ prepared: PreparedVerify) -> [(name: String, reason: Str
 /// A verify observer's notices and warnings held back while the run is
 /// planned, so they print after the watch's "changed:" line, as they would if
 /// the run had been planned after it.
-private final class HeldNotices: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [(isWarning: Bool, text: String)] = []
+private final class HeldNotices: Sendable {
+  private struct Line: Sendable {
+    var isWarning: Bool
+    var text: String
+  }
+
+  private let lines = Locked<[Line]>([])
 
   func observer(_ base: VerifyObserver) -> VerifyObserver {
     var holding = base
@@ -258,11 +262,11 @@ private final class HeldNotices: @unchecked Sendable {
   }
 
   private func hold(_ isWarning: Bool, _ text: String) {
-    lock.withLock { lines.append((isWarning, text)) }
+    lines.withLock { $0.append(Line(isWarning: isWarning, text: text)) }
   }
 
   func release(to observer: VerifyObserver) {
-    for line in lock.withLock({ lines }) {
+    for line in lines.withLock({ $0 }) {
       if line.isWarning { observer.warning(line.text) } else { observer.notice(line.text) }
     }
   }

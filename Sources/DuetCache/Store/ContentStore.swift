@@ -16,7 +16,7 @@ import Darwin
 /// blob or a blob under another's name. Reading a blob checks its bytes again,
 /// so a store damaged on disk restores nothing wrong. A use sets a blob's
 /// modification time, which `prune` reads as "least recently used".
-package final class ContentStore: @unchecked Sendable {
+package final class ContentStore: Sendable {
   package let folder: URL
 
   /// `.duet/cache` under a tree root.

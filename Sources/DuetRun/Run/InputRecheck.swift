@@ -13,7 +13,7 @@ import DuetSupport
 /// need ran has its fingerprint taken again as it starts (its inputs may be
 /// that need's outputs), and `before` follows; the walk after a pass runs on
 /// a worker with the files handed to it.
-package final class InputRecheck: @unchecked Sendable {
+package final class InputRecheck {
   let root: URL
   let builtins: BuiltinSet
   /// The input files each cacheable lane's fingerprint was taken from.
