@@ -94,7 +94,7 @@ private struct CacheOracle {
         - {name: l3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"]}
         - {name: l4, sh: "! grep -Rqs BAD a4", inputs: ["a4/**"], needs: [l1]}
         - {name: l5, sh: "! grep -Rqs BAD a5 && { [ ! -f a5/stamp ] || echo stamped >> a5/stamp; }", inputs: ["a5/**"]}
-        - {name: p2, sh: "rm -rf out2 && mkdir -p out2/sub && cp a2/keep.txt out2/keep.txt && chmod 755 out2/keep.txt && (cd a2 && ls -A | LC_ALL=C sort) > out2/sub/names", inputs: ["a2/**"], outputs: [out2]}
+        - {name: p2, sh: "rm -rf out2 && mkdir -p out2/sub out2/each && cp a2/keep.txt out2/keep.txt && chmod 755 out2/keep.txt && (cd a2 && ls -A | LC_ALL=C sort) > out2/sub/names && (cd a2 && ls -A) | while IFS= read -r n; do : > \\\"out2/each/$n\\\"; done", inputs: ["a2/**"], outputs: [out2]}
       """)
     outsideTree = try FixtureTree()
     try outsideTree.write("o.txt", "fine\n")
@@ -372,6 +372,18 @@ private struct CacheOracle {
 
   /// What `p2` writes when it runs now, which a cached `p2` must have restored:
   /// `out2/keep.txt` (mode 755) and the sorted names at the top of `a2`.
+  /// The names in a folder as bytes (Foundation's strings would lose a Latin-1 one).
+  static func names(in folder: String) -> [[UInt8]] {
+    guard let dir = opendir(folder) else { return [] }
+    defer { closedir(dir) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+    }
+    return names
+  }
+
   func outputProblems(_ outcome: String) -> [String] {
     let prefix = Array("a2/".utf8)
     var names = Set<[UInt8]>()
@@ -388,6 +400,12 @@ private struct CacheOracle {
     }
     if FileManager.default.contents(atPath: out.appendingPathComponent("keep.txt").path) != Data("ok\n".utf8) {
       problems.append("p2 \(outcome), but out2/keep.txt is not what a --no-cache run writes")
+    }
+    // Issue 51, item 10: a file per name, so a pass restored after another
+    // with more names must leave the folder with exactly its own.
+    let each = CacheOracle.names(in: out.appendingPathComponent("each").path)
+    if Set(each) != names {
+      problems.append("p2 \(outcome), but out2/each holds \(each.count) files where a --no-cache run writes \(names.count)")
     }
     var info = stat()
     if lstat(out.appendingPathComponent("keep.txt").path, &info) != 0 || info.st_mode & 0o7777 != 0o755 {
