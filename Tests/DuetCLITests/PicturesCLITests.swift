@@ -15,7 +15,7 @@ import Testing
 
   /// The bars of a dumped DOM: (lane, attempt, outcome, critical), in order.
   static func bars(_ dom: String) -> [(lane: String, attempt: String, outcome: String, critical: Bool)] {
-    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)" data-attempt="(\d+)" data-outcome="(\w+)" data-critical="(\w+)">"#)
+    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)" data-attempt="(\d+)" data-outcome="(\w+)" data-critical="(\w+)"[^>]*>"#)
     return dom.matches(of: pattern).map { match in
       (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), match.output[4].substring! == "true")
     }
@@ -179,6 +179,79 @@ import Testing
     #expect(ticks.count >= 2 && ticks.allSatisfy { ($0 / (ticks[1] - ticks[0])).rounded() * (ticks[1] - ticks[0]) - $0 < 1e-9 })
     #expect([0.1, 0.2, 0.5, 1.0].contains { abs(ticks[1] - ticks[0] - $0) < 1e-9 }, "\(ticks)")
     try Browser.screenshot(page, name: "timings-fail", height: 520)
+  }
+
+  /// Issue 53, item 8: a failed lane of a millisecond that the next lane on its slot follows at once was drawn under
+  /// that lane's bar (`timings-fail.png` showed no `kotlin`). Every bar is on a row where no other bar covers it and
+  /// has its label, and in Chromium's screenshot of the chart the failed lane's colour is on screen.
+  @Test func coveredFailedLaneHasItsOwnRow() throws {
+    let tree = try FixtureTree()
+    func step(_ lane: String, _ start: Double, _ seconds: Double, _ outcome: AttemptOutcome) -> StepRow {
+      StepRow(runID: "r", lane: lane, attempt: 1, started: start, duration: seconds, attemptOutcome: outcome,
+              laneOutcome: outcome == .pass ? .pass : .fail, exitCode: 0, fingerprint: nil, logPath: nil)
+    }
+    let steps = [step("tokens", 0, 0.2, .pass), step("kotlin", 0.2, 0.001, .fail), step("swift", 0.201, 1.3, .pass)]
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 1.501, command: "", root: "", gitCommit: nil, host: "", outcome: .fail, jobs: 2, duetVersion: "")
+    let timeline = RunTimeline(run: run, steps: steps, needs: ["kotlin": ["tokens"], "swift": ["tokens"]])
+    #expect(timeline.slots == 1)
+    try tree.write("page.html", TimingsPage.html(timeline))
+    let page = tree.url.appendingPathComponent("page.html")
+    let loaded = try Browser.load(page)
+    let drawn = Self.drawnBars(loaded.dom)
+    #expect(drawn.count == 3)
+    for (a, b) in drawn.flatMap({ a in drawn.map { (a, $0) } }) where a.lane < b.lane && a.y == b.y {
+      #expect(a.x + a.width <= b.x || b.x + b.width <= a.x, "\(a.lane) and \(b.lane) overlap on one row")
+    }
+    #expect(drawn.allSatisfy { $0.labelled }, "\(drawn)")
+    // Only the chart on screen (no legend or table swatch), so the fail colour there is the bar's.
+    let chartOnly = try String(contentsOf: page, encoding: .utf8)
+      .replacingOccurrences(of: "</head>", with: "<style>body > :not(svg) { display: none; }</style></head>")
+    try tree.write("chart.html", chartOnly)
+    let shot = try Browser.screenshot(tree.url.appendingPathComponent("chart.html"), name: "timings-covered-fail", height: 300)
+    #expect(try Browser.pixels(in: shot[0], colour: (0xc6, 0x28, 0x28)) >= 20)
+  }
+
+  /// Issue 53, items 9 and 10: the legend has every colour the table uses (flaky and excused too), a lane the
+  /// quarantine excused shows as excused (bar, table, a line naming it), and a lane that waited for a job slot after
+  /// its needs has that wait drawn in the chart, with its title.
+  @Test func flakyExcusedAndWaitsInChromium() throws {
+    let tree = try FixtureTree()
+    func step(_ lane: String, _ attempt: Int, _ start: Double, _ outcome: AttemptOutcome, _ laneOutcome: LaneOutcome?, excused: Bool = false) -> StepRow {
+      var row = StepRow(runID: "r", lane: lane, attempt: attempt, started: start, duration: 1, attemptOutcome: outcome, laneOutcome: laneOutcome,
+                        exitCode: 0, fingerprint: nil, logPath: nil)
+      row.excused = excused
+      return row
+    }
+    let steps = [step("build", 1, 0, .pass, .pass), step("unit", 1, 1, .fail, .pass, excused: true),
+                 step("ui", 1, 2, .fail, nil), step("ui", 2, 3, .pass, .flaky), step("lint", 1, 4, .pass, .pass)]
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 5, command: "", root: "", gitCommit: nil, host: "", outcome: .pass, jobs: 1, duetVersion: "")
+    let timeline = RunTimeline(run: run, steps: steps, needs: ["unit": ["build"], "ui": ["build"]])
+    try tree.write("page.html", TimingsPage.html(timeline))
+    let page = tree.url.appendingPathComponent("page.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    let legend = try #require(loaded.dom.firstMatch(of: try Regex(#"<p class="legend" id="legend">.*?</p>"#)).map { String(loaded.dom[$0.range]) })
+    for outcome in ["pass", "flaky", "retried", "fail", "excused", "cached", "skipped"] {
+      #expect(legend.contains("<span class=\"swatch \(outcome)\" aria-hidden=\"true\"></span>\(outcome)</span>"), "\(outcome)")
+    }
+    #expect(legend.contains("swatch wait"))
+    #expect(Self.bars(loaded.dom).contains { $0.lane == "unit" && $0.outcome == "excused" })
+    #expect(loaded.dom.contains("<tr data-lane=\"unit\"><td>unit</td><td><span class=\"swatch excused\" aria-hidden=\"true\"></span>excused</td>"))
+    #expect(loaded.dom.contains("<p id=\"excused\">Excused by the quarantine (lanes/quarantine.yaml), so they did not fail the run: unit.</p>"))
+    // lint needs nothing and waited 4 s for the one job slot; ui waited 1 s after build, unit none.
+    #expect(loaded.dom.contains("<g class=\"wait\" data-lane=\"lint\" data-waited=\"4.000\"><title>lint waited 4.00s for a job slot after its needs were done</title>"))
+    #expect(loaded.dom.contains("<g class=\"wait\" data-lane=\"ui\" data-waited=\"1.000\">"))
+    #expect(!loaded.dom.contains("<g class=\"wait\" data-lane=\"unit\""))
+    try Browser.screenshot(page, name: "timings-excused-waits", height: 500)
+  }
+
+  /// The bars of a dumped DOM as drawn: lane, rectangle and whether a label is drawn with it.
+  static func drawnBars(_ dom: String) -> [(lane: String, x: Double, y: Double, width: Double, labelled: Bool)] {
+    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)"[^>]*><title>[^<]*</title><rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)"[^>]*>(?:</rect>)?(<text)?"#)
+    return dom.matches(of: pattern).map { match in
+      (String(match.output[1].substring!), Double(String(match.output[2].substring!))!, Double(String(match.output[3].substring!))!,
+       Double(String(match.output[4].substring!))!, match.output[5].substring != nil)
+    }
   }
 
   /// Issue 41, item 7: a store of 45 runs a day apart: the flaky map fits in 1,100 px with the newest run first, the
