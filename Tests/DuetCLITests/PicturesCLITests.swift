@@ -245,6 +245,51 @@ import Testing
     try Browser.screenshot(page, name: "timings-excused-waits", height: 500)
   }
 
+  /// Issue 53, items 9 and 11: the report counts a lane's runs without its cached ones ("in 1 of the 2 run(s) it ran
+  /// in", not 4), gives `-` for the p50 and p95 of a lane that never ran (not `0.00s`), draws no p95 line from fewer
+  /// than 10 runs, and shows the lanes the quarantine excused and the quarantine's entries, in text and on the page.
+  @Test func reportCountsWhatItSays() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: 'sleep 0.2'}
+        - {name: odd, sh: 'true'}
+        - {name: gen, sh: 'true'}
+        - {name: unit, sh: 'true'}
+      """)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: app.CartTest.add\n    lane: unit\n    reason: flips on CI\n    until: 2099-12-31\n")
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet"), withIntermediateDirectories: true)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    for run in 0..<4 {
+      let id = "run-\(run)", at = 1_735_516_800.0 + Double(run) * 3600
+      func step(_ lane: String, _ outcome: AttemptOutcome?, _ laneOutcome: LaneOutcome, excused: Bool = false) -> StepRow {
+        var row = StepRow(runID: id, lane: lane, attempt: outcome == nil ? 0 : 1, started: at, duration: outcome == nil ? 0 : 1 + Double(run),
+                          attemptOutcome: outcome, laneOutcome: laneOutcome, exitCode: 0, fingerprint: "f", logPath: nil)
+        row.excused = excused
+        return row
+      }
+      let odd = [step("odd", .pass, .pass), step("odd", .fail, .fail), step("odd", nil, .cached), step("odd", nil, .cached)][run]
+      let unit = run == 0 ? step("unit", .fail, .pass, excused: true) : step("unit", .pass, .pass)
+      try store.record(RunRow(id: id, logID: id, started: at, ended: at + 5, command: "duet verify", root: tree.url.path, gitCommit: nil, host: "h",
+                              outcome: run == 1 ? .fail : .pass, jobs: 2, duetVersion: "0"),
+                       steps: [step("a", .pass, .pass), odd, step("gen", nil, .cached), unit])
+    }
+    let text = try tree.duet("report", "--html", "report.html")
+    #expect(text.status == 0, "\(text.stderr)")
+    let gen = try #require(text.lines.first { $0.hasPrefix("  gen ") })
+    #expect(gen.split(separator: " ").prefix(4) == ["gen", "0", "-", "-"], "\(gen)")
+    #expect(text.lines.contains("excused by the quarantine: unit (in 1 of 4 run(s))"), "\(text.stdout)")
+    #expect(text.lines.contains("quarantined (lanes/quarantine.yaml): app.CartTest.add in lane 'unit' until 2099-12-31: flips on CI"), "\(text.stdout)")
+    let loaded = try Browser.load(tree.url.appendingPathComponent("report.html"))
+    #expect(loaded.consoleErrors == [])
+    #expect(loaded.dom.contains("<strong>odd</strong> (in 1 of the 2 run(s) it ran in)"), "\(loaded.dom)")
+    #expect(loaded.dom.contains("<tr data-lane=\"gen\"><td>gen</td><td class=\"num\">0</td><td class=\"num\">-</td><td class=\"num\">-</td>"))
+    let slowest = try #require(loaded.dom.firstMatch(of: try Regex(#"<svg id="slowest".*?</svg>"#)).map { String(loaded.dom[$0.range]) })
+    #expect(slowest.components(separatedBy: "<polyline").count - 1 == 1, "\(slowest)")
+    #expect(loaded.dom.contains("<p id=\"excused-lanes\">Lanes that passed only because the quarantine excused a failure: <strong>unit</strong> (in 1 of the 4 run(s) it ran in).</p>"))
+    #expect(loaded.dom.contains("<tr><td>app.CartTest.add in lane 'unit'</td><td>2099-12-31</td><td>flips on CI</td></tr>"))
+  }
+
   /// The bars of a dumped DOM as drawn: lane, rectangle and whether a label is drawn with it.
   static func drawnBars(_ dom: String) -> [(lane: String, x: Double, y: Double, width: Double, labelled: Bool)] {
     let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)"[^>]*><title>[^<]*</title><rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)"[^>]*>(?:</rect>)?(<text)?"#)
