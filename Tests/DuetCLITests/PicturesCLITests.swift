@@ -290,6 +290,31 @@ import Testing
     #expect(loaded.dom.contains("<tr><td>app.CartTest.add in lane 'unit'</td><td>2099-12-31</td><td>flips on CI</td></tr>"))
   }
 
+  /// Issue 53, item 12: `duet trace --html FILE` writes a page that stands alone (no reference out of it, no console
+  /// message in Chromium) with the very slices of `duet trace`'s JSON: the same names, starts, durations and tracks.
+  @Test func traceAsAPageInChromium() throws {
+    let tree = try FixtureTree(manifest: Self.manifest)
+    #expect(try tree.duet("verify", "-j", "2").status == 0)
+    let trace = try tree.duet("trace")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
+    let events = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }
+    let fromJSON = events.map { "\($0["name"] as? String ?? "") \($0["ts"] as? Int ?? -1) \($0["dur"] as? Int ?? -1) \($0["tid"] as? Int ?? -1)" }.sorted()
+    #expect(fromJSON.count == 5)
+    let written = try tree.duet("trace", "--html", "out/trace.html")
+    #expect(written.status == 0, "\(written.stderr)")
+    let page = tree.url.appendingPathComponent("out/trace.html")
+    #expect(written.stdout == "trace: \(page.path)\n")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    let pattern = try Regex(#"<g class="bar slice [^"]*" data-name="([^"]*)" data-ts="(\d+)" data-dur="(\d+)" data-tid="(\d+)">"#)
+    let drawn = loaded.dom.matches(of: pattern).map { match in (1...4).map { String(match.output[$0].substring!) }.joined(separator: " ") }.sorted()
+    #expect(drawn == fromJSON)
+    #expect(loaded.dom.components(separatedBy: "<tr><td>").count - 1 == 5)
+    #expect(try tree.duet("trace", "--html=").status == 2)
+    try Browser.screenshot(page, name: "trace", height: 600)
+  }
+
   /// The bars of a dumped DOM as drawn: lane, rectangle and whether a label is drawn with it.
   static func drawnBars(_ dom: String) -> [(lane: String, x: Double, y: Double, width: Double, labelled: Bool)] {
     let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)"[^>]*><title>[^<]*</title><rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)"[^>]*>(?:</rect>)?(<text)?"#)
