@@ -20,8 +20,7 @@ enum TraceCommand: TreeCommand {
     ],
     examples: [
       HelpExample(command: "duet trace > run.json", what: "the newest run, for ui.perfetto.dev"),
-      HelpExample(command: "duet trace 20261202-185518", what: "one run that duet history lists"),
-      HelpExample(command: "duet trace --html trace.html", what: "the newest run's slices on a page that needs no network"),
+      HelpExample(command: "duet trace 20261202-185518 --html trace.html", what: "a run duet history lists, as a page that needs no network"),
     ]
   )
   static let maxPositionals = 1
