@@ -130,8 +130,11 @@ package enum TimingsPage {
   /// slot meanwhile does not hide it), with a title saying how long.
   static func waits(_ timeline: RunTimeline, layout: TimingsRows, scale: Double) -> HTML {
     var svg: HTML = ""
+    // Drawn only where every slot the run used was taken as the wait began: a lane that started late for
+    // another reason (duet's own start) did not wait for a slot.
+    func busy(at time: Double) -> Bool { (timeline.concurrency.last { $0.time <= time + 0.001 }?.running ?? 0) >= timeline.slots }
     for row in timeline.lanes {
-      guard let waited = row.waited, let start = row.start, waited * scale >= 2,
+      guard let waited = row.waited, let start = row.start, waited * scale >= 2, busy(at: start - waited),
             let index = timeline.bars.indices.first(where: { timeline.bars[$0].lane == row.lane }) else { continue }
       let y = Double(layout.places[index].row + 1) * rowHeight - 1
       let from = labelWidth + (start - waited) * scale, to = labelWidth + start * scale
