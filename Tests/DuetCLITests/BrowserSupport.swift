@@ -78,4 +78,50 @@ enum Browser {
     let pattern = try! Regex(#"(?i)(src|href)\s*=\s*"([^"]*)"|url\(([^)]*)\)|@import"#)
     return dom.matches(of: pattern).map { String(dom[$0.range]) }
   }
+
+  /// How many pixels of `png` (8-bit RGB or RGBA, as Chromium writes them) have `colour`, within 3 per channel:
+  /// decoded by Python's standard library (zlib), which the test machine has.
+  static func pixels(in png: URL, colour: (Int, Int, Int)) throws -> Int {
+    let script = """
+      import struct, sys, zlib
+      data = open(sys.argv[1], 'rb').read()
+      pos, idat, width, height, kind = 8, b'', 0, 0, 0
+      while pos < len(data):
+          size, tag = struct.unpack('>I4s', data[pos:pos + 8])
+          body = data[pos + 8:pos + 8 + size]
+          if tag == b'IHDR':
+              width, height, depth, kind = struct.unpack('>IIBB', body[:10])
+          elif tag == b'IDAT':
+              idat += body
+          pos += 12 + size
+      channels = {2: 3, 6: 4}[kind]
+      raw, stride, previous, count = zlib.decompress(idat), width * channels, bytearray(width * channels), 0
+      want = [int(v) for v in sys.argv[2:5]]
+      for y in range(height):
+          start = y * (stride + 1)
+          filter, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+          for i in range(stride):
+              a = line[i - channels] if i >= channels else 0
+              b = previous[i]
+              c = previous[i - channels] if i >= channels else 0
+              if filter == 1: line[i] = (line[i] + a) & 255
+              elif filter == 2: line[i] = (line[i] + b) & 255
+              elif filter == 3: line[i] = (line[i] + (a + b) // 2) & 255
+              elif filter == 4:
+                  p = a + b - c
+                  pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                  line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+          for x in range(width):
+              px = line[x * channels:x * channels + 3]
+              if all(abs(px[k] - want[k]) <= 3 for k in range(3)): count += 1
+          previous = line
+      print(count)
+      """
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("duet-pixels-\(UUID().uuidString).py")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let run = try shell("python3 '\(file.path)' '\(png.path)' \(colour.0) \(colour.1) \(colour.2)", in: FileManager.default.temporaryDirectory)
+    #expect(run.status == 0, "\(run.output)")
+    return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+  }
 }

@@ -15,7 +15,7 @@ import Testing
 
   /// The bars of a dumped DOM: (lane, attempt, outcome, critical), in order.
   static func bars(_ dom: String) -> [(lane: String, attempt: String, outcome: String, critical: Bool)] {
-    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)" data-attempt="(\d+)" data-outcome="(\w+)" data-critical="(\w+)">"#)
+    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)" data-attempt="(\d+)" data-outcome="(\w+)" data-critical="(\w+)"[^>]*>"#)
     return dom.matches(of: pattern).map { match in
       (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), match.output[4].substring! == "true")
     }
@@ -179,6 +179,149 @@ import Testing
     #expect(ticks.count >= 2 && ticks.allSatisfy { ($0 / (ticks[1] - ticks[0])).rounded() * (ticks[1] - ticks[0]) - $0 < 1e-9 })
     #expect([0.1, 0.2, 0.5, 1.0].contains { abs(ticks[1] - ticks[0] - $0) < 1e-9 }, "\(ticks)")
     try Browser.screenshot(page, name: "timings-fail", height: 520)
+  }
+
+  /// Issue 53, item 8: a failed lane of a millisecond that the next lane on its slot follows at once was drawn under
+  /// that lane's bar (`timings-fail.png` showed no `kotlin`). Every bar is on a row where no other bar covers it and
+  /// has its label, and in Chromium's screenshot of the chart the failed lane's colour is on screen.
+  @Test func coveredFailedLaneHasItsOwnRow() throws {
+    let tree = try FixtureTree()
+    func step(_ lane: String, _ start: Double, _ seconds: Double, _ outcome: AttemptOutcome) -> StepRow {
+      StepRow(runID: "r", lane: lane, attempt: 1, started: start, duration: seconds, attemptOutcome: outcome,
+              laneOutcome: outcome == .pass ? .pass : .fail, exitCode: 0, fingerprint: nil, logPath: nil)
+    }
+    let steps = [step("tokens", 0, 0.2, .pass), step("kotlin", 0.2, 0.001, .fail), step("swift", 0.201, 1.3, .pass)]
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 1.501, command: "", root: "", gitCommit: nil, host: "", outcome: .fail, jobs: 2, duetVersion: "")
+    let timeline = RunTimeline(run: run, steps: steps, needs: ["kotlin": ["tokens"], "swift": ["tokens"]])
+    #expect(timeline.slots == 1)
+    try tree.write("page.html", TimingsPage.html(timeline))
+    let page = tree.url.appendingPathComponent("page.html")
+    let loaded = try Browser.load(page)
+    let drawn = Self.drawnBars(loaded.dom)
+    #expect(drawn.count == 3)
+    for (a, b) in drawn.flatMap({ a in drawn.map { (a, $0) } }) where a.lane < b.lane && a.y == b.y {
+      #expect(a.x + a.width <= b.x || b.x + b.width <= a.x, "\(a.lane) and \(b.lane) overlap on one row")
+    }
+    #expect(drawn.allSatisfy { $0.labelled }, "\(drawn)")
+    // Only the chart on screen (no legend or table swatch), so the fail colour there is the bar's.
+    let chartOnly = try String(contentsOf: page, encoding: .utf8)
+      .replacingOccurrences(of: "</head>", with: "<style>body > :not(svg) { display: none; }</style></head>")
+    try tree.write("chart.html", chartOnly)
+    let shot = try Browser.screenshot(tree.url.appendingPathComponent("chart.html"), name: "timings-covered-fail", height: 300)
+    #expect(try Browser.pixels(in: shot[0], colour: (0xc6, 0x28, 0x28)) >= 20)
+  }
+
+  /// Issue 53, items 9 and 10: the legend has every colour the table uses (flaky and excused too), a lane the
+  /// quarantine excused shows as excused (bar, table, a line naming it), and a lane that waited for a job slot after
+  /// its needs has that wait drawn in the chart, with its title.
+  @Test func flakyExcusedAndWaitsInChromium() throws {
+    let tree = try FixtureTree()
+    func step(_ lane: String, _ attempt: Int, _ start: Double, _ outcome: AttemptOutcome, _ laneOutcome: LaneOutcome?, excused: Bool = false) -> StepRow {
+      var row = StepRow(runID: "r", lane: lane, attempt: attempt, started: start, duration: 1, attemptOutcome: outcome, laneOutcome: laneOutcome,
+                        exitCode: 0, fingerprint: nil, logPath: nil)
+      row.excused = excused
+      return row
+    }
+    let steps = [step("build", 1, 0, .pass, .pass), step("unit", 1, 1, .fail, .pass, excused: true),
+                 step("ui", 1, 2, .fail, nil), step("ui", 2, 3, .pass, .flaky), step("lint", 1, 4, .pass, .pass)]
+    let run = RunRow(id: "r", logID: "r", started: 0, ended: 5, command: "", root: "", gitCommit: nil, host: "", outcome: .pass, jobs: 1, duetVersion: "")
+    let timeline = RunTimeline(run: run, steps: steps, needs: ["unit": ["build"], "ui": ["build"]])
+    try tree.write("page.html", TimingsPage.html(timeline))
+    let page = tree.url.appendingPathComponent("page.html")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    let legend = try #require(loaded.dom.firstMatch(of: try Regex(#"<p class="legend" id="legend">.*?</p>"#)).map { String(loaded.dom[$0.range]) })
+    for outcome in ["pass", "flaky", "retried", "fail", "excused", "cached", "skipped"] {
+      #expect(legend.contains("<span class=\"swatch \(outcome)\" aria-hidden=\"true\"></span>\(outcome)</span>"), "\(outcome)")
+    }
+    #expect(legend.contains("swatch wait"))
+    #expect(Self.bars(loaded.dom).contains { $0.lane == "unit" && $0.outcome == "excused" })
+    #expect(loaded.dom.contains("<tr data-lane=\"unit\"><td>unit</td><td><span class=\"swatch excused\" aria-hidden=\"true\"></span>excused</td>"))
+    #expect(loaded.dom.contains("<p id=\"excused\">Excused by the quarantine (lanes/quarantine.yaml), so they did not fail the run: unit.</p>"))
+    // lint needs nothing and waited 4 s for the one job slot; ui waited 1 s after build, unit none.
+    #expect(loaded.dom.contains("<g class=\"wait\" data-lane=\"lint\" data-waited=\"4.000\"><title>lint waited 4.00s for a job slot after its needs were done</title>"))
+    #expect(loaded.dom.contains("<g class=\"wait\" data-lane=\"ui\" data-waited=\"1.000\">"))
+    #expect(!loaded.dom.contains("<g class=\"wait\" data-lane=\"unit\""))
+    try Browser.screenshot(page, name: "timings-excused-waits", height: 500)
+  }
+
+  /// Issue 53, items 9 and 11: the report counts a lane's runs without its cached ones ("in 1 of the 2 run(s) it ran
+  /// in", not 4), gives `-` for the p50 and p95 of a lane that never ran (not `0.00s`), draws no p95 line from fewer
+  /// than 10 runs, and shows the lanes the quarantine excused and the quarantine's entries, in text and on the page.
+  @Test func reportCountsWhatItSays() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: 'sleep 0.2'}
+        - {name: odd, sh: 'true'}
+        - {name: gen, sh: 'true'}
+        - {name: unit, sh: 'true'}
+      """)
+    try tree.write("lanes/quarantine.yaml", "quarantine:\n  - test: app.CartTest.add\n    lane: unit\n    reason: flips on CI\n    until: 2099-12-31\n")
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet"), withIntermediateDirectories: true)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent(".duet/history.sqlite").path)
+    for run in 0..<4 {
+      let id = "run-\(run)", at = 1_735_516_800.0 + Double(run) * 3600
+      func step(_ lane: String, _ outcome: AttemptOutcome?, _ laneOutcome: LaneOutcome, excused: Bool = false) -> StepRow {
+        var row = StepRow(runID: id, lane: lane, attempt: outcome == nil ? 0 : 1, started: at, duration: outcome == nil ? 0 : 1 + Double(run),
+                          attemptOutcome: outcome, laneOutcome: laneOutcome, exitCode: 0, fingerprint: "f", logPath: nil)
+        row.excused = excused
+        return row
+      }
+      let odd = [step("odd", .pass, .pass), step("odd", .fail, .fail), step("odd", nil, .cached), step("odd", nil, .cached)][run]
+      let unit = run == 0 ? step("unit", .fail, .pass, excused: true) : step("unit", .pass, .pass)
+      try store.record(RunRow(id: id, logID: id, started: at, ended: at + 5, command: "duet verify", root: tree.url.path, gitCommit: nil, host: "h",
+                              outcome: run == 1 ? .fail : .pass, jobs: 2, duetVersion: "0"),
+                       steps: [step("a", .pass, .pass), odd, step("gen", nil, .cached), unit])
+    }
+    let text = try tree.duet("report", "--html", "report.html")
+    #expect(text.status == 0, "\(text.stderr)")
+    let gen = try #require(text.lines.first { $0.hasPrefix("  gen ") })
+    #expect(gen.split(separator: " ").prefix(4) == ["gen", "0", "-", "-"], "\(gen)")
+    #expect(text.lines.contains("excused by the quarantine: unit (in 1 of 4 run(s))"), "\(text.stdout)")
+    #expect(text.lines.contains("quarantined (lanes/quarantine.yaml): app.CartTest.add in lane 'unit' until 2099-12-31: flips on CI"), "\(text.stdout)")
+    let loaded = try Browser.load(tree.url.appendingPathComponent("report.html"))
+    #expect(loaded.consoleErrors == [])
+    #expect(loaded.dom.contains("<strong>odd</strong> (in 1 of the 2 run(s) it ran in)"), "\(loaded.dom)")
+    #expect(loaded.dom.contains("<tr data-lane=\"gen\"><td>gen</td><td class=\"num\">0</td><td class=\"num\">-</td><td class=\"num\">-</td>"))
+    let slowest = try #require(loaded.dom.firstMatch(of: try Regex(#"<svg id="slowest".*?</svg>"#)).map { String(loaded.dom[$0.range]) })
+    #expect(slowest.components(separatedBy: "<polyline").count - 1 == 1, "\(slowest)")
+    #expect(loaded.dom.contains("<p id=\"excused-lanes\">Lanes that passed only because the quarantine excused a failure: <strong>unit</strong> (in 1 of the 4 run(s) it ran in).</p>"))
+    #expect(loaded.dom.contains("<tr><td>app.CartTest.add in lane 'unit'</td><td>2099-12-31</td><td>flips on CI</td></tr>"))
+  }
+
+  /// Issue 53, item 12: `duet trace --html FILE` writes a page that stands alone (no reference out of it, no console
+  /// message in Chromium) with the very slices of `duet trace`'s JSON: the same names, starts, durations and tracks.
+  @Test func traceAsAPageInChromium() throws {
+    let tree = try FixtureTree(manifest: Self.manifest)
+    #expect(try tree.duet("verify", "-j", "2").status == 0)
+    let trace = try tree.duet("trace")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
+    let events = (object["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "X" }
+    let fromJSON = events.map { "\($0["name"] as? String ?? "") \($0["ts"] as? Int ?? -1) \($0["dur"] as? Int ?? -1) \($0["tid"] as? Int ?? -1)" }.sorted()
+    #expect(fromJSON.count == 5)
+    let written = try tree.duet("trace", "--html", "out/trace.html")
+    #expect(written.status == 0, "\(written.stderr)")
+    let page = tree.url.appendingPathComponent("out/trace.html")
+    #expect(written.stdout == "trace: \(page.path)\n")
+    let loaded = try Browser.load(page)
+    #expect(loaded.consoleErrors == [])
+    #expect(Browser.references(in: loaded.dom) == [])
+    let pattern = try Regex(#"<g class="bar slice [^"]*" data-name="([^"]*)" data-ts="(\d+)" data-dur="(\d+)" data-tid="(\d+)">"#)
+    let drawn = loaded.dom.matches(of: pattern).map { match in (1...4).map { String(match.output[$0].substring!) }.joined(separator: " ") }.sorted()
+    #expect(drawn == fromJSON)
+    #expect(loaded.dom.components(separatedBy: "<tr><td>").count - 1 == 5)
+    #expect(try tree.duet("trace", "--html=").status == 2)
+    try Browser.screenshot(page, name: "trace", height: 600)
+  }
+
+  /// The bars of a dumped DOM as drawn: lane, rectangle and whether a label is drawn with it.
+  static func drawnBars(_ dom: String) -> [(lane: String, x: Double, y: Double, width: Double, labelled: Bool)] {
+    let pattern = try! Regex(#"<g class="bar [^"]*" data-lane="([^"]*)"[^>]*><title>[^<]*</title><rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)"[^>]*>(?:</rect>)?(<text)?"#)
+    return dom.matches(of: pattern).map { match in
+      (String(match.output[1].substring!), Double(String(match.output[2].substring!))!, Double(String(match.output[3].substring!))!,
+       Double(String(match.output[4].substring!))!, match.output[5].substring != nil)
+    }
   }
 
   /// Issue 41, item 7: a store of 45 runs a day apart: the flaky map fits in 1,100 px with the newest run first, the

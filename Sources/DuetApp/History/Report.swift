@@ -1,6 +1,8 @@
+import DuetModel
 import DuetRun
 import DuetOutput
 import DuetSupport
+import DuetTestReports
 import Foundation
 
 /// `duet report`: the history's trends per lane, the flaky tests in words (when
@@ -53,6 +55,7 @@ package enum ReportResponse: CommandResponse {
       printout.out("\(FlakyLanesInWords.noneFlaky)")
     }
     if let line = report.flakyTests?.line { printout.out(line) }
+    ReportResponse.quarantineLines(report).forEach { printout.out($0) }
     if !report.failedRuns.isEmpty {
       printout.out("runs whose verdict failed (newest \(report.failedRuns.count) of \(report.failedRunCount)):")
       let rows = report.failedRuns.map { ["\(HistoryAccess.time($0.started))", "\($0.id)", "\($0.lanes.joined(separator: ", "))"] as [TerminalLine] }
@@ -67,6 +70,29 @@ package enum ReportResponse: CommandResponse {
   }
 }
 
+extension ReportResponse {
+  /// The lanes the quarantine excused in the window, and the quarantine's entries, as lines.
+  static func quarantineLines(_ report: HistoryReport) -> [TerminalLine] {
+    var lines: [TerminalLine] = []
+    let excused = report.lanes.filter { $0.excusedRuns > 0 }.map { "\($0.name) (in \($0.excusedRuns) of \($0.durations.count) run(s))" as TerminalLine }
+    if !excused.isEmpty { lines.append("excused by the quarantine: \(excused.joined(separator: ", "))") }
+    for entry in report.quarantine {
+      lines.append("quarantined (\(QuarantineFile.defaultPath)): \(entry.label) until \(entry.until)\(entry.active ? "" : " (past)"): \(entry.reason)")
+    }
+    return lines
+  }
+}
+
+/// The entries of `lanes/quarantine.yaml` as the report shows them; none when
+/// the file or the manifest cannot be read (the report is about the store,
+/// and `duet doctor` names a broken quarantine).
+func quarantined(root: URL, now: Double) -> [HistoryReport.Quarantined] {
+  guard let manifest = try? TreeManifest.load(root: root).manifest,
+        let file = try? QuarantineFile.load(root: root, lanes: Set(manifest.lanes.map(\.name))) else { return [] }
+  let today = QuarantineDate(Date(timeIntervalSince1970: now))
+  return file.entries.map { HistoryReport.Quarantined(label: $0.label, until: $0.until.description, reason: $0.reason, active: $0.isActive(on: today)) }
+}
+
 /// Throws `CommandFailure` for a store that is off or unreadable; a page that
 /// cannot be written is said after the report, with exit 1.
 package func report(_ request: ReportRequest) throws -> ReportResponse {
@@ -78,6 +104,7 @@ package func report(_ request: ReportRequest) throws -> ReportResponse {
   var report = try HistoryReport.compute(store: store, last: request.last)
   report.flakyTests = FlakyTestsInWords(try TestFlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
   report.flakyLanes = FlakyLanesInWords(try FlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
+  report.quarantine = quarantined(root: request.root, now: request.now)
   var htmlError: TerminalLine?
   if let path = request.htmlPath {
     do {

@@ -2,13 +2,16 @@ import DuetRun
 import DuetSupport
 import Foundation
 
-/// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON.
+/// `duet trace [RUN] [--html FILE]`: a recorded run as Chrome Trace Event JSON,
+/// or its slices drawn on a page that stands alone.
 package struct TraceRequest: Sendable {
   package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   package var environment: [String: String]
   /// A run id or log id, or a prefix of one; nil for the newest run.
   package var run: String?
+  /// `--html FILE`, absolute: write the slices as a page there instead of printing the JSON.
+  package var htmlPath: String?
   package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
@@ -19,6 +22,8 @@ package enum TraceResponse: CommandResponse {
   /// No store yet: said on stdout, exit 1.
   case noHistory(NoHistory)
   case trace(RunTimeline)
+  /// The page was written to this path.
+  case page(String)
 
   package var exitCode: Int32 {
     if case .noHistory = self { return ExitCode.failed }
@@ -32,6 +37,10 @@ package enum TraceResponse: CommandResponse {
       var printout = Printout()
       printout.json(TraceJSON.text(timeline))
       return printout
+    case .page(let path):
+      var printout = Printout()
+      printout.out("trace: \(path)")
+      return printout
     }
   }
 }
@@ -44,6 +53,12 @@ package func trace(_ request: TraceRequest) throws -> TraceResponse {
     guard let timeline = try recordedTimeline(store, root: request.root, wanted: request.run) else {
       throw CommandFailure(message: "duet trace: error: no run \(request.run.map { "'\($0)' " } ?? "")in the history", code: ExitCode.failed)
     }
-    return .trace(timeline)
+    guard let path = request.htmlPath else { return .trace(timeline) }
+    do {
+      try AtomicFile.write(Data(TracePage.html(timeline).utf8), toAbsolute: path)
+    } catch {
+      throw CommandFailure(message: "duet trace: error: cannot write \(path): \(String(describing: error))", code: ExitCode.failed)
+    }
+    return .page(path)
   }
 }

@@ -24,6 +24,8 @@ package struct HistoryReport: Sendable {
     package var failedRuns = 0
     /// Runs in which an attempt failed and a later one passed.
     package var retriedRuns = 0
+    /// Runs in which it passed only because the quarantine excused a failure.
+    package var excusedRuns = 0
     /// Seconds of the attempt that passed, per run in which it passed, oldest first.
     package var passDurations: [Double] = []
     /// Runs served from the cache, per ISO week (UTC) by the day number of its Monday.
@@ -93,6 +95,25 @@ package struct HistoryReport: Sendable {
   package var flakyTests: FlakyTestsInWords?
   /// The flaky lanes by `duet flaky`'s rule; nil when not computed (the page then names the retried lanes).
   package var flakyLanes: FlakyLanesInWords?
+  /// The entries of `lanes/quarantine.yaml` when the report was made (read by the command, not the store).
+  package var quarantine: [Quarantined] = []
+
+  /// One quarantined test (or lane) as the report shows it.
+  package struct Quarantined: Sendable, Equatable {
+    /// `Suite.test in lane 'unit'`, or `lane 'unit'`.
+    package var label: String
+    package var until: String
+    package var reason: String
+    /// Whether it still counts today (else its failures block again).
+    package var active: Bool
+
+    package init(label: String, until: String, reason: String, active: Bool) {
+      self.label = label
+      self.until = until
+      self.reason = reason
+      self.active = active
+    }
+  }
 
   package static let mapLimit = 60
   package static let failedLimit = 20
@@ -265,6 +286,7 @@ struct ReportScan {
     if run.ran || run.cached { report.settled += 1 }
     if run.laneFailed { report.lanes[run.lane].failedRuns += 1 }
     if run.passedAfterFailure { report.lanes[run.lane].retriedRuns += 1 }
+    if run.excused && !run.laneFailed { report.lanes[run.lane].excusedRuns += 1 }
     if let column {
       let mark: HistoryReport.Mark = run.laneFailed ? .fail : run.excused ? .excused : run.passedAfterFailure ? .retriedPass
         : run.cached ? .cached : run.ran ? .pass : .other

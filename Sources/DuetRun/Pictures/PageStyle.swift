@@ -31,6 +31,7 @@ package enum PageStyle {
       .bar.critical.fail rect, .bar.critical.timeout rect, .bar.critical.retried rect { stroke: var(--crit); stroke-width: 2.5; }
       .legend span { display: inline-block; margin-right: 1em; } .swatch { display: inline-block; width: 1em; height: 1em; vertical-align: middle; margin-right: .3em; }
       .swatch.critical-path { box-sizing: border-box; border: 2.5px solid var(--crit); }
+      .wait line { stroke: var(--fg); stroke-width: 2; } .swatch.wait { border-bottom: 2px solid var(--fg); border-left: 2px solid var(--fg); height: .5em; box-sizing: border-box; }
       #concurrency polyline { fill: none; stroke: var(--fg); stroke-width: 1.5; }
       .spark polyline { fill: none; stroke: var(--fg); stroke-width: 1.2; } .saved-bar rect { fill: var(--fg); }
       .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -17,6 +17,7 @@ package enum ReportPage {
     body += "Runs whose verdict failed: \(report.failedRunCount).</p>\n"
     body += lanesInWords(report)
     body += testsInWords(report.flakyTests)
+    body += quarantine(report)
     body += lanesTable(report)
     if let slowest = report.slowest { body += slowestChart(slowest) }
     body += savedByCache(report)
@@ -28,7 +29,7 @@ package enum ReportPage {
   /// The flaky lanes (failed, then passed on a retry) and the failing ones, named in words.
   static func lanesInWords(_ report: HistoryReport) -> HTML {
     func named(_ lanes: [HistoryReport.Lane], _ count: (HistoryReport.Lane) -> Int) -> HTML {
-      lanes.map { (lane: HistoryReport.Lane) -> HTML in "<strong>\(lane.name)</strong> (in \(count(lane)) of the \(lane.durations.count + lane.cached) run(s) it ran in)" }.joined(separator: ", ")
+      lanes.map { (lane: HistoryReport.Lane) -> HTML in "<strong>\(lane.name)</strong> (in \(count(lane)) of the \(lane.durations.count) run(s) it ran in)" }.joined(separator: ", ")
     }
     let flaky = report.lanes.filter { $0.retriedRuns > 0 }.sorted { ($0.retriedRuns, $1.name) > ($1.retriedRuns, $0.name) }
     let failing = report.lanes.filter { $0.failedRuns > 0 }.sorted { ($0.failedRuns, $1.name) > ($1.failedRuns, $0.name) }
@@ -54,6 +55,23 @@ package enum ReportPage {
     return "<p id=\"flaky-tests\">\(HTMLText.escaped(lead)) \(named).</p>\n"
   }
 
+  /// The lanes the quarantine excused in the window, and the entries of `lanes/quarantine.yaml`, active or past.
+  static func quarantine(_ report: HistoryReport) -> HTML {
+    let excused = report.lanes.filter { $0.excusedRuns > 0 }
+    guard !excused.isEmpty || !report.quarantine.isEmpty else { return "" }
+    var html: HTML = "<h2>Quarantine</h2>\n<p id=\"excused-lanes\">"
+    html += excused.isEmpty ? "No lane was excused by the quarantine in the window."
+      : "Lanes that passed only because the quarantine excused a failure: " + excused.map { (lane) -> HTML in
+        "<strong>\(lane.name)</strong> (in \(lane.excusedRuns) of the \(lane.durations.count) run(s) it ran in)" }.joined(separator: ", ") + "."
+    html += "</p>\n"
+    guard !report.quarantine.isEmpty else { return html }
+    html += "<table id=\"quarantine\">\n<thead><tr><th scope=\"col\">quarantined (lanes/quarantine.yaml)</th><th scope=\"col\">until</th><th scope=\"col\">reason</th></tr></thead>\n<tbody>\n"
+    for entry in report.quarantine {
+      html += "<tr><td>\(HTMLText.escaped(entry.label))</td><td>\(HTMLText.escaped(entry.until))\(entry.active ? "" : " (past: its failures block again)")</td><td>\(HTMLText.escaped(entry.reason))</td></tr>\n"
+    }
+    return html + "</tbody>\n</table>\n"
+  }
+
   /// The top of every sparkline: the largest point of any lane, and at least a second, so a few milliseconds look flat.
   static func sparkTop(_ report: HistoryReport) -> Double {
     report.lanes.map { HistoryReport.buckets($0.durations, count: 30, p: 0.5).max() ?? 0 }.reduce(1.0, max)
@@ -67,7 +85,8 @@ package enum ReportPage {
     for lane in report.lanes {
       let points = HistoryReport.buckets(lane.durations, count: 30, p: 0.5)
       html += "<tr data-lane=\"\(HTMLText.escaped(lane.name))\"><td>\(HTMLText.escaped(lane.name))</td><td class=\"num\">\(lane.durations.count)</td>"
-      html += "<td class=\"num\">\(PageStyle.seconds(lane.p50))</td><td class=\"num\">\(PageStyle.seconds(lane.p95))</td>"
+      let ran = !lane.durations.isEmpty
+      html += "<td class=\"num\">\(ran ? PageStyle.seconds(lane.p50) : "-")</td><td class=\"num\">\(ran ? PageStyle.seconds(lane.p95) : "-")</td>"
       html += "<td>\(sparkline(points, top: top, label: "p50 of \(HTMLText.escaped(lane.name)) over \(points.count) spans of runs, from \(PageStyle.seconds(points.min() ?? 0)) to \(PageStyle.seconds(points.max() ?? 0))"))</td>"
       html += "<td class=\"num\">\(lane.cached)</td><td class=\"num\">\(lane.failedRuns)</td><td class=\"num\">\(lane.retriedRuns)</td></tr>\n"
     }
@@ -84,23 +103,32 @@ package enum ReportPage {
     return "<svg class=\"spark\" role=\"img\" aria-label=\"\(label)\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\"><title>\(label)</title><polyline points=\"\(coordinates.joined(separator: " "))\"/></svg>"
   }
 
+  /// The runs a p95 is taken over at the least (below it, a p95 is only the slowest run).
+  static let p95Runs = 10
+
   /// The slowest lane's p50 and p95 over time, larger, with a time axis (y) and a runs axis (x).
   static func slowestChart(_ lane: HistoryReport.Lane) -> HTML {
-    let p50 = HistoryReport.rolling(lane.durations, count: 60, p: 0.5), p95 = HistoryReport.rolling(lane.durations, count: 60, p: 0.95)
     let runs = lane.durations.count, size = max(1, (runs + 59) / 60)
-    let (yStep, yCount) = PageStyle.ticks(p95.max() ?? 0), (xStep, xCount) = PageStyle.ticks(Double(runs), whole: true)
+    // The p95 of fewer than 10 runs is their slowest: its line starts where 10 runs lie behind a point.
+    let p50 = HistoryReport.rolling(lane.durations, count: 60, p: 0.5)
+    let p95 = HistoryReport.rolling(lane.durations, count: 60, p: 0.95).enumerated().map { min(runs, ($0.offset + 1) * size) >= p95Runs ? $0.element : nil }
+    let highest = (p95.compactMap { $0 } + p50).max() ?? 0
+    let (yStep, yCount) = PageStyle.ticks(highest), (xStep, xCount) = PageStyle.ticks(Double(runs), whole: true)
     let left = 60.0, width = 800.0, height = 200.0, top = 10.0
     let high = yStep * Double(yCount), last = xStep * Double(xCount)
     // A point is drawn at the newest run of its span of runs.
     func x(_ run: Double) -> Double { left + run / last * width }
     func y(_ seconds: Double) -> Double { top + height - seconds / high * height }
-    func line(_ points: [Double], _ style: String) -> HTML {
-      let coordinates = points.enumerated().map { "\(PageStyle.number(x(Double(min(runs, ($0.offset + 1) * size))))),\(PageStyle.number(y($0.element)))" }
-      return "<polyline style=\"\(style)\" points=\"\(coordinates.joined(separator: " "))\"/>"
+    func line(_ points: [Double?], _ style: String) -> HTML {
+      let coordinates = points.enumerated().compactMap { point in
+        point.element.map { "\(PageStyle.number(x(Double(min(runs, (point.offset + 1) * size))))),\(PageStyle.number(y($0)))" }
+      }
+      return coordinates.isEmpty ? "" : "<polyline style=\"\(style)\" points=\"\(coordinates.joined(separator: " "))\"/>"
     }
     let name = HTMLText.escaped(lane.name)
-    var html: HTML = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) and p95 (dashed) of each run's total over the runs up to it (at least 10), \(lane.durations.count) run(s) in all.</p>\n"
-    html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50 and p95 of \(name) over \(runs) run(s), up to \(PageStyle.seconds(p95.max() ?? 0))\" "
+    let p95Words: HTML = runs >= p95Runs ? "p95 (dashed) from the \(p95Runs)th run on" : "no p95 line until \(p95Runs) runs"
+    var html: HTML = "<h2>Slowest lane: \(name)</h2>\n<p>p50 (solid) of each run's total over the \(p95Runs) runs up to it (or as many as there were), \(p95Words), \(runs) run(s) in all.</p>\n"
+    html += "<svg id=\"slowest\" class=\"spark\" role=\"img\" aria-label=\"p50\(runs >= p95Runs ? " and p95" : "") of \(name) over \(runs) run(s), up to \(PageStyle.seconds(highest))\" "
     html += "width=\"\(PageStyle.number(left + width + 30))\" height=\"\(PageStyle.number(top + height + 40))\">"
     html += "<g class=\"axis y\">"
     for tick in 0...yCount {
@@ -202,7 +230,9 @@ package enum ReportText {
   /// Rows of the lanes table: lane, runs, p50, p95, trend, cached, failed, failed-then-passed.
   package static func laneRows(_ report: HistoryReport) -> [[String]] {
     report.lanes.map { lane in
-      [lane.name, String(lane.durations.count), DurationText.format(lane.p50), DurationText.format(lane.p95), sparkline(lane.durations),
+      // A lane that never ran (cached or skipped in every run) has no time to give: `-`, not 0.00s.
+      let ran = !lane.durations.isEmpty
+      return [lane.name, String(lane.durations.count), ran ? DurationText.format(lane.p50) : "-", ran ? DurationText.format(lane.p95) : "-", sparkline(lane.durations),
        String(lane.cached), String(lane.failedRuns), String(lane.retriedRuns)]
     }
   }

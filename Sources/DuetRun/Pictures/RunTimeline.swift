@@ -18,8 +18,9 @@ package struct RunTimeline: Sendable {
     package var duration: Double
     /// The job slot it ran on, from 0.
     package var slot: Int
-    /// What the bar shows: `pass`, `fail`, `timeout`, `interrupted`, or `retried`
-    /// for a failed attempt that a later one of the same lane followed.
+    /// What the bar shows: `pass`, `fail`, `timeout`, `interrupted`, `retried`
+    /// for a failed attempt that a later one of the same lane followed, or
+    /// `excused` for a failure the quarantine excused.
     package var outcome: String
     package var onCriticalPath: Bool
   }
@@ -27,7 +28,8 @@ package struct RunTimeline: Sendable {
   /// One row of the table: a lane and how it ended.
   package struct LaneRow: Sendable, Equatable {
     package var lane: String
-    /// The lane's outcome (`pass`, `flaky`, `cached`, `skipped`, ...).
+    /// The lane's outcome (`pass`, `flaky`, `cached`, `skipped`, ...), or `excused`
+    /// when it passed only because the quarantine excused a failure.
     package var outcome: String
     package var attempts: Int
     /// Seconds from the run's start to its first attempt; nil when it did not run.
@@ -85,7 +87,9 @@ package struct RunTimeline: Sendable {
       let ran = rows.filter { $0.attemptOutcome != nil }
       let first = ran.map { $0.started - run.started }.min()
       let needEnd = (needs[lane] ?? []).compactMap { ends[$0] }.max() ?? 0
-      return LaneRow(lane: lane, outcome: rows.compactMap(\.laneOutcome).last?.rawValue ?? "pass", attempts: ran.count,
+      let outcome = rows.compactMap(\.laneOutcome).last?.rawValue ?? "pass"
+      let excused = rows.contains(where: \.excused) && (outcome == "pass" || outcome == "flaky")
+      return LaneRow(lane: lane, outcome: excused ? "excused" : outcome, attempts: ran.count,
                      start: first, duration: ran.reduce(0) { $0 + $1.duration },
                      waited: first.map { max(0, $0 - needEnd) }, needs: needs[lane] ?? [], onCriticalPath: critical.contains(lane))
     }
@@ -112,7 +116,7 @@ package struct RunTimeline: Sendable {
       let outcome = step.attemptOutcome!.rawValue
       let retried = outcome != "pass" && step.attempt < lastAttempt[step.lane]!
       bars.append(Bar(lane: step.lane, attempt: step.attempt, start: start, duration: step.duration, slot: slot,
-                      outcome: retried ? "retried" : outcome, onCriticalPath: false))
+                      outcome: step.excused ? "excused" : retried ? "retried" : outcome, onCriticalPath: false))
     }
     return (bars, slotEnds.count)
   }

@@ -48,10 +48,12 @@ package enum TimingsPage {
 
   /// The outcomes' swatches, the critical path's outline, and the lanes the chart has no bar for.
   static func legend(_ timeline: RunTimeline) -> HTML {
-    var html: HTML = "<p class=\"legend\" id=\"legend\">" + ["pass", "retried", "fail", "timeout", "interrupted", "cached", "skipped"].map {
+    let outcomes = ["pass", "flaky", "retried", "fail", "timeout", "interrupted", "excused", "cached", "skipped"]
+    var html: HTML = "<p class=\"legend\" id=\"legend\">" + outcomes.map {
       "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>"
     }.joined()
-    html += "<span><span class=\"swatch critical-path\" aria-hidden=\"true\"></span>critical path (outlined)</span></p>\n"
+    html += "<span><span class=\"swatch critical-path\" aria-hidden=\"true\"></span>critical path (outlined)</span>"
+    html += "<span><span class=\"swatch wait\" aria-hidden=\"true\"></span>waited for a job slot after its needs</span></p>\n"
     let notRun = timeline.lanes.filter { $0.attempts == 0 }
     var words: [HTML] = []
     for outcome in ["cached", "skipped", "cancelled", "unaffected"] {
@@ -59,14 +61,20 @@ package enum TimingsPage {
       if !lanes.isEmpty { words.append("\(HTMLText.escaped(outcome)): \(HTMLText.escaped(lanes.joined(separator: ", ")))") }
     }
     if !words.isEmpty { html += "<p id=\"not-run\">Not run, so no bar: \(words.joined(separator: "; ")).</p>" }
+    let excused = timeline.lanes.filter { $0.outcome == "excused" }.map(\.lane)
+    if !excused.isEmpty {
+      html += "<p id=\"excused\">Excused by the quarantine (lanes/quarantine.yaml), so they did not fail the run: \(HTMLText.escaped(excused.joined(separator: ", "))).</p>"
+    }
     return html
   }
 
-  /// The Gantt chart: one row per job slot, one bar per attempt, each with a `<title>` saying what it is; under it, how many lanes ran.
+  /// The Gantt chart: a row per job slot (and one under it for a bar its neighbour would cover), one bar per attempt,
+  /// each with a `<title>` saying what it is; under them, how many lanes ran.
   static func chart(_ timeline: RunTimeline) -> HTML {
     let (step, count) = PageStyle.ticks(timeline.duration)
     let scale = chartWidth / (step * Double(count))
-    let rows = Double(max(timeline.slots, 1)) * rowHeight
+    let layout = TimingsRows(timeline.bars, slots: timeline.slots, scale: scale)
+    let rows = Double(layout.rowCount) * rowHeight
     let height = rows + concurrencyHeight + 30
     let width = labelWidth + chartWidth + 40
     var svg: HTML = "<svg id=\"gantt\" role=\"img\" aria-labelledby=\"gantt-title\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(height))\" "
@@ -79,49 +87,63 @@ package enum TimingsPage {
       svg += "<text class=\"tick\" x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(height - 4))\" text-anchor=\"middle\">\(PageStyle.tick(step * Double(tick), step: step))</text>\n"
     }
     svg += "</g>\n"
-    for slot in 0..<timeline.slots {
-      svg += "<text x=\"4\" y=\"\(PageStyle.number(Double(slot) * rowHeight + 17))\">slot \(slot + 1)</text>\n"
+    for (slot, rowsOfSlot) in layout.slotRows.enumerated() {
+      let top = Double(rowsOfSlot.first) * rowHeight
+      if slot > 0 { svg += "<line class=\"grid\" x1=\"0\" y1=\"\(PageStyle.number(top))\" x2=\"\(PageStyle.number(labelWidth))\" y2=\"\(PageStyle.number(top))\"/>" }
+      svg += "<text x=\"4\" y=\"\(PageStyle.number(top + 17))\">slot \(slot + 1)</text>\n"
     }
-    for (bar, room) in zip(timeline.bars, rooms(timeline.bars, end: step * Double(count), scale: scale)) {
-      svg += self.bar(bar, scale: scale, room: room)
+    // Bars that did not pass are drawn last: nothing is drawn over them.
+    let order = timeline.bars.indices.filter { timeline.bars[$0].outcome == "pass" } + timeline.bars.indices.filter { timeline.bars[$0].outcome != "pass" }
+    for index in order {
+      svg += bar(timeline.bars[index], scale: scale, place: layout.places[index])
     }
+    svg += waits(timeline, layout: layout, scale: scale)
     svg += concurrency(timeline, top: rows + 6, scale: scale)
     return svg + "</svg>"
   }
 
-  /// Per bar, the room (in pixels) from its end to the next bar on its slot, or to the chart's right edge.
-  static func rooms(_ bars: [RunTimeline.Bar], end: Double, scale: Double) -> [Double] {
-    var nextStart: [Double] = Array(repeating: end * scale + 40, count: bars.count)
-    var following: [Int: Double] = [:]
-    for index in bars.indices.sorted(by: { bars[$0].start > bars[$1].start }) {
-      let bar = bars[index]
-      if let next = following[bar.slot] { nextStart[index] = next * scale }
-      following[bar.slot] = bar.start
-    }
-    return bars.indices.map { nextStart[$0] - (bars[$0].start + bars[$0].duration) * scale }
-  }
-
-  static func bar(_ bar: RunTimeline.Bar, scale: Double, room: Double) -> HTML {
+  static func bar(_ bar: RunTimeline.Bar, scale: Double, place: TimingsRows.Place) -> HTML {
     let x = labelWidth + bar.start * scale
     let width = max(minimumBarWidth, bar.duration * scale)
-    let y = Double(bar.slot) * rowHeight + 3
+    let y = Double(place.row) * rowHeight + 3
     let lane = HTMLText.escaped(bar.lane)
     let classes = "bar \(PageStyle.safeClass(bar.outcome))\(bar.onCriticalPath ? " critical" : "")"
     let what: HTML = "\(lane), attempt \(bar.attempt): \(HTMLText.escaped(bar.outcome)), \(PageStyle.seconds(bar.duration)) from \(PageStyle.seconds(bar.start))\(bar.onCriticalPath ? ", on the critical path" : "")"
-    var svg: HTML = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\">"
+    var svg: HTML = "<g class=\"\(classes)\" data-lane=\"\(lane)\" data-attempt=\"\(bar.attempt)\" data-outcome=\"\(PageStyle.safeClass(bar.outcome))\" data-critical=\"\(bar.onCriticalPath)\" data-row=\"\(place.row)\">"
     svg += "<title>\(what)</title>"
     svg += "<rect x=\"\(PageStyle.number(x))\" y=\"\(PageStyle.number(y))\" width=\"\(PageStyle.number(width))\" height=\"\(PageStyle.number(rowHeight - 6))\" rx=\"2\"/>"
-    // The label inside the bar where it fits, else after it where the slot has room; the title and the table carry it everywhere.
+    // The label inside the bar where it fits, else after it (its row keeps the room); the title and the table carry it everywhere.
     let needed = Double(bar.lane.count) * characterWidth + 6
     if width >= needed {
       svg += "<text class=\"inside\" x=\"\(PageStyle.number(x + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(lane)</text>"
-    } else if room - (width - bar.duration * scale) >= needed + 2 {
+    } else if place.labelled {
       svg += "<text class=\"outside\" x=\"\(PageStyle.number(x + width + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(lane)</text>"
     } else if width > 40 {
       let shown = String(bar.lane.prefix(max(1, Int((width - 6) / characterWidth) - 1))) + "…"
       svg += "<text class=\"inside\" x=\"\(PageStyle.number(x + 3))\" y=\"\(PageStyle.number(y + 14))\" aria-hidden=\"true\">\(HTMLText.escaped(shown))</text>"
     }
     return svg + "</g>\n"
+  }
+
+  /// Per lane that waited for a job slot (or a pool) after its needs were done, a thin line from the end of its
+  /// last need to its first attempt, along the foot of that attempt's row (between bars, so the lane that held the
+  /// slot meanwhile does not hide it), with a title saying how long.
+  static func waits(_ timeline: RunTimeline, layout: TimingsRows, scale: Double) -> HTML {
+    var svg: HTML = ""
+    // Drawn only where every slot the run used was taken as the wait began: a lane that started late for
+    // another reason (duet's own start) did not wait for a slot.
+    func busy(at time: Double) -> Bool { (timeline.concurrency.last { $0.time <= time + 0.001 }?.running ?? 0) >= timeline.slots }
+    for row in timeline.lanes {
+      guard let waited = row.waited, let start = row.start, waited * scale >= 2, busy(at: start - waited),
+            let index = timeline.bars.indices.first(where: { timeline.bars[$0].lane == row.lane }) else { continue }
+      let y = Double(layout.places[index].row + 1) * rowHeight - 1
+      let from = labelWidth + (start - waited) * scale, to = labelWidth + start * scale
+      let lane = HTMLText.escaped(row.lane)
+      svg += "<g class=\"wait\" data-lane=\"\(lane)\" data-waited=\"\(DurationText.fixed(waited, "%.3f"))\"><title>\(lane) waited \(PageStyle.seconds(waited)) for a job slot after its needs were done</title>"
+      svg += "<line x1=\"\(PageStyle.number(from))\" y1=\"\(PageStyle.number(y))\" x2=\"\(PageStyle.number(to))\" y2=\"\(PageStyle.number(y))\"/>"
+      svg += "<line x1=\"\(PageStyle.number(from))\" y1=\"\(PageStyle.number(y - 5))\" x2=\"\(PageStyle.number(from))\" y2=\"\(PageStyle.number(y))\"/></g>\n"
+    }
+    return svg
   }
 
   /// The concurrency row: how many attempts ran at each moment, a step line as cargo's `--timings` draws it.

@@ -25,6 +25,18 @@ package enum TraceJSON {
   }
 
   package static func text(_ timeline: RunTimeline) -> String {
+    let file = File(traceEvents: events(timeline), otherData: ["run": timeline.runID, "verdict": timeline.verdict,
+                                                               "started": ISOTime.text(timeline.started)])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    // JSONEncoder is the JSON escaper: every string from the store comes back as itself.
+    let data = (try? encoder.encode(file)) ?? Data("{}".utf8)
+    return ReportJSON.escapingSeparators(String(decoding: data, as: UTF8.self))
+  }
+
+  /// The events: the metadata naming the process and each slot's track, then one
+  /// complete event per bar, in the timeline's order (`duet trace --html` draws these).
+  static func events(_ timeline: RunTimeline) -> [Event] {
     var events = [Event(name: "process_name", cat: "__metadata", ph: "M", ts: 0, dur: 0, pid: 1, tid: 0,
                         args: ["name": "duet verify \(timeline.runID)"])]
     for slot in 0..<timeline.slots {
@@ -42,13 +54,7 @@ package enum TraceJSON {
       events.append(Event(name: bar.lane, cat: bar.outcome, ph: "X", ts: start, dur: max(0, micros(bar.start + bar.duration) - start),
                           pid: 1, tid: bar.slot + 1, args: args))
     }
-    let file = File(traceEvents: events, otherData: ["run": timeline.runID, "verdict": timeline.verdict,
-                                                     "started": ISOTime.text(timeline.started)])
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    // JSONEncoder is the JSON escaper: every string from the store comes back as itself.
-    let data = (try? encoder.encode(file)) ?? Data("{}".utf8)
-    return ReportJSON.escapingSeparators(String(decoding: data, as: UTF8.self))
+    return events
   }
 
   /// Seconds as whole microseconds.

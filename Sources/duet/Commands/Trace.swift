@@ -4,20 +4,23 @@ import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.
 enum TraceCommand: TreeCommand {
+  static let html = Option<Self, String?>.text(
+    OptionSpec(name: "--html", value: "FILE", help: "write the slices as one HTML page to FILE (no network needed) instead of printing the JSON"))
+
   static let spec = CommandSpec(
     name: "trace",
     summary: "print a recorded run as Chrome Trace Event JSON (one track per job slot), which Perfetto opens",
-    usage: "duet trace [RUN]",
-    options: [root.spec],
-    details: "RUN: a run id from duet history (the run or log id, or a prefix of it); default: the newest run\nopen the file at https://ui.perfetto.dev or chrome://tracing",
+    usage: "duet trace [RUN] [--html FILE]",
+    options: [html.spec, root.spec],
+    details: "RUN: a run id from duet history (the run or log id, or a prefix of it); default: the newest run\nopen the file at https://ui.perfetto.dev or chrome://tracing, or write a page with --html FILE",
     exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 1, meaning: "no such run, or the history is off or unreadable"),
+      ExitCodeDoc(code: 0, meaning: "printed (or the page written)"),
+      ExitCodeDoc(code: 1, meaning: "no such run, the history is off or unreadable, or the page cannot be written"),
       ExitCodeDoc(code: 2, meaning: "a usage error"),
     ],
     examples: [
       HelpExample(command: "duet trace > run.json", what: "the newest run, for ui.perfetto.dev"),
-      HelpExample(command: "duet trace 20261202-185518", what: "one run that duet history lists"),
+      HelpExample(command: "duet trace 20261202-185518 --html trace.html", what: "a run duet history lists, as a page that needs no network"),
     ]
   )
   static let maxPositionals = 1
@@ -25,6 +28,9 @@ enum TraceCommand: TreeCommand {
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     var request = TraceRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.run = arguments.positionals.first
+    let html = try arguments[Self.html]
+    if html?.isEmpty == true { throw UsageError(message: "--html needs a file path", command: "trace") }
+    request.htmlPath = html.map { URL(fileURLWithPath: $0, relativeTo: arguments.invocation.workingDirectory).path }
     return console.show(try trace(request))
   }
 }
