@@ -17,6 +17,8 @@ package struct VerifyOptions: Sendable {
   package var defaultTimeout: Double = 30 * 60
   /// A lane whose `requires:` program is missing fails instead of being skipped.
   package var strict = false
+  /// `--strict=flaky`: a lane whose newest pass at its fingerprint came only on a retry runs again.
+  package var refusesFlaky = false
   /// Run every lane, even those whose inputs are unchanged since they last passed.
   package var noCache = false
   /// Lanes whose output is printed live.

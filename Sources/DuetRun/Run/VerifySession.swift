@@ -152,7 +152,8 @@ package final class VerifySession {
   /// wrote files, the tree is fingerprinted again (`fingerprintAgain`) and the
   /// cache decided again, a few rounds at most.
   private func decideWithCache(restoring: Bool, fingerprintAgain: () -> Void) -> [Int: (files: Int, log: String?)] {
-    let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil)
+    let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil,
+                                       refusesFlaky: plan.options.refusesFlaky)
     var entryConditions: [Int: PassConditions] = [:]
     var lookedUp: [Int: String] = [:]
     // Each key is looked up once: a later round asks only for keys that changed.
@@ -214,7 +215,8 @@ package final class VerifySession {
   private func servedReason(_ index: Int) -> String {
     let lane = plan.manifest.lanes[index]
     if let last = history[lane.name], last.passed, last.fingerprint == fingerprints.fingerprints[index] {
-      return "inputs unchanged since it last passed"
+      // A pass that came only on a retry is said so (issue 55, item 4): served silently, it hid its failure.
+      return last.retried?.words ?? "inputs unchanged since it last passed"
     }
     switch cache?.entries[index]?.source {
     case .remote?: return "a pass with these inputs is in the remote cache"

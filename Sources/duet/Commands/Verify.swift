@@ -79,7 +79,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.skip(try arguments[skip])
     request.options.noDeps = try arguments[noDeps]
     request.options.failFast = try arguments[failFast]
-    request.options.strict = try arguments[strict]
+    (request.options.strict, request.options.refusesFlaky) = try strictness(arguments[strict])
     request.options.stream = Set(try arguments[stream])
     request.options.noCache = try arguments[noCache]
     request.remoteCache = try arguments[remoteCache]
@@ -95,6 +95,18 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: request.root, remember: !request.dryRun)
     request.reapOrphans = arguments.invocation.ownsProcess
     return request
+  }
+
+  /// `--strict` as before; `--strict=flaky` refuses a cached pass that came only
+  /// on a retry (issue 55, item 4), and nothing else.
+  static func strictness(_ given: InlineFlag?) throws(UsageError) -> (strict: Bool, refusesFlaky: Bool) {
+    switch given {
+    case nil: return (false, false)
+    case .bare?: return (true, false)
+    case .value("flaky")?: return (false, true)
+    case .value(let other)?:
+      throw UsageError(message: "--strict takes no value, or =flaky (run again a lane whose cached pass came only on a retry), got '\(other)'", command: "verify")
+    }
   }
 
   /// The options that cannot go together; reads no file.

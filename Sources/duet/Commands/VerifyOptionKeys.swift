@@ -24,8 +24,8 @@ extension VerifyCommand {
     OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"))
   static let timeout = Option<Self, Double?>.duration(
     OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"))
-  static let strict = Option<Self, Bool>.flag(
-    OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"))
+  static let strict = Option<Self, InlineFlag?>.inlineFlag(
+    OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files; --strict=flaky instead runs again a lane whose cached pass came only on a retry", inlineValue: true))
   static let stream = Option<Self, [String]>.repeated(
     OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true))
   static let noCache = Option<Self, Bool>.flag(
