@@ -11,7 +11,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     usage: "duet verify [options]",
     options: [
       jobs.spec, lane.spec, tag.spec, skip.spec, noDeps.spec, failFast.spec, dryRun.spec, since.spec, changed.spec, timeout.spec,
-      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
+      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, failedTests.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
       watch.spec, json.spec, root.spec,
     ],
     details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
@@ -86,6 +86,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.shard = shard
     request.changes(since: try arguments[since], upstream: try arguments[changed])
     request.failedOnly = try arguments[failed]
+    request.failedTestsOnly = try arguments[failedTests]
     request.upstream = try VerifyCI.upstream(arguments)
     request.sealsVerdicts = try arguments[seal]
     request.dryRun = try arguments[dryRun]
@@ -120,6 +121,12 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
     if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
     if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
+    if try arguments[failedTests] {
+      let others = [Self.failed, Self.shard.given, Self.since.given, Self.changed, Self.lane.given, Self.tag.given]
+      if let other = try others.first(where: { try arguments[$0] }) {
+        throw UsageError(message: "--failed-tests and \(other.spec.name) cannot be combined: --failed-tests chooses the lanes whose last run failed test cases", command: "verify")
+      }
+    }
     if noDeps && chooses == nil && !failed && !shard {
       throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
     }

@@ -34,6 +34,8 @@ extension VerifyCommand {
     OptionSpec(name: "--remote-cache", value: "URL", help: "also read passes and outputs from this Bazel HTTP cache (nginx WebDAV, bazel-remote); also DUET_REMOTE_CACHE, uploads with DUET_REMOTE_CACHE_UPLOAD=1"))
   static let failed = Option<Self, Bool>.flag(
     OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"))
+  static let failedTests = Option<Self, Bool>.flag(
+    OptionSpec(name: "--failed-tests", value: nil, help: "run again, in each lane whose last run failed test cases, only those cases: their names (classname.name, one a line) are in the file DUET_FAILED_TESTS names, for the lane's command to hand its runner; such a pass is never cached"))
   static let shard = Option<Self, String?>.text(
     OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"))
   static let junit = Option<Self, String?>.text(
