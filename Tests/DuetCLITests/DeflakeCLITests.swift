@@ -62,7 +62,7 @@ struct DeflakeCLITests {
     let here = try tree.duet("deflake", "edited", "--runs", "1")
     #expect(here.status == 0)
     let fingerprint = try #require(here.stdout.split(separator: " ").last)
-    let parallel = try tree.duet("deflake", "edited", "--runs", "6", "--jobs", "2")
+    let parallel = try tree.duet("deflake", "edited", "--runs", "6", "--jobs", "3")
     #expect(parallel.status == 0, "\(parallel.stdout)\(parallel.stderr)")
     #expect(parallel.stdout == "edited: 0 of 6 runs failed (0%, 95% interval 0%–39%) at fingerprint \(fingerprint)")
     let stats = try tree.duet("stats")

@@ -16,12 +16,16 @@ enum CurrentTreeCheckout {
   }
 
   /// The new worktree's top and the folder there that corresponds to `root`.
+  /// Git takes the index lock here: one checkout at a time, never beside another.
   static func make(root: URL, environment: [String: String]) throws(CurrentTreeCheckout.Failure) -> (top: URL, root: URL) {
     let outside = ProcessOutput.outsideRepository(environment)
     guard let top = ProcessOutput.git(["rev-parse", "--show-toplevel"], in: root, environment: outside), !top.isEmpty else {
       throw Failure(message: "\(root.path) is not in a git repository, so its runs cannot go into temporary worktrees; use --jobs 1 to run them here, one after another")
     }
-    let stash = ProcessOutput.git(["stash", "create"], in: root, environment: outside) ?? ""
+    // Nil is a failure (another git holding the index lock), not a clean tree: HEAD would lack the edits.
+    guard let stash = ProcessOutput.git(["stash", "create"], in: root, environment: outside) else {
+      throw Failure(message: "cannot record the uncommitted changes for a temporary worktree (git stash create failed)")
+    }
     let made: (top: URL, root: URL)
     do { made = try PushedCommit.checkOut(stash.isEmpty ? "HEAD" : stash, root: root, environment: outside) } catch { throw Failure(message: error.message) }
     do {

@@ -26,13 +26,16 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
       state.work(root: request.root, environment: request.environment, observer: observer)
       return
     }
+    // Made one after another (git locks the index for each), removed the same way at the end.
+    guard let checkouts = state.checkouts(workers) else { return }
     let done = DispatchSemaphore(value: 0)
-    for _ in 0..<workers {
-      let work = { state.inWorktree(observer: observer); done.signal() }
+    for checkout in checkouts {
+      let work = { state.inWorktree(checkout, observer: observer); done.signal() }
       // No thread to give: the worker runs here, the others after it.
       if DetachedThread.start(work) != 0 { work() }
     }
-    for _ in 0..<workers { done.wait() }
+    for _ in checkouts { done.wait() }
+    for checkout in checkouts { state.remove(checkout, observer: observer) }
   }
   if let failure = state.failure { throw failure }
   return DeflakeResponse(lane: request.lane, test: request.test, tally: state.tally, jobs: min(request.jobs, request.runs))
@@ -97,17 +100,30 @@ final class DeflakeState: @unchecked Sendable {
     }
   }
 
-  /// One worker in a temporary worktree of its own, recording into the tree's store.
-  func inWorktree(observer: VerifyObserver) {
-    let checkout: (top: URL, root: URL)
-    do { checkout = try CurrentTreeCheckout.make(root: request.root, environment: request.environment) } catch {
-      shared.withLock { if $0.failure == nil { $0.failure = CommandFailure(message: "duet deflake: error: \(error)", code: ExitCode.usage) } }
-      return
+  /// A temporary worktree of the current tree for each worker; nil (the failure
+  /// noted) when one cannot be made, after removing those that were.
+  func checkouts(_ count: Int) -> [(top: URL, root: URL)]? {
+    var made: [(top: URL, root: URL)] = []
+    for _ in 0..<count {
+      do { made.append(try CurrentTreeCheckout.make(root: request.root, environment: request.environment)) } catch {
+        shared.withLock { if $0.failure == nil { $0.failure = CommandFailure(message: "duet deflake: error: \(error)", code: ExitCode.usage) } }
+        for checkout in made { PushedCommit.remove(checkout.top, root: request.root, environment: request.environment) }
+        return nil
+      }
     }
+    return made
+  }
+
+  /// One worker in its temporary worktree, recording into the tree's store.
+  func inWorktree(_ checkout: (top: URL, root: URL), observer: VerifyObserver) {
     var environment = request.environment
     // The history the runs record into is the tree's, wherever they run.
     environment["DUET_HISTORY"] = HistoryStore.defaultPath(root: request.root, environment: request.environment) ?? "off"
     work(root: checkout.root, environment: environment, observer: observer)
+  }
+
+  /// Keeps a worker's logs in the tree's `.duet/logs` and removes its worktree.
+  func remove(_ checkout: (top: URL, root: URL), observer: VerifyObserver) {
     if let problem = PushedCommit.keepLogs(from: checkout.root, into: request.root) { observer.warning(problem) }
     PushedCommit.remove(checkout.top, root: request.root, environment: request.environment)
   }
