@@ -54,7 +54,7 @@ struct CompletionCLITests {
     #expect(try bashCompletes(["history", "--lane", "d"], in: tree) == ["design-tokens"])
     #expect(try bashCompletes(["history", ""], in: tree) == ["prune", "merge"])
     #expect(try bashCompletes(["ver"], in: tree) == ["verify"])
-    #expect(try bashCompletes(["verify", "--fail"], in: tree) == ["--fail-fast", "--failed"])
+    #expect(try bashCompletes(["verify", "--fail"], in: tree) == ["--fail-fast", "--failed", "--failed-tests"])
     #expect(try bashCompletes(["graph", "--format", ""], in: tree) == ["dot", "mermaid"])
     #expect(try bashCompletes(["help", "comp"], in: tree) == ["completion"])
     // Issue 53, item 5: --color, taken by every command, is offered with its three words.

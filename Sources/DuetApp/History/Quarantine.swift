@@ -24,6 +24,9 @@ package struct QuarantineRequest: Sendable {
   package var today: Date
   /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
   package var environment: [String: String]
+  /// `suggest --below PCT`, as a fraction: a release needs the 95% interval
+  /// of the test's failure rate to end below it.
+  package var releaseBelow: Double?
 
   package init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
     self.root = root
@@ -193,7 +196,7 @@ private func suggest(_ request: QuarantineRequest, entries: [QuarantineEntry], t
     var since: [QuarantineMoment: [String: [String: Int]]] = [:]
     for moment in Set(entries.compactMap(\.added)) { since[moment] = try store.testPassStreaks(last: 500, since: moment.start) }
     return .suggested(QuarantineSuggestions.suggest(flaky: flaky, entries: entries, streaks: try store.testPassStreaks(last: 500),
-                                                    since: since, today: today))
+                                                    since: since, today: today, below: request.releaseBelow))
   }
 }
 

@@ -55,8 +55,41 @@ package func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) t
       options.lanes = lanes
     }
   }
+  if request.failedTestsOnly {
+    switch try failedTestsToRun(tree.manifest, historyPath: historyPath) {
+    case .nothing(let sentence): return .done(.nothingToRun(sentence))
+    case .tests(let found, let notice):
+      observer.notice(notice)
+      options.lanes = found.keys.sorted()
+      options.failedTests = found
+    }
+  }
   let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
   return .session(session, started: started)
+}
+
+/// What `--failed-tests` finds: per lane, the cases to run again, or why there are none.
+private enum FailedTestsFound {
+  case tests([String: FailedTestsOnly], notice: String)
+  case nothing(String)
+}
+
+/// `--failed-tests`: the lanes with `reports:` whose newest recorded outcome is
+/// a failure with failing test cases in its last attempt, and those cases.
+private func failedTestsToRun(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> FailedTestsFound {
+  let names = manifest.lanes.filter { !$0.reports.isEmpty && $0.platformSkipReason() == nil }.map(\.name)
+  guard let historyPath, FileManager.default.fileExists(atPath: historyPath) else {
+    return .nothing("duet verify --failed-tests: no run recorded yet; nothing to run")
+  }
+  let found: [String: FailedTestsOnly]
+  do { found = try HistoryStore(path: historyPath, readOnly: true).failedTestsOfLastRun(lanes: names) } catch { throw .history("\(error)") }
+  guard !found.isEmpty else {
+    return .nothing("duet verify --failed-tests: no lane's last run failed a test case; nothing to run")
+  }
+  let parts = found.sorted { $0.key < $1.key }.map { lane, only in
+    "\(lane): \(only.tests.count) of \(only.total) (\(FingerprintParts.listed(only.tests, limit: 3)))"
+  }
+  return .tests(found, notice: "duet verify --failed-tests: " + parts.joined(separator: "; "))
 }
 
 /// The second half of `verify`: runs the prepared session (or only decides

@@ -15,6 +15,8 @@ package struct VerifyRequest: Sendable {
   package var shard: ShardSpec?
   /// `--failed`: the lanes that failed in the last recorded run.
   package var failedOnly = false
+  /// `--failed-tests`: the lanes whose last run failed test cases, each running only those.
+  package var failedTestsOnly = false
   /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
   /// verdicts gate the lanes needing theirs (`UpstreamVerdicts`).
   package var upstream: [UpstreamStore] = []

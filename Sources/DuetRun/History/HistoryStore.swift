@@ -418,6 +418,9 @@ package final class HistoryStore {
         guard try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) else { continue }
         var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
                                              judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
+        if outcome == "flaky" || outcome == "cached", let fingerprint = verdict.fingerprint {
+          verdict.retried = try retriedPass(lane: lane, fingerprint: fingerprint)
+        }
         if let partsStatement {
           try partsStatement.bind([.text(lane)])
           if try partsStatement.step(), partsStatement.row.count > 1, partsStatement.row[0].text == verdict.fingerprint,
@@ -429,6 +432,22 @@ package final class HistoryStore {
       }
       return result
     }
+  }
+
+  /// When the newest run that ran `lane` at `fingerprint` (a cached serve ran
+  /// nothing) passed only on a retry: how many of its attempts failed.
+  private func retriedPass(lane: String, fingerprint: String) throws(SQLiteError) -> CacheCheck.RetriedPass? {
+    let newest = try db.query("""
+      SELECT run_id, lane_outcome FROM steps
+      WHERE lane = ? AND fingerprint = ? AND lane_outcome IN ('pass', 'flaky', 'fail', 'timeout')
+      ORDER BY started DESC, attempt DESC LIMIT 1
+      """, [.text(lane), .text(fingerprint)])
+    guard let row = newest.first, row.count > 1, row[1].text == "flaky", let run = row[0].text else { return nil }
+    let counts = try db.query("""
+      SELECT COUNT(*), SUM(attempt_outcome IN ('fail', 'timeout')) FROM steps WHERE run_id = ? AND lane = ?
+      """, [.text(run), .text(lane)])
+    guard let count = counts.first, count.count > 1 else { return nil }
+    return CacheCheck.RetriedPass(failed: Int(count[1].int ?? 0), attempts: Int(count[0].int ?? 0))
   }
 
   /// Each lane's newest recorded outcome, over every run; `unaffected` (a lane a

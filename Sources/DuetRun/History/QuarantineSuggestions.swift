@@ -68,8 +68,12 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   /// the runs that started at or after `moment` only. An entry with an `added`
   /// moment is counted from it, so passes from before the quarantine cannot
   /// release it; one without (an older file) over the newest runs, as before.
+  /// With `below` (a fraction, `--below 5%`), a release also needs the 95%
+  /// interval of the test's failure rate, from its passes in a row and no
+  /// failure, to end below it (`FailureRate`): 10 passes still allow 28%.
   package static func suggest(flaky: [TestFlakyReport.Entry], entries: [QuarantineEntry], streaks: [String: [String: Int]],
-                             since: [QuarantineMoment: [String: [String: Int]]] = [:], today: QuarantineDate) -> QuarantineSuggestions {
+                             since: [QuarantineMoment: [String: [String: Int]]] = [:], today: QuarantineDate,
+                             below: Double? = nil) -> QuarantineSuggestions {
     let active = entries.filter { $0.isActive(on: today) }
     let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
     var release: [Release] = []
@@ -77,6 +81,7 @@ package struct QuarantineSuggestions: Sendable, Equatable {
       let counted = entry.added.map { since[$0] ?? [:] } ?? streaks
       let matching = (counted[entry.lane] ?? [:]).filter { entry.matches(test: $0.key) }.map(\.value)
       guard let shortest = matching.min(), shortest >= passesToRelease else { continue }
+      if let below, FailureRate(failed: 0, runs: shortest).high >= below { continue }
       release.append(Release(entry: entry, passes: shortest))
     }
     return QuarantineSuggestions(quarantine: toQuarantine, release: release)

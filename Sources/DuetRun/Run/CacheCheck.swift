@@ -19,6 +19,9 @@ package enum CacheCheck {
     package var parts: FingerprintParts?
     /// What the verdict was judged under: a pass serves only runs these conditions cover.
     package var judged: PassConditions
+    /// When the newest run at this fingerprint passed only on a retry: how
+    /// many of its attempts failed. A pass served from it is flaky evidence.
+    package var retried: RetriedPass?
     package init(outcome: LaneOutcome, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
       self.outcome = outcome
       self.fingerprint = fingerprint
@@ -27,6 +30,19 @@ package enum CacheCheck {
     }
 
     package var passed: Bool { outcome == .pass || outcome == .flaky || outcome == .cached }
+  }
+
+  /// A pass that came only on a retry: `failed` of `attempts` attempts failed.
+  package struct RetriedPass: Sendable, Equatable {
+    package var failed: Int
+    package var attempts: Int
+    package init(failed: Int, attempts: Int) {
+      self.failed = failed
+      self.attempts = attempts
+    }
+
+    /// `flaky at this fingerprint: 1 of 2 attempts failed`, as the dry run and the run say it.
+    package var words: String { "flaky at this fingerprint: \(failed) of \(attempts) attempts failed" }
   }
 
   /// A lane's cache decision: `cached`, or the reason it runs.
@@ -46,9 +62,12 @@ package enum CacheCheck {
   package struct RunConditions: Sendable, Equatable {
     package var strict = false
     package var partial = false
-    package init(strict: Bool = false, partial: Bool = false) {
+    /// `--strict=flaky`: a pass that came only on a retry serves no run.
+    package var refusesFlaky = false
+    package init(strict: Bool = false, partial: Bool = false, refusesFlaky: Bool = false) {
       self.strict = strict
       self.partial = partial
+      self.refusesFlaky = refusesFlaky
     }
   }
 
@@ -95,6 +114,8 @@ package enum CacheCheck {
     // this history saw these very inputs fail (that evidence outweighs
     // someone else's pass) or its conditions do not cover this run.
     if let last, last.fingerprint == fingerprint, !last.passed { return byHistory }
+    // Under --strict=flaky, the entry of a pass this history saw come only on a retry serves no more than the history does.
+    if run.refusesFlaky, let last, last.fingerprint == fingerprint, last.retried != nil { return byHistory }
     if let refusal = entry.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
     return .cached
   }
@@ -108,6 +129,7 @@ package enum CacheCheck {
     if last.fingerprint == fingerprint {
       guard last.passed else { return .runs("\(last.outcome == .timeout ? "timed out" : "failed") last time with these inputs") }
       if let refusal = last.judged.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
+      if run.refusesFlaky, let retried = last.retried { return .runs("\(retried.words) (--strict=flaky)") }
       return .cached
     }
     if let earlier = last.parts, let now {

@@ -9,11 +9,14 @@ import DuetSupport
 /// - `partial`: judged on a change list (`--since`, `--changed`), where a lane
 ///   may have checked only the listed files. Such a pass never serves a run of
 ///   the whole tree; a whole-tree pass serves a partial run.
+/// - `failedTestsOnly`: judged running only the test cases that failed last
+///   time (`--failed-tests`). Such a pass serves no run: the rest were not run.
 /// - `moved`: inputs that were different after the lane than before it (edited
 ///   while it ran). The pass stood for its run; it serves none after it.
 package struct PassConditions: Sendable, Equatable {
   package var strict = false
   package var partial = false
+  package var failedTestsOnly = false
   package var moved: [String] = []
 
   package init(strict: Bool = false, partial: Bool = false, moved: [String] = []) {
@@ -27,6 +30,7 @@ package struct PassConditions: Sendable, Equatable {
     var lines: [String] = []
     if strict { lines.append("strict") }
     if partial { lines.append("partial") }
+    if failedTestsOnly { lines.append("failed-tests-only") }
     lines += moved.map { "moved " + $0 }
     return lines.joined(separator: "\n")
   }
@@ -37,6 +41,7 @@ package struct PassConditions: Sendable, Equatable {
     for line in (text ?? "").split(separator: "\n") {
       if line == "strict" { conditions.strict = true }
       else if line == "partial" { conditions.partial = true }
+      else if line == "failed-tests-only" { conditions.failedTestsOnly = true }
       else if line.hasPrefix("moved ") { conditions.moved.append(String(line.dropFirst("moved ".count))) }
     }
     return conditions
@@ -47,6 +52,9 @@ package struct PassConditions: Sendable, Equatable {
   package func refusal(strict runIsStrict: Bool, partial runIsPartial: Bool) -> String? {
     if !moved.isEmpty {
       return "its inputs changed while it last ran (\(FingerprintParts.listed(moved))), so that pass was not kept"
+    }
+    if failedTestsOnly {
+      return "it last passed running only its failed tests (--failed-tests), not all of them"
     }
     if runIsStrict && !strict {
       return "it last passed without --strict, so nothing says it leaves tracked files alone"

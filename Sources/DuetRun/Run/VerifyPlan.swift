@@ -17,6 +17,11 @@ package struct VerifyOptions: Sendable {
   package var defaultTimeout: Double = 30 * 60
   /// A lane whose `requires:` program is missing fails instead of being skipped.
   package var strict = false
+  /// `--strict=flaky`: a lane whose newest pass at its fingerprint came only on a retry runs again.
+  package var refusesFlaky = false
+  /// `--failed-tests`: per lane, the test cases its last run failed, the only
+  /// ones it runs (through `DUET_FAILED_TESTS`); its pass is never cached.
+  package var failedTests: [String: FailedTestsOnly] = [:]
   /// Run every lane, even those whose inputs are unchanged since they last passed.
   package var noCache = false
   /// Lanes whose output is printed live.
@@ -216,7 +221,7 @@ package struct VerifyPlan: Sendable {
   /// The request for one attempt of one lane.
   /// `quarantinedTests` is the file naming the lane's quarantined tests, one
   /// `classname.name` pattern a line, that lanes find through `DUET_QUARANTINED_TESTS`.
-  package func request(index: Int, attempt: Int, quarantinedTests: String? = nil, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+  package func request(index: Int, attempt: Int, quarantinedTests: String? = nil, failedTests: String? = nil, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
     let lane = manifest.lanes[index]
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
@@ -227,6 +232,7 @@ package struct VerifyPlan: Sendable {
     environment["DUET_ATTEMPT"] = String(attempt)
     if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
     if let quarantinedTests { environment["DUET_QUARANTINED_TESTS"] = quarantinedTests }
+    if let failedTests { environment["DUET_FAILED_TESTS"] = failedTests }
     return StepRequest(
       index: index, lane: lane, attempt: attempt,
       timeout: lane.timeout ?? options.defaultTimeout,
@@ -237,7 +243,7 @@ package struct VerifyPlan: Sendable {
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
-  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES", "DUET_QUARANTINED_TESTS"]
+  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES", "DUET_QUARANTINED_TESTS", "DUET_FAILED_TESTS"]
 
   /// duet's own settings that no lane sees (DESIGN §14): the history store's
   /// path, so a lane cannot write a verdict for another lane into the store a CI
@@ -249,6 +255,8 @@ package struct VerifyPlan: Sendable {
   /// `.duet/logs/<run-id>/<lane>.quarantined-tests`, relative to the root: the
   /// lane's quarantined tests, for it to hand its runner as exclusions.
   package func quarantinedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).quarantined-tests" }
+  /// Where `--failed-tests` writes the lane's failed tests (`DUET_FAILED_TESTS`).
+  package func failedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).failed-tests" }
 
   /// The parts of a lane's request that are the same for every attempt.
   private struct RequestParts: Sendable {

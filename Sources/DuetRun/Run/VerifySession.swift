@@ -156,7 +156,8 @@ package final class VerifySession {
   /// wrote files, the tree is fingerprinted again (`fingerprintAgain`) and the
   /// cache decided again, a few rounds at most.
   private func decideWithCache(restoring: Bool, fingerprintAgain: () -> Void) -> [Int: (files: Int, log: String?)] {
-    let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil)
+    let run = CacheCheck.RunConditions(strict: plan.options.strict, partial: plan.options.changed != nil,
+                                       refusesFlaky: plan.options.refusesFlaky)
     var entryConditions: [Int: PassConditions] = [:]
     var lookedUp: [Int: String] = [:]
     // Each key is looked up once: a later round asks only for keys that changed.
@@ -218,7 +219,8 @@ package final class VerifySession {
   private func servedReason(_ index: Int) -> String {
     let lane = plan.manifest.lanes[index]
     if let last = history[lane.name], last.passed, last.fingerprint == fingerprints.fingerprints[index] {
-      return "inputs unchanged since it last passed"
+      // A pass that came only on a retry is said so (issue 55, item 4): served silently, it hid its failure.
+      return last.retried?.words ?? "inputs unchanged since it last passed"
     }
     switch cache?.entries[index]?.source {
     case .remote?: return "a pass with these inputs is in the remote cache"
@@ -266,15 +268,43 @@ package final class VerifySession {
     }
     interruption.attach(loop.interrupter)
     let quarantined = writeQuarantinedTests()
-    let result = loop.run(makeRequest: { index, attempt in
-                            plan.request(index: index, attempt: attempt, quarantinedTests: quarantined[index]) { onLine(index, $0) }
+    let failedTests = writeFailedTests()
+    var result = loop.run(makeRequest: { index, attempt in
+                            plan.request(index: index, attempt: attempt, quarantinedTests: quarantined[index],
+                                         failedTests: failedTests[index]) { onLine(index, $0) }
                           },
                           startWork: { [unowned self] index, attempt in
                             attempt == 1 ? self.fingerprintAgain(index, recheck: recheck) : nil
                           },
                           onEvent: onEvent, beforeWait: beforeWait)
     movedInputs = loop.moved
+    // `--failed-tests`: a pass of the failed cases alone says so (`pass … failed tests only: 1 of 3`).
+    for position in result.records.indices where result.records[position].outcome == .pass && !result.records[position].attempts.isEmpty {
+      guard let only = plan.options.failedTests[result.records[position].name] else { continue }
+      result.records[position].attempts[result.records[position].attempts.count - 1].note = only.words
+    }
     return result
+  }
+
+  /// `--failed-tests`: writes, for each selected lane that runs only its failed
+  /// cases, the file `DUET_FAILED_TESTS` names (one `classname.name` a line),
+  /// as `writeQuarantinedTests` does; each lane's absolute path.
+  private func writeFailedTests() -> [Int: String] {
+    var paths: [Int: String] = [:]
+    for index in plan.selected.sorted() where plan.preset[index] == nil {
+      let lane = plan.manifest.lanes[index]
+      guard let only = plan.options.failedTests[lane.name] else { continue }
+      let path = plan.failedTestsPath(lane: lane.name)
+      let file = plan.root.appendingPathComponent(path)
+      do {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = try AtomicFile.write(Data(only.tests.map { $0 + "\n" }.joined().utf8), to: path, in: plan.root)
+        paths[index] = file.path
+      } catch {
+        warnings.append("--failed-tests: cannot write \(ControlText.shown(path)) for lane '\(ControlText.shown(lane.name))': \(error)")
+      }
+    }
+    return paths
   }
 
   /// Each lane's quarantined tests in date, one pattern each, as the lane's
@@ -392,7 +422,7 @@ package final class VerifySession {
     let judged = self.judged(outcome)
     var passes: [Int: (key: String, judged: PassConditions, logPath: String?)] = [:]
     for record in outcome.run.records where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty
-      && record.last?.excused != true {
+      && record.last?.excused != true && plan.options.failedTests[record.name] == nil {
       guard let key = actionKeys[record.index], let conditions = judged[record.index], conditions.moved.isEmpty else { continue }
       passes[record.index] = (key, conditions, record.last?.logPath)
     }
@@ -410,8 +440,10 @@ package final class VerifySession {
         let own = history[record.name].flatMap { $0.passed && $0.fingerprint == fingerprints.fingerprints[record.index] ? $0.judged : nil }
         judged[record.index] = own ?? served
       } else if !record.attempts.isEmpty {
-        judged[record.index] = PassConditions(strict: plan.options.strict && outcome.changedTrackedFiles.isEmpty,
-                                              partial: plan.options.changed != nil, moved: moved[record.index] ?? [])
+        var conditions = PassConditions(strict: plan.options.strict && outcome.changedTrackedFiles.isEmpty,
+                                        partial: plan.options.changed != nil, moved: moved[record.index] ?? [])
+        conditions.failedTestsOnly = plan.options.failedTests[record.name] != nil
+        judged[record.index] = conditions
       }
     }
     return judged

@@ -13,11 +13,13 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
   static let exact = Option<Self, Bool>.flag(
     OptionSpec(name: "--exact", help: "with add or remove: TEST is one name, its * and ? taken literally, not a pattern"))
+  static let below = Option<Self, String?>.text(
+    OptionSpec(name: "--below", value: "PCT", help: "with suggest: suggest a release only when the 95% interval of the test's failure rate, from its passes in a row, ends below PCT (e.g. 5%; 10 passes still allow 28%)"))
   static let spec = CommandSpec(
     name: "quarantine",
     summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
-    usage: "duet quarantine add [[--exact] TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [[--exact] TEST] --lane LANE | duet quarantine suggest [--json]",
-    options: [lane.spec, reason.spec, until.spec, exact.spec, json.spec, root.spec],
+    usage: "duet quarantine add [[--exact] TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [[--exact] TEST] --lane LANE | duet quarantine suggest [--below PCT] [--json]",
+    options: [lane.spec, reason.spec, until.spec, exact.spec, below.spec, json.spec, root.spec],
     positionals: [.words(words), .none],
     exitCodes: [
       ExitCodeDoc(code: 0, meaning: "added (a day already past or a pattern that takes every test is added with a warning), listed, removed or suggested"),
@@ -59,6 +61,19 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     if try arguments[exact], test == nil {
       throw UsageError(message: "--exact needs a TEST (with add or remove), the one name to take literally", command: "quarantine")
     }
-    return console.show(try quarantine(QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)), json: try arguments[json])
+    var request = QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)
+    request.releaseBelow = try releaseBelow(arguments, action: action)
+    return console.show(try quarantine(request), json: try arguments[json])
+  }
+
+  /// `--below PCT` as a fraction; only with suggest, and between 0% and 100%.
+  static func releaseBelow(_ arguments: ParsedArguments<Self>, action: QuarantineRequest.Action) throws -> Double? {
+    guard let text = try arguments[below] else { return nil }
+    guard action == .suggest else { throw UsageError(message: "--below goes with suggest", command: "quarantine") }
+    let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+    guard let percent = Double(digits), percent > 0, percent <= 100 else {
+      throw UsageError(message: "--below needs a percentage above 0 and at most 100, such as 5%, got '\(text)'", command: "quarantine")
+    }
+    return percent / 100
   }
 }

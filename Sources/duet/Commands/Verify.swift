@@ -11,7 +11,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     usage: "duet verify [options]",
     options: [
       jobs.spec, lane.spec, tag.spec, skip.spec, noDeps.spec, failFast.spec, dryRun.spec, since.spec, changed.spec, timeout.spec,
-      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
+      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, failedTests.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
       watch.spec, json.spec, root.spec,
     ],
     details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
@@ -79,13 +79,14 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.skip(try arguments[skip])
     request.options.noDeps = try arguments[noDeps]
     request.options.failFast = try arguments[failFast]
-    request.options.strict = try arguments[strict]
+    (request.options.strict, request.options.refusesFlaky) = try strictness(arguments[strict])
     request.options.stream = Set(try arguments[stream])
     request.options.noCache = try arguments[noCache]
     request.remoteCache = try arguments[remoteCache]
     request.shard = shard
     request.changes(since: try arguments[since], upstream: try arguments[changed])
     request.failedOnly = try arguments[failed]
+    request.failedTestsOnly = try arguments[failedTests]
     request.upstream = try VerifyCI.upstream(arguments)
     request.sealsVerdicts = try arguments[seal]
     request.dryRun = try arguments[dryRun]
@@ -95,6 +96,18 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: request.root, remember: !request.dryRun)
     request.reapOrphans = arguments.invocation.ownsProcess
     return request
+  }
+
+  /// `--strict` as before; `--strict=flaky` refuses a cached pass that came only
+  /// on a retry (issue 55, item 4), and nothing else.
+  static func strictness(_ given: InlineFlag?) throws(UsageError) -> (strict: Bool, refusesFlaky: Bool) {
+    switch given {
+    case nil: return (false, false)
+    case .bare?: return (true, false)
+    case .value("flaky")?: return (false, true)
+    case .value(let other)?:
+      throw UsageError(message: "--strict takes no value, or =flaky (run again a lane whose cached pass came only on a retry), got '\(other)'", command: "verify")
+    }
   }
 
   /// The options that cannot go together; reads no file.
@@ -108,6 +121,12 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
     if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
     if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
+    if try arguments[failedTests] {
+      let others = [Self.failed, Self.shard.given, Self.since.given, Self.changed, Self.lane.given, Self.tag.given]
+      if let other = try others.first(where: { try arguments[$0] }) {
+        throw UsageError(message: "--failed-tests and \(other.spec.name) cannot be combined: --failed-tests chooses the lanes whose last run failed test cases", command: "verify")
+      }
+    }
     if noDeps && chooses == nil && !failed && !shard {
       throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
     }

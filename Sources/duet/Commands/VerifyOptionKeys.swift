@@ -24,8 +24,8 @@ extension VerifyCommand {
     OptionSpec(name: "--changed", value: nil, help: "like --since, from the merge-base with the upstream branch (else origin/HEAD, else HEAD)"))
   static let timeout = Option<Self, Double?>.duration(
     OptionSpec(name: "--timeout", value: "DURATION", help: "the default lane timeout, e.g. 90s, 10m, 1h (default: 30m)"))
-  static let strict = Option<Self, Bool>.flag(
-    OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files"))
+  static let strict = Option<Self, InlineFlag?>.inlineFlag(
+    OptionSpec(name: "--strict", value: nil, help: "a lane whose requires: program is missing fails, and so does a run that changes tracked files; --strict=flaky instead runs again a lane whose cached pass came only on a retry", inlineValue: true))
   static let stream = Option<Self, [String]>.repeated(
     OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true))
   static let noCache = Option<Self, Bool>.flag(
@@ -34,6 +34,8 @@ extension VerifyCommand {
     OptionSpec(name: "--remote-cache", value: "URL", help: "also read passes and outputs from this Bazel HTTP cache (nginx WebDAV, bazel-remote); also DUET_REMOTE_CACHE, uploads with DUET_REMOTE_CACHE_UPLOAD=1"))
   static let failed = Option<Self, Bool>.flag(
     OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"))
+  static let failedTests = Option<Self, Bool>.flag(
+    OptionSpec(name: "--failed-tests", value: nil, help: "run again, in each lane whose last run failed test cases, only those cases: their names (classname.name, one a line) are in the file DUET_FAILED_TESTS names, for the lane's command to hand its runner; such a pass is never cached"))
   static let shard = Option<Self, String?>.text(
     OptionSpec(name: "--shard", value: "I/N", help: "run shard I of N (a CI matrix): lanes split by recorded durations; implies --no-deps"))
   static let junit = Option<Self, String?>.text(

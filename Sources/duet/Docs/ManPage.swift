@@ -102,6 +102,7 @@ enum ManPage {
     ("DUET_ATTEMPT", "set for shell lanes: 1, then 2 and on for retries"),
     ("DUET_CHANGED_FILES", "set under --since and --changed: a file listing the changed paths, one a line"),
     ("DUET_QUARANTINED_TESTS", "set for lanes with reports: a file of the lane's quarantined tests, one classname.name pattern a line, to hand the runner as exclusions"),
+    ("DUET_FAILED_TESTS", "set under verify --failed-tests for each lane that runs only the cases its last run failed: a file of them, one classname.name a line, to hand the runner as a filter"),
     ("DUET_MOCK_OUTPUT", "set for mock generators: the output file the generator must write"),
     ("DUET_VERSION, DUET_COMMIT", "set in generated workflows: the duet version (and commit) a workflow installs"),
     ("DUET_GIT_URL, DUET_GIT_REF", "read by generated workflows: where a workflow builds duet from when no release binary fits"),

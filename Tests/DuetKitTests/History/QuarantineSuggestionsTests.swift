@@ -45,3 +45,19 @@ struct QuarantineSuggestionsTests {
     #expect(String(decoding: data, as: UTF8.self) == name)
   }
 }
+
+/// Issue 55, item 2: `quarantine suggest --below PCT` releases an entry only
+/// when the 95% interval of its test's failure rate (from its passes in a row,
+/// no failure) ends below PCT: 10 passes allow up to 28%, 80 passes under 5%.
+struct QuarantineReleaseBelowTests {
+  @Test func aReleaseWaitsForAnIntervalBelowTheThreshold() {
+    let today = QuarantineDate("2026-12-06")!
+    let entry = QuarantineEntry(test: "app.T.steady", lane: "unit", reason: "r", until: QuarantineDate("2027-01-01")!)
+    let streak = { (passes: Int) in ["unit": ["app.T.steady": passes]] }
+    #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(10), today: today).release.count == 1)
+    #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(10), today: today, below: 0.05).release.isEmpty)
+    #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(72), today: today, below: 0.05).release.isEmpty)
+    #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(80), today: today, below: 0.05).release.count == 1)
+    #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(10), today: today, below: 0.30).release.count == 1)
+  }
+}

@@ -1,0 +1,1 @@
+fun flip() = (0..2).random()
