@@ -81,6 +81,10 @@ extension ManifestSchema {
       return outputsProperty
     case "reports":
       return ref("paths", description: "Globs of the JUnit XML reports the lane writes; after each attempt those written during it are read and their test cases recorded in the history (duet flaky --tests).")
+    case "sandbox":
+      return .object([("description", .string("Run this lane in duet verify's sandbox (true), where it sees only what it declares, or never (false); unset follows the manifest's sandbox.")), ("type", .string("boolean"))])
+    case "network":
+      return .object([("description", .string("In the sandbox, the lane reaches the network (default false: no network there).")), ("type", .string("boolean"))])
     default:
       return key == "tags" ? tagsProperty : .object([])
     }
