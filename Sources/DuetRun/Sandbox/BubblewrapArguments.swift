@@ -9,20 +9,20 @@ package enum BubblewrapArguments {
   /// is new; `network` keeps the host's. The sandbox ends with duet
   /// (`--die-with-parent`), and the lane runs `/bin/sh -c command` in `directory`.
   package static func make(_ layout: SandboxLayout, network: Bool, directory: String, command: String) -> [String] {
-    var arguments = ["--unshare-all"]
-    if network { arguments.append("--share-net") }
-    arguments += ["--die-with-parent", "--json-status-fd", String(statusDescriptor)]
+    var words = ["--unshare-all"]
+    if network { words.append("--share-net") }
+    words += ["--die-with-parent", "--json-status-fd", String(statusDescriptor)]
     for mount in layout.mounts {
       switch mount {
-      case .readOnly(let source, let path, let optional): arguments += [optional ? "--ro-bind-try" : "--ro-bind", source, path]
-      case .writable(let source, let path): arguments += ["--bind", source, path]
-      case .link(let target, let path): arguments += ["--symlink", target, path]
-      case .tmpfs(let path): arguments += ["--tmpfs", path]
-      case .proc(let path): arguments += ["--proc", path]
-      case .dev(let path): arguments += ["--dev", path]
+      case .readOnly(let source, let path, let optional): words += [optional ? "--ro-bind-try" : "--ro-bind", source, path]
+      case .writable(let source, let path): words += ["--bind", source, path]
+      case .link(let target, let path): words += ["--symlink", target, path]
+      case .tmpfs(let path): words += ["--tmpfs", path]
+      case .proc(let path): words += ["--proc", path]
+      case .dev(let path): words += ["--dev", path]
       }
     }
-    arguments += ["--chdir", directory, "/bin/sh", "-c", command]
-    return arguments
+    words += ["--chdir", directory, "/bin/sh", "-c", command]
+    return words
   }
 }

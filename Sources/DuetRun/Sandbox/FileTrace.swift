@@ -52,7 +52,8 @@ package enum FileTrace {
       guard let equals = rest.range(of: ") = ", options: .backwards) else { return nil }
       succeeded = !rest[equals.upperBound...].hasPrefix("-")
       let flags = rest[..<equals.lowerBound]
-      writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"].contains { flags.contains($0) }
+      // Opened to write (creating or truncating needs one of these too).
+      writes = ["O_WRONLY", "O_RDWR"].contains { flags.contains($0) }
         || ["mkdir", "mkdirat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "rmdir", "symlink", "symlinkat", "link", "linkat",
             "creat", "truncate", "chmod", "fchmodat", "utimensat"].contains(String(name))
     }

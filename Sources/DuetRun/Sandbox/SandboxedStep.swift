@@ -15,7 +15,7 @@ package final class SandboxedStep: @unchecked Sendable {
   package let lane: Lane
   package let tools: SandboxTools
   let root: URL
-  /// `.duet/sandbox/<run>/<lane>.<attempt>`: the scratch tree and bubblewrap's files.
+  /// `.duet/sandbox/<run>.<lane>.<attempt>`: the scratch tree and bubblewrap's files.
   let folder: URL
   let directory: String
   let command: String
@@ -25,6 +25,8 @@ package final class SandboxedStep: @unchecked Sendable {
   /// The attempt's spawn, set by `prepare`; nil with `problem` when the sandbox cannot be made.
   package private(set) var spec: SpawnSpec?
   package private(set) var problem: String?
+  /// Bytes of bubblewrap arguments past which they go through a file, not the command line.
+  static let commandLineLimit = 64 * 1024
   private var layout: SandboxLayout?
 
   package init(lane: Lane, tools: SandboxTools, root: URL, folder: URL, directory: String, command: String,
@@ -69,13 +71,18 @@ package final class SandboxedStep: @unchecked Sendable {
                                       programFolders: programFolders, duetFiles: duetFiles, links: SandboxTools.systemLinks)
       self.layout = layout
       let arguments = BubblewrapArguments.make(layout, network: lane.network, directory: directory, command: command)
-      let file = folder.appendingPathComponent("bwrap-arguments")
-      // bubblewrap reads its options from descriptor 3 (no argv limit for a
-      // lane of many inputs) and reports its start on 4, both opened by the
-      // shell; the command itself must be on its command line.
-      try Data(arguments.dropLast(3).map { $0 + "\0" }.joined().utf8).write(to: file)
-      let script = "b=$0 a=$1 s=$2; shift 2; exec \"$b\" --args 3 \"$@\" 3<\"$a\" \(BubblewrapArguments.statusDescriptor)>\"$s\""
-      spec = SpawnSpec(path: "/bin/sh", arguments: ["/bin/sh", "-c", script, tools.bubblewrap, file.path, statusFile.path] + arguments.suffix(3),
+      // bubblewrap reports its start on descriptor 4, opened by the shell; a
+      // lane of many inputs hands its options on descriptor 3 instead of the
+      // command line (no argv limit), in a file written only then.
+      var script = "b=$0 s=$1; shift; exec \"$b\" \"$@\" \(BubblewrapArguments.statusDescriptor)>\"$s\""
+      var words = arguments
+      if arguments.reduce(0, { $0 + $1.utf8.count + 1 }) > SandboxedStep.commandLineLimit {
+        let file = folder.appendingPathComponent("bwrap-arguments")
+        try AtomicFile.write(Data(arguments.dropLast(3).map { $0 + "\0" }.joined().utf8), toAbsolute: file.path)
+        script = "b=$0 s=$1 a=$2; shift 2; exec \"$b\" --args 3 \"$@\" 3<\"$a\" \(BubblewrapArguments.statusDescriptor)>\"$s\""
+        words = [file.path] + arguments.suffix(3)
+      }
+      spec = SpawnSpec(path: "/bin/sh", arguments: ["/bin/sh", "-c", script, tools.bubblewrap, statusFile.path] + words,
                        directory: root.path, environment: self.environment)
     } catch {
       problem = "the sandbox could not be made in \(folder.path): \(error.localizedDescription)"
@@ -114,10 +121,7 @@ package final class SandboxedStep: @unchecked Sendable {
   /// removes the scratch folder.
   package func finish(passedOutside: Bool?) -> Findings {
     var findings = Findings()
-    defer {
-      try? FileManager.default.removeItem(at: folder)
-      rmdir(folder.deletingLastPathComponent().path)  // the run's folder, once its last attempt is done
-    }
+    defer { try? FileManager.default.removeItem(at: folder) }
     if let layout, started {
       let written = SandboxCollection.writtenFiles(under: staging.path, mountPoints: layout.mountPoints)
       let sorted = SandboxCollection.sort(written, outputs: lane.outputs, reports: lane.reports)
