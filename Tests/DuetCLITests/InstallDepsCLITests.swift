@@ -82,7 +82,7 @@ struct InstallDepsCLITests {
     #expect(refused.log.isEmpty)
   }
 
-  /// `test` adds kotlin, zsh, fish, bash-completion, git, groff, chromium and nginx-light, and makes `.build/venv` with the
+  /// `test` adds kotlin, zsh, fish, bash-completion, git, groff, chromium, nginx-light, bubblewrap and strace, and makes `.build/venv` with the
   /// python3 on PATH and pip-installs the requirements into it; a second run
   /// leaves the venv alone.
   @Test func testToolsGoIntoAVenv() throws {
@@ -90,12 +90,12 @@ struct InstallDepsCLITests {
     let first = try installDeps("test", in: tree)
     #expect(first.status == 0, "\(first.output)")
     let lines = first.log.split(separator: "\n").map(String.init)
-    #expect(lines.contains("\(Self.buildInstall) kotlin zsh fish bash-completion git groff-base chromium nginx-light"), "\(first.log)")
+    #expect(lines.contains("\(Self.buildInstall) kotlin zsh fish bash-completion git groff-base chromium nginx-light bubblewrap strace"), "\(first.log)")
     #expect(lines.dropLast().last?.hasPrefix("venv of \(tree.url.path)/stubs/python3: -m pip install -q --disable-pip-version-check -r ") == true, "\(first.log)")
     // BuildGrid comes without its dependencies: the tests read only its REAPI modules.
     #expect(lines.last == "venv of \(tree.url.path)/stubs/python3: -m pip install -q --disable-pip-version-check --no-deps buildgrid==0.4.4", "\(first.log)")
     #expect(tree.exists(".build/venv/bin/check-jsonschema"))
-    let again = try installDeps("test", in: tree, "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev make kotlin zsh fish bash-completion git groff-base chromium nginx-light'")
+    let again = try installDeps("test", in: tree, "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev make kotlin zsh fish bash-completion git groff-base chromium nginx-light bubblewrap strace'")
     #expect(again.status == 0 && again.log.isEmpty, "\(again.output)\n\(again.log)")
   }
 
@@ -103,7 +103,7 @@ struct InstallDepsCLITests {
   /// installs python3-venv and makes it with Debian's python3 instead.
   @Test func debianPythonWithoutVenvGetsIt() throws {
     let tree = try checkout(withSudo: false)
-    let installed = "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev make kotlin zsh fish bash-completion git groff-base chromium nginx-light'"
+    let installed = "STUB_INSTALLED='libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev make kotlin zsh fish bash-completion git groff-base chromium nginx-light bubblewrap strace'"
     let result = try installDeps("test", in: tree, "STUB_NO_VENV=1 \(installed)")
     #expect(result.status == 0, "\(result.output)")
     let lines = result.log.split(separator: "\n").map(String.init)

@@ -50,6 +50,11 @@ package struct Lane: Sendable, Equatable {
   /// lane writes; after each attempt the ones written during it are read and
   /// their test cases recorded. No part of the fingerprint.
   package var reports: [String] = []
+  /// `sandbox:`: run under `duet verify`'s sandbox (true) or never (false);
+  /// nil follows the manifest's top-level `sandbox:`.
+  package var sandbox: Bool?
+  /// `network: true`: the lane reaches the network inside the sandbox too.
+  package var network = false
   package var location: SourceLocation
 
   package init(name: String, step: Step, location: SourceLocation) {

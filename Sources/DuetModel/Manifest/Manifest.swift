@@ -11,6 +11,8 @@ package struct Manifest: Sendable {
   package var pools: [String: Int] = [:]
   /// `runs-on:`: each platform's CI runner labels, for the workflows duet writes.
   package var runsOn: [LanePlatform: [String]] = [:]
+  /// `sandbox: true`: every shell lane runs in the sandbox, as under `--sandbox`.
+  package var sandbox = false
   /// In file order, which is also the order reports list lanes in.
   package var lanes: [Lane] {
     didSet { graph = Manifest.makeGraph(lanes) }

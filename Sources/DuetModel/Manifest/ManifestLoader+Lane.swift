@@ -92,6 +92,7 @@ extension ManifestLoader {
     lane.outputs = laneOutputs(fields, label: label, diagnostics: &diagnostics)
     let reports = fields.strings("reports", diagnostics: &diagnostics) ?? []
     lane.reports = insideTree(reports, key: "reports", label: label, diagnostics: &diagnostics)
+    readSandboxFields(fields, into: &lane, label: label, diagnostics: &diagnostics)
     return reports.filter { PathGuard.isInside($0.value) }
   }
 

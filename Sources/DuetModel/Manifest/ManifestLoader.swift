@@ -4,9 +4,9 @@ import DuetSupport
 /// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
 /// problem with its `file:line:column` rather than stopping at the first.
 package enum ManifestLoader {
-  package static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "lanes"]
+  package static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "sandbox", "lanes"]
   package static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
-                                "env-inputs", "runs-on", "tags", "outputs", "reports"]
+                                "env-inputs", "runs-on", "tags", "outputs", "reports", "sandbox", "network"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
   package static let maximumPoolDepth = 1024
   package static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
@@ -51,6 +51,7 @@ package enum ManifestLoader {
     manifest.mocks = parseMocks(top.value("mocks"), diagnostics: &diagnostics)
     manifest.pools = parsePools(top.value("pools"), diagnostics: &diagnostics)
     manifest.runsOn = parseRunsOn(top.value("runs-on"), diagnostics: &diagnostics)
+    manifest.sandbox = flag(top, "sandbox", label: "the manifest", diagnostics: &diagnostics) ?? false
     manifest.lanes = parseLanes(top.value("lanes"), builtins: builtins, pools: manifest.pools, diagnostics: &diagnostics)
 
     if let cycle = manifest.graph.findCycle() {

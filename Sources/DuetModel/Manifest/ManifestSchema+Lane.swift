@@ -82,7 +82,21 @@ extension ManifestSchema {
     case "reports":
       return ref("paths", description: "Globs of the JUnit XML reports the lane writes; after each attempt those written during it are read and their test cases recorded in the history (duet flaky --tests).")
     default:
-      return key == "tags" ? tagsProperty : .object([])
+      return laterLaneProperty(key)
+    }
+  }
+
+  /// The schema of `tags:`, `sandbox:` and `network:`.
+  static func laterLaneProperty(_ key: String) -> OrderedJSON {
+    switch key {
+    case "tags":
+      return tagsProperty
+    case "sandbox":
+      return .object([("description", .string("Run this lane in duet verify's sandbox (true), where it sees only what it declares, or never (false); unset follows the manifest's sandbox.")), ("type", .string("boolean"))])
+    case "network":
+      return .object([("description", .string("In the sandbox, the lane reaches the network (default false: no network there).")), ("type", .string("boolean"))])
+    default:
+      return .object([])
     }
   }
 

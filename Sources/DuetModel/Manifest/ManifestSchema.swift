@@ -60,6 +60,10 @@ package enum ManifestSchema {
       ("propertyNames", .object([("enum", platformNames)])),
       ("additionalProperties", .object([("$ref", .string("#/definitions/labels"))])),
     ])),
+    ("sandbox", .object([
+      ("description", .string("Run every shell lane in duet verify's sandbox, as --sandbox does (a lane's own sandbox: wins).")),
+      ("type", .string("boolean")),
+    ])),
     ("lanes", .object([
       ("description", .string("The lanes: each runs a built-in (run) or a shell command (sh).")),
       ("type", .array([.string("array"), .string("null")])),

@@ -52,6 +52,8 @@ package final class LaneLoop {
     var finishing = false
     /// What the worker found, written before it posts `endRead` and read after.
     var end = EndWork()
+    /// A sandboxed attempt that failed inside: whether it passed when run outside (nil: not run there).
+    var passedOutside: Bool?
 
     init(request: StepRequest, startedWall: Double, startedAt: UInt64) {
       self.request = request
@@ -74,6 +76,8 @@ package final class LaneLoop {
     var tests = JUnitReading()
     /// The inputs that moved while it ran; nil when none did or none were walked.
     var moved: [String]?
+    /// A sandboxed attempt's writes outside its outputs, and what its run outside found.
+    var sandbox: SandboxedStep.Findings?
   }
 
   /// What another thread posts to the loop.
@@ -201,10 +205,12 @@ package final class LaneLoop {
     running[start.index] = attempt
     let reports = lane.reports.isEmpty ? nil : self.reports
     let work = startWork?(start.index, start.attempt)
-    guard reports != nil || work != nil else { return launch(attempt) }
+    let sandbox = request.sandbox
+    guard reports != nil || work != nil || sandbox != nil else { return launch(attempt) }
     attempt.preparing = true
     let poster = loop.poster, index = start.index, number = start.attempt
     workers.start {
+      sandbox?.prepare()
       if let reports { attempt.reports = reports.snapshot(lane) }
       attempt.keepOnStart = work?.run()
       poster.post(Message.prepared(index: index, attempt: number))
@@ -226,7 +232,8 @@ package final class LaneLoop {
 
   private func startShell(_ attempt: Attempt, command: String) {
     let request = attempt.request, index = request.index, sink = attempt.sink
-    let spec = SpawnSpec.shell(command, directory: request.workingDirectory.path, environment: request.environment)
+    if let sandbox = request.sandbox, sandbox.spec == nil { return sandboxCannotStart(attempt, sandbox.problem) }
+    let spec = request.sandbox?.spec ?? SpawnSpec.shell(command, directory: request.workingDirectory.path, environment: request.environment)
     let limits = ChildRun.Limits(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneLoop.drainGrace)
     attempt.child = loop.start(spec, limits: limits, onBytes: { bytes in
       sink.write(bytes)
@@ -258,7 +265,12 @@ package final class LaneLoop {
     attempt.interrupted = attempt.interrupted || end.stopped
     // A child that never started counts as the shell's "cannot run" (127).
     let code: Int32? = end.waitStatus.map { exitCode(ofWaitStatus: $0) } ?? 127
-    complete(index, attempt, code: code, signal: end.waitStatus.flatMap(terminatingSignal(ofWaitStatus:)))
+    let signal = end.waitStatus.flatMap(terminatingSignal(ofWaitStatus:))
+    if let sandbox = attempt.request.sandbox, end.spawnError == nil, !attempt.interrupted, !attempt.timedOut, !attempt.couldNotStart {
+      guard sandbox.started else { return sandboxCannotStart(attempt, nil) }
+      if code != 0 { return runOutsideSandbox(index, attempt, sandbox, code: code, signal: signal) }
+    }
+    complete(index, attempt, code: code, signal: signal)
   }
 
   /// A built-in runs on a thread duet cannot stop; at its deadline the lane
@@ -332,7 +344,8 @@ package final class LaneLoop {
     guard running[index] === attempt, !attempt.finishing else { return }
     attempt.timer.map(loop.cancel)
     attempt.timer = nil
-    attempt.endedAt = loop.clock.now
+    // A sandboxed attempt's time ends with its run inside, not with the run outside after it.
+    attempt.endedAt = attempt.endedAt ?? loop.clock.now
     attempt.code = code
     attempt.signal = signal
     guard let work = endWork(index, attempt) else { return finish(index, attempt, EndWork()) }
@@ -357,10 +370,13 @@ package final class LaneLoop {
     let excusable = ranToEnd && quarantine?.active(lane: lane.name).isEmpty == false
     let recheck = self.recheck
     let inputs = endedAs == .pass || excusable ? recheck?.files(of: index) : nil
-    guard outputs != nil || reports != nil || inputs != nil else { return nil }
+    let sandbox = attempt.request.sandbox, passedOutside = attempt.passedOutside
+    guard outputs != nil || reports != nil || inputs != nil || sandbox != nil else { return nil }
     let since = attempt.startedWall, snapshot = attempt.reports
     return {
       var end = EndWork()
+      // First: the outputs and reports the lane wrote in the sandbox come back into the tree.
+      end.sandbox = sandbox?.finish(passedOutside: passedOutside)
       end.outputs = outputs?(index, lane)
       end.tests = reports?.read(lane, since, snapshot) ?? JUnitReading()
       if let inputs, let recheck { end.moved = recheck.moved(lane, since: inputs) }
@@ -376,6 +392,7 @@ package final class LaneLoop {
     var outcome = attempt.endedAs
     let request = attempt.request, code = attempt.code, signal = attempt.signal
     var missingOutputs = false
+    if let findings = end.sandbox { outcome = judgeSandboxed(attempt, outcome: outcome, findings) }
     if outcome == .pass, let check = end.outputs {
       if check.missing.isEmpty {
         check.keep()
@@ -439,6 +456,56 @@ package final class LaneLoop {
     case nil:
       return nil
     }
+  }
+
+  // MARK: - Sandbox (issue 56)
+
+  /// The sandbox could not be made or bubblewrap could not start the lane:
+  /// the machine's failure, an `error` (exit 3), never the lane's.
+  private func sandboxCannotStart(_ attempt: Attempt, _ problem: String?) {
+    let note = problem ?? "the sandbox (bubblewrap) could not start the lane; its message is in the lane's log"
+    attempt.sink.write("duet: \(note)\n")
+    attempt.note = note
+    attempt.couldNotStart = true
+    let index = attempt.request.index
+    // Ended at the next turn, never inside the start or the end that found it.
+    attempt.timer = loop.after(0) { [unowned self] in self.complete(index, attempt, code: nil) }
+  }
+
+  /// A lane that failed in the sandbox runs again outside it (traced when
+  /// strace is installed, output to its own log): passing there says its
+  /// declaration misses something, and the trace names what.
+  private func runOutsideSandbox(_ index: Int, _ attempt: Attempt, _ sandbox: SandboxedStep, code: Int32?, signal: Int32?) {
+    attempt.endedAt = loop.clock.now
+    let request = attempt.request
+    let log = (request.logPath as NSString).deletingLastPathComponent + "/" + sandbox.outsideLogName
+    attempt.sink.write("duet: the lane failed in the sandbox; running it outside to see what it reads that it does not declare (log: \(ControlText.shown(log)))\n")
+    let outside = LogSink(folder: request.logFolder, fileName: sandbox.outsideLogName, onLine: nil)
+    let limits = ChildRun.Limits(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneLoop.drainGrace)
+    attempt.child = loop.start(sandbox.outsideSpec, limits: limits, onBytes: { outside.write($0) }, onEnd: { [unowned self] end in
+      outside.close()
+      attempt.interrupted = attempt.interrupted || end.stopped
+      attempt.passedOutside = !end.timedOut && end.waitStatus.map { exitCode(ofWaitStatus: $0) } == 0
+      self.complete(index, attempt, code: code, signal: signal)
+    })
+  }
+
+  /// A sandboxed attempt's outcome with what the sandbox found: a write
+  /// outside its outputs fails it; a failure that passed outside is named.
+  private func judgeSandboxed(_ attempt: Attempt, outcome: AttemptOutcome, _ findings: SandboxedStep.Findings) -> AttemptOutcome {
+    var outcome = outcome
+    for problem in findings.problems { attempt.sink.write("duet: \(problem)\n") }
+    var notes = findings.note.map { [$0] } ?? []
+    if !findings.strays.isEmpty {
+      notes.append(SandboxFindings.wroteOutside(findings.strays.map(ControlText.shown)))
+      attempt.sink.write("duet: only the lane's outputs: and reports: come back from the sandbox; what it wrote elsewhere is not kept\n")
+      if outcome == .pass { outcome = .fail }
+    }
+    guard !notes.isEmpty else { return outcome }
+    let note = notes.joined(separator: "; ")
+    attempt.sink.write("duet: \(note)\n")
+    attempt.note = note
+    return outcome
   }
 
   /// One `finished` event per lane, in the order the plan settled them.

@@ -18,6 +18,8 @@ package struct StepRequest: Sendable {
   package var environment: [String: String]
   /// Called with each output line when the user asked to `--stream` this lane.
   package var onLine: (@Sendable (String) -> Void)?
+  /// Set when the lane runs in the sandbox (`--sandbox`, `sandbox: true`).
+  package var sandbox: SandboxedStep?
 
   package init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logFolder: URL, logFile: String, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
     self.index = index

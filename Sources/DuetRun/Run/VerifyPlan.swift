@@ -28,6 +28,8 @@ package struct VerifyOptions: Sendable {
   package var stream: Set<String> = []
   /// `--since`/`--changed`: the change to verify; lanes it does not touch are `unaffected`.
   package var changed: ChangedFiles.Result?
+  /// `--sandbox`: every shell lane runs in the sandbox (issue 56).
+  package var sandbox = false
   package init() {}
 }
 
@@ -64,6 +66,8 @@ package struct VerifyPlan: Sendable {
   /// What each lane's request is made of, worked out once, not once a lane
   /// (URL arithmetic was a fifth of the run loop's own time per lane: issue 42).
   private let shared: RequestParts
+  /// bubblewrap (and strace) when a lane runs in the sandbox; nil when none does.
+  package let sandboxTools: SandboxTools?
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
   package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
@@ -76,6 +80,7 @@ package struct VerifyPlan: Sendable {
     self.runID = VerifyPlan.makeRunID(now)
     self.shared = RequestParts(root: root, manifest: manifest, environment: environment, logFolder: ".duet/logs/\(runID)")
     try VerifyPlan.check(root: root, manifest: manifest, options: options)
+    sandboxTools = try SandboxPlan.tools(manifest: manifest, options: options, environment: environment)
     selected = try VerifyPlan.select(manifest, options)
     weights = [Double](repeating: 1, count: manifest.lanes.count)
     var preset: [Int: LaneRecord] = [:]
@@ -233,13 +238,15 @@ package struct VerifyPlan: Sendable {
     if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
     if let quarantinedTests { environment["DUET_QUARANTINED_TESTS"] = quarantinedTests }
     if let failedTests { environment["DUET_FAILED_TESTS"] = failedTests }
-    return StepRequest(
+    var request = StepRequest(
       index: index, lane: lane, attempt: attempt,
       timeout: lane.timeout ?? options.defaultTimeout,
       workingDirectory: shared.directories[index],
       logFolder: shared.logFolder, logFile: file, logPath: logPath,
       environment: environment,
       onLine: options.stream.contains(lane.name) ? onLine : nil)
+    request.sandbox = sandboxedStep(for: request)
+    return request
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.

@@ -11,7 +11,8 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     usage: "duet verify [options]",
     options: [
       jobs.spec, lane.spec, tag.spec, skip.spec, noDeps.spec, failFast.spec, dryRun.spec, since.spec, changed.spec, timeout.spec,
-      strict.spec, stream.spec, noCache.spec, remoteCache.spec, failed.spec, failedTests.spec, shard.spec, junit.spec, upstream.spec, seal.spec, timings.spec,
+      strict.spec, stream.spec, noCache.spec, sandbox.spec, remoteCache.spec, failed.spec, failedTests.spec, shard.spec, junit.spec, upstream.spec,
+      seal.spec, timings.spec,
       watch.spec, json.spec, root.spec,
     ],
     details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
@@ -82,6 +83,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     (request.options.strict, request.options.refusesFlaky) = try strictness(arguments[strict])
     request.options.stream = Set(try arguments[stream])
     request.options.noCache = try arguments[noCache]
+    request.options.sandbox = try arguments[sandbox]
     request.remoteCache = try arguments[remoteCache]
     request.shard = shard
     request.changes(since: try arguments[since], upstream: try arguments[changed])

@@ -30,6 +30,8 @@ extension VerifyCommand {
     OptionSpec(name: "--stream", value: "LANE", help: "print this lane's output live (repeatable)", repeatable: true))
   static let noCache = Option<Self, Bool>.flag(
     OptionSpec(name: "--no-cache", value: nil, help: "run every lane, even those whose inputs are unchanged since they last passed"))
+  static let sandbox = Option<Self, Bool>.flag(
+    OptionSpec(name: "--sandbox", value: nil, help: "run each shell lane under bubblewrap, where only what it declares exists; name what it reads or writes outside"))
   static let remoteCache = Option<Self, String?>.text(
     OptionSpec(name: "--remote-cache", value: "URL", help: "also read passes and outputs from this Bazel HTTP cache (nginx WebDAV, bazel-remote); also DUET_REMOTE_CACHE, uploads with DUET_REMOTE_CACHE_UPLOAD=1"))
   static let failed = Option<Self, Bool>.flag(

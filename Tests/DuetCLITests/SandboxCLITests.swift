@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Whether bubblewrap can make a sandbox on this machine (it needs Linux and namespaces).
+private let bubblewrapWorks: Bool = {
+  #if os(Linux)
+  guard FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap") else { return false }
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/bwrap")
+  probe.arguments = ["--unshare-all", "--ro-bind", "/", "/", "/bin/true"]
+  probe.standardError = FileHandle.nullDevice
+  guard (try? probe.run()) != nil else { return false }
+  probe.waitUntilExit()
+  return probe.terminationStatus == 0
+  #else
+  return false
+  #endif
+}()
+
+/// Issue 56, items 1 and 2: `duet verify --sandbox` runs each shell lane where
+/// only what it declares exists, and names what broke the declaration: a read
+/// outside its inputs (found by running it outside, traced) and a write
+/// outside its outputs (not kept). A plain verify passes this tree.
+@Suite("Lanes in a sandbox that shows only what they declared")
+struct SandboxCLITests {
+  static let manifest = """
+    version: 1
+    lanes:
+      - name: reads-undeclared
+        sh: "cat config/b.txt && cat src/a.txt"
+        inputs: [src/a.txt]
+      - name: writes-stray
+        sh: "mkdir -p build && echo out > build/out.txt && echo junk > stray.txt"
+        inputs: [src/a.txt]
+        outputs: [build/out.txt]
+      - name: producer
+        sh: "cat src/a.txt > gen/copy.txt && mkdir -p reports && echo '<testsuite/>' > reports/TEST-p.xml"
+        inputs: [src/a.txt]
+        outputs: [gen/copy.txt]
+        reports: ["reports/*.xml"]
+      - name: consumer
+        needs: [producer]
+        sh: "cat gen/copy.txt && test ! -e config/b.txt && test ! -e lanes/manifest.yaml && test \\"$(grep -c : /proc/net/dev)\\" = 1"
+        inputs: [src/a.txt]
+
+    """
+
+  func makeTree() throws -> FixtureTree {
+    let tree = try FixtureTree(manifest: SandboxCLITests.manifest)
+    try tree.write("src/a.txt", "a\n")
+    try tree.write("config/b.txt", "b\n")
+    try tree.write("gen/.keep", "")
+    return tree
+  }
+
+  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  func undeclaredReadsAndStrayWritesAreNamed() throws {
+    let tree = try makeTree()
+    // The consumer checks what only the sandbox hides (the tree, the network).
+    let plain = try tree.binary("verify", "--no-cache", "--skip", "consumer", environment: ["DUET_HISTORY": "off"])
+    #expect(plain.status == 0, "a plain verify passes: \(plain.stdout.suffix(800))")
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("stray.txt"))
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent("gen/copy.txt"))
+    let run = try tree.binary("verify", "--sandbox", "--no-cache", environment: ["DUET_HISTORY": "off"])
+    let output = run.stdout + run.stderr
+    #expect(run.status == 1, "\(output.suffix(1500))")
+    #expect(output.contains("✗ reads-undeclared 0.") && output.contains("s (reads outside its inputs: config/b.txt; add it to inputs:)"), "\(output.suffix(1500))")
+    #expect(output.contains("writes-stray      fail") && output.contains("s (wrote outside its outputs: stray.txt)"), "\(output.suffix(1500))")
+    #expect(output.contains("✓ producer"), "\(output.suffix(1500))")
+    #expect(output.contains("✓ consumer"), "a need's outputs are shown, nothing else: \(output.suffix(1500))")
+    #expect(!tree.exists("stray.txt"), "a write outside the outputs is not kept")
+    #expect(try tree.read("build/out.txt") == "out\n", "a declared output comes back")
+    #expect(try tree.read("gen/copy.txt") == "a\n")
+    #expect(tree.exists("reports/TEST-p.xml"), "a declared report comes back")
+    let sandboxes = try? FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent(".duet/sandbox").path)
+    #expect(sandboxes?.isEmpty ?? true, "the scratch trees are removed: \(sandboxes ?? [])")
+  }
+
+  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  func theManifestCanAskForIt() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      sandbox: true
+      lanes:
+        - {name: a, sh: "test ! -e lanes/manifest.yaml"}
+        - {name: b, sh: "test -e lanes/manifest.yaml", sandbox: false}
+      """)
+    let run = try tree.binary("verify", environment: ["DUET_HISTORY": "off"])
+    #expect(run.status == 0, "\(run.stdout.suffix(800))\(run.stderr)")
+  }
+
+  @Test func withoutBubblewrapItIsAUsageError() throws {
+    let tree = try makeTree()
+    let empty = tree.url.appendingPathComponent("empty-bin")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": empty.path])
+    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("bubblewrap"), "\(run.stderr)")
+  }
+
+  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  func aSandboxThatCannotStartIsAnError() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write("fake/bwrap", "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": tree.url.path + "/fake:/usr/bin:/bin"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("a error (duet could not start it: the sandbox (bubblewrap) could not start the lane"), "\(run.stdout)")
+    #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+  }
+}
