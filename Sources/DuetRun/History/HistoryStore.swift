@@ -418,7 +418,7 @@ package final class HistoryStore {
         guard try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) else { continue }
         var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
                                              judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
-        if outcome == "flaky" || outcome == "cached", let fingerprint = verdict.fingerprint {
+        if outcome == .flaky || outcome == .cached, let fingerprint = verdict.fingerprint {
           verdict.retried = try retriedPass(lane: lane, fingerprint: fingerprint)
         }
         if let partsStatement {
