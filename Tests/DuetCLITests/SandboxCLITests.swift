@@ -89,6 +89,21 @@ struct SandboxCLITests {
     #expect(run.status == 0, "\(run.stdout.suffix(800))\(run.stderr)")
   }
 
+  /// Issue 56's done-when: the bundled example passes `--sandbox`. Its
+  /// Kotlin lane compiled into `.duet/build`, outside its outputs, and failed
+  /// there ("wrote outside its outputs"); it now compiles into a temporary folder.
+  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  func theBundledExamplePassesInTheSandbox() throws {
+    let copy = try FixtureTree()
+    let example = InstallCLITests.repository.appendingPathComponent("Examples/Foyer")
+    try FileManager.default.removeItem(at: copy.url)
+    try FileManager.default.copyItem(at: example, to: copy.url)
+    try? FileManager.default.removeItem(at: copy.url.appendingPathComponent(".duet"))
+    let run = try runBinary(["verify", "--sandbox", "--no-cache"], in: copy.url, timeout: 240)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("duet verify: PASS (4 passed)"), "\(run.stdout)")
+  }
+
   @Test func withoutBubblewrapItIsAUsageError() throws {
     let tree = try makeTree()
     let empty = tree.url.appendingPathComponent("empty-bin")
