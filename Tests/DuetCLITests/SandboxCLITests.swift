@@ -1,6 +1,19 @@
 import Foundation
 import Testing
 
+/// duet's sandbox is Linux's bubblewrap (macOS's sandbox-exec is not built yet).
+#if os(Linux)
+private let onLinux = true
+#else
+private let onLinux = false
+#endif
+
+/// On Linux the sandbox tests need bubblewrap, which `tools/install-deps test`
+/// installs: a machine where it cannot make a sandbox fails them, never skips them.
+private func requireBubblewrap() throws {
+  try #require(bubblewrapWorks, "bubblewrap cannot make a sandbox here: run `tools/install-deps test` (it installs bubblewrap), and allow user namespaces")
+}
+
 /// Whether bubblewrap can make a sandbox on this machine (it needs Linux and namespaces).
 private let bubblewrapWorks: Bool = {
   #if os(Linux)
@@ -53,8 +66,9 @@ struct SandboxCLITests {
     return tree
   }
 
-  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func undeclaredReadsAndStrayWritesAreNamed() throws {
+    try requireBubblewrap()
     let tree = try makeTree()
     // The consumer checks what only the sandbox hides (the tree, the network).
     let plain = try tree.binary("verify", "--no-cache", "--skip", "consumer", environment: ["DUET_HISTORY": "off"])
@@ -76,8 +90,9 @@ struct SandboxCLITests {
     #expect(sandboxes?.isEmpty ?? true, "the scratch trees are removed: \(sandboxes ?? [])")
   }
 
-  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func theManifestCanAskForIt() throws {
+    try requireBubblewrap()
     let tree = try FixtureTree(manifest: """
       version: 1
       sandbox: true
@@ -92,8 +107,9 @@ struct SandboxCLITests {
   /// Issue 56's done-when: the bundled example passes `--sandbox`. Its
   /// Kotlin lane compiled into `.duet/build`, outside its outputs, and failed
   /// there ("wrote outside its outputs"); it now compiles into a temporary folder.
-  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func theBundledExamplePassesInTheSandbox() throws {
+    try requireBubblewrap()
     let copy = try FixtureTree()
     let example = InstallCLITests.repository.appendingPathComponent("Examples/Foyer")
     try FileManager.default.removeItem(at: copy.url)
@@ -113,8 +129,9 @@ struct SandboxCLITests {
     #expect(run.stderr.contains("bubblewrap"), "\(run.stderr)")
   }
 
-  @Test(.enabled(if: bubblewrapWorks, "bubblewrap cannot make a sandbox here"))
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func aSandboxThatCannotStartIsAnError() throws {
+    try requireBubblewrap()
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
     try tree.write("fake/bwrap", "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
     chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)

@@ -44,7 +44,11 @@ package enum SealedStore {
     let path = VerdictSeal.path(ofStore: store)
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     let data: Data
-    do { data = try PathGuard.readRegularFile(atAbsolute: path, displayPath: path) } catch { throw Mismatch("cannot read its seal: \(error)") }
+    // A seal is a line per run (about 140 bytes): one that came from an upstream
+    // job larger than this is no seal duet wrote, and is not read into memory.
+    do { data = try PathGuard.readRegularFile(atAbsolute: path, displayPath: path, limit: VerdictSeal.maxBytes) } catch {
+      throw Mismatch("cannot read its seal: \(error)")
+    }
     guard let seal = VerdictSeal.parse(String(decoding: data, as: UTF8.self)) else { throw Mismatch("\(path) is not a verdict seal") }
     return seal
   }

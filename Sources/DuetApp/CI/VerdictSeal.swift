@@ -47,6 +47,9 @@ package struct VerdictSeal: Sendable, Equatable {
   }
 
   /// The seal `text` holds; nil when it is not one.
+  /// The largest seal read: 16 MiB, over 100,000 runs' lines.
+  package static let maxBytes = 16 << 20
+
   package static func parse(_ text: String) -> VerdictSeal? {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }

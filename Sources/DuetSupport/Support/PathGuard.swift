@@ -107,8 +107,9 @@ package enum PathGuard {
     return fd
   }
 
-  /// Reads a whole regular file opened by `openRegularFile`.
-  package static func readRegularFile(atAbsolute path: String, displayPath: String) throws(FileError) -> Data {
+  /// Reads a whole regular file opened by `openRegularFile`; past `limit`
+  /// bytes (a file from outside: an upstream job's seal) it is refused, not read on.
+  package static func readRegularFile(atAbsolute path: String, displayPath: String, limit: Int = .max) throws(FileError) -> Data {
     let fd = try openRegularFile(atAbsolute: path, displayPath: displayPath)
     defer { close(fd) }
     var data = Data()
@@ -121,6 +122,7 @@ package enum PathGuard {
         throw .cannotRead(displayPath, errno: errno)
       }
       if n == 0 { return data }
+      guard data.count + n <= limit else { throw .refused(displayPath, reason: "it is larger than \(limit) bytes") }
       data.append(contentsOf: buffer[0..<n])
     }
   }

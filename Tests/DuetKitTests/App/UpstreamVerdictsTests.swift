@@ -114,6 +114,20 @@ struct UpstreamVerdictsTests {
     #expect(gated.warnings == ["the history store of job linux-1 does not verify: it holds runs duet did not record in that job; its lanes count as not run"])
   }
 
+  /// A seal past its bound (an upstream artifact a lane or a runner swelled)
+  /// is refused unread: the store counts as not run, and nothing is held in memory.
+  @Test func anOversizedSealIsRefusedUnread() throws {
+    defer { try? FileManager.default.removeItem(at: root) }
+    try job(restored: [], sealed: [("new", .pass, 2)])
+    let seal = VerdictSeal.path(ofStore: upPath)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: seal))
+    try handle.truncate(atOffset: UInt64(VerdictSeal.maxBytes) + 1)
+    try handle.close()
+    let gated = try gate()
+    #expect(gated.record?.reason == "needs a, not run in job linux-1 (its verdicts do not verify)")
+    #expect(gated.warnings.first?.contains("is larger than \(VerdictSeal.maxBytes) bytes") == true, "\(gated.warnings)")
+  }
+
   /// A sealed verdict changed in place (a failure made a pass) does not verify either.
   @Test func aChangedVerdictMakesTheStoreNotRun() throws {
     defer { try? FileManager.default.removeItem(at: root) }
