@@ -91,8 +91,9 @@ enum DocTranscripts {
     }
     let patterns: [(String, String)] = [
       (#"\b[0-9]{8}-[0-9]{6}-[0-9a-f]{6}\b"#, "{run}"),
-      (#"\b[0-9a-f]{12}\b"#, "{commit}"),
+      // A UUID first: its last group may be twelve digits, which the commit's pattern also takes.
       (#"\b[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\b"#, "{uuid}"),
+      (#"\b[0-9a-f]{12}\b"#, "{commit}"),
       (#"(?<![\w.])[0-9]+\.[0-9]+s\b"#, "{time}"),
       (#"(?<![\w.])[0-9]+m[0-9]{2}s\b"#, "{time}"),
       (#"\b[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\b"#, "{when}"),
@@ -262,6 +263,12 @@ struct DocTranscriptTests {
     #expect(DocTranscripts.mismatch(expected: ["[1/2] ✓ a {time}", "log: {tree}...", "...", "last"], actual: actual) == nil)
     #expect(DocTranscripts.mismatch(expected: ["[1/2] ✓ a {time}", "log: {tree}/.../a.log", "...", "last"], actual: actual) == nil)
     #expect(DocTranscripts.mismatch(expected: ["[1/2] ✓ a {time}", "last"], actual: actual) != nil)
+  }
+
+  /// A UUID whose last group is all digits was half taken for a commit (CI of stop 58).
+  @Test func aUUIDOfDigitsIsAUUID() {
+    let actual = DocTranscripts.normalise("::stop-commands::660DF8F7-FDF8-4FEB-B785-123456789012\ncommit 0a1b2c3d4e5f", tree: "/tmp/x")
+    #expect(actual == ["::stop-commands::{uuid}", "commit {commit}"])
   }
 
   /// The README's quick-start manifest is the one its transcripts run on.
