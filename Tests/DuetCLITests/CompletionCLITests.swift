@@ -52,7 +52,7 @@ struct CompletionCLITests {
     #expect(try bashCompletes(["logs", "kotlin-t"], in: tree) == ["kotlin-theming"])
     #expect(try bashCompletes(["logs", "kotlin-home", ""], in: tree) == [])
     #expect(try bashCompletes(["history", "--lane", "d"], in: tree) == ["design-tokens"])
-    #expect(try bashCompletes(["history", ""], in: tree) == ["prune", "merge"])
+    #expect(try bashCompletes(["history", ""], in: tree) == ["prune", "merge", "pull"])
     #expect(try bashCompletes(["ver"], in: tree) == ["verify"])
     #expect(try bashCompletes(["verify", "--fail"], in: tree) == ["--fail-fast", "--failed", "--failed-tests"])
     #expect(try bashCompletes(["graph", "--format", ""], in: tree) == ["dot", "mermaid"])

@@ -99,7 +99,7 @@ struct DoctorCLITests {
     #expect(text.contains(" lane kotlin-legacy gradle: on PATH; java: on PATH lane "))
     #expect(text.contains(" lane swift-HomeKit swift: on PATH lane swift-Lint swift: on PATH history "))
     #expect(text.contains(" lane mocks built-in: mocks --check "))
-    #expect(text.range(of: #" history \.duet/history\.sqlite: \d+ KiB, schema 5 \(current\), integrity ok "#, options: .regularExpression) != nil)
+    #expect(text.range(of: #" history \.duet/history\.sqlite: \d+ KiB, schema 6 \(current\), integrity ok "#, options: .regularExpression) != nil)
     #expect(text.contains(" swift Swift version 9.9-stub (swift-9.9-RELEASE) (/"))
     #expect(text.contains(" java openjdk version \"21.0.1-stub\" 2025-01-01 ("))
     #expect(text.contains(" kotlinc kotlinc-jvm 2.0.0-stub (JRE 21) ("))

@@ -43,9 +43,15 @@ package enum FlakyResponse: CommandResponse {
       return printout
     }
     printout.out("duet flaky: \(report.runsInWindow) run(s) in the window; \(FlakyReport.definition)")
-    let header: [TerminalLine] = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"]
+    // Runs from more than one place (pulled from the team): say which, and where each lane failed.
+    let team = report.origins.count > 1
+    if team { printout.out("runs from: \(OriginTally.words(report.origins))") }
+    let header: [TerminalLine] = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"] + (team ? ["failed on"] : [])
     func rows(_ entries: [FlakyReport.Entry]) -> [[TerminalLine]] {
-      entries.map { ["\($0.lane)", "\($0.runs)", "\($0.failures)", "\($0.flakyFingerprints)", "\($0.flips)", "\($0.retriesPassed)", "\(HistoryAccess.time($0.lastSeen))"] }
+      entries.map {
+        ["\($0.lane)", "\($0.runs)", "\($0.failures)", "\($0.flakyFingerprints)", "\($0.flips)", "\($0.retriesPassed)", "\(HistoryAccess.time($0.lastSeen))"]
+          + (team ? ["\($0.failedOn.joined(separator: ", "))"] : [])
+      }
     }
     if report.flaky.isEmpty {
       printout.out("no flaky lanes")
@@ -82,10 +88,12 @@ extension FlakyResponse {
       return printout
     }
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
+    if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
     func describe(_ entry: TestFlakyReport.Entry) {
       // Names and messages come from report files: shown on one line, nothing a terminal acts on.
+      let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.map(ControlText.shown).joined(separator: ", "))"
       printout.out("  \(ControlText.shown(entry.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
-                   + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))")
+                   + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))\(failedOn)")
       if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
     }
     if report.flaky.isEmpty { printout.out("no flaky tests") }

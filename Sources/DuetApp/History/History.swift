@@ -121,6 +121,8 @@ package struct HistoryMergeRequest: Sendable {
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
   package var sealed: Bool
+  /// The version an uploaded slot's entry names (runs travel when the remote cache takes uploads).
+  package var duetVersion = ""
   package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false) {
     self.root = root
     self.environment = environment
@@ -132,6 +134,8 @@ package struct HistoryMergeRequest: Sendable {
 package struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
   package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  /// Problems uploading the merged runs to the remote cache (`DUET_REMOTE_CACHE_UPLOAD=1`), which fail nothing.
+  package var warnings: [String] = []
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
@@ -139,6 +143,7 @@ package struct HistoryMergeResponse: CommandResponse {
 
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
+    for warning in warnings { printout.err("duet history merge: warning: \(warning)") }
     for (file, result) in merged {
       switch result {
       case .success(let added): printout.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
@@ -159,7 +164,8 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
   } catch {
     throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
   }
-  return HistoryMergeResponse(merged: request.files.map { file in
+  let before = Set((try? store.runIDs()) ?? [])
+  var response = HistoryMergeResponse(merged: request.files.map { file in
     (file.given, Result { () throws(HistoryError) in
       guard request.sealed else { return try store.merge(from: file.path) }
       let runs: [String]
@@ -167,4 +173,7 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
       return try store.merge(from: file.path, only: Set(runs))
     })
   })
+  let added = Set((try? store.runIDs()) ?? []).subtracting(before)
+  response.warnings = shareMergedRuns(added, store: store, request: request, duetVersion: request.duetVersion)
+  return response
 }

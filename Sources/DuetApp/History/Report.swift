@@ -46,6 +46,7 @@ package enum ReportResponse: CommandResponse {
     }
     var printout = Printout()
     printout.out("duet report: \(report.runs) run(s) in the window; cache hits \(ReportText.rate(report)) (\(report.cacheHits) of \(report.settled) lane runs)")
+    if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
     let header: [TerminalLine] = ["lane", "runs", "p50", "p95", "p50 over time", "cached", "failed", "failed, then passed"]
     printout.table(TextTable(header: header, rows: ReportText.laneRows(report).map { $0.map { TerminalLine(escaping: $0) } }), width: format.width)
     if let words = report.flakyLanes, let lead = words.lead {
@@ -103,6 +104,7 @@ package func report(_ request: ReportRequest) throws -> ReportResponse {
   }
   var report = try HistoryReport.compute(store: store, last: request.last)
   report.flakyTests = FlakyTestsInWords(try TestFlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
+  report.origins = try store.windowOrigins(last: request.last, since: nil)
   report.flakyLanes = FlakyLanesInWords(try FlakyReport.compute(store: store, last: request.last, since: nil, now: request.now))
   report.quarantine = quarantined(root: request.root, now: request.now)
   var htmlError: TerminalLine?

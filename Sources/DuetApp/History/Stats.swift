@@ -39,6 +39,7 @@ package enum StatsResponse: CommandResponse {
       return printout
     }
     printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
+    if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
     // "passed" counts runs the lane passed, retries allowed; "first try" the runs its first attempt passed.
     let rows = report.entries.map { entry -> [TerminalLine] in
       ["\(entry.lane)", "\(entry.runs)", "\(entry.attempts)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(entry.excused)",

@@ -208,6 +208,11 @@ extension GitHubWorkflow {
       "          path: .duet/ci/stores",
       "          merge-multiple: true",
       "      - name: duet history merge",
+      // The pipeline's runs travel through the remote cache too (`duet history pull`).
+      "        env:",
+    ]
+    y += RemoteCacheEnvironment.gitHubStep.map { "          \($0.name): \($0.value)" }
+    y += [
       "        run: |",
       "          shopt -s nullglob",
       "          stores=(.duet/ci/stores/*.sqlite)",

@@ -209,6 +209,8 @@ package enum GitLabPipeline {
       "  needs: [\(([CIToolchains.buildJobID(macOS: false)] + ids).map { need($0, artifacts: true) }.joined(separator: ", "))]",
     ]
     y += caches(savingHistory: true, gradle: false)
+    // The pipeline's runs travel through the remote cache too (`duet history pull`).
+    y += ["  variables:"] + RemoteCacheEnvironment.gitLabJob.map { "    \($0.name): \($0.value)" }
     y.append("  before_script:")
     y += duetOnPath.map { "    - \($0)" }
     let merge: ShellText = "for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && duet history merge --sealed \"$store\"; done; true"

@@ -3,8 +3,8 @@ import Foundation
 
 /// HMAC-SHA256 (RFC 2104) over the one SHA-256 duet has, so an action entry
 /// can be signed with `DUET_REMOTE_CACHE_KEY` without another C binding.
-enum HMACSHA256 {
-  static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+package enum HMACSHA256 {
+  package static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
     let blockSize = 64
     var block = key.count > blockSize ? sha256(key) : key
     block += [UInt8](repeating: 0, count: blockSize - block.count)

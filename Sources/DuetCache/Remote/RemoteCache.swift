@@ -73,44 +73,67 @@ package final class RemoteCache: @unchecked Sendable {
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).
   package func entries(_ keys: [String: String]) -> [String: ActionEntry] {
+    held(keys.mapValues { "lane \(ControlText.shown($0))" }).compactMapValues { held in
+      if case .entry(let entry) = held { return entry }
+      return nil
+    }
+  }
+
+  /// What the remote holds under a key: an entry duet may use, nothing (404),
+  /// or something it may not use (not an entry, another action's, unsigned
+  /// while a key is set), which is neither served nor taken for a free slot.
+  package enum Held: Sendable {
+    case entry(ActionEntry)
+    case missing
+    case unusable
+  }
+
+  /// Whether the remote may still be read in this run (no request failed, no blob came damaged).
+  package var readable: Bool { !broken && !untrusted }
+
+  /// What the remote holds under each of `keys` (each named by `keys`'s value
+  /// in messages: `lane kit`); empty when it cannot be read (then one warning said why).
+  package func held(_ keys: [String: String]) -> [String: Held] {
     guard !broken, !untrusted, !keys.isEmpty else { return [:] }
     let ordered = keys.keys.sorted()
     // Entries are read into memory and thrown away: asking (a `--dry-run` too)
     // writes no file, in the tree or anywhere else.
     let results = transport.read(ordered.map { RemoteKey(.ac, $0) }, maxBytes: ActionEntry.maxEncodedSize)
-    var found: [String: ActionEntry] = [:]
+    var found: [String: Held] = [:]
     for (offset, key) in ordered.enumerated() where offset < results.count {
       switch results[offset].result {
-      case .missing: continue
+      case .missing: found[key] = .missing
       case .failed(let why):
         fail(why)
         return [:]
-      case .done:
-        let data = results[offset].bytes
-        let lane = keys[key] ?? key
-        let entry: ActionEntry
-        do { entry = try ActionEntry.decode([UInt8](data)) } catch {
-          refused.insert(key)
-          unusable("the entry for lane \(ControlText.shown(lane)) is not usable (\(error)); the lane runs")
-          continue
-        }
-        guard entry.key == key else {
-          refused.insert(key)
-          unusable("the entry stored for lane \(ControlText.shown(lane)) names another action; the lane runs")
-          continue
-        }
-        if let signingKey, !entry.isSigned(by: signingKey) {
-          refused.insert(key)
-          if !warnedUnsigned {
-            warnedUnsigned = true
-            warnings.append("remote cache \(name): an entry (lane \(ControlText.shown(lane))) is not signed with DUET_REMOTE_CACHE_KEY; unsigned entries are not served")
-          }
-          continue
-        }
-        found[key] = entry
+      case .done: found[key] = checked(results[offset].bytes, key: key, what: keys[key] ?? key)
       }
     }
     return found
+  }
+
+  /// An entry read under `key`, or `unusable` (said once) when duet may not use it.
+  private func checked(_ bytes: [UInt8], key: String, what: String) -> Held {
+    let entry: ActionEntry
+    do { entry = try ActionEntry.decode(bytes) } catch {
+      refused.insert(key)
+      unusable("the entry for \(what) is not usable (\(error)); \(what.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
+      return .unusable
+    }
+    guard entry.key == key else {
+      refused.insert(key)
+      unusable("the entry stored for \(what) names another action; \(what.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
+      return .unusable
+    }
+    if let signingKey, !entry.isSigned(by: signingKey) {
+      refused.insert(key)
+      if !warnedUnsigned {
+        warnedUnsigned = true
+        warnings.append("remote cache \(name): an entry (\(what)) is not signed with DUET_REMOTE_CACHE_KEY; unsigned entries are not served")
+      }
+      return .unusable
+    }
+    return .entry(entry)
   }
 
   /// Downloads blobs the local store lacks; returns those it could not get.

@@ -13,19 +13,24 @@ package struct FlakyJSON: Codable, Sendable, Equatable {
     /// ISO 8601, UTC.
     package var lastSeen: String
     package var status: String
+    /// Where its failures happened, when the window holds runs from more than one place (`history pull`).
+    package var failedOn: [String]
   }
 
   package var definition: String
   package var runsInWindow: Int
+  /// The window's runs by where they came from (`ci JOB`, `host NAME`).
+  package var origins: [OriginTally]
   package var lanes: [Lane]
 
   package init(_ report: FlakyReport) {
     definition = FlakyReport.definition
     runsInWindow = report.runsInWindow
+    origins = report.origins
     lanes = report.entries.map { entry in
       Lane(lane: entry.lane, runs: entry.runs, failures: entry.failures, flakyFingerprints: entry.flakyFingerprints,
            flips: entry.flips, retriesPassed: entry.retriesPassed, lastSeen: ISOTime.text(entry.lastSeen),
-           status: entry.recovered ? "recovered" : "flaky")
+           status: entry.recovered ? "recovered" : "flaky", failedOn: entry.failedOn)
     }
   }
 }

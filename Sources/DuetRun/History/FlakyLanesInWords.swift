@@ -21,6 +21,7 @@ package struct FlakyLanesInWords: Sendable, Equatable {
       if entry.retriesPassed > 0 { evidence.append("passed on a retry \(entry.retriesPassed == 1 ? "once" : "\(entry.retriesPassed) times")") }
       evidence.append("\(entry.failures) failure(s) in \(entry.runs) run(s)")
       if entry.recovered { evidence.append("none in the last 7 days") }
+      if !entry.failedOn.isEmpty { evidence.append("failed on \(entry.failedOn.joined(separator: " and "))") }
       return Lane(name: entry.lane, why: evidence.joined(separator: ", "))
     }
   }

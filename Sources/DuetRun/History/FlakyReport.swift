@@ -25,10 +25,15 @@ package struct FlakyReport: Sendable {
     /// When the newest evidence was seen (seconds since 1970).
     package var lastSeen: Double
     package var recovered: Bool
+    /// Where its failures happened (`ci linux-1`, `host laptop`), when the
+    /// window holds runs from more than one place (`history pull`).
+    package var failedOn: [String] = []
   }
 
   package var entries: [Entry]
   package var runsInWindow: Int
+  /// The window's runs by where they came from, most first.
+  package var origins: [OriginTally] = []
 
   package var flaky: [Entry] { entries.filter { !$0.recovered } }
   package var recovered: [Entry] { entries.filter(\.recovered) }
@@ -46,7 +51,14 @@ package struct FlakyReport: Sendable {
   package static func compute(store: HistoryStore, last: Int, since: Double?, now: Double) throws(HistoryError) -> FlakyReport {
     var evidence = Evidence()
     let window = try store.scanWindow(last: last, since: since, reading: .evidence) { evidence.add($0) }
-    return evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)
+    var report = evidence.report(lanes: window.lanes, runsInWindow: window.runs, now: now)
+    report.origins = try store.windowOrigins(last: last, since: since)
+    if report.origins.count > 1 {
+      for index in report.entries.indices {
+        report.entries[index].failedOn = try store.failureOrigins(lane: report.entries[index].lane, last: last, since: since)
+      }
+    }
+    return report
   }
 
   /// Each lane's evidence so far, fed lane runs in run order.

@@ -24,6 +24,7 @@ package struct FlakyTestsInWords: Sendable, Equatable {
       if entry.flakyFingerprints > 0 { evidence.append("both outcomes on \(entry.flakyFingerprints == 1 ? "one fingerprint" : "\(entry.flakyFingerprints) fingerprints")") }
       if entry.retriesPassed > 0 { evidence.append("passed on a retry \(entry.retriesPassed == 1 ? "once" : "\(entry.retriesPassed) times")") }
       evidence.append("\(entry.failures) failure(s) in \(entry.runs) run(s)")
+      if !entry.failedOn.isEmpty { evidence.append("failed on \(entry.failedOn.joined(separator: " and "))") }
       return Test(name: entry.label, lane: entry.lane, why: evidence.joined(separator: ", "))
     }
   }

@@ -14,6 +14,8 @@ package struct HistoryListJSON: Codable, Sendable, Equatable {
     package var outcome: VerifyOutcome.Verdict
     @Nullable package var gitCommit: String?
     package var host: String
+    /// Where the run came from: `ci JOB` or `host NAME` (null before schema 6).
+    @Nullable package var origin: String?
     package var command: String
     package var jobs: Int
     package var duetVersion: String
@@ -29,7 +31,7 @@ package struct HistoryListJSON: Codable, Sendable, Equatable {
     self.store = store
     self.runs = runs.map { run in
       Run(id: run.id, logId: run.logID, startedAt: ISOTime.text(run.started), durationSeconds: run.ended - run.started,
-          outcome: run.outcome, gitCommit: run.gitCommit, host: run.host, command: run.command, jobs: run.jobs,
+          outcome: run.outcome, gitCommit: run.gitCommit, host: run.host, origin: run.origin, command: run.command, jobs: run.jobs,
           duetVersion: run.duetVersion, failed: failedLanes[run.id] ?? [])
     }
   }

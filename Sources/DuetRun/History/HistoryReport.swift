@@ -80,6 +80,8 @@ package struct HistoryReport: Sendable {
   }
 
   package var runs = 0
+  /// The window's runs by where they came from, most first (`duet report` names them when more than one).
+  package var origins: [OriginTally] = []
   package var lanes: [Lane] = []
   /// Time saved by the cache per ISO week, oldest first.
   package var savedByWeek: [SavedWeek] = []

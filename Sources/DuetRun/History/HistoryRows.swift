@@ -16,8 +16,12 @@ package struct RunRow: Sendable, Equatable {
   package var outcome: VerifyOutcome.Verdict
   package var jobs: Int
   package var duetVersion: String
+  /// Where the run came from, as reports name it: `ci JOB` on a CI runner,
+  /// else `host NAME`; nil for a run recorded before schema 6.
+  package var origin: String?
 
-  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String) {
+  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String,
+               origin: String? = nil) {
     self.id = id
     self.logID = logID
     self.started = started
@@ -29,6 +33,7 @@ package struct RunRow: Sendable, Equatable {
     self.outcome = outcome
     self.jobs = jobs
     self.duetVersion = duetVersion
+    self.origin = origin
   }
 }
 

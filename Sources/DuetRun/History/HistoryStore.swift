@@ -124,6 +124,17 @@ package final class HistoryStore {
       AND test_cases.attempt = numbered.attempt AND test_cases.seq = numbered.seq AND numbered.ordinal > 0;
     ALTER TABLE steps ADD COLUMN excused INTEGER;
     """,
+    // Issue 55: runs travel between clones (`history pull`), so each run says
+    // where it came from (`ci JOB` or `host NAME`), and each step's fingerprint
+    // keeps its parts (`FingerprintParts.serialized`), one row per fingerprint
+    // (the fingerprint is the SHA-256 of the parts: a row checks itself).
+    """
+    ALTER TABLE runs ADD COLUMN origin TEXT;
+    CREATE TABLE fingerprint_parts (
+      fingerprint TEXT PRIMARY KEY,
+      parts TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
   ]
 
   package static var schemaVersion: Int { migrations.count }
@@ -210,6 +221,7 @@ package final class HistoryStore {
       try db.writeTransaction {
         try insert(run, steps: steps)
         try insert(tests)
+        try insert(parts: parts.values.map { ($0.fingerprint, $0.serialized) })
         let replace = try db.prepare("INSERT OR REPLACE INTO lane_inputs (lane, fingerprint, parts) VALUES (?,?,?)")
         for lane in parts.keys.sorted() {
           let part = parts[lane]!
@@ -224,15 +236,23 @@ package final class HistoryStore {
   }
 
   private func insert(_ run: RunRow, steps: [StepRow]) throws {
-    let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+    let runInsert = try db.prepare("INSERT OR IGNORE INTO runs (id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
     try runInsert.run([.text(run.id), .text(run.logID), .real(run.started), .real(run.ended), .text(run.command), .text(run.root),
-                       run.gitCommit.sqlValue, .text(run.host), .text(run.outcome.rawValue), .integer(Int64(run.jobs)), .text(run.duetVersion)])
+                       run.gitCommit.sqlValue, .text(run.host), .text(run.outcome.rawValue), .integer(Int64(run.jobs)), .text(run.duetVersion),
+                       run.origin.sqlValue])
     let stepInsert = try db.prepare("INSERT OR IGNORE INTO steps (run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, judged, excused) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
     for step in steps {
       try stepInsert.run([.text(step.runID), .text(step.lane), .integer(Int64(step.attempt)), .real(step.started), .real(step.duration),
                           step.attemptOutcome.map(\.rawValue).sqlValue, step.laneOutcome.map(\.rawValue).sqlValue, step.exitCode.map { .integer(Int64($0)) } ?? .null,
                           step.fingerprint.sqlValue, step.logPath.sqlValue, step.judged.sqlValue, step.excused ? .integer(1) : .null])
     }
+  }
+
+  /// Fingerprint parts by fingerprint (`fingerprint_parts`); a fingerprint's parts never change.
+  func insert(parts: [(fingerprint: String, serialized: String)]) throws {
+    guard !parts.isEmpty else { return }
+    let statement = try db.prepare("INSERT OR IGNORE INTO fingerprint_parts (fingerprint, parts) VALUES (?,?)")
+    for part in parts { try statement.run([.text(part.fingerprint), .text(part.serialized)]) }
   }
 
   private func insert(_ tests: [TestCaseRow]) throws {
@@ -251,33 +271,17 @@ package final class HistoryStore {
 
   /// Imports every run of another store that this one lacks (same UUID = same run).
   /// The other store is opened read-only and checked first, and every row it
-  /// holds must be one duet could have written (`LogLocation.problem`), or
-  /// nothing is merged. Errors name the store they come from.
-  /// `only`: the runs to import (a CI job's sealed runs); nil for every one.
-  package func merge(from other: String, only: Set<String>? = nil) throws(HistoryError) -> (runs: Int, steps: Int) {
+  /// holds must be one duet could have written (`LogLocation.problem`, parts
+  /// whose SHA-256 is their fingerprint), or nothing is merged. Errors name the
+  /// store they come from. `only`: the runs to import (a CI job's sealed runs,
+  /// a pulled commit's); nil for every one. `commit`: the commit every run
+  /// imported must have run on (runs pulled from that commit's slots).
+  package func merge(from other: String, only: Set<String>? = nil, commit: String? = nil) throws(HistoryError) -> (runs: Int, steps: Int) {
     let source = try HistoryStore(path: other, readOnly: true)
-    var incoming: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
+    let incoming: MergeBatch
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
-      if let problem = try source.outOfRange() { throw HistoryError.unsafeRow(other, problem) }
-      let runs = try source.db.query("SELECT id, log_id, started, ended, command, root, git_commit, host, outcome, jobs, duet_version FROM runs").compactMap(HistoryStore.runRow)
-      // A store from an older duet has no `judged` column: its passes were judged under no known condition.
-      let judged = try source.hasColumn("judged", in: "steps") ? "judged" : "NULL"
-      let excused = try source.hasColumn("excused", in: "steps") ? "excused" : "NULL"
-      let statement = try source.db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged), \(excused) FROM steps WHERE run_id = ?")
-      // A store from before schema 4 has no test cases.
-      let tests = try source.hasTable("test_cases")
-        ? try source.db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message, \(try TestFold.identityColumns(source)) FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
-        : nil
-      for run in runs where !known.contains(run.id) && only.map({ $0.contains(run.id) }) ?? true {
-        try statement.bind([.text(run.id)])
-        var steps: [StepRow] = []
-        while try statement.step() {
-          if let row = HistoryStore.stepRow(statement.row) { steps.append(row) }
-        }
-        if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(other, problem) }
-        incoming.append((run, steps, try tests.map { try HistoryStore.testRows($0, run: run.id) } ?? []))
-      }
+      incoming = try source.batch(named: other, skipping: known, only: only, commit: commit)
     } catch let error as HistoryError {
       throw error
     } catch let error as SQLiteError {
@@ -286,18 +290,126 @@ package final class HistoryStore {
       throw .sqlite(other, SQLiteError(code: 1, message: "\(error)"))
     }
     do {
-      try db.writeTransaction {
-        for entry in incoming {
-          try insert(entry.run, steps: entry.steps)
-          try insert(entry.tests)
-        }
-      }
-      return (incoming.count, incoming.reduce(0) { $0 + $1.steps.count })
+      try db.writeTransaction { try write(incoming) }
+      return (incoming.runs.count, incoming.runs.reduce(0) { $0 + $1.steps.count })
     } catch let error as SQLiteError {
       throw .sqlite(path, error)
     } catch {
       throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
     }
+  }
+
+  /// Several stores merged in one transaction (the blobs of a pull), each read
+  /// and checked as `merge` does; one refused is said in its result and the
+  /// others are merged. A run in two of them is merged once.
+  package func merge(_ sources: [(path: String, only: Set<String>?, commit: String?)]) -> [Result<(runs: Int, steps: Int), HistoryError>] {
+    var known: Set<String>
+    do { known = Set(try runIDs()) } catch { return sources.map { _ in .failure(error) } }
+    var batches: [MergeBatch] = []
+    var results: [Result<(runs: Int, steps: Int), HistoryError>] = []
+    for source in sources {
+      do {
+        let batch = try HistoryStore(path: source.path, readOnly: true).checkedBatch(named: source.path, skipping: known, only: source.only, commit: source.commit)
+        known.formUnion(batch.runs.map(\.run.id))
+        batches.append(batch)
+        results.append(.success((batch.runs.count, batch.runs.reduce(0) { $0 + $1.steps.count })))
+      } catch {
+        results.append(.failure(error))
+      }
+    }
+    do {
+      try db.writeTransaction { try batches.forEach(write) }
+      return results
+    } catch {
+      let failure = HistoryError.sqlite(path, error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)"))
+      return sources.map { _ in .failure(failure) }
+    }
+  }
+
+  /// `batch`, its errors as the other store's.
+  func checkedBatch(named name: String, skipping known: Set<String>, only: Set<String>?, commit: String?) throws(HistoryError) -> MergeBatch {
+    do {
+      return try batch(named: name, skipping: known, only: only, commit: commit)
+    } catch let error as HistoryError {
+      throw error
+    } catch let error as SQLiteError {
+      throw .sqlite(name, error)
+    } catch {
+      throw .sqlite(name, SQLiteError(code: 1, message: "\(error)"))
+    }
+  }
+
+  /// Runs read from another store for `merge`, with the parts of their fingerprints.
+  package struct MergeBatch {
+    package var runs: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
+    package var parts: [(fingerprint: String, serialized: String)] = []
+  }
+
+  /// Writes a batch `merge` read; inside the caller's transaction.
+  func write(_ batch: MergeBatch) throws {
+    for entry in batch.runs {
+      try insert(entry.run, steps: entry.steps)
+      try insert(entry.tests)
+    }
+    try insert(parts: batch.parts)
+  }
+
+  /// This (read-only, other) store's runs not in `known` (and in `only`),
+  /// checked as `merge` says; `name` is the store as errors name it.
+  func batch(named name: String, skipping known: Set<String>, only: Set<String>?, commit: String? = nil) throws -> MergeBatch {
+    if let problem = try outOfRange() { throw HistoryError.unsafeRow(name, problem) }
+    let runs = try db.query("SELECT \(try runColumns()) FROM runs").compactMap(HistoryStore.runRow)
+    // A store from an older duet has no `judged` column: its passes were judged under no known condition.
+    let judged = try hasColumn("judged", in: "steps") ? "judged" : "NULL"
+    let excused = try hasColumn("excused", in: "steps") ? "excused" : "NULL"
+    let statement = try db.prepare("SELECT run_id, lane, attempt, started, duration, attempt_outcome, lane_outcome, exit_code, fingerprint, log_path, \(judged), \(excused) FROM steps WHERE run_id = ?")
+    // A store from before schema 4 has no test cases.
+    let tests = try hasTable("test_cases")
+      ? try db.prepare("SELECT lane, attempt, suite, name, outcome, duration, message, \(try TestFold.identityColumns(self)) FROM test_cases WHERE run_id = ? ORDER BY lane, attempt, seq")
+      : nil
+    var batch = MergeBatch()
+    for run in runs where !known.contains(run.id) && only.map({ $0.contains(run.id) }) ?? true {
+      try statement.bind([.text(run.id)])
+      var steps: [StepRow] = []
+      while try statement.step() {
+        if let row = HistoryStore.stepRow(statement.row) { steps.append(row) }
+      }
+      if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(name, problem) }
+      if let commit, run.gitCommit != commit {
+        throw HistoryError.unsafeRow(name, "run \(ControlText.shown(run.id)) ran on commit \(ControlText.shown(run.gitCommit ?? "none")), not on \(commit), whose runs it was found under")
+      }
+      batch.runs.append((run, steps, try tests.map { try HistoryStore.testRows($0, run: run.id) } ?? []))
+    }
+    batch.parts = try checkedParts(of: Set(batch.runs.flatMap { $0.steps.compactMap(\.fingerprint) }), named: name)
+    return batch
+  }
+
+  /// The largest parts text a merged store may hold for one fingerprint.
+  package static let maxPartsBytes = 16 << 20
+
+  /// The parts this store holds for `fingerprints`, each checked: parts duet
+  /// can read, no larger than `maxPartsBytes`, whose SHA-256 is the fingerprint.
+  private func checkedParts(of fingerprints: Set<String>, named name: String) throws -> [(fingerprint: String, serialized: String)] {
+    guard !fingerprints.isEmpty, try hasTable("fingerprint_parts") else { return [] }
+    let statement = try db.prepare("SELECT parts FROM fingerprint_parts WHERE fingerprint = ?")
+    var found: [(fingerprint: String, serialized: String)] = []
+    for fingerprint in fingerprints.sorted() {
+      try statement.bind([.text(fingerprint)])
+      guard try statement.step() else { continue }
+      guard let text = statement.row.first?.text, text.utf8.count <= HistoryStore.maxPartsBytes,
+            Digest.sha256(text) == fingerprint, FingerprintParts.parse(text) != nil else {
+        throw HistoryError.unsafeRow(name, "the parts kept for fingerprint \(fingerprint.prefix(12))… are not that fingerprint's; duet writes no such row, so the store is not merged")
+      }
+      found.append((fingerprint, text))
+    }
+    return found
+  }
+
+  /// The columns `runRow` reads, `origin` as NULL in a store from before schema 6.
+  func runColumns(prefix: String = "") throws -> String {
+    let origin = try hasColumn("origin", in: "runs") ? "\(prefix)origin" : "NULL"
+    return ["id", "log_id", "started", "ended", "command", "root", "git_commit", "host", "outcome", "jobs", "duet_version"]
+      .map { prefix + $0 }.joined(separator: ", ") + ", " + origin
   }
 
   /// The test cases of run `run` that `statement` (lane, attempt, suite, name,
@@ -345,6 +457,9 @@ package final class HistoryStore {
         ("SELECT run_id || ' lane ' || lane, 'test report', report FROM test_cases WHERE typeof(report) != 'text' OR length(report) > 4096 LIMIT 1", "run"),
       ]
     }
+    if try hasColumn("origin", in: "runs") {
+      checks.append(("SELECT id, 'origin', origin FROM runs WHERE NOT (origin IS NULL OR (typeof(origin) = 'text' AND length(origin) <= 256)) LIMIT 1", "run"))
+    }
     if try hasColumn("excused", in: "steps") {
       checks.append(("SELECT run_id || ' lane ' || lane, 'excused', excused FROM steps WHERE NOT (excused IS NULL OR excused IN (0, 1)) LIMIT 1", "run"))
     }
@@ -375,6 +490,10 @@ package final class HistoryStore {
           try deleteTests.run([.text(id)])
           try deleteSteps.run([.text(id)])
           try delete.run([.text(id)])
+        }
+        // Parts no step names any more go with their runs.
+        if try hasTable("fingerprint_parts") {
+          try db.execute("DELETE FROM fingerprint_parts WHERE fingerprint NOT IN (SELECT fingerprint FROM steps WHERE fingerprint IS NOT NULL)")
         }
         return doomed.compactMap { $0.count > 1 ? $0[1].text : nil }
       }
@@ -471,7 +590,7 @@ package final class HistoryStore {
   /// The newest runs first, optionally only those in which `lane` took part.
   package func recentRuns(limit: Int, lane: String? = nil) throws(HistoryError) -> [RunRow] {
     try reading {
-      let columns = "r.id, r.log_id, r.started, r.ended, r.command, r.root, r.git_commit, r.host, r.outcome, r.jobs, r.duet_version"
+      let columns = try runColumns(prefix: "r.")
       if let lane {
         return try db.query("SELECT \(columns) FROM runs r WHERE EXISTS (SELECT 1 FROM steps s WHERE s.run_id = r.id AND s.lane = ?) ORDER BY r.started DESC LIMIT ?", [.text(lane), .integer(Int64(limit))]).compactMap(HistoryStore.runRow)
       }
@@ -520,10 +639,11 @@ package final class HistoryStore {
   /// A run row, or nil for one duet would not write (a missing key, an
   /// outcome this duet does not know), which the readers leave out.
   package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
-    guard row.count == 11, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
+    guard row.count == 11 || row.count == 12, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
           let outcome = row[8].text.flatMap(VerifyOutcome.Verdict.init(rawValue:)) else { return nil }
     return RunRow(id: id, logID: logID, started: StoredNumber.time(started), ended: StoredNumber.time(ended), command: row[4].text ?? "", root: row[5].text ?? "",
-                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: max(0, min(row[9].int ?? 0, 100_000)), duetVersion: row[10].text ?? "")
+                  gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: max(0, min(row[9].int ?? 0, 100_000)), duetVersion: row[10].text ?? "",
+                  origin: row.count > 11 ? row[11].text : nil)
   }
 
   /// A step row; an outcome this duet does not know reads as none.

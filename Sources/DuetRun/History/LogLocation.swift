@@ -41,7 +41,7 @@ package enum LogLocation {
     }
     // Text `duet history` and `duet logs` print: no terminal escapes or line breaks.
     for (name, text) in [("id", run.id), ("command", run.command), ("root", run.root), ("host", run.host), ("outcome", run.outcome.rawValue),
-                         ("git_commit", run.gitCommit ?? ""), ("duet_version", run.duetVersion)] where hasControlCharacter(text) {
+                         ("git_commit", run.gitCommit ?? ""), ("duet_version", run.duetVersion), ("origin", run.origin ?? "")] where hasControlCharacter(text) {
       return "run \(quoted(run.id)): \(name) holds a control character"
     }
     for step in steps {

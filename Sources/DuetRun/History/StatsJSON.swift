@@ -25,10 +25,13 @@ package struct StatsJSON: Codable, Sendable, Equatable {
   }
 
   package var runsInWindow: Int
+  /// The window's runs by where they came from (`ci JOB`, `host NAME`).
+  package var origins: [OriginTally]
   package var lanes: [Lane]
 
   package init(_ report: StatsReport) {
     runsInWindow = report.runsInWindow
+    origins = report.origins
     lanes = report.entries.map { entry in
       Lane(lane: entry.lane, runs: entry.runs, attempts: entry.attempts, passRate: entry.passRate, excusedRuns: entry.excused, firstTryPassRate: entry.firstTryRate,
            p50Seconds: entry.p50, p95Seconds: entry.p95, maxSeconds: entry.max, runP50Seconds: entry.runP50,

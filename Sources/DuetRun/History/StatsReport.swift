@@ -33,6 +33,8 @@ package struct StatsReport: Sendable {
 
   package var entries: [Entry]
   package var runsInWindow: Int
+  /// The window's runs by where they came from, most first.
+  package var origins: [OriginTally] = []
 
   package static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
     let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
@@ -45,7 +47,9 @@ package struct StatsReport: Sendable {
   package static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> StatsReport {
     var durations = Durations()
     let window = try store.scanWindow(last: last, since: nil, reading: .durations) { durations.add($0) }
-    return durations.report(lanes: window.lanes, runsInWindow: window.runs)
+    var report = durations.report(lanes: window.lanes, runsInWindow: window.runs)
+    report.origins = try store.windowOrigins(last: last, since: nil)
+    return report
   }
 
   /// Per lane, in run order: the seconds of each run it ran in and of each

@@ -22,19 +22,25 @@ package struct TestFlakyJSON: Codable, Sendable, Equatable {
     package var lastSeen: String
     package var status: String
     @Nullable package var lastFailure: String?
+    /// Where its failures happened, when the window holds runs from more than one place (`history pull`).
+    package var failedOn: [String]
   }
 
   package var definition: String
   package var runsInWindow: Int
+  /// The window's runs by where they came from (`ci JOB`, `host NAME`).
+  package var origins: [OriginTally]
   package var tests: [Test]
 
   package init(_ report: TestFlakyReport) {
     definition = TestFlakyReport.definition
     runsInWindow = report.runsInWindow
+    origins = report.origins
     tests = report.entries.map { entry in
       Test(lane: entry.lane, suite: entry.suite, name: entry.name, report: entry.identity.report, position: entry.identity.ordinal, runs: entry.runs, failures: entry.failures,
            flakyFingerprints: entry.flakyFingerprints, flips: entry.flips, retriesPassed: entry.retriesPassed,
-           lastSeen: ISOTime.text(entry.lastSeen), status: entry.recovered ? "recovered" : "flaky", lastFailure: entry.lastFailure)
+           lastSeen: ISOTime.text(entry.lastSeen), status: entry.recovered ? "recovered" : "flaky", lastFailure: entry.lastFailure,
+           failedOn: entry.failedOn)
     }
   }
 }

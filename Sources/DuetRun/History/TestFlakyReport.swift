@@ -31,6 +31,8 @@ package struct TestFlakyReport: Sendable {
     package var recovered: Bool
     /// The first line of its newest failure's message, if it had one.
     package var lastFailure: String?
+    /// Where its failures happened, when the window holds runs from more than one place.
+    package var failedOn: [String] = []
 
     package init(identity: TestIdentity, qualifier: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
                  retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
@@ -65,6 +67,8 @@ package struct TestFlakyReport: Sendable {
 
   package var entries: [Entry]
   package var runsInWindow: Int
+  /// The window's runs by where they came from, most first.
+  package var origins: [OriginTally] = []
   /// How many tests passed or failed in the window, flaky or not:
   /// 0 when no lane of it has `reports:`.
   package var testsSeen = 0
@@ -76,7 +80,15 @@ package struct TestFlakyReport: Sendable {
   /// and only lane `lane`'s tests when one is named), as of `now`.
   package static func compute(store: HistoryStore, last: Int, since: Double?, lane: String? = nil, now: Double) throws(HistoryError) -> TestFlakyReport {
     let (fold, runs) = try TestFold.scan(store, last: last, since: since, lane: lane)
-    return fold.report(runsInWindow: runs, now: now)
+    var report = fold.report(runsInWindow: runs, now: now)
+    report.origins = try store.windowOrigins(last: last, since: since)
+    if report.origins.count > 1 {
+      for index in report.entries.indices {
+        let entry = report.entries[index]
+        report.entries[index].failedOn = try store.failureOrigins(lane: entry.lane, test: entry.identity, last: last, since: since)
+      }
+    }
+    return report
   }
 }
 

@@ -29,7 +29,8 @@ package struct FingerprintParts: Sendable, Equatable {
   /// Each `requires:` program's identity (the SHA-256 of the file `PATH` finds,
   /// or `missing`), so a pass with another version of a tool is not reused.
   package var programs: [String: String] = [:]
-  /// Each `env-inputs:` variable's value digest (or `unset`).
+  /// Each `env-inputs:` variable's value as a keyed hash (`EnvInputDigest`;
+  /// never the value, nor its bare digest), or `unset`.
   package var envInputs: [String: String] = [:]
   /// Under `--since`/`--changed`: the digest of the changed-file list lanes
   /// read from `DUET_CHANGED_FILES`; nil for a full run.

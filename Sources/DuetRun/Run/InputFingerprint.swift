@@ -130,7 +130,7 @@ package enum InputFingerprint {
         parts.envInputs[name] = "withheld from lanes"
         continue
       }
-      parts.envInputs[name] = environment[name].map { "sha256:" + Digest.sha256($0) } ?? "unset"
+      parts.envInputs[name] = environment[name].map { EnvInputDigest.part(name: name, value: $0, environment: environment) } ?? "unset"
     }
     return parts
   }

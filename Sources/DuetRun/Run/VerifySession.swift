@@ -389,9 +389,10 @@ package final class VerifySession {
       // A run whose lanes changed tracked files (--strict) leaves no fingerprint:
       // one of its passes wrote the tree, so none may be served from the cache.
       let reusable = outcome.changedTrackedFiles.isEmpty
-      let (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+      var (run, steps) = RunRow.rows(for: outcome, plan: plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                      gitCommit: gitCommit, host: host, duetVersion: duetVersion,
                                      fingerprints: reusable ? fingerprints.fingerprints : [:], judged: judged(outcome))
+      run.origin = RecordOrigin.of(environment: plan.environment, host: host)
       var parts: [String: FingerprintParts] = [:]
       for record in outcome.run.records where reusable && [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
         if let part = fingerprints.parts[record.index] { parts[record.name] = part }
@@ -403,6 +404,7 @@ package final class VerifySession {
     added += TestCaseRow.warnings(for: outcome)
     if let cache {
       saveEntries(outcome, cache: cache)
+      added += shareRecordedRun(cache: cache)
       added += cache.takeWarnings()
     }
     // Close the store now, not whenever the session is freed: a signal source's
@@ -412,6 +414,14 @@ package final class VerifySession {
     trimLogs()
     warnings += added
     return added
+  }
+
+  /// Uploads the run just recorded to the remote cache, under its commit, when
+  /// the remote takes uploads (`SharedHistory`): the team's evidence travels.
+  private func shareRecordedRun(cache: LaneCache) -> [String] {
+    guard let store, let remote = cache.remote, remote.upload, let recorded, recorded.run.gitCommit != nil else { return [] }
+    let scrub = HistoryStore.Scrub(root: plan.root.path, home: plan.environment["HOME"])
+    return SharedHistory.upload(runs: [recorded.run.id], of: store, remote: remote, contentStore: cache.store, scrub: scrub, duetVersion: duetVersion)
   }
 
   /// Writes a cache entry for each lane that passed in this run and may serve

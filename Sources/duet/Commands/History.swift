@@ -7,22 +7,23 @@ enum HistoryCommand: TreeCommand, JSONCommand {
   static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "only runs in which this lane took part"))
   static let limit = Option<Self, Int?>.positiveInt(OptionSpec(name: "--limit", value: "N", help: "how many runs to list (default: 20)"))
   static let keep = Option<Self, Int?>.positiveInt(OptionSpec(name: "--keep", value: "N", help: "with prune: how many runs to keep (default: 1000)"))
+  static let last = Option<Self, Int?>.positiveInt(OptionSpec(name: "--last", value: "N", help: "with pull: how many commits of HEAD's first-parent history (default: 100)"))
   static let sealed = Option<Self, Bool>.flag(OptionSpec(name: "--sealed", value: nil, help: "with merge (generated CI): only the runs each store's seal names, refusing a store that does not match it"))
 
   static let spec = CommandSpec(
     name: "history",
-    summary: "list recent verify runs; 'history prune' drops old ones, 'history merge FILE...' imports stores",
-    usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge [--sealed] FILE...",
-    options: [lane.spec, limit.spec, keep.spec, sealed.spec, json.spec, root.spec],
-    positionals: [.words(["prune", "merge"]), .files],
+    summary: "list recent verify runs; 'history prune' drops old ones, 'history merge FILE...' imports stores, 'history pull' fetches the team's runs",
+    usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge [--sealed] FILE... | duet history pull [--last N]",
+    options: [lane.spec, limit.spec, keep.spec, last.spec, sealed.spec, json.spec, root.spec],
+    positionals: [.words(["prune", "merge", "pull"]), .files],
     exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned or merged"),
-      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, or a store could not be merged"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or a --lane neither the manifest nor the history knows"),
+      ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned, merged or pulled"),
+      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, a store could not be merged, or a pull met a problem (each a warning)"),
+      ExitCodeDoc(code: 2, meaning: "a usage error, a --lane neither the manifest nor the history knows, or pull without DUET_REMOTE_CACHE"),
     ],
     examples: [
-      HelpExample(command: "duet history --lane kotlin", what: "the recent runs in which the kotlin lane took part"),
       HelpExample(command: "duet history merge ci/history-*.sqlite", what: "import the stores CI jobs uploaded"),
+      HelpExample(command: "duet history pull --last 20", what: "merge the runs CI and the team recorded for the last 20 commits (DUET_REMOTE_CACHE)"),
     ]
   )
   static let maxPositionals = Int.max
@@ -32,8 +33,9 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     case nil: return try list(arguments, console: console)
     case "prune": return try prune(arguments, console: console)
     case "merge": return try merge(arguments, console: console)
+    case "pull": return try pull(arguments, console: console)
     case let other?:
-      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: ["prune", "merge"])) (history takes prune or merge)", command: "history")
+      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: ["prune", "merge", "pull"])) (history takes prune, merge or pull)", command: "history")
     }
   }
 
@@ -57,8 +59,16 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)
     let cwd = arguments.invocation.workingDirectory
-    let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
+    var request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
                                       files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed])
+    request.duetVersion = duetVersion
     return console.show(try historyMerge(request))
+  }
+
+  static func pull(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    guard arguments.positionals.count == 1 else { throw UsageError(message: "pull takes no file", command: "history") }
+    var request = HistoryPullRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
+    request.last = try arguments[last] ?? 100
+    return console.show(try historyPull(request))
   }
 }

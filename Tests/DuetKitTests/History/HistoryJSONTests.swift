@@ -35,7 +35,7 @@ struct HistoryJSONTests {
     let legacy: [String: Any] = ["store": "/t/.duet/history.sqlite", "runs": runs.map { run -> [String: Any] in
       [
         "id": run.id, "logId": run.logID, "startedAt": Self.iso(run.started), "durationSeconds": run.ended - run.started,
-        "outcome": run.outcome.rawValue, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "command": run.command,
+        "outcome": run.outcome.rawValue, "gitCommit": run.gitCommit ?? NSNull(), "host": run.host, "origin": run.origin ?? NSNull(), "command": run.command,
         "jobs": run.jobs, "duetVersion": run.duetVersion, "failed": failed[run.id] ?? [],
       ]
     }]
@@ -54,10 +54,10 @@ struct HistoryJSONTests {
       .init(lane: "ui", runs: 12, failures: 3, flakyFingerprints: 1, flips: 2, retriesPassed: 1, lastSeen: 1_796_321_903, recovered: false),
       .init(lane: "old", runs: 4, failures: 1, flakyFingerprints: 1, flips: 0, retriesPassed: 0, lastSeen: 1_700_000_000, recovered: true),
     ], runsInWindow: 40)
-    let legacy: [String: Any] = ["definition": FlakyReport.definition, "runsInWindow": 40, "lanes": report.entries.map { entry -> [String: Any] in
+    let legacy: [String: Any] = ["definition": FlakyReport.definition, "runsInWindow": 40, "origins": [Any](), "lanes": report.entries.map { entry -> [String: Any] in
       ["lane": entry.lane, "runs": entry.runs, "failures": entry.failures, "flakyFingerprints": entry.flakyFingerprints,
        "flips": entry.flips, "retriesPassed": entry.retriesPassed, "lastSeen": Self.iso(entry.lastSeen),
-       "status": entry.recovered ? "recovered" : "flaky"]
+       "status": entry.recovered ? "recovered" : "flaky", "failedOn": [Any]()]
     }]
     #expect(ReportJSON.text(FlakyJSON(report)) == LegacyJSON.text(legacy))
     #expect(try LegacyJSON.roundTrips(FlakyJSON(report)))
@@ -69,7 +69,7 @@ struct HistoryJSONTests {
             p95: 12.5, max: 60, runP50: 0.0031, slower: true, slowdown: 1.8),
       .init(lane: "lint", runs: 2, attempts: 2, passRate: 1, firstTryRate: 1, p50: 0.5, p95: 0.5, max: 0.5, runP50: 0.5, slower: false, slowdown: nil),
     ], runsInWindow: 30)
-    let legacy: [String: Any] = ["runsInWindow": 30, "lanes": report.entries.map { entry -> [String: Any] in
+    let legacy: [String: Any] = ["runsInWindow": 30, "origins": [Any](), "lanes": report.entries.map { entry -> [String: Any] in
       ["lane": entry.lane, "runs": entry.runs, "attempts": entry.attempts, "passRate": entry.passRate, "excusedRuns": entry.excused,
        "firstTryPassRate": entry.firstTryRate,
        "p50Seconds": entry.p50, "p95Seconds": entry.p95, "maxSeconds": entry.max, "runP50Seconds": entry.runP50,

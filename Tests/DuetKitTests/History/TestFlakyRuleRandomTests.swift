@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetCache
 import DuetTestReports
 @testable import DuetSupport
 
@@ -49,6 +50,9 @@ struct TestFlakyRuleRandomTests {
 
     let folder = try TemporaryFolder()
     let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+    // Issue 55: the same runs as two machines (CI and a laptop) record them on
+    // five commits; a third clone pulls them (twice) and merges one machine's store too.
+    let machines = try [SharedHistoryTests.Machine(), SharedHistoryTests.Machine()]
     let base = 1_700_000_000.0
     for r in 0..<60 {
       let id = String(format: "%08x-%04d", random.next(1 << 30), r)
@@ -74,10 +78,14 @@ struct TestFlakyRuleRandomTests {
                              attemptOutcome: failed ? .fail : .pass, laneOutcome: attempt == attempts ? (failed ? .fail : .pass) : nil,
                              exitCode: failed ? 1 : 0, fingerprint: "fp\(fingerprint)", logPath: nil))
       }
-      try store.record(RunRow(id: id, logID: "log\(r)", started: started, ended: started + 10, command: "duet verify", root: "/t",
-                              gitCommit: nil, host: "h", outcome: .pass, jobs: 2, duetVersion: "test"), steps: steps, tests: tests)
+      let run = RunRow(id: id, logID: HistoryStoreTests.logID(id), started: started, ended: started + 10, command: "duet verify", root: "/t",
+                       gitCommit: String(repeating: "\(r % 5)", count: 40), host: "h", outcome: .pass, jobs: 2, duetVersion: "test",
+                       origin: r % 2 == 0 ? "ci linux-1" : "host laptop")
+      try store.record(run, steps: steps, tests: tests)
+      try machines[r % 2].store.record(run, steps: steps, tests: tests)
     }
     let report = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: base + 3600)
+    try expectPulledRunsCountOnce(from: machines, direct: store, seed: seed, now: base + 3600)
     let ranked = Set(report.entries.map { Case(report: $0.identity.report, name: $0.name, ordinal: $0.identity.ordinal, coin: true) })
     let deterministic = Set(cases.filter { !$0.coin }.map { Case(report: $0.report, name: $0.name, ordinal: $0.ordinal, coin: true) })
     #expect(ranked.isDisjoint(with: deterministic), "seed \(seed): ranked a deterministic case flaky: \(ranked.intersection(deterministic))")
@@ -88,5 +96,27 @@ struct TestFlakyRuleRandomTests {
       Set(group.map { decided($0, fingerprint: 0) }).count > 1 || Set(group.map { decided($0, fingerprint: 1) }).count > 1
     }
     #expect(!namesakes.isEmpty, "seed \(seed): the history holds namesakes that end differently")
+  }
+
+  /// The runs of both machines uploaded, pulled twice into a third clone,
+  /// which merges one machine's store as well: each run counts once, and the
+  /// report over the pulled runs is the report over the runs recorded in one store.
+  func expectPulledRunsCountOnce(from machines: [SharedHistoryTests.Machine], direct: HistoryStore, seed: UInt64, now: Double) throws {
+    let server = MemoryCacheServer()
+    for machine in machines {
+      let ids = Set(try machine.store.runIDs())
+      #expect(machine.upload(ids, to: server) == [], "seed \(seed)")
+    }
+    let reader = try SharedHistoryTests.Machine()
+    let commits = (0..<5).map { String(repeating: "\($0)", count: 40) }
+    let first = reader.pull(commits, from: server), second = reader.pull(commits, from: server)
+    #expect(first.merged == 60 && second.merged == 0 && second.found == 60, "seed \(seed): \(first) then \(second)")
+    #expect(try reader.store.merge(from: machines[0].store.path).runs == 0)
+    let tests = try TestFlakyReport.compute(store: direct, last: 500, since: nil, now: now)
+    let pulled = try TestFlakyReport.compute(store: reader.store, last: 500, since: nil, now: now)
+    #expect(pulled.runsInWindow == 60 && pulled.entries == tests.entries && pulled.origins == tests.origins, "seed \(seed): pulled runs counted otherwise")
+    let lanes = try FlakyReport.compute(store: direct, last: 500, since: nil, now: now)
+    let pulledLanes = try FlakyReport.compute(store: reader.store, last: 500, since: nil, now: now)
+    #expect(pulledLanes.entries == lanes.entries && pulledLanes.origins.map(\.runs) == [30, 30], "seed \(seed)")
   }
 }

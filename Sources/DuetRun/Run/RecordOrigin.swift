@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where a recorded run came from, as the reports of a team's pulled runs name
+/// it: `ci JOB` on a GitHub Actions or GitLab CI runner (the job's name), else
+/// `host NAME`. Read from the invocation's environment, never the process's.
+package enum RecordOrigin {
+  /// The longest origin kept; a longer job or host name is cut.
+  package static let maxLength = 200
+
+  package static func of(environment: [String: String], host: String) -> String {
+    let job: String?
+    if environment["GITHUB_ACTIONS"] == "true" {
+      job = environment["GITHUB_JOB"]
+    } else if environment["GITLAB_CI"] == "true" {
+      job = environment["CI_JOB_NAME"]
+    } else {
+      job = nil
+    }
+    let text = job.flatMap { $0.isEmpty ? nil : "ci \($0)" } ?? "host \(host)"
+    // Printed by reports: no control character, whatever a variable holds.
+    let clean = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    return String(clean.prefix(maxLength))
+  }
+}

@@ -1,0 +1,1 @@
+fun total() = 2
