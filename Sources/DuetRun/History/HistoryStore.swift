@@ -258,14 +258,23 @@ package final class HistoryStore {
   private func insert(_ tests: [TestCaseRow]) throws {
     guard !tests.isEmpty else { return }
     let statement = try db.prepare("INSERT OR IGNORE INTO test_cases (run_id, lane, attempt, seq, suite, name, outcome, duration, message, report, ordinal) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
-    var seq: [String: Int] = [:]
+    // Each attempt's cases are numbered in order; an attempt's cases come
+    // together, so the count is looked up only when the attempt changes.
+    struct Attempt: Hashable { var lane: String, attempt: Int }
+    var seq: [Attempt: Int] = [:]
+    var current: Attempt?
+    var next = 0
     for test in tests {
-      let key = "\(test.lane)\u{0}\(test.attempt)"
-      let next = seq[key, default: 0]
-      seq[key] = next + 1
+      if current?.attempt != test.attempt || current?.lane != test.lane {
+        if let current { seq[current] = next }
+        let key = Attempt(lane: test.lane, attempt: test.attempt)
+        next = seq[key, default: 0]
+        current = key
+      }
       try statement.run([.text(test.runID), .text(test.lane), .integer(Int64(test.attempt)), .integer(Int64(next)), .text(test.suite),
                          .text(test.name), .text(test.outcome.rawValue), .real(StoredNumber.duration(test.duration)), test.message.sqlValue,
                          .text(test.report), .integer(Int64(test.ordinal))])
+      next += 1
     }
   }
 
@@ -387,8 +396,10 @@ package final class HistoryStore {
   /// The largest parts text a merged store may hold for one fingerprint.
   package static let maxPartsBytes = 16 << 20
 
-  /// The parts this store holds for `fingerprints`, each checked: parts duet
-  /// can read, no larger than `maxPartsBytes`, whose SHA-256 is the fingerprint.
+  /// The parts this store holds for `fingerprints`, each checked: in duet's
+  /// form (its first line), no larger than `maxPartsBytes`, whose SHA-256 is the
+  /// fingerprint. Not parsed here: a reader parses what it needs, and takes
+  /// parts it cannot read for none.
   private func checkedParts(of fingerprints: Set<String>, named name: String) throws -> [(fingerprint: String, serialized: String)] {
     guard !fingerprints.isEmpty, try hasTable("fingerprint_parts") else { return [] }
     let statement = try db.prepare("SELECT parts FROM fingerprint_parts WHERE fingerprint = ?")
@@ -397,7 +408,7 @@ package final class HistoryStore {
       try statement.bind([.text(fingerprint)])
       guard try statement.step() else { continue }
       guard let text = statement.row.first?.text, text.utf8.count <= HistoryStore.maxPartsBytes,
-            Digest.sha256(text) == fingerprint, FingerprintParts.parse(text) != nil else {
+            text.hasPrefix(FingerprintParts.header + "\n"), Digest.sha256(text) == fingerprint else {
         throw HistoryError.unsafeRow(name, "the parts kept for fingerprint \(fingerprint.prefix(12))… are not that fingerprint's; duet writes no such row, so the store is not merged")
       }
       found.append((fingerprint, text))

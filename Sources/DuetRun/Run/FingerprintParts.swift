@@ -57,9 +57,12 @@ package struct FingerprintParts: Sendable, Equatable {
     return digest.hex()
   }
 
+  /// The first line of `serialized`: the form the parts are in.
+  package static let header = "duet-lane-fingerprint v2"
+
   /// One part per line, as the history stores it; `parse` reads it back.
   package var serialized: String {
-    var lines = ["duet-lane-fingerprint v2", "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
+    var lines = [FingerprintParts.header, "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
     if let lane { lines.append("lane \(lane)") }
     if let timeout { lines.append("timeout \(timeout)") }
     if let duet { lines.append("duet \(duet)") }
@@ -75,7 +78,7 @@ package struct FingerprintParts: Sendable, Equatable {
   /// Parts read back from `serialized`; nil for text in another form.
   package static func parse(_ text: String) -> FingerprintParts? {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    guard lines.first == "duet-lane-fingerprint v2" else { return nil }
+    guard lines.first == header else { return nil }
     lines.removeFirst()
     var parts = FingerprintParts(command: "", dir: "", env: "", duet: nil)
     for line in lines {
