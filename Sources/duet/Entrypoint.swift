@@ -6,7 +6,7 @@ import DuetSupport
 enum Entrypoint {
   /// Every subcommand, in the order `duet --help` lists them.
   static var commands: [any Command.Type] {
-    [VerifyCommand.self, HookCommand.self, LanesCommand.self, InitCommand.self, DoctorCommand.self, DesignTokensCommand.self, ThemeTestCommand.self, ContrastCommand.self, MocksCommand.self, HistoryCommand.self, CacheCommand.self, LogsCommand.self, FlakyCommand.self, DeflakeCommand.self, StatsCommand.self, QuarantineCommand.self, TraceCommand.self, ReportCommand.self, GraphCommand.self, WorkflowCommand.self, SchemaCommand.self, HelpCommand.self, CompletionCommand.self, ManCommand.self]
+    [VerifyCommand.self, HookCommand.self, LanesCommand.self, InitCommand.self, DoctorCommand.self, DesignTokensCommand.self, ThemeTestCommand.self, ContrastCommand.self, MocksCommand.self, HistoryCommand.self, CacheCommand.self, LogsCommand.self, FlakyCommand.self, DeflakeCommand.self, ExplainCommand.self, StatsCommand.self, QuarantineCommand.self, TraceCommand.self, ReportCommand.self, GraphCommand.self, WorkflowCommand.self, SchemaCommand.self, HelpCommand.self, CompletionCommand.self, ManCommand.self]
   }
 
   /// Commands no help lists: the helpers the shell completions call back into.

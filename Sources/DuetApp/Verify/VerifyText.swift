@@ -95,6 +95,8 @@ enum VerifyText {
         let redundant = why == "no inputs declared" || why == "no inputs known" || why.hasPrefix("a need will run") || why.hasPrefix("needs will run")
         why = redundant ? reason : reason + "; " + why
       }
+      // Against another checkout's or machine's pass of this commit too (issue 56).
+      if let miss = session.misses[index] { why = miss.isLastVerdict ? miss.words(lane: lane.name) : why + "; " + miss.words(lane: lane.name) }
       return (lane, "runs", why)
     }
   }

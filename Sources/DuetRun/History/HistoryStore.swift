@@ -542,6 +542,7 @@ package final class HistoryStore {
       // A store opened read-only may predate the table (`--dry-run` never migrates).
       let hasParts = !(try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lane_inputs'")).isEmpty
       let partsStatement = hasParts ? try db.prepare("SELECT fingerprint, parts FROM lane_inputs WHERE lane = ?") : nil
+      let byFingerprint = try hasTable("fingerprint_parts") ? try db.prepare("SELECT parts FROM fingerprint_parts WHERE fingerprint = ?") : nil
       var result: [String: CacheCheck.LastVerdict] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
@@ -557,6 +558,11 @@ package final class HistoryStore {
              let text = partsStatement.row[1].text {
             verdict.parts = FingerprintParts.parse(text)
           }
+        }
+        // A verdict recorded elsewhere (pulled, merged) has its parts by fingerprint (schema 6).
+        if verdict.parts == nil, let fingerprint = verdict.fingerprint, let byFingerprint {
+          try byFingerprint.bind([.text(fingerprint)])
+          if try byFingerprint.step(), let text = byFingerprint.row.first?.text { verdict.parts = FingerprintParts.parse(text) }
         }
         result[lane] = verdict
       }

@@ -32,6 +32,9 @@ package final class VerifySession {
   package private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
   /// For each lane not settled before the run: `cached`, or why it runs.
   package private(set) var decisions: [Int: CacheCheck.Decision] = [:]
+  /// Under `--dry-run`, for each lane that runs: the pass another checkout or
+  /// machine recorded for this commit that it misses, and why (`CacheMiss`).
+  package private(set) var misses: [Int: CacheMiss] = [:]
   /// The HEAD commit the history row names; nil outside git. When the
   /// fingerprints did not ask git already, it is asked while the lanes run, as
   /// a child of the run loop beside them: only the record needs it, so the
@@ -139,12 +142,31 @@ package final class VerifySession {
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
     gitCommit = git.asked ? git.value?.commit : nil
     commitWanted = !git.asked && recording
+    if !recording { misses = missedPasses() }
     for (index, decision) in decisions where decision == .cached {
       var record = LaneRecord(index: index, name: plan.manifest.lanes[index].name, outcome: .cached, reason: servedReason(index))
       record.restoredFiles = restored[index]?.files ?? 0
       record.restoredLog = restored[index]?.log
       plan.preset[index] = record
     }
+  }
+
+  /// For each lane that runs, the nearest pass another checkout or machine
+  /// recorded for HEAD's commit, when its fingerprint differs (a pulled run,
+  /// a merged store, another clone sharing this store).
+  private func missedPasses() -> [Int: CacheMiss] {
+    guard let historyPath, FileManager.default.fileExists(atPath: historyPath),
+          let commit = ProcessOutput.git(["rev-parse", "--verify", "-q", "HEAD"], in: plan.root, environment: plan.environment),
+          let reader = try? HistoryStore(path: historyPath, readOnly: true) else { return [:] }
+    var found: [Int: CacheMiss] = [:]
+    for (index, decision) in decisions where decision != .cached {
+      guard let parts = fingerprints.parts[index],
+            let runs = try? reader.otherCheckoutRuns(lane: plan.manifest.lanes[index].name, commit: commit, root: plan.root.path) else { continue }
+      guard var miss = CacheMiss.nearest(parts, among: runs) else { continue }
+      miss.isLastVerdict = miss.against.fingerprint == history[plan.manifest.lanes[index].name]?.fingerprint
+      found[index] = miss
+    }
+    return found
   }
 
   /// The cache decisions, with the cache's entries: each lane served gets its

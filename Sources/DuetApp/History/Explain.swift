@@ -1,0 +1,74 @@
+import DuetModel
+import DuetRun
+import DuetSupport
+import Foundation
+
+/// `duet explain LANE [--against RUN]`: why this checkout misses (or would be
+/// served) a pass of LANE that another checkout or machine recorded: every
+/// part of the lane's fingerprint here that differs from that run's (issue 56).
+package struct ExplainRequest: Sendable {
+  package var root: URL
+  package var lane: String
+  /// `--against RUN`: the run to compare with (its id or log id, or a prefix);
+  /// nil for the nearest pass another checkout or machine recorded for HEAD's commit.
+  package var against: String?
+  package var duetVersion: String
+  package var environment: [String: String]
+  package init(root: URL, lane: String, duetVersion: String, environment: [String: String]) {
+    self.root = root
+    self.lane = lane
+    self.duetVersion = duetVersion
+    self.environment = environment
+  }
+}
+
+package struct ExplainResponse: CommandResponse {
+  package var lane: String
+  /// The run compared with and the differences; equal parts have none.
+  package var miss: CacheMiss
+
+  package var exitCode: Int32 { ExitCode.pass }
+
+  package func printout(_ format: TextFormat) -> Printout {
+    var printout = Printout()
+    let run = miss.against
+    let commit = run.commit.map { " on commit \($0.prefix(12))" } ?? ""
+    guard !miss.differences.isEmpty else {
+      printout.out("duet explain \(lane): the same fingerprint as run \(run.logID) (\(run.origin), \(run.outcome.rawValue)\(commit)): nothing differs")
+      return printout
+    }
+    let verb = run.outcome == .pass || run.outcome == .flaky ? "misses" : "differs from"
+    printout.out("duet explain \(lane): \(verb) \(run.outcome == .pass || run.outcome == .flaky ? miss.named : "run \(run.logID) (\(run.origin), \(run.outcome.rawValue))")\(commit) in \(miss.differences.count) part(s):")
+    for difference in miss.differences { printout.out("  \(ControlText.shown(difference))") }
+    return printout
+  }
+}
+
+/// The lane's fingerprint taken as `verify --dry-run` takes it (nothing run or
+/// recorded), compared with the run asked for or the nearest pass of HEAD's
+/// commit by another checkout. Throws `UsageError` for an unknown lane or run,
+/// `CommandFailure` (exit 1) when there is nothing to compare with.
+package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
+  try KnownLane.check(request.lane, root: request.root, environment: request.environment, command: "explain")
+  var verify = VerifyRequest(root: request.root, duetVersion: request.duetVersion, environment: request.environment)
+  verify.options.lanes = [request.lane]
+  verify.dryRun = true
+  guard case .dryRun(let session) = try DuetApp.verify(verify) else {
+    throw CommandFailure(message: "duet explain: error: lane '\(request.lane)' has nothing to fingerprint here", code: ExitCode.failed)
+  }
+  guard let index = session.plan.manifest.lanes.firstIndex(where: { $0.name == request.lane }), let parts = session.fingerprints.parts[index] else {
+    throw CommandFailure(message: "duet explain: error: lane '\(request.lane)' has no fingerprint here (no inputs, and no git to stand for them)", code: ExitCode.failed)
+  }
+  guard let against = request.against else {
+    guard let miss = session.misses[index] else {
+      throw CommandFailure(message: "duet explain: \(request.lane): no pass of it by another checkout or machine with other inputs is recorded for HEAD's commit "
+                           + "(duet history pull fetches the team's runs; --against RUN names one)", code: ExitCode.failed)
+    }
+    return ExplainResponse(lane: request.lane, miss: miss)
+  }
+  guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment), FileManager.default.fileExists(atPath: path),
+        let run = try HistoryStore(path: path, readOnly: true).recordedRun(lane: request.lane, id: against) else {
+    throw UsageError(message: "no run '\(ControlText.shown(against))' of lane '\(request.lane)' with its fingerprint's parts in the history (an id or log id, or a prefix naming one run)", command: "explain")
+  }
+  return ExplainResponse(lane: request.lane, miss: CacheMiss(against: run, differences: parts.differences(from: run.parts)))
+}
