@@ -43,7 +43,7 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
 
 /// The runs of one deflake as its workers share them: the next run to claim,
 /// the tally, the first failure, and the interrupt of each run under way.
-final class DeflakeState: @unchecked Sendable {
+final class DeflakeState: Sendable {
   let request: DeflakeRequest
   let laneIndex: Int
   let shared = Locked(Shared())
