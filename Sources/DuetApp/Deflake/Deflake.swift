@@ -118,7 +118,7 @@ final class DeflakeState: Sendable {
   func inWorktree(_ checkout: (top: URL, root: URL), observer: VerifyObserver) {
     var environment = request.environment
     // The history the runs record into is the tree's, wherever they run.
-    environment["DUET_HISTORY"] = HistoryStore.defaultPath(root: request.root, environment: request.environment) ?? "off"
+    environment[.history] = HistoryStore.defaultPath(root: request.root, environment: request.environment) ?? "off"
     work(root: checkout.root, environment: environment, observer: observer)
   }
 

@@ -194,7 +194,7 @@ package enum Doctor {
       }
       var found: [String] = []
       let names = programPaths(lane, command: command, options: options, found: &found, into: &report)
-      let path = options.environment["PATH"]
+      let path = options.environment[.path]
       var seen = Set<String>()
       for name in names where seen.insert(name).inserted {
         needed[name, default: []].append(lane.name)

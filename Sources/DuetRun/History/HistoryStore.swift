@@ -131,8 +131,8 @@ package final class HistoryStore {
   /// The store's path: `$DUET_HISTORY`, else `.duet/history.sqlite` under the
   /// root; nil when `DUET_HISTORY=off` turns recording off.
   package static func defaultPath(root: URL, environment: [String: String]) -> String? {
-    if environment["DUET_HISTORY"] == "off" { return nil }
-    if let custom = environment["DUET_HISTORY"], !custom.isEmpty {
+    if environment[.history] == "off" { return nil }
+    if let custom = environment[.history], !custom.isEmpty {
       return URL(fileURLWithPath: custom, relativeTo: root).path
     }
     return root.appendingPathComponent(".duet/history.sqlite").path

@@ -44,7 +44,7 @@ package final class SandboxedStep: @unchecked Sendable {
     if environment["TMPDIR"] != nil { environment["TMPDIR"] = "/tmp" }
     self.environment = environment
     self.needOutputs = needOutputs
-    self.programFolders = SandboxTools.folders(of: lane.requires, path: environment["PATH"] ?? "/usr/bin:/bin")
+    self.programFolders = SandboxTools.folders(of: lane.requires, path: environment[.path] ?? "/usr/bin:/bin")
   }
 
   var staging: URL { folder.appendingPathComponent("tree") }
