@@ -4,6 +4,7 @@ import DuetProcess
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// How a caller hands deflake the signals while it runs: `onSignal` stops
 /// every run under way; the body returns once they ended.

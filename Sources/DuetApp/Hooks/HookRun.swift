@@ -4,6 +4,7 @@ import DuetRun
 import DuetHooks
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet hook run pre-push|pre-commit`: what the installed hook calls. The
 /// change is decided here (the pushed refs on standard input, or the change

@@ -1,10 +1,10 @@
 import DuetProcess
 import Foundation
 import DuetAdopt
-import DuetRun
 import DuetTokens
 import DuetModel
 import DuetSupport
+import DuetHistory
 
 /// `duet doctor`: whether this machine and tree have what the lanes need. Reads
 /// everything, runs nothing but `--version` probes (each with a deadline), and

@@ -3,6 +3,7 @@ import DuetCache
 import DuetModel
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 /// The input fingerprint of a lane: SHA-256 over its definition (command, env,
 /// `dir`, duet's version for a built-in), its needs' fingerprints, and the

@@ -2,6 +2,7 @@ import DuetCache
 import DuetModel
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// A verify's side of the content-addressed cache: the action key of each
 /// lane, the entries found for them (local `.duet/cache/ac`, then the remote),
