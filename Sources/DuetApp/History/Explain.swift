@@ -1,5 +1,6 @@
 import DuetModel
 import DuetRun
+import DuetHistory
 import DuetSupport
 import Foundation
 

@@ -1,6 +1,7 @@
 import DuetCache
 import DuetProcess
 import DuetRun
+import DuetHistory
 import DuetSupport
 import Foundation
 
@@ -75,7 +76,7 @@ func shareMergedRuns(_ ids: Set<String>, store: HistoryStore, request: HistoryMe
   let contentStore = ContentStore(folder: ContentStore.defaultFolder(root: request.root))
   let remote = RemoteCache(transport: HTTPTransport(config: config), name: config.redacted, upload: true,
                            signingKey: config.signingKey, store: contentStore, maxBlobBytes: config.maxBlobBytes)
-  let scrub = HistoryStore.Scrub(root: request.root.path, home: request.environment["HOME"])
+  let scrub = HistoryStore.Scrub(root: request.root.path, home: request.environment[.home])
   let warnings = SharedHistory.upload(runs: ids, of: store, remote: remote, contentStore: contentStore, scrub: scrub, duetVersion: duetVersion)
   return remote.takeWarnings() + warnings
 }

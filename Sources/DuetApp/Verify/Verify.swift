@@ -4,6 +4,7 @@ import DuetRun
 import DuetProcess
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// The part of a run a signal may stop, and what to do when one comes. The
 /// binary passes its signal policy; the default runs the body as it is.
@@ -160,9 +161,15 @@ private func prepareSession(_ request: VerifyRequest, manifest: Manifest, option
     let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")
   }
-  return VerifySession(plan: plan, historyPath: historyPath, duetVersion: request.duetVersion,
-                       builtinIdentity: request.builtinIdentity, commandLine: request.commandLine,
-                       cache: try laneCache(request, historyPath: historyPath, observer: observer))
+  let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: request.duetVersion,
+                              builtinIdentity: request.builtinIdentity, commandLine: request.commandLine,
+                              cache: try laneCache(request, historyPath: historyPath, observer: observer))
+  // The run travels through a remote cache that takes uploads (issue 55): the team's evidence.
+  let scrub = HistoryStore.Scrub(root: request.root.path, home: request.environment[.home])
+  session.shareRun = { store, remote, content, id in
+    SharedHistory.upload(runs: [id], of: store, remote: remote, contentStore: content, scrub: scrub, duetVersion: request.duetVersion)
+  }
+  return session
 }
 
 /// Runs the prepared session under `signals`, then settles the verdict: the

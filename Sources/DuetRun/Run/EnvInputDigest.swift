@@ -17,7 +17,7 @@ package enum EnvInputDigest {
   /// The part for variable `name` holding `value`, under the environment's key.
   package static func part(name: String, value: String, environment: [String: String]) -> String {
     // A key of its own, derived from the team's: what signs entries never keys anything else.
-    let teamKey = environment["DUET_REMOTE_CACHE_KEY"].flatMap { $0.isEmpty ? nil : HMACSHA256.mac(key: Array($0.utf8), message: fixedKey) }
+    let teamKey = environment[.remoteCacheKey].flatMap { $0.isEmpty ? nil : HMACSHA256.mac(key: Array($0.utf8), message: fixedKey) }
     let mac = HMACSHA256.mac(key: teamKey ?? fixedKey, message: Array(name.utf8) + [0] + Array(value.utf8))
     return (teamKey == nil ? "hmac-duet:" : "hmac-team:") + Digest.hexString(mac)
   }

@@ -4,6 +4,7 @@ import DuetModel
 import DuetTestReports
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 /// One `duet verify` from plan to record: history weights, input fingerprints and
 /// the cache before the run; the run loop during it; the history row and log
@@ -13,7 +14,7 @@ import DuetSupport
 /// touch is `interruption`.
 package final class VerifySession {
   /// Log folders of this many recent runs are kept under `.duet/logs`.
-  package static let keptLogFolders = 50
+  package static let keptLogFolders = LogLocation.keptLogFolders
 
   package private(set) var plan: VerifyPlan
   /// Nil when history is off (`DUET_HISTORY=off`): no weights and no record of
@@ -58,6 +59,10 @@ package final class VerifySession {
   private let started = Date()
   /// The run and steps `record` wrote to the store; nil until it did (what a CI job's verdict seal holds).
   package private(set) var recorded: (run: RunRow, steps: [StepRow])?
+  /// How a recorded run is put on a remote cache that takes uploads (the
+  /// store, the remote, the content store, the run's id; warnings back): the
+  /// app's `SharedHistory`; nil puts none.
+  package var shareRun: ((HistoryStore, RemoteCache, ContentStore, String) -> [String])?
   /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
   package private(set) var quarantine: QuarantineRule?
 
@@ -439,11 +444,10 @@ package final class VerifySession {
   }
 
   /// Uploads the run just recorded to the remote cache, under its commit, when
-  /// the remote takes uploads (`SharedHistory`): the team's evidence travels.
+  /// the remote takes uploads and the caller said how (`shareRun`): the team's evidence travels.
   private func shareRecordedRun(cache: LaneCache) -> [String] {
-    guard let store, let remote = cache.remote, remote.upload, let recorded, recorded.run.gitCommit != nil else { return [] }
-    let scrub = HistoryStore.Scrub(root: plan.root.path, home: plan.environment["HOME"])
-    return SharedHistory.upload(runs: [recorded.run.id], of: store, remote: remote, contentStore: cache.store, scrub: scrub, duetVersion: duetVersion)
+    guard let store, let remote = cache.remote, remote.upload, let recorded, recorded.run.gitCommit != nil, let shareRun else { return [] }
+    return shareRun(store, remote, cache.store, recorded.run.id)
   }
 
   /// Writes a cache entry for each lane that passed in this run and may serve

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import DuetCache
 @testable import DuetRun
+@testable import DuetHistory
+@testable import DuetApp
+@testable import DuetModel
 @testable import DuetSupport
 
 /// Issue 55, item 1: a team's runs travel through the remote cache. A run is

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetApp
 @testable import DuetCache
 import DuetTestReports
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Issue 50: the flaky rule on seeded random histories with Gradle variants
 /// (the same class and name in two report folders) and parameterised

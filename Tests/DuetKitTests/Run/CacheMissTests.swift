@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetHistory
+@testable import DuetApp
+@testable import DuetModel
 @testable import DuetSupport
 
 /// Issue 56, item 3: why this checkout misses a pass another checkout or

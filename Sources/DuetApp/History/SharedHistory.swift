@@ -1,5 +1,6 @@
 import Foundation
 import DuetCache
+import DuetHistory
 import DuetSupport
 
 /// A team's runs through the remote cache (issue 55): a run recorded here is

@@ -1,4 +1,5 @@
 import Foundation
+import DuetSupport
 
 /// Where a recorded run came from, as the reports of a team's pulled runs name
 /// it: `ci JOB` on a GitHub Actions or GitLab CI runner (the job's name), else
@@ -9,10 +10,10 @@ package enum RecordOrigin {
 
   package static func of(environment: [String: String], host: String) -> String {
     let job: String?
-    if environment["GITHUB_ACTIONS"] == "true" {
-      job = environment["GITHUB_JOB"]
-    } else if environment["GITLAB_CI"] == "true" {
-      job = environment["CI_JOB_NAME"]
+    if environment[.githubActions] == "true" {
+      job = environment[.githubJob]
+    } else if environment[.gitlabCI] == "true" {
+      job = environment[.gitlabJobName]
     } else {
       job = nil
     }

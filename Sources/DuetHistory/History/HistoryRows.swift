@@ -13,14 +13,14 @@ package struct RunRow: Sendable, Equatable {
   package var root: String
   package var gitCommit: String?
   package var host: String
-  package var outcome: VerifyOutcome.Verdict
+  package var outcome: RunVerdict
   package var jobs: Int
   package var duetVersion: String
   /// Where the run came from, as reports name it: `ci JOB` on a CI runner,
   /// else `host NAME`; nil for a run recorded before schema 6.
   package var origin: String?
 
-  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: VerifyOutcome.Verdict, jobs: Int, duetVersion: String,
+  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: RunVerdict, jobs: Int, duetVersion: String,
                origin: String? = nil) {
     self.id = id
     self.logID = logID
@@ -70,41 +70,5 @@ package struct StepRow: Sendable, Equatable {
     self.fingerprint = fingerprint
     self.logPath = logPath
     self.judged = judged
-  }
-}
-
-extension RunRow {
-  /// The run and its steps as rows, from a finished verify.
-  package static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
-    let result = outcome.run
-    let run = RunRow(
-      id: id, logID: plan.runID, started: started, ended: started + result.duration,
-      command: command, root: plan.root.path, gitCommit: gitCommit, host: host,
-      outcome: outcome.verdict,
-      jobs: plan.options.jobs, duetVersion: duetVersion)
-    var steps: [StepRow] = []
-    for record in result.records {
-      // A pass the quarantine excused has no fingerprint in the history, so it never serves a later run.
-      let fingerprint = record.attempts.last?.excused == true ? nil : fingerprints[record.index]
-      let conditions = judged[record.index].map(\.serialized).flatMap { $0.isEmpty ? nil : $0 }
-      if record.attempts.isEmpty {
-        steps.append(StepRow(runID: id, lane: record.name, attempt: 0, started: started, duration: 0, attemptOutcome: nil,
-                             laneOutcome: record.outcome, exitCode: nil, fingerprint: fingerprint, logPath: record.restoredLog, judged: conditions))
-        continue
-      }
-      for (offset, attempt) in record.attempts.enumerated() {
-        let isLast = offset == record.attempts.count - 1
-        steps.append(StepRow(runID: id, lane: record.name, attempt: attempt.attempt, started: attempt.started, duration: attempt.duration,
-                             attemptOutcome: attempt.outcome, laneOutcome: isLast ? record.outcome : nil,
-                             exitCode: attempt.exitCode.map(Int.init), fingerprint: fingerprint, logPath: attempt.logPath,
-                             judged: isLast ? conditions : nil))
-        // Recorded as the failure it was, so no report counts it a pass.
-        if attempt.excused {
-          steps[steps.count - 1].attemptOutcome = attempt.excusedFailure ?? .fail
-          steps[steps.count - 1].excused = true
-        }
-      }
-    }
-    return (run, steps)
   }
 }
