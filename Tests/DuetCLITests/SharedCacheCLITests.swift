@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
-/// A cache shared across CI runners: each lane job records into its own store,
-/// the stores are merged, and the next run on a fresh checkout restores the merge.
+/// A cache shared across CI runners: each lane job records into its own store
+/// and keeps its passes in its own `.duet/cache`; the stores are merged, the
+/// caches' entries and blobs put together (a CI cache of `.duet/cache`, or a
+/// remote cache), and the next run on a fresh checkout restores both. The
+/// history alone serves nothing: the entry is the record of a pass (issue 51).
 @Suite("A cache shared across runners")
 struct SharedCacheCLITests {
   static let manifest = """
@@ -43,24 +46,36 @@ struct SharedCacheCLITests {
   @Test func mergedStoresServeTheNextRun() throws {
     let stores = try FixtureTree()
     var parts: [URL] = []
+    var caches: [URL] = []
     for lane in ["tokens", "kotlin", "swift"] {
       let runner = try checkout()
       let store = stores.url.appendingPathComponent("\(lane).sqlite")
       let run = try runner.duet("verify", "--lane", lane, "--no-deps", environment: environment(runner, store: store))
       #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
       parts.append(store)
+      let cache = stores.url.appendingPathComponent("\(lane)-cache")
+      try FileManager.default.copyItem(at: runner.url.appendingPathComponent(".duet/cache"), to: cache)
+      caches.append(cache)
+    }
+    /// A fresh checkout with every runner's entries and blobs in its `.duet/cache`.
+    func restoredCheckout() throws -> FixtureTree {
+      let tree = try checkout()
+      for cache in caches {
+        #expect(try shell("mkdir -p .duet/cache && cp -R '\(cache.path)/.' .duet/cache/", in: tree.url).status == 0)
+      }
+      return tree
     }
     let merged = stores.url.appendingPathComponent("merged.sqlite")
     let mergingJob = try checkout()
     let mergeRun = try mergingJob.duet(arguments: ["history", "merge"] + parts.map(\.path), environment: ["DUET_HISTORY": merged.path])
     #expect(mergeRun.status == 0, "\(mergeRun.stdout)\(mergeRun.stderr)")
 
-    let next = try checkout()
+    let next = try restoredCheckout()
     let second = try next.duet("verify", environment: environment(next, store: merged))
     #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
     #expect(second.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS (3 cached)", "\(second.stdout)")
 
-    let upgraded = try checkout()
+    let upgraded = try restoredCheckout()
     try upgraded.write("bin/tool", "#!/bin/sh\necho tool 2\n")
     let dry = try upgraded.duet("verify", "--dry-run", environment: environment(upgraded, store: merged, sdk: "18"))
     #expect(dry.stdout.contains("tokens  cached"), "\(dry.stdout)")
