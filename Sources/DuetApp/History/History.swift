@@ -122,17 +122,22 @@ package struct HistoryMergeRequest: Sendable {
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
   package var sealed: Bool
-  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false) {
+  /// Written into the entries the merged passes are kept as.
+  package var duetVersion: String
+  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
     self.root = root
     self.environment = environment
     self.files = files
     self.sealed = sealed
+    self.duetVersion = duetVersion
   }
 }
 
 package struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
   package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  /// Passes of lanes without outputs now held as cache entries (`PassesKeptAsEntries`).
+  package var keptAsEntries = 0
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
@@ -145,6 +150,9 @@ package struct HistoryMergeResponse: CommandResponse {
       case .success(let added): printout.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
       case .failure(let error): printout.err("duet history merge: error: \(file): \(error)")
       }
+    }
+    if keptAsEntries > 0 {
+      printout.out("duet history merge: \(keptAsEntries) pass(es) of lanes without outputs kept as cache entries")
     }
     return printout
   }
@@ -160,7 +168,7 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
   } catch {
     throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
   }
-  return HistoryMergeResponse(merged: request.files.map { file in
+  var response = HistoryMergeResponse(merged: request.files.map { file in
     (file.given, Result { () throws(HistoryError) in
       guard request.sealed else { return try store.merge(from: file.path) }
       let runs: [String]
@@ -168,4 +176,6 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
       return try store.merge(from: file.path, only: Set(runs))
     })
   })
+  response.keptAsEntries = PassesKeptAsEntries.keep(from: store, root: request.root, duetVersion: request.duetVersion)
+  return response
 }
