@@ -120,13 +120,90 @@ struct SandboxCLITests {
     #expect(run.stdout.contains("duet verify: PASS (4 passed)"), "\(run.stdout)")
   }
 
-  @Test func withoutBubblewrapItIsAUsageError() throws {
+  @Test(.enabled(if: onLinux, "bubblewrap is Linux's sandbox"))
+  func withoutBubblewrapItIsAUsageError() throws {
     let tree = try makeTree()
     let empty = tree.url.appendingPathComponent("empty-bin")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": empty.path])
-    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
-    #expect(run.stderr.contains("bubblewrap"), "\(run.stderr)")
+    for command in ["verify", "doctor"] {
+      let run = try tree.binary(command, "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": empty.path])
+      #expect(run.status == 2, "\(command): \(run.stdout)\(run.stderr)")
+      #expect(run.stderr.contains("install the bubblewrap package (apt-get install bubblewrap)"), "\(command): \(run.stderr)")
+      #expect(run.stderr.contains("duet \(command) --help"), "\(command): \(run.stderr)")
+    }
+  }
+
+  /// Issue 56: "a sandbox that cannot start is error (exit 3), never a lane
+  /// failure", whatever stops it: bubblewrap refusing (above), bubblewrap
+  /// that cannot be executed, a scratch folder that cannot be made.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aLauncherThatCannotBeExecutedIsAnError() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write("fake/bwrap", "#!/nonexistent/interpreter\n")
+    chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": tree.url.path + "/fake:/usr/bin:/bin"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("a error (duet could not start it: the sandbox (bubblewrap) could not start the lane"), "\(run.stdout)")
+    #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aScratchFolderThatCannotBeMadeIsAnError() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write(".duet/sandbox", "a file where duet makes its scratch folders\n")
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("a error (duet could not start it: the sandbox could not be made in"), "\(run.stdout)")
+    #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+  }
+
+  /// Issue 56: `duet doctor --sandbox` runs every lane in the sandbox and
+  /// lists each lane's verdict; what broke a declaration is a problem (exit 1).
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorListsEachLanesVerdictInTheSandbox() throws {
+    try requireBubblewrap()
+    let tree = try makeTree()
+    let run = try tree.binary("doctor", "--sandbox", environment: ["COLUMNS": "200"])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    let lines = run.stdout.components(separatedBy: "\n")
+    #expect(lines.contains("  lane reads-undeclared  reads outside its inputs: config/b.txt; add it to inputs:"), "\(run.stdout)")
+    #expect(lines.contains("  lane writes-stray      wrote outside its outputs: stray.txt"), "\(run.stdout)")
+    #expect(lines.contains("  lane producer          proven: passed in the sandbox"), "\(run.stdout)")
+    #expect(lines.contains("  lane consumer          proven: passed in the sandbox"), "\(run.stdout)")
+    #expect(lines.contains("duet doctor: FAIL (2 problem(s))"), "\(run.stdout)")
+    #expect(run.stdout.contains("\n  lane writes-stray: wrote outside its outputs: stray.txt (log: .duet/logs/"), "\(run.stdout)")
+    #expect(!tree.exists(".duet/history.sqlite"), "a proof is not a run of record")
+    #expect(!tree.exists("stray.txt"))
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorPassesACleanTreeInTheSandbox() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: lint, sh: "grep -q a src/a.txt", inputs: [src/a.txt]}
+        - {name: build, needs: [lint], sh: "mkdir -p out && cp src/a.txt out/a.txt", inputs: [src/a.txt], outputs: [out]}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    let run = try tree.binary("doctor", "--sandbox", "--json")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("\"summary\" : \"duet doctor: PASS (every lane that ran passed in the sandbox)\""), "\(run.stdout)")
+    #expect(run.stdout.contains("\"text\" : \"proven: passed in the sandbox\""), "\(run.stdout)")
+    #expect(try tree.read("out/a.txt") == "a\n", "a declared output comes back, as verify brings it")
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorSaysWhenASandboxCannotStart() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write("fake/bwrap", "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)
+    let run = try tree.binary("doctor", "--sandbox", environment: ["PATH": tree.url.path + "/fake:/usr/bin:/bin", "COLUMNS": "200"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("  lane a   could not start: the sandbox (bubblewrap) could not start the lane"), "\(run.stdout)")
+    #expect(run.stdout.contains("duet doctor: ERROR (the sandbox could not start 1 lane(s); 1 problem(s))"), "\(run.stdout)")
   }
 
   @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
