@@ -90,6 +90,31 @@ struct SandboxCLITests {
     #expect(sandboxes?.isEmpty ?? true, "the scratch trees are removed: \(sandboxes ?? [])")
   }
 
+  /// Issue 56, item 2: a folder whose every file is declared is bound whole,
+  /// and only such a folder: an undeclared file beside declared ones, or in
+  /// a folder next to them, stays out of sight.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aFolderIsShownWholeOnlyWhenAllOfItIsDeclared() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: whole, sh: "cat src/a.txt src/deep/b.txt src/.env && test ! -e other/c.txt", inputs: ["src/**"]}
+        - {name: part, sh: "cat other/c.txt && test ! -e other/d.txt", inputs: [other/c.txt]}
+        - {name: some, sh: "cat src/a.txt && test ! -e src/notes.md && test ! -e src/deep/b.txt", inputs: ["src/*.txt"]}
+        - {name: writes, sh: "cat src/a.txt && echo x > src/new.txt", inputs: ["src/**"], outputs: [src/new.txt]}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    try tree.write("src/notes.md", "n\n")
+    try tree.write("src/deep/b.txt", "b\n")
+    try tree.write("src/.env", "e\n")
+    try tree.write("other/c.txt", "c\n")
+    try tree.write("other/d.txt", "d\n")
+    let run = try tree.binary("verify", "--sandbox", "--no-cache", environment: ["DUET_HISTORY": "off"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(try tree.read("src/new.txt") == "x\n", "a folder the lane writes an output into stays writable")
+  }
+
   @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func theManifestCanAskForIt() throws {
     try requireBubblewrap()

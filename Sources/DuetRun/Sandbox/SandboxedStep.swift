@@ -58,7 +58,7 @@ package final class SandboxedStep: @unchecked Sendable {
       let manager = FileManager.default
       try? manager.removeItem(at: folder)
       try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-      let inputs = InputFiles.collect(lane.inputs, root: root).files.map(\.path)
+      let inputs = InputFiles.paths(lane.inputs, root: root)
       let duetFiles = environment.values.filter { $0.hasPrefix(root.path + "/.duet/") }.sorted()
       switch tools.kind {
       case .bubblewrap: try prepareBubblewrap(inputs: inputs, duetFiles: duetFiles)
@@ -92,7 +92,8 @@ package final class SandboxedStep: @unchecked Sendable {
     for path in foldersWritten {
       try FileManager.default.createDirectory(at: staging.appendingPathComponent(path), withIntermediateDirectories: true)
     }
-    let layout = SandboxLayout.make(root: root.path, staging: staging.path, files: inputs, needOutputs: needOutputs,
+    let files = InputMounts.collapse(inputs, written: foldersWritten + lane.outputs, entries: InputMounts.onDisk(root: root.path))
+    let layout = SandboxLayout.make(root: root.path, staging: staging.path, files: files, needOutputs: needOutputs,
                                     programFolders: programFolders, duetFiles: duetFiles, links: SandboxTools.systemLinks)
     self.layout = layout
     let arguments = BubblewrapArguments.make(layout, network: lane.network, directory: directory, command: command)
@@ -191,7 +192,7 @@ package final class SandboxedStep: @unchecked Sendable {
       return SandboxFindings.failedOnlyInside(inTree: [], outside: [], traced: false)
     }
     let reads = FileTrace.reads(String(decoding: data, as: UTF8.self), workingDirectory: directory)
-    let inputs = InputFiles.collect(lane.inputs, root: root).files.map(\.path)
+    let inputs = InputFiles.paths(lane.inputs, root: root)
     let visible = SandboxLayout.systemFolders + ["/tmp", "/dev", "/proc", "/sys"] + programFolders
       + SandboxTools.systemLinks.values.map { "/" + $0 }
     let found = SandboxFindings.undeclared(reads: reads, root: root.path, declared: inputs + needOutputs + lane.outputs,
