@@ -115,6 +115,36 @@ struct SandboxCLITests {
     #expect(try tree.read("src/new.txt") == "x\n", "a folder the lane writes an output into stays writable")
   }
 
+  /// Issue 56, item 2: attempts one after another reuse a scratch folder,
+  /// emptied: nothing one lane wrote, nor its mount points, is the next one's.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aReusedScratchFolderHoldsNothingOfTheLaneBefore() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "cat src/a.txt && mkdir -p out && echo a > out/a.txt && echo x > stray.txt", inputs: [src/a.txt], outputs: [out]}
+        - {name: b, sh: "test ! -e stray.txt && test ! -e src/a.txt && test ! -e out/a.txt"}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    let run = try tree.binary("verify", "--sandbox", "--no-cache", "--jobs", "1", environment: ["DUET_HISTORY": "off", "COLUMNS": "200"])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("✗ a ") && run.stdout.contains("wrote outside its outputs: stray.txt"), "\(run.stdout)")
+    #expect(run.stdout.contains("✓ b "), "\(run.stdout)")
+    let second = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "cat src/a.txt && mkdir -p out && echo a > out/a.txt", inputs: [src/a.txt], outputs: [out]}
+        - {name: b, sh: "test ! -e src/a.txt && test ! -e out && echo b > b.txt", outputs: [b.txt]}
+        - {name: c, sh: "test ! -e src/a.txt && test ! -e out && test ! -e b.txt"}
+      """)
+    try second.write("src/a.txt", "a\n")
+    let again = try second.binary("verify", "--sandbox", "--no-cache", "--jobs", "1", environment: ["DUET_HISTORY": "off"])
+    #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    let left = try? FileManager.default.contentsOfDirectory(atPath: second.url.appendingPathComponent(".duet/sandbox").path)
+    #expect(left?.isEmpty ?? true, "the run's scratch folders are removed at its end: \(left ?? [])")
+  }
+
   @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func theManifestCanAskForIt() throws {
     try requireBubblewrap()

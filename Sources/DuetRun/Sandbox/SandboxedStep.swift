@@ -4,7 +4,7 @@ import DuetProcess
 import DuetSupport
 
 /// One attempt of a shell lane run under bubblewrap (issue 56): its scratch
-/// folder under `.duet/sandbox/`, made on a worker before it starts; what it
+/// folder under `.duet/sandbox/`, taken on a worker before it starts; what it
 /// wrote there brought back afterwards (its `outputs:` and `reports:` only,
 /// anything else named and dropped); and, when it failed inside, the run
 /// outside that names what its declaration misses.
@@ -15,8 +15,11 @@ package final class SandboxedStep: @unchecked Sendable {
   package let lane: Lane
   package let tools: SandboxTools
   let root: URL
-  /// `.duet/sandbox/<run>.<lane>.<attempt>`: the scratch tree and bubblewrap's files.
-  let folder: URL
+  /// Where the attempt's scratch folder comes from, and goes back to.
+  let scratch: SandboxScratch
+  /// `.duet/sandbox/<run>/<n>`: the scratch tree and the launcher's files, once `prepare` claimed it.
+  private(set) var folder: URL
+  private var claimed = false
   let directory: String
   let command: String
   let environment: [String: String]
@@ -29,12 +32,13 @@ package final class SandboxedStep: @unchecked Sendable {
   static let commandLineLimit = 64 * 1024
   private var layout: SandboxLayout?
 
-  package init(lane: Lane, tools: SandboxTools, root: URL, folder: URL, directory: String, command: String,
+  package init(lane: Lane, tools: SandboxTools, root: URL, scratch: SandboxScratch, directory: String, command: String,
                environment: [String: String], needOutputs: [String]) {
     self.lane = lane
     self.tools = tools
     self.root = root
-    self.folder = folder
+    self.scratch = scratch
+    self.folder = scratch.base
     self.directory = directory
     self.command = command
     var environment = environment
@@ -55,9 +59,10 @@ package final class SandboxedStep: @unchecked Sendable {
   /// sandbox-exec's profile); on a worker, before the attempt starts.
   package func prepare() {
     do {
-      let manager = FileManager.default
-      try? manager.removeItem(at: folder)
-      try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+      folder = try scratch.claim()
+      claimed = true
+      // A folder used before: nothing of its last attempt is read as this one's.
+      for file in [statusFile, traceFile] { unlink(file.path) }
       let inputs = InputFiles.paths(lane.inputs, root: root)
       let duetFiles = environment.values.filter { $0.hasPrefix(root.path + "/.duet/") }.sorted()
       switch tools.kind {
@@ -88,7 +93,6 @@ package final class SandboxedStep: @unchecked Sendable {
   /// its options on descriptor 3 instead of the command line (no argv
   /// limit), in a file written only then, through a shell that opens it.
   private func prepareBubblewrap(inputs: [String], duetFiles: [String]) throws {
-    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     for path in foldersWritten {
       try FileManager.default.createDirectory(at: staging.appendingPathComponent(path), withIntermediateDirectories: true)
     }
@@ -173,7 +177,7 @@ package final class SandboxedStep: @unchecked Sendable {
   /// removes the scratch folder.
   package func finish(passedOutside: Bool?) -> Findings {
     var findings = Findings()
-    defer { try? FileManager.default.removeItem(at: folder) }
+    defer { if claimed { scratch.giveBack(folder) } }
     if let layout, started {
       let written = SandboxCollection.writtenFiles(under: staging.path, mountPoints: layout.mountPoints)
       let sorted = SandboxCollection.sort(written, outputs: lane.outputs, reports: lane.reports)
