@@ -58,10 +58,18 @@ let package = Package(
     .target(name: "DuetModel", dependencies: ["DuetOutput", "DuetSupport"]),
     // Test reports: the JUnit XML a lane writes, read without DTDs within
     // bounds, and the cases of one attempt's reports (issue 40).
-    .target(name: "DuetTestReports", dependencies: ["DuetCache", "DuetSupport"]),
-    // Run: plan, scheduler, lane runner, fingerprints, the history store and its
-    // reports. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "CSQLite"]),
+    .target(name: "DuetTestReports", dependencies: ["DuetSupport"]),
+    // History: the SQLite store of runs, steps and test cases, its migrations
+    // and merge, the rows, and the flaky, stats and report models read from it.
+    .target(name: "DuetHistory", dependencies: ["DuetModel", "DuetTestReports", "DuetOutput", "DuetSupport", "CSQLite"]),
+    // Run: plan, scheduler, lane runner, fingerprints, cache decisions, the
+    // verdict, and the sandbox. It is handed the built-ins as a value and knows no feature.
+    .target(name: "DuetRun", dependencies: ["DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetSupport"]),
+    // Pages: the HTML pages of a run and of the history (timings, report, trace).
+    .target(name: "DuetPages", dependencies: ["DuetHistory", "DuetOutput", "DuetSupport"]),
+    // Run reports: the verdict as the summary table, --json, the dry run,
+    // JUnit XML and GitHub's annotations and step summary.
+    .target(name: "DuetRunReports", dependencies: ["DuetRun", "DuetHistory", "DuetModel", "DuetTestReports", "DuetOutput", "DuetSupport"]),
     // The features: design tokens (with contrast and theme tests) and mocks.
     .target(name: "DuetTokens", dependencies: ["DuetModel", "DuetOutput", "DuetSupport"]),
     .target(name: "DuetMocks", dependencies: ["DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
@@ -69,24 +77,24 @@ let package = Package(
     // the adoption plan, init's manifest and the lanes derived from the plan.
     .target(name: "DuetAdopt", dependencies: ["DuetTokens", "DuetModel", "DuetSupport"]),
     // Hooks: the git pre-push hook, the pushed commits and their checkout.
-    .target(name: "DuetHooks", dependencies: ["DuetRun", "DuetModel", "DuetProcess", "DuetSupport"]),
+    .target(name: "DuetHooks", dependencies: ["DuetHistory", "DuetModel", "DuetProcess", "DuetSupport"]),
     // Doctor: what a tree's lanes need on this machine, and the report.
-    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetRun", "DuetTestReports", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
+    .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetHistory", "DuetTestReports", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
     // CI: the GitHub Actions and GitLab CI files `duet workflow` writes.
     .target(name: "DuetCI", dependencies: ["DuetAdopt", "DuetModel", "DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetTestReports", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
     // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRun", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import DuetModel
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// What `duet workflow github|gitlab` reads from the tree besides the manifest:
 /// the lanes' last recorded durations (for grouping lanes into jobs) and the

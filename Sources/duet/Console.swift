@@ -20,23 +20,23 @@ final class Console: Sendable {
   init(environment: [String: String], output: ConsoleOutput = .standardStreams, color: ColorChoice = .auto) {
     self.output = output
     if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
-    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let noColor = environment[.noColor].map { !$0.isEmpty } ?? false
     // FORCE_COLOR or CLICOLOR_FORCE (set, not "0"): colour for a CI log that
     // renders it, though stdout is a pipe. NO_COLOR still wins.
-    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"].contains { environment[$0].map { !$0.isEmpty && $0 != "0" } ?? false }
+    let forced = [EnvironmentVariable.forceColor, .clicolorForce].contains { environment[$0].map { !$0.isEmpty && $0 != "0" } ?? false }
     let streams: Bool
     if case .standardStreams = output { streams = true } else { streams = false }
     switch color {
     case .always: useColor = true
     case .never: useColor = false
-    case .auto: useColor = !noColor && ((isTerminal && environment["TERM"] != "dumb") || (forced && streams))
+    case .auto: useColor = !noColor && ((isTerminal && environment[.term] != "dumb") || (forced && streams))
     }
-    canRewrite = isTerminal && environment["TERM"] != "dumb"
+    canRewrite = isTerminal && environment[.term] != "dumb"
     var size = winsize()
     if isTerminal && ioctl(STDOUT_FILENO, Console.windowSizeRequest, &size) == 0 && size.ws_col > 20 {
       width = Int(size.ws_col)
     } else {
-      width = Int(environment["COLUMNS"] ?? "") ?? 100
+      width = Int(environment[.columns] ?? "") ?? 100
     }
   }
 

@@ -12,7 +12,10 @@ import Testing
 /// links, edits of what a link reaches, and a lane that writes into its own
 /// inputs while it runs (`l5`, when `a5/stamp` exists); the runs: plain, `--strict` and
 /// `--since HEAD`, each also with `DUET_HISTORY=off` (issue 51: no run is
-/// recorded, the cache's entries still serve and are written). The invariants, after every run: a lane reported `cached`
+/// recorded, the cache's entries still serve and are written), and runs of one
+/// twin alone (`--lane`). Issue 51, items 6–7: `t3` is `l3`'s twin (one command,
+/// one set of inputs) whose `timeout:` an edit switches, so a pass of one twin
+/// must never serve the other, nor a pass under another timeout. The invariants, after every run: a lane reported `cached`
 /// passes when run now (the model's outcome), a lane that ran has the model's
 /// outcome, and a lane runs only when the model says its inputs or the
 /// conditions of its last pass ask for it. Seeded; a failure names the seed, the
@@ -48,6 +51,8 @@ private struct CacheOracle {
   struct EntryKey: Hashable {
     var snapshot: Snapshot
     var need: Snapshot?
+    /// `t3`'s timeout in seconds when it ran; nil for the other lanes.
+    var timeout: Int?
   }
 
   struct LastPass {
@@ -55,11 +60,17 @@ private struct CacheOracle {
     var needSnapshot: Snapshot?
     var strict: Bool
     var partial: Bool
+    /// `t3`'s timeout when it passed.
+    var timeout: Int? = nil
   }
 
   enum Mode: String { case plain, strict, since }
 
   static let areas = ["a1", "a2", "a3", "a4", "a5"]
+  /// The lanes the model judges: `t3` reads `a3` as its twin `l3` does.
+  static let lanes = ["l1", "l2", "l3", "l4", "l5", "t3"]
+  /// The timeouts an edit switches `t3` between, in seconds: at the first, it is `l3` but for its name.
+  static let timeouts = [10, 20]
   /// File names an edit may use: plain, hidden, Latin-1, NFC and NFD `é`, nested.
   static let names: [[UInt8]] = [
     Array("x.txt".utf8), Array(".hidden".utf8), [0x63, 0x61, 0x66, 0xE9], [0xC3, 0xA9, 0x2E, 0x74], [0x65, 0xCC, 0x81, 0x2E, 0x74],
@@ -83,19 +94,12 @@ private struct CacheOracle {
   /// What `a5/stamp` held before `l5` last appended to it: writing it back makes
   /// the inputs equal to those `l5`'s last pass was fingerprinted from.
   var stampBeforeLane: String?
+  /// `t3`'s `timeout:` as the manifest says now.
+  var twinTimeout = 10
 
   init(seed: UInt64) throws {
     random = SeededRandom(seed: seed)
-    tree = try FixtureTree(manifest: """
-      version: 1
-      lanes:
-        - {name: l1, sh: "! grep -Rqs BAD a1", inputs: ["a1/**"]}
-        - {name: l2, sh: "! grep -Rqs BAD a2", inputs: ["a2/**"]}
-        - {name: l3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"]}
-        - {name: l4, sh: "! grep -Rqs BAD a4", inputs: ["a4/**"], needs: [l1]}
-        - {name: l5, sh: "! grep -Rqs BAD a5 && { [ ! -f a5/stamp ] || echo stamped >> a5/stamp; }", inputs: ["a5/**"]}
-        - {name: p2, sh: "rm -rf out2 && mkdir -p out2/sub out2/each && cp a2/keep.txt out2/keep.txt && chmod 755 out2/keep.txt && (cd a2 && ls -A | LC_ALL=C sort) > out2/sub/names && (cd a2 && ls -A) | while IFS= read -r n; do : > \\\"out2/each/$n\\\"; done", inputs: ["a2/**"], outputs: [out2]}
-      """)
+    tree = try FixtureTree(manifest: CacheOracle.manifest(twinTimeout: 10))
     outsideTree = try FixtureTree()
     try outsideTree.write("o.txt", "fine\n")
     for area in CacheOracle.areas { try set(Array("\(area)/keep.txt".utf8), .file(content: "ok\n", executable: false)) }
@@ -103,6 +107,21 @@ private struct CacheOracle {
     try set(Array("lib/l.txt".utf8), .file(content: "ok\n", executable: false))
     try tree.write(".gitignore", ".duet/\n")
     try CIGit.commitAll(tree)
+  }
+
+  /// The lanes, with `t3`'s timeout as given.
+  static func manifest(twinTimeout: Int) -> String {
+    """
+    version: 1
+    lanes:
+      - {name: l1, sh: "! grep -Rqs BAD a1", inputs: ["a1/**"]}
+      - {name: l2, sh: "! grep -Rqs BAD a2", inputs: ["a2/**"]}
+      - {name: l3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"], timeout: 10s}
+      - {name: l4, sh: "! grep -Rqs BAD a4", inputs: ["a4/**"], needs: [l1]}
+      - {name: l5, sh: "! grep -Rqs BAD a5 && { [ ! -f a5/stamp ] || echo stamped >> a5/stamp; }", inputs: ["a5/**"]}
+      - {name: p2, sh: "rm -rf out2 && mkdir -p out2/sub out2/each && cp a2/keep.txt out2/keep.txt && chmod 755 out2/keep.txt && (cd a2 && ls -A | LC_ALL=C sort) > out2/sub/names && (cd a2 && ls -A) | while IFS= read -r n; do : > \\\"out2/each/$n\\\"; done", inputs: ["a2/**"], outputs: [out2]}
+      - {name: t3, sh: "! grep -Rqs BAD a3", inputs: ["a3/**"], timeout: \(twinTimeout)s}
+    """
   }
 
   // MARK: - Edits
@@ -115,6 +134,8 @@ private struct CacheOracle {
     case link([UInt8], String)
     /// Issue 37: the outputs of `p2` removed (`git clean`), edited or re-moded by hand.
     case tamper(Int)
+    /// Issue 51, item 7: `t3`'s `timeout:` switched to the other one.
+    case retime
     case nothing
   }
 
@@ -137,7 +158,7 @@ private struct CacheOracle {
     case 6: return .write(Array("shared.txt".utf8), content)
     case 7: return .write(Array(random.below(2) == 0 ? "lib/l.txt".utf8 : "lib/m.txt".utf8), content)
     case 8, 9: return .write(Array("a5/stamp".utf8), stampBeforeLane ?? content)
-    default: return random.below(2) == 0 ? .tamper(random.below(3)) : .nothing
+    default: return [.tamper(random.below(3)), .retime, .nothing][random.below(3)]
     }
   }
 
@@ -147,11 +168,13 @@ private struct CacheOracle {
     case .remove(let path):
       try unlinkPath(path)
       nodes[path] = nil
+      removeEmptyParents(path)
     case .rename(let from, let to):
       guard from != to, let node = nodes[from], nodes[to] == nil else { return }
       try makeParents(to)
       try check(rename(cPath(from), cPath(to)), "rename")
       nodes[from] = nil
+      removeEmptyParents(from)
       nodes[to] = node
     case .toggleExecutable(let path):
       guard case .file(let content, let executable) = nodes[path] else { return }
@@ -165,6 +188,9 @@ private struct CacheOracle {
       case 1: try? Data("tampered\n".utf8).write(to: out.appendingPathComponent("keep.txt"))
       default: _ = chmod(out.appendingPathComponent("keep.txt").path, 0o644)
       }
+    case .retime:
+      twinTimeout = CacheOracle.timeouts.first { $0 != twinTimeout } ?? twinTimeout
+      try tree.write("lanes/manifest.yaml", CacheOracle.manifest(twinTimeout: twinTimeout))
     case .nothing: break
     }
     log.append(describe(edit))
@@ -201,6 +227,16 @@ private struct CacheOracle {
 
   func unlinkPath(_ path: [UInt8]) throws { try check(unlink(cPath(path)), "unlink") }
 
+  /// The model holds files and links, not folders: a folder its last file left
+  /// goes too (p2 lists `a2`, where an empty `sub` showed as a name the model lacked).
+  func removeEmptyParents(_ path: [UInt8]) {
+    var parts = path.split(separator: 0x2F).dropLast()
+    while parts.count > 1 {
+      if rmdir(cPath(Array(parts.joined(separator: [0x2F])))) != 0 { return }
+      parts = parts.dropLast()
+    }
+  }
+
   func makeParents(_ path: [UInt8]) throws {
     var prefix: [UInt8] = []
     for part in path.split(separator: 0x2F).dropLast() {
@@ -222,6 +258,7 @@ private struct CacheOracle {
     case .toggleExecutable(let path): return "chmod \(text(path))"
     case .link(let path, let target): return "link \(text(path)) -> \(target)"
     case .tamper(let how): return ["remove out2", "edit out2/keep.txt", "chmod 644 out2/keep.txt"][how]
+    case .retime: return "t3 timeout: \(twinTimeout)s"
     case .nothing: return "nothing"
     }
   }
@@ -266,26 +303,29 @@ private struct CacheOracle {
     }
   }
 
-  func lane(_ area: String) -> String { "l" + area.dropFirst() }
+  /// The area a lane reads: `l3` and its twin `t3` read `a3`.
+  func area(_ lane: String) -> String { "a" + lane.dropFirst() }
 
   /// Whether the model says the lane should be served from the cache in a run of `mode`.
-  func expectsCached(_ area: String, mode: Mode, reported: [String: String], historyOff: Bool = false) -> Bool {
+  func expectsCached(_ name: String, mode: Mode, reported: [String: String], historyOff: Bool = false) -> Bool {
+    let area = area(name)
     if area == "a4" {
       guard let need = reported["l1"], need == "cached" || need == "unaffected" else { return false }
     }
-    if historyOff { return entryServes(area, mode: mode, historyOff: true) }
-    return historyServes(area, mode: mode, reported: reported) || entryServes(area, mode: mode)
+    if historyOff { return entryServes(name, mode: mode, historyOff: true) }
+    return historyServes(name, mode: mode, reported: reported) || entryServes(name, mode: mode)
   }
 
-  func key(_ area: String) -> EntryKey {
-    EntryKey(snapshot: snapshot(area), need: area == "a4" ? snapshot("a1") : nil)
+  func key(_ name: String) -> EntryKey {
+    let area = area(name)
+    return EntryKey(snapshot: snapshot(area), need: area == "a4" ? snapshot("a1") : nil, timeout: name == "t3" ? twinTimeout : nil)
   }
 
   /// A cache entry serves a lane whose history would run it: one exists for
   /// what it sees now, its conditions cover the run, and the lane's newest
   /// verdict is not a failure on these very inputs.
-  func entryServes(_ area: String, mode: Mode, historyOff: Bool = false) -> Bool {
-    let name = lane(area), now = key(area)
+  func entryServes(_ name: String, mode: Mode, historyOff: Bool = false) -> Bool {
+    let now = key(name)
     guard let entry = entries[name]?[now] else { return false }
     if !historyOff, let last = lastVerdict[name], last.key == now, !last.passed { return false }
     if mode == .strict && !entry.strict { return false }
@@ -293,8 +333,9 @@ private struct CacheOracle {
     return true
   }
 
-  func historyServes(_ area: String, mode: Mode, reported: [String: String]) -> Bool {
-    guard let last = lastPass[lane(area)], last.snapshot == snapshot(area) else { return false }
+  func historyServes(_ name: String, mode: Mode, reported: [String: String]) -> Bool {
+    let area = area(name)
+    guard let last = lastPass[name], last.snapshot == snapshot(area), last.timeout == key(name).timeout else { return false }
     if mode == .strict && !last.strict { return false }
     if last.partial && mode != .since { return false }
     if area == "a4" {
@@ -310,8 +351,11 @@ private struct CacheOracle {
     var arguments = ["verify", "--json"]
     if mode == .strict { arguments.append("--strict") }
     if mode == .since { arguments += ["--since", "HEAD"] }
+    // One twin alone now and then: the other has no pass of its own yet.
+    let alone = random.below(6) == 0 ? random.pick(["l3", "t3"]) : nil
+    if let alone { arguments += ["--lane", alone] }
     let historyOff = random.below(5) == 0
-    log.append("run \(mode.rawValue)\(historyOff ? " DUET_HISTORY=off" : "")")
+    log.append("run \(mode.rawValue)\(alone.map { " --lane " + $0 } ?? "")\(historyOff ? " DUET_HISTORY=off" : "")")
     let run = try tree.duet(arguments: arguments, environment: historyOff ? ["DUET_HISTORY": "off"] : [:])
     let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
     let lanes = object?["lanes"] as? [[String: Any]] ?? []
@@ -319,53 +363,58 @@ private struct CacheOracle {
     for lane in lanes { reported[lane["name"] as? String ?? "?"] = lane["outcome"] as? String }
     let treeUnchanged = (object?["changedTrackedFiles"] as? [Any])?.isEmpty ?? true
     var problems: [String] = []
-    for area in CacheOracle.areas {
-      let name = lane(area)
+    for name in CacheOracle.lanes where alone == nil || alone == name {
       guard let outcome = reported[name] else {
         problems.append("\(name) missing from the report: \(run.stdout) \(run.stderr)")
         continue
       }
-      let expected = expectsCached(area, mode: mode, reported: reported, historyOff: historyOff)
+      let expected = expectsCached(name, mode: mode, reported: reported, historyOff: historyOff)
       // No run is recorded: the history the next run reads is as it was.
       let (passBefore, verdictBefore) = (lastPass[name], lastVerdict[name])
       defer { if historyOff { (lastPass[name], lastVerdict[name]) = (passBefore, verdictBefore) } }
-      switch outcome {
-      case "cached":
-        if !passes(area) { problems.append("\(name) cached, but it fails when run now") }
-        if !expected { problems.append("\(name) cached, but the model says it must run") }
-        // Served from an entry, the history now holds a cached verdict for these
-        // inputs under the entry's conditions.
-        let now = key(area)
-        if !historyServes(area, mode: mode, reported: reported), let entry = entries[name]?[now] {
-          lastPass[name] = LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
-                                    strict: entry.strict, partial: entry.partial)
-        }
-        lastVerdict[name] = (now, true)
-      case "pass", "fail":
-        if (outcome == "pass") != passes(area) { problems.append("\(name) \(outcome), but the model says it \(passes(area) ? "passes" : "fails")") }
-        if expected { problems.append("\(name) ran (\(outcome)) though nothing it saw changed since it last passed") }
-        lastPass[name] = outcome == "pass"
-          ? LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
-                     strict: mode == .strict && treeUnchanged, partial: mode == .since)
-          : nil
-        lastVerdict[name] = (key(area), outcome == "pass")
-        let now = key(area)
-        let entryBefore = entries[name]?[now]
-        if outcome == "pass" && treeUnchanged { entries[name, default: [:]][now] = lastPass[name] }
-        let stamp = Array("a5/stamp".utf8)
-        if name == "l5", outcome == "pass", case .file(let content, let executable) = nodes[stamp] {
-          // The lane appended to its own input while it ran: that pass serves no later run.
-          // Moved inputs: no entry is written, an earlier one for these inputs stays.
-          entries[name]?[now] = entryBefore
-          nodes[stamp] = .file(content: content + "stamped\n", executable: executable)
-          stampBeforeLane = content
-          lastPass[name] = nil
-        }
-      default: break  // unaffected, skipped: not a verdict on the lane
-      }
+      problems += judge(name, outcome: outcome, expected: expected, mode: mode, reported: reported, treeUnchanged: treeUnchanged)
     }
     if let outcome = reported["p2"], outcome == "pass" || outcome == "cached" {
       problems += outputProblems(outcome)
+    }
+    return problems
+  }
+
+  /// Checks one lane's reported outcome against the model, then updates the model with it.
+  mutating func judge(_ name: String, outcome: String, expected: Bool, mode: Mode, reported: [String: String], treeUnchanged: Bool) -> [String] {
+    let area = area(name), now = key(name)
+    var problems: [String] = []
+    switch outcome {
+    case "cached":
+      if !passes(area) { problems.append("\(name) cached, but it fails when run now") }
+      if !expected { problems.append("\(name) cached, but the model says it must run") }
+      // Served from an entry, the history now holds a cached verdict for these
+      // inputs under the entry's conditions.
+      if !historyServes(name, mode: mode, reported: reported), let entry = entries[name]?[now] {
+        lastPass[name] = LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
+                                  strict: entry.strict, partial: entry.partial, timeout: now.timeout)
+      }
+      lastVerdict[name] = (now, true)
+    case "pass", "fail":
+      if (outcome == "pass") != passes(area) { problems.append("\(name) \(outcome), but the model says it \(passes(area) ? "passes" : "fails")") }
+      if expected { problems.append("\(name) ran (\(outcome)) though nothing it saw changed since it last passed") }
+      lastPass[name] = outcome == "pass"
+        ? LastPass(snapshot: snapshot(area), needSnapshot: area == "a4" ? snapshot("a1") : nil,
+                   strict: mode == .strict && treeUnchanged, partial: mode == .since, timeout: now.timeout)
+        : nil
+      lastVerdict[name] = (now, outcome == "pass")
+      let entryBefore = entries[name]?[now]
+      if outcome == "pass" && treeUnchanged { entries[name, default: [:]][now] = lastPass[name] }
+      let stamp = Array("a5/stamp".utf8)
+      if name == "l5", outcome == "pass", case .file(let content, let executable) = nodes[stamp] {
+        // The lane appended to its own input while it ran: that pass serves no later run.
+        // Moved inputs: no entry is written, an earlier one for these inputs stays.
+        entries[name]?[now] = entryBefore
+        nodes[stamp] = .file(content: content + "stamped\n", executable: executable)
+        stampBeforeLane = content
+        lastPass[name] = nil
+      }
+    default: break  // unaffected, skipped: not a verdict on the lane
     }
     return problems
   }
@@ -405,7 +454,8 @@ private struct CacheOracle {
     // with more names must leave the folder with exactly its own.
     let each = CacheOracle.names(in: out.appendingPathComponent("each").path)
     if Set(each) != names {
-      problems.append("p2 \(outcome), but out2/each holds \(each.count) files where a --no-cache run writes \(names.count)")
+      let shown = { (set: [[UInt8]]) in set.map { String(decoding: $0, as: UTF8.self) }.sorted().joined(separator: ", ") }
+      problems.append("p2 \(outcome), but out2/each holds \(each.count) files (\(shown(each))) where a --no-cache run writes \(names.count) (\(shown(Array(names))))")
     }
     var info = stat()
     if lstat(out.appendingPathComponent("keep.txt").path, &info) != 0 || info.st_mode & 0o7777 != 0o755 {

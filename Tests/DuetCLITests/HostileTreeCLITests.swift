@@ -6,6 +6,7 @@ import DuetModel
 import DuetSupport
 import Foundation
 import Testing
+import DuetHistory
 
 /// A folder outside any fixture tree, for things a hostile tree points at.
 final class OutsideFolder: Sendable {

@@ -1,6 +1,8 @@
 import DuetRun
 import Foundation
 import Testing
+import DuetPages
+import DuetHistory
 
 /// `duet verify --timings` and `duet trace`, opened in headless Chromium (issue 32).
 @Suite(.serialized) struct PicturesCLITests {

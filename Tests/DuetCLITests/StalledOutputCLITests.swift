@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DuetFuzzSupport
 import DuetRun
+import DuetHistory
 
 /// A reader that stops reading (a paused pager, a stuck log shipper) must not
 /// stop the run: lanes still time out, the run ends and is recorded, and the

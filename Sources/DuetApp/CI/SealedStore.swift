@@ -1,6 +1,7 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// A CI job's history store checked against its `VerdictSeal`: what the next
 /// jobs believe of it (`UpstreamVerdicts`), and where a later verify of the

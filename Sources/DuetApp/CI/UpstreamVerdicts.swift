@@ -1,6 +1,7 @@
 import DuetModel
 import DuetRun
 import Foundation
+import DuetHistory
 
 /// One `--upstream JOB=STORE` of `duet verify`: the history store a CI job
 /// before this one handed on, and that job's id, for the notes that name it.

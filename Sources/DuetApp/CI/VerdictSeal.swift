@@ -1,6 +1,7 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// What binds the verdicts a generated CI job hands on to the job (issue 52,
 /// item 6b): `duet verify --seal` writes it beside the job's history store

@@ -4,6 +4,7 @@ import DuetProcess
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// How a caller hands deflake the signals while it runs: `onSignal` stops
 /// every run under way; the body returns once they ended.
@@ -43,7 +44,7 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
 
 /// The runs of one deflake as its workers share them: the next run to claim,
 /// the tally, the first failure, and the interrupt of each run under way.
-final class DeflakeState: @unchecked Sendable {
+final class DeflakeState: Sendable {
   let request: DeflakeRequest
   let laneIndex: Int
   let shared = Locked(Shared())
@@ -118,7 +119,7 @@ final class DeflakeState: @unchecked Sendable {
   func inWorktree(_ checkout: (top: URL, root: URL), observer: VerifyObserver) {
     var environment = request.environment
     // The history the runs record into is the tree's, wherever they run.
-    environment["DUET_HISTORY"] = HistoryStore.defaultPath(root: request.root, environment: request.environment) ?? "off"
+    environment[.history] = HistoryStore.defaultPath(root: request.root, environment: request.environment) ?? "off"
     work(root: checkout.root, environment: environment, observer: observer)
   }
 

@@ -2,6 +2,7 @@ import DuetOutput
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// What a deflake measured: `coin: 10 of 30 runs failed (33%, 95% interval
 /// 19%–51%) at fingerprint 3f2a…`; exit 0 when no run failed, 1 when one did,

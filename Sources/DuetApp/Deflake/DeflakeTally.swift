@@ -1,5 +1,6 @@
 import DuetRun
 import DuetTestReports
+import DuetHistory
 
 /// The runs of a deflake as they end, counted for the lane or for one test:
 /// what `FailureRate` is computed from. A run counts as failed when any of its

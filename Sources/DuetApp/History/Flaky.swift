@@ -2,6 +2,7 @@ import DuetRun
 import DuetOutput
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet flaky`: the lanes ranked by flaky evidence in the history window.
 package struct FlakyRequest: Sendable {

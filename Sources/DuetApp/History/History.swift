@@ -2,6 +2,7 @@ import DuetRun
 import DuetOutput
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet history`: the recent runs, newest first, optionally those of one lane.
 package struct HistoryRequest: Sendable {

@@ -3,6 +3,7 @@ import DuetRun
 import DuetOutput
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// Opening the tree's history store for the commands that read it (history,
 /// flaky, stats, report, trace, logs): the store, or `NoHistory` when nothing is

@@ -1,6 +1,7 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or from one run).
 package struct LogsRequest: Sendable {

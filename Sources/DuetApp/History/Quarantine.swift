@@ -4,6 +4,7 @@ import DuetRun
 import DuetSupport
 import DuetTestReports
 import Foundation
+import DuetHistory
 
 /// `duet quarantine add|list|remove`: the reviewed file `lanes/quarantine.yaml`
 /// of tests (and lanes) whose failures do not fail a run until a day.

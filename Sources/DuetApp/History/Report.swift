@@ -4,6 +4,8 @@ import DuetOutput
 import DuetSupport
 import DuetTestReports
 import Foundation
+import DuetPages
+import DuetHistory
 
 /// `duet report`: the history's trends per lane, the flaky tests in words (when
 /// lanes have `reports:`), cache hits and the runs that failed.

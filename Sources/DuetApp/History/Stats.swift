@@ -2,6 +2,7 @@ import DuetRun
 import DuetOutput
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet stats`: per lane, runs, pass rate, durations and a slowdown flag.
 package struct StatsRequest: Sendable {

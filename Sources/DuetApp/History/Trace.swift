@@ -1,6 +1,8 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetPages
+import DuetHistory
 
 /// `duet trace [RUN] [--html FILE]`: a recorded run as Chrome Trace Event JSON,
 /// or its slices drawn on a page that stands alone.

@@ -4,6 +4,7 @@ import DuetRun
 import DuetHooks
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `duet hook run pre-push|pre-commit`: what the installed hook calls. The
 /// change is decided here (the pushed refs on standard input, or the change
@@ -37,9 +38,9 @@ package struct HookRunRequest: Sendable {
     // In a temporary checkout, git (duet's and the lanes') finds that checkout,
     // not the repository the hook was called from.
     var environment = target.checkout == nil ? self.environment : ProcessOutput.outsideRepository(self.environment)
-    if target.checkout != nil && environment["DUET_HISTORY"] == nil, let store = HistoryStore.defaultPath(root: root, environment: environment) {
+    if target.checkout != nil && environment[.history] == nil, let store = HistoryStore.defaultPath(root: root, environment: environment) {
       // The temporary checkout records into, and is cached from, the tree's own store.
-      environment["DUET_HISTORY"] = store
+      environment[.history] = store
     }
     var request = VerifyRequest(root: target.root, duetVersion: duetVersion, environment: environment)
     request.changes(since: target.since, upstream: false)

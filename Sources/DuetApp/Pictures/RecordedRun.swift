@@ -2,6 +2,8 @@ import DuetModel
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetPages
+import DuetHistory
 
 /// A recorded run read back for `duet trace`: the newest, or the one whose run
 /// id or log id starts with `wanted`; nil when the store has none such. The

@@ -1,6 +1,8 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetPages
+import DuetHistory
 
 /// `--timings[=PATH]`: the run's timings page, written once the run is recorded.
 enum TimingsFile {

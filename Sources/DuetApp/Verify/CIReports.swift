@@ -1,6 +1,7 @@
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetRunReports
 
 /// The files a CI run writes besides the text: the JUnit XML and GitHub's step summary.
 enum CIReports {

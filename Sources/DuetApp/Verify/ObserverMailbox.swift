@@ -1,4 +1,5 @@
 import DuetProcess
+import DuetSupport
 import Foundation
 
 /// The observer's calls, handed to a thread of its own in batches. The run
@@ -19,18 +20,21 @@ import Foundation
 /// descriptor or thread to give (issue 52). Where no thread can be made, the
 /// calls run on the thread that hands them over: a run that cannot print
 /// elsewhere prints there, rather than hang.
-final class ObserverMailbox: @unchecked Sendable {
+final class ObserverMailbox: Sendable {
+  private struct State {
+    /// Posted, not yet handed to the thread (held until `flush`).
+    var pending: [() -> Void] = []
+    /// Handed to the thread, not yet taken by it.
+    var handed: [() -> Void] = []
+    var delivering = false
+    var batches = 0
+    /// nil until the first hand-over; then whether the thread was made.
+    var threadMade: Bool?
+    var closed = false
+  }
+
   private let held: Bool
-  private let condition = NSCondition()
-  /// Posted, not yet handed to the thread (held until `flush`).
-  private var pending: [() -> Void] = []
-  /// Handed to the thread, not yet taken by it.
-  private var handed: [() -> Void] = []
-  private var delivering = false
-  private var batches = 0
-  /// nil until the first hand-over; then whether the thread was made.
-  private var threadMade: Bool?
-  private var closed = false
+  private let state = Locked(State())
 
   init(label: String, heldUntilFlush: Bool = false) {
     held = heldUntilFlush
@@ -39,70 +43,65 @@ final class ObserverMailbox: @unchecked Sendable {
   /// Runs `call` on the observer's thread after every call posted before it
   /// (when held, once `flush` is called).
   func post(_ call: @escaping () -> Void) {
-    condition.lock()
-    pending.append(call)
-    condition.unlock()
+    state.withLock { $0.pending.append(call) }
     if !held { flush() }
   }
 
   /// Hands the calls posted so far to the observer's thread.
   func flush() {
-    condition.lock()
-    guard !pending.isEmpty else { return condition.unlock() }
-    if threadMade == nil { threadMade = DetachedThread.start { [self] in serve() } == 0 }
-    if threadMade == true {
-      // One wake carries every call handed over before the thread takes them.
-      let wake = handed.isEmpty
-      handed += pending
-      pending = []
-      if wake { condition.broadcast() }
-      condition.unlock()
-      return
+    let (batch, wake) = state.withLock { now -> ([() -> Void], Bool) in
+      guard !now.pending.isEmpty else { return ([], false) }
+      if now.threadMade == nil { now.threadMade = DetachedThread.start { [self] in serve() } == 0 }
+      if now.threadMade == true {
+        // One wake carries every call handed over before the thread takes them.
+        let wake = now.handed.isEmpty
+        now.handed += now.pending
+        now.pending = []
+        return ([], wake)
+      }
+      // No thread to be had: the calls run here, in order.
+      let batch = now.pending
+      now.pending = []
+      now.batches += 1
+      return (batch, false)
     }
-    // No thread to be had: the calls run here, in order.
-    let batch = pending
-    pending = []
-    batches += 1
-    condition.unlock()
+    if wake { state.broadcast() }
     for call in batch { call() }
   }
 
   /// How many wakes of the observer's thread carried the calls so far.
-  var batchesDelivered: Int { condition.withLock { batches } }
+  var batchesDelivered: Int { state.withLock { $0.batches } }
 
   /// Returns once every call posted so far has run; the thread then ends.
   func waitUntilDelivered() {
     flush()
     waitUntilIdle()
-    condition.withLock {
-      closed = true
-      condition.broadcast()
-    }
+    state.withLock { $0.closed = true }
+    state.broadcast()
   }
 
   /// Returns once every call handed over so far has run (held calls wait on).
   func waitUntilIdle() {
-    condition.lock()
-    while !handed.isEmpty || delivering { condition.wait() }
-    condition.unlock()
+    state.wait(for: { $0.handed.isEmpty && !$0.delivering }) { _ in }
   }
 
   /// The observer's thread: takes each batch handed over and runs it, until closed.
   private func serve() {
-    condition.lock()
     while true {
-      while handed.isEmpty && !closed { condition.wait() }
-      if handed.isEmpty && closed { break }
-      let batch = handed
-      handed = []
-      delivering = true
-      condition.unlock()
+      let batch = state.wait(for: { !$0.handed.isEmpty || $0.closed }) { now -> [() -> Void]? in
+        if now.handed.isEmpty { return nil }  // closed, and nothing left
+        let batch = now.handed
+        now.handed = []
+        now.delivering = true
+        return batch
+      }
+      guard let batch else { return }
       for call in batch { call() }
-      condition.lock()
-      delivering = false
-      batches += 1
-      condition.broadcast()
+      state.withLock {
+        $0.delivering = false
+        $0.batches += 1
+      }
+      state.broadcast()
     }
-    condition.unlock()
   }
 }

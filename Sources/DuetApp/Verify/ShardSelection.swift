@@ -2,6 +2,7 @@ import DuetModel
 import DuetRun
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// `--shard I/N`: this machine's lanes, chosen from every lane by recorded durations.
 enum ShardSelection {

@@ -1,4 +1,5 @@
 import DuetProcess
+import DuetSupport
 import Foundation
 
 /// Calls `tick` every `interval` seconds on a thread of its own until
@@ -6,25 +7,27 @@ import Foundation
 /// traps when libdispatch cannot make its epoll or eventfd descriptor
 /// (`ulimit -n` reached, issue 52); where no thread can be made, there is no
 /// tick, and the progress line is redrawn only as lanes start and end.
-package final class Ticker: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var cancelled = false
-  /// A tick asked for now (`fire`), ahead of the interval.
-  private var fired = false
+package final class Ticker: Sendable {
+  private struct State {
+    var cancelled = false
+    /// A tick asked for now (`fire`), ahead of the interval.
+    var fired = false
+  }
+
+  private let state = Locked(State())
 
   /// Nil when no thread could be made.
   package init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
-    let made = DetachedThread.start { [self] in
-      condition.lock()
-      while !cancelled {
-        if (fired || !condition.wait(until: Date(timeIntervalSinceNow: interval))) && !cancelled {
-          fired = false
-          condition.unlock()
-          tick()
-          condition.lock()
+    let made = DetachedThread.start { [state] in
+      while true {
+        // After the interval or a `fire`, a tick, unless cancelled meanwhile.
+        let go = state.wait(until: Date(timeIntervalSinceNow: interval), for: { $0.fired || $0.cancelled }) { now -> Bool in
+          now.fired = false
+          return !now.cancelled
         }
+        guard go else { return }
+        tick()
       }
-      condition.unlock()
     }
     guard made == 0 else { return nil }
   }
@@ -32,17 +35,13 @@ package final class Ticker: @unchecked Sendable {
   /// A tick now, on the ticker's thread, then every `interval` again: takes a
   /// lock for an instant and never waits, so a signal thread may call it.
   package func fire() {
-    condition.lock()
-    fired = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLock { $0.fired = true }
+    state.broadcast()
   }
 
   /// No tick after this returns but one already under way.
   package func cancel() {
-    condition.lock()
-    cancelled = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLock { $0.cancelled = true }
+    state.broadcast()
   }
 }

@@ -4,6 +4,7 @@ import DuetRun
 import DuetProcess
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// The part of a run a signal may stop, and what to do when one comes. The
 /// binary passes its signal policy; the default runs the body as it is.

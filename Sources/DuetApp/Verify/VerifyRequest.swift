@@ -1,6 +1,7 @@
 import DuetModel
 import DuetProcess
 import DuetRun
+import DuetSupport
 import Foundation
 
 /// Everything `duet verify` was asked, checked already: the executable turns
@@ -78,8 +79,8 @@ package struct VerifyRequest: Sendable {
   /// `DUET_SKIP=a,b,kotlin-*`: lanes to leave out, for hooks (as pre-commit's `SKIP=`);
   /// blanks around the commas and empty entries are ignored.
   static func skipVariable(_ environment: [String: String]) -> [LaneSkip] {
-    (environment["DUET_SKIP"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: "DUET_SKIP") }
+    (environment[.skip] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }.map { LaneSkip($0, origin: EnvironmentVariable.skip.rawValue) }
   }
 }
 
@@ -94,8 +95,8 @@ package struct VerifyReports: Sendable {
   /// GitHub's side from the environment (`GITHUB_ACTIONS`, `GITHUB_STEP_SUMMARY`).
   package init(junitPath: String?, environment: [String: String]) {
     self.junitPath = junitPath
-    github = environment["GITHUB_ACTIONS"] == "true"
-    if github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty { summaryPath = summary }
+    github = environment[.githubActions] == "true"
+    if github, let summary = environment[.githubStepSummary], !summary.isEmpty { summaryPath = summary }
   }
 }
 

@@ -3,6 +3,7 @@ import DuetRun
 import DuetOutput
 import DuetSupport
 import Foundation
+import DuetRunReports
 
 /// What `duet verify` prints once a run is over: the failures (or GitHub's
 /// annotations), the summary table, the last line; the dry run's table; or the

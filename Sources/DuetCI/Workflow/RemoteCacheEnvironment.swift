@@ -15,14 +15,14 @@ import DuetSupport
 package enum RemoteCacheEnvironment {
   /// The `env:` of a GitHub `duet verify` step, name and value.
   package static let gitHubStep: [(name: String, value: String)] = [
-    ("DUET_REMOTE_CACHE", "${{ vars.DUET_REMOTE_CACHE }}"),
-    ("DUET_REMOTE_CACHE_UPLOAD", "1"),
-    ("DUET_REMOTE_CACHE_TOKEN", "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}"),
-    ("DUET_REMOTE_CACHE_KEY", "${{ secrets.DUET_REMOTE_CACHE_KEY }}"),
+    (EnvironmentVariable.remoteCache.rawValue, "${{ vars.DUET_REMOTE_CACHE }}"),
+    (EnvironmentVariable.remoteCacheUpload.rawValue, "1"),
+    (EnvironmentVariable.remoteCacheToken.rawValue, "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}"),
+    (EnvironmentVariable.remoteCacheKey.rawValue, "${{ secrets.DUET_REMOTE_CACHE_KEY }}"),
   ]
 
   /// The variables of a GitLab lane job.
-  package static let gitLabJob: [(name: String, value: String)] = [("DUET_REMOTE_CACHE_UPLOAD", "1")]
+  package static let gitLabJob: [(name: String, value: String)] = [(EnvironmentVariable.remoteCacheUpload.rawValue, "1")]
 
   /// The comment lines of the GitLab file that say what to set.
   package static let gitLabComment: [YAML] = [

@@ -18,6 +18,10 @@ import Darwin
 /// and nothing more is read from it in this run (what it lacks, or holds
 /// damaged, is still uploaded). With a signing key, an entry without a valid
 /// signature is never served.
+///
+/// What makes it safe: one thread at a time asks it anything (the verify's,
+/// before the lanes start and after they end); only `cancel`, which touches
+/// nothing but the transport's own thread-safe flag, comes from another.
 package final class RemoteCache: @unchecked Sendable {
   package let name: String
   package let upload: Bool

@@ -43,7 +43,7 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
   package var maxBlobBytes: Int = 2 << 30
 
   /// The variables read, for a command that documents or lists them.
-  package static let variables = ["DUET_REMOTE_CACHE", "DUET_REMOTE_CACHE_TOKEN", "DUET_REMOTE_CACHE_UPLOAD", "DUET_REMOTE_CACHE_KEY", "DUET_REMOTE_CACHE_JOBS"]
+  package static let variables = EnvironmentVariable.remoteCacheSettings.map(\.rawValue)
 
   /// A config for `url` with the defaults above and no token, key or upload;
   /// `source` names the URL's origin in an error.
@@ -65,26 +65,26 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
     let source: String
     if let flag {
       (url, source) = (flag, "--remote-cache")
-    } else if let value = environment["DUET_REMOTE_CACHE"], !value.isEmpty {
-      (url, source) = (value, "DUET_REMOTE_CACHE")
+    } else if let value = environment[.remoteCache], !value.isEmpty {
+      (url, source) = (value, EnvironmentVariable.remoteCache.rawValue)
     } else {
       return nil
     }
     var config = try RemoteCacheConfig(url: url, source: source)
-    if let token = environment["DUET_REMOTE_CACHE_TOKEN"], !token.isEmpty {
+    if let token = environment[.remoteCacheToken], !token.isEmpty {
       guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-        throw RemoteCacheConfigError(source: "DUET_REMOTE_CACHE_TOKEN", message: "expected printable ASCII without spaces or line breaks (the value is not shown)")
+        throw RemoteCacheConfigError(source: EnvironmentVariable.remoteCacheToken.rawValue, message: "expected printable ASCII without spaces or line breaks (the value is not shown)")
       }
       guard config.user == nil else {
-        throw RemoteCacheConfigError(source: "DUET_REMOTE_CACHE_TOKEN", message: "set, and \(source) holds a user too: use one of a bearer token and a user and password")
+        throw RemoteCacheConfigError(source: EnvironmentVariable.remoteCacheToken.rawValue, message: "set, and \(source) holds a user too: use one of a bearer token and a user and password")
       }
       config.bearerToken = token
     }
-    config.upload = try flagValue(environment["DUET_REMOTE_CACHE_UPLOAD"], name: "DUET_REMOTE_CACHE_UPLOAD")
-    if let key = environment["DUET_REMOTE_CACHE_KEY"], !key.isEmpty { config.signingKey = Array(key.utf8) }
-    if let jobs = environment["DUET_REMOTE_CACHE_JOBS"], !jobs.isEmpty {
+    config.upload = try flagValue(environment[.remoteCacheUpload], name: EnvironmentVariable.remoteCacheUpload.rawValue)
+    if let key = environment[.remoteCacheKey], !key.isEmpty { config.signingKey = Array(key.utf8) }
+    if let jobs = environment[.remoteCacheJobs], !jobs.isEmpty {
       guard jobs.utf8.count <= 4, let count = Int(jobs), (1...64).contains(count) else {
-        throw RemoteCacheConfigError(source: "DUET_REMOTE_CACHE_JOBS", message: "expected a number from 1 to 64, got \"\(ControlText.shown(String(jobs.prefix(20))))\"")
+        throw RemoteCacheConfigError(source: EnvironmentVariable.remoteCacheJobs.rawValue, message: "expected a number from 1 to 64, got \"\(ControlText.shown(String(jobs.prefix(20))))\"")
       }
       config.parallel = count
     }

@@ -185,16 +185,24 @@ package final class ContentStore: Sendable {
   /// renamed over `name` with `renameat`, only where nothing or a regular file
   /// stands. The folder is a descriptor the caller reached from the tree's
   /// root through real folders, so nothing swapped in on the way is followed.
-  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String) throws(StoreError) {
+  /// `checked`: this run hashed the blob into the store itself, so it is
+  /// copied by the kernel and only its size is checked (issue 51: each blob
+  /// hashed once on the way from the remote to the tree).
+  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String, checked: Bool = false) throws(StoreError) {
     let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
     defer { close(source) }
     let (fd, temporary) = try Self.temporary(in: folder, shown: shown)
     var hasher = Digest()
     var size = 0
-    var failure = ContentStore.pump(from: source, to: fd) { chunk in
-      hasher.update(chunk)
-      size += chunk.count
+    var failure: String?
+    if checked {
+      (size, failure) = ContentStore.copy(from: source, to: fd)
+    } else {
+      failure = ContentStore.pump(from: source, to: fd) { chunk in
+        hasher.update(chunk)
+        size += chunk.count
+      }
     }
     if failure == nil && fchmod(fd, mode_t(mode & ActionEntry.keptModeBits)) != 0 { failure = String(cString: strerror(errno)) }
     close(fd)
@@ -202,7 +210,7 @@ package final class ContentStore: Sendable {
       unlinkat(folder, temporary, 0)
       throw .io("cannot restore \(shown): \(failure)")
     }
-    let got = BlobDigest(hash: hasher.hex(), size: size)
+    let got = checked ? BlobDigest(hash: digest.hash, size: size) : BlobDigest(hash: hasher.hex(), size: size)
     guard got == digest else {
       unlinkat(folder, temporary, 0)
       // A blob damaged on disk is of no use to anyone: it goes, and the lane runs.
@@ -312,6 +320,25 @@ package final class ContentStore: Sendable {
       seen(chunk)
       if let failure = writeAll(target, chunk) { return failure }
     }
+  }
+
+  /// Copies everything from one descriptor to another: inside the kernel where
+  /// it can (`sendfile`, Linux), else through a buffer. The bytes
+  /// copied, and why it stopped early.
+  static func copy(from source: Int32, to target: Int32) -> (bytes: Int, failure: String?) {
+    var total = 0
+    #if os(Linux)
+    while true {
+      let n = sendfile(target, source, nil, 1 << 30)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && total == 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EPERM].contains(errno) { break }
+      guard n >= 0 else { return (total, String(cString: strerror(errno))) }
+      if n == 0 { return (total, nil) }
+      total += n
+    }
+    #endif
+    let failure = pump(from: source, to: target) { total += $0.count }
+    return (total, failure)
   }
 
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {

@@ -140,7 +140,9 @@ package enum OutputRestore {
   /// Writes a plan's outputs from the store: every removal, write and folder
   /// by descriptor and name, walking from the tree's root descriptor
   /// (`FolderWalk`), so a link swapped in after `plan` is never followed.
-  package static func apply(_ plan: Plan, root: URL, store: ContentStore) -> Result {
+  /// A blob in `checked` was hashed into the store by this run moments ago
+  /// (a download): it is copied out without being hashed a second time.
+  package static func apply(_ plan: Plan, root: URL, store: ContentStore, checked: Set<BlobDigest> = []) -> Result {
     let lacking = plan.blobs.filter { !store.contains($0) }
     if !lacking.isEmpty {
       return .cannot("the cache lacks \(Set(lacking).count) of its output file(s)")
@@ -152,7 +154,7 @@ package enum OutputRestore {
       if case .failure(let why) = remove(path, root: top) { return .cannot(why.text) }
     }
     for output in plan.writes {
-      if case .failure(let why) = place(output, root: top, store: store) { return .cannot(why.text) }
+      if case .failure(let why) = place(output, root: top, store: store, checked: checked) { return .cannot(why.text) }
     }
     // A declared folder that held no file is made again, empty.
     for path in plan.declared where !plan.entry.outputs.contains(where: { $0.path == path || $0.path.hasPrefix(path + "/") }) {
@@ -241,7 +243,7 @@ package enum OutputRestore {
 
   /// Writes one output the plan chose, making the folders on its way, by
   /// descriptor and name from the tree's root.
-  private static func place(_ output: ActionEntry.Output, root: Int32, store: ContentStore) -> Swift.Result<Void, Refusal> {
+  private static func place(_ output: ActionEntry.Output, root: Int32, store: ContentStore, checked: Set<BlobDigest>) -> Swift.Result<Void, Refusal> {
     let folder: Int32
     switch FolderWalk.open(output.path, root: root, making: true, includingLast: false) {
     case .failure(let why): return .failure(why)
@@ -257,7 +259,7 @@ package enum OutputRestore {
       if kind != 0 && kind != S_IFREG {
         return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a file"))
       }
-      do { try store.restore(digest, into: folder, name: name, mode: fileMode, shown: ControlText.shown(path)) } catch {
+      do { try store.restore(digest, into: folder, name: name, mode: fileMode, shown: ControlText.shown(path), checked: checked.contains(digest)) } catch {
         if case .io(let why) = error { return .failure(Refusal(text: why)) }
         return .failure(Refusal(text: "cannot restore \(ControlText.shown(path)): \(error)"))
       }

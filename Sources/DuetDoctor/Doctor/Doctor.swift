@@ -1,10 +1,10 @@
 import DuetProcess
 import Foundation
 import DuetAdopt
-import DuetRun
 import DuetTokens
 import DuetModel
 import DuetSupport
+import DuetHistory
 
 /// `duet doctor`: whether this machine and tree have what the lanes need. Reads
 /// everything, runs nothing but `--version` probes (each with a deadline), and
@@ -194,7 +194,7 @@ package enum Doctor {
       }
       var found: [String] = []
       let names = programPaths(lane, command: command, options: options, found: &found, into: &report)
-      let path = options.environment["PATH"]
+      let path = options.environment[.path]
       var seen = Set<String>()
       for name in names where seen.insert(name).inserted {
         needed[name, default: []].append(lane.name)

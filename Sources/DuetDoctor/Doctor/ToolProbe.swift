@@ -29,7 +29,7 @@ package enum ToolProbe {
   /// Runs `tool argument` (found through `PATH`) with a deadline and keeps the line
   /// that names its version.
   package static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
-    guard let path = which(tool, path: environment["PATH"]) else {
+    guard let path = which(tool, path: environment[.path]) else {
       return Version(tool: tool, path: nil, text: "not found on PATH", ok: false)
     }
     let result = ChildRun.capture(path: path, arguments: [path, argument], directory: "/", environment: environment,

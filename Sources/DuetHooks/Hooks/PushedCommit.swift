@@ -1,7 +1,7 @@
 import Foundation
-import DuetRun
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 /// The commit a pre-push hook must verify, which need not be the work tree:
 /// uncommitted edits, untracked files or another checked-out commit would make

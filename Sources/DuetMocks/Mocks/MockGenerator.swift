@@ -31,8 +31,8 @@ package enum MockGenerator {
 
   private static func run(_ command: String, root: URL, output: URL, environment: [String: String]) throws -> Outcome {
     var environment = environment
-    environment["DUET_MOCK_OUTPUT"] = output.path
-    environment["DUET_ROOT"] = root.path
+    environment[.mockOutput] = output.path
+    environment[.root] = root.path
     let result = ChildRun.captureShell(command, directory: root.path, environment: environment,
                                        limits: .init(timeout: deadline, drainGrace: 5), keep: keptOutput)
     if let problem = result.end.spawnError { throw MockGeneratorError(message: problem) }

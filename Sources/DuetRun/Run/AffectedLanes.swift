@@ -1,3 +1,4 @@
+import DuetHistory
 import DuetModel
 import DuetSupport
 

@@ -1,3 +1,4 @@
+import DuetHistory
 import DuetModel
 import DuetSupport
 
@@ -10,40 +11,10 @@ import DuetSupport
 /// history holds no failure with these inputs. A cached lane never starts.
 /// Pure: the history, the entries and the fingerprints come in as values.
 package enum CacheCheck {
-  /// A lane's newest recorded verdict (pass, flaky, cached, fail or timeout).
-  package struct LastVerdict: Sendable, Equatable {
-    /// Read back as the enum (issue 54, item 4): the cache check never compares outcome strings.
-    package var outcome: LaneOutcome
-    package var fingerprint: String?
-    /// The parts of that fingerprint, when the store kept them.
-    package var parts: FingerprintParts?
-    /// What the verdict was judged under: a pass serves only runs these conditions cover.
-    package var judged: PassConditions
-    /// When the newest run at this fingerprint passed only on a retry: how
-    /// many of its attempts failed. A pass served from it is flaky evidence.
-    package var retried: RetriedPass?
-    package init(outcome: LaneOutcome, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
-      self.outcome = outcome
-      self.fingerprint = fingerprint
-      self.parts = parts
-      self.judged = judged
-    }
-
-    package var passed: Bool { outcome == .pass || outcome == .flaky || outcome == .cached }
-  }
-
-  /// A pass that came only on a retry: `failed` of `attempts` attempts failed.
-  package struct RetriedPass: Sendable, Equatable {
-    package var failed: Int
-    package var attempts: Int
-    package init(failed: Int, attempts: Int) {
-      self.failed = failed
-      self.attempts = attempts
-    }
-
-    /// `flaky at this fingerprint: 1 of 2 attempts failed`, as the dry run and the run say it.
-    package var words: String { "flaky at this fingerprint: \(failed) of \(attempts) attempts failed" }
-  }
+  /// A lane's newest recorded verdict, as the history store reads it.
+  package typealias LastVerdict = DuetHistory.LastVerdict
+  /// A pass that came only on a retry, as the history store counts it.
+  package typealias RetriedPass = DuetHistory.RetriedPass
 
   /// A lane's cache decision: `cached`, or the reason it runs.
   package enum Decision: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import DuetSupport
+import DuetHistory
 
 /// `verify --failed-tests`: the test cases of a lane's last run that failed,
 /// which the lane runs alone this time (its command reads them from the file

@@ -1,5 +1,6 @@
 import Foundation
 import DuetSupport
+import DuetHistory
 
 /// Every file a lane's input globs reach, as the cache key holds it.
 ///

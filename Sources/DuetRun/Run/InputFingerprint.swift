@@ -3,6 +3,7 @@ import DuetCache
 import DuetModel
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 /// The input fingerprint of a lane: SHA-256 over its definition (command, env,
 /// `dir`, duet's version for a built-in), its needs' fingerprints, and the
@@ -69,7 +70,7 @@ package enum InputFingerprint {
       parts.lane = lane.name
       parts.timeout = (lane.timeout ?? defaultTimeout).map { String(format: "%.3f", $0) }
       if !lane.reports.isEmpty, let tests = quarantined[lane.name], !tests.isEmpty {
-        parts.envInputs["DUET_QUARANTINED_TESTS"] = "sha256:" + Digest.sha256(tests.map { $0 + "\n" }.joined())
+        parts.envInputs[EnvironmentVariable.quarantinedTests.rawValue] = "sha256:" + Digest.sha256(tests.map { $0 + "\n" }.joined())
       }
       // A need without a fingerprint (it has none to give) leaves this lane without one too.
       let needs = graph.needs[index].map { (graph.names[$0], fingerprints[$0]) }
@@ -119,7 +120,7 @@ package enum InputFingerprint {
       }
       // A relative path names a program in the lane's folder, not duet's working folder.
       let key = program.contains("/") ? laneFolder.appendingPathComponent(program).standardizedFileURL.path : program
-      if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment["PATH"] ?? "/usr/bin:/bin", digests: &digests) }
+      if programIdentity[key] == nil { programIdentity[key] = identity(of: key, path: environment[.path] ?? "/usr/bin:/bin", digests: &digests) }
       parts.programs[program] = programIdentity[key]
     }
     for name in lane.envInputs where !VerifyPlan.laneVariables.contains(name) {
@@ -177,6 +178,6 @@ package enum InputFingerprint {
 extension Lane {
   /// Whether the lane's result depends on the change list of `--since`.
   package var readsChangedFiles: Bool {
-    commandText.contains("DUET_CHANGED_FILES") || envInputs.contains("DUET_CHANGED_FILES")
+    commandText.contains(EnvironmentVariable.changedFiles.rawValue) || envInputs.contains(EnvironmentVariable.changedFiles.rawValue)
   }
 }

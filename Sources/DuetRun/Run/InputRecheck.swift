@@ -1,6 +1,7 @@
 import Foundation
 import DuetModel
 import DuetSupport
+import DuetHistory
 
 /// A pass serves the cache only if the lane's inputs were the same after it as
 /// before it: an input edited while the lane ran (by hand, by another lane) may

@@ -2,6 +2,7 @@ import DuetCache
 import DuetModel
 import DuetSupport
 import Foundation
+import DuetHistory
 
 /// A verify's side of the content-addressed cache: the action key of each
 /// lane, the entries found for them (local `.duet/cache/ac`, then the remote),
@@ -79,9 +80,12 @@ package final class LaneCache {
       }
     }
     let logs = plans.values.compactMap { plan in plan.entry.log.flatMap { store.contains($0) ? nil : $0 } }
-    remote?.fetch(plans.values.flatMap(\.blobs) + logs)
+    // What this run downloads it hashes into the store: copied out unhashed.
+    let absent = Set(plans.values.flatMap(\.blobs).filter { !store.contains($0) })
+    let failed = remote?.fetch(Array(absent) + logs) ?? absent
+    let checked = absent.subtracting(failed)
     for (index, plan) in plans {
-      let result = OutputRestore.apply(plan, root: root, store: store)
+      let result = OutputRestore.apply(plan, root: root, store: store, checked: checked)
       if case .restored = result, !plan.entry.outputs.isEmpty {
         let now = OutputRestore.stamps(plan.entry, root: root)
         if now != stampsBefore[index] { store.keepStamps(now, key: plan.entry.key) }

@@ -3,6 +3,7 @@ import DuetModel
 import DuetTestReports
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import DuetModel
 import DuetSupport
+import DuetHistory
 
 /// Every decision of a run, with no clock, no queue and no process: which lanes
 /// may start now, and what a finished attempt means for the rest. The Dispatch

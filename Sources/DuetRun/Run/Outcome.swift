@@ -2,32 +2,7 @@ import DuetModel
 import DuetTestReports
 import DuetProcess
 import DuetSupport
-
-/// How one attempt of a lane ended.
-package enum AttemptOutcome: String, Sendable, Codable {
-  case pass, fail, timeout
-  /// Stopped by Ctrl-C or SIGTERM to duet.
-  case interrupted
-  /// duet could not start it: the machine had no file descriptor, process or
-  /// memory to give. Not the lane's failure: no flaky evidence, no retry.
-  case error
-}
-
-/// How a lane ended, over all its attempts: the word reports, JUnit and history use.
-package enum LaneOutcome: String, Sendable, Codable, CaseIterable {
-  case pass, fail, timeout, skipped, cancelled, flaky, cached, interrupted
-  /// Not touched by the change `--since`/`--changed` names: not run, not a failure.
-  case unaffected
-  /// duet could not start it (no file descriptor, process or memory): the
-  /// machine's failure, not the lane's. The run ends `ERROR`, exit 3.
-  case error
-
-  /// Whether dependents may run after it.
-  package var letsDependentsRun: Bool { self == .pass || self == .flaky || self == .cached || self == .unaffected }
-
-  /// Whether it makes the run fail.
-  package var failsRun: Bool { self == .fail || self == .timeout }
-}
+import DuetHistory
 
 /// The start, end and tail of one attempt.
 package struct AttemptResult: Sendable {

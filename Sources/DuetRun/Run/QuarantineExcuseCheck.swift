@@ -1,6 +1,7 @@
 import DuetModel
 import DuetTestReports
 import DuetSupport
+import DuetHistory
 
 /// Whether the quarantine excuses one failed attempt, by DESIGN §14's rule: a
 /// test entry excuses a failure only when nothing but quarantined cases failed.

@@ -1,16 +1,14 @@
 import DuetModel
 import DuetSupport
+import DuetHistory
 
 /// The one verdict of a verify: every lane's record, the tracked files the run
 /// changed under `--strict`, and the reports that could not be written. The
 /// exit code, the last line, `--json`, JUnit, the step summary and the history
 /// row are all read from here; nothing else decides pass or fail.
 package struct VerifyOutcome: Sendable {
-  package enum Verdict: String, Sendable, Codable {
-    case pass, fail, interrupted
-    /// No lane failed, but duet could not start one (no descriptor, process or memory).
-    case error
-  }
+  /// The one word of the verdict, defined with the history that keeps it.
+  package typealias Verdict = RunVerdict
 
   package var run: RunResult
   /// Tracked files whose status or content the run changed (`--strict`), sorted.

@@ -192,7 +192,7 @@ package struct VerifyPlan: Sendable {
       return LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
     }
     let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
-    let path = environment["PATH"] ?? "/usr/bin:/bin"
+    let path = environment[.path] ?? "/usr/bin:/bin"
     let missing = lane.requires.filter { $0 != AndroidSDK.requirement && !VerifyPlan.isOnPath($0, path: path, in: folder) }
     let sdk = lane.requires.contains(AndroidSDK.requirement)
       ? AndroidSDK.missing(laneDir: lane.dir, root: root, environment: environment) : nil
@@ -235,12 +235,12 @@ package struct VerifyPlan: Sendable {
     let logPath = "\(logFolder)/\(file)"
     var environment = shared.environment
     for entry in lane.env { environment[entry.name] = entry.value }
-    environment["DUET_LANE"] = lane.name
-    environment["DUET_ROOT"] = shared.rootPath
-    environment["DUET_ATTEMPT"] = String(attempt)
-    if let changedFilesPath { environment["DUET_CHANGED_FILES"] = root.appendingPathComponent(changedFilesPath).path }
-    if let quarantinedTests { environment["DUET_QUARANTINED_TESTS"] = quarantinedTests }
-    if let failedTests { environment["DUET_FAILED_TESTS"] = failedTests }
+    environment[.lane] = lane.name
+    environment[.root] = shared.rootPath
+    environment[.attempt] = String(attempt)
+    if let changedFilesPath { environment[.changedFiles] = root.appendingPathComponent(changedFilesPath).path }
+    if let quarantinedTests { environment[.quarantinedTests] = quarantinedTests }
+    if let failedTests { environment[.failedTests] = failedTests }
     var request = StepRequest(
       index: index, lane: lane, attempt: attempt,
       timeout: lane.timeout ?? options.defaultTimeout,
@@ -253,14 +253,13 @@ package struct VerifyPlan: Sendable {
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
-  package static let laneVariables = ["DUET_LANE", "DUET_ROOT", "DUET_ATTEMPT", "DUET_CHANGED_FILES", "DUET_QUARANTINED_TESTS", "DUET_FAILED_TESTS"]
+  package static let laneVariables = EnvironmentVariable.givenToLanes.map(\.rawValue)
 
   /// duet's own settings that no lane sees (DESIGN §14): the history store's
   /// path, so a lane cannot write a verdict for another lane into the store a CI
   /// job hands on (issue 52), and the remote cache, its token and its HMAC key,
   /// secrets that stay with duet (issue 51). A lane's own `env:` may still set them.
-  package static let withheldVariables = ["DUET_HISTORY", "DUET_REMOTE_CACHE", "DUET_REMOTE_CACHE_TOKEN", "DUET_REMOTE_CACHE_KEY",
-                                          "DUET_REMOTE_CACHE_UPLOAD", "DUET_REMOTE_CACHE_JOBS"]
+  package static let withheldVariables = EnvironmentVariable.withheldFromLanes.map(\.rawValue)
 
   /// `.duet/logs/<run-id>/<lane>.quarantined-tests`, relative to the root: the
   /// lane's quarantined tests, for it to hand its runner as exclusions.

@@ -4,6 +4,7 @@ import DuetModel
 import DuetTestReports
 import DuetProcess
 import DuetSupport
+import DuetHistory
 
 /// One `duet verify` from plan to record: history weights, input fingerprints and
 /// the cache before the run; the run loop during it; the history row and log
@@ -13,7 +14,7 @@ import DuetSupport
 /// touch is `interruption`.
 package final class VerifySession {
   /// Log folders of this many recent runs are kept under `.duet/logs`.
-  package static let keptLogFolders = 50
+  package static let keptLogFolders = LogLocation.keptLogFolders
 
   package private(set) var plan: VerifyPlan
   /// Nil when history is off (`DUET_HISTORY=off`): no weights and no record of

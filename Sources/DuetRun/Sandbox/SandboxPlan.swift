@@ -15,7 +15,7 @@ package enum SandboxPlan {
   /// (exit 2) naming what to install when bubblewrap is missing.
   static func tools(manifest: Manifest, options: VerifyOptions, environment: [String: String]) throws(UsageError) -> SandboxTools? {
     guard manifest.lanes.contains(where: { isSandboxed($0, manifest: manifest, options: options) }) else { return nil }
-    switch SandboxTools.find(path: environment["PATH"] ?? "/usr/bin:/bin") {
+    switch SandboxTools.find(path: environment[.path] ?? "/usr/bin:/bin") {
     case .success(let tools): return tools
     case .failure(let error): throw error
     }

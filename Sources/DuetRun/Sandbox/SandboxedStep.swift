@@ -11,6 +11,8 @@ import DuetSupport
 ///
 /// Made on the loop's thread, prepared and finished on workers: each step
 /// happens after the one before it has been posted back, never at once.
+///
+/// What makes it safe: that order. No two threads ever hold it at once.
 package final class SandboxedStep: @unchecked Sendable {
   package let lane: Lane
   package let tools: SandboxTools
@@ -46,7 +48,7 @@ package final class SandboxedStep: @unchecked Sendable {
     if tools.kind == .bubblewrap, environment["TMPDIR"] != nil { environment["TMPDIR"] = "/tmp" }
     self.environment = environment
     self.needOutputs = needOutputs
-    self.programFolders = SandboxTools.folders(of: lane.requires, path: environment["PATH"] ?? "/usr/bin:/bin")
+    self.programFolders = SandboxTools.folders(of: lane.requires, path: environment[.path] ?? "/usr/bin:/bin")
   }
 
   var staging: URL { folder.appendingPathComponent("tree") }

@@ -17,6 +17,10 @@ import Darwin
 /// told, then looked for every half second and rescanned when it is back; an
 /// overflow of the kernel's queue rescans the tree; a folder past the watch
 /// limit is scanned every second instead of watched.
+///
+/// What makes it safe: one thread at a time calls `next` and `drain` (the
+/// watch loop's), which alone touch the watches; `wake` only writes a byte to a
+/// pipe; and what `snapshot` reads from another thread is behind `lock`.
 package final class FileWatcher: ChangeSource, @unchecked Sendable {
   package struct Failure: Error, CustomStringConvertible, Sendable {
     package var message: String

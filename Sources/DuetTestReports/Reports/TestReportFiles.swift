@@ -1,5 +1,4 @@
 import Foundation
-import DuetCache
 import DuetSupport
 
 /// What a lane's `reports:` globs matched as an attempt started, and each

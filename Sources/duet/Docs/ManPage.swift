@@ -80,33 +80,10 @@ enum ManPage {
     ]
   }
 
-  /// Every variable duet reads or sets, as docs/manifest.md's table lists them (a test keeps the two alike).
-  static let environment: [(String, String)] = [
-    ("DUET_HISTORY", "read: where the history store is (default .duet/history.sqlite under the root); off records nothing"),
-    ("DUET_SKIP", "read: lanes (names or globs, comma-separated) duet verify leaves out, as --skip does"),
-    ("DUET_REMOTE_CACHE", "read: the Bazel HTTP remote cache verify reads passes and outputs from (--remote-cache wins); unset or empty: none"),
-    ("DUET_REMOTE_CACHE_UPLOAD", "read: 1 or true also uploads each pass (what generated CI sets); read-only otherwise"),
-    ("DUET_REMOTE_CACHE_TOKEN", "read: a bearer token for the remote cache (or user:password@ in its URL); never printed or stored"),
-    ("DUET_REMOTE_CACHE_KEY", "read: signs uploaded entries (HMAC-SHA256); with it set, unsigned entries are never served"),
-    ("DUET_REMOTE_CACHE_JOBS", "read: remote cache transfers at once, 1 to 64 (default 16)"),
-    ("NO_COLOR", "read: any non-empty value turns colour off"),
-    ("FORCE_COLOR", "read: set and not 0, colour even when output is not a terminal (NO_COLOR wins)"),
-    ("CLICOLOR_FORCE", "read: as FORCE_COLOR"),
-    ("TERM", "read: dumb turns colour and the rewritten status line off"),
-    ("COLUMNS", "read: the width reports wrap to when stdout is not a terminal (default 100)"),
-    ("PATH", "read: where requires: programs, doctor's probes and hook installs look"),
-    ("GITHUB_ACTIONS", "read: when true, failures become ::error annotations and log tails ::group:: blocks"),
-    ("GITHUB_STEP_SUMMARY", "read: under GitHub Actions, the file the Markdown summary is appended to"),
-    ("DUET_LANE", "set for shell lanes: the lane's name"),
-    ("DUET_ROOT", "set for shell lanes and mock generators: the tree root's absolute path"),
-    ("DUET_ATTEMPT", "set for shell lanes: 1, then 2 and on for retries"),
-    ("DUET_CHANGED_FILES", "set under --since and --changed: a file listing the changed paths, one a line"),
-    ("DUET_QUARANTINED_TESTS", "set for lanes with reports: a file of the lane's quarantined tests, one classname.name pattern a line, to hand the runner as exclusions"),
-    ("DUET_FAILED_TESTS", "set under verify --failed-tests for each lane that runs only the cases its last run failed: a file of them, one classname.name a line, to hand the runner as a filter"),
-    ("DUET_MOCK_OUTPUT", "set for mock generators: the output file the generator must write"),
-    ("DUET_VERSION, DUET_COMMIT", "set in generated workflows: the duet version (and commit) a workflow installs"),
-    ("DUET_GIT_URL, DUET_GIT_REF", "read by generated workflows: where a workflow builds duet from when no release binary fits"),
-  ]
+  /// Every variable duet reads or sets (`EnvironmentVariable`), as docs/manifest.md's table lists them (a test keeps the two alike).
+  static var environment: [(String, String)] {
+    EnvironmentVariable.allCases.map { ($0.rawValue, $0.meaning) }
+  }
 
   /// Text safe on a roff line: backslashes and hyphens escaped, and a line that
   /// would start with a control character (`.` or `'`) guarded by `\&`.

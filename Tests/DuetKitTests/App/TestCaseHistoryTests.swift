@@ -4,6 +4,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetTestReports
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Issue 40: after each attempt, the test cases of the lane's `reports:`
 /// written during that attempt are recorded, and `flaky --tests` ranks them.

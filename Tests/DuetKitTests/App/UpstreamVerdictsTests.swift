@@ -4,6 +4,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetRun
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Issue 38: how `--upstream JOB=STORE` gates a CI job's lanes by the verdicts
 /// of their needs in the stores of the jobs before it.

@@ -5,6 +5,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 #if canImport(Glibc)
 import Glibc

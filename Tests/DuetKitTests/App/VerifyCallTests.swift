@@ -6,6 +6,7 @@ import DuetFuzzSupport
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// `verify(_:observer:)`, the library call the executable's `duet verify` makes:
 /// a request in, the verdict, the events and the history row out, no process.

@@ -6,6 +6,7 @@ import Foundation
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Runs and manifests built in memory for the CI report tests.
 enum CIFixtures {

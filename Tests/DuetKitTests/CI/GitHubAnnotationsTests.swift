@@ -6,6 +6,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetRunReports
 
 @Suite("GitHub annotations and step summary")
 struct GitHubAnnotationsTests {

@@ -9,6 +9,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetRunReports
 
 @Suite("JUnit report")
 struct JUnitReportTests {

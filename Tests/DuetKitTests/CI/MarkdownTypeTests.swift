@@ -1,5 +1,6 @@
 import Testing
 @testable import DuetRun
+@testable import DuetRunReports
 
 /// Issue 42, item 4: `Markdown` is made only of duet's literal Markdown,
 /// `MarkdownText`'s escaping for where a value goes, and other Markdown, so a

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuetRun
+@testable import DuetRunReports
 
 /// Issue 42, item 4: `WorkflowCommand` is made only of duet's literal command
 /// syntax, `WorkflowCommandText`'s escaping and other command text, so a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DuetCache
+@testable import DuetSupport
 
 /// Review of issues 37 and 40: a file dated past 2262 (its nanoseconds since
 /// 1970 overflow Int64) is stamped, not a trap. Such a file reached FileStamp

@@ -155,6 +155,34 @@ struct OutputRestoreTests {
     #expect(throws: ContentStore.StoreError.self) { try fixture.store.adopt(path, as: BlobDigest(hash: String(repeating: "f", count: 64), size: 9)) }
     #expect(!FileManager.default.fileExists(atPath: path))
   }
+
+  /// A blob this run downloaded and hashed into the store is copied out by the
+  /// kernel, unhashed (issue 51: hashed once), byte for byte and with its mode;
+  /// one whose size is not its digest's is still refused. A blob not so
+  /// checked is hashed as it is copied: a damaged one restores nothing.
+  @Test func aCheckedBlobIsCopiedOutUnhashedAndItsSizeChecked() throws {
+    let fixture = Fixture()
+    let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let digest = try fixture.store.insert(bytes)
+    let entry = ActionEntry(key: String(repeating: "a", count: 64), lane: "l", duetVersion: "0", strict: false, partial: false,
+                            outputs: [.file(path: "build/big", digest: digest, mode: 0o755)], log: nil)
+    guard case .success(let plan) = OutputRestore.plan(entry, declared: ["build"], root: fixture.root) else { Issue.record("no plan"); return }
+    #expect(OutputRestore.apply(plan, root: fixture.root, store: fixture.store, checked: [digest]) == .restored(files: 1))
+    #expect(fixture.bytes("build/big") == Data(bytes))
+    #expect(fixture.mode("build/big") == 0o755)
+    // The store's copy cut short: the size check refuses it, checked or not.
+    let blob = fixture.store.blobPath(digest.hash)
+    chmod(blob, 0o644)
+    try Data(bytes.prefix(1000)).write(to: URL(fileURLWithPath: blob))
+    try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("build/big"))
+    let refused = OutputRestore.apply(plan, root: fixture.root, store: fixture.store, checked: [digest])
+    #expect(refused != .restored(files: 1))
+    #expect(fixture.bytes("build/big") == nil)
+    // Same size, other bytes: only the hash sees it, so an unchecked blob is hashed.
+    try Data(bytes.map { $0 ^ 1 }).write(to: URL(fileURLWithPath: blob))
+    #expect(OutputRestore.apply(plan, root: fixture.root, store: fixture.store) != .restored(files: 1))
+    #expect(fixture.bytes("build/big") == nil)
+  }
 }
 
 /// Set-user-ID and set-group-ID bits never come out of the cache.

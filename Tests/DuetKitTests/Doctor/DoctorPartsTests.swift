@@ -8,6 +8,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetOutput
 @testable import DuetSupport
+@testable import DuetHistory
 
 @Suite("Doctor parts")
 struct DoctorPartsTests {

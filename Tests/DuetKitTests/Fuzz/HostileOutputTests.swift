@@ -12,6 +12,7 @@ import DuetFuzzSupport
 @testable import DuetModel
 @testable import DuetOutput
 @testable import DuetSupport
+@testable import DuetRunReports
 
 /// Runs `program` (found on `PATH`) with `arguments`; its status and merged output.
 private func run(_ program: String, _ arguments: [String], in folder: URL? = nil, environment: [String: String]? = nil) throws -> (status: Int32, output: String) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuetRun
+@testable import DuetHistory
 
 /// The 95% Wilson score interval against published values (Newcombe 1998,
 /// table I, method 3; and the issue's own example, 10 of 30).

@@ -3,6 +3,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetOutput
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// `history`, `flaky` and `stats --json` as values: the bytes the dictionaries
 /// printed, and a round trip.

@@ -7,6 +7,7 @@ import Testing
 @testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetHistory
 
 @Suite("History store")
 struct HistoryStoreTests {

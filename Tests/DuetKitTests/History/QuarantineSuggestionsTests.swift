@@ -3,6 +3,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetTestReports
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Issue 50, item 10: the TEST of each `quarantine add` line `suggest`
 /// prints names exactly the test it saw.

@@ -7,6 +7,7 @@ import Testing
 @testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// The flaky and stats reports as they were computed before issue 20: every step
 /// of the window as a `StepRow`, grouped in dictionaries. Kept here only to

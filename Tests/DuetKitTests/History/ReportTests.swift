@@ -6,6 +6,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// A synthetic history: runs in time order, each a list of (lane, fingerprint, attempt outcomes).
 struct SyntheticHistory {

@@ -3,6 +3,7 @@ import Testing
 @testable import DuetRun
 import DuetTestReports
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Issue 50: the flaky rule on seeded random histories with Gradle variants
 /// (the same class and name in two report folders) and parameterised

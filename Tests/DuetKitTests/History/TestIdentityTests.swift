@@ -1,6 +1,7 @@
 import Testing
 @testable import DuetRun
 import DuetTestReports
+@testable import DuetHistory
 
 @Suite("A test's identity: where it ran")
 struct TestIdentityTests {

@@ -96,7 +96,7 @@ struct EscapingRuleTests {
   @Test func stepSummaryKeepsNoMarkdownInAString() throws {
     let leaving = [".text.utf8.count", "return out.text", "outcome.lastLine.text", "flaky.text"]
     var problems: [String] = []
-    for (file, line) in try Self.lines(under: "DuetRun/Run", files: { $0 == "StepSummary.swift" }) {
+    for (file, line) in try Self.lines(under: "DuetRunReports/Reports", files: { $0 == "StepSummary.swift" }) {
       let code = line.trimmingCharacters(in: .whitespaces)
       if code.hasPrefix("//") { continue }
       for held in ["var out = \"", ": String = \"", ": [String] = [\"", ".escape(", "HTMLText.", "ControlText.", "replacingOccurrences(of: \"|\""] where code.contains(held) {
@@ -143,7 +143,7 @@ struct EscapingRuleTests {
   /// The HTML pages keep no markup in a String: they are built of `HTML`.
   @Test func pagesKeepNoMarkupInAString() throws {
     var problems: [String] = []
-    for (file, line) in try Self.lines(under: "DuetRun/Pictures", files: { $0 == "TimingsPage.swift" || $0 == "ReportPage.swift" || $0 == "PageStyle.swift" }) {
+    for (file, line) in try Self.lines(under: "DuetPages/Pages", files: { $0 == "TimingsPage.swift" || $0 == "ReportPage.swift" || $0 == "PageStyle.swift" }) {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       for held in ["var html = \"", "var svg = \"", "var body = \"", "var css = \"", ": String = \"<"] where trimmed.contains(held) {
         problems.append("\(file): markup held in a String, not HTML: \(trimmed)")
@@ -190,7 +190,7 @@ struct EscapingRuleTests {
       "DuetProcess/LogSink.swift": "a new log file in a run's new folder under .duet/logs",
       "DuetHooks/Hooks/GitHook.swift": "moves a foreign hook aside as it is, and back",
       "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
-      "DuetRun/History/HistoryRecorder.swift": "moves a corrupt store aside",
+      "DuetHistory/History/HistoryRecorder.swift": "moves a corrupt store aside",
       "DuetCache/Store/ContentStore.swift": "renames a blob checked against its digest into .duet/cache, and a restored output (written beside its place) over a regular file or nothing, as AtomicFile does",
       "DuetRun/Sandbox/SandboxCollection.swift": "moves a sandboxed lane's declared outputs and reports from its scratch tree under .duet/sandbox to their places, through the path guard",
       "DuetProcess/ChildProcess.swift": "opens the status file a sandboxed lane's launcher writes (created or emptied, 0600) in its scratch folder under .duet/sandbox, read only to see that the sandbox started",

@@ -1,6 +1,5 @@
 import Testing
-@testable import DuetRun
-import DuetSupport
+@testable import DuetSupport
 
 /// Issue 42, item 4: `HTML` is made only of duet's literal markup, escaped
 /// text and other HTML, so text interpolated into a page is escaped once,

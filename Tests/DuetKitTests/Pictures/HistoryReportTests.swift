@@ -1,6 +1,8 @@
 @testable import DuetRun
 import Foundation
 import Testing
+@testable import DuetPages
+@testable import DuetHistory
 
 /// `HistoryReport`, read from a store in one pass, against what the rows say (issue 32).
 struct HistoryReportTests {

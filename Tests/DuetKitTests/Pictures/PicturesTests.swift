@@ -1,6 +1,9 @@
 import DuetRun
 import Foundation
 import Testing
+import DuetPages
+import DuetHistory
+import DuetSupport
 
 /// The timeline, the timings page and the trace, from rows (issue 32).
 struct PicturesTests {

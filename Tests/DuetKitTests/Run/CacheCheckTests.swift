@@ -7,6 +7,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Which lanes the cache serves, and the reason given for every lane it does not.
 @Suite("Cache decisions")

@@ -4,6 +4,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// The pure parts of issue 26's cache key: path text, the input walk, the
 /// conditions a pass was judged under, and the decision made from them.

@@ -7,6 +7,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 @Suite("Input fingerprints")
 struct InputFingerprintTests {

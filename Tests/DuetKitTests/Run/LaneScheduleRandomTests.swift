@@ -7,6 +7,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// Many random DAGs with random outcomes, retries, pools and cache states, each
 /// run through `LaneSchedule` in a random completion order and checked against a plain

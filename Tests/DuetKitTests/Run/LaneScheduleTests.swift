@@ -7,6 +7,7 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetHistory
 
 /// The run plan stepped by hand: no clock, no queue, no process.
 @Suite("Run plan")

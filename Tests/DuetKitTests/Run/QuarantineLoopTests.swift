@@ -4,6 +4,8 @@ import Testing
 @testable import DuetTestReports
 @testable import DuetModel
 @testable import DuetSupport
+@testable import DuetRunReports
+@testable import DuetHistory
 
 /// The quarantine as the run loop applies it (issue 40), driven by hand: a
 /// failed attempt whose report's failures are all quarantined passes, with a

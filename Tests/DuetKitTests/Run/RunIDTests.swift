@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetHistory
 
 @Suite("Run ids")
 struct RunIDTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import DuetOutput
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetRunReports
 
 /// `duet verify --json` and `--dry-run --json` as values: the bytes the
 /// dictionaries printed, and a round trip.

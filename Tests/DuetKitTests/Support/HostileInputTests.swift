@@ -7,6 +7,8 @@ import Testing
 @testable import DuetModel
 @testable import DuetProcess
 @testable import DuetSupport
+@testable import DuetRunReports
+@testable import DuetHistory
 
 /// A scratch folder for one test, removed afterwards.
 final class ScratchFolder: @unchecked Sendable {

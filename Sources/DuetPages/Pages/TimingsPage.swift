@@ -1,4 +1,5 @@
 import DuetSupport
+import DuetHistory
 
 /// `duet verify --timings`: one HTML page that stands alone (inline SVG and
 /// CSS, no script, nothing from the network) with the run's lanes on their job

@@ -1,5 +1,6 @@
 import DuetOutput
 import Foundation
+import DuetHistory
 
 /// `duet trace`: a run as Chrome Trace Event JSON, which Perfetto and
 /// `chrome://tracing` open: one track (thread) per job slot, one complete

@@ -1,5 +1,6 @@
 import DuetModel
 import DuetSupport
+import DuetRun
 
 /// A run as GitHub Actions workflow commands (under `GITHUB_ACTIONS=true`): each
 /// failed lane's log tail inside `::group::`/`::endgroup::`, an `::error` per

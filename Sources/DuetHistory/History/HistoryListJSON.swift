@@ -11,7 +11,7 @@ package struct HistoryListJSON: Codable, Sendable, Equatable {
     /// ISO 8601, UTC.
     package var startedAt: String
     package var durationSeconds: Double
-    package var outcome: VerifyOutcome.Verdict
+    package var outcome: RunVerdict
     @Nullable package var gitCommit: String?
     package var host: String
     package var command: String

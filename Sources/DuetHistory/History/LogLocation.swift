@@ -9,6 +9,8 @@ import DuetSupport
 package enum LogLocation {
   /// The folder of all runs' logs, relative to the tree root.
   package static let logsFolder = ".duet/logs"
+  /// Log folders of this many recent runs are kept under `.duet/logs` (the run trims the rest).
+  package static let keptLogFolders = 50
 
   /// Whether `id` is a run id as `duet verify` makes them: `20261202-181700-3f2a1b`.
   package static func isRunID(_ id: String) -> Bool {
@@ -85,8 +87,8 @@ package enum LogLocation {
       return "\(logPath) is missing: its run's folder \(logsFolder)/\(logID) is there, but the file was deleted"
     }
     let newer = names.filter { isRunID($0) && $0 > logID }.count
-    if newer >= VerifySession.keptLogFolders {
-      return "\(logPath) is gone: duet keeps the logs of the last \(VerifySession.keptLogFolders) runs, and \(newer) runs are newer"
+    if newer >= keptLogFolders {
+      return "\(logPath) is gone: duet keeps the logs of the last \(keptLogFolders) runs, and \(newer) runs are newer"
     }
     return "\(logPath) is missing: its run's folder \(logsFolder)/\(logID) is not in this tree (deleted, or the run was recorded from another checkout sharing this history store)"
   }

@@ -1,5 +1,6 @@
 import DuetModel
 import DuetSupport
+import DuetRun
 
 /// A run as the Markdown of a GitHub step summary (`$GITHUB_STEP_SUMMARY`):
 /// the verdict, a table of every lane, then each failed lane's log tail in a

@@ -1,4 +1,5 @@
 import DuetSupport
+import DuetHistory
 
 /// Where the timings page draws each bar: a job slot is one row, and a bar
 /// that its neighbour on the slot would cover (a lane of a few milliseconds,

@@ -1,5 +1,3 @@
-import DuetSupport
-
 /// The one escaping of text for the HTML duet writes (the timings page, the
 /// history report, the step summary's inline HTML): `&`, `<`, `>`, `"` and `'`
 /// become character references, so tree text is text in element content and in

@@ -131,8 +131,8 @@ package final class HistoryStore {
   /// The store's path: `$DUET_HISTORY`, else `.duet/history.sqlite` under the
   /// root; nil when `DUET_HISTORY=off` turns recording off.
   package static func defaultPath(root: URL, environment: [String: String]) -> String? {
-    if environment["DUET_HISTORY"] == "off" { return nil }
-    if let custom = environment["DUET_HISTORY"], !custom.isEmpty {
+    if environment[.history] == "off" { return nil }
+    if let custom = environment[.history], !custom.isEmpty {
       return URL(fileURLWithPath: custom, relativeTo: root).path
     }
     return root.appendingPathComponent(".duet/history.sqlite").path
@@ -402,7 +402,7 @@ package final class HistoryStore {
 
   /// Each lane's newest verdict (pass, flaky, cached, fail or timeout) with its
   /// fingerprint and, when kept, that fingerprint's parts: what the cache decides on.
-  package func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: CacheCheck.LastVerdict] {
+  package func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: LastVerdict] {
     try reading {
       let statement = try db.prepare("""
         SELECT lane_outcome, fingerprint, \(try hasColumn("judged", in: "steps") ? "judged" : "NULL") FROM steps
@@ -412,11 +412,11 @@ package final class HistoryStore {
       // A store opened read-only may predate the table (`--dry-run` never migrates).
       let hasParts = !(try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lane_inputs'")).isEmpty
       let partsStatement = hasParts ? try db.prepare("SELECT fingerprint, parts FROM lane_inputs WHERE lane = ?") : nil
-      var result: [String: CacheCheck.LastVerdict] = [:]
+      var result: [String: LastVerdict] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
         guard try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) else { continue }
-        var verdict = CacheCheck.LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
+        var verdict = LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
                                              judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
         if outcome == .flaky || outcome == .cached, let fingerprint = verdict.fingerprint {
           verdict.retried = try retriedPass(lane: lane, fingerprint: fingerprint)
@@ -436,7 +436,7 @@ package final class HistoryStore {
 
   /// When the newest run that ran `lane` at `fingerprint` (a cached serve ran
   /// nothing) passed only on a retry: how many of its attempts failed.
-  private func retriedPass(lane: String, fingerprint: String) throws(SQLiteError) -> CacheCheck.RetriedPass? {
+  private func retriedPass(lane: String, fingerprint: String) throws(SQLiteError) -> RetriedPass? {
     let newest = try db.query("""
       SELECT run_id, lane_outcome FROM steps
       WHERE lane = ? AND fingerprint = ? AND lane_outcome IN ('pass', 'flaky', 'fail', 'timeout')
@@ -447,7 +447,7 @@ package final class HistoryStore {
       SELECT COUNT(*), SUM(attempt_outcome IN ('fail', 'timeout')) FROM steps WHERE run_id = ? AND lane = ?
       """, [.text(run), .text(lane)])
     guard let count = counts.first, count.count > 1 else { return nil }
-    return CacheCheck.RetriedPass(failed: Int(count[1].int ?? 0), attempts: Int(count[0].int ?? 0))
+    return RetriedPass(failed: Int(count[1].int ?? 0), attempts: Int(count[0].int ?? 0))
   }
 
   /// Each lane's newest recorded outcome, over every run; `unaffected` (a lane a
@@ -505,7 +505,7 @@ package final class HistoryStore {
   }
 
   /// `body`'s errors as the store's: a `HistoryError` as it is, SQLite's and any other naming the store.
-  func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+  package func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
     do {
       return try body()
     } catch let error as HistoryError {
@@ -521,7 +521,7 @@ package final class HistoryStore {
   /// outcome this duet does not know), which the readers leave out.
   package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
     guard row.count == 11, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
-          let outcome = row[8].text.flatMap(VerifyOutcome.Verdict.init(rawValue:)) else { return nil }
+          let outcome = row[8].text.flatMap(RunVerdict.init(rawValue:)) else { return nil }
     return RunRow(id: id, logID: logID, started: StoredNumber.time(started), ended: StoredNumber.time(ended), command: row[4].text ?? "", root: row[5].text ?? "",
                   gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: max(0, min(row[9].int ?? 0, 100_000)), duetVersion: row[10].text ?? "")
   }

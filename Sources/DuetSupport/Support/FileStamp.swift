@@ -13,12 +13,12 @@ import Darwin
 /// Bazel trust a file's metadata; the change time cannot be set back by a
 /// tool, so an edit that restores the modification time is still seen.
 package struct FileStamp: Sendable, Hashable {
-  var device: UInt64
-  var inode: UInt64
-  var size: Int64
-  var mode: UInt32
-  var modified: Int64
-  var changed: Int64
+  package var device: UInt64
+  package var inode: UInt64
+  package var size: Int64
+  package var mode: UInt32
+  package var modified: Int64
+  package var changed: Int64
 
   /// The stamp of the file at `path` (not followed), or nil when there is none.
   package static func of(_ path: String) -> FileStamp? {
@@ -53,7 +53,7 @@ package struct FileStamp: Sendable, Hashable {
   }
 
   /// One line per file: `device inode size mode modified changed<TAB>path`.
-  static func serialize(_ stamps: [String: FileStamp]) -> String {
+  package static func serialize(_ stamps: [String: FileStamp]) -> String {
     stamps.keys.sorted().map { path in
       let s = stamps[path]!
       return "\(s.device) \(s.inode) \(s.size) \(s.mode) \(s.modified) \(s.changed)\t\(path)\n"
@@ -61,7 +61,7 @@ package struct FileStamp: Sendable, Hashable {
   }
 
   /// Stamps read back; a line in another form is dropped (its file is then hashed).
-  static func parse(_ text: String) -> [String: FileStamp] {
+  package static func parse(_ text: String) -> [String: FileStamp] {
     var stamps: [String: FileStamp] = [:]
     for line in text.split(separator: "\n") {
       guard let tab = line.firstIndex(of: "\t") else { continue }

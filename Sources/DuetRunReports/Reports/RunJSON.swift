@@ -2,6 +2,8 @@ import Foundation
 import DuetModel
 import DuetOutput
 import DuetSupport
+import DuetRun
+import DuetHistory
 
 /// The run as JSON for scripts (`duet verify --json`): a value that `ReportJSON`
 /// prints with `schemaVersion` 1, its properties named as the keys are.

@@ -1,5 +1,6 @@
 import DuetTestReports
 import DuetSupport
+import DuetRun
 
 /// The test cases of a lane's `reports:` in `verify --junit`: one `<testsuite>`
 /// per lane that read any, named after the lane, holding the cases of its final

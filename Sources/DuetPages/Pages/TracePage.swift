@@ -1,4 +1,5 @@
 import DuetSupport
+import DuetHistory
 
 /// `duet trace --html FILE`: the trace's slices on a page that stands alone
 /// (inline SVG and CSS, no script, nothing from the network), for a machine

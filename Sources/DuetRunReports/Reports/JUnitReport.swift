@@ -1,5 +1,7 @@
 import DuetModel
 import DuetSupport
+import DuetRun
+import DuetHistory
 
 /// A run as JUnit XML (`duet verify --junit FILE`): one `testsuite` for the run,
 /// one `testcase` per lane, then one `testsuite` per lane with `reports:` holding

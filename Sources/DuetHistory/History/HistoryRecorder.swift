@@ -5,7 +5,7 @@ import DuetSupport
 /// Opens and writes the store for `duet verify` so that recording never fails a
 /// run: a locked store is retried, then skipped; a corrupt one is moved aside
 /// (never deleted) and a new one made; every problem comes back as a warning.
-enum HistoryRecorder {
+package enum HistoryRecorder {
   /// The store at `path`, or nil with warnings when it cannot be had.
   /// Only a regular file (or a link to one) is a store: a device, a FIFO or a
   /// folder at `path` (`DUET_HISTORY=/dev/null`) is never opened, and so never

@@ -1,6 +1,8 @@
 import DuetModel
 import DuetOutput
 import DuetSupport
+import DuetRun
+import DuetHistory
 
 /// The text of a run: the line per finished lane, the failed lanes' log tails,
 /// the summary table and the verdict. Pure, so tests read exactly what users see.

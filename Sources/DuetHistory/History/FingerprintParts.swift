@@ -9,6 +9,10 @@ package struct FingerprintParts: Sendable, Equatable {
     package var path: String
     /// Hex SHA-256 of the content, or `unreadable`.
     package var sha256: String
+    package init(path: String, sha256: String) {
+      self.path = path
+      self.sha256 = sha256
+    }
   }
 
   /// SHA-256 of the command text (`sh:` or the built-in with its arguments).

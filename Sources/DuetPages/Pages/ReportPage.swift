@@ -1,4 +1,5 @@
 import DuetSupport
+import DuetHistory
 
 /// `duet report --html`: the history report as one HTML page that stands
 /// alone: the flaky and failing lanes named in words, then the flaky tests

@@ -36,18 +36,6 @@ package struct TestCaseRow: Sendable, Equatable {
     self.message = message
   }
 
-  /// Every test case the run's attempts read, in lane, attempt and report order.
-  package static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
-    outcome.run.records.flatMap { record in
-      record.attempts.flatMap { attempt in
-        numbered(attempt.tests.cases).map { test, ordinal in
-          TestCaseRow(runID: id, lane: record.name, attempt: attempt.attempt, suite: test.suite, name: test.name,
-                      outcome: test.outcome, duration: test.duration, message: test.message, report: test.report, ordinal: ordinal)
-        }
-      }
-    }
-  }
-
   /// The cases of one attempt, each with its position among those of the same
   /// report, suite and name before it.
   package static func numbered(_ cases: [TestCaseResult]) -> [(TestCaseResult, Int)] {
@@ -57,16 +45,6 @@ package struct TestCaseRow: Sendable, Equatable {
       let ordinal = seen[place, default: 0]
       seen[place] = ordinal + 1
       return (test, ordinal)
-    }
-  }
-
-  /// What the run's attempts could not read of their reports, one line each, naming the lane and attempt.
-  package static func warnings(for outcome: VerifyOutcome) -> [String] {
-    outcome.run.records.flatMap { record in
-      record.attempts.flatMap { attempt in
-        // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.
-        attempt.tests.warnings.map { "lane '\(record.name)' attempt \(attempt.attempt): report \(ControlText.shown($0))" }
-      }
     }
   }
 }

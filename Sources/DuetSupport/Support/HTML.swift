@@ -1,5 +1,3 @@
-import DuetSupport
-
 /// Text that is HTML, and the only text the pages are built of: duet's own
 /// markup as literals, `HTMLText`'s escaping, and joins of these (see
 /// `Escaped`). A lane's name, a number or a time interpolated into HTML is

@@ -1,0 +1,12 @@
+/// A pass that came only on a retry: `failed` of `attempts` attempts failed.
+package struct RetriedPass: Sendable, Equatable {
+  package var failed: Int
+  package var attempts: Int
+  package init(failed: Int, attempts: Int) {
+    self.failed = failed
+    self.attempts = attempts
+  }
+
+  /// `flaky at this fingerprint: 1 of 2 attempts failed`, as the dry run and the run say it.
+  package var words: String { "flaky at this fingerprint: \(failed) of \(attempts) attempts failed" }
+}
