@@ -1,6 +1,7 @@
 import DuetDoctor
 import DuetModel
 import DuetRun
+import DuetSandbox
 import DuetSupport
 import Foundation
 
@@ -21,14 +22,14 @@ package func sandboxDoctor(_ request: DoctorRequest, duetVersion: String) throws
   }
   report.add("tree", "\(request.root.path) (found by \(foundBy))")
   let tools: SandboxTools
-  switch SandboxTools.find(path: request.environment["PATH"] ?? "/usr/bin:/bin", command: "doctor") {
+  switch SandboxTools.find(path: request.environment[.path] ?? "/usr/bin:/bin", command: "doctor") {
   case .success(let found): tools = found
   case .failure(let error): throw error
   }
   report.add("sandbox", SandboxDoctorLines.tools(tools))
   var environment = request.environment
   // A proof, not a run of record: `verify --failed` and the stats do not see it.
-  environment["DUET_HISTORY"] = "off"
+  environment[.history] = "off"
   var verifyRequest = VerifyRequest(root: request.root, duetVersion: duetVersion, environment: environment)
   verifyRequest.options.sandbox = true
   verifyRequest.options.noCache = true

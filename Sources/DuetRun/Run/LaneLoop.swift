@@ -2,6 +2,7 @@ import Foundation
 import DuetModel
 import DuetTestReports
 import DuetProcess
+import DuetSandbox
 import DuetSupport
 import DuetHistory
 

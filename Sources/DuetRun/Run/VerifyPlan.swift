@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetSandbox
 import DuetSupport
 
 /// What `duet verify` was asked to do, from its command line.

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetSandbox
 import DuetSupport
 
 /// Which lanes of a run go into the sandbox, and the tools that put them

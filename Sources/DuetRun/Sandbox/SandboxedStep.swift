@@ -1,6 +1,7 @@
 import Foundation
 import DuetModel
 import DuetProcess
+import DuetSandbox
 import DuetSupport
 
 /// One attempt of a shell lane run under bubblewrap (issue 56): its scratch

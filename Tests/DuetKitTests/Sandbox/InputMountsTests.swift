@@ -1,5 +1,5 @@
 import Testing
-@testable import DuetRun
+@testable import DuetSandbox
 
 /// Issue 56, item 2: a folder all of whose entries a lane declares is bound
 /// once, whole; any other stays bound file by file, so the lane sees the same.

@@ -1,5 +1,5 @@
 import Testing
-@testable import DuetRun
+@testable import DuetSandbox
 
 /// Issue 56, item 1 on macOS: the sandbox-exec profile of a lane, read as
 /// text here (it is a pure function of the paths), since Linux cannot run it.

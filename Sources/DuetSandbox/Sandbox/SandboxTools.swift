@@ -23,7 +23,7 @@ package struct SandboxTools: Sendable, Equatable {
   }
 
   /// Where macOS keeps sandbox-exec.
-  static let sandboxExec = "/usr/bin/sandbox-exec"
+  package static let sandboxExec = "/usr/bin/sandbox-exec"
 
   /// The sandbox's programs on `path`, or why the sandbox cannot run here: a
   /// usage error (exit 2) of `command`, naming what to install.
@@ -45,21 +45,21 @@ package struct SandboxTools: Sendable, Equatable {
 
   /// `path` with every link in it resolved (`/private/tmp/t` for `/tmp/t` on
   /// macOS), as the kernel matches a sandbox-exec profile; as given when it does not exist.
-  static func resolved(_ path: String) -> String {
+  package static func resolved(_ path: String) -> String {
     guard let pointer = realpath(path, nil) else { return path }
     defer { free(pointer) }
     return String(cString: pointer)
   }
 
   /// The first executable `name` on `path`.
-  static func program(_ name: String, path: String) -> String? {
+  package static func program(_ name: String, path: String) -> String? {
     path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
   }
 
   /// The folders a lane's `requires:` programs live in: the program's own and,
   /// when it is a link, the install folder of what it points to (`/opt/jdk`
   /// for `/opt/jdk/bin/java`). A path (`./gradlew`) is the tree's.
-  static func folders(of programs: [String], path: String) -> [String] {
+  package static func folders(of programs: [String], path: String) -> [String] {
     var folders = Set<String>()
     for name in programs where !name.contains("/") {
       guard let found = program(name, path: path) else { continue }
@@ -73,7 +73,7 @@ package struct SandboxTools: Sendable, Equatable {
   }
 
   /// The system folders that are links on this machine (`/bin -> usr/bin`), to their targets.
-  static let systemLinks: [String: String] = {
+  package static let systemLinks: [String: String] = {
     var links: [String: String] = [:]
     for folder in SandboxLayout.systemFolders {
       if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder) { links[folder] = target }

@@ -15,7 +15,7 @@ package final class SandboxScratch: Sendable {
   package init(base: URL) { self.base = base }
 
   /// A free folder, with an empty `tree` in it; made when none is free.
-  func claim() throws -> URL {
+  package func claim() throws -> URL {
     if let folder = state.withLock({ $0.free.popLast() }) { return folder }
     let number = state.withLock { state -> Int in
       state.made += 1
@@ -29,7 +29,7 @@ package final class SandboxScratch: Sendable {
   /// Empties `folder`'s tree (what the lane wrote and bubblewrap's mount
   /// points) and makes it free again; a folder that cannot be emptied is not
   /// used again (the run's end removes it).
-  func giveBack(_ folder: URL) {
+  package func giveBack(_ folder: URL) {
     let manager = FileManager.default
     let tree = folder.appendingPathComponent("tree")
     do {

@@ -35,7 +35,7 @@ package enum SandboxProfile {
   }
 
   /// The devices a shell writes to: discarding output, its terminal, the descriptors folder.
-  static let devices = ["(literal \"/dev/null\")", "(literal \"/dev/zero\")", "(literal \"/dev/tty\")",
+  package static let devices = ["(literal \"/dev/null\")", "(literal \"/dev/zero\")", "(literal \"/dev/tty\")",
                         "(literal \"/dev/dtracehelper\")", "(subpath \"/dev/fd\")"]
 
   /// The profile's text.
@@ -60,12 +60,12 @@ package enum SandboxProfile {
   }
 
   /// `head` and one filter a line, closed; nothing when there is no filter.
-  static func rule(_ head: String, _ filters: [String]) -> [String] {
+  package static func rule(_ head: String, _ filters: [String]) -> [String] {
     filters.isEmpty ? [] : [head] + filters.map { "    \($0)" } + [")"]
   }
 
   /// The folders above `path` up to and including `root` (`/t/a/b` in `/t`: `/t/a`, `/t`).
-  static func folders(above path: String, within root: String) -> [String] {
+  package static func folders(above path: String, within root: String) -> [String] {
     var found: [String] = []
     var current = path
     while current != root, let slash = current.lastIndex(of: "/"), slash != current.startIndex {
@@ -77,7 +77,7 @@ package enum SandboxProfile {
 
   /// `text` as an SBPL string: in quotes, with `\` and `"` escaped and
   /// control characters written as escapes, so no path can end the string.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
