@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// duet's sandbox is Linux's bubblewrap (macOS's sandbox-exec is not built yet).
+/// These run bubblewrap, Linux's sandbox; macOS's (sandbox-exec) is checked as profile text (SandboxProfileTests).
 #if os(Linux)
 private let onLinux = true
 #else
