@@ -17,13 +17,28 @@ package struct SpawnSpec: Sendable, Equatable {
   package var environment: [String: String]
   /// Stderr to /dev/null instead of merged with stdout (a git query's noise).
   package var discardErrors: Bool
+  /// A file the child finds open for writing at a descriptor of its own
+  /// (bubblewrap's status, issue 56), opened by the spawn: no shell in between.
+  package var statusFile: StatusFile?
 
-  package init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false) {
+  package init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false,
+               statusFile: StatusFile? = nil) {
     self.path = path
     self.arguments = arguments
     self.directory = directory
     self.environment = environment
     self.discardErrors = discardErrors
+    self.statusFile = statusFile
+  }
+
+  /// `path`, made empty (or new, mode 0600) and open for writing at `descriptor` in the child (above stderr).
+  package struct StatusFile: Sendable, Equatable {
+    package var descriptor: Int32
+    package var path: String
+    package init(descriptor: Int32, path: String) {
+      self.descriptor = descriptor
+      self.path = path
+    }
   }
 
   /// `/bin/sh -c command`.

@@ -122,13 +122,14 @@ package struct HistoryMergeRequest: Sendable {
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
   package var sealed: Bool
-  /// The version an uploaded slot's entry names (runs travel when the remote cache takes uploads).
-  package var duetVersion = ""
-  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false) {
+  /// Written into the entries the merged passes are kept as, and into an uploaded slot's entry.
+  package var duetVersion: String
+  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
     self.root = root
     self.environment = environment
     self.files = files
     self.sealed = sealed
+    self.duetVersion = duetVersion
   }
 }
 
@@ -137,6 +138,8 @@ package struct HistoryMergeResponse: CommandResponse {
   package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
   /// Problems uploading the merged runs to the remote cache (`DUET_REMOTE_CACHE_UPLOAD=1`), which fail nothing.
   package var warnings: [String] = []
+  /// Passes of lanes without outputs now held as cache entries (`PassesKeptAsEntries`).
+  package var keptAsEntries = 0
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
@@ -150,6 +153,9 @@ package struct HistoryMergeResponse: CommandResponse {
       case .success(let added): printout.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
       case .failure(let error): printout.err("duet history merge: error: \(file): \(error)")
       }
+    }
+    if keptAsEntries > 0 {
+      printout.out("duet history merge: \(keptAsEntries) pass(es) of lanes without outputs kept as cache entries")
     }
     return printout
   }
@@ -176,5 +182,6 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
   })
   let added = Set((try? store.runIDs()) ?? []).subtracting(before)
   response.warnings = shareMergedRuns(added, store: store, request: request, duetVersion: request.duetVersion)
+  response.keptAsEntries = PassesKeptAsEntries.keep(from: store, root: request.root, duetVersion: request.duetVersion)
   return response
 }

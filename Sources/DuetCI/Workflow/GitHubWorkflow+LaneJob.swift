@@ -224,7 +224,9 @@ extension GitHubWorkflow {
       "        if: always()",
       "        uses: \(PinnedAction.cacheSave.uses)",
       "        with:",
-      "          path: .duet/history.sqlite",
+      "          path: |",
+      "            .duet/history.sqlite",
+      "            .duet/cache/ac",
       "          key: \(historyCacheKey)",
       "      - name: Upload the merged history",
       "        if: always()",
@@ -247,13 +249,17 @@ extension GitHubWorkflow {
   /// prefix of the branch, else of the default branch.
   package static let historyCacheKey = "duet-history-${{ github.ref_name }}-${{ github.run_id }}"
 
-  /// Restores the newest store of this branch (else the default branch's), so
-  /// lanes that passed on any runner with the same fingerprint are cached.
+  /// Restores the newest store of this branch (else the default branch's) and
+  /// the cache entries `history merge` kept of its passes, so lanes that passed
+  /// on any runner with the same fingerprint are cached (the entry serves them;
+  /// the history is its log, issue 51).
   package static let restoreHistory: [YAML] = [
     "      - name: Restore the history store",
     "        uses: \(PinnedAction.cacheRestore.uses)",
     "        with:",
-    "          path: .duet/history.sqlite",
+    "          path: |",
+    "            .duet/history.sqlite",
+    "            .duet/cache/ac",
     "          key: \(historyCacheKey)",
     "          restore-keys: |",
     "            duet-history-${{ github.ref_name }}-",

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetSandbox
 import DuetSupport
 
 /// What `duet verify` was asked to do, from its command line.
@@ -68,6 +69,8 @@ package struct VerifyPlan: Sendable {
   private let shared: RequestParts
   /// bubblewrap (and strace) when a lane runs in the sandbox; nil when none does.
   package let sandboxTools: SandboxTools?
+  /// The run's sandbox scratch folders, when a lane runs in the sandbox.
+  package let sandboxScratch: SandboxScratch?
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
   package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
@@ -81,6 +84,7 @@ package struct VerifyPlan: Sendable {
     self.shared = RequestParts(root: root, manifest: manifest, environment: environment, logFolder: ".duet/logs/\(runID)")
     try VerifyPlan.check(root: root, manifest: manifest, options: options)
     sandboxTools = try SandboxPlan.tools(manifest: manifest, options: options, environment: environment)
+    sandboxScratch = sandboxTools == nil ? nil : SandboxScratch(base: root.appendingPathComponent(".duet/sandbox/\(runID)"))
     selected = try VerifyPlan.select(manifest, options)
     weights = [Double](repeating: 1, count: manifest.lanes.count)
     var preset: [Int: LaneRecord] = [:]

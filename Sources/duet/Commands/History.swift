@@ -59,9 +59,9 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
     let root = try treeRoot(arguments)
     let cwd = arguments.invocation.workingDirectory
-    var request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
-                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed])
-    request.duetVersion = duetVersion
+    let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
+                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed],
+                                      duetVersion: duetVersion)
     return console.show(try historyMerge(request))
   }
 
