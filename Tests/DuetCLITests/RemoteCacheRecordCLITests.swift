@@ -1,4 +1,4 @@
-import DuetCache
+@testable import DuetCache
 import DuetFuzzSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
-import DuetTestReports
+@testable import DuetTestReports
 @testable import DuetSupport
 @testable import DuetHistory
 

@@ -1,5 +1,5 @@
 import Foundation
-import DuetProcess
+@testable import DuetProcess
 import Testing
 
 /// The two rules of issue 27 that the source tree can show: tree text reaches
