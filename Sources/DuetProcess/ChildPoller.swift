@@ -3,20 +3,20 @@ import Foundation
 /// A child as a poller knows it: a number never reused by that poller, so a late
 /// request for a child that has ended cannot reach a newer one.
 package struct ChildID: Hashable, Comparable, Sendable {
-  package let value: UInt64
-  package init(_ value: UInt64) { self.value = value }
+  let value: UInt64
+  init(_ value: UInt64) { self.value = value }
   package static func < (a: ChildID, b: ChildID) -> Bool { a.value < b.value }
 }
 
 /// One child to start: a program by path, with its whole argv (never a shell
 /// string unless the program is the shell).
 package struct SpawnSpec: Sendable, Equatable {
-  package var path: String
-  package var arguments: [String]
-  package var directory: String
-  package var environment: [String: String]
+  var path: String
+  var arguments: [String]
+  var directory: String
+  var environment: [String: String]
   /// Stderr to /dev/null instead of merged with stdout (a git query's noise).
-  package var discardErrors: Bool
+  var discardErrors: Bool
 
   package init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false) {
     self.path = path
@@ -47,8 +47,8 @@ package enum PollEvent {
 /// Wakes a poller's `wait` from another thread (a built-in's result, Ctrl-C).
 package struct Waker: Sendable {
   private let body: @Sendable () -> Void
-  package init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  package func wake() { body() }
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  func wake() { body() }
 }
 
 /// Everything an event loop waits on, behind one seam: starting children,

@@ -24,7 +24,7 @@ import Darwin
 /// nothing but the transport's own thread-safe flag, comes from another.
 package final class RemoteCache: @unchecked Sendable {
   package let name: String
-  package let upload: Bool
+  let upload: Bool
   private let transport: any RemoteTransport
   private let signingKey: [UInt8]?
   private let store: ContentStore
@@ -40,7 +40,7 @@ package final class RemoteCache: @unchecked Sendable {
   private var warnedUnsigned = false
   /// An entry that is not one (a proxy's web page answers every key) is said once.
   private var warnedUnusable = false
-  package private(set) var warnings: [String] = []
+  private(set) var warnings: [String] = []
 
   /// `name` is the base URL as messages may show it (no userinfo).
   package init(transport: any RemoteTransport, name: String, upload: Bool, signingKey: [UInt8]?, store: ContentStore, maxBlobBytes: Int = 2 << 30) {

@@ -6,7 +6,7 @@ package struct DoctorReport: Sendable, Codable {
   package struct Line: Sendable, Equatable, Codable {
     package var topic: String
     package var text: String
-    package init(topic: String, text: String) {
+    init(topic: String, text: String) {
       self.topic = topic
       self.text = text
     }
@@ -16,7 +16,7 @@ package struct DoctorReport: Sendable, Codable {
   package var lines: [Line] = []
   package var problems: [String] = []
 
-  package init(root: String) { self.root = root }
+  init(root: String) { self.root = root }
 
   /// 0 when every lane has what it needs, 1 otherwise.
   package var exitCode: Int32 { problems.isEmpty ? 0 : 1 }
@@ -31,19 +31,19 @@ package struct DoctorReport: Sendable, Codable {
   /// `pass`, printed through `ReportJSON`.
   package var json: String { ReportJSON.text(DoctorJSON(self)) }
 
-  package mutating func add(_ topic: String, _ text: String) { lines.append(Line(topic: topic, text: text)) }
-  package mutating func problem(_ text: String) { problems.append(text) }
+  mutating func add(_ topic: String, _ text: String) { lines.append(Line(topic: topic, text: text)) }
+  mutating func problem(_ text: String) { problems.append(text) }
 }
 
 /// The JSON of `duet doctor --json`.
 package struct DoctorJSON: Codable, Sendable, Equatable {
-  package var root: String
-  package var lines: [DoctorReport.Line]
-  package var problems: [String]
-  package var pass: Bool
-  package var summary: String
+  var root: String
+  var lines: [DoctorReport.Line]
+  var problems: [String]
+  var pass: Bool
+  var summary: String
 
-  package init(_ report: DoctorReport) {
+  init(_ report: DoctorReport) {
     root = report.root
     lines = report.lines
     problems = report.problems

@@ -5,28 +5,28 @@ import DuetOutput
 package struct TestFlakyJSON: Codable, Sendable, Equatable {
   /// One test's evidence; `status` is `flaky` or `recovered`.
   package struct Test: Codable, Sendable, Equatable {
-    package var lane: String
-    package var suite: String
-    package var name: String
+    var lane: String
+    var suite: String
+    var name: String
     /// The report file it was read from, relative to the tree root: with
     /// `position`, what tells a test from its namesakes (issue 50).
-    package var report: String
+    var report: String
     /// Its position among same-named cases of that report (0 for the first).
-    package var position: Int
-    package var runs: Int
-    package var failures: Int
-    package var flakyFingerprints: Int
-    package var flips: Int
-    package var retriesPassed: Int
+    var position: Int
+    var runs: Int
+    var failures: Int
+    var flakyFingerprints: Int
+    var flips: Int
+    var retriesPassed: Int
     /// ISO 8601, UTC.
-    package var lastSeen: String
-    package var status: String
-    @Nullable package var lastFailure: String?
+    var lastSeen: String
+    var status: String
+    @Nullable var lastFailure: String?
   }
 
-  package var definition: String
-  package var runsInWindow: Int
-  package var tests: [Test]
+  var definition: String
+  var runsInWindow: Int
+  var tests: [Test]
 
   package init(_ report: TestFlakyReport) {
     definition = TestFlakyReport.definition

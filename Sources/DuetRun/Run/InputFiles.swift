@@ -13,13 +13,13 @@ import DuetHistory
 /// (walked once, however many links reach it). A FIFO, socket or device is in
 /// the key by its kind and is never opened. What cannot be read is a problem:
 /// the lane then has no fingerprint to serve from the cache, and says why.
-package struct InputFiles: Sendable {
-  package var files: [FingerprintParts.File] = []
+struct InputFiles: Sendable {
+  var files: [FingerprintParts.File] = []
   /// Why a file the globs reach is not in the key (`cannot read src/a.txt: ...`).
-  package var problems: [String] = []
+  var problems: [String] = []
 
   /// Walks `patterns` (globs relative to `root`).
-  package static func collect(_ patterns: [String], root: URL) -> InputFiles {
+  static func collect(_ patterns: [String], root: URL) -> InputFiles {
     var walk = Walk(root: Array(root.path.utf8))
     for pattern in patterns {
       let glob = Glob(pattern)

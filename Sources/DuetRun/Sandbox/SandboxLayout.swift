@@ -5,9 +5,9 @@ import Foundation
 /// places in the tree, a private `/tmp`, `/dev` and `/proc`, and the tree's
 /// root itself as a scratch folder (`staging`) that holds only what the lane
 /// writes. Worked out from values alone, so a unit test can read every mount.
-package struct SandboxLayout: Sendable, Equatable {
+struct SandboxLayout: Sendable, Equatable {
   /// One mount, in the order bubblewrap makes them.
-  package enum Mount: Sendable, Equatable {
+  enum Mount: Sendable, Equatable {
     /// `source` shown at `path`, read-only; `optional` when it may be absent (a need that did not run).
     case readOnly(source: String, path: String, optional: Bool)
     /// `source` shown at `path`, writable.
@@ -19,13 +19,13 @@ package struct SandboxLayout: Sendable, Equatable {
     case dev(String)
   }
 
-  package var mounts: [Mount]
+  var mounts: [Mount]
   /// The paths (relative to the root) bubblewrap makes in `staging` as mount
   /// points: not the lane's writes.
-  package var mountPoints: Set<String>
+  var mountPoints: Set<String>
 
   /// The folders every lane sees read-only, as Flatpak and Bazel's Linux sandbox show them.
-  package static let systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"]
+  static let systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"]
 
   /// The layout of one lane. `root` is the tree's absolute path (the lane
   /// sees it there, as outside); `staging` the folder on disk that stands in
@@ -34,7 +34,7 @@ package struct SandboxLayout: Sendable, Equatable {
   /// folders of its `requires:` programs; `duetFiles` absolute files duet
   /// hands it (the changed-files list); `links` which system folders are
   /// symbolic links and to what (`isLink`).
-  package static func make(root: String, staging: String, files: [String], needOutputs: [String], programFolders: [String],
+  static func make(root: String, staging: String, files: [String], needOutputs: [String], programFolders: [String],
                            duetFiles: [String], links: [String: String]) -> SandboxLayout {
     var mounts: [Mount] = []
     for folder in systemFolders {

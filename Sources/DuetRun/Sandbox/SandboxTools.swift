@@ -3,18 +3,18 @@ import DuetSupport
 
 /// The programs a sandboxed run needs (bubblewrap) and may use (strace to
 /// name what a lane read), found on `PATH` when a run asks for the sandbox.
-package struct SandboxTools: Sendable, Equatable {
-  package var bubblewrap: String
-  package var strace: String?
+struct SandboxTools: Sendable, Equatable {
+  var bubblewrap: String
+  var strace: String?
 
-  package init(bubblewrap: String, strace: String?) {
+  init(bubblewrap: String, strace: String?) {
     self.bubblewrap = bubblewrap
     self.strace = strace
   }
 
   /// bubblewrap and strace on `path`, or why the sandbox cannot run here: a
   /// usage error (exit 2) naming what to install.
-  package static func find(path: String) -> Result<SandboxTools, UsageError> {
+  static func find(path: String) -> Result<SandboxTools, UsageError> {
     #if os(Linux)
     guard let bubblewrap = program("bwrap", path: path) else {
       return .failure(UsageError(message: "the sandbox (--sandbox, sandbox: true) runs lanes under bubblewrap, which is not installed: install the bubblewrap package (apt-get install bubblewrap)", command: "verify"))

@@ -41,7 +41,7 @@ package struct Digest: ~Copyable {
     #endif
   }
 
-  package mutating func update(_ data: Data) {
+  mutating func update(_ data: Data) {
     data.withUnsafeBytes { update($0) }
   }
 
@@ -70,7 +70,7 @@ package struct Digest: ~Copyable {
     #endif
   }
 
-  package static func hexString(_ bytes: [UInt8]) -> String {
+  static func hexString(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out = [UInt8]()
     out.reserveCapacity(bytes.count * 2)
