@@ -53,6 +53,19 @@ struct RemoteCacheRecordCLITests {
     #expect(!again.stdout.contains("DUET_HISTORY=off"), "--no-cache turns the cache off, and the line with it: \(again.stdout)")
   }
 
+  /// Item 1: the entry is the gate: a history pass with the same inputs and
+  /// no entry (the cache cleared) serves nothing; the lanes run.
+  @Test func aHistoryPassWithoutAnEntryRuns() throws {
+    let tree = try remote.clone()
+    #expect(try verify(tree).status == 0)
+    #expect(try verify(tree).stdout.contains("PASS (2 cached)"))
+    try FileManager.default.removeItem(at: tree.url.appendingPathComponent(".duet/cache/ac"))
+    let run = try verify(tree, "--dry-run")
+    #expect(run.stdout.contains("no cache entry holds its pass"), "\(run.stdout)")
+    let ran = try verify(tree)
+    #expect(ran.stdout.contains("duet verify: PASS (2 passed)"), "\(ran.stdout)")
+  }
+
   /// Item 2: a pass the remote served is kept in the local store with its
   /// blobs: with the server gone, the next run is served locally, outputs too.
   @Test func aRemotePassIsKeptLocally() throws {

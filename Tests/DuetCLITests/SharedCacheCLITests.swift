@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A cache shared across CI runners: each lane job records into its own store,
-/// the stores are merged, and the next run on a fresh checkout restores the merge.
+/// the stores are merged (their passes kept as cache entries), and the next run
+/// on a fresh checkout restores the merge and those entries.
 @Suite("A cache shared across runners")
 struct SharedCacheCLITests {
   static let manifest = """
@@ -55,12 +56,26 @@ struct SharedCacheCLITests {
     let mergeRun = try mergingJob.duet(arguments: ["history", "merge"] + parts.map(\.path), environment: ["DUET_HISTORY": merged.path])
     #expect(mergeRun.status == 0, "\(mergeRun.stdout)\(mergeRun.stderr)")
 
-    let next = try checkout()
+    // Issue 51: the merge keeps the passes as cache entries, which travel with
+    // the merged store (the generated CI caches `.duet/cache/ac` beside it); the
+    // entry, not the history, is what serves a lane.
+    #expect(mergeRun.stdout.contains("duet history merge: 3 pass(es) of lanes without outputs kept as cache entries"), "\(mergeRun.stdout)")
+    /// A fresh checkout with the merging job's entries, as the next pipeline restores them.
+    func restoredCheckout() throws -> FixtureTree {
+      let tree = try checkout()
+      #expect(try shell("mkdir -p .duet/cache && cp -R '\(mergingJob.url.path)/.duet/cache/ac' .duet/cache/", in: tree.url).status == 0)
+      return tree
+    }
+    let bare = try checkout()
+    let without = try bare.duet("verify", "--dry-run", environment: environment(bare, store: merged))
+    #expect(without.stdout.contains("tokens  runs  no cache entry holds its pass"), "the history alone serves nothing: \(without.stdout)")
+
+    let next = try restoredCheckout()
     let second = try next.duet("verify", environment: environment(next, store: merged))
     #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
     #expect(second.lines.last(where: { !$0.isEmpty }) == "duet verify: PASS (3 cached)", "\(second.stdout)")
 
-    let upgraded = try checkout()
+    let upgraded = try restoredCheckout()
     try upgraded.write("bin/tool", "#!/bin/sh\necho tool 2\n")
     let dry = try upgraded.duet("verify", "--dry-run", environment: environment(upgraded, store: merged, sdk: "18"))
     #expect(dry.stdout.contains("tokens  cached"), "\(dry.stdout)")

@@ -6,9 +6,9 @@ import DuetHistory
 
 /// `duet history`: the recent runs, newest first, optionally those of one lane.
 package struct HistoryRequest: Sendable {
-  var root: URL
+  package var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  var environment: [String: String]
+  package var environment: [String: String]
   /// `--lane NAME`: only runs in which this lane took part.
   package var lane: String?
   package var limit = 20
@@ -66,8 +66,8 @@ package func history(_ request: HistoryRequest) throws -> HistoryResponse {
 
 /// `duet history prune`: keeps the newest runs and drops the rest with their log folders.
 package struct HistoryPruneRequest: Sendable {
-  var root: URL
-  var environment: [String: String]
+  package var root: URL
+  package var environment: [String: String]
   package var keep = 1000
   package init(root: URL, environment: [String: String]) {
     self.root = root
@@ -115,24 +115,29 @@ package func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPrune
 
 /// `duet history merge FILE...`: imports other stores (CI jobs' uploads) into the tree's.
 package struct HistoryMergeRequest: Sendable {
-  var root: URL
-  var environment: [String: String]
+  package var root: URL
+  package var environment: [String: String]
   /// The stores to import: as given (for the messages) and as absolute paths.
-  var files: [(given: String, path: String)]
+  package var files: [(given: String, path: String)]
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
-  var sealed: Bool
-  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false) {
+  package var sealed: Bool
+  /// Written into the entries the merged passes are kept as.
+  package var duetVersion: String
+  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
     self.root = root
     self.environment = environment
     self.files = files
     self.sealed = sealed
+    self.duetVersion = duetVersion
   }
 }
 
 package struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
-  var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  /// Passes of lanes without outputs now held as cache entries (`PassesKeptAsEntries`).
+  package var keptAsEntries = 0
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
@@ -145,6 +150,9 @@ package struct HistoryMergeResponse: CommandResponse {
       case .success(let added): printout.out("duet history merge: \(file): \(added.runs) new run(s), \(added.steps) step(s)")
       case .failure(let error): printout.err("duet history merge: error: \(file): \(error)")
       }
+    }
+    if keptAsEntries > 0 {
+      printout.out("duet history merge: \(keptAsEntries) pass(es) of lanes without outputs kept as cache entries")
     }
     return printout
   }
@@ -160,7 +168,7 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
   } catch {
     throw CommandFailure(message: "duet history merge: error: cannot open \(path): \(error)", code: ExitCode.failed)
   }
-  return HistoryMergeResponse(merged: request.files.map { file in
+  var response = HistoryMergeResponse(merged: request.files.map { file in
     (file.given, Result { () throws(HistoryError) in
       guard request.sealed else { return try store.merge(from: file.path) }
       let runs: [String]
@@ -168,4 +176,6 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
       return try store.merge(from: file.path, only: Set(runs))
     })
   })
+  response.keptAsEntries = PassesKeptAsEntries.keep(from: store, root: request.root, duetVersion: request.duetVersion)
+  return response
 }

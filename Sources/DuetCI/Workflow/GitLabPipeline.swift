@@ -230,6 +230,9 @@ package enum GitLabPipeline {
       "        - \("duet-history-$CI_DEFAULT_BRANCH")",
       "      paths:",
       "        - .duet/history.sqlite",
+      // The entries `history merge` keeps of the merged passes (issue 51):
+      // what serves the next pipeline, the history being only its log.
+      "        - .duet/cache/ac/",
     ]
     y += savingHistory ? ["      policy: pull-push", "      when: always"] : ["      policy: pull"]
     if gradle {

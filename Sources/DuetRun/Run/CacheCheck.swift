@@ -4,12 +4,13 @@ import DuetSupport
 
 /// Which lanes a verify serves from the cache, and why every other lane runs.
 ///
-/// A lane is cached only when every need in the run is cached too, and either
-/// its fingerprint (inputs, command, env, dir and its needs' fingerprints)
-/// equals the one of its newest recorded verdict and that verdict passed, or a
-/// cache entry (local or remote) holds a pass under its action key and this
-/// history holds no failure with these inputs. A cached lane never starts.
-/// Pure: the history, the entries and the fingerprints come in as values.
+/// A lane is cached only when every need in the run is cached too and a cache
+/// entry (local or remote) holds a pass under its action key: the entry is the
+/// one record that a lane passed. The history is a log that reads from it,
+/// never a second gate: it only gives the reason a lane runs (what changed
+/// since it last ran), and its failure with these very inputs outweighs
+/// someone else's pass. A cached lane never starts. Pure: the history, the
+/// entries and the fingerprints come in as values.
 package enum CacheCheck {
   /// A lane's newest recorded verdict, as the history store reads it.
   typealias LastVerdict = DuetHistory.LastVerdict
@@ -80,7 +81,9 @@ package enum CacheCheck {
     }
     let last = history[lane.name]
     let byHistory = historyDecision(last, fingerprint: fingerprint, now: fingerprints.parts[index], run: run)
-    guard byHistory != .cached, let entry else { return byHistory }
+    // No entry, no pass to serve, whatever the history says (its entry was
+    // pruned, or its outputs could not be stored).
+    guard let entry else { return byHistory == .cached ? .runs("no cache entry holds its pass (the cache was pruned or cleared)") : byHistory }
     // A cache entry under the same action key holds a pass: it serves unless
     // this history saw these very inputs fail (that evidence outweighs
     // someone else's pass) or its conditions do not cover this run.

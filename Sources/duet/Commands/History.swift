@@ -58,7 +58,8 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     let root = try treeRoot(arguments)
     let cwd = arguments.invocation.workingDirectory
     let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
-                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed])
+                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed],
+                                      duetVersion: duetVersion)
     return console.show(try historyMerge(request))
   }
 }

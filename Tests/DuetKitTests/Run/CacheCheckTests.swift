@@ -19,11 +19,19 @@ struct CacheCheckTests {
     return lane
   }
 
-  func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false) -> [String: String] {
+  /// The decisions, with the cache holding an entry for each lane whose
+  /// history passed with these very inputs (what that pass left), unless `stored` is false.
+  func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false,
+              stored: Bool = true) -> [String: String] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
     let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: selected, git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
-    let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history, noCache: noCache)
+    var entries: [Int: PassConditions] = [:]
+    for (index, lane) in lanes.enumerated() where stored {
+      if let last = history[lane.name], last.passed, last.fingerprint == prints.fingerprints[index] { entries[index] = last.judged }
+    }
+    let decisions = CacheCheck.decide(manifest: manifest, selected: selected, settled: [:], fingerprints: prints, history: history,
+                                      entries: entries, noCache: noCache)
     return Dictionary(uniqueKeysWithValues: decisions.map { (lanes[$0.key].name, $0.value.text) })
   }
 
@@ -47,6 +55,16 @@ struct CacheCheckTests {
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree)) == ["build": "cached"])
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree, outcome: .fail)) == ["build": "failed last time with these inputs"])
     #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree), noCache: true) == ["build": "--no-cache"])
+  }
+
+  /// Issue 51, item 1: the entry is the one record of a pass. A history pass
+  /// with these very inputs and no entry (the cache pruned) serves nothing.
+  @Test func aHistoryPassWithoutAnEntryIsNotServed() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("build")]
+    #expect(decide(lanes, tree: tree, history: passed(lanes, tree: tree), stored: false)
+            == ["build": "no cache entry holds its pass (the cache was pruned or cleared)"])
   }
 
   /// A cache entry under the lane's action key serves a tree whose history

@@ -110,7 +110,8 @@ struct CacheKeyTests {
     let fingerprint = try #require(prints.fingerprints[0])
     func decide(_ judged: PassConditions, _ run: CacheCheck.RunConditions) -> CacheCheck.Decision? {
       CacheCheck.decide(manifest: manifest, selected: [0], settled: [:], fingerprints: prints,
-                        history: ["l": .init(outcome: .pass, fingerprint: fingerprint, judged: judged)], noCache: false, run: run)[0]
+                        history: ["l": .init(outcome: .pass, fingerprint: fingerprint, judged: judged)], entries: [0: judged],
+                        noCache: false, run: run)[0]
     }
     #expect(decide(PassConditions(), .init()) == .cached)
     #expect(decide(PassConditions(), .init(strict: true)) != .cached)
