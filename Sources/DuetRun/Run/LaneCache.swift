@@ -35,7 +35,7 @@ package final class LaneCache {
 
   /// The key an entry is stored under: the lane's fingerprint (tree-relative:
   /// paths, never the tree's place on disk) and its declared outputs.
-  static func actionKey(fingerprint: String, outputs: [String]) -> String {
+  package static func actionKey(fingerprint: String, outputs: [String]) -> String {
     Digest.sha256("duet-action v1\nfingerprint \(fingerprint)\n" + outputs.map { "output \($0)\n" }.joined())
   }
 
