@@ -50,6 +50,10 @@ let package = Package(
     // Process: the one way duet runs children (spawn, the event loop and its
     // poller, captures, git by argv, the stop latch a signal trips).
     .target(name: "DuetProcess", dependencies: ["DuetSupport", "CProcessShim"]),
+    // Sandbox: what a sandboxed lane sees and may write (bubblewrap's mounts and
+    // arguments, sandbox-exec's profile), the scratch folders, what it wrote and
+    // what its trace says it read; values and files, no run (issue 56).
+    .target(name: "DuetSandbox", dependencies: ["DuetSupport"]),
     // Cache: the content-addressed store under .duet/cache, the action entries
     // (REAPI ActionResult), and the remote cache on the Bazel HTTP protocol.
     .target(name: "DuetCache", dependencies: ["DuetSupport", "CCurl"]),
@@ -64,7 +68,7 @@ let package = Package(
     .target(name: "DuetHistory", dependencies: ["DuetModel", "DuetTestReports", "DuetOutput", "DuetSupport", "CSQLite"]),
     // Run: plan, scheduler, lane runner, fingerprints, cache decisions, the
     // verdict, and the sandbox. It is handed the built-ins as a value and knows no feature.
-    .target(name: "DuetRun", dependencies: ["DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetSupport"]),
+    .target(name: "DuetRun", dependencies: ["DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetSupport"]),
     // Pages: the HTML pages of a run and of the history (timings, report, trace).
     .target(name: "DuetPages", dependencies: ["DuetHistory", "DuetOutput", "DuetSupport"]),
     // Run reports: the verdict as the summary table, --json, the dry run,
@@ -86,15 +90,15 @@ let package = Package(
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
+      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
     // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
     .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
-    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -79,12 +79,18 @@ static int place(int from, int to) {
 }
 
 /// Closes every descriptor above stderr in the child (its table is its own:
-/// no CLONE_FILES). What the parent left open without close-on-exec (a
-/// sibling lane's pipe, the history store, a hosting process's files) is not
-/// the lane's. Best effort: a kernel without close_range (before 5.9) keeps them.
-static void close_inherited(void) {
+/// no CLONE_FILES) but `kept` (-1: none). What the parent left open without
+/// close-on-exec (a sibling lane's pipe, the history store, a hosting
+/// process's files) is not the lane's. Best effort: a kernel without
+/// close_range (before 5.9) keeps them.
+static void close_inherited(int kept) {
 #ifdef SYS_close_range
-  syscall(SYS_close_range, 3U, ~0U, 0U);
+  if (kept < 3) {
+    syscall(SYS_close_range, 3U, ~0U, 0U);
+    return;
+  }
+  if (kept > 3) syscall(SYS_close_range, 3U, (unsigned)kept - 1, 0U);
+  syscall(SYS_close_range, (unsigned)kept + 1, ~0U, 0U);
 #endif
 }
 
@@ -97,7 +103,8 @@ static int child_main(void *pointer) {
   if (place(request->output, 1) != 0) goto fail;
   if (place(request->discard_errors ? args->dev_null_out : request->output, 2) != 0) goto fail;
   if (request->directory && chdir(request->directory) != 0) goto fail;
-  close_inherited();
+  if (request->extra >= 0 && place(request->extra, request->extra_target) != 0) goto fail;
+  close_inherited(request->extra >= 0 ? request->extra_target : -1);
   sigset_t empty;
   sigemptyset(&empty);
   sigprocmask(SIG_SETMASK, &empty, NULL);

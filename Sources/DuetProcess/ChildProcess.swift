@@ -64,12 +64,20 @@ package struct ChildProcess: Sendable {
     var pid: pid_t = 0
     #if os(Linux)
     var pidfd: Int32 = -1
+    let extra = spec.statusFile.map { open($0.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? -1
+    if let file = spec.statusFile, extra < 0 {
+      let code = errno
+      close(readEnd)
+      close(writeEnd)
+      throw .failed("cannot open \(file.path) for \(path)", code)
+    }
     let status = linuxSpawn(&pid, &pidfd, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd,
-                            discardErrors: spec.discardErrors)
+                            discardErrors: spec.discardErrors, extra: (extra, spec.statusFile?.descriptor ?? -1))
+    if extra >= 0 { close(extra) }
     #else
     let pidfd: Int32 = -1
     let status = posixSpawn(&pid, path: path, argv: argv, envp: envp, directory: directory, output: writeEnd,
-                            discardErrors: spec.discardErrors)
+                            discardErrors: spec.discardErrors, statusFile: spec.statusFile)
     #endif
     close(writeEnd)
     guard status == 0 else {
@@ -88,7 +96,7 @@ package struct ChildProcess: Sendable {
   /// mapping per call, and with a pidfd for the exit; returns 0 or an errno.
   private static func linuxSpawn(_ pid: inout pid_t, _ pidfd: inout Int32, path: String, argv: [UnsafeMutablePointer<CChar>?],
                                  envp: [UnsafeMutablePointer<CChar>?], directory: String, output: Int32,
-                                 discardErrors: Bool) -> Int32 {
+                                 discardErrors: Bool, extra: (descriptor: Int32, target: Int32)) -> Int32 {
     path.withCString { path in
       directory.withCString { directory in
         argv.withUnsafeBufferPointer { argv in
@@ -96,7 +104,8 @@ package struct ChildProcess: Sendable {
             defaultSignals.withUnsafeBufferPointer { defaults in
               var request = duet_spawn_request(path: path, argv: argv.baseAddress, envp: envp.baseAddress, directory: directory,
                                                output: output, discard_errors: discardErrors ? 1 : 0,
-                                               defaults: defaults.baseAddress, default_count: Int32(defaults.count))
+                                               defaults: defaults.baseAddress, default_count: Int32(defaults.count),
+                                               extra: extra.descriptor, extra_target: extra.target)
               return duet_spawn(&request, &pid, &pidfd)
             }
           }
@@ -107,7 +116,7 @@ package struct ChildProcess: Sendable {
   #else
   /// `posix_spawn` with the file actions and attributes `spawn` promises; returns its status.
   private static func posixSpawn(_ pid: inout pid_t, path: String, argv: [UnsafeMutablePointer<CChar>?], envp: [UnsafeMutablePointer<CChar>?],
-                                 directory: String, output: Int32, discardErrors: Bool) -> Int32 {
+                                 directory: String, output: Int32, discardErrors: Bool, statusFile: SpawnSpec.StatusFile?) -> Int32 {
     var actions: posix_spawn_file_actions_t?
     var attributes: posix_spawnattr_t?
     posix_spawn_file_actions_init(&actions)
@@ -123,6 +132,9 @@ package struct ChildProcess: Sendable {
       posix_spawn_file_actions_adddup2(&actions, output, 2)
     }
     duet_spawn_file_actions_addchdir(&actions, directory)
+    if let statusFile {
+      posix_spawn_file_actions_addopen(&actions, statusFile.descriptor, statusFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
 
     // Own process group (so a timeout or Ctrl-C can signal the whole tree of the
     // lane), an empty signal mask, and default dispositions for the signals duet handles.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// duet's sandbox is Linux's bubblewrap (macOS's sandbox-exec is not built yet).
+/// These run bubblewrap, Linux's sandbox; macOS's (sandbox-exec) is checked as profile text (SandboxProfileTests).
 #if os(Linux)
 private let onLinux = true
 #else
@@ -90,6 +90,61 @@ struct SandboxCLITests {
     #expect(sandboxes?.isEmpty ?? true, "the scratch trees are removed: \(sandboxes ?? [])")
   }
 
+  /// Issue 56, item 2: a folder whose every file is declared is bound whole,
+  /// and only such a folder: an undeclared file beside declared ones, or in
+  /// a folder next to them, stays out of sight.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aFolderIsShownWholeOnlyWhenAllOfItIsDeclared() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: whole, sh: "cat src/a.txt src/deep/b.txt src/.env && test ! -e other/c.txt", inputs: ["src/**"]}
+        - {name: part, sh: "cat other/c.txt && test ! -e other/d.txt", inputs: [other/c.txt]}
+        - {name: some, sh: "cat src/a.txt && test ! -e src/notes.md && test ! -e src/deep/b.txt", inputs: ["src/*.txt"]}
+        - {name: writes, sh: "cat src/a.txt && echo x > src/new.txt", inputs: ["src/**"], outputs: [src/new.txt]}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    try tree.write("src/notes.md", "n\n")
+    try tree.write("src/deep/b.txt", "b\n")
+    try tree.write("src/.env", "e\n")
+    try tree.write("other/c.txt", "c\n")
+    try tree.write("other/d.txt", "d\n")
+    let run = try tree.binary("verify", "--sandbox", "--no-cache", environment: ["DUET_HISTORY": "off"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(try tree.read("src/new.txt") == "x\n", "a folder the lane writes an output into stays writable")
+  }
+
+  /// Issue 56, item 2: attempts one after another reuse a scratch folder,
+  /// emptied: nothing one lane wrote, nor its mount points, is the next one's.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aReusedScratchFolderHoldsNothingOfTheLaneBefore() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "cat src/a.txt && mkdir -p out && echo a > out/a.txt && echo x > stray.txt", inputs: [src/a.txt], outputs: [out]}
+        - {name: b, sh: "test ! -e stray.txt && test ! -e src/a.txt && test ! -e out/a.txt"}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    let run = try tree.binary("verify", "--sandbox", "--no-cache", "--jobs", "1", environment: ["DUET_HISTORY": "off", "COLUMNS": "200"])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("✗ a ") && run.stdout.contains("wrote outside its outputs: stray.txt"), "\(run.stdout)")
+    #expect(run.stdout.contains("✓ b "), "\(run.stdout)")
+    let second = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: a, sh: "cat src/a.txt && mkdir -p out && echo a > out/a.txt", inputs: [src/a.txt], outputs: [out]}
+        - {name: b, sh: "test ! -e src/a.txt && test ! -e out && echo b > b.txt", outputs: [b.txt]}
+        - {name: c, sh: "test ! -e src/a.txt && test ! -e out && test ! -e b.txt"}
+      """)
+    try second.write("src/a.txt", "a\n")
+    let again = try second.binary("verify", "--sandbox", "--no-cache", "--jobs", "1", environment: ["DUET_HISTORY": "off"])
+    #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    let left = try? FileManager.default.contentsOfDirectory(atPath: second.url.appendingPathComponent(".duet/sandbox").path)
+    #expect(left?.isEmpty ?? true, "the run's scratch folders are removed at its end: \(left ?? [])")
+  }
+
   @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
   func theManifestCanAskForIt() throws {
     try requireBubblewrap()
@@ -120,13 +175,90 @@ struct SandboxCLITests {
     #expect(run.stdout.contains("duet verify: PASS (4 passed)"), "\(run.stdout)")
   }
 
-  @Test func withoutBubblewrapItIsAUsageError() throws {
+  @Test(.enabled(if: onLinux, "bubblewrap is Linux's sandbox"))
+  func withoutBubblewrapItIsAUsageError() throws {
     let tree = try makeTree()
     let empty = tree.url.appendingPathComponent("empty-bin")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": empty.path])
-    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
-    #expect(run.stderr.contains("bubblewrap"), "\(run.stderr)")
+    for command in ["verify", "doctor"] {
+      let run = try tree.binary(command, "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": empty.path])
+      #expect(run.status == 2, "\(command): \(run.stdout)\(run.stderr)")
+      #expect(run.stderr.contains("install the bubblewrap package (apt-get install bubblewrap)"), "\(command): \(run.stderr)")
+      #expect(run.stderr.contains("duet \(command) --help"), "\(command): \(run.stderr)")
+    }
+  }
+
+  /// Issue 56: "a sandbox that cannot start is error (exit 3), never a lane
+  /// failure", whatever stops it: bubblewrap refusing (above), bubblewrap
+  /// that cannot be executed, a scratch folder that cannot be made.
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aLauncherThatCannotBeExecutedIsAnError() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write("fake/bwrap", "#!/nonexistent/interpreter\n")
+    chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off", "PATH": tree.url.path + "/fake:/usr/bin:/bin"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("a error (duet could not start it: the sandbox (bubblewrap) could not start the lane"), "\(run.stdout)")
+    #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func aScratchFolderThatCannotBeMadeIsAnError() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write(".duet/sandbox", "a file where duet makes its scratch folders\n")
+    let run = try tree.binary("verify", "--sandbox", environment: ["DUET_HISTORY": "off"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("a error (duet could not start it: the sandbox could not be made in"), "\(run.stdout)")
+    #expect(!run.stdout.contains("FAIL"), "\(run.stdout)")
+  }
+
+  /// Issue 56: `duet doctor --sandbox` runs every lane in the sandbox and
+  /// lists each lane's verdict; what broke a declaration is a problem (exit 1).
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorListsEachLanesVerdictInTheSandbox() throws {
+    try requireBubblewrap()
+    let tree = try makeTree()
+    let run = try tree.binary("doctor", "--sandbox", environment: ["COLUMNS": "200"])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    let lines = run.stdout.components(separatedBy: "\n")
+    #expect(lines.contains("  lane reads-undeclared  reads outside its inputs: config/b.txt; add it to inputs:"), "\(run.stdout)")
+    #expect(lines.contains("  lane writes-stray      wrote outside its outputs: stray.txt"), "\(run.stdout)")
+    #expect(lines.contains("  lane producer          proven: passed in the sandbox"), "\(run.stdout)")
+    #expect(lines.contains("  lane consumer          proven: passed in the sandbox"), "\(run.stdout)")
+    #expect(lines.contains("duet doctor: FAIL (2 problem(s))"), "\(run.stdout)")
+    #expect(run.stdout.contains("\n  lane writes-stray: wrote outside its outputs: stray.txt (log: .duet/logs/"), "\(run.stdout)")
+    #expect(!tree.exists(".duet/history.sqlite"), "a proof is not a run of record")
+    #expect(!tree.exists("stray.txt"))
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorPassesACleanTreeInTheSandbox() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - {name: lint, sh: "grep -q a src/a.txt", inputs: [src/a.txt]}
+        - {name: build, needs: [lint], sh: "mkdir -p out && cp src/a.txt out/a.txt", inputs: [src/a.txt], outputs: [out]}
+      """)
+    try tree.write("src/a.txt", "a\n")
+    let run = try tree.binary("doctor", "--sandbox", "--json")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("\"summary\" : \"duet doctor: PASS (every lane that ran passed in the sandbox)\""), "\(run.stdout)")
+    #expect(run.stdout.contains("\"text\" : \"proven: passed in the sandbox\""), "\(run.stdout)")
+    #expect(try tree.read("out/a.txt") == "a\n", "a declared output comes back, as verify brings it")
+  }
+
+  @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))
+  func doctorSaysWhenASandboxCannotStart() throws {
+    try requireBubblewrap()
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"true\"}\n")
+    try tree.write("fake/bwrap", "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    chmod(tree.url.appendingPathComponent("fake/bwrap").path, 0o755)
+    let run = try tree.binary("doctor", "--sandbox", environment: ["PATH": tree.url.path + "/fake:/usr/bin:/bin", "COLUMNS": "200"])
+    #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("  lane a   could not start: the sandbox (bubblewrap) could not start the lane"), "\(run.stdout)")
+    #expect(run.stdout.contains("duet doctor: ERROR (the sandbox could not start 1 lane(s); 1 problem(s))"), "\(run.stdout)")
   }
 
   @Test(.enabled(if: onLinux, "duet's sandbox is bubblewrap, on Linux"))

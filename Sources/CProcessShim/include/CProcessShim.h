@@ -65,6 +65,10 @@ typedef struct {
   /// Signals set to their default action in the child even when duet ignores them.
   const int *defaults;
   int default_count;
+  /// When not -1: a descriptor the child finds at `extra_target` (bubblewrap's
+  /// status file at 4); every other descriptor above stderr is closed.
+  int extra;
+  int extra_target;
 } duet_spawn_request;
 
 /// posix_spawn's work without its per-call stack mapping and its 64 signal

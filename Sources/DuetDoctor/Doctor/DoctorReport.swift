@@ -15,16 +15,22 @@ package struct DoctorReport: Sendable, Codable {
   package var root: String
   package var lines: [Line] = []
   package var problems: [String] = []
+  /// `duet doctor --sandbox` (issue 56): its lanes ran, each in the sandbox,
+  /// and the verdict says so; `couldNotStart` counts those whose sandbox could
+  /// not start, the machine's failure (exit 3), listed among the problems.
+  package var ranInSandbox = false
+  package var couldNotStart = 0
 
   init(root: String) { self.root = root }
 
-  /// 0 when every lane has what it needs, 1 otherwise.
-  package var exitCode: Int32 { problems.isEmpty ? 0 : 1 }
+  /// 0 when every lane has what it needs (under `--sandbox`: passed in it), 1
+  /// otherwise, 3 when a sandbox could not start.
+  package var exitCode: Int32 { couldNotStart > 0 ? 3 : problems.isEmpty ? 0 : 1 }
 
   package var verdict: String {
-    problems.isEmpty
-      ? "duet doctor: PASS (every lane has what it needs)"
-      : "duet doctor: FAIL (\(problems.count) problem(s))"
+    if couldNotStart > 0 { return "duet doctor: ERROR (the sandbox could not start \(couldNotStart) lane(s); \(problems.count) problem(s))" }
+    if !problems.isEmpty { return "duet doctor: FAIL (\(problems.count) problem(s))" }
+    return ranInSandbox ? "duet doctor: PASS (every lane that ran passed in the sandbox)" : "duet doctor: PASS (every lane has what it needs)"
   }
 
   /// `duet doctor --json`: the root, every line, the problems, the verdict line and

@@ -13,14 +13,26 @@ import DuetHistory
 /// (walked once, however many links reach it). A FIFO, socket or device is in
 /// the key by its kind and is never opened. What cannot be read is a problem:
 /// the lane then has no fingerprint to serve from the cache, and says why.
-struct InputFiles: Sendable {
-  var files: [FingerprintParts.File] = []
+package struct InputFiles: Sendable {
+  package var files: [FingerprintParts.File] = []
   /// Why a file the globs reach is not in the key (`cannot read src/a.txt: ...`).
-  var problems: [String] = []
+  package var problems: [String] = []
 
   /// Walks `patterns` (globs relative to `root`).
-  static func collect(_ patterns: [String], root: URL) -> InputFiles {
+  package static func collect(_ patterns: [String], root: URL) -> InputFiles {
+    collect(patterns, root: root, keyed: true)
+  }
+
+  /// The paths `collect` finds, relative to the root, sorted, their contents
+  /// not read: what the sandbox shows a lane (issue 56; reading every input
+  /// again before each sandboxed start was a cost of its own).
+  package static func paths(_ patterns: [String], root: URL) -> [String] {
+    collect(patterns, root: root, keyed: false).files.map(\.path)
+  }
+
+  private static func collect(_ patterns: [String], root: URL, keyed: Bool) -> InputFiles {
     var walk = Walk(root: Array(root.path.utf8))
+    walk.keyed = keyed
     for pattern in patterns {
       let glob = Glob(pattern)
       guard !glob.escapes else { continue }
@@ -59,6 +71,8 @@ struct InputFiles: Sendable {
     var found: [[UInt8]: String] = [:]
     var problems: [String] = []
     var visitedFolders = Set<Visit>()
+    /// Whether each entry's key is worked out (its content hashed); false: its path alone.
+    var keyed = true
 
     struct Visit: Hashable {
       var position: Int
@@ -113,6 +127,11 @@ struct InputFiles: Sendable {
 
     /// Puts one matched entry in the key; a folder itself holds nothing to key.
     mutating func note(_ entry: Entry) {
+      if case .folder = entry.kind { return }
+      guard keyed else {
+        found[entry.relative] = ""
+        return
+      }
       switch entry.kind {
       case .folder: return
       case .file:

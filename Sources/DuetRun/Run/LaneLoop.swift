@@ -2,6 +2,7 @@ import Foundation
 import DuetModel
 import DuetTestReports
 import DuetProcess
+import DuetSandbox
 import DuetSupport
 import DuetHistory
 
@@ -267,8 +268,9 @@ final class LaneLoop {
     // A child that never started counts as the shell's "cannot run" (127).
     let code: Int32? = end.waitStatus.map { exitCode(ofWaitStatus: $0) } ?? 127
     let signal = end.waitStatus.flatMap(terminatingSignal(ofWaitStatus:))
-    if let sandbox = attempt.request.sandbox, end.spawnError == nil, !attempt.interrupted, !attempt.timedOut, !attempt.couldNotStart {
-      guard sandbox.started else { return sandboxCannotStart(attempt, nil) }
+    if let sandbox = attempt.request.sandbox, !attempt.interrupted, !attempt.timedOut, !attempt.couldNotStart {
+      // The launcher is spawned itself: one that cannot be executed is the sandbox not starting.
+      guard end.spawnError == nil, sandbox.started else { return sandboxCannotStart(attempt, sandbox.cannotStart(end.spawnError)) }
       if code != 0 { return runOutsideSandbox(index, attempt, sandbox, code: code, signal: signal) }
     }
     complete(index, attempt, code: code, signal: signal)
@@ -464,7 +466,7 @@ final class LaneLoop {
   /// The sandbox could not be made or bubblewrap could not start the lane:
   /// the machine's failure, an `error` (exit 3), never the lane's.
   private func sandboxCannotStart(_ attempt: Attempt, _ problem: String?) {
-    let note = problem ?? "the sandbox (bubblewrap) could not start the lane; its message is in the lane's log"
+    let note = problem ?? "the sandbox could not start the lane"
     attempt.sink.write("duet: \(note)\n")
     attempt.note = note
     attempt.couldNotStart = true

@@ -279,6 +279,7 @@ package final class VerifySession {
                           },
                           onEvent: onEvent, beforeWait: beforeWait)
     movedInputs = loop.moved
+    plan.sandboxScratch?.removeAll()
     // `--failed-tests`: a pass of the failed cases alone says so (`pass … failed tests only: 1 of 3`).
     for position in result.records.indices where result.records[position].outcome == .pass && !result.records[position].attempts.isEmpty {
       guard let only = plan.options.failedTests[result.records[position].name] else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import DuetModel
+import DuetSandbox
 import DuetSupport
 
 /// Which lanes of a run go into the sandbox, and the tools that put them
@@ -29,8 +30,8 @@ extension VerifyPlan {
     guard let tools = sandboxTools, case .shell(let command) = lane.step,
           SandboxPlan.isSandboxed(lane, manifest: manifest, options: options) else { return nil }
     let needOutputs = manifest.graph.needs[request.index].flatMap { manifest.lanes[$0].outputs }
-    let folder = root.appendingPathComponent(".duet/sandbox/\(runID).\(lane.name).\(request.attempt)")
-    return SandboxedStep(lane: lane, tools: tools, root: root, folder: folder, directory: request.workingDirectory.path,
+    guard let scratch = sandboxScratch else { return nil }
+    return SandboxedStep(lane: lane, tools: tools, root: root, scratch: scratch, directory: request.workingDirectory.path,
                          command: command, environment: request.environment, needOutputs: needOutputs)
   }
 }

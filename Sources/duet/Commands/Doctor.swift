@@ -8,23 +8,28 @@ enum DoctorCommand: TreeCommand, JSONCommand {
   static let spec = CommandSpec(
     name: "doctor",
     summary: "check the tree, its manifests and configs, each lane's programs, the history store and the toolchains",
-    usage: "duet doctor [--json] [--root DIR]",
-    options: [json.spec, root.spec],
-    details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written",
+    usage: "duet doctor [--sandbox] [--json] [--root DIR]",
+    options: [sandbox.spec, json.spec, root.spec],
+    details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written. With --sandbox, every lane runs in the sandbox as 'duet verify --sandbox --no-cache' runs it, the history off",
     exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "every lane has what it needs"),
+      ExitCodeDoc(code: 0, meaning: "every lane has what it needs (with --sandbox: passed in the sandbox)"),
       ExitCodeDoc(code: 1, meaning: "a problem (listed one per line)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
+      ExitCodeDoc(code: 2, meaning: "a usage error; with --sandbox, no sandbox on this machine (bubblewrap not installed)"),
+      ExitCodeDoc(code: 3, meaning: "with --sandbox, a lane's sandbox could not start"),
     ],
     examples: [
       HelpExample(command: "duet doctor", what: "what this machine gives each lane, and what is missing"),
-      HelpExample(command: "duet doctor --json", what: "the same as JSON: every line as topic and text, the problems, and pass"),
+      HelpExample(command: "duet doctor --sandbox", what: "run every lane in the sandbox: which are proven, and what each other reads or writes outside its declaration"),
     ]
   )
+
+  static let sandbox = Option<Self, Bool>.flag(
+    OptionSpec(name: "--sandbox", value: nil, help: "run every lane in the sandbox and list each lane's verdict (issue 56)"))
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let request = try DoctorRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: try arguments[root],
                                          environment: arguments.invocation.environment)
-    return console.show(doctor(request), json: try arguments[json])
+    let response = try arguments[sandbox] ? sandboxDoctor(request, duetVersion: duetVersion) : doctor(request)
+    return console.show(response, json: try arguments[json])
   }
 }

@@ -197,7 +197,8 @@ struct EscapingRuleTests {
       "DuetHooks/Hooks/PushedCommit.swift": "moves a hook run's log folders into the tree's .duet/logs",
       "DuetHistory/History/HistoryRecorder.swift": "moves a corrupt store aside",
       "DuetCache/Store/ContentStore.swift": "renames a blob checked against its digest into .duet/cache, and a restored output (written beside its place) over a regular file or nothing, as AtomicFile does",
-      "DuetRun/Sandbox/SandboxCollection.swift": "moves a sandboxed lane's declared outputs and reports from its scratch tree under .duet/sandbox to their places, through the path guard",
+      "DuetSandbox/Sandbox/SandboxCollection.swift": "moves a sandboxed lane's declared outputs and reports from its scratch tree under .duet/sandbox to their places, through the path guard",
+      "DuetProcess/ChildProcess.swift": "opens the status file a sandboxed lane's launcher writes (created or emptied, 0600) in its scratch folder under .duet/sandbox, read only to see that the sandbox started",
       "DuetCache/Remote/CurlTransfer.swift": "streams a download into the file the store names for it, which the store checks by digest before using",
     ]
     let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]

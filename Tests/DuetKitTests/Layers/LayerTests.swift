@@ -11,6 +11,8 @@ struct LayerTests {
   static let rank: [String: Int] = [
     "DuetSupport": 0,
     "DuetOutput": 1, "DuetProcess": 1, "DuetCache": 1,
+    // Issue 56: what a sandboxed lane sees and may write, values and files; the run uses it.
+    "DuetSandbox": 1,
     // DuetTestReports (the lanes' JUnit reports) sits below DuetRun, whose run
     // loop reads an attempt's reports as the attempt ends, not beside DuetMocks.
     "DuetModel": 2, "DuetTestReports": 2,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DuetRun
+@testable import DuetSandbox
 
 /// Issue 56, item 1: what a sandboxed lane sees is worked out from its
 /// declaration alone, and read here argument by argument.

@@ -47,6 +47,11 @@ enum SandboxFindings {
     return parts.joined(separator: "; ")
   }
 
+  /// The note of a lane that failed in macOS's sandbox and passed outside it:
+  /// sandbox-exec refuses what the profile does not allow and tells duet
+  /// nothing of it, and macOS has no strace, so the files are not named.
+  package static let failedOnlyInsideUnnamed = "fails in the sandbox and passes outside it: it reads or writes outside its declaration, and on macOS duet cannot name the files (sandbox-exec does not report them; the lane's log shows the refused call, as 'Operation not permitted')"
+
   /// `wrote outside its outputs: stray.txt`.
   static func wroteOutside(_ paths: [String]) -> String {
     "wrote outside its outputs: \(listed(paths))"

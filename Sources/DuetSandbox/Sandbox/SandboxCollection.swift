@@ -7,7 +7,7 @@ import DuetSupport
 enum SandboxCollection {
   /// Every file, link or other non-folder under `folder`, relative to it,
   /// sorted; bubblewrap's mount points are not the lane's writes.
-  static func writtenFiles(under folder: String, mountPoints: Set<String>) -> [String] {
+  package static func writtenFiles(under folder: String, mountPoints: Set<String>) -> [String] {
     guard let walk = FileManager.default.enumerator(atPath: folder) else { return [] }
     var found: [String] = []
     while let path = walk.nextObject() as? String {
@@ -31,7 +31,7 @@ enum SandboxCollection {
   /// Moves each written output (whole) and report from `staging` to its place
   /// under `root`, replacing what was there; a place behind a link is refused.
   /// Returns what could not be brought back.
-  static func bringBack(outputs: [String], reports: [String], from staging: URL, to root: URL) -> [String] {
+  package static func bringBack(outputs: [String], reports: [String], from staging: URL, to root: URL) -> [String] {
     var problems: [String] = []
     let manager = FileManager.default
     for path in Set(outputs + reports).sorted() {
@@ -49,7 +49,7 @@ enum SandboxCollection {
   }
 
   /// Whether `path` is a regular file now (links followed).
-  static func isRegularFile(_ path: String) -> Bool {
+  package static func isRegularFile(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }

@@ -62,7 +62,7 @@ struct SandboxLayout: Sendable, Equatable {
   }
 
   /// Whether `path` is `folder` or inside it.
-  static func isWithin(_ path: String, _ folder: String) -> Bool {
+  package static func isWithin(_ path: String, _ folder: String) -> Bool {
     path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
   }
 }
