@@ -21,7 +21,7 @@ package struct DoctorReport: Sendable, Codable {
   package var ranInSandbox = false
   package var couldNotStart = 0
 
-  init(root: String) { self.root = root }
+  package init(root: String) { self.root = root }
 
   /// 0 when every lane has what it needs (under `--sandbox`: passed in it), 1
   /// otherwise, 3 when a sandbox could not start.
@@ -37,8 +37,8 @@ package struct DoctorReport: Sendable, Codable {
   /// `pass`, printed through `ReportJSON`.
   package var json: String { ReportJSON.text(DoctorJSON(self)) }
 
-  mutating func add(_ topic: String, _ text: String) { lines.append(Line(topic: topic, text: text)) }
-  mutating func problem(_ text: String) { problems.append(text) }
+  package mutating func add(_ topic: String, _ text: String) { lines.append(Line(topic: topic, text: text)) }
+  package mutating func problem(_ text: String) { problems.append(text) }
 }
 
 /// The JSON of `duet doctor --json`.

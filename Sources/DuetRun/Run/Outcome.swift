@@ -58,7 +58,7 @@ package struct LaneRecord: Sendable {
   /// For `skipped` and `cancelled`: `needs kotlin`, `needs kotlinc, not found`.
   package var reason: String?
   /// For a lane skipped because its `requires:` programs are not on `PATH`: those programs.
-  var missingPrograms: [String]
+  package var missingPrograms: [String]
   package var attempts: [AttemptResult]
   /// For a cached lane: how many output files the cache wrote back.
   package var restoredFiles = 0

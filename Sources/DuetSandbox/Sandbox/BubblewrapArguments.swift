@@ -1,14 +1,14 @@
 /// The arguments of `bwrap` for one lane: its layout, its network, its folder
 /// and its command. A pure function, so what a lane can see is read in a test.
-enum BubblewrapArguments {
+package enum BubblewrapArguments {
   /// The descriptor on which bubblewrap reports, as JSON, that the lane's
   /// process started (`child-pid`): without it, the sandbox could not start.
-  static let statusDescriptor = 4
+  package static let statusDescriptor = 4
 
   /// Every namespace bubblewrap can make (user, IPC, PID, network, UTS, cgroup)
   /// is new; `network` keeps the host's. The sandbox ends with duet
   /// (`--die-with-parent`), and the lane runs `/bin/sh -c command` in `directory`.
-  static func make(_ layout: SandboxLayout, network: Bool, directory: String, command: String) -> [String] {
+  package static func make(_ layout: SandboxLayout, network: Bool, directory: String, command: String) -> [String] {
     var words = ["--unshare-all"]
     if network { words.append("--share-net") }
     words += ["--die-with-parent", "--json-status-fd", String(statusDescriptor)]

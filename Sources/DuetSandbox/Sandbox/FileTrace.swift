@@ -5,9 +5,9 @@ import Foundation
 /// folder strace names beside the descriptor (`AT_FDCWD</tree/lanes>`), or
 /// from the process's last known folder. Calls that create or write a file
 /// are left out: a read is what a declaration misses. A pure reading of text.
-enum FileTrace {
+package enum FileTrace {
   /// The absolute paths the trace's successful, non-writing file calls name, each once, sorted.
-  static func reads(_ text: String, workingDirectory: String) -> [String] {
+  package static func reads(_ text: String, workingDirectory: String) -> [String] {
     var folders: [Substring: String] = [:]
     var found = Set<String>()
     for line in text.split(separator: "\n") {

@@ -4,7 +4,7 @@ import DuetSupport
 /// What a sandboxed lane wrote, read from its scratch tree: which of it are
 /// its declared outputs and reports (brought back into the tree) and which
 /// are not (named, and dropped with the scratch tree).
-enum SandboxCollection {
+package enum SandboxCollection {
   /// Every file, link or other non-folder under `folder`, relative to it,
   /// sorted; bubblewrap's mount points are not the lane's writes.
   package static func writtenFiles(under folder: String, mountPoints: Set<String>) -> [String] {
@@ -19,7 +19,7 @@ enum SandboxCollection {
 
   /// `files` sorted into the lane's declared reports and its strays: a file
   /// under an output is neither (its output comes back whole).
-  static func sort(_ files: [String], outputs: [String], reports: [String]) -> (reports: [String], strays: [String]) {
+  package static func sort(_ files: [String], outputs: [String], reports: [String]) -> (reports: [String], strays: [String]) {
     let globs = reports.map { Glob($0) }
     var kept: [String] = [], strays: [String] = []
     for file in files where !outputs.contains(where: { SandboxLayout.isWithin(file, $0) }) {

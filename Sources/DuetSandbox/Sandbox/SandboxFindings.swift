@@ -1,7 +1,7 @@
 /// What broke a lane's declaration, in the words its record gives (issue 56,
 /// item 2): the files it read that it did not declare, what it wrote outside
 /// its `outputs:`, or, when duet cannot name them, that it cannot.
-enum SandboxFindings {
+package enum SandboxFindings {
   /// The most files a note names; the rest are counted.
   static let shownFiles = 5
 
@@ -11,7 +11,7 @@ enum SandboxFindings {
   /// that are not under `visible` (the folders the sandbox shows). Only paths
   /// `isFile` says are regular files now count: folders and lookups that
   /// found nothing are no read.
-  static func undeclared(reads: [String], root: String, declared: [String], visible: [String],
+  package static func undeclared(reads: [String], root: String, declared: [String], visible: [String],
                                  isFile: (String) -> Bool) -> (inTree: [String], outside: [String]) {
     var inTree: [String] = [], outside: [String] = []
     for path in reads {
@@ -30,7 +30,7 @@ enum SandboxFindings {
 
   /// The note of a lane that failed in the sandbox and passed outside it.
   /// `traced` is false when duet had no strace to name the files.
-  static func failedOnlyInside(inTree: [String], outside: [String], traced: Bool) -> String {
+  package static func failedOnlyInside(inTree: [String], outside: [String], traced: Bool) -> String {
     guard traced else {
       return "fails in the sandbox and passes outside it: it reads outside its inputs, and duet cannot name the files (strace is not installed; install it to have them named)"
     }
@@ -53,7 +53,7 @@ enum SandboxFindings {
   package static let failedOnlyInsideUnnamed = "fails in the sandbox and passes outside it: it reads or writes outside its declaration, and on macOS duet cannot name the files (sandbox-exec does not report them; the lane's log shows the refused call, as 'Operation not permitted')"
 
   /// `wrote outside its outputs: stray.txt`.
-  static func wroteOutside(_ paths: [String]) -> String {
+  package static func wroteOutside(_ paths: [String]) -> String {
     "wrote outside its outputs: \(listed(paths))"
   }
 

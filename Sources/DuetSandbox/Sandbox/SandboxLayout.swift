@@ -5,7 +5,7 @@ import Foundation
 /// places in the tree, a private `/tmp`, `/dev` and `/proc`, and the tree's
 /// root itself as a scratch folder (`staging`) that holds only what the lane
 /// writes. Worked out from values alone, so a unit test can read every mount.
-struct SandboxLayout: Sendable, Equatable {
+package struct SandboxLayout: Sendable, Equatable {
   /// One mount, in the order bubblewrap makes them.
   enum Mount: Sendable, Equatable {
     /// `source` shown at `path`, read-only; `optional` when it may be absent (a need that did not run).
@@ -22,10 +22,10 @@ struct SandboxLayout: Sendable, Equatable {
   var mounts: [Mount]
   /// The paths (relative to the root) bubblewrap makes in `staging` as mount
   /// points: not the lane's writes.
-  var mountPoints: Set<String>
+  package var mountPoints: Set<String>
 
   /// The folders every lane sees read-only, as Flatpak and Bazel's Linux sandbox show them.
-  static let systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"]
+  package static let systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"]
 
   /// The layout of one lane. `root` is the tree's absolute path (the lane
   /// sees it there, as outside); `staging` the folder on disk that stands in
@@ -34,7 +34,7 @@ struct SandboxLayout: Sendable, Equatable {
   /// folders of its `requires:` programs; `duetFiles` absolute files duet
   /// hands it (the changed-files list); `links` which system folders are
   /// symbolic links and to what (`isLink`).
-  static func make(root: String, staging: String, files: [String], needOutputs: [String], programFolders: [String],
+  package static func make(root: String, staging: String, files: [String], needOutputs: [String], programFolders: [String],
                            duetFiles: [String], links: [String: String]) -> SandboxLayout {
     var mounts: [Mount] = []
     for folder in systemFolders {
