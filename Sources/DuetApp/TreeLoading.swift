@@ -6,14 +6,14 @@ extension TreeManifest {
   /// The tree's manifest as every command sees it: checked against the standard
   /// built-ins, and, for a tree with only `parity/manifest.yaml`, with the lanes
   /// the tree survey derives.
-  package static func load(root: URL) throws(ManifestError) -> TreeManifest {
+  static func load(root: URL) throws(ManifestError) -> TreeManifest {
     try load(root: root, builtins: BuiltinSet.standard.vocabulary, deriveLanes: DerivedLanes.derive)
   }
 
   /// The tree a command works on, found once per command: `override` (`--root`,
   /// taken as given) or the nearest folder from `workingDirectory` up that holds
   /// `lanes/manifest.yaml`, `parity/manifest.yaml` or a `parity/` folder.
-  package static func root(from workingDirectory: URL, override: String?) throws -> URL {
+  static func root(from workingDirectory: URL, override: String?) throws -> URL {
     do {
       return try TreeRoot.find(from: workingDirectory, override: override, markers: treeMarkers)
     } catch {
@@ -31,9 +31,9 @@ package func findTree(from workingDirectory: URL, override: String?) throws -> U
 }
 
 /// No tree here or above; the executable prints it as `duet <command>: error: ...` with exit 2.
-package struct TreeNotFound: Error, CustomStringConvertible, Sendable {
-  package var start: String
-  package var description: String {
+struct TreeNotFound: Error, CustomStringConvertible, Sendable {
+  var start: String
+  var description: String {
     "no \(Manifest.defaultPath) or \(ParityManifest.defaultPath) in \(start) or any folder above it; run duet inside a tree, pass --root DIR, or write a manifest with 'duet init'"
   }
 }

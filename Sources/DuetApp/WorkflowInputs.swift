@@ -8,11 +8,11 @@ import DuetHistory
 /// What `duet workflow github|gitlab` reads from the tree besides the manifest:
 /// the lanes' last recorded durations (for grouping lanes into jobs) and the
 /// toolchains the build needs on every runner.
-package enum WorkflowInputs {
+enum WorkflowInputs {
   /// The last recorded duration of each lane in the history store (`$DUET_HISTORY`,
   /// else `.duet/history.sqlite`); empty when there is no store, with the reason
   /// a store that exists could not be read.
-  package static func durations(root: URL, manifest: Manifest, environment: [String: String]) -> (durations: [String: Double], problem: String?) {
+  static func durations(root: URL, manifest: Manifest, environment: [String: String]) -> (durations: [String: Double], problem: String?) {
     guard let path = HistoryStore.defaultPath(root: root, environment: environment), FileManager.default.fileExists(atPath: path) else {
       return ([:], nil)
     }
@@ -24,5 +24,5 @@ package enum WorkflowInputs {
   }
 
   /// The JDK and Gradle caches the tree at `root` needs (see `CIToolchains`).
-  package static func toolchains(root: URL) -> CIToolchains { CIToolchains.of(root: root) }
+  static func toolchains(root: URL) -> CIToolchains { CIToolchains.of(root: root) }
 }

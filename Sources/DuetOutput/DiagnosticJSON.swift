@@ -3,10 +3,10 @@ import DuetSupport
 /// A diagnostic in a report's `errors[]`: its message and, when it has one, its
 /// place (`file`, `line`, `column`; left out, not null, when it has none).
 package struct DiagnosticJSON: Codable, Sendable, Equatable {
-  package var message: String
-  package var file: String?
-  package var line: Int?
-  package var column: Int?
+  var message: String
+  var file: String?
+  var line: Int?
+  var column: Int?
 
   package init(_ diagnostic: Diagnostic) {
     message = diagnostic.message

@@ -36,7 +36,7 @@ package enum HangingList {
   /// Words of `text` in lines of at most `width` characters; a word wider than
   /// that (a long path) stands whole on a line of its own, never broken, so it
   /// can still be copied (the terminal folds the one line that overflows).
-  package static func wrap(_ text: String, width: Int) -> [String] {
+  static func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ", omittingEmptySubsequences: true) {

@@ -62,7 +62,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
   }
 
   /// A JSON string literal: quotes, backslashes and control characters escaped.
-  package static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

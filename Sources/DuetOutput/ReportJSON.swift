@@ -16,7 +16,7 @@ package enum ReportJSON {
   /// The version of every report's shape; a script reads it before anything else.
   /// 2: every time is an ISO 8601 string with offset (`verify --json`'s
   /// attempts had seconds since 1970 as numbers).
-  package static let schemaVersion = 2
+  static let schemaVersion = 2
 
   /// The report (a struct, printed as an object) as pretty-printed JSON with
   /// `schemaVersion`, without a final newline.

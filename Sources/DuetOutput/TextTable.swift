@@ -2,8 +2,8 @@ import DuetSupport
 
 /// Columns padded to their widest cell; the last column is cut to fit the terminal.
 package struct TextTable: Sendable {
-  package var header: [TerminalLine]?
-  package var rows: [[TerminalLine]]
+  var header: [TerminalLine]?
+  var rows: [[TerminalLine]]
 
   package init(header: [TerminalLine]?, rows: [[TerminalLine]]) {
     self.header = header

@@ -3,23 +3,23 @@ import Foundation
 /// A child as a poller knows it: a number never reused by that poller, so a late
 /// request for a child that has ended cannot reach a newer one.
 package struct ChildID: Hashable, Comparable, Sendable {
-  package let value: UInt64
-  package init(_ value: UInt64) { self.value = value }
+  let value: UInt64
+  init(_ value: UInt64) { self.value = value }
   package static func < (a: ChildID, b: ChildID) -> Bool { a.value < b.value }
 }
 
 /// One child to start: a program by path, with its whole argv (never a shell
 /// string unless the program is the shell).
 package struct SpawnSpec: Sendable, Equatable {
-  package var path: String
-  package var arguments: [String]
-  package var directory: String
-  package var environment: [String: String]
+  var path: String
+  var arguments: [String]
+  var directory: String
+  var environment: [String: String]
   /// Stderr to /dev/null instead of merged with stdout (a git query's noise).
-  package var discardErrors: Bool
+  var discardErrors: Bool
   /// A file the child finds open for writing at a descriptor of its own
   /// (bubblewrap's status, issue 56), opened by the spawn: no shell in between.
-  package var statusFile: StatusFile?
+  var statusFile: StatusFile?
 
   package init(path: String, arguments: [String], directory: String, environment: [String: String], discardErrors: Bool = false,
                statusFile: StatusFile? = nil) {
@@ -33,8 +33,8 @@ package struct SpawnSpec: Sendable, Equatable {
 
   /// `path`, made empty (or new, mode 0600) and open for writing at `descriptor` in the child (above stderr).
   package struct StatusFile: Sendable, Equatable {
-    package var descriptor: Int32
-    package var path: String
+    var descriptor: Int32
+    var path: String
     package init(descriptor: Int32, path: String) {
       self.descriptor = descriptor
       self.path = path
@@ -62,8 +62,8 @@ package enum PollEvent {
 /// Wakes a poller's `wait` from another thread (a built-in's result, Ctrl-C).
 package struct Waker: Sendable {
   private let body: @Sendable () -> Void
-  package init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  package func wake() { body() }
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  func wake() { body() }
 }
 
 /// Everything an event loop waits on, behind one seam: starting children,

@@ -14,19 +14,19 @@ import Darwin
 /// `posix_spawn` rather than Foundation's `Process`: `Process.waitUntilExit` polls,
 /// which made 1,000 trivial lanes take seconds instead of a fraction of one.
 package struct ChildProcess: Sendable {
-  package let pid: pid_t
+  let pid: pid_t
   /// The read end of the merged stdout/stderr pipe, non-blocking, owned by the caller.
-  package let output: Int32
+  let output: Int32
   /// A pidfd that becomes readable when the child exits (Linux), owned by the
   /// caller; -1 where there is none.
-  package let pidfd: Int32
+  let pidfd: Int32
 
   package enum SpawnError: Error, CustomStringConvertible, Sendable {
     case failed(String, Int32)
 
     /// Whether the machine ran out of what a child needs (descriptors,
     /// processes, memory): nothing the command itself did.
-    package var isOutOfResources: Bool {
+    var isOutOfResources: Bool {
       switch self {
       case .failed(_, let code): return code == EMFILE || code == ENFILE || code == EAGAIN || code == ENOMEM
       }
@@ -42,7 +42,7 @@ package struct ChildProcess: Sendable {
   /// on a system without `pipe2`.
   private static let spawnLock = NSLock()
 
-  package static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
+  static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
     let path = spec.path, arguments = spec.arguments, directory = spec.directory, environment = spec.environment
     spawnLock.lock()
     defer { spawnLock.unlock() }

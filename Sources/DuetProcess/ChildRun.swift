@@ -8,11 +8,11 @@ import Foundation
 package enum ChildRun {
   package struct Limits: Sendable {
     /// Seconds from the start until the group is stopped; nil: no deadline.
-    package var timeout: Double?
+    var timeout: Double?
     /// Seconds between SIGTERM and SIGKILL.
-    package var killGrace: Double
+    var killGrace: Double
     /// Seconds to keep reading after the child exited before dropping the pipe.
-    package var drainGrace: Double
+    var drainGrace: Double
 
     package init(timeout: Double?, killGrace: Double = 5, drainGrace: Double = 2) {
       self.timeout = timeout
@@ -35,7 +35,7 @@ package enum ChildRun {
     /// process or memory left (`EMFILE`, `ENFILE`, `EAGAIN`, `ENOMEM`).
     package var outOfResources: Bool
 
-    package init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
+    init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
       self.waitStatus = waitStatus
       self.timedOut = timedOut
       self.stopped = stopped
@@ -59,7 +59,7 @@ package enum ChildRun {
   /// Runs a child to its end on the calling thread and keeps the last `keep`
   /// bytes of its output; `onBytes` also sees every byte (to hash a `git diff`
   /// without holding it).
-  package static func capture(_ spec: SpawnSpec, limits: Limits, keep: Int,
+  static func capture(_ spec: SpawnSpec, limits: Limits, keep: Int,
                              onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Captured {
     let loop = EventLoop()
     var kept = BoundedBytes(limit: keep)
@@ -90,8 +90,8 @@ package enum ChildRun {
 
 /// The last `limit` bytes appended.
 package struct BoundedBytes: Sendable {
-  package let limit: Int
-  package private(set) var storage: [UInt8] = []
+  let limit: Int
+  private(set) var storage: [UInt8] = []
 
   package init(limit: Int) { self.limit = max(0, limit) }
 

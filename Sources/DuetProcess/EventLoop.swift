@@ -29,7 +29,7 @@ package final class EventLoop {
     var timers: [DeadlineList.Token] = []
   }
 
-  package let poller: any ChildPoller
+  let poller: any ChildPoller
   package let clock: any RunClock
   private var children: [ChildID: Child] = [:]
   private var deadlines = DeadlineList()
@@ -50,7 +50,7 @@ package final class EventLoop {
   private var lastBeforeWait: UInt64?
   private var beforeWaitDue: DeadlineList.Token?
   /// Whether the stop latch has tripped; children started after it are stopped at once.
-  package private(set) var stopRequested = false
+  private(set) var stopRequested = false
 
   package init(poller: any ChildPoller = SystemPoller(), clock: any RunClock = SystemClock()) {
     self.poller = poller
@@ -58,7 +58,7 @@ package final class EventLoop {
   }
 
   /// Children started and not yet ended.
-  package var running: Int { children.count }
+  var running: Int { children.count }
 
   /// Starts a child; `onBytes` gets its output and `onEnd` its end, both on this
   /// loop's thread during a `turn`. A child that cannot start ends at the next
@@ -89,7 +89,7 @@ package final class EventLoop {
   }
 
   /// Stops every child this loop runs.
-  package func stopAll() {
+  func stopAll() {
     for id in children.keys.sorted() { stop(id) }
   }
 
@@ -118,7 +118,7 @@ package final class EventLoop {
 
   /// One round: waits for the poller (at most until the earliest deadline),
   /// handles what it saw, fires the due deadlines, runs what was posted.
-  package func turn() {
+  func turn() {
     callBeforeWait()
     poller.wait(timeout: deadlines.timeout(now: clock.now)) { handle($0) }
     for body in deadlines.takeDue(now: clock.now) { body() }

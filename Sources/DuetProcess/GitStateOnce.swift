@@ -9,7 +9,7 @@ package final class GitStateOnce {
   private var answer: GitState??
 
   /// `read` is called on the first `value`, never again.
-  package init(_ read: @escaping () -> GitState?) {
+  init(_ read: @escaping () -> GitState?) {
     self.read = read
   }
 

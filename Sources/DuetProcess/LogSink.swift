@@ -13,8 +13,8 @@ package final class LogSink {
   package private(set) var wroteFile = false
 
   /// The folder the log file goes in, made with the file.
-  package let folder: URL
-  package let fileName: String
+  let folder: URL
+  let fileName: String
   private let onLine: (@Sendable (String) -> Void)?
 
   /// The file's URL is worked out on the first byte, not here: most lanes

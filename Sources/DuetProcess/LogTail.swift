@@ -4,11 +4,11 @@
 /// Lines are kept as bytes in a ring and made into text only when read: a lane
 /// printing millions of short lines costs a copy per line, not a String.
 package struct LogTail: Sendable, Equatable {
-  package static let lastLineCount = 30
-  package static let errorLineCount = 20
-  package static let maxLineLength = 400
+  static let lastLineCount = 30
+  static let errorLineCount = 20
+  static let maxLineLength = 400
   /// The most bytes of one line kept (a line is cut to `maxLineLength` characters when read).
-  package static let keptLineBytes = maxLineLength * 4
+  static let keptLineBytes = maxLineLength * 4
 
   package private(set) var errorLines: [String] = []
   package private(set) var byteCount = 0
@@ -18,19 +18,19 @@ package struct LogTail: Sendable, Equatable {
   private var partial: [UInt8] = []
   private var partialOverflow = false
 
-  package init() {}
+  init() {}
 
   package static func == (a: LogTail, b: LogTail) -> Bool {
     a.errorLines == b.errorLines && a.lastLines == b.lastLines && a.byteCount == b.byteCount
   }
 
   /// Whether a line is worth showing first: compiler errors, test failures, ✗ marks.
-  package static func looksLikeError(_ line: String) -> Bool {
+  static func looksLikeError(_ line: String) -> Bool {
     line.contains("error:") || line.contains("FAILED") || line.contains("✗")
   }
 
   /// The same test on bytes, without making a String of every line.
-  package static func looksLikeError(_ bytes: [UInt8]) -> Bool {
+  static func looksLikeError(_ bytes: [UInt8]) -> Bool {
     func contains(_ needle: [UInt8]) -> Bool {
       guard bytes.count >= needle.count, let first = needle.first else { return false }
       var i = 0
@@ -48,7 +48,7 @@ package struct LogTail: Sendable, Equatable {
     return contains(Array("error:".utf8)) || contains(Array("FAILED".utf8)) || contains([0xE2, 0x9C, 0x97])
   }
 
-  package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
     byteCount += bytes.count
     var start = 0
     while start < bytes.count {
@@ -67,13 +67,13 @@ package struct LogTail: Sendable, Equatable {
     }
   }
 
-  package mutating func append(_ text: String) {
+  mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
   }
 
   /// Ends the output: a last line without a newline still counts.
-  package mutating func close() {
+  mutating func close() {
     if !partial.isEmpty { finishLine() }
   }
 
@@ -94,7 +94,7 @@ package struct LogTail: Sendable, Equatable {
   }
 
   /// A kept line as text: a carriage return dropped, cut at `maxLineLength`.
-  package static func text(_ bytes: [UInt8], cut: Bool) -> String {
+  static func text(_ bytes: [UInt8], cut: Bool) -> String {
     var line = String(decoding: bytes, as: UTF8.self)
     if line.hasSuffix("\r") { line.removeLast() }
     if line.count > maxLineLength || cut { line = String(line.prefix(maxLineLength)) + " …" }
@@ -102,7 +102,7 @@ package struct LogTail: Sendable, Equatable {
   }
 
   /// The last lines, oldest first.
-  package var lastLines: [String] {
+  var lastLines: [String] {
     (0..<ring.count).map { offset in
       let entry = ring[(ringStart + offset) % ring.count]
       return LogTail.text(entry.bytes, cut: entry.cut)

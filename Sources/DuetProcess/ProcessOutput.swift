@@ -7,9 +7,9 @@ import DuetSupport
 /// shell reads them, so nothing needs quoting) and its stderr goes to /dev/null.
 package enum ProcessOutput {
   /// A git query still running after this long is stopped.
-  package static let deadline: Double = 60
+  static let deadline: Double = 60
   /// The most output kept from one query.
-  package static let keptBytes = 64 * 1024 * 1024
+  static let keptBytes = 64 * 1024 * 1024
 
   /// `git ARGUMENTS` in `directory`, found on the environment's PATH: its
   /// output, or nil when it cannot start, exits non-zero or runs past `deadline`.
@@ -48,7 +48,7 @@ package enum ProcessOutput {
   /// The variables by which git finds a repository and its index. A hook
   /// runs with them set for the repository it was called from; git in another
   /// worktree must not see them.
-  package static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR",
+  static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR",
                                            "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"]
 
   /// `environment` without `repositoryVariables`.
@@ -64,7 +64,7 @@ package struct GitState: Sendable, Equatable {
   package var changes: String
 
   /// Nil where the tree is not a git work tree or git is missing.
-  package static func read(root: URL, environment: [String: String]) -> GitState? {
+  static func read(root: URL, environment: [String: String]) -> GitState? {
     guard let commit = ProcessOutput.git(["rev-parse", "HEAD"], in: root, environment: environment), !commit.isEmpty else { return nil }
     // The diff is hashed as it streams, never held whole.
     var diff = Digest()

@@ -7,7 +7,7 @@ import CProcessShim
 /// because a signal is: the handler that trips it can reach nothing else.
 package enum StopLatch {
   /// The read end, made on first use; -1 when it could not be made.
-  package static var descriptor: Int32 { duet_stop_latch_fd() }
+  static var descriptor: Int32 { duet_stop_latch_fd() }
 
   /// Trips the latch for `signal`. Call `prepare()` first at start-up.
   package static func trip(_ signal: Int32) { duet_stop_latch_trip(signal) }
@@ -16,14 +16,14 @@ package enum StopLatch {
   package static func prepare() { _ = descriptor }
 
   /// The first signal that tripped it, or nil.
-  package static var signal: Int32? {
+  static var signal: Int32? {
     let value = duet_stop_latch_signal()
     return value == 0 ? nil : value
   }
 
   /// Said by an event loop that saw the latch tripped: the command's thread is
   /// alive and stopping its children, so the signal thread may give it time.
-  package static func heard() { duet_stop_latch_heard() }
+  static func heard() { duet_stop_latch_heard() }
 
   /// Whether an event loop has heard the latch since it was tripped.
   package static var wasHeard: Bool { duet_stop_latch_was_heard() != 0 }

@@ -31,9 +31,9 @@ package final class SystemPoller: ChildPoller {
   }
 
   /// Bytes read from one pipe before the others get their turn.
-  package static let burst = 1 << 20
+  static let burst = 1 << 20
   /// Bytes read from a pipe that is being dropped before it is closed.
-  package static let dropDrainLimit = 16 << 20
+  static let dropDrainLimit = 16 << 20
 
   private var children: [ChildID: Child] = [:]
   private var nextID: UInt64 = 1

@@ -19,7 +19,7 @@ package func terminatingSignal(ofWaitStatus status: Int32) -> Int32? {
 /// process group while the zombie still holds the pid (so the group id cannot
 /// be reused), then reaps it and returns its wait status. A lane's background
 /// leftovers never outlive it.
-package func killGroupAndReap(_ pid: pid_t) -> Int32 {
+func killGroupAndReap(_ pid: pid_t) -> Int32 {
   signalGroup(pid, SIGKILL)
   var status: Int32 = 0
   var result: pid_t
@@ -28,6 +28,6 @@ package func killGroupAndReap(_ pid: pid_t) -> Int32 {
 }
 
 /// Signals a child's whole process group: the shell and everything it started.
-package func signalGroup(_ pid: pid_t, _ signal: Int32) {
+func signalGroup(_ pid: pid_t, _ signal: Int32) {
   _ = kill(-pid, signal)
 }

@@ -1,9 +1,9 @@
-import DuetApp
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
-import DuetSupport
+@testable import DuetApp
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// Issue 26: a cached pass certifies exactly what the lane saw. Each test is a
 /// PASS that an earlier duet gave for a tree that fails.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// The cache and the run under a hostile review: no pass is served from the
 /// cache when something it did not see could make the lane fail, and one lane

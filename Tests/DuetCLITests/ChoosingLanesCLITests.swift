@@ -1,4 +1,4 @@
-import DuetModel
+@testable import DuetModel
 import Foundation
 import Testing
 

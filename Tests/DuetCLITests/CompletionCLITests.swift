@@ -1,4 +1,4 @@
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
-import DuetDoctor
-import DuetModel
+@testable import DuetDoctor
+@testable import DuetModel
 import Foundation
 import Testing
 

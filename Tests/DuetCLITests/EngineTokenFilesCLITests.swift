@@ -1,5 +1,5 @@
 import Foundation
-import DuetTokens
+@testable import DuetTokens
 import Testing
 
 /// A tree whose token files the Duet toolchain's engine wrote: the

@@ -1,5 +1,5 @@
-import DuetFuzzSupport
-import DuetSupport
+@testable import DuetFuzzSupport
+@testable import DuetSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 import Foundation
 import Testing
-import DuetCI
+@testable import DuetCI
 
 /// `duet workflow gitlab`: one job per lane on the right runners, the store on
 /// GitLab's cache, and a file GitLab's published schema accepts.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// Issue 39's border rule, fuzzed: values from outside duet (numbers in a
 /// store `history merge` is handed, text in the environment) are checked where

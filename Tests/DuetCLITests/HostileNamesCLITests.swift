@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetSupport
+@testable import DuetSupport
 
 /// Reads YAML with PyYAML (a YAML 1.1 reader, as GitLab's is) and prints the
 /// keys of the top level and of `jobs:` as Python sees them (`repr`, so a key

@@ -1,12 +1,12 @@
-import DuetApp
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
-import DuetSupport
+@testable import DuetApp
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 import Foundation
 import Testing
-import DuetHistory
+@testable import DuetHistory
 
 /// A folder outside any fixture tree, for things a hostile tree points at.
 final class OutsideFolder: Sendable {

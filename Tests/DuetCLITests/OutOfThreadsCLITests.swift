@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 #if os(Linux)
 /// Issue 39, item 12: with no room for threads (`ulimit -u` reached), duet

@@ -1,8 +1,8 @@
-import DuetRun
+@testable import DuetRun
 import Foundation
 import Testing
-import DuetPages
-import DuetHistory
+@testable import DuetPages
+@testable import DuetHistory
 
 /// `duet verify --timings` and `duet trace`, opened in headless Chromium (issue 32).
 @Suite(.serialized) struct PicturesCLITests {

@@ -1,5 +1,5 @@
-import DuetCache
-import DuetFuzzSupport
+@testable import DuetCache
+@testable import DuetFuzzSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
-import DuetSupport
+@testable import DuetFuzzSupport
+@testable import DuetSupport
 
 /// One signal policy: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every child's
 /// process group before duet exits, with no crash report.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
-import DuetRun
-import DuetHistory
+@testable import DuetFuzzSupport
+@testable import DuetRun
+@testable import DuetHistory
 
 /// A reader that stops reading (a paused pager, a stuck log shipper) must not
 /// stop the run: lanes still time out, the run ends and is recorded, and the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 @testable import duet
 
 /// The binary in a pseudo-terminal (`script`), where the status line is drawn.

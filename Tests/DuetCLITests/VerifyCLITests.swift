@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 @Suite("duet verify, end to end")
 struct VerifyCLITests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// `duet verify --watch` as a person runs it: the binary, left running, with
 /// files edited beside it (by a shell, so no descriptor of this process leaks

@@ -8,22 +8,22 @@ package struct AdoptionPlan: Sendable {
   /// One lane to be: what a manifest entry would say, plus why.
   package struct PlannedLane: Sendable, Equatable {
     package var name: String
-    package var step: Lane.Step
-    package var dir: String?
-    package var env: [EnvironmentEntry] = []
+    var step: Lane.Step
+    var dir: String?
+    var env: [EnvironmentEntry] = []
     /// What it writes that lanes needing it read (`outputs:`).
-    package var outputs: [String] = []
+    var outputs: [String] = []
     /// The JUnit XML its tests write (`reports:`), whose cases the history records.
-    package var reports: [String] = []
-    package var needs: [String] = []
-    package var covers: [String] = []
-    package var requires: [String] = []
+    var reports: [String] = []
+    var needs: [String] = []
+    var covers: [String] = []
+    var requires: [String] = []
     /// What its result depends on (`DerivedInputs`): its fingerprint, and what `--since` matches.
-    package var inputs: [String] = []
+    var inputs: [String] = []
     /// The pool the lane shares (every Gradle lane of one Gradle build shares one of depth 1).
-    package var pool: String?
+    var pool: String?
     /// Where it can run; nil for anywhere.
-    package var platforms: [LanePlatform]?
+    var platforms: [LanePlatform]?
     /// One sentence: what made duet add this lane.
     package var reason: String
   }
@@ -39,9 +39,9 @@ package struct AdoptionPlan: Sendable {
   /// lists them "outside the manifest" and writes them into it as comments.
   package var outside: [(subject: String, reason: String)] = []
   /// The `modules:` and `mocks:` of the manifest this plan replaces, written as they were.
-  package var kept = KeptSections()
+  var kept = KeptSections()
 
-  package static let designTokensLane = "design-tokens"
+  static let designTokensLane = "design-tokens"
 
   /// The lanes in the order a manifest lists them: design tokens, mocks,
   /// Gradle, Swift packages, Xcode schemes. Names are claimed in that order, so

@@ -7,32 +7,32 @@ import DuetSupport
 /// proposed lane, with the job's runner as its platform, so a Duet tree's own
 /// gates (`tools/duet lint`, `record --check`, `protocol-run`) join the
 /// manifest; a step duet cannot run as a lane is listed with the reason.
-package struct CIWorkflowChecks: Sendable, Equatable {
+struct CIWorkflowChecks: Sendable, Equatable {
   /// A `run:` step that checks something.
-  package struct Check: Sendable, Equatable {
-    package var file: String
-    package var job: String
-    package var step: String
-    package var command: String
-    package var platforms: [LanePlatform]?
+  struct Check: Sendable, Equatable {
+    var file: String
+    var job: String
+    var step: String
+    var command: String
+    var platforms: [LanePlatform]?
     /// `shell:` of the step, else of the job's or the workflow's `defaults.run`; nil for GitHub's default.
-    package var shell: String?
+    var shell: String?
     /// `working-directory:` of the step, else of `defaults.run`, relative to the checkout; nil for its root.
-    package var workingDirectory: String?
+    var workingDirectory: String?
     /// The workflow's, the job's and the step's `env:`, later ones winning, without `${{ }}` values.
-    package var env: [EnvironmentEntry] = []
+    var env: [EnvironmentEntry] = []
     /// Names of `env:` variables whose values are `${{ }}` expressions, which only the CI expands.
-    package var expressionEnv: [String] = []
+    var expressionEnv: [String] = []
   }
 
   /// A step that checks something but cannot be a lane, and why.
-  package struct Unplaced: Sendable, Equatable {
-    package var subject: String
-    package var reason: String
+  struct Unplaced: Sendable, Equatable {
+    var subject: String
+    var reason: String
   }
 
-  package var checks: [Check] = []
-  package var unplaced: [Unplaced] = []
+  var checks: [Check] = []
+  var unplaced: [Unplaced] = []
 
   /// Words that make a step a check.
   static let checkWords = ["check", "lint", "test", "verify", "record", "protocol-run", "validate", "detekt", "ktlint", "swiftlint", "swiftformat"]
@@ -48,7 +48,7 @@ package struct CIWorkflowChecks: Sendable, Equatable {
                              "android-actions/setup-android", "ruby/setup-ruby", "subosito/flutter-action"]
 
   /// Reads every workflow file of the tree but the ones duet generated.
-  package static func read(root: URL) -> CIWorkflowChecks {
+  static func read(root: URL) -> CIWorkflowChecks {
     var result = CIWorkflowChecks()
     let files = (Glob(".github/workflows/*.yml").expand(in: root, kind: .files) + Glob(".github/workflows/*.yaml").expand(in: root, kind: .files))
       .sorted(by: Glob.precedes)

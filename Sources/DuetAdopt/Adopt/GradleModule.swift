@@ -10,33 +10,33 @@ package struct GradleModule: Sendable, Equatable {
   /// The project path (`:theming`).
   package var project: String
   /// The settings file that includes it, and that file's folder (`""` at the root).
-  package var settingsFile: String
-  package var settingsFolder: String
+  var settingsFile: String
+  var settingsFolder: String
   /// `src/<name>` folders that hold tests: `jvmTest`, `commonTest`, `test`...
-  package var testSourceSets: [String] = []
+  var testSourceSets: [String] = []
   /// The projects it depends on in the same build, named in its build file by
   /// `project(":x")` or by a type-safe accessor (`projects.x`).
-  package var projectDependencies: [String] = []
+  var projectDependencies: [String] = []
   /// Whether it is a Kotlin Multiplatform module (its build file names the
   /// plugin in any spelling, `kotlin("multiplatform")` or a catalog alias such as
   /// `libs.plugins.kotlinMultiplatform`, or it has `commonMain`/`commonTest`
   /// sources, as a module set up by a convention plugin does), and whether its
   /// build file declares a JVM target.
-  package var isMultiplatform = false
-  package var hasJVMTarget = false
+  var isMultiplatform = false
+  var hasJVMTarget = false
   /// Whether the settings folder has a `gradlew` wrapper.
-  package var hasWrapper = false
+  var hasWrapper = false
   /// Which Android Gradle plugin the module applies, if any (and it is not multiplatform).
   package var androidPlugin: AndroidPlugin?
   /// The names of the XCFrameworks its build file declares (`XCFramework("FoyerKit")`);
   /// `""` for `XCFramework()`, which takes its frameworks' base name.
-  package var xcframeworks: [String] = []
+  var xcframeworks: [String] = []
   /// `jvmToolchain(N)` in its build file, if any.
   package var jvmToolchain: Int?
   /// Whether its build file or host test sources name `parity/fixtures`, the
   /// golden fixtures a Duet tree records: its tests read them, so they belong
   /// in its lane's inputs (a fixture-only change must not be served from the cache).
-  package var readsParityFixtures = false
+  var readsParityFixtures = false
 
   package enum AndroidPlugin: String, Sendable, Equatable {
     case application, library
@@ -44,20 +44,20 @@ package struct GradleModule: Sendable, Equatable {
 
   /// The task that assembles one declared XCFramework (Kotlin's naming:
   /// `assemble<Name>XCFramework`, `assembleXCFramework` without a name).
-  package static func xcframeworkTask(_ name: String) -> String { "assemble\(name)XCFramework" }
+  static func xcframeworkTask(_ name: String) -> String { "assemble\(name)XCFramework" }
 
   /// Source sets that need a device or simulator; duet runs only host tests.
-  package static let deviceTestSets: Set<String> = ["androidTest", "androidInstrumentedTest", "androidDeviceTest", "iosTest", "iosX64Test", "iosArm64Test", "iosSimulatorArm64Test"]
+  static let deviceTestSets: Set<String> = ["androidTest", "androidInstrumentedTest", "androidDeviceTest", "iosTest", "iosX64Test", "iosArm64Test", "iosSimulatorArm64Test"]
 
   /// Host tests duet can run: every test source set but the device ones.
-  package var hostTestSourceSets: [String] { testSourceSets.filter { !GradleModule.deviceTestSets.contains($0) } }
+  var hostTestSourceSets: [String] { testSourceSets.filter { !GradleModule.deviceTestSets.contains($0) } }
 
   /// The task that runs the module's host tests, or nil when it has none:
   /// `jvmTest` for a multiplatform module with a JVM target, `allTests` for
   /// another multiplatform module, `testDebugUnitTest` for an Android
   /// application or library (the Android plugin's unit-test task for the
   /// debug variant), `test` for a JVM module.
-  package var testTask: String? {
+  var testTask: String? {
     let host = hostTestSourceSets
     guard !host.isEmpty else { return nil }
     if isMultiplatform {
@@ -85,7 +85,7 @@ package struct GradleModule: Sendable, Equatable {
 
   /// Reads the module's source sets and build file; `buildProjects` are the
   /// project paths of its build, which its type-safe accessors may name.
-  package mutating func read(root: URL, buildProjects: [String]) {
+  mutating func read(root: URL, buildProjects: [String]) {
     let sourceSets = Glob.entries(of: root.appendingPathComponent(path + "/src").path).filter(\.isDirectory).map(\.name)
     testSourceSets = sourceSets.filter { $0 == "test" || $0.hasSuffix("Test") }.sorted()
     for name in ["build.gradle.kts", "build.gradle"] {
@@ -111,7 +111,7 @@ package struct GradleModule: Sendable, Equatable {
   }
 
   /// The folder of a Duet tree's golden fixtures, relative to the root.
-  package static let parityFixtures = "parity/fixtures"
+  static let parityFixtures = "parity/fixtures"
 
   /// Bounds on reading test sources for a mention: files, and bytes per file.
   static let mentionScanFiles = 2000
@@ -138,7 +138,7 @@ package struct GradleModule: Sendable, Equatable {
   /// `org.jetbrains.kotlin.multiplatform`, Groovy's `kotlin-multiplatform`, or a
   /// version-catalog alias (`alias(libs.plugins.kotlinMultiplatform)`). A
   /// dependency whose name merely contains the word does not count.
-  package static func appliesMultiplatform(_ script: BuildScript) -> Bool {
+  static func appliesMultiplatform(_ script: BuildScript) -> Bool {
     if script.calls("kotlin").contains(where: { BuildScript.literals($0) == ["multiplatform"] }) { return true }
     let ids: Set<String> = ["org.jetbrains.kotlin.multiplatform", "kotlin-multiplatform"]
     if script.tokens.contains(where: { if case .literal(let text?) = $0 { return ids.contains(text) } else { return false } }) { return true }
@@ -150,7 +150,7 @@ package struct GradleModule: Sendable, Equatable {
 
   /// `com.android.application` or `com.android.library`, by plugin id (Kotlin
   /// or Groovy) or by a version-catalog alias (`libs.plugins.android.application`).
-  package static func appliedAndroidPlugin(_ script: BuildScript) -> AndroidPlugin? {
+  static func appliedAndroidPlugin(_ script: BuildScript) -> AndroidPlugin? {
     for plugin in [AndroidPlugin.application, .library] {
       let id = "com.android.\(plugin.rawValue)"
       if script.tokens.contains(where: { if case .literal(let text?) = $0 { return text == id } else { return false } }) { return plugin }
@@ -166,7 +166,7 @@ package struct GradleModule: Sendable, Equatable {
   /// `project(":a:b")`, `project(path: ":a")` and type-safe accessor
   /// (`projects.featureHome.core` for `:feature-home:core`) references, in the
   /// order they appear, once each.
-  package static func projectReferences(in script: BuildScript, buildProjects: [String] = []) -> [String] {
+  static func projectReferences(in script: BuildScript, buildProjects: [String] = []) -> [String] {
     var found: [(at: Int, project: String)] = []
     for position in script.positions(of: "project") {
       if let arguments = script.arguments(at: position + 1),
@@ -200,7 +200,7 @@ package struct GradleModule: Sendable, Equatable {
   /// camel case, `-` and `_` dropped (`:feature-home:core` → `featureHome.core`).
   /// Written as a loop with its types spelled out: the chained `map`s it
   /// replaces took the type checker 0.7 s of every build.
-  package static func typeSafeAccessor(_ project: String) -> String {
+  static func typeSafeAccessor(_ project: String) -> String {
     let segments: [String] = project.split(separator: ":").map { segment in
       var accessor = ""
       for (index, word) in segment.split(whereSeparator: { $0 == "-" || $0 == "_" }).enumerated() {

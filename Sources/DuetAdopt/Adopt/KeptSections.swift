@@ -6,15 +6,15 @@ import DuetSupport
 /// carries into the file it writes: the `modules:` globs and `mocks:` entries.
 /// No survey can rebuild them, so replacing the lanes must not lose them.
 package struct KeptSections: Sendable, Equatable {
-  package var modules: [String] = []
-  package var mocks: [MockEntry] = []
+  var modules: [String] = []
+  var mocks: [MockEntry] = []
 
-  package init(modules: [String] = [], mocks: [MockEntry] = []) {
+  init(modules: [String] = [], mocks: [MockEntry] = []) {
     self.modules = modules
     self.mocks = mocks
   }
 
-  package var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
+  var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
 
   /// Why the sections cannot be kept: the file is not YAML duet can read (so
   /// whether it has them is unknown), or they are there with errors.

@@ -89,7 +89,7 @@ package enum ManifestWriter {
   }
 
   /// The lane written when the survey found nothing to check.
-  package static let exampleLane: YAML = """
+  static let exampleLane: YAML = """
       # duet init found no token config, mock rows, Gradle modules or Swift
       # packages, so this lane is only an example: replace it with your checks
       # (a lane runs a built-in with run: or a shell command with sh:).
@@ -99,7 +99,7 @@ package enum ManifestWriter {
     """
 
   /// The replaced manifest's `modules:` and `mocks:`, written back field by field.
-  package static func keptSections(_ kept: KeptSections) -> YAML {
+  static func keptSections(_ kept: KeptSections) -> YAML {
     guard !kept.isEmpty else { return "" }
     var text: YAML = "# Kept from the lanes/manifest.yaml this file replaced.\n"
     if !kept.modules.isEmpty { text += "modules: \(YAMLText.list(kept.modules))\n" }

@@ -7,21 +7,21 @@ import DuetSupport
 package struct SwiftPackage: Sendable, Equatable {
   /// The package's folder relative to the tree root, `.` for the root.
   package var path: String
-  package var manifestFile: String
+  var manifestFile: String
   /// `name:` of every `.testTarget(...)`.
-  package var testTargets: [String] = []
+  var testTargets: [String] = []
   /// Folders of `.package(path: ...)` dependencies, relative to the tree root.
-  package var pathDependencies: [String] = []
+  var pathDependencies: [String] = []
   /// `.binaryTarget(path: ...)` paths relative to the tree root (an XCFramework
   /// a Gradle module builds, say), and whether any binary target is declared
   /// (by path or by URL): a binary framework links only on Apple platforms.
   package var binaryTargetPaths: [String] = []
-  package var hasBinaryTarget = false
+  var hasBinaryTarget = false
   /// Whether a Swift file under `Sources/` or `Tests/` imports UIKit.
-  package var importsUIKit = false
+  var importsUIKit = false
 
   /// Why the package builds only on macOS, or nil.
-  package var macOSOnlyReason: String? {
+  var macOSOnlyReason: String? {
     if hasBinaryTarget { return "it links a binary target (an XCFramework links only on Apple platforms)" }
     if importsUIKit { return "it imports UIKit" }
     return nil
@@ -45,7 +45,7 @@ package struct SwiftPackage: Sendable, Equatable {
 
   /// Whether any `.swift` file under the package's `Sources/` or `Tests/`
   /// has an `import UIKit` line (read up to 64 KiB each, at most 2,000 files).
-  package static func importsUIKit(packageFolder: String, root: URL) -> Bool {
+  static func importsUIKit(packageFolder: String, root: URL) -> Bool {
     var budget = 2_000
     for sub in ["Sources", "Tests"] {
       let base = root.appendingPathComponent(packageFolder.isEmpty ? sub : packageFolder + "/" + sub)
@@ -71,7 +71,7 @@ package struct SwiftPackage: Sendable, Equatable {
 
   /// `relative` (a `path:` from the package in `folder`) as a folder under the
   /// root, or nil when it leaves the tree or is absolute.
-  package static func resolve(_ relative: String, from folder: String) -> String? {
+  static func resolve(_ relative: String, from folder: String) -> String? {
     guard !relative.hasPrefix("/") else { return nil }
     var parts = folder.isEmpty ? [] : folder.split(separator: "/").map(String.init)
     for part in relative.split(separator: "/") {

@@ -5,17 +5,17 @@ import DuetSupport
 /// What the token config says that decides lanes: whether it declares themes
 /// and where its Swift and Kotlin files go. Read as plain YAML, so a config
 /// with a mistake still gets its `design-tokens` lane, which reports it.
-package struct TokenConfigFacts: Sendable, Equatable {
-  package var path: String
-  package var themeCount = 0
+struct TokenConfigFacts: Sendable, Equatable {
+  var path: String
+  var themeCount = 0
   /// The file the themes are declared in: the config, or `theme-test.yaml` beside it.
-  package var themesPath: String?
-  package var swiftOutput: String?
-  package var kotlinOutput: String?
+  var themesPath: String?
+  var swiftOutput: String?
+  var kotlinOutput: String?
   /// The first thing wrong with the file as YAML, if anything.
-  package var problem: String?
+  var problem: String?
 
-  package static func read(root: URL, path: String = TokenConfig.defaultPath) -> TokenConfigFacts? {
+  static func read(root: URL, path: String = TokenConfig.defaultPath) -> TokenConfigFacts? {
     let url = root.appendingPathComponent(path)
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
     var facts = TokenConfigFacts(path: path)

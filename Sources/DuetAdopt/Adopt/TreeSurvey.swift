@@ -7,24 +7,24 @@ import DuetSupport
 /// same way `duet lanes` finds modules, so the lanes made from it cover exactly
 /// the modules `duet lanes` lists.
 package struct TreeSurvey: Sendable {
-  package var tokenConfig: TokenConfigFacts?
-  package var parity: ParityManifest?
+  var tokenConfig: TokenConfigFacts?
+  var parity: ParityManifest?
   /// Sorted by folder.
-  package var gradleModules: [GradleModule] = []
+  var gradleModules: [GradleModule] = []
   /// Sorted by folder.
-  package var swiftPackages: [SwiftPackage] = []
+  var swiftPackages: [SwiftPackage] = []
   /// What `init --force` carries over from the manifest it replaces.
   package var kept = KeptSections()
   /// `scripts/*.sh`: one may publish an XCFramework a package links.
-  package var scripts: [ScriptFile] = []
+  var scripts: [ScriptFile] = []
   /// Xcode projects and workspaces with shared schemes; sorted by path.
-  package var xcodeProjects: [XcodeProject] = []
+  var xcodeProjects: [XcodeProject] = []
   /// XcodeGen specs (an app with no committed `.xcodeproj`); sorted by path.
-  package var xcodegenSpecs: [XcodegenSpec] = []
+  var xcodegenSpecs: [XcodegenSpec] = []
   /// The checks the tree's own CI workflows run.
-  package var ciChecks = CIWorkflowChecks()
+  var ciChecks = CIWorkflowChecks()
 
-  package init() {}
+  init() {}
 
   /// Surveys the tree at `root`; `parity` is its already-loaded parity manifest, if any.
   package static func survey(root: URL, parity: ParityManifest?) -> TreeSurvey {
@@ -49,7 +49,7 @@ package struct TreeSurvey: Sendable {
   }
 
   /// Whether `path` lies in `folder` (a folder relative to the root, `.` for the root).
-  package static func isInside(_ path: String, _ folder: String) -> Bool {
+  static func isInside(_ path: String, _ folder: String) -> Bool {
     folder == "." || path == folder || path.hasPrefix(folder + "/")
   }
 }

@@ -17,7 +17,7 @@ enum XCFrameworkProducer: Sendable, Equatable {
 
   /// The producer for a framework `name` declared by `module`, given the
   /// paths packages link under its build folder and the tree's scripts.
-  package static func choose(name: String, module: GradleModule, linked: [String], scripts: [ScriptFile]) -> XCFrameworkProducer {
+  static func choose(name: String, module: GradleModule, linked: [String], scripts: [ScriptFile]) -> XCFrameworkProducer {
     let mine = linkedPaths(of: name, linked: linked)
     // `build/XCFrameworks/<flavor>/Name.xcframework`: the flavor, when Gradle writes that folder.
     let flavors = Set(mine.map { path -> String in
@@ -36,7 +36,7 @@ enum XCFrameworkProducer: Sendable, Equatable {
 
   /// The linked paths that are framework `name` (all of them for an unnamed
   /// `XCFramework()`), each once however many packages link it.
-  package static func linkedPaths(of name: String, linked: [String]) -> [String] {
+  static func linkedPaths(of name: String, linked: [String]) -> [String] {
     var seen = Set<String>()
     return linked.filter { path in (name.isEmpty || (path as NSString).lastPathComponent == name + ".xcframework") && seen.insert(path).inserted }
   }
@@ -46,7 +46,7 @@ enum XCFrameworkProducer: Sendable, Equatable {
   /// a script the paths its text names, the both-flavors task both; none
   /// writes a path a package links elsewhere. They are the lane's
   /// `outputs:`, which the generated CI hands to the lanes that need it.
-  package func outputs(name: String, linked: [String], scripts: [ScriptFile]) -> [String] {
+  func outputs(name: String, linked: [String], scripts: [ScriptFile]) -> [String] {
     let mine = Self.linkedPaths(of: name, linked: linked)
     switch self {
     case .gradleTask(let task):
@@ -64,16 +64,16 @@ enum XCFrameworkProducer: Sendable, Equatable {
 
 /// A shell script of the tree (`scripts/*.sh`, `parity/scripts/*.sh`), read so adoption can tell
 /// which one publishes a path; at most 64 KiB of each is read.
-package struct ScriptFile: Sendable, Equatable {
-  package var path: String
-  package var text: String
-  package var isExecutable: Bool
+struct ScriptFile: Sendable, Equatable {
+  var path: String
+  var text: String
+  var isExecutable: Bool
 
   /// Where a tree keeps such scripts: at the root, and under `parity/` as Duet trees do.
-  package static let folders = ["scripts", "parity/scripts"]
+  static let folders = ["scripts", "parity/scripts"]
 
   /// `*.sh` in each of `folders`, sorted within each; at most 200 a folder.
-  package static func read(root: URL) -> [ScriptFile] {
+  static func read(root: URL) -> [ScriptFile] {
     folders.flatMap { folderPath -> [ScriptFile] in
       let folder = root.appendingPathComponent(folderPath)
       let entries = Glob.entries(of: folder.path).filter { !$0.isDirectory && $0.name.hasSuffix(".sh") }.map(\.name).sorted().prefix(200)
@@ -88,7 +88,7 @@ package struct ScriptFile: Sendable, Equatable {
   }
 
   /// How a lane runs it from the tree root.
-  package var command: String {
+  var command: String {
     if isExecutable { return ShellWord.quoted(path).text }
     let shebang = text.prefix { $0 != "\n" }
     return (shebang.hasPrefix("#!") && shebang.contains("bash") ? "bash " : "sh ") + ShellWord.quoted(path).text

@@ -6,25 +6,25 @@ import DuetSupport
 /// `xcodebuild test` lane on an iOS simulator. Only shared schemes
 /// (`xcshareddata/xcschemes`) are seen, as on a clean checkout: a user's own
 /// schemes are not committed.
-package struct XcodeProject: Sendable, Equatable {
+struct XcodeProject: Sendable, Equatable {
   /// The `.xcodeproj` or `.xcworkspace`, relative to the tree root.
-  package var path: String
-  package var schemes: [String]
+  var path: String
+  var schemes: [String]
 
-  package var isWorkspace: Bool { path.hasSuffix(".xcworkspace") }
+  var isWorkspace: Bool { path.hasSuffix(".xcworkspace") }
   /// The folder holding it (`.` at the root).
-  package var folder: String {
+  var folder: String {
     let parent = (path as NSString).deletingLastPathComponent
     return parent.isEmpty ? "." : parent
   }
 
   /// The simulator every generated lane tests on; edit the lane to pick another.
-  package static let destination = "platform=iOS Simulator,name=iPhone 16"
+  static let destination = "platform=iOS Simulator,name=iPhone 16"
 
   /// Every project and workspace in the tree with at least one shared scheme,
   /// sorted by path. A workspace inside a project (`project.xcworkspace`) is the
   /// project's own and is skipped.
-  package static func find(root: URL) -> [XcodeProject] {
+  static func find(root: URL) -> [XcodeProject] {
     var found: [XcodeProject] = []
     ModuleDiscovery.walk(root: root) { path, name, isDirectory in
       guard isDirectory else { return false }
@@ -41,7 +41,7 @@ package struct XcodeProject: Sendable, Equatable {
   }
 
   /// `xcodebuild test -project App.xcodeproj -scheme App -destination '…'`.
-  package func testCommand(scheme: String) -> String {
+  func testCommand(scheme: String) -> String {
     let words: [ShellText] = [
       "xcodebuild", "test", isWorkspace ? "-workspace" : "-project", ShellWord.quoted(path),
       "-scheme", ShellWord.quoted(scheme), "-destination", ShellWord.quoted(XcodeProject.destination),

@@ -3,17 +3,17 @@ import DuetSupport
 
 /// An app described by an XcodeGen spec (`xcodegen.yml`, `project.yml`) and no
 /// committed `.xcodeproj`: its lane generates the project, then tests it.
-package struct XcodegenSpec: Sendable, Equatable {
+struct XcodegenSpec: Sendable, Equatable {
   /// The spec, relative to the tree root.
-  package var path: String
+  var path: String
   /// The spec's `name:`, which names the generated `.xcodeproj`.
-  package var projectName: String
+  var projectName: String
   /// The scheme to test: the first application target (XcodeGen names a
   /// target's scheme after it), else the project's name.
-  package var scheme: String
+  var scheme: String
 
   /// The folder holding the spec (`.` at the root).
-  package var folder: String {
+  var folder: String {
     let parent = (path as NSString).deletingLastPathComponent
     return parent.isEmpty ? "." : parent
   }
@@ -27,7 +27,7 @@ package struct XcodegenSpec: Sendable, Equatable {
   }
 
   /// `xcodegen generate --spec S && xcodebuild test -project P -scheme X -destination '…'`.
-  package var testCommand: String {
+  var testCommand: String {
     let project = (folder == "." ? "" : folder + "/") + projectName + ".xcodeproj"
     let test: [ShellText] = [
       "xcodebuild", "test", "-project", ShellWord.quoted(project), "-scheme", ShellWord.quoted(scheme),

@@ -9,12 +9,12 @@ import Foundation
 package struct DoctorRequest: Sendable {
   /// The tree, or the working folder when no tree was found (`foundBy` nil):
   /// no tree is a problem to report beside the toolchains.
-  package var root: URL
+  var root: URL
   /// What marked the tree (`--root`, `lanes/manifest.yaml`, ...); nil for no tree.
-  package var foundBy: String?
+  var foundBy: String?
   /// The invocation's environment: the `PATH` the lanes' programs are looked for on, `DUET_HISTORY`.
-  package var environment: [String: String]
-  package init(root: URL, foundBy: String?, environment: [String: String]) {
+  var environment: [String: String]
+  init(root: URL, foundBy: String?, environment: [String: String]) {
     self.root = root
     self.foundBy = foundBy
     self.environment = environment
@@ -36,7 +36,7 @@ package struct DoctorRequest: Sendable {
 }
 
 package struct DoctorResponse: CommandResponse {
-  package var report: DoctorReport
+  var report: DoctorReport
   package var exitCode: Int32 { report.exitCode }
 
   package func printout(_ format: TextFormat) -> Printout {

@@ -8,10 +8,10 @@ import Foundation
 /// `duet init`: survey the tree and write a commented `lanes/manifest.yaml`,
 /// and a starting theme test beside the token config.
 package struct InitRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// `--force`: replace an existing manifest (its `modules:` and `mocks:` are kept).
   package var force = false
-  package init(root: URL) { self.root = root }
+  init(root: URL) { self.root = root }
 
   /// `root` as given (`--root`), else the tree around the working folder (a git
   /// work tree counts: the tree may have no manifest yet), else the working folder.

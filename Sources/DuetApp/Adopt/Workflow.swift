@@ -14,10 +14,10 @@ package struct WorkflowRequest: Sendable {
     package var defaultPath: String { self == .gitlab ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath }
   }
 
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the durations are read from.
-  package var environment: [String: String]
-  package var system: System
+  var environment: [String: String]
+  var system: System
   /// Relative to the root.
   package var output: String
   package var check = false
@@ -27,7 +27,7 @@ package struct WorkflowRequest: Sendable {
   /// `--duet-git URL` (GitHub only).
   package var duetGitURL: String?
   /// The duet the workflow installs, and the commit its fallback build is pinned to.
-  package var duetVersion: String
+  var duetVersion: String
   package var duetCommit: String?
 
   package init(root: URL, environment: [String: String], system: System, duetVersion: String) {
@@ -39,13 +39,13 @@ package struct WorkflowRequest: Sendable {
   }
 
   /// The summary job's id, which the command's messages name.
-  package static let summaryJobID = GitHubWorkflow.summaryJobID
+  static let summaryJobID = GitHubWorkflow.summaryJobID
   /// The longest `--runner-start` a lane could take.
   package static let maxRunnerStart = Lane.maxTimeout
 }
 
 /// What became of the pipeline file.
-package enum WorkflowOutcome: Sendable {
+enum WorkflowOutcome: Sendable {
   /// Written (or already so): the file, whether it changed, lanes and jobs.
   case written(output: String, changed: Bool, lanes: Int, jobs: Int)
   /// `--check`: up to date, or missing or stale (exit 1).
@@ -53,7 +53,7 @@ package enum WorkflowOutcome: Sendable {
   case missing(output: String)
   case stale(output: String, manifest: String)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     switch self {
     case .written, .upToDate: return ExitCode.pass
     case .missing, .stale: return ExitCode.failed
@@ -64,9 +64,9 @@ package enum WorkflowOutcome: Sendable {
 /// The file's outcome, with the request it answers (the messages name the CI
 /// system and `--output`) and the warnings (durations that could not be read).
 package struct WorkflowResponse: CommandResponse {
-  package var request: WorkflowRequest
-  package var outcome: WorkflowOutcome
-  package var warnings: [String] = []
+  var request: WorkflowRequest
+  var outcome: WorkflowOutcome
+  var warnings: [String] = []
   package var exitCode: Int32 { outcome.exitCode }
 
   package func printout(_ format: TextFormat) -> Printout {

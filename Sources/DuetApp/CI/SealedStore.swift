@@ -6,16 +6,16 @@ import DuetHistory
 /// A CI job's history store checked against its `VerdictSeal`: what the next
 /// jobs believe of it (`UpstreamVerdicts`), and where a later verify of the
 /// same job starts its seal from.
-package enum SealedStore {
+enum SealedStore {
   /// Why a store's verdicts are not believed.
-  package struct Mismatch: Error, Equatable, CustomStringConvertible {
-    package var description: String
-    package init(_ description: String) { self.description = description }
+  struct Mismatch: Error, Equatable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
   }
 
   /// The ids of the runs duet recorded under the seal beside `store`, once the
   /// store is checked to hold exactly them besides the runs it held before.
-  package static func verifiedRuns(_ store: String) throws(Mismatch) -> [String] {
+  static func verifiedRuns(_ store: String) throws(Mismatch) -> [String] {
     guard let seal = try read(store) else { throw Mismatch("it has no seal of the verdicts duet recorded (\(VerdictSeal.path(ofStore: store)) is missing)") }
     if let broken = seal.broken { throw Mismatch(broken) }
     do {
@@ -58,7 +58,7 @@ package enum SealedStore {
   /// one an earlier verify of the job wrote, checked against the store (sealed
   /// `broken` when it no longer matches, with a warning), else a new one over
   /// the runs the store holds now.
-  package static func opening(_ store: String) -> (seal: VerdictSeal, warning: String?) {
+  static func opening(_ store: String) -> (seal: VerdictSeal, warning: String?) {
     do {
       guard let seal = try read(store) else {
         let ids = FileManager.default.fileExists(atPath: store) ? try HistoryStore(path: store, readOnly: true).runIDs() : []
@@ -76,7 +76,7 @@ package enum SealedStore {
   /// Writes `seal`, with `recorded` (the run this verify recorded, if it did)
   /// added, beside `store`; when it cannot, removes what lies there (a lane may
   /// have written it) and returns why, for the verdict (the job then fails).
-  package static func close(_ seal: VerdictSeal, recorded: (run: RunRow, steps: [StepRow])?, store: String) -> String? {
+  static func close(_ seal: VerdictSeal, recorded: (run: RunRow, steps: [StepRow])?, store: String) -> String? {
     var seal = seal
     if let recorded { seal.runs.append((recorded.run.id, VerdictSeal.digest(of: recorded.run, steps: recorded.steps))) }
     let path = VerdictSeal.path(ofStore: store)

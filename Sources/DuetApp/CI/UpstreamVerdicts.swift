@@ -6,9 +6,9 @@ import DuetHistory
 /// One `--upstream JOB=STORE` of `duet verify`: the history store a CI job
 /// before this one handed on, and that job's id, for the notes that name it.
 package struct UpstreamStore: Sendable, Equatable {
-  package var job: String
+  var job: String
   /// An absolute path; a store that does not exist holds no verdict.
-  package var path: String
+  var path: String
   package init(job: String, path: String) {
     self.job = job
     self.path = path
@@ -30,12 +30,12 @@ package struct UpstreamStore: Sendable, Equatable {
 /// seal, or one that holds a run or a verdict duet did not record there (a
 /// lane wrote it), counts as not run: the lanes needing its lanes are skipped,
 /// each note saying so, and the job fails.
-package enum UpstreamVerdicts {
+enum UpstreamVerdicts {
   /// Settles, in `plan`, each selected lane with a need outside the run whose
   /// verdict in `upstream` does not let it run; lanes already settled (another
   /// platform, a missing program, `--skip`) keep their outcome, as in a local run.
   /// Returns warnings for stores that could not be read or do not verify.
-  package static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan) -> [String] {
+  static func apply(_ upstream: [UpstreamStore], to plan: inout VerifyPlan) -> [String] {
     guard !upstream.isEmpty else { return [] }
     var warnings: [String] = []
     var unverified: [String] = []

@@ -16,31 +16,31 @@ import DuetHistory
 /// A later `verify --seal` of the same job checks the store before its lanes
 /// start and extends the seal; a store that no longer matched then is sealed
 /// `broken`, so it never verifies again.
-package struct VerdictSeal: Sendable, Equatable {
+struct VerdictSeal: Sendable, Equatable {
   /// The digest of the ids of the runs the store held before the job's first verify.
-  package var baseline: String
+  var baseline: String
   /// Each run duet recorded in the job, in order, with the digest of its rows.
-  package var runs: [(id: String, digest: String)]
+  var runs: [(id: String, digest: String)]
   /// Why a later verify of the job found the store no longer matching; a broken seal never verifies.
-  package var broken: String?
+  var broken: String?
 
-  package init(baseline: String, runs: [(id: String, digest: String)] = [], broken: String? = nil) {
+  init(baseline: String, runs: [(id: String, digest: String)] = [], broken: String? = nil) {
     self.baseline = baseline
     self.runs = runs
     self.broken = broken
   }
 
-  package static func == (a: VerdictSeal, b: VerdictSeal) -> Bool {
+  static func == (a: VerdictSeal, b: VerdictSeal) -> Bool {
     a.baseline == b.baseline && a.broken == b.broken && a.runs.map(\.id) == b.runs.map(\.id) && a.runs.map(\.digest) == b.runs.map(\.digest)
   }
 
   static let firstLine = "duet verdict seal 1"
 
   /// Where the seal of the store at `store` lies: beside it, so it travels with it.
-  package static func path(ofStore store: String) -> String { store + ".seal" }
+  static func path(ofStore store: String) -> String { store + ".seal" }
 
   /// The seal as its file holds it, one line per entry.
-  package var text: String {
+  var text: String {
     var lines = [Self.firstLine, "baseline " + baseline]
     lines += runs.map { "run \($0.id) \($0.digest)" }
     if let broken { lines.append("broken " + broken.replacingOccurrences(of: "\n", with: " ")) }
@@ -49,9 +49,9 @@ package struct VerdictSeal: Sendable, Equatable {
 
   /// The seal `text` holds; nil when it is not one.
   /// The largest seal read: 16 MiB, over 100,000 runs' lines.
-  package static let maxBytes = 16 << 20
+  static let maxBytes = 16 << 20
 
-  package static func parse(_ text: String) -> VerdictSeal? {
+  static func parse(_ text: String) -> VerdictSeal? {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     guard lines.first == firstLine, lines.count >= 2, lines[1].hasPrefix("baseline ") else { return nil }
@@ -70,13 +70,13 @@ package struct VerdictSeal: Sendable, Equatable {
   }
 
   /// The digest of a set of run ids, in any order.
-  package static func digest(ofRunIDs ids: some Collection<String>) -> String {
+  static func digest(ofRunIDs ids: some Collection<String>) -> String {
     Digest.sha256(ids.sorted().map { field($0) }.joined())
   }
 
   /// The digest of a run's verdict rows, as duet recorded them and as the
   /// store reads them back: each field length-prefixed, steps by lane and attempt.
-  package static func digest(of run: RunRow, steps: [StepRow]) -> String {
+  static func digest(of run: RunRow, steps: [StepRow]) -> String {
     var text = field(run.id) + field(hex(run.started)) + field(run.outcome.rawValue)
     for step in steps.sorted(by: { ($0.lane, $0.attempt) < ($1.lane, $1.attempt) }) {
       text += field(step.lane) + field(String(step.attempt)) + field(hex(step.started))

@@ -13,8 +13,8 @@ package struct CacheRequest: Sendable {
     case verify
   }
 
-  package var root: URL
-  package var action: Action
+  var root: URL
+  var action: Action
   package init(root: URL, action: Action) {
     self.root = root
     self.action = action

@@ -7,7 +7,7 @@ package enum ExitCode {
   package static let usage: Int32 = 2
   /// The machine ran out (no descriptor, thread, process or memory): duet's error, not the run's.
   package static let machine: Int32 = 3
-  package static let interrupted: Int32 = 130
+  static let interrupted: Int32 = 130
 }
 
 /// A command that ran but must end with a message (printed as it is, on

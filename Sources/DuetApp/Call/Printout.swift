@@ -22,31 +22,31 @@ package struct Printout: Sendable {
 
   package private(set) var items: [Item] = []
 
-  package init() {}
+  init() {}
 
   /// One line to stdout, or to stderr: what a call says as it goes.
-  package static func line(_ text: TerminalLine) -> Printout {
+  static func line(_ text: TerminalLine) -> Printout {
     var printout = Printout()
     printout.out(text)
     return printout
   }
 
-  package static func errorLine(_ text: TerminalLine) -> Printout {
+  static func errorLine(_ text: TerminalLine) -> Printout {
     var printout = Printout()
     printout.err(text)
     return printout
   }
 
-  package mutating func out(_ text: TerminalLine, paint: String? = nil) { items.append(.out(text, paint: paint)) }
-  package mutating func err(_ text: TerminalLine) { items.append(.err(text)) }
+  mutating func out(_ text: TerminalLine, paint: String? = nil) { items.append(.out(text, paint: paint)) }
+  mutating func err(_ text: TerminalLine) { items.append(.err(text)) }
   /// JSON duet encoded whole, to stdout with its line break: every control a
   /// terminal acts on written as a JSON escape (`ReportJSON` has done so
   /// already; a trace's JSONEncoder text has not), so it stays valid JSON.
-  package mutating func json(_ text: String) { raw(ReportJSON.escapingSeparators(text) + "\n") }
-  package mutating func raw(_ text: String) { items.append(.raw(text)) }
-  package mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
-  package mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
-  package mutating func append(_ other: Printout) { items += other.items }
+  mutating func json(_ text: String) { raw(ReportJSON.escapingSeparators(text) + "\n") }
+  mutating func raw(_ text: String) { items.append(.raw(text)) }
+  mutating func bytes(_ data: Data) { items.append(.bytes(data)) }
+  mutating func diagnostics(_ list: [Diagnostic]) { if !list.isEmpty { items.append(.diagnostics(list)) } }
+  mutating func append(_ other: Printout) { items += other.items }
 
   /// A table's lines, each indented by two spaces, as the list commands print them.
   mutating func table(_ table: TextTable, width: Int) {
@@ -54,7 +54,7 @@ package struct Printout: Sendable {
   }
 
   /// The stdout lines alone, as they read without colour: for tests and for a caller that wants the text.
-  package var outText: String {
+  var outText: String {
     items.compactMap { item -> String? in
       switch item {
       case .out(let text, _): return text.text + "\n"
@@ -66,7 +66,7 @@ package struct Printout: Sendable {
   }
 
   /// The stderr lines alone.
-  package var errText: String {
+  var errText: String {
     items.compactMap { item -> String? in
       switch item {
       case .err(let text): return text.text + "\n"
@@ -79,8 +79,8 @@ package struct Printout: Sendable {
 
 /// How a response is to be rendered: the terminal's width and whether `--json` was asked.
 package struct TextFormat: Sendable {
-  package var width: Int
-  package var json: Bool
+  var width: Int
+  var json: Bool
   package init(width: Int = 100, json: Bool = false) {
     self.width = width
     self.json = json

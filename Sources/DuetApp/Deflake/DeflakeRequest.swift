@@ -2,19 +2,19 @@ import Foundation
 
 /// `duet deflake LANE --runs N [--jobs J] [--test NAME]`, checked already.
 package struct DeflakeRequest: Sendable {
-  package var root: URL
-  package var lane: String
+  var root: URL
+  var lane: String
   /// `--test NAME`: the rate of this test case of the lane's `reports:`
   /// (`classname.name`, or the name alone), not of the lane.
   package var test: String?
-  package var runs: Int
+  var runs: Int
   /// How many runs go at once; above 1, each goes in a temporary worktree.
   package var jobs = 1
-  package var duetVersion: String
+  var duetVersion: String
   package var builtinIdentity: (@Sendable () -> String)?
   /// What started it, as the history's `runs.command` column keeps it.
   package var commandLine = "duet deflake"
-  package var environment: [String: String]
+  var environment: [String: String]
 
   package init(root: URL, lane: String, runs: Int, duetVersion: String, environment: [String: String]) {
     self.root = root

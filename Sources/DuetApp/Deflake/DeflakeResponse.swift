@@ -8,12 +8,12 @@ import DuetHistory
 /// 19%–51%) at fingerprint 3f2a…`; exit 0 when no run failed, 1 when one did,
 /// 2 when `--test` named a test no run reported, 130 when interrupted.
 package struct DeflakeResponse: CommandResponse {
-  package var lane: String
-  package var test: String?
+  var lane: String
+  var test: String?
   var tally: DeflakeTally
   var jobs: Int
 
-  package var rate: FailureRate { tally.rate }
+  var rate: FailureRate { tally.rate }
 
   package var exitCode: Int32 {
     if tally.interrupted { return ExitCode.interrupted }

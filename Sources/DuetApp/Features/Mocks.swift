@@ -6,9 +6,9 @@ import Foundation
 
 /// `duet mocks`: imprint each generated mock with its fingerprints, or (`check`) say which drifted.
 package struct MocksRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment, which a mock generator runs with.
-  package var environment: [String: String]
+  var environment: [String: String]
   package var check = false
   /// `--accept-body`: keep a body edited by hand and imprint it.
   package var acceptBody = false

@@ -6,11 +6,11 @@ import Foundation
 /// The tree and the token config a token command reads, from `--root` and
 /// `--config`: shared by `design-tokens` and `theme-test`, which must agree.
 package struct TokenConfigChoice: Sendable {
-  package var root: URL
+  var root: URL
   /// How messages and banners name the config: relative to the root when it lies inside.
-  package var configPath: String
+  var configPath: String
   /// Where `--config` says the config really is; nil for the default under the root.
-  package var configURL: URL?
+  var configURL: URL?
 
   /// The tree from `workingDirectory` up (either `lanes/manifest.yaml` or the
   /// token config marks one), or `root` as given. No tree is a `CommandFailure`

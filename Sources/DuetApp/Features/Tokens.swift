@@ -4,7 +4,7 @@ import Foundation
 
 /// `duet design-tokens`: write the Swift and Kotlin token files, or check them.
 package struct DesignTokensRequest: Sendable {
-  package var config: TokenConfigChoice
+  var config: TokenConfigChoice
   package var check = false
   package var rewrite = false
   package init(config: TokenConfigChoice) { self.config = config }
@@ -12,7 +12,7 @@ package struct DesignTokensRequest: Sendable {
 
 /// The report (exit 0 or 1), or the config's errors (exit 2, nothing written).
 package struct DesignTokensResponse: CommandResponse {
-  package var outcome: DesignTokens.Outcome
+  var outcome: DesignTokens.Outcome
   package var exitCode: Int32 { outcome.exitCode }
 
   package func printout(_ format: TextFormat) -> Printout {
@@ -36,12 +36,12 @@ package func designTokens(_ request: DesignTokensRequest) -> DesignTokensRespons
 
 /// `duet theme-test`: every label on every surface, per theme and appearance.
 package struct ThemeTestRequest: Sendable {
-  package var config: TokenConfigChoice
+  var config: TokenConfigChoice
   package init(config: TokenConfigChoice) { self.config = config }
 }
 
 package struct ThemeTestResponse: CommandResponse {
-  package var outcome: ThemeTest.Outcome
+  var outcome: ThemeTest.Outcome
   package var exitCode: Int32 { outcome.exitCode }
 
   package func printout(_ format: TextFormat) -> Printout {
@@ -62,8 +62,8 @@ package func themeTest(_ request: ThemeTestRequest) -> ThemeTestResponse {
 
 /// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
 package struct ContrastRequest: Sendable {
-  package var foreground: String
-  package var background: String
+  var foreground: String
+  var background: String
   /// The colour forms `contrast` reads, for its help and its errors.
   package static let colourForms = TypedColor.forms
   package init(foreground: String, background: String) {
@@ -73,7 +73,7 @@ package struct ContrastRequest: Sendable {
 }
 
 package struct ContrastResponse: CommandResponse {
-  package var query: ContrastQuery
+  var query: ContrastQuery
   package var exitCode: Int32 { ExitCode.pass }
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()

@@ -8,13 +8,13 @@ import Foundation
 /// served) a pass of LANE that another checkout or machine recorded: every
 /// part of the lane's fingerprint here that differs from that run's (issue 56).
 package struct ExplainRequest: Sendable {
-  package var root: URL
-  package var lane: String
+  var root: URL
+  var lane: String
   /// `--against RUN`: the run to compare with (its id or log id, or a prefix);
   /// nil for the nearest pass another checkout or machine recorded for HEAD's commit.
   package var against: String?
-  package var duetVersion: String
-  package var environment: [String: String]
+  var duetVersion: String
+  var environment: [String: String]
   package init(root: URL, lane: String, duetVersion: String, environment: [String: String]) {
     self.root = root
     self.lane = lane
@@ -24,9 +24,9 @@ package struct ExplainRequest: Sendable {
 }
 
 package struct ExplainResponse: CommandResponse {
-  package var lane: String
+  var lane: String
   /// The run compared with and the differences; equal parts have none.
-  package var miss: CacheMiss
+  var miss: CacheMiss
 
   package var exitCode: Int32 { ExitCode.pass }
 

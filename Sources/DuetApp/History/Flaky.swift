@@ -6,9 +6,9 @@ import DuetHistory
 
 /// `duet flaky`: the lanes ranked by flaky evidence in the history window.
 package struct FlakyRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// `--last N`: the window, in runs.
   package var last = 500
   /// `--since DURATION`, in seconds back from `now`.
@@ -17,7 +17,7 @@ package struct FlakyRequest: Sendable {
   package var tests = false
   /// `--lane NAME` (with `--tests`): only this lane's tests.
   package var lane: String?
-  package var now = Date().timeIntervalSince1970
+  var now = Date().timeIntervalSince1970
   package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment

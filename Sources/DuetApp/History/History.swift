@@ -6,9 +6,9 @@ import DuetHistory
 
 /// `duet history`: the recent runs, newest first, optionally those of one lane.
 package struct HistoryRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// `--lane NAME`: only runs in which this lane took part.
   package var lane: String?
   package var limit = 20
@@ -66,8 +66,8 @@ package func history(_ request: HistoryRequest) throws -> HistoryResponse {
 
 /// `duet history prune`: keeps the newest runs and drops the rest with their log folders.
 package struct HistoryPruneRequest: Sendable {
-  package var root: URL
-  package var environment: [String: String]
+  var root: URL
+  var environment: [String: String]
   package var keep = 1000
   package init(root: URL, environment: [String: String]) {
     self.root = root
@@ -115,15 +115,15 @@ package func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPrune
 
 /// `duet history merge FILE...`: imports other stores (CI jobs' uploads) into the tree's.
 package struct HistoryMergeRequest: Sendable {
-  package var root: URL
-  package var environment: [String: String]
+  var root: URL
+  var environment: [String: String]
   /// The stores to import: as given (for the messages) and as absolute paths.
-  package var files: [(given: String, path: String)]
+  var files: [(given: String, path: String)]
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
-  package var sealed: Bool
+  var sealed: Bool
   /// Written into the entries the merged passes are kept as, and into an uploaded slot's entry.
-  package var duetVersion: String
+  var duetVersion: String
   package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
     self.root = root
     self.environment = environment
@@ -135,11 +135,11 @@ package struct HistoryMergeRequest: Sendable {
 
 package struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
-  package var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
+  var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
   /// Problems uploading the merged runs to the remote cache (`DUET_REMOTE_CACHE_UPLOAD=1`), which fail nothing.
-  package var warnings: [String] = []
+  var warnings: [String] = []
   /// Passes of lanes without outputs now held as cache entries (`PassesKeptAsEntries`).
-  package var keptAsEntries = 0
+  var keptAsEntries = 0
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass

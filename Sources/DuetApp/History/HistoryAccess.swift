@@ -47,10 +47,10 @@ enum HistoryAccess {
 
 /// No store yet: the command says so and where duet verify will make it.
 package struct NoHistory: Sendable {
-  package var command: String
+  var command: String
   /// The store's path, absolute.
-  package var path: String
-  package var root: URL
+  var path: String
+  var root: URL
 
   func printout(json: Bool) -> Printout {
     var printout = Printout()

@@ -9,9 +9,9 @@ import Foundation
 /// commits of HEAD's first-parent history, fetched from the remote cache
 /// (`DUET_REMOTE_CACHE`) and merged with `history merge`'s checks.
 package struct HistoryPullRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY`, `DUET_REMOTE_CACHE*`, git's `PATH`.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// `--last N`: how many commits of HEAD's first-parent history.
   package var last = 100
   package init(root: URL, environment: [String: String]) {
@@ -21,9 +21,9 @@ package struct HistoryPullRequest: Sendable {
 }
 
 package struct HistoryPullResponse: CommandResponse {
-  package var pulled: SharedHistory.Pulled
+  var pulled: SharedHistory.Pulled
   /// The remote cache, as messages show it (no credentials).
-  package var remote: String
+  var remote: String
 
   package var exitCode: Int32 { pulled.warnings.isEmpty ? ExitCode.pass : ExitCode.failed }
 

@@ -5,10 +5,10 @@ import DuetHistory
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or from one run).
 package struct LogsRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
-  package var lane: String
+  var environment: [String: String]
+  var lane: String
   /// `--run ID`: a run id or log id, or a prefix of one.
   package var run: String?
   package init(root: URL, environment: [String: String], lane: String) {

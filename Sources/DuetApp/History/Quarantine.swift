@@ -19,12 +19,12 @@ package struct QuarantineRequest: Sendable {
     case suggest
   }
 
-  package var root: URL
-  package var action: Action
+  var root: URL
+  var action: Action
   /// The moment `add` writes as `added:`, and counts 30 days from, in UTC.
-  package var today: Date
+  var today: Date
   /// The invocation's environment: `DUET_HISTORY` says where the store is (`suggest`).
-  package var environment: [String: String]
+  var environment: [String: String]
   /// `suggest --below PCT`, as a fraction: a release needs the 95% interval
   /// of the test's failure rate to end below it.
   package var releaseBelow: Double?

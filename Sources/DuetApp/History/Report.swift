@@ -10,14 +10,14 @@ import DuetHistory
 /// `duet report`: the history's trends per lane, the flaky tests in words (when
 /// lanes have `reports:`), cache hits and the runs that failed.
 package struct ReportRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
+  var environment: [String: String]
   package var last = 500
   /// `--html FILE`, absolute: also write the report as a page there.
   package var htmlPath: String?
   /// The time the flaky tests' recovery (7 days with no evidence) is counted to.
-  package var now = Date().timeIntervalSince1970
+  var now = Date().timeIntervalSince1970
   package init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment

@@ -11,17 +11,17 @@ import DuetSupport
 /// remote takes uploads (`DUET_REMOTE_CACHE_UPLOAD=1`), with entries signed
 /// when `DUET_REMOTE_CACHE_KEY` is set, which readers then require. Nothing
 /// here fails a command: problems come back as warnings.
-package enum SharedHistory {
+enum SharedHistory {
   /// What a pull found and merged.
-  package struct Pulled: Sendable, Equatable {
-    package var commits = 0
+  struct Pulled: Sendable, Equatable {
+    var commits = 0
     /// Runs the slots named (each once), new or not.
-    package var found = 0
-    package var merged = 0
-    package var steps = 0
+    var found = 0
+    var merged = 0
+    var steps = 0
     /// The runs merged by where they came from.
-    package var origins: [String: Int] = [:]
-    package var warnings: [String] = []
+    var origins: [String: Int] = [:]
+    var warnings: [String] = []
   }
 
   /// How many times an upload takes a slot again when another upload of the
@@ -30,7 +30,7 @@ package enum SharedHistory {
 
   /// Uploads the runs `ids` of `store` that have a commit, each commit's under
   /// its first free slot, leaving out those its slots already name; returns warnings.
-  package static func upload(runs ids: Set<String>, of store: HistoryStore, remote: RemoteCache, contentStore: ContentStore,
+  static func upload(runs ids: Set<String>, of store: HistoryStore, remote: RemoteCache, contentStore: ContentStore,
                              scrub: HistoryStore.Scrub, duetVersion: String) -> [String] {
     guard remote.upload, !ids.isEmpty else { return [] }
     let commits: [String: String]
@@ -118,7 +118,7 @@ package enum SharedHistory {
   /// Fetches and merges into `store` the runs the slots of `commits` name that
   /// it lacks, each blob checked against its name and each store against
   /// `history merge`'s checks, every run against the commit it was found under.
-  package static func pull(commits: [String], into store: HistoryStore, remote: RemoteCache, contentStore: ContentStore) -> Pulled {
+  static func pull(commits: [String], into store: HistoryStore, remote: RemoteCache, contentStore: ContentStore) -> Pulled {
     var pulled = Pulled(commits: commits.count)
     let known: Set<String>
     do { known = Set(try store.runIDs()) } catch {
@@ -136,8 +136,9 @@ package enum SharedHistory {
     let blobs = Dictionary(grouping: wanted.keys, by: { BlobKey(commit: wanted[$0]!.commit, blob: wanted[$0]!.blob) })
     let missing = remote.fetch(blobs.keys.map(\.blob))
     var merged = Set<String>()
-    let fetched = blobs.filter { !missing.contains($0.key.blob) }
-      .sorted { $0.key.commit < $1.key.commit || ($0.key.commit == $1.key.commit && $0.key.blob.hash < $1.key.blob.hash) }
+    let fetched = blobs.filter { !missing.contains($0.key.blob) }.sorted { (left: (key: BlobKey, value: [String]), right: (key: BlobKey, value: [String])) -> Bool in
+      left.key.order < right.key.order
+    }
     // One transaction for every blob: a pull of 100 commits is one write.
     let results = store.merge(fetched.map { (contentStore.blobPath($0.key.blob.hash), Set($0.value), $0.key.commit) })
     for ((key, ids), result) in zip(fetched, results) {
@@ -158,5 +159,7 @@ package enum SharedHistory {
   private struct BlobKey: Hashable {
     var commit: String
     var blob: BlobDigest
+    /// By commit, then by blob: the order the pulled stores are merged in.
+    var order: String { commit + " " + blob.hash }
   }
 }

@@ -6,9 +6,9 @@ import DuetHistory
 
 /// `duet stats`: per lane, runs, pass rate, durations and a slowdown flag.
 package struct StatsRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
+  var environment: [String: String]
   package var last = 500
   /// `--tests`: the test cases of the lanes' reports, not the lanes.
   package var tests = false

@@ -7,9 +7,9 @@ import DuetHistory
 /// `duet trace [RUN] [--html FILE]`: a recorded run as Chrome Trace Event JSON,
 /// or its slices drawn on a page that stands alone.
 package struct TraceRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// A run id or log id, or a prefix of one; nil for the newest run.
   package var run: String?
   /// `--html FILE`, absolute: write the slices as a page there instead of printing the JSON.

@@ -5,17 +5,17 @@ import Foundation
 
 /// `duet hook install`: a git hook that runs duet verify on what is pushed (or committed).
 package struct HookInstallRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// `--pre-commit`; otherwise the pre-push hook.
   package var preCommit = false
   /// The duet the hook calls when it lives in the repository's own hooks folder.
-  package var duetPath: String
+  var duetPath: String
   /// `--force`: replace a hook duet did not write (kept as `<hook>.duet-backup`).
   package var force = false
   /// `--hooks-folder DIR`: where git runs this repository's hooks from, outside it.
   package var hooksFolder: String?
   /// The invocation's environment: git is found on its PATH and reads its variables.
-  package var environment: [String: String]
+  var environment: [String: String]
   package init(root: URL, duetPath: String, environment: [String: String]) {
     self.root = root
     self.duetPath = duetPath
@@ -69,7 +69,7 @@ package func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
 
 /// `duet hook uninstall`: what was removed, one line each (none: nothing was installed).
 package struct HookUninstallResponse: CommandResponse {
-  package var removed: [String]
+  var removed: [String]
   package var exitCode: Int32 { ExitCode.pass }
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()

@@ -13,15 +13,15 @@ import DuetHistory
 package struct HookRunRequest: Sendable {
   package var root: URL
   /// `pre-push` or `pre-commit`, as git names the hook.
-  package var kind: String
+  var kind: String
   /// The remote git pushes to (pre-push's first argument).
   package var remote = "origin"
   /// What git wrote on the hook's standard input: the refs being pushed.
   package var standardInput = Data()
   /// The invocation's environment: the lanes inherit it, and `DUET_HISTORY` and `DUET_SKIP` are read from it.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// As for `VerifyRequest`: the version and built-in identity, what the history's `runs.command` says, and the subreaper.
-  package var duetVersion: String
+  var duetVersion: String
   package var builtinIdentity: (@Sendable () -> String)?
   package var commandLine = "duet hook run"
   package var reapOrphans = false

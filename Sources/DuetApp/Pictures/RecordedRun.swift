@@ -9,7 +9,7 @@ import DuetHistory
 /// id or log id starts with `wanted`; nil when the store has none such. The
 /// critical path follows the manifest's `needs:` when the manifest loads (a
 /// run of lanes since renamed still draws, without one).
-package func recordedTimeline(_ store: HistoryStore, root: URL, wanted: String?) throws(HistoryError) -> RunTimeline? {
+func recordedTimeline(_ store: HistoryStore, root: URL, wanted: String?) throws(HistoryError) -> RunTimeline? {
   let runs = try store.recentRuns(limit: wanted == nil ? 1 : 100_000)
   guard let run = runs.first(where: { wanted == nil || $0.id.hasPrefix(wanted!) || $0.logID.hasPrefix(wanted!) }) else { return nil }
   let steps = try store.steps(ofRuns: [run.id])
@@ -21,6 +21,6 @@ package func recordedTimeline(_ store: HistoryStore, root: URL, wanted: String?)
 }
 
 /// `duet report --html FILE`: the report's page, written atomically to `path` (absolute).
-package func writeReportPage(_ report: HistoryReport, to path: String, time: (Double) -> String) throws {
+func writeReportPage(_ report: HistoryReport, to path: String, time: (Double) -> String) throws {
   try AtomicFile.write(Data(ReportPage.html(report, time: time).utf8), toAbsolute: path)
 }

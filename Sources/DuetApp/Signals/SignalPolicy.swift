@@ -20,7 +20,7 @@ import DuetSupport
 /// Owned by the invocation that owns the process (the binary's `main`); an
 /// in-process call has none and leaves the signals alone.
 package final class SignalPolicy: Sendable {
-  package static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+  static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   private struct State: Sendable {
     var handler: (@Sendable (Int32) -> Void)?
@@ -137,7 +137,7 @@ package final class SignalPolicy: Sendable {
     state.withLock { $0.fatal }.map { 128 + $0 } ?? code
   }
 
-  package static func name(_ number: Int32) -> String {
+  static func name(_ number: Int32) -> String {
     switch number {
     case SIGINT: return "SIGINT"
     case SIGTERM: return "SIGTERM"

@@ -4,9 +4,9 @@ import Foundation
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
 package struct GraphRequest: Sendable {
-  package var root: URL
+  var root: URL
   /// `dot` or `mermaid` (`GraphRequest.formats`).
-  package var format: String
+  var format: String
   /// The formats `graph --format` takes, the default first.
   package static let formats = GraphRender.Format.allCases.map(\.rawValue)
   /// A format `graph` does not draw is a usage error, said before the tree is looked for.
@@ -23,7 +23,7 @@ package struct GraphRequest: Sendable {
 
 /// Text duet generates whole (a graph, a schema), printed as it is.
 package struct GeneratedText: CommandResponse {
-  package var text: String
+  var text: String
   package var exitCode: Int32 { ExitCode.pass }
   package func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()

@@ -6,15 +6,15 @@ import Foundation
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
 package struct LanesRequest: Sendable {
-  package var root: URL
+  var root: URL
   package init(root: URL) { self.root = root }
 }
 
 package struct LanesResponse: CommandResponse {
-  package var report: LanesJSON
+  var report: LanesJSON
   /// For derived lanes, what `duet init` would add to them (a starting theme
   /// test and its lane), so the derived set and init's differ by nothing unsaid.
-  package var initAdds: String?
+  var initAdds: String?
   package var exitCode: Int32 { ExitCode.pass }
 
   package func printout(_ format: TextFormat) -> Printout {

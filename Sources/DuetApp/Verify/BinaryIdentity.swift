@@ -14,7 +14,7 @@ package enum BinaryIdentity {
 
   /// `0.1.0 sha256:<hex>`, or the version alone when the executable cannot be read.
   /// With `remember` false (`--dry-run`, which writes nothing) the memo is read, never written.
-  package static func identity(version: String, executable: String?, root: URL, remember: Bool = true) -> String {
+  static func identity(version: String, executable: String?, root: URL, remember: Bool = true) -> String {
     guard let executable, let digest = digest(of: executable, memo: root.appendingPathComponent(".duet/\(memoName)"), remember: remember) else {
       return version
     }

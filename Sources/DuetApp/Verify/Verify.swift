@@ -23,13 +23,13 @@ package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent
 /// A verify decided and not yet run: its session (the plan of the lanes it
 /// selected), or the response that ends it before any lane could run. The
 /// watch says which lanes a change runs from this same plan, then runs it.
-package enum PreparedVerify {
+enum PreparedVerify {
   case session(VerifySession, started: Date)
   case done(VerifyResponse)
 }
 
 /// The first half of `verify`: the tree loaded, the lanes narrowed, the plan made.
-package func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws -> PreparedVerify {
+func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws -> PreparedVerify {
   let started = Date()
   let tree = try TreeManifest.load(root: request.root)
   if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path).text) }

@@ -7,18 +7,18 @@ import DuetRun
 package struct VerifyObserver: Sendable {
   /// A line about the run as a whole (the derived-lanes notice, the change or
   /// shard selected): standard output for text, standard error beside `--json`.
-  package var notice: @Sendable (String) -> Void
+  var notice: @Sendable (String) -> Void
   /// Something went wrong that does not change the verdict (`duet verify: warning: ...`).
-  package var warning: @Sendable (String) -> Void
+  var warning: @Sendable (String) -> Void
   /// A report that could not be written and so fails the run (`duet verify: error: ...`).
-  package var error: @Sendable (String) -> Void
+  var error: @Sendable (String) -> Void
   /// The lanes are about to start: how many were selected.
-  package var started: @Sendable (_ total: Int) -> Void
-  package var event: @Sendable (RunEvent) -> Void
+  var started: @Sendable (_ total: Int) -> Void
+  var event: @Sendable (RunEvent) -> Void
   /// The last lane has ended (before the reports are written).
-  package var ended: @Sendable () -> Void
+  var ended: @Sendable () -> Void
   /// A line of a `--stream` lane's output, with the lane's name.
-  package var line: @Sendable (_ lane: String, _ text: String) -> Void
+  var line: @Sendable (_ lane: String, _ text: String) -> Void
 
   package init(notice: @escaping @Sendable (String) -> Void = { _ in },
               warning: @escaping @Sendable (String) -> Void = { _ in },
@@ -37,5 +37,5 @@ package struct VerifyObserver: Sendable {
   }
 
   /// Says nothing.
-  package static let silent = VerifyObserver()
+  static let silent = VerifyObserver()
 }

@@ -11,7 +11,7 @@ package struct VerifyRequest: Sendable {
   package var root: URL
   package var options: VerifyOptions
   /// `--since REF` / `--changed`: the change whose lanes run.
-  package var changeBase: ChangedFiles.Base?
+  var changeBase: ChangedFiles.Base?
   /// `--shard I/N`: this machine's part of the lanes.
   package var shard: ShardSpec?
   /// `--failed`: the lanes that failed in the last recorded run.
@@ -36,7 +36,7 @@ package struct VerifyRequest: Sendable {
   package var commandLine = "duet verify"
   /// duet's version and the identity of its built-in code, for built-in lanes'
   /// fingerprints; the identity is asked for only when a lane is a built-in.
-  package var duetVersion: String
+  var duetVersion: String
   package var builtinIdentity: (@Sendable () -> String)?
   /// Make this process the subreaper of the lanes' escaped children and stop
   /// them after the run (the binary does; an in-process caller sharing its
@@ -44,15 +44,15 @@ package struct VerifyRequest: Sendable {
   package var reapOrphans = false
   /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`,
   /// `DUET_SKIP`): the invocation's, never read from this process here.
-  package var environment: [String: String]
+  var environment: [String: String]
   /// What the run loop waits on and reads the time from, made on the thread
   /// that runs it; nil: the machine's. Tests hand a scripted poller and clock.
-  package var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
+  var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
 
   /// `--timings` without a path: `.duet/timings.html` under the root.
   package static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
 
-  package init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
+  init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
     self.root = root
     self.options = options
     self.duetVersion = duetVersion
@@ -87,10 +87,10 @@ package struct VerifyRequest: Sendable {
 /// The reports a CI run writes besides the text: `--junit FILE` and, under
 /// GitHub Actions, annotations and the step summary.
 package struct VerifyReports: Sendable {
-  package var junitPath: String?
-  package var github = false
-  package var summaryPath: String?
-  package init() {}
+  var junitPath: String?
+  var github = false
+  var summaryPath: String?
+  init() {}
 
   /// GitHub's side from the environment (`GITHUB_ACTIONS`, `GITHUB_STEP_SUMMARY`).
   package init(junitPath: String?, environment: [String: String]) {

@@ -54,22 +54,22 @@ package final class WatchControl: Sendable {
 /// What the watch tells between runs; each run itself talks through `verify`.
 package struct WatchObserver: Sendable {
   /// A run's response, to print as `duet verify` does.
-  package var ran: @Sendable (VerifyResponse) -> Void
+  var ran: @Sendable (VerifyResponse) -> Void
   /// Files changed since the last run, and why each lane runs for them (empty: none is affected).
-  package var changed: @Sendable (_ files: [String], _ lanes: [(name: String, reason: String)]) -> Void
+  var changed: @Sendable (_ files: [String], _ lanes: [(name: String, reason: String)]) -> Void
   /// Files that changed while a run was going (a lane may have written them): not acted on.
-  package var changedDuringRun: @Sendable ([String]) -> Void
+  var changedDuringRun: @Sendable ([String]) -> Void
   /// Waiting for the next change.
-  package var waiting: @Sendable () -> Void
+  var waiting: @Sendable () -> Void
   /// A run that could not start (a manifest made invalid by an edit): the watch goes on.
-  package var failed: @Sendable (Error) -> Void
+  var failed: @Sendable (Error) -> Void
   /// Lanes (with their outcome) still failing from an earlier run of the watch,
   /// which the last run did not run: the tree does not pass while one is.
-  package var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
+  var stillFailing: @Sendable ([(name: String, outcome: String)]) -> Void
   /// The watcher lost the tree's events or the tree itself, and what it did: one line each.
-  package var noticed: @Sendable (WatchNotice) -> Void
+  var noticed: @Sendable (WatchNotice) -> Void
 
-  package init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
+  init(ran: @escaping @Sendable (VerifyResponse) -> Void, changed: @escaping @Sendable ([String], [(name: String, reason: String)]) -> Void,
               changedDuringRun: @escaping @Sendable ([String]) -> Void, waiting: @escaping @Sendable () -> Void,
               failed: @escaping @Sendable (Error) -> Void,
               stillFailing: @escaping @Sendable ([(name: String, outcome: String)]) -> Void = { _ in },

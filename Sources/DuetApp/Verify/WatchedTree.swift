@@ -3,7 +3,7 @@ import Foundation
 
 /// What the watcher did when the kernel's events alone would have lost the
 /// tree: said in one line each, so a watch never says "watching" while it sees nothing.
-package enum WatchNotice: Equatable, Sendable {
+enum WatchNotice: Equatable, Sendable {
   /// The kernel's queue overflowed; the tree was rescanned.
   case overflow
   /// The tree's folder was removed or moved away; the watch waits for it.

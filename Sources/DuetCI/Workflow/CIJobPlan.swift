@@ -12,19 +12,19 @@ import DuetModel
 package struct CIJobPlan: Sendable {
   package struct Job: Sendable, Equatable {
     /// A safe job id (`linux-1`, or the lane's id with one job per lane).
-    package var id: String
+    var id: String
     /// The indices of its lanes in the manifest, in manifest order.
-    package var lanes: [Int]
+    var lanes: [Int]
     /// Whether its lanes can run only on macOS.
-    package var macOS: Bool
+    var macOS: Bool
     /// Its runner labels (GitHub) or tags (GitLab).
-    package var labels: [String]
+    var labels: [String]
     /// The jobs (indices into `jobs`) its lanes need, in order.
-    package var needs: [Int]
+    var needs: [Int]
     /// The `outputs:` of its lanes that a lane of another job needs.
-    package var handsOn: [String]
+    var handsOn: [String]
     /// The jobs (indices) whose `handsOn` its lanes read.
-    package var receives: [Int]
+    var receives: [Int]
   }
 
   package struct Options: Sendable {
@@ -38,14 +38,14 @@ package struct CIJobPlan: Sendable {
   }
 
   /// The most jobs one group is split into, whatever the durations say.
-  package static let maxJobsPerGroup = 20
+  static let maxJobsPerGroup = 20
 
   package var jobs: [Job]
   /// The job of each lane, by lane index.
-  package var jobOfLane: [Int]
+  var jobOfLane: [Int]
 
   /// The plan for `manifest`; `labels` gives a lane's runner labels.
-  package static func make(
+  static func make(
     _ manifest: Manifest, options: Options, labels: (Lane) -> [String]
   ) throws(GitHubWorkflow.JobIDClash) -> CIJobPlan {
     let lanes = manifest.lanes

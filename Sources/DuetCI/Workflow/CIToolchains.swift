@@ -9,10 +9,10 @@ import DuetSupport
 /// Gradle and Kotlin/Native caches are worth keeping between runs).
 package struct CIToolchains: Sendable, Equatable {
   /// The JDK major version to install, nil when no module declares one.
-  package var jdk: Int?
+  var jdk: Int?
   /// Whether the tree has a Gradle settings file.
-  package var gradle = false
-  package init(jdk: Int? = nil, gradle: Bool = false) {
+  var gradle = false
+  init(jdk: Int? = nil, gradle: Bool = false) {
     self.jdk = jdk
     self.gradle = gradle
   }
@@ -26,21 +26,21 @@ package struct CIToolchains: Sendable, Equatable {
   /// Whether a job holding `lanes` must set up the Android SDK: one of them
   /// says it needs it (`requires: [android-sdk]`), and duet would skip it
   /// without one (and `--strict`, as CI runs it, fails it).
-  package static func needAndroidSDK(_ lanes: [Lane]) -> Bool {
+  static func needAndroidSDK(_ lanes: [Lane]) -> Bool {
     lanes.contains { $0.requires.contains(AndroidSDK.requirement) }
   }
 
   /// The Android command-line tools a GitLab job installs (the build
   /// `android-actions/setup-android` v3.2.2 installs by default, so both CI
   /// systems build with the same `sdkmanager`), and where the SDK goes.
-  package static let androidCommandLineTools = "12266719"
-  package static let gitLabAndroidHome = ".android-sdk"
+  static let androidCommandLineTools = "12266719"
+  static let gitLabAndroidHome = ".android-sdk"
 
   /// The GitLab script line that gives a job the Android SDK: the image's own
   /// when it sets `ANDROID_HOME`, else the command-line tools unpacked into the
   /// cached `.android-sdk/`, the licences accepted (Gradle then installs the
   /// platforms a module compiles against). Needs the JDK, installed before it.
-  package static let installAndroidSDK: ShellText =
+  static let installAndroidSDK: ShellText =
     "if [ -z \"${ANDROID_HOME:-}\" ]; then export ANDROID_HOME=\"$CI_PROJECT_DIR/\(gitLabAndroidHome)\"; fi; export ANDROID_SDK_ROOT=\"$ANDROID_HOME\"; "
     + "sdkmanager=\"$ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager\"; "
     + "if [ ! -x \"$sdkmanager\" ]; then "
@@ -53,16 +53,16 @@ package struct CIToolchains: Sendable, Equatable {
     + "{ yes || true; } | \"$sdkmanager\" --licenses >/dev/null"
 
   /// The JDK distribution `actions/setup-java` installs.
-  package static let jdkDistribution = "temurin"
+  static let jdkDistribution = "temurin"
   /// The jobs that build duet once per runner platform; no lane job takes their ids.
-  package static let buildJobIDs: Set<String> = ["duet-build-linux", "duet-build-macos"]
+  static let buildJobIDs: Set<String> = ["duet-build-linux", "duet-build-macos"]
 
-  package static func buildJobID(macOS: Bool) -> String { macOS ? "duet-build-macos" : "duet-build-linux" }
+  static func buildJobID(macOS: Bool) -> String { macOS ? "duet-build-macos" : "duet-build-linux" }
 
   /// `xcode-select` of the newest installed Xcode whose version starts with
   /// `$DUET_XCODE` (the runner's default when it is empty; none installed fails),
   /// then `xcodebuild -version`.
-  package static let selectXcode: ShellText =
+  static let selectXcode: ShellText =
     "xcode=\"$(ls -d /Applications/Xcode_\"${DUET_XCODE:-}\"*.app 2>/dev/null | sort -V | tail -n 1 || true)\"; "
     + "if [ -n \"$xcode\" ]; then sudo xcode-select --switch \"$xcode\"; "
     + "elif [ -n \"${DUET_XCODE:-}\" ]; then echo \"no Xcode $DUET_XCODE in /Applications\" >&2; exit 1; fi; xcodebuild -version"

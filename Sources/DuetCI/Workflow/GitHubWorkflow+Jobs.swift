@@ -6,7 +6,7 @@ import DuetSupport
 /// of the plan, and the history job.
 extension GitHubWorkflow {
   /// The workflow text for `manifest`.
-  package static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
+  static func render(_ manifest: Manifest, options: Options) throws(JobIDClash) -> String {
     String(decoding: try renderData(manifest, options: options), as: UTF8.self)
   }
 

@@ -66,7 +66,7 @@ extension GitHubWorkflow {
   /// each with its JUnit report `.duet/ci/junit-ID[-outputs].xml`.
   /// Every call names the history stores of the jobs this one needs
   /// (`--upstream JOB=STORE`), so duet skips a lane whose need did not pass there.
-  package static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String, upstream: [UpstreamArgument] = []) -> [(lanes: [Lane], arguments: ShellText)] {
+  static func verifyRuns(_ lanes: [Lane], handsOn: [String], id: String, upstream: [UpstreamArgument] = []) -> [(lanes: [Lane], arguments: ShellText)] {
     let handed = Set(handsOn)
     let producers = lanes.filter { $0.outputs.contains(where: handed.contains) }
     let others = lanes.filter { !$0.outputs.contains(where: handed.contains) }
@@ -79,24 +79,24 @@ extension GitHubWorkflow {
   /// `--lane A --lane B --no-deps --strict --junit FILE --seal [--upstream JOB=STORE…]`, each name a shell word.
   /// `--seal`: the job's verdicts are sealed beside its store, and the jobs
   /// after it believe only a store that matches its seal (issue 52, item 6b).
-  package static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> ShellText {
+  static func verifyArguments(_ lanes: [Lane], junit: String, upstream: [UpstreamArgument] = []) -> ShellText {
     let names: [ShellText] = lanes.map { "--lane \($0.name)" }
     let stores: [ShellText] = upstream.map { " --upstream \($0.job + "=" + $0.store)" }
     return "\(names.joined(separator: " ")) --no-deps --strict --junit \(junit) --seal\(stores.joined())"
   }
 
   /// One `--upstream`: a job this one needs and where its history store lands.
-  package struct UpstreamArgument: Sendable {
-    package var job: String
-    package var store: String
-    package init(job: String, store: String) {
+  struct UpstreamArgument: Sendable {
+    var job: String
+    var store: String
+    init(job: String, store: String) {
       self.job = job
       self.store = store
     }
   }
 
   /// A one-lane job is named after its lane; a group by its id and lanes (the first few).
-  package static func jobName(_ job: CIJobPlan.Job, lanes: [Lane], oneJobPerLane: Bool) -> String {
+  static func jobName(_ job: CIJobPlan.Job, lanes: [Lane], oneJobPerLane: Bool) -> String {
     if oneJobPerLane || lanes.count == 1 { return lanes[0].name }
     let shown = lanes.prefix(5).map(\.name).joined(separator: ", ")
     let more = lanes.count > 5 ? " and " + String(lanes.count - 5) + " more" : ""
@@ -104,12 +104,12 @@ extension GitHubWorkflow {
   }
 
   /// The most minutes GitHub's hosted runners let a job run (they refuse more).
-  package static let maxJobMinutes = 360
+  static let maxJobMinutes = 360
 
   /// `timeout-minutes:`, at most `maxJobMinutes`, with a comment saying what
   /// the lanes would need when that is more: the lanes' own timeouts still
   /// stop them, and a job that must run longer needs a self-hosted runner.
-  package static func timeoutMinutes(_ minutes: Int) -> [YAML] {
+  static func timeoutMinutes(_ minutes: Int) -> [YAML] {
     guard minutes > maxJobMinutes else { return ["    timeout-minutes: \(minutes)"] }
     return [
       "    # Its lanes may take \(minutes) minutes; GitHub's hosted runners stop a job at \(maxJobMinutes).",
@@ -118,7 +118,7 @@ extension GitHubWorkflow {
   }
 
   /// Every lane's timeout (30 minutes when it sets none) times its attempts, plus 30 minutes.
-  package static func jobMinutes(_ lanes: [Lane]) -> Int {
+  static func jobMinutes(_ lanes: [Lane]) -> Int {
     let minutes = lanes.reduce(0.0) { $0 + ($1.timeout ?? 30 * 60) / 60 * Double($1.retries + 1) }
     return Int(minutes.rounded(.up)) + 30
   }
@@ -247,13 +247,13 @@ extension GitHubWorkflow {
 
   /// The history store's cache key: one entry per run, found again by the
   /// prefix of the branch, else of the default branch.
-  package static let historyCacheKey = "duet-history-${{ github.ref_name }}-${{ github.run_id }}"
+  static let historyCacheKey = "duet-history-${{ github.ref_name }}-${{ github.run_id }}"
 
   /// Restores the newest store of this branch (else the default branch's) and
   /// the cache entries `history merge` kept of its passes, so lanes that passed
   /// on any runner with the same fingerprint are cached (the entry serves them;
   /// the history is its log, issue 51).
-  package static let restoreHistory: [YAML] = [
+  static let restoreHistory: [YAML] = [
     "      - name: Restore the history store",
     "        uses: \(PinnedAction.cacheRestore.uses)",
     "        with:",
@@ -267,7 +267,7 @@ extension GitHubWorkflow {
   ]
 
   /// One label as a scalar, several as a flow list.
-  package static func labels(_ labels: [String]) -> YAML {
+  static func labels(_ labels: [String]) -> YAML {
     labels.count == 1 ? YAMLText.scalar(labels[0]) : YAMLText.list(labels)
   }
 

@@ -25,7 +25,7 @@ package enum GitHubWorkflow {
 
   package struct Options: Sendable {
     /// The version of duet writing the workflow (`duetVersion`).
-    package var duetVersion: String
+    var duetVersion: String
     /// Where the manifest was read from, for the header.
     package var manifestPath: String = Manifest.defaultPath
     /// duet's git repository; nil reads it from the repository variable `DUET_GIT_URL`.
@@ -33,8 +33,8 @@ package enum GitHubWorkflow {
     /// The commit the writing duet was built from (nil when it does not know):
     /// the fallback build's ref when the release tag does not exist.
     package var duetCommit: String?
-    package var runsOn = "ubuntu-latest"
-    package var macOSRunsOn = "macos-latest"
+    var runsOn = "ubuntu-latest"
+    var macOSRunsOn = "macos-latest"
     /// How lanes become jobs.
     package var jobs = CIJobPlan.Options()
     /// What the tree's build needs on every runner.
@@ -49,7 +49,7 @@ package enum GitHubWorkflow {
   /// `yes`…: YAMLText.reservedWords), a GitLab keyword (`stages`, `variables`,
   /// `image`…) or the history job's id, gets a `lane_` prefix. Two lanes that would share an id (GitHub compares ids without
   /// case) are refused, naming both, rather than renamed behind the user's back.
-  package static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
+  static func jobIDs(for names: [String]) throws(JobIDClash) -> [String] {
     var owner: [String: String] = [summaryJobID.lowercased(): summaryJobID]
     var ids: [String] = []
     for name in names {
@@ -64,21 +64,21 @@ package enum GitHubWorkflow {
   }
 
   /// The job id of one lane name (see `jobIDs(for:)`).
-  package static func jobID(for name: String) -> String {
+  static func jobID(for name: String) -> String {
     let id = String(name.unicodeScalars.map { isIDCharacter($0) ? Character($0) : "_" })
     return isValidJobID(id) && !isReservedJobID(id) ? id : "lane_" + id
   }
 
   /// GitLab's top-level keywords and special job names, which a job id must
   /// not take, as lowercase.
-  package static let gitLabKeywords: Set<String> = [
+  static let gitLabKeywords: Set<String> = [
     "default", "include", "stages", "variables", "workflow", "image", "services", "cache",
     "before_script", "after_script", "types", "pages", "spec",
   ]
 
   /// Whether `id` would read as a YAML boolean or null, name a GitLab keyword,
   /// or be the history job's id.
-  package static func isReservedJobID(_ id: String) -> Bool {
+  static func isReservedJobID(_ id: String) -> Bool {
     let lower = id.lowercased()
     return YAMLText.reservedWords.contains(lower) || gitLabKeywords.contains(lower) || lower == summaryJobID
       || CIToolchains.buildJobIDs.contains(lower)
@@ -86,10 +86,10 @@ package enum GitHubWorkflow {
 
   /// Two lanes whose names map to one job id.
   package struct JobIDClash: Error, Equatable, CustomStringConvertible {
-    package var first: String
-    package var second: String
-    package var id: String
-    package var isSummaryJob: Bool
+    var first: String
+    var second: String
+    var id: String
+    var isSummaryJob: Bool
     package var description: String {
       isSummaryJob
         ? "lane '\(second)' would take the job id '\(id)' of duet's history job; rename the lane in the manifest"
@@ -97,13 +97,13 @@ package enum GitHubWorkflow {
     }
   }
 
-  package static func isValidJobID(_ id: String) -> Bool {
+  static func isValidJobID(_ id: String) -> Bool {
     guard let first = id.unicodeScalars.first, isLetter(first) || first == "_" else { return false }
     return id.unicodeScalars.allSatisfy(isIDCharacter)
   }
 
-  package static func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) }
-  package static func isIDCharacter(_ s: Unicode.Scalar) -> Bool { isLetter(s) || ("0"..."9").contains(s) || s == "-" || s == "_" }
+  static func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) }
+  static func isIDCharacter(_ s: Unicode.Scalar) -> Bool { isLetter(s) || ("0"..."9").contains(s) || s == "-" || s == "_" }
 
   /// The step that puts duet at `$DUET_VERSION` on `PATH`, shared by the
   /// generated workflow and `workflows/duet-verify.yml` (a test keeps the two the
@@ -112,7 +112,7 @@ package enum GitHubWorkflow {
   /// release tag, else at the commit the writing duet was built from
   /// (`DUET_COMMIT`), else at the default branch, so it never asks for a ref that
   /// does not exist. The C libraries are installed only when needed.
-  package static let installScript: [ShellText] = [
+  static let installScript: [ShellText] = [
     "set -euo pipefail",
     "bin=\"$HOME/.duet-tool/$DUET_VERSION/duet\"",
     "os=\"$(uname -s | tr '[:upper:]' '[:lower:]')\"",
@@ -158,7 +158,7 @@ package enum GitHubWorkflow {
 
   /// The step of a lane job that unpacks the build job's duet (`duet.tar`,
   /// downloaded to `$RUNNER_TEMP`) outside the checkout and puts it on `PATH`.
-  package static let unpackDuet: [ShellText] = [
+  static let unpackDuet: [ShellText] = [
     "set -euo pipefail",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "tar -xf \"$RUNNER_TEMP/duet.tar\" -C \"$RUNNER_TEMP/duet-bin\"",

@@ -24,14 +24,14 @@ import DuetSupport
 package enum GitLabPipeline {
   package static let defaultPath = ".gitlab-ci.yml"
   /// The id of the last job; no lane job takes it.
-  package static let summaryJobID = "duet-history"
+  static let summaryJobID = "duet-history"
   /// GitLab's tags for macOS when the manifest names none (its hosted macOS runners).
-  package static let defaultMacOSTags = ["saas-macos-medium-m1"]
+  static let defaultMacOSTags = ["saas-macos-medium-m1"]
   /// The image of the Linux jobs: the Swift duet is built with (Ubuntu 24.04).
-  package static let linuxImage = "swift:6.3.1"
+  static let linuxImage = "swift:6.3.1"
 
   package struct Options: Sendable {
-    package var duetVersion: String
+    var duetVersion: String
     package var manifestPath: String = Manifest.defaultPath
     /// How lanes become jobs.
     package var jobs = CIJobPlan.Options()
@@ -42,7 +42,7 @@ package enum GitLabPipeline {
 
   /// Job names for `names`: GitHub's rules serve here too (letters, digits, `-`,
   /// `_`, no YAML 1.1 boolean or null, no GitLab keyword).
-  package static func jobIDs(for names: [String]) throws(GitHubWorkflow.JobIDClash) -> [String] {
+  static func jobIDs(for names: [String]) throws(GitHubWorkflow.JobIDClash) -> [String] {
     try GitHubWorkflow.jobIDs(for: names)
   }
 
@@ -53,7 +53,7 @@ package enum GitLabPipeline {
     }
   }
 
-  package static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
+  static func render(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> String {
     String(decoding: try renderData(manifest, options: options), as: UTF8.self)
   }
 
@@ -224,7 +224,7 @@ package enum GitLabPipeline {
 
   /// The history store of the branch (else the default branch's), saved only
   /// by the last job, and Gradle's and Kotlin/Native's caches.
-  package static func caches(savingHistory: Bool, gradle: Bool, androidSDK: Bool = false) -> [YAML] {
+  static func caches(savingHistory: Bool, gradle: Bool, androidSDK: Bool = false) -> [YAML] {
     var y: [YAML] = [
       "  cache:",
       "    - key: \("duet-history-$CI_COMMIT_REF_SLUG")",
@@ -259,7 +259,7 @@ package enum GitLabPipeline {
 
   /// duet, from the job's cache or built from `$DUET_GIT_URL` at `$DUET_GIT_REF`,
   /// copied to `.duet-bin/duet` for the lane jobs.
-  package static let installDuet: [ShellText] = [
+  static let installDuet: [ShellText] = [
     "bin=\"$CI_PROJECT_DIR/.duet-tool/duet\"; if [ ! -x \"$bin\" ]; then "
       + "if command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q libsqlite3-dev libyaml-dev libssl-dev libcurl4-openssl-dev git; fi; "
       + "if command -v brew >/dev/null; then brew list libyaml >/dev/null 2>&1 || brew install libyaml; fi; "
@@ -272,7 +272,7 @@ package enum GitLabPipeline {
 
   /// The build job's duet on `PATH`, outside git's view (`.git/info/exclude`),
   /// with its runtime libraries when the image lacks them.
-  package static let duetOnPath: [ShellText] = [
+  static let duetOnPath: [ShellText] = [
     "export PATH=\"$CI_PROJECT_DIR/.duet-bin:$PATH\"",
     "if [ -d .git ]; then mkdir -p .git/info && { grep -qx '/.duet-bin/' .git/info/exclude 2>/dev/null || echo '/.duet-bin/' >> .git/info/exclude; }; fi",
     "duet --version || { if command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3; else brew install libyaml; fi; duet --version; }",

@@ -12,9 +12,9 @@ import DuetSupport
 /// workflow's or the job's: a secret reaches only the steps that use it, not the
 /// checkout, the actions or the tree's own setup. GitLab passes CI/CD variables
 /// to every job by itself; its lane jobs only set the upload switch.
-package enum RemoteCacheEnvironment {
+enum RemoteCacheEnvironment {
   /// The `env:` of a GitHub `duet verify` step, name and value.
-  package static let gitHubStep: [(name: String, value: String)] = [
+  static let gitHubStep: [(name: String, value: String)] = [
     (EnvironmentVariable.remoteCache.rawValue, "${{ vars.DUET_REMOTE_CACHE }}"),
     (EnvironmentVariable.remoteCacheUpload.rawValue, "1"),
     (EnvironmentVariable.remoteCacheToken.rawValue, "${{ secrets.DUET_REMOTE_CACHE_TOKEN }}"),
@@ -22,10 +22,10 @@ package enum RemoteCacheEnvironment {
   ]
 
   /// The variables of a GitLab lane job.
-  package static let gitLabJob: [(name: String, value: String)] = [(EnvironmentVariable.remoteCacheUpload.rawValue, "1")]
+  static let gitLabJob: [(name: String, value: String)] = [(EnvironmentVariable.remoteCacheUpload.rawValue, "1")]
 
   /// The comment lines of the GitLab file that say what to set.
-  package static let gitLabComment: [YAML] = [
+  static let gitLabComment: [YAML] = [
     "# To share the remote cache, set the CI/CD variables DUET_REMOTE_CACHE (its URL) and, masked,",
     "# DUET_REMOTE_CACHE_TOKEN and DUET_REMOTE_CACHE_KEY; GitLab passes them to every job, and lane jobs upload.",
   ]

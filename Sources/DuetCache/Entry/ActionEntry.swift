@@ -18,7 +18,7 @@ package struct ActionEntry: Sendable, Equatable {
     /// A symbolic link, kept by its target text.
     case link(path: String, target: String)
 
-    package var path: String {
+    var path: String {
       switch self {
       case .file(let path, _, _), .link(let path, _): return path
       }
@@ -27,8 +27,8 @@ package struct ActionEntry: Sendable, Equatable {
 
   /// The action key the entry is stored under (64 hex digits).
   package var key: String
-  package var lane: String
-  package var duetVersion: String
+  var lane: String
+  var duetVersion: String
   /// Judged under `--strict` in a run that changed no tracked file.
   package var strict: Bool
   /// Judged on a change list (`--since`): never serves a whole-tree run.
@@ -37,7 +37,7 @@ package struct ActionEntry: Sendable, Equatable {
   /// The log of the attempt that passed; nil when it printed nothing.
   package var log: BlobDigest?
   /// HMAC-SHA256 of the entry without it, when a key signed the entry.
-  package var signature: [UInt8]?
+  var signature: [UInt8]?
 
   package init(key: String, lane: String, duetVersion: String, strict: Bool, partial: Bool, outputs: [Output], log: BlobDigest?) {
     self.key = key
@@ -50,7 +50,7 @@ package struct ActionEntry: Sendable, Equatable {
   }
 
   /// Every blob the entry names: the output files' and the log's.
-  package var blobs: [BlobDigest] {
+  var blobs: [BlobDigest] {
     var seen = Set<BlobDigest>()
     var found: [BlobDigest] = []
     for output in outputs {
@@ -69,22 +69,22 @@ package struct ActionEntry: Sendable, Equatable {
   /// The permission bits an output keeps: everything but set-user-ID and
   /// set-group-ID, which a cache (an entry from a shared server, restored by a
   /// CI job running as root) must never hand out; Bazel keeps less still.
-  package static let keptModeBits: UInt32 = 0o1777
+  static let keptModeBits: UInt32 = 0o1777
 
   /// The largest blob an entry may name: 64 GiB.
-  package static let maxBlobSize = 64 << 30
+  static let maxBlobSize = 64 << 30
 
   // MARK: - Signing
 
   /// The entry signed with `key`.
-  package func signed(with key: [UInt8]) -> ActionEntry {
+  func signed(with key: [UInt8]) -> ActionEntry {
     var copy = self
     copy.signature = HMACSHA256.mac(key: key, message: unsignedBytes)
     return copy
   }
 
   /// Whether the entry carries a signature that `key` made.
-  package func isSigned(by key: [UInt8]) -> Bool {
+  func isSigned(by key: [UInt8]) -> Bool {
     guard let signature else { return false }
     return HMACSHA256.equal(signature, HMACSHA256.mac(key: key, message: unsignedBytes))
   }
@@ -243,7 +243,7 @@ package struct ActionEntry: Sendable, Equatable {
 
   /// Whether an entry may name `path`: what `decode` accepts, so capture
   /// never stores an entry that no reader takes back.
-  package static func isEntryPath(_ path: String) -> Bool {
+  static func isEntryPath(_ path: String) -> Bool {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     return !path.isEmpty && !path.hasPrefix("/") && segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
       && !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })

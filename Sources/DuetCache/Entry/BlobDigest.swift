@@ -3,9 +3,9 @@
 package struct BlobDigest: Sendable, Hashable, CustomStringConvertible {
   /// 64 lowercase hex digits.
   package var hash: String
-  package var size: Int
+  var size: Int
 
-  package init(hash: String, size: Int) {
+  init(hash: String, size: Int) {
     self.hash = hash
     self.size = size
   }
@@ -15,7 +15,7 @@ package struct BlobDigest: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether `text` is 64 lowercase hex digits: the only names the stores accept,
   /// so a hostile entry can never name a path through a digest.
-  package static func isHash(_ text: String) -> Bool {
+  static func isHash(_ text: String) -> Bool {
     text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
   }
 }

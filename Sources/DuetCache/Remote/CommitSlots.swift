@@ -13,7 +13,7 @@ package enum CommitSlots {
   /// re-runs, laptops) of one commit.
   package static let maxSlots = 64
   /// The `lane` an entry of a slot carries, so it is never taken for a lane's pass.
-  package static let entryLane = "duet-runs"
+  static let entryLane = "duet-runs"
   /// The folder of the outputs that name the runs.
   static let runFolder = "runs/"
 

@@ -15,7 +15,7 @@ import Foundation
 /// credentials besides (libcurl never sees them in a URL, so this is the second
 /// guard, not the first).
 package final class HTTPTransport: RemoteTransport {
-  package let config: RemoteCacheConfig
+  let config: RemoteCacheConfig
   /// Sessions no call is using: a call takes one (or makes one) and gives it back.
   private let idle = Locked<[CurlSession]>([])
   /// Set by `cancel()` (Ctrl-C, from another thread): every call ends at once.

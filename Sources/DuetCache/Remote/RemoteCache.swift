@@ -40,7 +40,7 @@ package final class RemoteCache: @unchecked Sendable {
   private var warnedUnsigned = false
   /// An entry that is not one (a proxy's web page answers every key) is said once.
   private var warnedUnusable = false
-  package private(set) var warnings: [String] = []
+  private(set) var warnings: [String] = []
 
   /// `name` is the base URL as messages may show it (no userinfo).
   package init(transport: any RemoteTransport, name: String, upload: Bool, signingKey: [UInt8]?, store: ContentStore, maxBlobBytes: Int = 2 << 30) {
@@ -93,7 +93,7 @@ package final class RemoteCache: @unchecked Sendable {
   }
 
   /// Whether the remote may still be read in this run (no request failed, no blob came damaged).
-  package var readable: Bool { !broken && !untrusted }
+  var readable: Bool { !broken && !untrusted }
 
   /// What the remote holds under each of `keys` (each named by `keys`'s value
   /// in messages: `lane kit`); empty when it cannot be read (then one warning said why).

@@ -10,12 +10,12 @@ import Foundation
 package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
   /// `scheme://host[:port]/path`: no userinfo, no query, no trailing slash.
   /// Requests go to `<base>/ac/<hex>` and `<base>/cas/<hex>`.
-  package var base: String
+  var base: String
   /// Basic auth from the URL's userinfo, percent-decoded.
-  package var user: String?
-  package var password: String?
+  var user: String?
+  var password: String?
   /// `Authorization: Bearer <token>`, from `DUET_REMOTE_CACHE_TOKEN`.
-  package var bearerToken: String?
+  var bearerToken: String?
   /// Whether duet PUTs what it built (`DUET_REMOTE_CACHE_UPLOAD=1` or `true`);
   /// a cache is read-only unless told.
   package var upload: Bool
@@ -24,30 +24,30 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
   package var signingKey: [UInt8]?
   /// How long a TCP (and TLS) connect may take: a server that is down should
   /// cost a build seconds, not minutes.
-  package var connectTimeout: Duration = .seconds(5)
+  var connectTimeout: Duration = .seconds(5)
   /// A transfer slower than `lowSpeedLimit` bytes a second for `lowSpeedTime`
   /// is abandoned: a stalled server is found without capping honest big blobs.
-  package var lowSpeedLimit: Int = 1024
-  package var lowSpeedTime: Duration = .seconds(10)
+  var lowSpeedLimit: Int = 1024
+  var lowSpeedTime: Duration = .seconds(10)
   /// The most one request may take, whatever its speed (libcurl counts whole
   /// requests, connect included).
-  package var requestTimeout: Duration = .seconds(120)
+  var requestTimeout: Duration = .seconds(120)
   /// A run's remote cache is off once its calls have waited this long, summed,
   /// on transfers that moved under `stallRate` bytes a second together with
   /// none ending: a wedged or trickling server costs a run about 10 s.
-  package var stallBudget: Duration = .seconds(10)
-  package var stallRate: Int = 64 * 1024
+  var stallBudget: Duration = .seconds(10)
+  var stallRate: Int = 64 * 1024
   /// How many requests run at once (`DUET_REMOTE_CACHE_JOBS`, 1...64).
-  package var parallel: Int = 16
+  var parallel: Int = 16
   /// The largest blob duet downloads; a larger answer is refused, not stored.
   package var maxBlobBytes: Int = 2 << 30
 
   /// The variables read, for a command that documents or lists them.
-  package static let variables = EnvironmentVariable.remoteCacheSettings.map(\.rawValue)
+  static let variables = EnvironmentVariable.remoteCacheSettings.map(\.rawValue)
 
   /// A config for `url` with the defaults above and no token, key or upload;
   /// `source` names the URL's origin in an error.
-  package init(url: String, source: String = "--remote-cache") throws(RemoteCacheConfigError) {
+  init(url: String, source: String = "--remote-cache") throws(RemoteCacheConfigError) {
     let parsed = try Self.parse(url: url, source: source)
     self.base = parsed.base
     self.user = parsed.user

@@ -4,11 +4,11 @@
 /// (no user, no password, no query), so the error can be printed anywhere.
 package struct RemoteCacheConfigError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `--remote-cache` or the variable's name.
-  package var source: String
+  var source: String
   /// What is wrong, lowercase: `expected an http:// or https:// URL, got "ftp://host/x"`.
-  package var message: String
+  var message: String
 
-  package init(source: String, message: String) {
+  init(source: String, message: String) {
     self.source = source
     self.message = message
   }

@@ -3,17 +3,17 @@ import Foundation
 /// The two namespaces of the Bazel HTTP remote-cache protocol:
 /// `<base>/ac/<sha256>` holds action entries (an action key to its result),
 /// `<base>/cas/<sha256>` holds blobs named by the SHA-256 of their bytes.
-package enum RemoteNamespace: String, Sendable, Hashable {
+enum RemoteNamespace: String, Sendable, Hashable {
   case ac, cas
 }
 
 /// One object on the remote cache: `ac/<hex>` or `cas/<hex>`.
 package struct RemoteKey: Sendable, Hashable, CustomStringConvertible {
-  package var namespace: RemoteNamespace
+  var namespace: RemoteNamespace
   /// 64 lowercase hex digits.
-  package var hash: String
+  var hash: String
 
-  package init(_ namespace: RemoteNamespace, _ hash: String) {
+  init(_ namespace: RemoteNamespace, _ hash: String) {
     self.namespace = namespace
     self.hash = hash
   }
@@ -25,10 +25,10 @@ package struct RemoteKey: Sendable, Hashable, CustomStringConvertible {
 /// A download: the object to GET and the file its bytes go to. The transport
 /// writes `destination` (creating or truncating it) and stops past `maxBytes`.
 package struct RemoteGet: Sendable {
-  package var key: RemoteKey
-  package var destination: String
-  package var maxBytes: Int
-  package init(key: RemoteKey, destination: String, maxBytes: Int) {
+  var key: RemoteKey
+  var destination: String
+  var maxBytes: Int
+  init(key: RemoteKey, destination: String, maxBytes: Int) {
     self.key = key
     self.destination = destination
     self.maxBytes = maxBytes
@@ -37,12 +37,12 @@ package struct RemoteGet: Sendable {
 
 /// An upload: the object to PUT and the file that holds its bytes.
 package struct RemotePut: Sendable {
-  package var key: RemoteKey
-  package var source: String
+  var key: RemoteKey
+  var source: String
   /// `application/octet-stream` for blobs, `application/octet-stream` (binary
   /// protobuf) for action entries too.
-  package var contentType: String
-  package init(key: RemoteKey, source: String, contentType: String = "application/octet-stream") {
+  var contentType: String
+  init(key: RemoteKey, source: String, contentType: String = "application/octet-stream") {
     self.key = key
     self.source = source
     self.contentType = contentType
@@ -80,10 +80,10 @@ package protocol RemoteTransport: Sendable {
 
 extension RemoteTransport {
   /// A transport whose calls never wait has nothing to end.
-  package func cancel() {}
+  func cancel() {}
 
   /// `read` through `get` and scratch files, for a transport with no other way.
-  package func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
+  func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
     var paths: [String] = []
     defer { paths.forEach { unlink($0) } }
     var requests: [RemoteGet] = []

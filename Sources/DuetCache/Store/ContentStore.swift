@@ -17,7 +17,7 @@ import Darwin
 /// so a store damaged on disk restores nothing wrong. A use sets a blob's
 /// modification time, which `prune` reads as "least recently used".
 package final class ContentStore: Sendable {
-  package let folder: URL
+  let folder: URL
 
   /// `.duet/cache` under a tree root.
   package static func defaultFolder(root: URL) -> URL {
@@ -45,7 +45,7 @@ package final class ContentStore: Sendable {
     folder.appendingPathComponent("cas/\(hash.prefix(2))/\(hash)").path
   }
 
-  package func entryPath(_ key: String) -> String {
+  func entryPath(_ key: String) -> String {
     folder.appendingPathComponent("ac/\(key)").path
   }
 
@@ -72,7 +72,7 @@ package final class ContentStore: Sendable {
   /// what is read and thrown away, never renamed into the store: an action
   /// entry being downloaded. A `--dry-run` asking the remote so writes nothing
   /// in the tree.
-  package static func scratchFile() throws(StoreError) -> (fd: Int32, path: String) {
+  static func scratchFile() throws(StoreError) -> (fd: Int32, path: String) {
     var folder = FileManager.default.temporaryDirectory.path
     while folder.hasSuffix("/") && folder.count > 1 { folder.removeLast() }
     var template = Array((folder + "/duet-entry-XXXXXX").utf8CString)
@@ -111,7 +111,7 @@ package final class ContentStore: Sendable {
   }
 
   /// Stores bytes held in memory; returns their digest.
-  package func insert(_ bytes: [UInt8]) throws(StoreError) -> BlobDigest {
+  func insert(_ bytes: [UInt8]) throws(StoreError) -> BlobDigest {
     var digest = Digest()
     bytes.withUnsafeBytes { digest.update($0) }
     let stored = BlobDigest(hash: digest.hex(), size: bytes.count)
@@ -129,7 +129,7 @@ package final class ContentStore: Sendable {
 
   /// Moves a finished temporary file into place as `digest`, after checking
   /// that its bytes are that digest (a download is checked here).
-  package func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+  func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
     let got: BlobDigest
     do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
       unlink(temporary)
@@ -165,7 +165,7 @@ package final class ContentStore: Sendable {
   }
 
   /// Marks a blob used now, for least-recently-used pruning.
-  package func touch(_ digest: BlobDigest) {
+  func touch(_ digest: BlobDigest) {
     utimes(blobPath(digest.hash), nil)
   }
 
@@ -287,7 +287,7 @@ package final class ContentStore: Sendable {
   // MARK: - Helpers
 
   /// The digest of a file's bytes, read by descriptor.
-  package static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
+  static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }

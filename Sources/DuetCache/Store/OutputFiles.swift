@@ -27,7 +27,7 @@ package struct OutputFiles: Sendable {
   package init() {}
 
   /// The most files the outputs of one lane may hold and still be stored.
-  package static let maxFiles = ActionEntry.maxOutputs
+  static let maxFiles = ActionEntry.maxOutputs
 
   /// Whether a file name is one of duet's own temporaries (`.duet-tmp-XXXXXX`,
   /// written beside a file it replaces): never an output.

@@ -32,10 +32,10 @@ package enum OutputRestore {
   /// differ on disk, or why it cannot be done.
   package struct Plan: Sendable {
     package var entry: ActionEntry
-    package var declared: [String]
-    package var writes: [ActionEntry.Output] = []
+    var declared: [String]
+    var writes: [ActionEntry.Output] = []
     /// Files and links in the declared output folders that the entry does not record.
-    package var removals: [String] = []
+    var removals: [String] = []
 
     /// The blobs the writes need.
     package var blobs: [BlobDigest] {
@@ -44,7 +44,7 @@ package enum OutputRestore {
   }
 
   /// Whether every path the entry names lies at or under one of `declared`.
-  package static func stray(_ entry: ActionEntry, declared: [String]) -> String? {
+  static func stray(_ entry: ActionEntry, declared: [String]) -> String? {
     for output in entry.outputs {
       let inside = declared.contains { output.path == $0 || output.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
       if !inside { return output.path }
@@ -130,7 +130,7 @@ package enum OutputRestore {
   }
 
   /// Brings the tree's outputs to what the entry records (`plan` first).
-  package static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
+  static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
     switch plan(entry, declared: declared, root: root) {
     case .failure(let why): return .cannot(why.text)
     case .success(let plan): return apply(plan, root: root, store: store)

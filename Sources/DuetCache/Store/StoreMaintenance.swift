@@ -16,7 +16,7 @@ package enum StoreMaintenance {
     package var bytes = 0
     package var entries = 0
     /// Seconds since 1970 of the least recently used blob; nil when there is none.
-    package var oldestUse: Double?
+    var oldestUse: Double?
   }
 
   struct Blob {

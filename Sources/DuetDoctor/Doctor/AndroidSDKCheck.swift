@@ -7,10 +7,10 @@ import DuetSupport
 /// which Gradle finds through `sdk.dir` in the build's `local.properties` or
 /// the `ANDROID_HOME` (older: `ANDROID_SDK_ROOT`) variable. A clean checkout on
 /// a new machine has neither, and the Kotlin lane would go red only when it runs.
-package enum AndroidSDKCheck {
+enum AndroidSDKCheck {
   /// One `android sdk` line per Gradle build with Android modules, and a
   /// problem when a lane that runs here covers one and no SDK is found.
-  package static func check(root: URL, manifest: Manifest, platform: LanePlatform, environment: [String: String], into report: inout DoctorReport) {
+  static func check(root: URL, manifest: Manifest, platform: LanePlatform, environment: [String: String], into report: inout DoctorReport) {
     let settings = ModuleDiscovery.buildFiles(root: root).settings
     for file in settings {
       let android = GradleModule.modules(settingsFile: file, root: root).filter { $0.androidPlugin != nil }

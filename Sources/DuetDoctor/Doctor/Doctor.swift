@@ -11,17 +11,17 @@ import DuetHistory
 /// writes nothing; the history store is opened read-only.
 package enum Doctor {
   package struct Options: Sendable {
-    package var root: URL
+    var root: URL
     /// How the root was found: a marker file or `--root`; nil when no tree was
     /// found, and `root` is only where the search started.
-    package var foundBy: String?
-    package var environment: [String: String]
+    var foundBy: String?
+    var environment: [String: String]
     /// Seconds each toolchain probe may take.
-    package var probeTimeout: Double = 10
-    package var builtins: [String: [String]]
+    var probeTimeout: Double = 10
+    var builtins: [String: [String]]
     /// The operating system the lanes are checked for: a lane whose `platforms:`
     /// leaves it out is skipped there by verify, so nothing it needs is a problem.
-    package var platform: LanePlatform = .current
+    var platform: LanePlatform = .current
 
     package init(root: URL, foundBy: String?, environment: [String: String], builtins: [String: [String]]) {
       self.root = root
@@ -90,7 +90,7 @@ package enum Doctor {
   }
 
   /// The parity manifest and the lanes, each read or its first error reported.
-  package static func readManifests(_ options: Options, into report: inout DoctorReport) -> Manifest? {
+  static func readManifests(_ options: Options, into report: inout DoctorReport) -> Manifest? {
     let root = options.root
     var parity: ParityManifest?
     var parityBroken = false
@@ -139,7 +139,7 @@ package enum Doctor {
   }
 
   /// The token config of the tree and of every folder a token built-in runs on.
-  package static func checkTokenConfigs(_ manifest: Manifest, root: URL, into report: inout DoctorReport) {
+  static func checkTokenConfigs(_ manifest: Manifest, root: URL, into report: inout DoctorReport) {
     var trees: [String: [String]] = [".": []]
     for lane in manifest.lanes {
       guard case .builtin(let command, _) = lane.step, command == "design-tokens" || command == "theme-test" else { continue }
@@ -174,7 +174,7 @@ package enum Doctor {
   /// One line per lane: for a shell lane, where each program it starts and each
   /// `requires:` program was found; a lane for another platform only says so,
   /// since verify skips it here. Returns which lanes need each program by name.
-  package static func checkLanes(_ manifest: Manifest, options: Options, into report: inout DoctorReport) -> [String: [String]] {
+  static func checkLanes(_ manifest: Manifest, options: Options, into report: inout DoctorReport) -> [String: [String]] {
     var needed: [String: [String]] = [:]
     for lane in manifest.lanes {
       if let reason = lane.platformSkipReason(on: options.platform) {
@@ -214,7 +214,7 @@ package enum Doctor {
 
   /// The programs a shell lane starts by path (`./gradlew`), each checked and
   /// noted in `found`; returns the names to look up on PATH, `requires:` last.
-  package static func programPaths(_ lane: Lane, command: String, options: Options, found: inout [String], into report: inout DoctorReport) -> [String] {
+  static func programPaths(_ lane: Lane, command: String, options: Options, found: inout [String], into report: inout DoctorReport) -> [String] {
     var names: [String] = []
     for program in ShellPrograms.programs(in: command) {
       guard program.isPath else {
@@ -244,7 +244,7 @@ package enum Doctor {
   /// `requires: [android-sdk]`: the SDK the lane gets as verify finds it
   /// (`sdk.dir` in its folder's `local.properties`, else `ANDROID_HOME`), and a
   /// problem with verify's own words when it has none.
-  package static func checkAndroidSDK(_ lane: Lane, options: Options, found: inout [String], into report: inout DoctorReport) {
+  static func checkAndroidSDK(_ lane: Lane, options: Options, found: inout [String], into report: inout DoctorReport) {
     if let missing = AndroidSDK.missing(laneDir: lane.dir, root: options.root, environment: options.environment) {
       found.append("android sdk: not found")
       report.problem("lane \(lane.name): \(missing) (requires:; verify skips the lane, --strict fails it)")
@@ -253,7 +253,7 @@ package enum Doctor {
     }
   }
 
-  package static func checkHistory(_ options: Options, into report: inout DoctorReport) {
+  static func checkHistory(_ options: Options, into report: inout DoctorReport) {
     do {
       try PathGuard.checkStateFolder(root: options.root)
     } catch {
@@ -281,25 +281,25 @@ package enum Doctor {
   }
 
   /// What a file's errors come to, in the report's body; the first is in the problems.
-  package static func errorCount(_ diagnostics: [Diagnostic]) -> String {
+  static func errorCount(_ diagnostics: [Diagnostic]) -> String {
     diagnostics.count == 1 ? "1 error (below)" : "\(diagnostics.count) errors (the first below)"
   }
 
-  package static func firstError(_ diagnostics: [Diagnostic]) -> String {
+  static func firstError(_ diagnostics: [Diagnostic]) -> String {
     guard let first = diagnostics.first else { return "unknown error" }
     return first.description + (diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more)" : "")
   }
 
-  package static func normalized(_ path: String) -> String {
+  static func normalized(_ path: String) -> String {
     normalizedOutputFolder(path).nonEmpty ?? "."
   }
 
-  package static func shownPath(_ path: String, root: URL) -> String {
+  static func shownPath(_ path: String, root: URL) -> String {
     let prefix = root.standardizedFileURL.path + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
   }
 
-  package static func byteText(_ bytes: Int64) -> String {
+  static func byteText(_ bytes: Int64) -> String {
     if bytes < 1024 { return "\(bytes) B" }
     if bytes < 1024 * 1024 { return "\(bytes / 1024) KiB" }
     return String(format: "%.1f MiB", Double(bytes) / 1048576)

@@ -6,7 +6,7 @@ package struct DoctorReport: Sendable, Codable {
   package struct Line: Sendable, Equatable, Codable {
     package var topic: String
     package var text: String
-    package init(topic: String, text: String) {
+    init(topic: String, text: String) {
       self.topic = topic
       self.text = text
     }
@@ -43,13 +43,13 @@ package struct DoctorReport: Sendable, Codable {
 
 /// The JSON of `duet doctor --json`.
 package struct DoctorJSON: Codable, Sendable, Equatable {
-  package var root: String
-  package var lines: [DoctorReport.Line]
-  package var problems: [String]
-  package var pass: Bool
-  package var summary: String
+  var root: String
+  var lines: [DoctorReport.Line]
+  var problems: [String]
+  var pass: Bool
+  var summary: String
 
-  package init(_ report: DoctorReport) {
+  init(_ report: DoctorReport) {
     root = report.root
     lines = report.lines
     problems = report.problems

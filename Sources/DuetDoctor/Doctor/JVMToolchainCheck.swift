@@ -8,10 +8,10 @@ import DuetSupport
 /// that JDK installed or a toolchain resolver (the foojay plugin, named in a
 /// settings file) may download it, and a clean checkout should not find out
 /// only when the Kotlin lane goes red.
-package enum JVMToolchainCheck {
+enum JVMToolchainCheck {
   /// The major version in `java -version`'s line: `openjdk version "17.0.15"` → 17,
   /// `"1.8.0_392"` → 8, `"25-ea"` → 25.
-  package static func major(_ versionLine: String) -> Int? {
+  static func major(_ versionLine: String) -> Int? {
     let parts = versionLine.split(separator: "\"", omittingEmptySubsequences: false)
     guard parts.count >= 3 else { return nil }
     let numbers = parts[1].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
@@ -23,7 +23,7 @@ package enum JVMToolchainCheck {
   /// problem when the JDK on `PATH` is another, no resolver is configured, and
   /// a lane that runs here covers one of those modules: a module no lane
   /// builds (an example tree beside the app, issue 41) cannot fail a lane.
-  package static func check(root: URL, manifest: Manifest?, platform: LanePlatform, java: ToolProbe.Version?, into report: inout DoctorReport) {
+  static func check(root: URL, manifest: Manifest?, platform: LanePlatform, java: ToolProbe.Version?, into report: inout DoctorReport) {
     let (byVersion, resolver) = requests(root: root)
     guard !byVersion.isEmpty else { return }
     let found = java.flatMap { $0.path == nil || !$0.ok ? nil : major($0.text) }

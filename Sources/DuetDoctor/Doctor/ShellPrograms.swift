@@ -4,17 +4,17 @@
 /// after `VAR=value` assignments and redirections,
 /// skipping shell built-ins and words made from variables (which only the shell
 /// can expand). A `cd DIR` moves where later relative programs are looked for.
-package enum ShellPrograms {
-  package struct Program: Sendable, Equatable {
+enum ShellPrograms {
+  struct Program: Sendable, Equatable {
     /// As written: `./gradlew`, `swift`.
-    package var name: String
+    var name: String
     /// The folder a `cd` before it moved to, relative to where the lane runs.
-    package var directory: String?
+    var directory: String?
     /// Whether it names a file (`./gradlew`, `bin/x`) rather than a program on `PATH`.
-    package var isPath: Bool { name.contains("/") }
+    var isPath: Bool { name.contains("/") }
   }
 
-  package static let builtins: Set<String> = [
+  static let builtins: Set<String> = [
     "cd", "export", "set", "unset", "echo", "printf", "test", "[", "true", "false", "exit", ":", ".", "source",
     "read", "eval", "exec", "command", "env", "time", "nohup", "wait", "trap", "shift", "return", "umask", "ulimit",
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "{", "}", "!",
@@ -22,11 +22,11 @@ package enum ShellPrograms {
 
   /// What `words` puts between commands, and around a subshell, in place of the
   /// shell's own syntax; no word of a command can be one of these.
-  package static let separator = "\u{1}sep"
-  package static let subshellStart = "\u{1}("
-  package static let subshellEnd = "\u{1})"
+  static let separator = "\u{1}sep"
+  static let subshellStart = "\u{1}("
+  static let subshellEnd = "\u{1})"
 
-  package static func programs(in command: String) -> [Program] {
+  static func programs(in command: String) -> [Program] {
     var programs: [Program] = []
     var directory: String?
     // A `cd` inside `( ... )` moves only the subshell.
@@ -79,17 +79,17 @@ package enum ShellPrograms {
   }
 
   /// `>log`, `2>&1`, `<in`, `&>all`: a redirection, not a program.
-  package static func isRedirection(_ word: String) -> Bool {
+  static func isRedirection(_ word: String) -> Bool {
     let rest = word.drop { $0.isNumber || $0 == "&" }
     return rest.first == ">" || rest.first == "<"
   }
 
-  package static func isAssignment(_ word: String) -> Bool {
+  static func isAssignment(_ word: String) -> Bool {
     guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return false }
     return word[..<equals].allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
   }
 
-  package static func joined(_ base: String?, _ path: String) -> String {
+  static func joined(_ base: String?, _ path: String) -> String {
     guard let base, !path.hasPrefix("/") else { return path }
     return base + "/" + path
   }
@@ -99,7 +99,7 @@ package enum ShellPrograms {
   /// `subshellEnd`. A `&` that is
   /// part of a redirection (`2>&1`, `&>log`) and a `$(...)` substitution stay
   /// inside their word.
-  package static func words(_ text: String) -> [String] {
+  static func words(_ text: String) -> [String] {
     var splitter = ShellWordSplitter(text)
     return splitter.split()
   }

@@ -4,21 +4,21 @@ import DuetSupport
 
 /// Finds a program on `PATH` and asks it for its version with a deadline, so a
 /// hung toolchain makes `duet doctor` slow by seconds, never forever.
-package enum ToolProbe {
-  package struct Version: Sendable, Equatable {
-    package var tool: String
+enum ToolProbe {
+  struct Version: Sendable, Equatable {
+    var tool: String
     /// Where it was found, or nil when it is not on `PATH`.
-    package var path: String?
+    var path: String?
     /// The line that names its version, or what went wrong asking for it.
-    package var text: String
-    package var ok: Bool
+    var text: String
+    var ok: Bool
   }
 
   /// The toolchains duet reports and the argument each prints its version for.
-  package static let toolchains: [(tool: String, argument: String)] = [("swift", "--version"), ("java", "-version"), ("kotlinc", "-version")]
+  static let toolchains: [(tool: String, argument: String)] = [("swift", "--version"), ("java", "-version"), ("kotlinc", "-version")]
 
   /// The executable `name` resolves to through `PATH`, or nil.
-  package static func which(_ name: String, path: String?) -> String? {
+  static func which(_ name: String, path: String?) -> String? {
     for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
       let candidate = folder + "/" + name
       if ExecutableFile.exists(at: candidate) { return candidate }
@@ -28,7 +28,7 @@ package enum ToolProbe {
 
   /// Runs `tool argument` (found through `PATH`) with a deadline and keeps the line
   /// that names its version.
-  package static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
+  static func version(of tool: String, argument: String, environment: [String: String], timeout: Double) -> Version {
     guard let path = which(tool, path: environment[.path]) else {
       return Version(tool: tool, path: nil, text: "not found on PATH", ok: false)
     }

@@ -8,8 +8,8 @@ import DuetSupport
 /// are what the generated jobs hand on. A linked path no lane writes passes on
 /// a laptop where someone built the framework by hand and fails on every CI
 /// job, so doctor names it, as `duet init` does (issue 38, item 2).
-package enum XCFrameworkHandOffCheck {
-  package static func check(root: URL, manifest: Manifest, into report: inout DoctorReport) {
+enum XCFrameworkHandOffCheck {
+  static func check(root: URL, manifest: Manifest, into report: inout DoctorReport) {
     let packages = ModuleDiscovery.buildFiles(root: root).packages.compactMap { SwiftPackage.read(manifestFile: $0, root: root) }
     for package in packages {
       let consumers = manifest.lanes.filter { lane in lane.covers.contains { ModuleDiscovery.covered(package.path, by: Glob($0)) } }

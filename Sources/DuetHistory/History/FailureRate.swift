@@ -12,7 +12,7 @@ package struct FailureRate: Sendable, Equatable {
   package var high: Double
 
   /// The normal quantile for 95% (two-sided).
-  package static let z95 = 1.959963984540054
+  static let z95 = 1.959963984540054
 
   /// The rate of `failed` out of `runs`; with no runs, the whole of 0…1.
   package init(failed: Int, runs: Int, z: Double = FailureRate.z95) {
@@ -25,7 +25,7 @@ package struct FailureRate: Sendable, Equatable {
   package var rate: Double { runs == 0 ? 0 : Double(failed) / Double(runs) }
 
   /// The Wilson score interval of `failed` out of `runs` (Wilson 1927).
-  package static func wilson(failed: Int, runs: Int, z: Double) -> (low: Double, high: Double) {
+  static func wilson(failed: Int, runs: Int, z: Double) -> (low: Double, high: Double) {
     guard runs > 0 else { return (0, 1) }
     let n = Double(runs)
     let p = Double(failed) / n
@@ -45,5 +45,5 @@ package struct FailureRate: Sendable, Equatable {
   }
 
   /// A fraction as a whole percent (`0.333` is `33%`).
-  package static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
+  static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
 }

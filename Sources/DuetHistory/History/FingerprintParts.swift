@@ -8,7 +8,7 @@ package struct FingerprintParts: Sendable, Equatable {
   package struct File: Sendable, Equatable {
     package var path: String
     /// Hex SHA-256 of the content, or `unreadable`.
-    package var sha256: String
+    var sha256: String
     package init(path: String, sha256: String) {
       self.path = path
       self.sha256 = sha256
@@ -16,12 +16,12 @@ package struct FingerprintParts: Sendable, Equatable {
   }
 
   /// SHA-256 of the command text (`sh:` or the built-in with its arguments).
-  package var command: String
-  package var dir: String
+  var command: String
+  var dir: String
   /// SHA-256 of the sorted `env:` entries.
-  package var env: String
+  var env: String
   /// duet's version, for a built-in (its code is part of what it checks).
-  package var duet: String?
+  var duet: String?
   /// Each need's name and fingerprint.
   package var needs: [String: String] = [:]
   /// The input files in sorted path order.
@@ -62,10 +62,10 @@ package struct FingerprintParts: Sendable, Equatable {
   }
 
   /// The first line of `serialized`: the form the parts are in.
-  package static let header = "duet-lane-fingerprint v2"
+  static let header = "duet-lane-fingerprint v2"
 
   /// One part per line, as the history stores it; `parse` reads it back.
-  package var serialized: String {
+  var serialized: String {
     var lines = [FingerprintParts.header, "command \(command)", "dir \(dir)", "env \(env)", "platform \(platform)"]
     if let lane { lines.append("lane \(lane)") }
     if let timeout { lines.append("timeout \(timeout)") }
@@ -80,7 +80,7 @@ package struct FingerprintParts: Sendable, Equatable {
   }
 
   /// Parts read back from `serialized`; nil for text in another form.
-  package static func parse(_ text: String) -> FingerprintParts? {
+  static func parse(_ text: String) -> FingerprintParts? {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     guard lines.first == header else { return nil }
     lines.removeFirst()

@@ -4,24 +4,24 @@ import DuetSupport
 package struct FlakyJSON: Codable, Sendable, Equatable {
   /// One lane's evidence; `status` is `flaky` or `recovered`.
   package struct Lane: Codable, Sendable, Equatable {
-    package var lane: String
-    package var runs: Int
-    package var failures: Int
-    package var flakyFingerprints: Int
-    package var flips: Int
-    package var retriesPassed: Int
+    var lane: String
+    var runs: Int
+    var failures: Int
+    var flakyFingerprints: Int
+    var flips: Int
+    var retriesPassed: Int
     /// ISO 8601, UTC.
-    package var lastSeen: String
-    package var status: String
+    var lastSeen: String
+    var status: String
     /// Where its failures happened, when the window holds runs from more than one place (`history pull`).
-    package var failedOn: [String]
+    var failedOn: [String]
   }
 
-  package var definition: String
-  package var runsInWindow: Int
+  var definition: String
+  var runsInWindow: Int
   /// The window's runs by where they came from (`ci JOB`, `host NAME`).
-  package var origins: [OriginTally]
-  package var lanes: [Lane]
+  var origins: [OriginTally]
+  var lanes: [Lane]
 
   package init(_ report: FlakyReport) {
     definition = FlakyReport.definition

@@ -12,7 +12,7 @@ import DuetSupport
 /// over 7 days old is reported as recovered.
 package struct FlakyReport: Sendable {
   package static let definition = "flaky = one lane and one input fingerprint with both a pass and a failure, or a failed attempt that passed on retry"
-  package static let recoveryAge: Double = 7 * 24 * 3600
+  static let recoveryAge: Double = 7 * 24 * 3600
 
   package struct Entry: Sendable, Equatable {
     package var lane: String
@@ -24,13 +24,13 @@ package struct FlakyReport: Sendable {
     package var retriesPassed: Int
     /// When the newest evidence was seen (seconds since 1970).
     package var lastSeen: Double
-    package var recovered: Bool
+    var recovered: Bool
     /// Where its failures happened (`ci linux-1`, `host laptop`), when the
     /// window holds runs from more than one place (`history pull`).
     package var failedOn: [String] = []
   }
 
-  package var entries: [Entry]
+  var entries: [Entry]
   package var runsInWindow: Int
   /// The window's runs by where they came from, most first.
   package var origins: [OriginTally] = []
@@ -39,7 +39,7 @@ package struct FlakyReport: Sendable {
   package var recovered: [Entry] { entries.filter(\.recovered) }
 
   /// The report over `runs` and their `steps`, as of `now`.
-  package static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
+  static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
     let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
     var evidence = Evidence()
     laneRuns.forEach { evidence.add($0) }
@@ -62,24 +62,24 @@ package struct FlakyReport: Sendable {
   }
 
   /// Each lane's evidence so far, fed lane runs in run order.
-  package struct Evidence {
-    package struct Fingerprint { var passed = false, failed = false, lastPassed: Bool? }
-    package struct Lane {
-      package var runs = 0, failures = 0, flips = 0, retriesPassed = 0
-      package var lastSeen = -Double.infinity
-      package var fingerprints: [Fingerprint] = []
-      package var slots: [Int: Int] = [:]
+  struct Evidence {
+    struct Fingerprint { var passed = false, failed = false, lastPassed: Bool? }
+    struct Lane {
+      var runs = 0, failures = 0, flips = 0, retriesPassed = 0
+      var lastSeen = -Double.infinity
+      var fingerprints: [Fingerprint] = []
+      var slots: [Int: Int] = [:]
       /// The newest fingerprint's slot, which nearly every run repeats.
-      package var lastFingerprint = -1, lastSlot = -1
+      var lastFingerprint = -1, lastSlot = -1
     }
-    package var lanes: [Lane] = []
+    var lanes: [Lane] = []
 
-    package mutating func add(_ run: LaneRun) {
+    mutating func add(_ run: LaneRun) {
       while lanes.count <= run.lane { lanes.append(Lane()) }
       lanes[run.lane].add(run)
     }
 
-    package func report(lanes names: [String], runsInWindow: Int, now: Double) -> FlakyReport {
+    func report(lanes names: [String], runsInWindow: Int, now: Double) -> FlakyReport {
       var entries: [Entry] = []
       for (index, lane) in lanes.enumerated() where lane.runs > 0 {
         // Every mixed fingerprint also flipped at least once, and the flip is its evidence in time.
@@ -102,7 +102,7 @@ package struct FlakyReport: Sendable {
 }
 
 extension FlakyReport.Evidence.Lane {
-  package mutating func add(_ run: LaneRun) {
+  mutating func add(_ run: LaneRun) {
     runs += 1
     failures += run.failed
     if run.failed > 0 && run.finalPassed {

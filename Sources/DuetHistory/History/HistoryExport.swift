@@ -7,15 +7,15 @@ extension HistoryStore {
   /// command line or a test's message holds them. The host and the origin
   /// travel: they say where the run came from.
   package struct Scrub: Sendable {
-    package var root: String
-    package var home: String?
+    var root: String
+    var home: String?
     package init(root: String, home: String?) {
       self.root = root
       self.home = home
     }
 
     /// `text` with the root made relative (`./`) and the home folder `~`.
-    package func apply(_ text: String) -> String {
+    func apply(_ text: String) -> String {
       var text = text
       if root.count > 1 { text = text.replacingOccurrences(of: root + "/", with: "").replacingOccurrences(of: root, with: ".") }
       if let home, home.count > 1 { text = text.replacingOccurrences(of: home, with: "~") }
@@ -24,7 +24,7 @@ extension HistoryStore {
 
     /// A command line's words, each absolute path in it (`--junit /tmp/j.xml`,
     /// `--remote-cache=/x`) replaced by `<path>` once the root and home are taken out.
-    package func command(_ line: String) -> String {
+    func command(_ line: String) -> String {
       apply(line).split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
         word.hasPrefix("/") || word.contains("=/") ? (word.firstIndex(of: "=").map { String(word[...$0]) } ?? "") + "<path>" : String(word)
       }.joined(separator: " ")

@@ -17,13 +17,13 @@ package struct HistoryHealth: Sendable, Equatable {
     case broken(String)
   }
 
-  package var path: String?
+  var path: String?
   /// Bytes of the store with its `-wal` file.
   package var size: Int64 = 0
   package var state: State
 
   /// Whether the store needs attention (a run would warn and move it aside).
-  package var isProblem: Bool {
+  var isProblem: Bool {
     switch state {
     case .off, .absent: return false
     case .store(let schema, let integrity): return integrity != "ok" || schema > HistoryStore.schemaVersion

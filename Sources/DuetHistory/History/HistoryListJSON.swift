@@ -5,26 +5,26 @@ import DuetSupport
 /// `duet history --json`: the store and its recent runs, newest first.
 package struct HistoryListJSON: Codable, Sendable, Equatable {
   /// One run as a row of the list.
-  package struct Run: Codable, Sendable, Equatable {
-    package var id: String
-    package var logId: String
+  struct Run: Codable, Sendable, Equatable {
+    var id: String
+    var logId: String
     /// ISO 8601, UTC.
-    package var startedAt: String
-    package var durationSeconds: Double
-    package var outcome: RunVerdict
-    @Nullable package var gitCommit: String?
-    package var host: String
+    var startedAt: String
+    var durationSeconds: Double
+    var outcome: RunVerdict
+    @Nullable var gitCommit: String?
+    var host: String
     /// Where the run came from: `ci JOB` or `host NAME` (null before schema 6).
-    @Nullable package var origin: String?
-    package var command: String
-    package var jobs: Int
-    package var duetVersion: String
+    @Nullable var origin: String?
+    var command: String
+    var jobs: Int
+    var duetVersion: String
     /// The lanes that failed or timed out in it.
-    package var failed: [String]
+    var failed: [String]
   }
 
-  package var store: String
-  package var runs: [Run]
+  var store: String
+  var runs: [Run]
 
   /// `failedLanes` gives, per run id, the lanes that failed in it.
   package init(store: String, runs: [RunRow], failedLanes: [String: [String]]) {

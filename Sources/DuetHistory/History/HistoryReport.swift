@@ -19,7 +19,7 @@ package struct HistoryReport: Sendable {
     /// Seconds over its counted attempts, per run in which it ran, oldest first.
     package var durations: [Double] = []
     /// Seconds of each counted attempt, in no promised order: p50 and p95 are over attempts.
-    package var attemptDurations: [Double] = []
+    var attemptDurations: [Double] = []
     package var cached = 0
     package var failedRuns = 0
     /// Runs in which an attempt failed and a later one passed.
@@ -27,9 +27,9 @@ package struct HistoryReport: Sendable {
     /// Runs in which it passed only because the quarantine excused a failure.
     package var excusedRuns = 0
     /// Seconds of the attempt that passed, per run in which it passed, oldest first.
-    package var passDurations: [Double] = []
+    var passDurations: [Double] = []
     /// Runs served from the cache, per ISO week (UTC) by the day number of its Monday.
-    package var cachedByWeek: [Int: Int] = [:]
+    var cachedByWeek: [Int: Int] = [:]
     /// Per run of the map, oldest first.
     package var marks: [Mark]
     package var p50 = 0.0
@@ -51,13 +51,13 @@ package struct HistoryReport: Sendable {
   /// its lane's median passing attempt in the window.
   package struct SavedWeek: Sendable, Equatable {
     /// Day number (days since 1970-01-01, UTC) of the week's Monday.
-    package var monday: Int
+    var monday: Int
     /// Cached lane runs in the week, and those of them whose lane never passed in the window (no estimate).
     package var hits: Int
     package var unestimated: Int
     package var seconds: Double
 
-    package init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
+    init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
       self.monday = monday
       self.hits = hits
       self.unestimated = unestimated
@@ -117,8 +117,8 @@ package struct HistoryReport: Sendable {
     }
   }
 
-  package static let mapLimit = 60
-  package static let failedLimit = 20
+  static let mapLimit = 60
+  static let failedLimit = 20
 
   /// The report over the store's last `last` runs.
   package static func compute(store: HistoryStore, last: Int) throws(HistoryError) -> HistoryReport {
@@ -134,7 +134,7 @@ package struct HistoryReport: Sendable {
   }
 
   /// The day number (days since 1970-01-01, UTC) of the Monday of the ISO week holding `time` (seconds since 1970, UTC).
-  package static func monday(of time: Double) -> Int {
+  static func monday(of time: Double) -> Int {
     let day = Int((time / 86_400).rounded(.down))
     // 1970-01-01 was a Thursday: Monday is 0.
     let weekday = ((day + 3) % 7 + 7) % 7

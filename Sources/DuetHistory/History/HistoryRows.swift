@@ -9,13 +9,13 @@ package struct RunRow: Sendable, Equatable {
   package var logID: String
   package var started: Double
   package var ended: Double
-  package var command: String
-  package var root: String
+  var command: String
+  var root: String
   package var gitCommit: String?
-  package var host: String
+  var host: String
   package var outcome: RunVerdict
-  package var jobs: Int
-  package var duetVersion: String
+  var jobs: Int
+  var duetVersion: String
   /// Where the run came from, as reports name it: `ci JOB` on a CI runner,
   /// else `host NAME`; nil for a run recorded before schema 6.
   package var origin: String?
@@ -44,7 +44,7 @@ package struct StepRow: Sendable, Equatable {
   package var lane: String
   package var attempt: Int
   package var started: Double
-  package var duration: Double
+  var duration: Double
   /// nil for a lane that did not run.
   package var attemptOutcome: AttemptOutcome?
   /// The lane's outcome over all attempts; set on its last row only.
@@ -53,7 +53,7 @@ package struct StepRow: Sendable, Equatable {
   package var fingerprint: String?
   package var logPath: String?
   /// The conditions the step was judged under (`PassConditions.serialized`), on the lane's last row.
-  package var judged: String?
+  var judged: String?
   /// The quarantine excused this attempt: `attemptOutcome` is the failure it
   /// was (`fail`, `timeout`), the lane passed on it this run only.
   package var excused = false

@@ -26,12 +26,12 @@ package enum HistoryError: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  package var isCorrupt: Bool {
+  var isCorrupt: Bool {
     if case .sqlite(_, let error) = self { return error.isCorrupt }
     return false
   }
 
-  package var isBusy: Bool {
+  var isBusy: Bool {
     if case .sqlite(_, let error) = self { return error.isBusy }
     return false
   }
@@ -48,7 +48,7 @@ package final class HistoryStore {
   package let db: SQLiteDatabase
 
   /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`. Append, never edit.
-  package static let migrations: [String] = [
+  static let migrations: [String] = [
     """
     CREATE TABLE runs (
       id TEXT PRIMARY KEY,
@@ -216,7 +216,7 @@ package final class HistoryStore {
 
   /// Writes a run and all its steps in one transaction, with the fingerprint
   /// parts of the lanes that ran (lane name to parts).
-  package func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
+  func record(_ run: RunRow, steps: [StepRow], parts: [String: FingerprintParts] = [:], tests: [TestCaseRow] = []) throws(HistoryError) {
     do {
       try db.writeTransaction {
         try insert(run, steps: steps)
@@ -349,9 +349,9 @@ package final class HistoryStore {
   }
 
   /// Runs read from another store for `merge`, with the parts of their fingerprints.
-  package struct MergeBatch {
-    package var runs: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
-    package var parts: [(fingerprint: String, serialized: String)] = []
+  struct MergeBatch {
+    var runs: [(run: RunRow, steps: [StepRow], tests: [TestCaseRow])] = []
+    var parts: [(fingerprint: String, serialized: String)] = []
   }
 
   /// Writes a batch `merge` read; inside the caller's transaction.
@@ -394,7 +394,7 @@ package final class HistoryStore {
   }
 
   /// The largest parts text a merged store may hold for one fingerprint.
-  package static let maxPartsBytes = 16 << 20
+  static let maxPartsBytes = 16 << 20
 
   /// The parts this store holds for `fingerprints`, each checked: in duet's
   /// form (its first line), no larger than `maxPartsBytes`, whose SHA-256 is the
@@ -636,7 +636,7 @@ package final class HistoryStore {
     try reading { try db.query("SELECT id FROM runs").map { $0.first?.text ?? "" } }
   }
 
-  package func runCount() throws(HistoryError) -> Int {
+  func runCount() throws(HistoryError) -> Int {
     try reading { try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0 }
   }
 
@@ -655,7 +655,7 @@ package final class HistoryStore {
 
   /// A run row, or nil for one duet would not write (a missing key, an
   /// outcome this duet does not know), which the readers leave out.
-  package static func runRow(_ row: [SQLiteValue]) -> RunRow? {
+  static func runRow(_ row: [SQLiteValue]) -> RunRow? {
     guard row.count == 11 || row.count == 12, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
           let outcome = row[8].text.flatMap(RunVerdict.init(rawValue:)) else { return nil }
     return RunRow(id: id, logID: logID, started: StoredNumber.time(started), ended: StoredNumber.time(ended), command: row[4].text ?? "", root: row[5].text ?? "",
@@ -664,7 +664,7 @@ package final class HistoryStore {
   }
 
   /// A step row; an outcome this duet does not know reads as none.
-  package static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
+  static func stepRow(_ row: [SQLiteValue]) -> StepRow? {
     guard (10...12).contains(row.count), let run = row[0].text, let lane = row[1].text, let attempt = row[2].int else { return nil }
     var step = StepRow(runID: run, lane: lane, attempt: attempt, started: StoredNumber.time(row[3].double), duration: StoredNumber.duration(row[4].double),
                        attemptOutcome: row[5].text.flatMap(AttemptOutcome.init(rawValue:)), laneOutcome: row[6].text.flatMap(LaneOutcome.init(rawValue:)), exitCode: row[7].int, fingerprint: row[8].text, logPath: row[9].text,
@@ -674,7 +674,7 @@ package final class HistoryStore {
   }
 
   /// Whether `table` has `column` (a store opened read-only may predate a migration).
-  package func hasColumn(_ column: String, in table: String) throws -> Bool {
+  func hasColumn(_ column: String, in table: String) throws -> Bool {
     try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?", [.text(column)]).isEmpty == false
   }
 }

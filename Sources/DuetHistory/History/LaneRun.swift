@@ -8,43 +8,43 @@ import DuetSupport
 /// are not counted; a lane with no counted attempt makes no `LaneRun`. Lane runs
 /// reach a report in run order (the run's start, then its id), so consecutive
 /// runs of a lane are consecutive lane runs.
-package struct LaneRun: Sendable, Equatable {
+struct LaneRun: Sendable, Equatable {
   /// The lane's index in the scan's list of lane names.
-  package var lane: Int
+  var lane: Int
   /// When the run started.
-  package var started: Double
+  var started: Double
   /// The fingerprint of the lane's first counted attempt, as an index into the
   /// scan's fingerprints (equal text, equal index); nil when it had none.
-  package var fingerprint: Int?
+  var fingerprint: Int?
   /// Failed or timed-out attempts.
-  package var failed: Int
-  package var anyPassed: Bool
+  var failed: Int
+  var anyPassed: Bool
   /// The last counted attempt passed.
-  package var finalPassed: Bool
+  var finalPassed: Bool
   /// Seconds over the counted attempts.
-  package var seconds: Double
+  var seconds: Double
   /// The lane's outcome (on its last counted row that has one) was pass or flaky.
-  package var lanePassed: Bool
+  var lanePassed: Bool
   /// Counted attempts, and whether the first of them passed: a lane that
   /// passes only on retry passes the run but not its first try (issue 41).
-  package var attempts = 0
-  package var firstPassed = false
+  var attempts = 0
+  var firstPassed = false
   /// Seconds of the first counted attempt, and of each later one: the
   /// percentiles are over attempts. Empty (no allocation) for a single attempt.
-  package var firstSeconds = 0.0
-  package var retrySeconds: [Double] = []
+  var firstSeconds = 0.0
+  var retrySeconds: [Double] = []
   /// The quarantine excused an attempt: the lane passed this run on a failure, which `stats` counts apart.
-  package var excused = false
+  var excused = false
 }
 
 /// How a counted attempt ended, as the reports weigh it.
-package enum AttemptKind {
+enum AttemptKind {
   case pass
   case failure
 
   /// nil for an attempt that is not counted (interrupted, or an outcome duet
   /// never writes, as `StepRow` reads it); from the bytes of the column, with no string made.
-  package init?(bytes: UnsafeBufferPointer<UInt8>?) {
+  init?(bytes: UnsafeBufferPointer<UInt8>?) {
     guard let bytes else { return nil }
     if ReportWindow.equal(bytes, "pass") { self = .pass }
     else if ReportWindow.equal(bytes, "fail") || ReportWindow.equal(bytes, "timeout") { self = .failure }
@@ -52,7 +52,7 @@ package enum AttemptKind {
   }
 
   /// nil for an attempt that is not counted.
-  package init?(_ outcome: AttemptOutcome?) {
+  init?(_ outcome: AttemptOutcome?) {
     switch outcome {
     // Interrupted, or not started for want of resources: no evidence on the lane.
     case nil, .interrupted?, .error?: return nil
@@ -65,7 +65,7 @@ package enum AttemptKind {
 extension LaneRun {
   /// Folds in-memory rows into lane runs in run order: the reports' input when
   /// they are given rows rather than a store.
-  package static func fold(runs: [RunRow], steps: [StepRow]) -> (lanes: [String], laneRuns: [LaneRun]) {
+  static func fold(runs: [RunRow], steps: [StepRow]) -> (lanes: [String], laneRuns: [LaneRun]) {
     let ordered = runs.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
     let position = Dictionary(ordered.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     var laneIndex: [String: Int] = [:], lanes: [String] = []
@@ -101,12 +101,12 @@ extension LaneRun {
   }
 
   /// Counts one more attempt of this lane in this run.
-  package mutating func add(_ kind: AttemptKind, seconds: Double, laneOutcome: LaneOutcome?) {
+  mutating func add(_ kind: AttemptKind, seconds: Double, laneOutcome: LaneOutcome?) {
     add(kind, seconds: seconds, lanePassed: laneOutcome.map { $0 == .pass || $0 == .flaky })
   }
 
   /// Counts one more attempt; `lanePassed` is nil on a row without the lane's outcome.
-  package mutating func add(_ kind: AttemptKind, seconds: Double, lanePassed: Bool?) {
+  mutating func add(_ kind: AttemptKind, seconds: Double, lanePassed: Bool?) {
     if attempts == 0 {
       firstPassed = kind == .pass
       firstSeconds = seconds

@@ -10,7 +10,7 @@ package struct LastVerdict: Sendable, Equatable {
   /// When the newest run at this fingerprint passed only on a retry: how
   /// many of its attempts failed. A pass served from it is flaky evidence.
   package var retried: RetriedPass?
-  package init(outcome: LaneOutcome, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
+  init(outcome: LaneOutcome, fingerprint: String?, parts: FingerprintParts? = nil, judged: PassConditions = PassConditions()) {
     self.outcome = outcome
     self.fingerprint = fingerprint
     self.parts = parts

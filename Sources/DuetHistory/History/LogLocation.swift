@@ -23,13 +23,13 @@ package enum LogLocation {
   }
 
   /// `.duet/logs/<logID>`, or nil when `logID` is not a run id.
-  package static func folder(logID: String) -> String? {
+  static func folder(logID: String) -> String? {
     isRunID(logID) ? "\(logsFolder)/\(logID)" : nil
   }
 
   /// Whether `path` is a log file directly in its run's folder:
   /// `.duet/logs/<logID>/<lane>[.attempt-N].log`, one plain file name.
-  package static func isLogPath(_ path: String, logID: String) -> Bool {
+  static func isLogPath(_ path: String, logID: String) -> Bool {
     guard let folder = folder(logID: logID), path.hasPrefix(folder + "/") else { return false }
     let name = path.dropFirst(folder.count + 1)
     return name.hasSuffix(".log") && name.count <= 255 && !name.hasPrefix(".")
@@ -37,7 +37,7 @@ package enum LogLocation {
   }
 
   /// Why a row read from a store cannot be used, or nil when it can.
-  package static func problem(run: RunRow, steps: [StepRow]) -> String? {
+  static func problem(run: RunRow, steps: [StepRow]) -> String? {
     guard isRunID(run.logID) else {
       return "run \(run.id): log_id \(quoted(run.logID)) is not a run id such as 20261202-181700-3f2a1b"
     }
@@ -103,12 +103,12 @@ package enum LogLocation {
     return try PathGuard.read(logPath, in: root)
   }
 
-  package static func hasControlCharacter(_ text: String) -> Bool {
+  static func hasControlCharacter(_ text: String) -> Bool {
     text.unicodeScalars.contains(where: ControlText.needsEscape)
   }
 
   /// Hostile text, shown short and without control characters.
-  package static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
     return "'" + ControlText.shown(cut) + "'"
   }

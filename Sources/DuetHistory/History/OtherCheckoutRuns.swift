@@ -5,12 +5,12 @@ import DuetSupport
 /// a merged CI store, another clone sharing this store), with the parts of its
 /// fingerprint: what `--dry-run` and `duet explain` compare this checkout with.
 package struct OtherCheckoutRun: Sendable, Equatable {
-  package var runID: String
+  var runID: String
   package var logID: String
   /// `ci linux-1`, `host laptop` (`host NAME` for a run from before schema 6).
   package var origin: String
   package var outcome: LaneOutcome
-  package var started: Double
+  var started: Double
   package var commit: String?
   package var fingerprint: String
   package var parts: FingerprintParts

@@ -36,7 +36,7 @@ package struct PassConditions: Sendable, Equatable {
   }
 
   /// Conditions read back; unknown words are ignored, a missing column is none.
-  package static func parse(_ text: String?) -> PassConditions {
+  static func parse(_ text: String?) -> PassConditions {
     var conditions = PassConditions()
     for line in (text ?? "").split(separator: "\n") {
       if line == "strict" { conditions.strict = true }

@@ -13,7 +13,7 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   /// character the terminal would show escaped (a line break, an escape, a
   /// bidirectional override) as the glob `?`. It matches `test`, but may
   /// match other names too: `typedTest` uses it only where nothing exact can be typed.
-  package static func typedPattern(for test: String) -> String {
+  static func typedPattern(for test: String) -> String {
     String(String.UnicodeScalarView(test.unicodeScalars.map { ControlText.needsEscape($0) ? "?" : $0 }))
   }
 
@@ -24,7 +24,7 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   /// '...')"` spelling it in octal, so the line stays printable. The shell's
   /// `$(...)` drops trailing line breaks: a name ending in one gets
   /// `typedPattern`, the one place the suggestion is a pattern wider than the name.
-  package static func typedTest(for test: String) -> String {
+  static func typedTest(for test: String) -> String {
     let controls = test.unicodeScalars.contains(where: ControlText.needsEscape)
     if !controls { return (QuarantineEntry.holdsWildcard(test) ? "--exact " : "") + ShellWord.quoted(test).text }
     guard let last = test.unicodeScalars.last, last != "\n" else { return ShellWord.quoted(typedPattern(for: test)).text }

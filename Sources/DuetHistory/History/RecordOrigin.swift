@@ -6,7 +6,7 @@ import DuetSupport
 /// `host NAME`. Read from the invocation's environment, never the process's.
 package enum RecordOrigin {
   /// The longest origin kept; a longer job or host name is cut.
-  package static let maxLength = 200
+  static let maxLength = 200
 
   package static func of(environment: [String: String], host: String) -> String {
     let job: String?

@@ -11,11 +11,11 @@ import DuetSupport
 /// matched against the lane at the same place in the previous run by its bytes,
 /// and a fingerprint against the lane's previous one, so strings are made only
 /// for names and fingerprints not seen before.
-package struct ReportWindow {
+struct ReportWindow {
   /// Runs in the window, with or without counted steps.
-  package var runs = 0
+  var runs = 0
   /// Lane names, indexed by `LaneRun.lane`.
-  package var lanes: [String] = []
+  var lanes: [String] = []
 
   private var laneBytes: [[UInt8]] = []
   private var laneIndex: [String: Int] = [:]
@@ -25,7 +25,7 @@ package struct ReportWindow {
 
   /// What a report reads of each step beyond its lane and attempt outcome; a
   /// column neither report needs is not read (each costs SQLite work per row).
-  package enum Reading {
+  enum Reading {
     /// Fingerprints, for `duet flaky`.
     case evidence
     /// Lane outcomes and durations, for `duet stats`.
@@ -33,7 +33,7 @@ package struct ReportWindow {
   }
 
   /// Reads the window and hands each lane run to `body`, in run order.
-  package static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, reading: Reading, _ body: (LaneRun) -> Void) throws -> ReportWindow {
+  static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, reading: Reading, _ body: (LaneRun) -> Void) throws -> ReportWindow {
     var window = ReportWindow()
     let runList = try db.prepare("""
       SELECT id, started FROM runs \(since == nil ? "" : "WHERE started >= ?2")
@@ -110,7 +110,7 @@ package struct ReportWindow {
   }
 
   /// Byte equality, in a loop: names and outcomes are short, and a call to memcmp costs more than the compare.
-  package static func equal(_ bytes: UnsafeBufferPointer<UInt8>?, _ known: [UInt8]) -> Bool {
+  static func equal(_ bytes: UnsafeBufferPointer<UInt8>?, _ known: [UInt8]) -> Bool {
     guard let bytes else { return known.isEmpty }
     guard bytes.count == known.count else { return false }
     return known.withUnsafeBufferPointer { known in
@@ -119,7 +119,7 @@ package struct ReportWindow {
     }
   }
 
-  package static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+  static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
     guard bytes.count == word.utf8CodeUnitCount else { return false }
     let known = word.utf8Start
     for index in 0..<bytes.count where bytes[index] != known[index] { return false }
@@ -129,7 +129,7 @@ package struct ReportWindow {
 
 extension HistoryStore {
   /// Streams the report window's lane runs to `body` (see `ReportWindow`).
-  package func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
+  func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
     do {
       return try ReportWindow.scan(db, last: last, since: since, reading: reading, body)
     } catch let error as SQLiteError {

@@ -1,8 +1,8 @@
 /// A pass that came only on a retry: `failed` of `attempts` attempts failed.
 package struct RetriedPass: Sendable, Equatable {
-  package var failed: Int
-  package var attempts: Int
-  package init(failed: Int, attempts: Int) {
+  var failed: Int
+  var attempts: Int
+  init(failed: Int, attempts: Int) {
     self.failed = failed
     self.attempts = attempts
   }

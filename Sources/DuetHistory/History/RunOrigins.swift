@@ -5,8 +5,8 @@ import DuetSupport
 /// evidence names them, and where each flaky lane or test failed. Runs
 /// recorded before schema 6 have no origin and are not named.
 package struct OriginTally: Codable, Sendable, Equatable {
-  package var origin: String
-  package var runs: Int
+  var origin: String
+  var runs: Int
 
   /// `ci linux-1 (3), host laptop (1)`.
   package static func words(_ tallies: [OriginTally]) -> String {
@@ -34,7 +34,7 @@ extension HistoryStore {
 
   /// The origins of the window's runs in which `lane` had a failed or timed-out
   /// attempt (of test `test` when one is named), sorted.
-  package func failureOrigins(lane: String, test: TestIdentity? = nil, last: Int, since: Double?) throws(HistoryError) -> [String] {
+  func failureOrigins(lane: String, test: TestIdentity? = nil, last: Int, since: Double?) throws(HistoryError) -> [String] {
     try reading {
       guard try hasColumn("origin", in: "runs") else { return [] }
       let window = "SELECT id FROM runs WHERE started >= ?3 ORDER BY started DESC, id DESC LIMIT ?2"

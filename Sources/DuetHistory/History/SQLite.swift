@@ -5,14 +5,14 @@ import DuetSupport
 
 /// A failed SQLite call, with the library's own message.
 package struct SQLiteError: Error, CustomStringConvertible, Sendable {
-  package var code: Int32
-  package var message: String
+  var code: Int32
+  var message: String
 
   package var description: String { "\(message) (sqlite \(code))" }
   /// Another writer holds the lock (after the busy timeout ran out).
-  package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+  var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
   /// The file is not a database, or is damaged.
-  package var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+  var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
 }
 
 /// A value bound to or read from a statement.
@@ -28,7 +28,7 @@ package enum SQLiteValue: Sendable, Equatable {
 package final class SQLiteDatabase {
   private let handle: OpaquePointer
 
-  package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+  init(path: String, readOnly: Bool = false) throws(SQLiteError) {
     var db: OpaquePointer?
     let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
     let status = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -44,12 +44,12 @@ package final class SQLiteDatabase {
   deinit { sqlite3_close_v2(handle) }
 
   /// Milliseconds a statement waits for another connection's lock before SQLITE_BUSY.
-  package func setBusyTimeout(_ milliseconds: Int32) {
+  func setBusyTimeout(_ milliseconds: Int32) {
     sqlite3_busy_timeout(handle, milliseconds)
   }
 
   /// Runs one or more statements that return no rows.
-  package func execute(_ sql: String) throws(SQLiteError) {
+  func execute(_ sql: String) throws(SQLiteError) {
     var errorMessage: UnsafeMutablePointer<CChar>?
     let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
     if status != SQLITE_OK {
@@ -67,7 +67,7 @@ package final class SQLiteDatabase {
   }
 
   /// The rows of a query, each as its columns' values.
-  package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+  func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
     let statement = try prepare(sql)
     try statement.bind(arguments)
     var rows: [[SQLiteValue]] = []
@@ -77,7 +77,7 @@ package final class SQLiteDatabase {
 
   /// `BEGIN IMMEDIATE` takes the write lock up front, so a read-then-write
   /// transaction cannot fail later with SQLITE_BUSY_SNAPSHOT.
-  package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+  func writeTransaction<T>(_ body: () throws -> T) throws -> T {
     try execute("BEGIN IMMEDIATE")
     do {
       let value = try body()
@@ -89,7 +89,7 @@ package final class SQLiteDatabase {
     }
   }
 
-  package func error(_ status: Int32) -> SQLiteError {
+  func error(_ status: Int32) -> SQLiteError {
     SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
   }
 }
@@ -133,7 +133,7 @@ package final class SQLiteStatement {
   }
 
   /// Binds, runs to completion, and resets: for inserts and updates.
-  package func run(_ values: [SQLiteValue]) throws(SQLiteError) {
+  func run(_ values: [SQLiteValue]) throws(SQLiteError) {
     try bind(values)
     while try step() {}
   }
@@ -141,14 +141,14 @@ package final class SQLiteStatement {
   // Column reads without building a row: for scans that fold millions of rows.
 
   /// A real column; 0 for one that is not finite (a store edited by hand).
-  package func double(at column: Int32) -> Double {
+  func double(at column: Int32) -> Double {
     let value = sqlite3_column_double(statement, column)
     return value.isFinite ? value : 0
   }
 
   /// A text column's UTF-8 bytes, valid until the statement steps, is reset or
   /// goes away; nil for NULL.
-  package func text(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
+  func text(at column: Int32) -> UnsafeBufferPointer<UInt8>? {
     guard let text = sqlite3_column_text(statement, column) else { return nil }
     return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
   }
@@ -177,7 +177,7 @@ extension SQLiteValue {
     default: return nil
     }
   }
-  package var double: Double? {
+  var double: Double? {
     switch self {
     case .real(let value): return value.isFinite ? value : nil
     case .integer(let value): return Double(value)
@@ -187,5 +187,5 @@ extension SQLiteValue {
 }
 
 extension Optional where Wrapped == String {
-  package var sqlValue: SQLiteValue { self.map { .text($0) } ?? .null }
+  var sqlValue: SQLiteValue { self.map { .text($0) } ?? .null }
 }

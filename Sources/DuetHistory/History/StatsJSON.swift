@@ -5,29 +5,29 @@ import DuetSupport
 package struct StatsJSON: Codable, Sendable, Equatable {
   /// One lane; `slowdown` is null unless it is measured.
   package struct Lane: Codable, Sendable, Equatable {
-    package var lane: String
-    package var runs: Int
-    package var attempts: Int
+    var lane: String
+    var runs: Int
+    var attempts: Int
     /// 0 to 1: runs passed, retries allowed.
-    package var passRate: Double
+    var passRate: Double
     /// Runs that passed only because the quarantine excused a failure (not in `passRate`).
-    package var excusedRuns: Int
+    var excusedRuns: Int
     /// 0 to 1: runs whose first attempt passed.
-    package var firstTryPassRate: Double
+    var firstTryPassRate: Double
     /// Over attempts.
-    package var p50Seconds: Double
-    package var p95Seconds: Double
-    package var maxSeconds: Double
+    var p50Seconds: Double
+    var p95Seconds: Double
+    var maxSeconds: Double
     /// The median of the runs' totals, retries included.
-    package var runP50Seconds: Double
-    package var slower: Bool
-    @Nullable package var slowdown: Double?
+    var runP50Seconds: Double
+    var slower: Bool
+    @Nullable var slowdown: Double?
   }
 
-  package var runsInWindow: Int
+  var runsInWindow: Int
   /// The window's runs by where they came from (`ci JOB`, `host NAME`).
-  package var origins: [OriginTally]
-  package var lanes: [Lane]
+  var origins: [OriginTally]
+  var lanes: [Lane]
 
   package init(_ report: StatsReport) {
     runsInWindow = report.runsInWindow

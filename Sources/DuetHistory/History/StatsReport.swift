@@ -36,7 +36,7 @@ package struct StatsReport: Sendable {
   /// The window's runs by where they came from, most first.
   package var origins: [OriginTally] = []
 
-  package static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
+  static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
     let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
     var durations = Durations()
     laneRuns.forEach { durations.add($0) }
@@ -55,14 +55,14 @@ package struct StatsReport: Sendable {
   /// Per lane, in run order: the seconds of each run it ran in and of each
   /// attempt, and how many runs it passed and passed at once. Eight bytes a
   /// value: the percentiles need every one.
-  package struct Durations {
-    package var seconds: [[Double]] = []
-    package var attemptSeconds: [[Double]] = []
-    package var passes: [Int] = []
-    package var firstPasses: [Int] = []
-    package var excused: [Int] = []
+  struct Durations {
+    var seconds: [[Double]] = []
+    var attemptSeconds: [[Double]] = []
+    var passes: [Int] = []
+    var firstPasses: [Int] = []
+    var excused: [Int] = []
 
-    package mutating func add(_ run: LaneRun) {
+    mutating func add(_ run: LaneRun) {
       while seconds.count <= run.lane {
         seconds.append([]); attemptSeconds.append([]); passes.append(0); firstPasses.append(0); excused.append(0)
       }
@@ -73,7 +73,7 @@ package struct StatsReport: Sendable {
       if run.firstPassed { firstPasses[run.lane] += 1 }
     }
 
-    package func report(lanes: [String], runsInWindow: Int) -> StatsReport {
+    func report(lanes: [String], runsInWindow: Int) -> StatsReport {
       var entries: [Entry] = []
       for (index, inOrder) in seconds.enumerated() where !inOrder.isEmpty {
         var slowdown: Double?
@@ -98,14 +98,14 @@ package struct StatsReport: Sendable {
 
   /// The nearest-rank p50 and p95 of `values` (not empty) by two selections,
   /// not a sort: the window may hold thousands of values a lane. Reorders `values`.
-  package static func percentiles(_ values: inout [Double]) -> (p50: Double, p95: Double) {
+  static func percentiles(_ values: inout [Double]) -> (p50: Double, p95: Double) {
     let p50 = rank(0.5, of: values.count), p95 = Swift.max(p50, rank(0.95, of: values.count))
     select(p50, in: &values, 0..<values.count)
     select(p95, in: &values, p50..<values.count)
     return (values[p50], values[p95])
   }
 
-  package static func median(_ values: [Double]) -> Double {
+  static func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     let middle = sorted.count / 2
@@ -113,22 +113,22 @@ package struct StatsReport: Sendable {
   }
 
   /// The nearest-rank percentile: the smallest value with at least `p` of the values at or below it.
-  package static func percentile(_ values: [Double], _ p: Double) -> Double {
+  static func percentile(_ values: [Double], _ p: Double) -> Double {
     percentile(sorted: values.sorted(), p)
   }
 
-  package static func percentile(sorted: [Double], _ p: Double) -> Double {
+  static func percentile(sorted: [Double], _ p: Double) -> Double {
     sorted.isEmpty ? 0 : sorted[rank(p, of: sorted.count)]
   }
 
   /// The index of the nearest-rank `p` percentile among `count` sorted values.
-  package static func rank(_ p: Double, of count: Int) -> Int {
+  static func rank(_ p: Double, of count: Int) -> Int {
     Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1))
   }
 
   /// Quickselect: afterwards `values[k]` is what a sort would put there, with
   /// no larger value before it and no smaller one after it, within `range`.
-  package static func select(_ k: Int, in values: inout [Double], _ range: Range<Int>) {
+  static func select(_ k: Int, in values: inout [Double], _ range: Range<Int>) {
     var low = range.lowerBound, high = range.upperBound - 1
     while low < high {
       // The median of three as the pivot, so sorted input is no worst case.

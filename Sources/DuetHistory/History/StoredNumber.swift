@@ -5,8 +5,8 @@
 /// durations within [0, 1e9] s (31 years); anything else, or not finite, is 0.
 /// `history merge` refuses such values by name before they are imported.
 package enum StoredNumber {
-  package static let maxTime = 1e11
-  package static let maxDuration = 1e9
+  static let maxTime = 1e11
+  static let maxDuration = 1e9
 
   /// A duration as readers may use it.
   package static func duration(_ value: Double?) -> Double {

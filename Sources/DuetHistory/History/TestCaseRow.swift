@@ -7,20 +7,20 @@ import DuetSupport
 /// Its fingerprint is its step's. Its identity (`TestIdentity`) is where it ran:
 /// lane, report file, suite, name and its position among same-named cases.
 package struct TestCaseRow: Sendable, Equatable {
-  package var runID: String
-  package var lane: String
-  package var attempt: Int
-  package var suite: String
-  package var name: String
-  package var outcome: TestOutcome
-  package var duration: Double
+  var runID: String
+  var lane: String
+  var attempt: Int
+  var suite: String
+  var name: String
+  var outcome: TestOutcome
+  var duration: Double
   /// The first line of its failure, error or skip message.
-  package var message: String?
+  var message: String?
   /// The report file it was read from, relative to the tree root ("" in rows from before schema 5).
-  package var report: String
+  var report: String
   /// Its position among the cases of the same report, suite and name in its
   /// attempt (0 for the first): parameterised cases that share one name.
-  package var ordinal: Int
+  var ordinal: Int
 
   package init(runID: String, lane: String, attempt: Int, suite: String, name: String, outcome: TestOutcome, duration: Double,
                message: String? = nil, report: String = "", ordinal: Int = 0) {

@@ -5,32 +5,32 @@ import DuetOutput
 package struct TestFlakyJSON: Codable, Sendable, Equatable {
   /// One test's evidence; `status` is `flaky` or `recovered`.
   package struct Test: Codable, Sendable, Equatable {
-    package var lane: String
-    package var suite: String
-    package var name: String
+    var lane: String
+    var suite: String
+    var name: String
     /// The report file it was read from, relative to the tree root: with
     /// `position`, what tells a test from its namesakes (issue 50).
-    package var report: String
+    var report: String
     /// Its position among same-named cases of that report (0 for the first).
-    package var position: Int
-    package var runs: Int
-    package var failures: Int
-    package var flakyFingerprints: Int
-    package var flips: Int
-    package var retriesPassed: Int
+    var position: Int
+    var runs: Int
+    var failures: Int
+    var flakyFingerprints: Int
+    var flips: Int
+    var retriesPassed: Int
     /// ISO 8601, UTC.
-    package var lastSeen: String
-    package var status: String
-    @Nullable package var lastFailure: String?
+    var lastSeen: String
+    var status: String
+    @Nullable var lastFailure: String?
     /// Where its failures happened, when the window holds runs from more than one place (`history pull`).
-    package var failedOn: [String]
+    var failedOn: [String]
   }
 
-  package var definition: String
-  package var runsInWindow: Int
+  var definition: String
+  var runsInWindow: Int
   /// The window's runs by where they came from (`ci JOB`, `host NAME`).
-  package var origins: [OriginTally]
-  package var tests: [Test]
+  var origins: [OriginTally]
+  var tests: [Test]
 
   package init(_ report: TestFlakyReport) {
     definition = TestFlakyReport.definition

@@ -17,9 +17,9 @@ package struct TestFlakyReport: Sendable {
   package static let definition = "flaky test = one test (lane, report, name, position) with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
 
   package struct Entry: Sendable, Equatable {
-    package var identity: TestIdentity
+    var identity: TestIdentity
     /// What tells it from a namesake of its lane (`testDebugUnitTest`, `#2`); "" when its name is its own.
-    package var qualifier = ""
+    var qualifier = ""
     /// Runs in which the test passed or failed.
     package var runs: Int
     /// Failed or errored attempts.
@@ -28,13 +28,13 @@ package struct TestFlakyReport: Sendable {
     package var flips: Int
     package var retriesPassed: Int
     package var lastSeen: Double
-    package var recovered: Bool
+    var recovered: Bool
     /// The first line of its newest failure's message, if it had one.
     package var lastFailure: String?
     /// Where its failures happened, when the window holds runs from more than one place.
     package var failedOn: [String] = []
 
-    package init(identity: TestIdentity, qualifier: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
+    init(identity: TestIdentity, qualifier: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
                  retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
       self.identity = identity
       self.qualifier = qualifier
@@ -49,7 +49,7 @@ package struct TestFlakyReport: Sendable {
     }
 
     /// A test read from `report` ("" when it does not matter), first of its name there.
-    package init(lane: String, suite: String, name: String, report: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
+    init(lane: String, suite: String, name: String, report: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
                  retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
       self.init(identity: TestIdentity(lane: lane, report: report, suite: suite, name: name, ordinal: 0), runs: runs, failures: failures,
                 flakyFingerprints: flakyFingerprints, flips: flips, retriesPassed: retriesPassed, lastSeen: lastSeen,
@@ -57,21 +57,21 @@ package struct TestFlakyReport: Sendable {
     }
 
     package var lane: String { identity.lane }
-    package var suite: String { identity.suite }
-    package var name: String { identity.name }
+    var suite: String { identity.suite }
+    var name: String { identity.name }
     /// `suite.name`, as a person names the test (and a quarantine entry matches it).
     package var test: String { identity.fullName }
     /// The name with what tells it from its namesakes: `app.CartTest.adds [testDebugUnitTest]`.
     package var label: String { identity.label(qualifier: qualifier) }
   }
 
-  package var entries: [Entry]
+  var entries: [Entry]
   package var runsInWindow: Int
   /// The window's runs by where they came from, most first.
   package var origins: [OriginTally] = []
   /// How many tests passed or failed in the window, flaky or not:
   /// 0 when no lane of it has `reports:`.
-  package var testsSeen = 0
+  var testsSeen = 0
 
   package var flaky: [Entry] { entries.filter { !$0.recovered } }
   package var recovered: [Entry] { entries.filter(\.recovered) }
@@ -211,7 +211,7 @@ struct TestFold {
 
 extension HistoryStore {
   /// The runs of a report window, oldest first: the newest `last`, those since `since` only.
-  package func windowRuns(last: Int, since: Double?) throws -> [(id: String, started: Double)] {
+  func windowRuns(last: Int, since: Double?) throws -> [(id: String, started: Double)] {
     let rows = try db.query("""
       SELECT id, started FROM runs \(since == nil ? "" : "WHERE started >= ?2")
       ORDER BY started DESC, id DESC LIMIT ?1

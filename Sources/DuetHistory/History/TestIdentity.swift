@@ -4,23 +4,23 @@
 /// `TEST-<class>.xml` holding the same class and names) are two tests, and so
 /// are parameterised cases that share one displayed name. Only a later attempt
 /// of the same identity can be a retry of it: nothing in one attempt is.
-package struct TestIdentity: Sendable, Hashable {
+struct TestIdentity: Sendable, Hashable {
   /// A case's place within one attempt, before its position is known.
-  package struct Place: Sendable, Hashable {
-    package var report: String
-    package var suite: String
-    package var name: String
+  struct Place: Sendable, Hashable {
+    var report: String
+    var suite: String
+    var name: String
   }
 
-  package var lane: String
+  var lane: String
   /// The report file, relative to the tree root ("" for rows from before schema 5).
-  package var report: String
-  package var suite: String
-  package var name: String
+  var report: String
+  var suite: String
+  var name: String
   /// Its position among the cases of the same report, suite and name in one attempt (0 for the first).
-  package var ordinal: Int
+  var ordinal: Int
 
-  package init(lane: String, report: String, suite: String, name: String, ordinal: Int) {
+  init(lane: String, report: String, suite: String, name: String, ordinal: Int) {
     self.lane = lane
     self.report = report
     self.suite = suite
@@ -29,13 +29,13 @@ package struct TestIdentity: Sendable, Hashable {
   }
 
   /// `suite.name`, as a person (and a quarantine entry) names the test.
-  package var fullName: String { suite.isEmpty ? name : "\(suite).\(name)" }
+  var fullName: String { suite.isEmpty ? name : "\(suite).\(name)" }
 
   /// For each identity that shares its lane and full name with another, what
   /// tells them apart: the part of the report path that differs (Gradle's
   /// variant folder, `testDebugUnitTest`) and `#2` for the second same-named
   /// case of one report; "" for an identity whose name is its own.
-  package static func qualifiers(_ identities: [TestIdentity]) -> [TestIdentity: String] {
+  static func qualifiers(_ identities: [TestIdentity]) -> [TestIdentity: String] {
     var groups: [String: [TestIdentity]] = [:]
     for identity in identities { groups["\(identity.lane)\u{0}\(identity.fullName)", default: []].append(identity) }
     var result: [TestIdentity: String] = [:]
@@ -76,7 +76,7 @@ package struct TestIdentity: Sendable, Hashable {
 
   /// How a person names this test where `qualifier` tells it from its namesakes:
   /// `app.CartTest.adds [testDebugUnitTest]`, or the full name alone.
-  package func label(qualifier: String) -> String {
+  func label(qualifier: String) -> String {
     qualifier.isEmpty ? fullName : "\(fullName) [\(qualifier)]"
   }
 }

@@ -6,9 +6,9 @@ import DuetSupport
 /// run's attempts as a lane's are. Folded as `duet stats` folds lanes.
 package struct TestStatsReport: Sendable {
   package struct Entry: Sendable, Equatable {
-    package var identity: TestIdentity
+    var identity: TestIdentity
     /// What tells it from a namesake of its lane (`testDebugUnitTest`, `#2`); "" when its name is its own.
-    package var qualifier = ""
+    var qualifier = ""
     package var runs: Int
     package var passRate: Double
     package var p50: Double
@@ -16,10 +16,10 @@ package struct TestStatsReport: Sendable {
     package var max: Double
 
     package var lane: String { identity.lane }
-    package var suite: String { identity.suite }
-    package var name: String { identity.name }
+    var suite: String { identity.suite }
+    var name: String { identity.name }
     /// `suite.name`, as a person names the test.
-    package var test: String { identity.fullName }
+    var test: String { identity.fullName }
     /// The name with what tells it from its namesakes.
     package var label: String { identity.label(qualifier: qualifier) }
   }
@@ -47,23 +47,23 @@ package struct TestStatsReport: Sendable {
 /// `duet stats --tests --json`: per test, runs, pass rate and durations in the window.
 package struct TestStatsJSON: Codable, Sendable, Equatable {
   package struct Test: Codable, Sendable, Equatable {
-    package var lane: String
-    package var suite: String
-    package var name: String
+    var lane: String
+    var suite: String
+    var name: String
     /// The report file it was read from, relative to the tree root.
-    package var report: String
+    var report: String
     /// Its position among same-named cases of that report (0 for the first).
-    package var position: Int
-    package var runs: Int
+    var position: Int
+    var runs: Int
     /// 0 to 1.
-    package var passRate: Double
-    package var p50Seconds: Double
-    package var p95Seconds: Double
-    package var maxSeconds: Double
+    var passRate: Double
+    var p50Seconds: Double
+    var p95Seconds: Double
+    var maxSeconds: Double
   }
 
-  package var runsInWindow: Int
-  package var tests: [Test]
+  var runsInWindow: Int
+  var tests: [Test]
 
   package init(_ report: TestStatsReport) {
     runsInWindow = report.runsInWindow

@@ -14,7 +14,7 @@ package enum GitHook {
   }
 
   /// The line that marks a hook as duet's own.
-  package static let marker: ShellText = "# duet-hook v1"
+  static let marker: ShellText = "# duet-hook v1"
 
   package struct Failure: Error, CustomStringConvertible, Sendable {
     package var message: String
@@ -29,7 +29,7 @@ package enum GitHook {
   }
 
   /// Where git runs hooks for the work tree holding `root`.
-  package static func hooksFolder(root: URL, environment: [String: String]) throws(Failure) -> URL {
+  static func hooksFolder(root: URL, environment: [String: String]) throws(Failure) -> URL {
     guard let text = ProcessOutput.git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], in: root, environment: environment) ?? ProcessOutput.git(["rev-parse", "--git-path", "hooks"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git repository; hooks need one (git init)")
     }
@@ -38,7 +38,7 @@ package enum GitHook {
 
   /// The tree root relative to the repository's top, so the hook finds the
   /// tree wherever the clone lives (`.` when the root is the top).
-  package static func rootFromTop(root: URL, environment: [String: String]) throws(Failure) -> String {
+  static func rootFromTop(root: URL, environment: [String: String]) throws(Failure) -> String {
     guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
@@ -66,7 +66,7 @@ package enum GitHook {
   /// nothing in a repository without duet's manifest. It is built as
   /// `ShellText`, so every word from outside (duet's path, the root) goes in as
   /// one quoted shell word (`ShellWord`); the text is made a String only here.
-  package static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
+  static func script(_ kind: Kind, duetPath: String, rootFromTop: String, placement: Placement = .gitFolder) -> String {
     let findDuet: ShellText = placement == .gitFolder
       ? """
         duet=\(duetPath)

@@ -5,13 +5,13 @@
 /// Pure: git lookups come in as a closure.
 package enum PrePush {
   package struct Update: Sendable, Equatable {
-    package var localRef: String
+    var localRef: String
     package var localSHA: String
-    package var remoteRef: String
-    package var remoteSHA: String
+    var remoteRef: String
+    var remoteSHA: String
 
-    package var isDeletion: Bool { PrePush.isZero(localSHA) }
-    package var isNewBranch: Bool { PrePush.isZero(remoteSHA) }
+    var isDeletion: Bool { PrePush.isZero(localSHA) }
+    var isNewBranch: Bool { PrePush.isZero(remoteSHA) }
   }
 
   package enum Plan: Sendable, Equatable {
@@ -61,7 +61,7 @@ package enum PrePush {
     return .since(first.base, first.how)
   }
 
-  package static func isZero(_ sha: String) -> Bool { !sha.isEmpty && sha.allSatisfy { $0 == "0" } }
+  static func isZero(_ sha: String) -> Bool { !sha.isEmpty && sha.allSatisfy { $0 == "0" } }
 
-  package static func short(_ sha: String) -> String { String(sha.prefix(12)) }
+  static func short(_ sha: String) -> String { String(sha.prefix(12)) }
 }

@@ -13,33 +13,33 @@ import DuetSupport
 /// // body: sha256:<hex of every byte after the end line>
 /// // mock-templates:end
 /// ```
-package struct FingerprintBlock: Sendable, Equatable {
+struct FingerprintBlock: Sendable, Equatable {
   /// One fingerprinted source file: its path relative to the tree root and the SHA-256 of its bytes.
-  package struct Input: Sendable, Equatable, Hashable {
-    package var path: String
-    package var sha256: String
-    package init(path: String, sha256: String) {
+  struct Input: Sendable, Equatable, Hashable {
+    var path: String
+    var sha256: String
+    init(path: String, sha256: String) {
       self.path = path
       self.sha256 = sha256
     }
   }
 
-  package static let startLine = "// mock-templates:fingerprint v1"
-  package static let startPrefix = "// mock-templates:fingerprint"
-  package static let endLine = "// mock-templates:end"
+  static let startLine = "// mock-templates:fingerprint v1"
+  static let startPrefix = "// mock-templates:fingerprint"
+  static let endLine = "// mock-templates:end"
 
   /// The generator's version, or `none`.
-  package var bundle: String
+  var bundle: String
   /// The hash recorded on the `config:` line; for a block duet renders it is always
   /// the SHA-256 of `description`, for a parsed one it is whatever the file says.
-  package var configHash: String
+  var configHash: String
   /// The text after the config hash, e.g. `generator=none` or a Duet-shaped
   /// `template=<file> args=<a;b>`.
-  package var description: String
-  package var inputs: [Input]
-  package var bodyHash: String
+  var description: String
+  var inputs: [Input]
+  var bodyHash: String
 
-  package init(bundle: String, configHash: String, description: String, inputs: [Input], bodyHash: String) {
+  init(bundle: String, configHash: String, description: String, inputs: [Input], bodyHash: String) {
     self.bundle = bundle
     self.configHash = configHash
     self.description = description
@@ -49,7 +49,7 @@ package struct FingerprintBlock: Sendable, Equatable {
 
   /// A block for these inputs and body, with the config hash computed from the
   /// description and the inputs sorted by path bytes, whatever order they came in.
-  package init(bundle: String?, description: String, inputs: [Input], bodyHash: String) {
+  init(bundle: String?, description: String, inputs: [Input], bodyHash: String) {
     self.init(
       bundle: bundle ?? "none",
       configHash: Digest.sha256(description),
@@ -59,16 +59,16 @@ package struct FingerprintBlock: Sendable, Equatable {
   }
 
   /// The description a `lanes/manifest.yaml` entry records: `generator=<command>` or `generator=none`.
-  package static func description(generator: String?) -> String {
+  static func description(generator: String?) -> String {
     "generator=\(generator ?? "none")"
   }
 
   /// Whether the description is a Duet-shaped row (`template=<file> args=...`),
   /// written by the toolchain's own templates rather than from a manifest entry.
-  package var isTemplateShaped: Bool { description.hasPrefix("template=") }
+  var isTemplateShaped: Bool { description.hasPrefix("template=") }
 
   /// The block's lines, each ending in `\n`; the body follows directly.
-  package func rendered() -> String {
+  func rendered() -> String {
     var text = FingerprintBlock.startLine + "\n"
     text += "// bundle: \(bundle)\n"
     text += "// config: sha256:\(configHash) \(description)\n"

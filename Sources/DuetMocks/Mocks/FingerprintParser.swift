@@ -5,7 +5,7 @@ import DuetSupport
 /// edited into nonsense, cut short or missing is a value to report, never a crash.
 enum FingerprintParser {
   /// What the top of a file holds.
-  package enum Result: Sendable, Equatable {
+  enum Result: Sendable, Equatable {
     /// A well-formed block; the body starts at byte `bodyStart`.
     case block(FingerprintBlock, bodyStart: Int)
     /// The file does not start with `// mock-templates:fingerprint`: all of it is body.
@@ -16,31 +16,31 @@ enum FingerprintParser {
 
   /// Why a block cannot be read, and where the body most likely starts: after the
   /// end line if there is one, else after the leading lines that look like the block.
-  package struct BlockProblem: Sendable, Equatable, CustomStringConvertible {
-    package var line: Int
-    package var message: String
-    package var bodyStart: Int
-    package var description: String { "line \(line): \(message)" }
+  struct BlockProblem: Sendable, Equatable, CustomStringConvertible {
+    var line: Int
+    var message: String
+    var bodyStart: Int
+    var description: String { "line \(line): \(message)" }
   }
 
-  package static let hexDigits = Set("0123456789abcdef".utf8)
-  package static let blockPrefixes = ["// mock-templates:", "// bundle:", "// config:", "// input:", "// body:"]
+  static let hexDigits = Set("0123456789abcdef".utf8)
+  static let blockPrefixes = ["// mock-templates:", "// bundle:", "// config:", "// input:", "// body:"]
 
   /// Parses bytes in memory.
-  package static func parse(_ bytes: [UInt8]) -> Result {
+  static func parse(_ bytes: [UInt8]) -> Result {
     let reader = MockFileReader(bytes: bytes, displayPath: "")
     // In-memory reads cannot fail.
     return (try? parse(reader)) ?? .none
   }
 
   /// Parses from `reader`, leaving it at the first byte of the body when a block is found.
-  package static func parse(_ reader: MockFileReader) throws(FileError) -> Result {
+  static func parse(_ reader: MockFileReader) throws(FileError) -> Result {
     var blockReader = FingerprintBlockReader(reader)
     return try blockReader.read()
   }
 
   /// `sha256:<64 hex> <rest>` (or just the hash when `rest` may be absent); hex is read case-insensitively.
-  package static func hashAndRest(_ text: Substring, needsRest: Bool) -> (String, String)? {
+  static func hashAndRest(_ text: Substring, needsRest: Bool) -> (String, String)? {
     guard text.hasPrefix("sha256:") else { return nil }
     let afterTag = text.dropFirst("sha256:".count)
     let hex = afterTag.prefix(64).lowercased()
@@ -54,14 +54,14 @@ enum FingerprintParser {
   }
 
   /// A line as a message quotes it: at most 60 characters.
-  package static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     let short = text.count > 60 ? String(text.prefix(57)) + "..." : text
     return "'\(short)'"
   }
 }
 
 extension StringProtocol {
-  package var trimmingSpaces: String {
+  var trimmingSpaces: String {
     String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
   }
 }

@@ -24,7 +24,7 @@ package enum MockCheck {
 
   /// One entry's findings; throws only for what makes a check impossible
   /// (a missing source root, an unreadable file).
-  package static func check(_ target: MockTarget, root: URL) throws(MockError) -> MockFileStatus {
+  static func check(_ target: MockTarget, root: URL) throws(MockError) -> MockFileStatus {
     let entry = target.entry
     let inputs = try MockInputs.collect(entry, root: root)
     var status = MockFileStatus(output: entry.output, inputCount: inputs.count, findings: [], madeByTemplates: entry.configDescription != nil)
@@ -61,7 +61,7 @@ package enum MockCheck {
   }
 
   /// The findings for a readable block, in the order docs/mocks.md shows them.
-  package static func compare(_ block: FingerprintBlock, bodyHash: String, inputs: [FingerprintBlock.Input], target: MockTarget) -> [MockFinding] {
+  static func compare(_ block: FingerprintBlock, bodyHash: String, inputs: [FingerprintBlock.Input], target: MockTarget) -> [MockFinding] {
     var findings: [MockFinding] = []
     var recorded: [String: String] = [:]
     for input in block.inputs { recorded[input.path] = input.sha256 }
@@ -97,12 +97,12 @@ package enum MockCheck {
 
 /// Everything `duet mocks --check` found, ready to print.
 package struct MockCheckReport: Sendable {
-  package var files: [MockFileStatus] = []
+  var files: [MockFileStatus] = []
   package var errors: [MockError] = []
 
-  package init() {}
+  init() {}
 
-  package var stale: [MockFileStatus] { files.filter { !$0.isUpToDate } }
+  var stale: [MockFileStatus] { files.filter { !$0.isUpToDate } }
 
   /// 0 every file up to date, 1 a file is stale, 2 a file could not be checked.
   package var exitCode: Int32 {
@@ -130,7 +130,7 @@ package struct MockCheckReport: Sendable {
 
   /// Errors first, then the report: what a built-in lane logs, its lines as
   /// `duet mocks --check` prints them.
-  package var text: String {
+  var text: String {
     (errors.map { "\($0.diagnostic)" } + lines).joined(separator: "\n").text + "\n"
   }
 }

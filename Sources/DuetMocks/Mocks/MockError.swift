@@ -5,11 +5,11 @@ import DuetSupport
 /// file, a generator that failed. Named by the entry's output and placed at the
 /// entry in the manifest, so the message says which entry and which file.
 package struct MockError: Error, Sendable, Equatable, CustomStringConvertible {
-  package var output: String
-  package var message: String
-  package var location: SourceLocation?
+  var output: String
+  var message: String
+  var location: SourceLocation?
 
-  package init(output: String, message: String, location: SourceLocation?) {
+  init(output: String, message: String, location: SourceLocation?) {
     self.output = output
     self.message = message
     self.location = location

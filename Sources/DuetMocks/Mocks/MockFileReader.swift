@@ -5,20 +5,20 @@ import DuetSupport
 /// Reads a mock file line by line for its block, then hands over the rest as the
 /// body, in fixed-size chunks: a check never holds a large file in memory, and a
 /// line without an end (a hostile or binary file) is cut off at `lineLimit`.
-package final class MockFileReader {
+final class MockFileReader {
   private let fd: Int32
   private var buffer: [UInt8]
   private var start = 0
   private var atEnd = false
   /// Bytes handed out so far (lines and rest), so a caller knows where the body begins.
-  package private(set) var offset = 0
-  package let path: String
+  private(set) var offset = 0
+  let path: String
 
-  package static let chunkSize = 256 * 1024
+  static let chunkSize = 256 * 1024
 
   /// Opens `absolutePath`, a regular file only (PathGuard: a FIFO would block,
   /// a final link would read outside the tree); errors name `displayPath`.
-  package init(absolutePath: String, displayPath: String) throws(FileError) {
+  init(absolutePath: String, displayPath: String) throws(FileError) {
     let fd = try PathGuard.openRegularFile(atAbsolute: absolutePath, displayPath: displayPath)
     self.fd = fd
     self.buffer = []
@@ -26,7 +26,7 @@ package final class MockFileReader {
   }
 
   /// Reads from bytes in memory (tests, and a file already read whole).
-  package init(bytes: [UInt8], displayPath: String) {
+  init(bytes: [UInt8], displayPath: String) {
     self.fd = -1
     self.buffer = bytes
     self.atEnd = true
@@ -37,16 +37,16 @@ package final class MockFileReader {
 
   /// One line: its bytes without the `\n` (and without a `\r` before it), whether a
   /// newline ended it, and whether it was cut at the limit. Nil at the end of the file.
-  package struct Line {
-    package var bytes: [UInt8]
-    package var terminated: Bool
-    package var tooLong: Bool
-    package var text: String? {
+  struct Line {
+    var bytes: [UInt8]
+    var terminated: Bool
+    var tooLong: Bool
+    var text: String? {
       String(bytes: bytes, encoding: .utf8)
     }
   }
 
-  package func readLine(limit: Int = 64 * 1024) throws(FileError) -> Line? {
+  func readLine(limit: Int = 64 * 1024) throws(FileError) -> Line? {
     var scanned = start
     while true {
       if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -77,7 +77,7 @@ package final class MockFileReader {
   }
 
   /// Feeds every byte not yet handed out into `digest`, chunk by chunk.
-  package func hashRest(into digest: inout Digest) throws(FileError) {
+  func hashRest(into digest: inout Digest) throws(FileError) {
     while true {
       if start < buffer.count {
         buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[start...])) }
@@ -91,7 +91,7 @@ package final class MockFileReader {
   }
 
   /// Every byte not yet handed out.
-  package func readRest() throws(FileError) -> [UInt8] {
+  func readRest() throws(FileError) -> [UInt8] {
     while !atEnd { try fill() }
     let rest = Array(buffer[start...])
     offset += rest.count

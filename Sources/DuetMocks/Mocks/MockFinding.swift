@@ -5,36 +5,36 @@ import DuetSupport
 /// of `duet mocks --check` (docs/mocks.md): `stale:`, `unlisted:`, `missing:` for
 /// inputs, `body:` and `config:` for the file, `block:` and `output:` for a block
 /// or a file that cannot be read as one.
-package struct MockFinding: Sendable, Equatable {
-  package enum Kind: String, Sendable {
+struct MockFinding: Sendable, Equatable {
+  enum Kind: String, Sendable {
     case stale, unlisted, missing, body, config, block, output
   }
 
-  package var kind: Kind
+  var kind: Kind
   /// The input it is about, for the input kinds.
-  package var path: String?
-  package var message: String
+  var path: String?
+  var message: String
 
-  package init(_ kind: Kind, path: String? = nil, _ message: String) {
+  init(_ kind: Kind, path: String? = nil, _ message: String) {
     self.kind = kind
     self.path = path
     self.message = message
   }
 
   /// `stale: Sources/A.swift — content differs from the recorded hash`, or `body: hash differs — ...`.
-  package var line: TerminalLine {
+  var line: TerminalLine {
     if let path { return "\(kind.rawValue): \(path) — \(message)" }
     return "\(kind.rawValue): \(message)"
   }
 }
 
 /// A mock file as `--check` found it: no findings means up to date.
-package struct MockFileStatus: Sendable, Equatable {
-  package var output: String
-  package var inputCount: Int
-  package var findings: [MockFinding]
+struct MockFileStatus: Sendable, Equatable {
+  var output: String
+  var inputCount: Int
+  var findings: [MockFinding]
   /// Whether the Duet mock templates write it (a `parity/manifest.yaml` row),
   /// so that it is regenerated with them rather than with `duet mocks`.
-  package var madeByTemplates = false
-  package var isUpToDate: Bool { findings.isEmpty }
+  var madeByTemplates = false
+  var isUpToDate: Bool { findings.isEmpty }
 }

@@ -9,19 +9,19 @@ import DuetSupport
 package enum MockGenerator {
   /// How a generator ended: its exit code (nil when a signal ended it) and what it printed.
   package struct Outcome: Sendable {
-    package var exitCode: Int32?
-    package var signal: Int32?
-    package var output: String
+    var exitCode: Int32?
+    var signal: Int32?
+    var output: String
   }
 
   /// What runs a generator; tests may pass their own.
   package typealias Runner = @Sendable (_ command: String, _ root: URL, _ output: URL) throws -> Outcome
 
   /// At most this much of a generator's output is kept, the end of it.
-  package static let keptOutput = 64 * 1024
+  static let keptOutput = 64 * 1024
 
   /// A generator still running after this long is stopped (its whole process group).
-  package static let deadline: Double = 30 * 60
+  static let deadline: Double = 30 * 60
 
   /// Runs the generator with `environment` (the invocation's, for `duet mocks`)
   /// plus `DUET_MOCK_OUTPUT` and `DUET_ROOT`.
@@ -44,6 +44,6 @@ package enum MockGenerator {
 
 /// A generator that could not be started at all.
 struct MockGeneratorError: Error, CustomStringConvertible, Sendable {
-  package var message: String
-  package var description: String { message }
+  var message: String
+  var description: String { message }
 }

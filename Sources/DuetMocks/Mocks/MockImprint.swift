@@ -8,9 +8,9 @@ import DuetSupport
 /// generated under another config or bundle is refused unless `acceptBody`. Every write is atomic and an unchanged file is not touched.
 package enum MockImprint {
   package struct Options: Sendable {
-    package var acceptBody = false
+    var acceptBody = false
     /// Runs an entry's generator: `MockGenerator.shell(environment:)` with the invocation's environment.
-    package var generator: MockGenerator.Runner
+    var generator: MockGenerator.Runner
     package init(acceptBody: Bool = false, generator: @escaping MockGenerator.Runner) {
       self.acceptBody = acceptBody
       self.generator = generator
@@ -38,12 +38,12 @@ package enum MockImprint {
 
   /// A body duet will not overwrite without `--accept-body` (exit 1).
   package struct Refusal: Error, Sendable, Equatable {
-    package var output: String
-    package var message: String
+    var output: String
+    var message: String
     package var line: TerminalLine { "duet mocks: refused \(output): \(message)" }
   }
 
-  package static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
+  static func imprint(_ target: MockTarget, root: URL, options: Options) throws(MockError) -> Result<MockImprintReport.File, Refusal> {
     let entry = target.entry
     // Inputs first: a missing root or an unreadable file stops the entry before anything runs.
     let inputs = try MockInputs.collect(entry, root: root)
@@ -161,18 +161,18 @@ package enum MockImprint {
 
 /// What `duet mocks` did, ready to print.
 package struct MockImprintReport: Sendable {
-  package struct File: Sendable, Equatable {
-    package var output: String
-    package var changed: Bool
-    package var generated: Bool
-    package var inputCount: Int
+  struct File: Sendable, Equatable {
+    var output: String
+    var changed: Bool
+    var generated: Bool
+    var inputCount: Int
   }
 
-  package var files: [File] = []
+  var files: [File] = []
   package var refused: [MockImprint.Refusal] = []
   package var errors: [MockError] = []
 
-  package init() {}
+  init() {}
 
   /// 0 done, 1 a body was refused, 2 an entry could not be written.
   package var exitCode: Int32 {
@@ -198,7 +198,7 @@ package struct MockImprintReport: Sendable {
 
   /// Errors and refusals, then the report: what a built-in lane logs, its
   /// lines as `duet mocks` prints them.
-  package var text: String {
+  var text: String {
     (errors.map { "\($0.diagnostic)" } + refused.map(\.line) + lines).joined(separator: "\n").text + "\n"
   }
 }

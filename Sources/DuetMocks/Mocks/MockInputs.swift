@@ -5,15 +5,15 @@ import DuetSupport
 /// The inputs of a mock entry: the regular files its `include` globs match under
 /// its source roots, hidden files and symbolic links skipped, each named relative
 /// to the tree root, sorted by path bytes and hashed from a streamed read.
-package enum MockInputs {
+enum MockInputs {
   /// The entry's inputs with their SHA-256, in the block's order.
-  package static func collect(_ entry: MockEntry, root: URL) throws(MockError) -> [FingerprintBlock.Input] {
+  static func collect(_ entry: MockEntry, root: URL) throws(MockError) -> [FingerprintBlock.Input] {
     let paths = try self.paths(entry, root: root)
     return try hash(paths, root: root, entry: entry)
   }
 
   /// The root-relative paths of the entry's inputs, sorted; the output itself is never one.
-  package static func paths(_ entry: MockEntry, root: URL) throws(MockError) -> [String] {
+  static func paths(_ entry: MockEntry, root: URL) throws(MockError) -> [String] {
     func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
     for pattern in entry.include {
       let parts = pattern.split(separator: "/").map(String.init)
@@ -53,7 +53,7 @@ package enum MockInputs {
 
   /// A source root as a clean tree-relative folder ("" for the root itself), after
   /// checking it exists, is a folder, and does not lead out of the tree.
-  package static func sourceFolder(_ source: String, root: URL, fail: (String) -> MockError) throws(MockError) -> String {
+  static func sourceFolder(_ source: String, root: URL, fail: (String) -> MockError) throws(MockError) -> String {
     let folder = normalized(source)
     let parts = folder.split(separator: "/").map(String.init)
     if source.hasPrefix("/") || parts.contains("..") {
@@ -77,7 +77,7 @@ package enum MockInputs {
 
   /// Hashes each file, two or more at once: the work is reading and SHA-256, both
   /// independent per file, and order is restored by index.
-  package static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
+  static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
     let slots = Locked(HashSlots(count: paths.count))
     let base = root.path
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
@@ -117,11 +117,11 @@ package enum MockInputs {
   }
 
   /// `a//b/./c/` as `a/b/c`; `.` as "".
-  package static func normalized(_ path: String) -> String {
+  static func normalized(_ path: String) -> String {
     path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }.joined(separator: "/")
   }
 
-  package static func realPath(_ path: String) -> String? {
+  static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

@@ -4,12 +4,12 @@ import DuetSupport
 
 /// One manifest entry made ready to check or write: its output resolved inside the
 /// tree and the config its block should record.
-package struct MockTarget {
-  package var entry: MockEntry
+struct MockTarget {
+  var entry: MockEntry
   /// The output's absolute location, after refusing paths that leave the tree.
-  package var url: URL
+  var url: URL
 
-  package init(_ entry: MockEntry, root: URL) throws(MockError) {
+  init(_ entry: MockEntry, root: URL) throws(MockError) {
     self.entry = entry
     func fail(_ message: String) -> MockError { MockError(output: entry.output, message: message, location: entry.location) }
     if let generator = entry.generator, MockInputs.holdsLineBreak(generator) {
@@ -29,7 +29,7 @@ package struct MockTarget {
   /// templates wrote (`template=... args=...`) keeps its own when the entry names no
   /// generator or bundle, so such trees check as they are. A `parity/manifest.yaml`
   /// row says exactly what its block must record.
-  package func expectedConfig(recorded: FingerprintBlock?) -> (description: String, bundle: String) {
+  func expectedConfig(recorded: FingerprintBlock?) -> (description: String, bundle: String) {
     if let description = entry.configDescription {
       return (description, entry.bundle ?? "none")
     }
@@ -40,14 +40,14 @@ package struct MockTarget {
   }
 
   /// Whether the output exists at all (a dangling or any other entry counts as existing).
-  package var exists: Bool {
+  var exists: Bool {
     var info = stat()
     return lstat(url.path, &info) == 0
   }
 
   /// Every entry resolved, or an error for each one that cannot be (two entries
   /// writing one file among them).
-  package static func resolve(_ manifest: Manifest, root: URL) -> [Result<MockTarget, MockError>] {
+  static func resolve(_ manifest: Manifest, root: URL) -> [Result<MockTarget, MockError>] {
     var claimed: [String: SourceLocation] = [:]
     return manifest.mocks.map { entry in
       let key = MockInputs.normalized(entry.output)

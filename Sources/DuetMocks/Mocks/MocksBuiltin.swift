@@ -25,7 +25,7 @@ extension BuiltinLane {
 
   /// The manifests, every mock output and every file under its source roots: what
   /// `mocks --check` reads, so the cache never hides a changed source or output.
-  @Sendable package static func mockInputs(_ context: BuiltinContext) -> [String] {
+  @Sendable static func mockInputs(_ context: BuiltinContext) -> [String] {
     guard let manifest = try? TreeManifest.load(root: context.tree, builtins: context.vocabulary).manifest else {
       return TreeManifest.rootMarkers
     }

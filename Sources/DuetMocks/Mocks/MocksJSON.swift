@@ -3,25 +3,25 @@ import DuetSupport
 
 /// `duet mocks --check --json`: each mock file, up to date or with what drifted.
 package struct MockCheckJSON: Codable, Sendable, Equatable {
-  package struct File: Codable, Sendable, Equatable {
-    package var output: String
-    package var inputs: Int
-    package var upToDate: Bool
-    package var findings: [Finding]
+  struct File: Codable, Sendable, Equatable {
+    var output: String
+    var inputs: Int
+    var upToDate: Bool
+    var findings: [Finding]
   }
 
   /// One drift; `path` is null when it is about the mock file as a whole.
-  package struct Finding: Codable, Sendable, Equatable {
-    package var kind: String
-    @Nullable package var path: String?
-    package var message: String
+  struct Finding: Codable, Sendable, Equatable {
+    var kind: String
+    @Nullable var path: String?
+    var message: String
   }
 
-  package var command = "mocks --check"
-  package var upToDate: Bool
-  package var exitCode: Int
-  package var files: [File]
-  package var errors: [MockErrorJSON]
+  var command = "mocks --check"
+  var upToDate: Bool
+  var exitCode: Int
+  var files: [File]
+  var errors: [MockErrorJSON]
 
   package init(_ report: MockCheckReport) {
     upToDate = report.exitCode == 0
@@ -37,23 +37,23 @@ package struct MockCheckJSON: Codable, Sendable, Equatable {
 
 /// `duet mocks --json`: what imprinting wrote, refused and could not read.
 package struct MockImprintJSON: Codable, Sendable, Equatable {
-  package struct File: Codable, Sendable, Equatable {
-    package var output: String
-    package var inputs: Int
-    package var changed: Bool
-    package var generated: Bool
+  struct File: Codable, Sendable, Equatable {
+    var output: String
+    var inputs: Int
+    var changed: Bool
+    var generated: Bool
   }
 
   package struct Refusal: Codable, Sendable, Equatable {
-    package var output: String
-    package var message: String
+    var output: String
+    var message: String
   }
 
-  package var command = "mocks"
-  package var exitCode: Int
-  package var files: [File]
-  package var refused: [Refusal]
-  package var errors: [MockErrorJSON]
+  var command = "mocks"
+  var exitCode: Int
+  var files: [File]
+  var refused: [Refusal]
+  var errors: [MockErrorJSON]
 
   package init(_ report: MockImprintReport) {
     exitCode = Int(report.exitCode)
@@ -64,10 +64,10 @@ package struct MockImprintJSON: Codable, Sendable, Equatable {
 }
 
 /// A mock entry that could not be read; `location` is `file:line:column` or null.
-package struct MockErrorJSON: Codable, Sendable, Equatable {
-  package var output: String
-  package var message: String
-  @Nullable package var location: String?
+struct MockErrorJSON: Codable, Sendable, Equatable {
+  var output: String
+  var message: String
+  @Nullable var location: String?
 
   init(_ error: MockError) {
     output = error.output

@@ -32,9 +32,9 @@ package struct BuiltinResult: Sendable {
 
 /// A duet command that a lane runs in-process (`run: design-tokens --check`).
 package struct BuiltinLane: Sendable {
-  package var name: String
+  var name: String
   /// The options `run:` may give it; the manifest loader refuses any other.
-  package var options: [String]
+  var options: [String]
   package var run: @Sendable (BuiltinContext) -> BuiltinResult
   /// Globs (relative to the built-in's tree) of the files its result depends on,
   /// beyond the lane's own `inputs`: they join its fingerprint, so a hand-edited
@@ -53,7 +53,7 @@ package struct BuiltinLane: Sendable {
 /// assembles duet (`DuetApp`), so the runner needs no feature to exist.
 /// A `run:` naming any other is a manifest error.
 package struct BuiltinSet: Sendable {
-  package let lanes: [BuiltinLane]
+  let lanes: [BuiltinLane]
   /// Command to accepted options, as `ManifestLoader` wants it; made once, as
   /// every built-in lane's context and fingerprint hand it on.
   package let vocabulary: [String: [String]]

@@ -15,7 +15,7 @@ package enum GraphRender {
     }
   }
 
-  package static func dot(_ graph: LaneGraph) -> String {
+  static func dot(_ graph: LaneGraph) -> String {
     var lines = ["digraph lanes {", "  rankdir=LR;", "  node [shape=box];"]
     for name in graph.names { lines.append("  \(dotID(name));") }
     for (lane, needs) in graph.needs.enumerated() {
@@ -25,7 +25,7 @@ package enum GraphRender {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  package static func mermaid(_ graph: LaneGraph) -> String {
+  static func mermaid(_ graph: LaneGraph) -> String {
     var lines = ["flowchart LR"]
     for (i, name) in graph.names.enumerated() { lines.append("  n\(i)[\"\(mermaidLabel(name))\"]") }
     for (lane, needs) in graph.needs.enumerated() {
@@ -35,7 +35,7 @@ package enum GraphRender {
   }
 
   /// A double-quoted DOT id: `"` and `\` escaped, line breaks as `\n`.
-  package static func dotID(_ name: String) -> String {
+  static func dotID(_ name: String) -> String {
     var out = "\""
     for character in name {
       switch character {
@@ -50,7 +50,7 @@ package enum GraphRender {
   }
 
   /// A Mermaid label in quotes: `"` and markup as entity codes.
-  package static func mermaidLabel(_ name: String) -> String {
+  static func mermaidLabel(_ name: String) -> String {
     var out = ""
     for character in name {
       switch character {

@@ -10,7 +10,7 @@ package struct LaneGraph: Sendable {
   package let dependents: [[Int]]
 
   /// Needs naming no lane are dropped here; the manifest loader reports them.
-  package init(names: [String], needs: [[String]]) {
+  init(names: [String], needs: [[String]]) {
     self.names = names
     var index: [String: Int] = [:]
     for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
@@ -36,7 +36,7 @@ package struct LaneGraph: Sendable {
   ///
   /// Depth-first with three marks (unvisited, on the current path, done), kept on
   /// an explicit stack so a deep chain cannot overflow a thread's stack.
-  package func findCycle() -> [Int]? {
+  func findCycle() -> [Int]? {
     enum Mark { case unvisited, onPath, done }
     var marks = [Mark](repeating: .unvisited, count: count)
     for start in 0..<count where marks[start] == .unvisited {
@@ -119,7 +119,7 @@ package struct MinHeap<Element: Comparable & Sendable>: Sendable {
   }
 
   package var isEmpty: Bool { items.isEmpty }
-  package var count: Int { items.count }
+  var count: Int { items.count }
   /// The least element, left in place.
   package var first: Element? { items.first }
 
@@ -176,7 +176,7 @@ extension LaneGraph {
 /// A lane waiting to start, ordered so the heap pops the longest remaining path first.
 package struct ReadyLane: Comparable, Sendable {
   package var index: Int
-  package var remaining: Double
+  var remaining: Double
   package init(index: Int, remaining: Double) {
     self.index = index
     self.remaining = remaining

@@ -12,7 +12,7 @@ package enum Sharding {
   package struct Spec: Sendable, Equatable {
     package var index: Int
     package var count: Int
-    package init(index: Int, count: Int) {
+    init(index: Int, count: Int) {
       self.index = index
       self.count = count
     }

@@ -110,7 +110,7 @@ package struct BuildScript {
     return next == "{" || next == "_" || next.properties.isAlphabetic
   }
 
-  package static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+  static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
     scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
   }
 
@@ -120,7 +120,7 @@ package struct BuildScript {
   }
 
   /// The positions of `.member`: the member's word, after a `.`.
-  package func positions(ofMember member: String) -> [Int] {
+  func positions(ofMember member: String) -> [Int] {
     tokens.indices.filter { tokens[$0] == .word(member) && $0 > 0 && tokens[$0 - 1] == .symbol(".") }
   }
 

@@ -3,7 +3,7 @@ import DuetSupport
 /// One step of a verify run, as the manifest declares it.
 package struct Lane: Sendable, Equatable {
   /// The most `retries` a lane may have: more is a loop, not a retry.
-  package static let maxRetries = 10
+  static let maxRetries = 10
   /// The longest `timeout` a lane (or `--timeout`) may set: 7 days.
   package static let maxTimeout: Double = 7 * 86400
   /// The longest lane name: its log file `<name>.attempt-N.log` must fit in a
@@ -38,14 +38,14 @@ package struct Lane: Sendable, Equatable {
   /// `env-inputs:`: environment variables whose values belong in the fingerprint.
   package var envInputs: [String] = []
   /// `runs-on:`: the CI runner labels of the lane's job (the platform's default when empty).
-  package var runsOn: [String] = []
+  var runsOn: [String] = []
   /// `platforms:`: where the lane can run; nil means everywhere.
   package var platforms: [LanePlatform]?
   /// `outputs:`: files or folders (relative to the tree root) the lane writes and
   /// lanes that need it read; a generated CI workflow hands them from job to job.
   package var outputs: [String] = []
   /// `tags:`: words `duet verify --tag` selects the lane by; no part of its fingerprint.
-  package var tags: [String] = []
+  var tags: [String] = []
   /// `reports:`: globs (relative to the tree root) of the JUnit XML files the
   /// lane writes; after each attempt the ones written during it are read and
   /// their test cases recorded. No part of the fingerprint.
@@ -55,7 +55,7 @@ package struct Lane: Sendable, Equatable {
   package var sandbox: Bool?
   /// `network: true`: the lane reaches the network inside the sandbox too.
   package var network = false
-  package var location: SourceLocation
+  var location: SourceLocation
 
   package init(name: String, step: Step, location: SourceLocation) {
     self.name = name

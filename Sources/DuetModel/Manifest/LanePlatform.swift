@@ -18,7 +18,7 @@ package enum LanePlatform: String, Sendable, Equatable, CaseIterable {
   }
 
   /// How a skip names the platforms: `macOS only`, `Linux only`, `macOS or Linux`.
-  package static func spoken(_ platforms: [LanePlatform]) -> String {
+  static func spoken(_ platforms: [LanePlatform]) -> String {
     let names = platforms.map { $0 == .macos ? "macOS" : "Linux" }
     return names.count == 1 ? "\(names[0]) only" : names.joined(separator: " or ")
   }

@@ -11,35 +11,35 @@ package struct LanesJSON: Codable, Sendable, Equatable {
     package var kind: String
     package var command: String
     package var needs: [String]
-    package var inputs: [String]
-    package var covers: [String]
-    package var requires: [String]
+    var inputs: [String]
+    var covers: [String]
+    var requires: [String]
     package var retries: Int
     /// `tags:`, as declared (empty when none).
-    package var tags: [String]
+    var tags: [String]
     /// `reports:`: globs of the JUnit XML files the lane writes (empty when none).
-    package var reports: [String]
+    var reports: [String]
     /// `outputs:`: the files and folders the lane writes, which the cache keeps (empty when none).
-    package var outputs: [String]
+    var outputs: [String]
     @Nullable package var timeoutSeconds: Double?
-    @Nullable package var dir: String?
-    @Nullable package var pool: String?
-    @Nullable package var platforms: [String]?
+    @Nullable var dir: String?
+    @Nullable var pool: String?
+    @Nullable var platforms: [String]?
   }
 
   package struct Module: Codable, Sendable, Equatable {
     package var path: String
     package var foundBy: [String]
-    package var coveredBy: [String]
+    var coveredBy: [String]
   }
 
   package var manifest: String
   /// True when the lanes come from `parity/manifest.yaml`.
   package var derived: Bool
   package var lanes: [Lane]
-  package var modules: [Module]
+  var modules: [Module]
   /// The paths of the modules no lane covers.
-  package var outsideManifest: [String]
+  var outsideManifest: [String]
 
   package init(_ tree: TreeManifest, modules: [DuetModel.Module]) {
     let manifest = tree.manifest

@@ -4,8 +4,8 @@ import DuetSupport
 package struct Manifest: Sendable {
   /// The manifest's path relative to the tree root, as messages name it.
   package var path: String
-  package var version: Int
-  package var modules: [String]
+  var version: Int
+  var modules: [String]
   package var mocks: [MockEntry]
   /// `pools:`: a pool's name to how many of its lanes may run at once (ninja's pools).
   package var pools: [String: Int] = [:]
@@ -29,19 +29,19 @@ package struct Manifest: Sendable {
     self.graph = Manifest.makeGraph(lanes)
   }
 
-  package static func makeGraph(_ lanes: [Lane]) -> LaneGraph {
+  static func makeGraph(_ lanes: [Lane]) -> LaneGraph {
     LaneGraph(names: lanes.map(\.name), needs: lanes.map(\.needs))
   }
 
   /// The standard place of the manifest under a tree root.
   package static let defaultPath = "lanes/manifest.yaml"
 
-  package func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
+  func lane(named name: String) -> Lane? { lanes.first { $0.name == name } }
 
 }
 
 /// Everything wrong with a manifest, every problem with its position.
 package struct ManifestError: DiagnosticError {
   package var diagnostics: [Diagnostic]
-  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

@@ -4,13 +4,13 @@ import DuetSupport
 /// Reads `lanes/manifest.yaml` with libyaml and checks all of it, reporting every
 /// problem with its `file:line:column` rather than stopping at the first.
 package enum ManifestLoader {
-  package static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "sandbox", "lanes"]
-  package static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
+  static let topLevelKeys = ["version", "modules", "mocks", "pools", "runs-on", "sandbox", "lanes"]
+  static let laneKeys = ["name", "run", "sh", "needs", "inputs", "covers", "timeout", "retries", "env", "dir", "requires", "pool", "platforms",
                                 "env-inputs", "runs-on", "tags", "outputs", "reports", "sandbox", "network"]
   /// The deepest a pool may be: more lanes than this never run at once anyway.
-  package static let maximumPoolDepth = 1024
-  package static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
-  package static let newestVersion = 1
+  static let maximumPoolDepth = 1024
+  static let mockKeys = ["output", "sources", "include", "generator", "bundle"]
+  static let newestVersion = 1
 
   /// Loads the manifest at `path` under `root`. `builtins` maps each built-in
   /// command to the options it accepts, so `run:` is checked before anything runs.
@@ -27,7 +27,7 @@ package enum ManifestLoader {
   }
 
   /// Checks an already-parsed document; the pure core of `load`.
-  package static func parse(_ node: YAMLNode, path: String, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
+  static func parse(_ node: YAMLNode, path: String, builtins: [String: [String]]) throws(ManifestError) -> Manifest {
     var diagnostics = DiagnosticList()
     var manifest = Manifest(path: path)
     guard let top = YAMLFields(node, context: "the manifest", allowed: topLevelKeys, diagnostics: &diagnostics) else {
@@ -63,7 +63,7 @@ package enum ManifestLoader {
     return manifest
   }
 
-  package static func parseLanes(_ node: YAMLNode?, builtins: [String: [String]], pools: [String: Int] = [:], diagnostics: inout DiagnosticList) -> [Lane] {
+  static func parseLanes(_ node: YAMLNode?, builtins: [String: [String]], pools: [String: Int] = [:], diagnostics: inout DiagnosticList) -> [Lane] {
     guard let node else { return [] }
     if node.isNull { return [] }
     guard let items = node.sequence else {
@@ -128,7 +128,7 @@ package enum ManifestLoader {
   }
 
   /// `platforms: [macos]`: known names, none twice, at least one.
-  package static func platforms(_ values: [Located<String>], label: String, at location: SourceLocation?, diagnostics: inout DiagnosticList) -> [LanePlatform]? {
+  static func platforms(_ values: [Located<String>], label: String, at location: SourceLocation?, diagnostics: inout DiagnosticList) -> [LanePlatform]? {
     let known = LanePlatform.allCases.map(\.rawValue)
     var result: [LanePlatform] = []
     for value in values {
@@ -146,7 +146,7 @@ package enum ManifestLoader {
   }
 
   /// `pools: {gradle: 1}`: each name to a depth from 1 to `maximumPoolDepth`.
-  package static func parsePools(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [String: Int] {
+  static func parsePools(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [String: Int] {
     guard let node, !node.isNull else { return [:] }
     guard let pairs = node.mapping else {
       diagnostics.add("the manifest: 'pools' must be a mapping of pool names to depths, such as 'pools: {gradle: 1}', got \(node.summary)", at: node.location)
@@ -173,7 +173,7 @@ package enum ManifestLoader {
 
   /// Top-level `runs-on: {macos: macos-14, linux: ubuntu-latest}`: each
   /// platform's CI runner labels, a label or a list.
-  package static func parseRunsOn(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [LanePlatform: [String]] {
+  static func parseRunsOn(_ node: YAMLNode?, diagnostics: inout DiagnosticList) -> [LanePlatform: [String]] {
     guard let node, !node.isNull else { return [:] }
     guard let pairs = node.mapping else {
       diagnostics.add("the manifest: 'runs-on' must map platforms to runner labels, such as 'runs-on: {macos: macos-14, linux: ubuntu-latest}', got \(node.summary)", at: node.location)
@@ -199,7 +199,7 @@ package enum ManifestLoader {
     return result
   }
 
-  package static func builtinStep(_ text: String, label: String, at location: SourceLocation, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> Lane.Step? {
+  static func builtinStep(_ text: String, label: String, at location: SourceLocation, builtins: [String: [String]], diagnostics: inout DiagnosticList) -> Lane.Step? {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard let command = words.first else { return nil }
     guard let options = builtins[command] else {
@@ -240,7 +240,7 @@ package enum ManifestLoader {
   /// `env:` as the child will see it: a name that is empty, holds `=` or a NUL,
   /// or a value with a NUL, cannot reach the child intact, so it is an error
   /// at its place rather than a variable silently cut or dropped.
-  package static func environment(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [EnvironmentEntry] {
+  static func environment(_ fields: YAMLFields, label: String, diagnostics: inout DiagnosticList) -> [EnvironmentEntry] {
     guard let pairs = fields.value("env")?.mapping else {
       return (fields.stringMap("env", diagnostics: &diagnostics) ?? []).map { EnvironmentEntry(name: $0.0, value: $0.1) }
     }
@@ -263,7 +263,7 @@ package enum ManifestLoader {
 
   /// The paths and globs of `key` that stay inside the tree; each one with `..`
   /// or a leading `/` is an error at its place (the path guard's rule, early).
-  package static func insideTree(_ items: [Located<String>]?, key: String, label: String, diagnostics: inout DiagnosticList) -> [String] {
+  static func insideTree(_ items: [Located<String>]?, key: String, label: String, diagnostics: inout DiagnosticList) -> [String] {
     guard let items else { return [] }
     var kept: [String] = []
     for item in items {

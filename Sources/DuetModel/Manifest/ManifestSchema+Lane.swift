@@ -3,7 +3,7 @@ import DuetSupport
 
 /// The schema of one entry under `lanes:`, a property per key the loader reads.
 extension ManifestSchema {
-  package static func lane(builtins: [String: [String]]) -> OrderedJSON {
+  static func lane(builtins: [String: [String]]) -> OrderedJSON {
     let properties = ManifestLoader.laneKeys.map { key in (key, laneProperty(key, builtins: builtins)) }
     return .object([
       ("type", .string("object")),

@@ -11,14 +11,14 @@ import DuetSupport
 /// no cycle.
 package enum ManifestSchema {
   /// Where the generated copy lives in this repository; a test keeps it current.
-  package static let documentPath = "docs/manifest.schema.json"
+  static let documentPath = "docs/manifest.schema.json"
 
   /// The schema as text, ending with a newline; `builtins` is the loader's vocabulary.
   package static func text(builtins: [String: [String]]) -> String {
     document(builtins: builtins).text + "\n"
   }
 
-  package static func document(builtins: [String: [String]]) -> OrderedJSON {
+  static func document(builtins: [String: [String]]) -> OrderedJSON {
     .object([
       ("$schema", .string("http://json-schema.org/draft-07/schema#")),
       ("title", .string("duet lanes/manifest.yaml")),
@@ -102,17 +102,17 @@ package enum ManifestSchema {
   }
 
   /// The platforms `platforms:` and `runs-on:` name.
-  package static var platformNames: OrderedJSON { .array(LanePlatform.allCases.map { .string($0.rawValue) }) }
+  static var platformNames: OrderedJSON { .array(LanePlatform.allCases.map { .string($0.rawValue) }) }
 
   /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit (lane and pool names).
-  package static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
+  static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
   /// `90s`, `10m`, `1h30m`, or a plain number of seconds, as `DurationText.seconds` reads them.
-  package static let durationPattern = "^[ \\t]*(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[smhd])+[ \\t]*$|^[ \\t]*(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*$"
+  static let durationPattern = "^[ \\t]*(?:(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[smhd])+[ \\t]*$|^[ \\t]*(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)[ \\t]*$"
   /// Relative, inside the tree: not absolute, no `..` segment.
-  package static let dirPattern = "^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))"
+  static let dirPattern = "^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))"
 
   /// `run:`'s text: a built-in, then only the options it takes, separated by spaces or tabs.
-  package static func runPattern(builtins: [String: [String]]) -> String {
+  static func runPattern(builtins: [String: [String]]) -> String {
     let alternatives = builtins.sorted { $0.key < $1.key }.map { name, options -> String in
       let options = options.map(escaped)
       let tail = options.isEmpty ? "" : "(?:[ \\t]+(?:\(options.joined(separator: "|"))))*"
@@ -121,7 +121,7 @@ package enum ManifestSchema {
     return "^[ \\t]*(?:\(alternatives.joined(separator: "|")))[ \\t]*$"
   }
 
-  package static let mock: OrderedJSON = .object([
+  static let mock: OrderedJSON = .object([
     ("type", .string("object")),
     ("required", .array([.string("output"), .string("sources")])),
     ("additionalProperties", .bool(false)),
@@ -137,13 +137,13 @@ package enum ManifestSchema {
     })),
   ])
 
-  package static func ref(_ name: String, description: String) -> OrderedJSON {
+  static func ref(_ name: String, description: String) -> OrderedJSON {
     // draft-07 ignores keywords beside $ref, so the reference sits inside allOf.
     .object([("description", .string(description)), ("allOf", .array([.object([("$ref", .string("#/definitions/\(name)"))])]))])
   }
 
   /// `text` with every regular-expression metacharacter escaped.
-  package static func escaped(_ text: String) -> String {
+  static func escaped(_ text: String) -> String {
     var out = ""
     for character in text {
       if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }

@@ -17,10 +17,10 @@ package struct MockEntry: Sendable, Equatable {
   /// Duet mock templates write it.
   package var configDescription: String?
   /// The row's name, for an entry read from `parity/manifest.yaml`.
-  package var name: String?
+  var name: String?
   package var location: SourceLocation
 
-  package init(output: String, sources: [String], location: SourceLocation) {
+  init(output: String, sources: [String], location: SourceLocation) {
     self.output = output
     self.sources = sources
     self.location = location

@@ -3,18 +3,18 @@ import DuetSupport
 
 /// A module of the tree: a folder relative to the root, with why duet thinks it is one.
 package struct Module: Sendable, Equatable {
-  package var path: String
+  var path: String
   /// `modules: src-kmp/*`, `src-kmp/settings.gradle.kts`, `Package.swift`.
-  package var foundBy: [String]
+  var foundBy: [String]
   /// The lanes whose `covers` reach it.
-  package var coveredBy: [String]
+  var coveredBy: [String]
 }
 
 /// Finds the modules of a tree as the Duet toolchain does: the manifest's
 /// `modules:` globs, Gradle `include(...)`s and every folder with a `Package.swift`.
 package enum ModuleDiscovery {
   /// Folders never searched: build products, caches and dependency checkouts.
-  package static let skippedFolders: Set<String> = [".git", ".build", "build", ".swiftpm", ".gradle", "node_modules", "Pods", "DerivedData", ".duet"]
+  static let skippedFolders: Set<String> = [".git", ".build", "build", ".swiftpm", ".gradle", "node_modules", "Pods", "DerivedData", ".duet"]
 
   package static func discover(root: URL, manifest: Manifest) -> [Module] {
     var found: [String: [String]] = [:]
@@ -50,12 +50,12 @@ package enum ModuleDiscovery {
   /// init` writes for a thousand modules) is not a thousand globs per module:
   /// literal folders are looked up by each of the module's ancestors, and only
   /// wildcard patterns are matched one by one.
-  package struct CoverIndex {
-    package var everything: [Int] = []
-    package var literal: [String: [Int]] = [:]
-    package var patterns: [(lane: Int, glob: Glob)] = []
+  struct CoverIndex {
+    var everything: [Int] = []
+    var literal: [String: [Int]] = [:]
+    var patterns: [(lane: Int, glob: Glob)] = []
 
-    package init(_ lanes: [Lane]) {
+    init(_ lanes: [Lane]) {
       for (lane, entry) in lanes.enumerated() {
         for cover in entry.covers {
           let glob = Glob(cover)
@@ -71,7 +71,7 @@ package enum ModuleDiscovery {
     }
 
     /// Indices of the lanes covering `module`, in manifest order.
-    package func lanes(covering module: String) -> [Int] {
+    func lanes(covering module: String) -> [Int] {
       var hits = Set(everything)
       var path = module
       while true {

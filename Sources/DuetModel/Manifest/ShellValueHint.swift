@@ -7,9 +7,9 @@ import DuetSupport
 /// message ("mapping values are not allowed in this context") says nothing of
 /// quoting. When a YAML error sits on, or just after, a line with an unquoted
 /// `sh:` value, the message gets a hint saying how to write it.
-package enum ShellValueHint {
+enum ShellValueHint {
   /// `diagnostics` with the hint appended to each that points at such a line.
-  package static func annotate(_ diagnostics: [Diagnostic], text: String) -> [Diagnostic] {
+  static func annotate(_ diagnostics: [Diagnostic], text: String) -> [Diagnostic] {
     let lines = text.components(separatedBy: "\n")
     return diagnostics.map { diagnostic in
       guard let line = diagnostic.location?.line else { return diagnostic }
@@ -25,7 +25,7 @@ package enum ShellValueHint {
   }
 
   /// Whether `line` holds `sh:` (block or flow style) followed by a plain, unquoted value.
-  package static func unquotedShellValue(_ line: String) -> Bool {
+  static func unquotedShellValue(_ line: String) -> Bool {
     guard let match = line.range(of: #"(^|[\s{,-])sh:[ \t]+"#, options: .regularExpression) else { return false }
     guard let first = line[match.upperBound...].first else { return false }
     return !"\"'|>".contains(first)

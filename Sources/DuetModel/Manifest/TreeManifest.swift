@@ -7,7 +7,7 @@ import DuetSupport
 package struct TreeManifest: Sendable {
   package var manifest: Manifest
   /// The tree's parity manifest, when it has one.
-  package var parity: ParityManifest?
+  var parity: ParityManifest?
   /// True when no `lanes/manifest.yaml` exists and the lanes were derived.
   package var isDerived: Bool
 

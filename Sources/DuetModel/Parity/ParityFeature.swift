@@ -6,17 +6,17 @@ package struct ParityFeature: Sendable, Equatable {
   /// The feature's key under `features:`.
   package var name: String
   /// The Swift source folder, relative to the tree root.
-  package var swift: String?
+  var swift: String?
   /// `pending` while the Kotlin port has not landed.
-  package var kotlin: String?
+  var kotlin: String?
   /// Fixture files the feature's tests replay.
-  package var fixtures: [String] = []
+  var fixtures: [String] = []
   /// Every other per-feature key whose value is a scalar, with its text.
-  package var otherKeys: [String: String] = [:]
+  var otherKeys: [String: String] = [:]
   /// Where the feature's key is, for messages.
-  package var location: SourceLocation
+  var location: SourceLocation
 
-  package init(name: String, location: SourceLocation) {
+  init(name: String, location: SourceLocation) {
     self.name = name
     self.location = location
   }

@@ -8,7 +8,7 @@ package struct ParityManifest: Sendable {
   package static let defaultPath = "parity/manifest.yaml"
   /// The toolchain's top level, exactly: any other key is an error, because a
   /// misspelled section would otherwise drop its whole block in silence.
-  package static let topLevelKeys = ["features", "chains", "presentation", "mocks", "replayRunner"]
+  static let topLevelKeys = ["features", "chains", "presentation", "mocks", "replayRunner"]
 
   /// The manifest's path relative to the tree root, as messages name it.
   package var path: String
@@ -19,14 +19,14 @@ package struct ParityManifest: Sendable {
   package var chains: [Located<String>] = []
   /// How many `presentation.waivers` and `presentation.islands` entries there
   /// are: their shape is checked, their meaning is the toolchain's.
-  package var waiverCount = 0
-  package var islandCount = 0
+  var waiverCount = 0
+  var islandCount = 0
   /// Nil when the manifest has no `mocks:` section.
   package var mocks: ParityMocks?
   /// The Swift package root owning the replay runner, when the manifest names one.
-  package var replayRunner: String?
+  var replayRunner: String?
 
-  package init(path: String = ParityManifest.defaultPath) {
+  init(path: String = ParityManifest.defaultPath) {
     self.path = path
   }
 

@@ -3,5 +3,5 @@ import DuetSupport
 /// Everything wrong with a parity manifest, every problem with its position.
 package struct ParityManifestError: DiagnosticError {
   package var diagnostics: [Diagnostic]
-  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

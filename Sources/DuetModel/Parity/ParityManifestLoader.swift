@@ -6,8 +6,8 @@ import DuetSupport
 /// toolchain; feature entries and generator rows accept keys duet does not read,
 /// since the toolchain carries those into its plan.
 package enum ParityManifestLoader {
-  package static let presentationKeys = ["waivers", "islands"]
-  package static let mocksKeys = ["bundle", "generators"]
+  static let presentationKeys = ["waivers", "islands"]
+  static let mocksKeys = ["bundle", "generators"]
 
   /// Loads the manifest at `path` under `root`.
   package static func load(root: URL, path: String = ParityManifest.defaultPath) throws(ParityManifestError) -> ParityManifest {
@@ -26,7 +26,7 @@ package enum ParityManifestLoader {
   }
 
   /// Checks an already-parsed document; the pure core of `load`.
-  package static func parse(_ node: YAMLNode, path: String) throws(ParityManifestError) -> ParityManifest {
+  static func parse(_ node: YAMLNode, path: String) throws(ParityManifestError) -> ParityManifest {
     var diagnostics = DiagnosticList()
     var manifest = ParityManifest(path: path)
     guard let pairs = node.mapping else {
@@ -72,7 +72,7 @@ package enum ParityManifestLoader {
     return manifest
   }
 
-  package static func parseFeatures(_ node: YAMLNode, diagnostics: inout DiagnosticList) -> [ParityFeature] {
+  static func parseFeatures(_ node: YAMLNode, diagnostics: inout DiagnosticList) -> [ParityFeature] {
     if node.isNull { return [] }
     guard let pairs = node.mapping else {
       diagnostics.add("'features' must be a mapping of feature names to entries, got \(node.summary)", at: node.location)
@@ -110,7 +110,7 @@ package enum ParityManifestLoader {
     return features
   }
 
-  package static func parsePresentation(_ node: YAMLNode, diagnostics: inout DiagnosticList) -> (waivers: Int, islands: Int) {
+  static func parsePresentation(_ node: YAMLNode, diagnostics: inout DiagnosticList) -> (waivers: Int, islands: Int) {
     if node.isNull { return (0, 0) }
     guard let fields = YAMLFields(node, context: "'presentation'", allowed: presentationKeys, diagnostics: &diagnostics) else { return (0, 0) }
     func entries(_ key: String) -> Int {
@@ -127,7 +127,7 @@ package enum ParityManifestLoader {
     return (entries("waivers"), entries("islands"))
   }
 
-  package static func parseMocks(_ node: YAMLNode, at keyLocation: SourceLocation, diagnostics: inout DiagnosticList) -> ParityMocks {
+  static func parseMocks(_ node: YAMLNode, at keyLocation: SourceLocation, diagnostics: inout DiagnosticList) -> ParityMocks {
     var mocks = ParityMocks(bundle: nil)
     if node.isNull { return mocks }
     guard let fields = YAMLFields(node, context: "'mocks'", allowed: mocksKeys, diagnostics: &diagnostics) else { return mocks }
@@ -149,7 +149,7 @@ package enum ParityManifestLoader {
     return mocks
   }
 
-  package static func parseGenerator(name: String, _ node: YAMLNode, at location: SourceLocation, diagnostics: inout DiagnosticList) -> ParityMockGenerator? {
+  static func parseGenerator(name: String, _ node: YAMLNode, at location: SourceLocation, diagnostics: inout DiagnosticList) -> ParityMockGenerator? {
     let label = "mock row '\(name)'"
     guard let pairs = node.mapping else {
       diagnostics.add("\(label) must be a mapping with 'output', 'template' and 'sources', got \(node.summary)", at: node.location)
@@ -206,7 +206,7 @@ package enum ParityManifestLoader {
   }
 
   /// A list of strings (or nothing); a diagnostic for anything else.
-  package static func strings(_ node: YAMLNode, what: String, diagnostics: inout DiagnosticList) -> [Located<String>] {
+  static func strings(_ node: YAMLNode, what: String, diagnostics: inout DiagnosticList) -> [Located<String>] {
     if node.isNull { return [] }
     guard let items = node.sequence else {
       diagnostics.add("\(what) must be a list, got \(node.summary)", at: node.location)

@@ -3,22 +3,22 @@ import DuetSupport
 /// `mocks: {bundle, generators}`: the template bundle every row generates with.
 package struct ParityMocks: Sendable, Equatable {
   /// The bundle's release tag, recorded on each block's `bundle:` line.
-  package var bundle: String?
+  var bundle: String?
   package var generators: [ParityMockGenerator] = []
-  package init(bundle: String?) { self.bundle = bundle }
+  init(bundle: String?) { self.bundle = bundle }
 }
 
 /// One generator row: the committed file, the template that writes it, the roots
 /// it is made from and the template's arguments.
 package struct ParityMockGenerator: Sendable, Equatable {
-  package var name: String
-  package var output: String
-  package var template: String
-  package var sources: [String]
-  package var args: [String]
-  package var location: SourceLocation
+  var name: String
+  var output: String
+  var template: String
+  var sources: [String]
+  var args: [String]
+  var location: SourceLocation
 
-  package init(name: String, output: String, template: String, sources: [String], args: [String], location: SourceLocation) {
+  init(name: String, output: String, template: String, sources: [String], args: [String], location: SourceLocation) {
     self.name = name
     self.output = output
     self.template = template
@@ -30,17 +30,17 @@ package struct ParityMockGenerator: Sendable, Equatable {
   /// The `config:` description the Duet mock templates write for this row, so
   /// the blocks they wrote validate unchanged. The templates sort the args
   /// before joining them, so a row may list them in any order.
-  package var fingerprintDescription: String {
+  var fingerprintDescription: String {
     "template=\(template) args=\(Self.sortedByBytes(args).joined(separator: ";"))"
   }
 
   /// `args` in the order of their UTF-8 bytes (uppercase before lowercase), as
   /// the templates sort them.
-  package static func sortedByBytes(_ args: [String]) -> [String] {
+  static func sortedByBytes(_ args: [String]) -> [String] {
     args.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
-  package func mockEntry(bundle: String?) -> MockEntry {
+  func mockEntry(bundle: String?) -> MockEntry {
     var entry = MockEntry(output: output, sources: sources, location: location)
     entry.bundle = bundle
     entry.configDescription = fingerprintDescription

@@ -3,7 +3,7 @@ import DuetSupport
 /// The look the pictures share: one inline style sheet (no font or file from
 /// anywhere), outcome colours that also read in dark mode, and a pattern or
 /// outline per outcome so no outcome is told by colour alone.
-package enum PageStyle {
+enum PageStyle {
   /// Outcome to its fill and the colour of text on that fill, light and dark:
   /// each text colour meets WCAG's 4.5:1 against its fill (`PageContrastTests`
   /// measures it from this style sheet with duet's own contrast code).
@@ -15,7 +15,7 @@ package enum PageStyle {
     ("interrupted", "#5d4037", "#ffffff", "#a1887f", "#000000"), ("excused", "#ad1457", "#ffffff", "#f06292", "#000000"),
   ]
 
-  package static let css: HTML = {
+  static let css: HTML = {
     var css: HTML = """
       :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --grid: #d0d0d0; --crit: #000000; }
       @media (prefers-color-scheme: dark) { :root { --fg: #e8e8e8; --bg: #16181c; --grid: #3a3d44; --crit: #ffffff; } }
@@ -45,7 +45,7 @@ package enum PageStyle {
   }()
 
   /// The page around `body`: one file, nothing from the network.
-  package static func page(title: String, body: HTML) -> String {
+  static func page(title: String, body: HTML) -> String {
     let page: HTML = """
     <!DOCTYPE html>
     <html lang="en">
@@ -68,21 +68,21 @@ package enum PageStyle {
   }
 
   /// A legend of the outcomes, each a swatch and its word.
-  package static func legend(_ outcomes: [String]) -> HTML {
+  static func legend(_ outcomes: [String]) -> HTML {
     "<p class=\"legend\">" + outcomes.map { "<span><span class=\"swatch \(PageStyle.safeClass($0))\" aria-hidden=\"true\"></span>\(HTMLText.escaped($0))</span>" }.joined() + "</p>"
   }
 
   /// An outcome word as a class name: duet's own words pass; anything else becomes `other`.
-  package static func safeClass(_ outcome: String) -> String {
+  static func safeClass(_ outcome: String) -> String {
     outcome.allSatisfy({ $0.isASCII && $0.isLetter }) ? outcome : "other"
   }
 
   /// Seconds as the pages print them.
-  package static func seconds(_ value: Double) -> String { DurationText.format(value) }
+  static func seconds(_ value: Double) -> String { DurationText.format(value) }
 
   /// Ticks for an axis from 0 over `span`: a step of 1, 2 or 5 × 10^n (from a
   /// thousandth; from 1 with `whole`), at most 10 of them, the last at or past `span`.
-  package static func ticks(_ span: Double, whole: Bool = false) -> (step: Double, count: Int) {
+  static func ticks(_ span: Double, whole: Bool = false) -> (step: Double, count: Int) {
     let span = max(span, whole ? 1 : 0.001)
     var power = whole ? 1.0 : 0.001
     while true {
@@ -96,7 +96,7 @@ package enum PageStyle {
   }
 
   /// A tick's value in seconds with no more decimals than it needs: `0s`, `0.5s`, `1s`, `20s`, `2m00s`.
-  package static func tick(_ value: Double, step: Double) -> String {
+  static func tick(_ value: Double, step: Double) -> String {
     if step >= 60 { return DurationText.format(value) }
     var text = DurationText.fixed(value, "%.3f")
     while text.hasSuffix("0") { text.removeLast() }
@@ -105,5 +105,5 @@ package enum PageStyle {
   }
 
   /// A coordinate in an SVG attribute: one decimal.
-  package static func number(_ value: Double) -> String { DurationText.fixed(value, "%.1f") }
+  static func number(_ value: Double) -> String { DurationText.fixed(value, "%.1f") }
 }

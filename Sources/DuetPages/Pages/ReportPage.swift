@@ -222,7 +222,7 @@ package enum ReportText {
     report.settled == 0 ? "0%" : DurationText.fixed(Double(report.cacheHits) * 100 / Double(report.settled), "%.0f") + "%"
   }
 
-  package static func sparkline(_ values: [Double]) -> String {
+  static func sparkline(_ values: [Double]) -> String {
     let points = HistoryReport.buckets(values, count: 20, p: 0.5)
     let high = max(points.max() ?? 0, 0.000_001)
     return String(points.map { blocks[max(0, min(7, Int(StoredNumber.duration($0 / high * 7.999))))] })

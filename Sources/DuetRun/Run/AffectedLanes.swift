@@ -17,7 +17,7 @@ package enum AffectedLanes {
   /// input globs; `moduleInputs`, by module folder, the globs a module depends on
   /// (its files, the modules it depends on, its build's own files), which affect
   /// every lane that `covers:` it.
-  package static func decide(manifest: Manifest, selected: Set<Int>, changed: [String],
+  static func decide(manifest: Manifest, selected: Set<Int>, changed: [String],
                             implicitInputs: (Lane) -> [String] = { _ in [] },
                             moduleInputs: [String: [String]] = [:]) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]

@@ -8,15 +8,15 @@ import DuetProcess
 /// Each piece gets a thread of its own (`DetachedThread`, never a trap when
 /// the machine has none to give); with no thread to be had it runs on the
 /// caller's, late but never lost. Tests hand in workers they hold back.
-package struct AttemptWorkers {
-  package var start: (@escaping () -> Void) -> Void
+struct AttemptWorkers {
+  var start: (@escaping () -> Void) -> Void
 
-  package init(start: @escaping (@escaping () -> Void) -> Void) {
+  init(start: @escaping (@escaping () -> Void) -> Void) {
     self.start = start
   }
 
   /// A detached thread per piece of work, or the caller's thread when none can be made.
-  package static var threads: AttemptWorkers {
+  static var threads: AttemptWorkers {
     AttemptWorkers { work in
       if DetachedThread.start(work) != 0 { work() }
     }
@@ -27,10 +27,10 @@ package struct AttemptWorkers {
 /// whose need ran has its inputs walked again: they may be that need's
 /// outputs). `run` is done on a worker and touches nothing the loop owns; what
 /// it returns is run on the loop's thread as the attempt starts.
-package struct StartWork {
-  package var run: () -> (() -> Void)
+struct StartWork {
+  var run: () -> (() -> Void)
 
-  package init(run: @escaping () -> (() -> Void)) {
+  init(run: @escaping () -> (() -> Void)) {
     self.run = run
   }
 }

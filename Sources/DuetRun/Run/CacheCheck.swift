@@ -13,9 +13,9 @@ import DuetSupport
 /// entries and the fingerprints come in as values.
 package enum CacheCheck {
   /// A lane's newest recorded verdict, as the history store reads it.
-  package typealias LastVerdict = DuetHistory.LastVerdict
+  typealias LastVerdict = DuetHistory.LastVerdict
   /// A pass that came only on a retry, as the history store counts it.
-  package typealias RetriedPass = DuetHistory.RetriedPass
+  typealias RetriedPass = DuetHistory.RetriedPass
 
   /// A lane's cache decision: `cached`, or the reason it runs.
   package enum Decision: Sendable, Equatable {
@@ -31,12 +31,12 @@ package enum CacheCheck {
   }
 
   /// The run a cached pass would serve: `--strict` or not, the whole tree or a change list.
-  package struct RunConditions: Sendable, Equatable {
-    package var strict = false
-    package var partial = false
+  struct RunConditions: Sendable, Equatable {
+    var strict = false
+    var partial = false
     /// `--strict=flaky`: a pass that came only on a retry serves no run.
-    package var refusesFlaky = false
-    package init(strict: Bool = false, partial: Bool = false, refusesFlaky: Bool = false) {
+    var refusesFlaky = false
+    init(strict: Bool = false, partial: Bool = false, refusesFlaky: Bool = false) {
       self.strict = strict
       self.partial = partial
       self.refusesFlaky = refusesFlaky
@@ -46,7 +46,7 @@ package enum CacheCheck {
   /// A decision for every selected lane not settled before the run.
   /// `settled` holds the outcomes decided before the run (a missing program,
   /// `unaffected`); a need settled as passing (`unaffected`) does not run.
-  package static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
+  static func decide(manifest: Manifest, selected: Set<Int>, settled: [Int: LaneOutcome], fingerprints: InputFingerprint.Result,
                             history: [String: LastVerdict], entries: [Int: PassConditions] = [:], forced: [Int: String] = [:],
                             noCache: Bool, run: RunConditions = RunConditions()) -> [Int: Decision] {
     var decisions: [Int: Decision] = [:]

@@ -18,7 +18,7 @@ package enum ChangedFiles {
 
   package struct Result: Sendable, Equatable {
     /// The commit the change is measured from.
-    package var base: String
+    var base: String
     /// How the base was found, for people: `merge-base with origin/main (3f2a1b0)`.
     package var description: String
     /// Sorted by path bytes, each once.
@@ -61,7 +61,7 @@ package enum ChangedFiles {
   }
 
   /// The ref the base is measured from, and how to name it.
-  package static func resolve(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> (ref: String, how: String) {
+  static func resolve(_ base: Base, root: URL, environment: [String: String]) throws(Failure) -> (ref: String, how: String) {
     switch base {
     case .since(let ref):
       guard ProcessOutput.isCommit(ref, in: root, environment: environment) else {
@@ -81,7 +81,7 @@ package enum ChangedFiles {
   }
 
   /// Paths of `git diff --name-status -z`: one per entry, two for a rename or copy.
-  package static func parseNameStatus(_ data: Data) -> [String] {
+  static func parseNameStatus(_ data: Data) -> [String] {
     let fields = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     var paths: [String] = []
     var i = 0

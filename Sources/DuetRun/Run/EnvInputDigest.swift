@@ -11,11 +11,11 @@ import DuetSupport
 /// them, and nobody without it can test a guess. Without it, duet's own fixed
 /// key (`hmac-duet:`) only keeps the bare digest out of the store: a guessable
 /// value stays guessable, which docs/verify.md says.
-package enum EnvInputDigest {
+enum EnvInputDigest {
   static let fixedKey = Array("duet env-inputs v1".utf8)
 
   /// The part for variable `name` holding `value`, under the environment's key.
-  package static func part(name: String, value: String, environment: [String: String]) -> String {
+  static func part(name: String, value: String, environment: [String: String]) -> String {
     // A key of its own, derived from the team's: what signs entries never keys anything else.
     let teamKey = environment[.remoteCacheKey].flatMap { $0.isEmpty ? nil : HMACSHA256.mac(key: Array($0.utf8), message: fixedKey) }
     let mac = HMACSHA256.mac(key: teamKey ?? fixedKey, message: Array(name.utf8) + [0] + Array(value.utf8))

@@ -8,17 +8,17 @@ import DuetSupport
 /// shell's exit status (dash exits 2), so it is neither a failure nor flaky
 /// evidence. Only a line's first `window` bytes are looked at, where a shell
 /// writes its name and the message; a line is kept no longer than that.
-package struct ForkFailureScanner: Sendable {
+struct ForkFailureScanner: Sendable {
   static let window = 256
   static let phrases = ["fork: retry: Resource temporarily unavailable", "fork: Resource temporarily unavailable",
                         "Cannot fork", "fork: Cannot allocate memory"]
   private var lines = StreamedLines(limit: window)
   /// The first such line, cut to 200 characters.
-  package private(set) var found: String?
+  private(set) var found: String?
 
-  package init() {}
+  init() {}
 
-  package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+  mutating func feed(_ bytes: UnsafeRawBufferPointer) {
     guard found == nil else { return }
     var hit: String?
     _ = lines.feed(bytes) { line in hit = Self.judge(line); return hit != nil }
@@ -26,7 +26,7 @@ package struct ForkFailureScanner: Sendable {
   }
 
   /// Judges what is left once the output has ended.
-  package mutating func finish() {
+  mutating func finish() {
     guard found == nil else { return }
     var hit: String?
     _ = lines.finish { line in hit = Self.judge(line); return hit != nil }

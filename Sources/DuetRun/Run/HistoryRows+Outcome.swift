@@ -6,7 +6,7 @@ import DuetSupport
 /// nothing of the run loop.
 extension RunRow {
   /// The run and its steps as rows, from a finished verify.
-  package static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
+  static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
     let result = outcome.run
     let run = RunRow(
       id: id, logID: plan.runID, started: started, ended: started + result.duration,
@@ -42,7 +42,7 @@ extension RunRow {
 
 extension TestCaseRow {
   /// Every test case the run's attempts read, in lane, attempt and report order.
-  package static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
+  static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
         numbered(attempt.tests.cases).map { test, ordinal in
@@ -54,7 +54,7 @@ extension TestCaseRow {
   }
 
   /// What the run's attempts could not read of their reports, one line each, naming the lane and attempt.
-  package static func warnings(for outcome: VerifyOutcome) -> [String] {
+  static func warnings(for outcome: VerifyOutcome) -> [String] {
     outcome.run.records.flatMap { record in
       record.attempts.flatMap { attempt in
         // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.

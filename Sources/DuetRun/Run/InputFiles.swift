@@ -13,20 +13,20 @@ import DuetHistory
 /// (walked once, however many links reach it). A FIFO, socket or device is in
 /// the key by its kind and is never opened. What cannot be read is a problem:
 /// the lane then has no fingerprint to serve from the cache, and says why.
-package struct InputFiles: Sendable {
-  package var files: [FingerprintParts.File] = []
+struct InputFiles: Sendable {
+  var files: [FingerprintParts.File] = []
   /// Why a file the globs reach is not in the key (`cannot read src/a.txt: ...`).
-  package var problems: [String] = []
+  var problems: [String] = []
 
   /// Walks `patterns` (globs relative to `root`).
-  package static func collect(_ patterns: [String], root: URL) -> InputFiles {
+  static func collect(_ patterns: [String], root: URL) -> InputFiles {
     collect(patterns, root: root, keyed: true)
   }
 
   /// The paths `collect` finds, relative to the root, sorted, their contents
   /// not read: what the sandbox shows a lane (issue 56; reading every input
   /// again before each sandboxed start was a cost of its own).
-  package static func paths(_ patterns: [String], root: URL) -> [String] {
+  static func paths(_ patterns: [String], root: URL) -> [String] {
     collect(patterns, root: root, keyed: false).files.map(\.path)
   }
 

@@ -19,17 +19,17 @@ package enum InputFingerprint {
     /// What each fingerprint was made from, so a later run can say what changed.
     package var parts: [Int: FingerprintParts]
     /// Lanes whose fingerprint covers their inputs, so an equal one may be served from cache.
-    package var cacheable: Set<Int>
+    var cacheable: Set<Int>
     /// Lanes that declare inputs matching no file (never cached: a typo or a
     /// folder given where a glob was meant), with their patterns.
-    package var unmatched: [Int: [String]] = [:]
+    var unmatched: [Int: [String]] = [:]
     /// Lanes whose inputs reach a file duet cannot put in the key (unreadable),
     /// with why: never cached, since an edit there would go unseen.
-    package var unkeyable: [Int: String] = [:]
+    var unkeyable: [Int: String] = [:]
   }
 
   /// `linux-x86_64`, `macos-arm64`: where this duet runs.
-  package static let platform: String = {
+  static let platform: String = {
     var info = utsname()
     uname(&info)
     let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -48,7 +48,7 @@ package enum InputFingerprint {
   /// `programMemo` is where the digests of large `requires:` programs are kept
   /// between runs (`.duet/program-digests`; read, and written unless
   /// `rememberPrograms` is false, as under `--dry-run`); nil keeps them for this call only.
-  package static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
+  static func compute(manifest: Manifest, builtins: BuiltinSet, root: URL, selected: Set<Int>, git: GitStateOnce, duetVersion: String,
                              changedFiles: [String]? = nil, quarantined: [String: [String]] = [:], defaultTimeout: Double? = nil,
                              environment: [String: String], programMemo: URL? = nil, rememberPrograms: Bool = true) -> Result {
     let changedList = changedFiles.map { "sha256:" + Digest.sha256($0.map { $0 + "\n" }.joined()) }
@@ -138,13 +138,13 @@ package enum InputFingerprint {
 
   /// The files a lane's inputs (and a built-in's own inputs) reach, as its key
   /// holds them: taken before the lane runs, and again after it passes.
-  package static func inputFiles(of lane: Lane, root: URL, builtins: BuiltinSet) -> InputFiles {
+  static func inputFiles(of lane: Lane, root: URL, builtins: BuiltinSet) -> InputFiles {
     let patterns = lane.inputs + implicitInputs(of: lane, root: root, builtins: builtins)
     return patterns.isEmpty ? InputFiles() : InputFiles.collect(patterns, root: root)
   }
 
   /// Programs larger than this have their digest kept between runs (`FileDigestMemo`).
-  package static let hashedProgramLimit = 1 << 20
+  static let hashedProgramLimit = 1 << 20
 
   /// The name of the memo of large programs' digests under `.duet/`.
   static let programMemoName = "program-digests"
@@ -154,7 +154,7 @@ package enum InputFingerprint {
   /// tens of MB, whose hash would cost every verify a good part of a second)
   /// is hashed once and known by its stamp after that, device, inode, size,
   /// modification and change time: a same-size swap that keeps the time is seen.
-  package static func identity(of program: String, path: String, digests: inout FileDigestMemo) -> String {
+  static func identity(of program: String, path: String, digests: inout FileDigestMemo) -> String {
     let candidates = program.contains("/") ? [program] : path.split(separator: ":").map { "\($0)/\(program)" }
     for candidate in candidates where access(candidate, X_OK) == 0 {
       let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
@@ -167,7 +167,7 @@ package enum InputFingerprint {
   }
 
   /// A built-in's own inputs, as globs relative to the tree root.
-  package static func implicitInputs(of lane: Lane, root: URL, builtins: BuiltinSet) -> [String] {
+  static func implicitInputs(of lane: Lane, root: URL, builtins: BuiltinSet) -> [String] {
     guard case .builtin(let command, let arguments) = lane.step, let builtin = builtins.lane(named: command) else { return [] }
     let tree = lane.dir.map { root.appendingPathComponent($0) } ?? root
     // A built-in's inputs are read from the tree alone, and nothing is started: no environment is handed on.
@@ -177,7 +177,7 @@ package enum InputFingerprint {
 
 extension Lane {
   /// Whether the lane's result depends on the change list of `--since`.
-  package var readsChangedFiles: Bool {
+  var readsChangedFiles: Bool {
     commandText.contains(EnvironmentVariable.changedFiles.rawValue) || envInputs.contains(EnvironmentVariable.changedFiles.rawValue)
   }
 }

@@ -14,13 +14,13 @@ import DuetHistory
 /// need ran has its fingerprint taken again as it starts (its inputs may be
 /// that need's outputs), and `before` follows; the walk after a pass runs on
 /// a worker with the files handed to it.
-package final class InputRecheck {
+final class InputRecheck {
   let root: URL
   let builtins: BuiltinSet
   /// The input files each cacheable lane's fingerprint was taken from.
   var before: [Int: [FingerprintParts.File]]
 
-  package init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
+  init(root: URL, builtins: BuiltinSet, before: [Int: [FingerprintParts.File]]) {
     self.root = root
     self.builtins = builtins
     self.before = before

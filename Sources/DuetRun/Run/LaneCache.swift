@@ -13,14 +13,14 @@ import DuetHistory
 /// a worker does and whose result the loop keeps.
 package final class LaneCache {
   /// Where a usable entry came from.
-  package enum Source: Sendable, Equatable {
+  enum Source: Sendable, Equatable {
     case local, remote
   }
 
-  package let store: ContentStore
-  package let remote: RemoteCache?
+  let store: ContentStore
+  let remote: RemoteCache?
   /// The entry found for each lane, by lane index, with where it came from.
-  package private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
+  private(set) var entries: [Int: (entry: ActionEntry, source: Source)] = [:]
   /// What each passing lane's outputs held when it passed, stored.
   private var captured: [Int: OutputFiles] = [:]
   /// The entries of lanes served from the local store: an uploading run puts
@@ -41,7 +41,7 @@ package final class LaneCache {
 
   /// Looks up entries for `keys` (lane index to action key): the local store
   /// first, the remote for what it lacks.
-  package func lookUp(_ keys: [Int: String], lanes: [Lane]) {
+  func lookUp(_ keys: [Int: String], lanes: [Lane]) {
     var wanted: [String: String] = [:]
     for (index, key) in keys {
       entries[index] = nil
@@ -62,7 +62,7 @@ package final class LaneCache {
   /// its entry, the blobs the store lacks fetched from the remote in one batch,
   /// then the files written. A lane with no `outputs:` needs nothing. The log
   /// of the pass that earned the entry comes back to `logPaths[index]`.
-  package func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
+  func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
     var results: [Int: (result: OutputRestore.Result, log: String?)] = [:]
     var plans: [Int: OutputRestore.Plan] = [:]
     var stampsBefore: [Int: [String: FileStamp]] = [:]
@@ -119,7 +119,7 @@ package final class LaneCache {
   /// What `restore` would meet, writing nothing (`--dry-run`): per lane, nil
   /// when its outputs could come back, else why not. Blobs the local store
   /// lacks count as there when a remote cache may hold them.
-  package func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
+  func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
     var found: [Int: String?] = [:]
     for index in indices {
       let lane = lanes[index]
@@ -143,7 +143,7 @@ package final class LaneCache {
   /// into the store, and `keep` (on the loop's thread) holds them for the
   /// entry the run writes afterwards. Touches only the store's files, which
   /// any thread may add to: nothing of this object changes here.
-  package func capture(_ index: Int, lane: Lane, root: URL) -> OutputCheck {
+  func capture(_ index: Int, lane: Lane, root: URL) -> OutputCheck {
     guard !lane.outputs.isEmpty else {
       return OutputCheck(missing: []) { self.captured[index] = OutputFiles() }
     }
@@ -154,7 +154,7 @@ package final class LaneCache {
   /// Writes an entry for each lane that passed and may be served again, and
   /// uploads them when the remote takes uploads. `passes` holds, per lane
   /// index, its key, the conditions it was judged under and its log file.
-  package func save(_ passes: [Int: (key: String, judged: PassConditions, logPath: String?)], lanes: [Lane], root: URL,
+  func save(_ passes: [Int: (key: String, judged: PassConditions, logPath: String?)], lanes: [Lane], root: URL,
                    duetVersion: String) {
     var written: [ActionEntry] = []
     for index in passes.keys.sorted() {
@@ -190,7 +190,7 @@ package final class LaneCache {
   }
 
   /// Warnings of the local store and the remote, each said once.
-  package func takeWarnings() -> [String] {
+  func takeWarnings() -> [String] {
     defer { localWarnings.removeAll() }
     return localWarnings + (remote?.takeWarnings() ?? [])
   }

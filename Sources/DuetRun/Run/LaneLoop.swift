@@ -19,7 +19,7 @@ import Darwin
 /// each attempt's end back to the plan, which says what starts next. Every
 /// decision is the plan's; every wait is the poller's; the time is the clock's.
 /// Tests hand it a scripted poller and clock and drive a whole run by hand.
-package final class LaneLoop {
+final class LaneLoop {
   /// One attempt that has started and not yet ended.
   private final class Attempt {
     let request: StepRequest
@@ -93,7 +93,7 @@ package final class LaneLoop {
   }
 
   /// Seconds to wait for the output pipe to close after the lane's shell exited.
-  package static let drainGrace = 2.0
+  static let drainGrace = 2.0
 
   private var plan: LaneSchedule
   private let lanes: [Lane]
@@ -118,9 +118,9 @@ package final class LaneLoop {
   private var startWork: ((Int, Int) -> StartWork?)?
   private var onEvent: ((RunEvent) -> Void)?
   /// For each lane whose last passing attempt saw its inputs change: which.
-  package private(set) var moved: [Int: [String]] = [:]
+  private(set) var moved: [Int: [String]] = [:]
 
-  package init(plan: LaneSchedule, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
+  init(plan: LaneSchedule, lanes: [Lane], builtins: BuiltinSet, poller: any ChildPoller = SystemPoller(),
               clock: any RunClock = SystemClock(), killGrace: Double = 5, recheck: InputRecheck? = nil,
               outputs: ((Int, Lane) -> OutputCheck)? = nil, reports: ReportReading? = nil,
               quarantine: QuarantineRule? = nil, workers: AttemptWorkers = .threads) {
@@ -139,25 +139,25 @@ package final class LaneLoop {
   }
 
   /// Ctrl-C from any thread: start nothing more and stop what runs.
-  package var interrupter: Interrupter { Interrupter(poster: loop.poster) }
+  var interrupter: Interrupter { Interrupter(poster: loop.poster) }
 
   /// Posts Ctrl-C to a run loop from any thread.
-  package struct Interrupter: Sendable {
+  struct Interrupter: Sendable {
     let poster: EventLoop.Poster
-    package func interrupt() { poster.post(Message.interrupt) }
+    func interrupt() { poster.post(Message.interrupt) }
   }
 
   /// How often, at most, the run hands its events to the observer's thread:
   /// 50 times a second is live to a reader, and a 1,000-lane run wakes that
   /// thread 25 times instead of once a lane (issue 42, item 6).
-  package static let handOffInterval = 0.02
+  static let handOffInterval = 0.02
 
   /// Runs every selected lane on this thread and returns when each has an
   /// outcome. `beforeWait` is called as the loop is about to block, at most
   /// every `handOffInterval`: the lanes that may start have started, so what
   /// the caller hands to other threads then (the observer's calls) costs the
   /// next lane no time.
-  package func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
+  func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
                   startWork: ((_ index: Int, _ attempt: Int) -> StartWork?)? = nil,
                   onEvent: @escaping (RunEvent) -> Void, beforeWait: (() -> Void)? = nil) -> RunResult {
     let clock = loop.clock
@@ -176,7 +176,7 @@ package final class LaneLoop {
   /// Runs a short child beside the lanes, on this loop, with a minute's
   /// deadline; `done` gets its output, or nil when it failed. The run ends once
   /// it has; Ctrl-C stops it with the lanes.
-  package func alongside(_ spec: SpawnSpec, _ done: @escaping ([UInt8]?) -> Void) {
+  func alongside(_ spec: SpawnSpec, _ done: @escaping ([UInt8]?) -> Void) {
     var kept = BoundedBytes(limit: 64 * 1024)
     var id: ChildID?
     id = loop.start(spec, limits: .init(timeout: 60, killGrace: 1), onBytes: { kept.append($0) }, onEnd: { [unowned self] end in
@@ -527,11 +527,11 @@ package final class LaneLoop {
 /// How the run loop reads a lane's `reports:`: what they are as an attempt
 /// starts, and the cases of those written during it (since the wall-clock start,
 /// changed from the snapshot). Tests hand it in; `VerifySession` reads files.
-package struct ReportReading {
-  package var snapshot: (Lane) -> TestReportSnapshot
-  package var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
+struct ReportReading {
+  var snapshot: (Lane) -> TestReportSnapshot
+  var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
 
-  package init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
+  init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
     self.snapshot = snapshot
     self.read = read
   }

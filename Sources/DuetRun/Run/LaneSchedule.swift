@@ -13,35 +13,35 @@ import DuetHistory
 package struct LaneSchedule: Sendable {
   /// One attempt to start.
   package struct Start: Sendable, Equatable {
-    package var index: Int
-    package var attempt: Int
-    package init(index: Int, attempt: Int) {
+    var index: Int
+    var attempt: Int
+    init(index: Int, attempt: Int) {
       self.index = index
       self.attempt = attempt
     }
   }
 
   /// What an attempt's end means: the lane runs again, or it has its outcome.
-  package enum AttemptVerdict: Sendable, Equatable {
+  enum AttemptVerdict: Sendable, Equatable {
     case retry(Start)
     case settled
   }
 
   /// The shape of the run: lanes, their needs, limits and what was settled before it.
-  package struct Setup: Sendable {
-    package var graph: LaneGraph
-    package var selected: Set<Int>
-    package var settled: [Int: LaneRecord]
-    package var retries: [Int]
+  struct Setup: Sendable {
+    var graph: LaneGraph
+    var selected: Set<Int>
+    var settled: [Int: LaneRecord]
+    var retries: [Int]
     /// The pool of each lane (nil: none); a pool runs at most its depth at once.
-    package var pools: [String?]
-    package var poolDepths: [String: Int]
+    var pools: [String?]
+    var poolDepths: [String: Int]
     /// Expected seconds per lane, for the longest-remaining-path priority.
-    package var weights: [Double]
-    package var jobs: Int
-    package var failFast: Bool
+    var weights: [Double]
+    var jobs: Int
+    var failFast: Bool
 
-    package init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneRecord] = [:], retries: [Int]? = nil,
+    init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneRecord] = [:], retries: [Int]? = nil,
                 pools: [String?]? = nil, poolDepths: [String: Int] = [:], weights: [Double]? = nil, jobs: Int, failFast: Bool = false) {
       let count = graph.count
       self.graph = graph
@@ -70,12 +70,12 @@ package struct LaneSchedule: Sendable {
   private var running = Set<Int>()
   private var runningInPool: [String: Int] = [:]
   private var stopReason: String?
-  package private(set) var interrupted = false
+  private(set) var interrupted = false
   /// Records settled since the driver last asked, in the order they settled.
   private var outbox: [LaneRecord] = []
-  package private(set) var settledCount = 0
+  private(set) var settledCount = 0
 
-  package init(_ setup: Setup) {
+  init(_ setup: Setup) {
     self.setup = setup
     let graph = setup.graph
     names = graph.names
@@ -99,13 +99,13 @@ package struct LaneSchedule: Sendable {
   // MARK: - Questions
 
   /// The number of lanes in the run.
-  package var total: Int { setup.selected.count }
+  var total: Int { setup.selected.count }
   /// Whether every selected lane has its outcome.
-  package var isFinished: Bool { settledCount == setup.selected.count }
-  package func record(of index: Int) -> LaneRecord? { records[index] }
+  var isFinished: Bool { settledCount == setup.selected.count }
+  func record(of index: Int) -> LaneRecord? { records[index] }
 
   /// Every selected lane's record, in manifest order (call when finished).
-  package var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
+  var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
 
   // MARK: - Events
 
@@ -125,7 +125,7 @@ package struct LaneSchedule: Sendable {
 
   /// An attempt ended. A failure with retries left runs again at once (in the
   /// same slot) unless the run was interrupted; otherwise the lane settles.
-  package mutating func attemptEnded(_ index: Int, _ result: AttemptResult) -> AttemptVerdict {
+  mutating func attemptEnded(_ index: Int, _ result: AttemptResult) -> AttemptVerdict {
     guard running.contains(index) else { return .settled }
     attempts[index].append(result)
     let tries = attempts[index]
@@ -148,7 +148,7 @@ package struct LaneSchedule: Sendable {
   }
 
   /// Ctrl-C: nothing more starts; what has not started ends `cancelled`.
-  package mutating func interrupt() {
+  mutating func interrupt() {
     interrupted = true
     stop("interrupted")
     settleWhatCannotStart()

@@ -7,14 +7,14 @@ import Foundation
 /// `src/link -> ../shared`, so a change to `shared/x.kt` is a change to
 /// `src/link/x.kt` too. The fingerprint's walk follows such links already;
 /// `--since`, the hooks and `--watch` get the same files through this.
-package enum LinkedFolders {
+enum LinkedFolders {
   /// The most entries one search looks at; past it the search stops (what it
   /// found so far still counts).
-  package static let maxEntries = 200_000
+  static let maxEntries = 200_000
 
   /// Links to folders inside the tree found under `folders` (tree-relative),
   /// as (link, target), both tree-relative. Links are not walked into.
-  package static func find(under folders: [String], root: URL) -> [(link: String, target: String)] {
+  static func find(under folders: [String], root: URL) -> [(link: String, target: String)] {
     let realRoot = URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
     var found: [(String, String)] = []
     var seen = Set<String>()
@@ -47,7 +47,7 @@ package enum LinkedFolders {
 
   /// The folders an input glob's files lie under: its literal segments before
   /// the first wildcard (the tree root for `**/*.kt`).
-  package static func searchFolder(of pattern: String) -> String {
+  static func searchFolder(of pattern: String) -> String {
     var literal: [String] = []
     let segments = pattern.split(separator: "/").map(String.init)
     for segment in segments.dropLast() {
@@ -59,7 +59,7 @@ package enum LinkedFolders {
 
   /// `changed` with, for each path under a linked folder's target, the same
   /// path under the link.
-  package static func expand(_ changed: [String], links: [(link: String, target: String)]) -> [String] {
+  static func expand(_ changed: [String], links: [(link: String, target: String)]) -> [String] {
     guard !links.isEmpty else { return changed }
     var expanded = changed
     var present = Set(changed)

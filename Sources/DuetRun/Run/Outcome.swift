@@ -34,7 +34,7 @@ package struct AttemptResult: Sendable {
   /// When test entries excused it: the failed cases they accounted for (`suite.name`).
   package var quarantinedFailures: [String] = []
 
-  package init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
+  init(attempt: Int, outcome: AttemptOutcome, exitCode: Int32?, signal: Int32? = nil, started: Double, duration: Double, logPath: String?, tail: LogTail, note: String? = nil) {
     self.attempt = attempt
     self.outcome = outcome
     self.exitCode = exitCode
@@ -50,7 +50,7 @@ package struct AttemptResult: Sendable {
 /// One lane's part in a run: every attempt and the outcome over all of them.
 package struct LaneRecord: Sendable {
   /// The start of the reason of a lane `--skip` or `DUET_SKIP` left out.
-  package static let skippedByRequest = "by request"
+  static let skippedByRequest = "by request"
 
   package var index: Int
   package var name: String
@@ -64,7 +64,7 @@ package struct LaneRecord: Sendable {
   package var restoredFiles = 0
   /// For a cached lane: the log of the pass that earned its entry, brought back
   /// into this run's log folder (relative to the tree root).
-  package var restoredLog: String?
+  var restoredLog: String?
 
   /// Settled by `--upstream`: a need that ran in an earlier CI job did not pass
   /// there, or has no verdict. A pipeline is green only when every lane it
@@ -72,7 +72,7 @@ package struct LaneRecord: Sendable {
   package var blockedUpstream = false
 
   /// Whether `--skip` or `DUET_SKIP` left the lane out.
-  package var isSkippedByRequest: Bool { outcome == .skipped && reason?.hasPrefix(LaneRecord.skippedByRequest) == true }
+  var isSkippedByRequest: Bool { outcome == .skipped && reason?.hasPrefix(LaneRecord.skippedByRequest) == true }
 
   package init(index: Int, name: String, outcome: LaneOutcome, reason: String? = nil, missingPrograms: [String] = [], attempts: [AttemptResult] = []) {
     self.index = index

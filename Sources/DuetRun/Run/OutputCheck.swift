@@ -1,14 +1,14 @@
 /// What a passing attempt's declared outputs came to: worked out on a worker
 /// (copying and hashing them into the content store takes seconds for a big
 /// XCFramework), kept on the run loop's thread once the attempt counts.
-package struct OutputCheck {
+struct OutputCheck {
   /// Declared outputs the attempt did not write: the attempt fails.
-  package var missing: [String]
+  var missing: [String]
   /// Run on the loop's thread when nothing is missing: keeps the captured
   /// files for the entry written after the run (`LaneCache.keep`).
-  package var keep: () -> Void
+  var keep: () -> Void
 
-  package init(missing: [String], keep: @escaping () -> Void = {}) {
+  init(missing: [String], keep: @escaping () -> Void = {}) {
     self.missing = missing
     self.keep = keep
   }

@@ -10,21 +10,21 @@ import DuetHistory
 /// the attempt, a missing output, or a runner's own build-failure line in the
 /// log (`BuildFailureLines`) is never excused by test entries, and the note
 /// says which. A whole-lane entry still excuses anything. Pure.
-package struct QuarantineExcuseCheck: Sendable {
+struct QuarantineExcuseCheck: Sendable {
   /// What the attempt left to judge it by.
-  package struct Attempt: Sendable {
-    package var outcome: AttemptOutcome
-    package var exitCode: Int32?
-    package var signal: Int32?
-    package var tests: JUnitReading
+  struct Attempt: Sendable {
+    var outcome: AttemptOutcome
+    var exitCode: Int32?
+    var signal: Int32?
+    var tests: JUnitReading
     /// The lane's `reports:` globs: one that matched no report this attempt
     /// wrote is a missing report (found only when test entries would excuse).
-    package var reportGlobs: [String] = []
-    package var missingOutputs = false
+    var reportGlobs: [String] = []
+    var missingOutputs = false
     /// The first line of the log that says the build (not a test) failed, and why.
-    package var buildFailure: (why: String, line: String)?
+    var buildFailure: (why: String, line: String)?
 
-    package init(outcome: AttemptOutcome, exitCode: Int32?, signal: Int32?, tests: JUnitReading, reportGlobs: [String] = [],
+    init(outcome: AttemptOutcome, exitCode: Int32?, signal: Int32?, tests: JUnitReading, reportGlobs: [String] = [],
                  missingOutputs: Bool = false, buildFailure: (why: String, line: String)? = nil) {
       self.outcome = outcome
       self.exitCode = exitCode
@@ -39,14 +39,14 @@ package struct QuarantineExcuseCheck: Sendable {
   /// The excuse, or why quarantined tests could not give one (nil when the
   /// quarantine had nothing to say of this attempt: no entry, or a failed case
   /// no entry names).
-  package enum Verdict: Sendable, Equatable {
+  enum Verdict: Sendable, Equatable {
     case excused(QuarantineExcuse)
     /// Quarantined tests failed, and so did something they cannot account for: `quarantine excuses nothing: exited 137 (…)`.
     case refused(String)
   }
 
   /// The verdict on a failed or timed-out attempt of `lane`; nil for any other.
-  package static func judge(_ attempt: Attempt, lane: String, rule: QuarantineRule) -> Verdict? {
+  static func judge(_ attempt: Attempt, lane: String, rule: QuarantineRule) -> Verdict? {
     guard attempt.outcome == .fail || attempt.outcome == .timeout,
           let excuse = rule.excuse(lane: lane, cases: attempt.tests.cases) else { return nil }
     guard case .tests = excuse else { return .excused(excuse) }
@@ -72,7 +72,7 @@ package struct QuarantineExcuseCheck: Sendable {
   }
 
   /// The `reports:` globs that no case of the attempt was read from.
-  package static func unmatched(_ globs: [String], by cases: [TestCaseResult]) -> [String] {
+  static func unmatched(_ globs: [String], by cases: [TestCaseResult]) -> [String] {
     let reports = Set(cases.map(\.report))
     return globs.filter { glob in
       let pattern = Glob(glob)

@@ -12,7 +12,7 @@ package enum RunEvent: Sendable {
 /// A whole run: a record per selected lane, in manifest order.
 package struct RunResult: Sendable {
   package var records: [LaneRecord]
-  package var interrupted: Bool
+  var interrupted: Bool
   package var duration: Double
 
   package init(records: [LaneRecord], interrupted: Bool, duration: Double) {
@@ -27,9 +27,9 @@ package struct RunResult: Sendable {
   package var couldNotStart: [LaneRecord] { records.filter { $0.outcome == .error } }
   /// Lanes a CI job could not run because a need did not pass, or was not run,
   /// in an earlier job (`--upstream`): the job is not green (issue 52).
-  package var blockedUpstream: [LaneRecord] { records.filter(\.blockedUpstream) }
+  var blockedUpstream: [LaneRecord] { records.filter(\.blockedUpstream) }
   /// The lanes whose ends a report shows in full: failures, then those duet could not start.
   package var unfinished: [LaneRecord] { records.filter { $0.outcome.failsRun || $0.outcome == .error } }
   package var flaky: [LaneRecord] { records.filter { $0.outcome == .flaky } }
-  package var passed: Bool { failed.isEmpty && !interrupted }
+  var passed: Bool { failed.isEmpty && !interrupted }
 }

@@ -3,25 +3,25 @@ import DuetModel
 import DuetSupport
 
 /// Everything needed to run one attempt of one lane.
-package struct StepRequest: Sendable {
-  package var index: Int
-  package var lane: Lane
-  package var attempt: Int
-  package var timeout: Double
-  package var workingDirectory: URL
+struct StepRequest: Sendable {
+  var index: Int
+  var lane: Lane
+  var attempt: Int
+  var timeout: Double
+  var workingDirectory: URL
   /// Where the attempt's output goes: the run's log folder and the file's
   /// name in it, created only when the lane first writes.
-  package var logFolder: URL
-  package var logFile: String
+  var logFolder: URL
+  var logFile: String
   /// The log file relative to the tree root, for reports.
-  package var logPath: String
-  package var environment: [String: String]
+  var logPath: String
+  var environment: [String: String]
   /// Called with each output line when the user asked to `--stream` this lane.
-  package var onLine: (@Sendable (String) -> Void)?
+  var onLine: (@Sendable (String) -> Void)?
   /// Set when the lane runs in the sandbox (`--sandbox`, `sandbox: true`).
-  package var sandbox: SandboxedStep?
+  var sandbox: SandboxedStep?
 
-  package init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logFolder: URL, logFile: String, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
+  init(index: Int, lane: Lane, attempt: Int, timeout: Double, workingDirectory: URL, logFolder: URL, logFile: String, logPath: String, environment: [String: String], onLine: (@Sendable (String) -> Void)? = nil) {
     self.index = index
     self.lane = lane
     self.attempt = attempt

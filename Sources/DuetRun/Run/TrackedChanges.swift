@@ -9,9 +9,9 @@ import DuetSupport
 /// Untracked files and ignored ones (`.duet/`) are not looked at.
 package struct TrackedChanges: Sendable, Equatable {
   /// Path -> `XY` status and content digest (`-` for a file that is gone).
-  package var entries: [String: String]
+  var entries: [String: String]
 
-  package init(entries: [String: String]) { self.entries = entries }
+  init(entries: [String: String]) { self.entries = entries }
 
   /// Nil where the root is not in a git work tree or git is missing.
   package static func snapshot(root: URL, environment: [String: String]) -> TrackedChanges? {
@@ -31,7 +31,7 @@ package struct TrackedChanges: Sendable, Equatable {
 
   /// `XY path` records of `git status --porcelain=v1 -z`; a rename's second
   /// field (the old path) is skipped. Paths are relative to the repository top.
-  package static func parse(_ data: Data) -> [(status: String, path: String)] {
+  static func parse(_ data: Data) -> [(status: String, path: String)] {
     var result: [(String, String)] = []
     let fields = data.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     var i = 0
@@ -52,7 +52,7 @@ package struct TrackedChanges: Sendable, Equatable {
   }
 
   /// `--strict: lanes changed 2 tracked file(s): a.txt, b.txt`, for the FAIL line.
-  package static func summary(_ files: [String]) -> String {
+  static func summary(_ files: [String]) -> String {
     let shown = files.prefix(10).map(ControlText.shown).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
     return "--strict: lanes changed \(files.count) tracked file(s): \(shown)"
   }

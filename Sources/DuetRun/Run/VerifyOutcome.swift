@@ -119,14 +119,14 @@ package struct VerifyOutcome: Sendable {
   }
 
   /// At most ten names, in manifest order, then how many more.
-  package static func names(_ records: [LaneRecord]) -> String {
+  static func names(_ records: [LaneRecord]) -> String {
     let shown = records.prefix(10).map(\.name).joined(separator: ", ")
     return records.count > 10 ? shown + " and \(records.count - 10) more" : shown
   }
 
   /// Why lanes were skipped on a passing run: the programs they need, once each
   /// (`needs gradle, kotlinc`), then any other reason once.
-  package static func skipCauses(_ records: [LaneRecord]) -> String {
+  static func skipCauses(_ records: [LaneRecord]) -> String {
     var programs: [String] = []
     var others: [String] = []
     for record in records {

@@ -37,40 +37,40 @@ package struct VerifyOptions: Sendable {
 /// One lane name or glob to leave out of the run, and where it was asked for
 /// (`--skip` or `DUET_SKIP`), for the record and for an error naming it.
 package struct LaneSkip: Sendable, Equatable {
-  package var pattern: String
-  package var origin: String
+  var pattern: String
+  var origin: String
   package init(_ pattern: String, origin: String) {
     self.pattern = pattern
     self.origin = origin
   }
 
   /// The reason on a lane's record: `by request: --skip`.
-  package var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
+  var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
 }
 
 /// Everything decided before the first lane starts: the lanes selected, the
 /// lanes settled without running (a missing program), the run id and log folder.
 package struct VerifyPlan: Sendable {
-  package let root: URL
+  let root: URL
   package let manifest: Manifest
   /// The built-ins the manifest's `run:` lanes name (their own inputs join the fingerprints).
-  package let builtins: BuiltinSet
+  let builtins: BuiltinSet
   package let options: VerifyOptions
   package let runID: String
   package let selected: Set<Int>
   package var preset: [Int: LaneRecord]
   /// Expected seconds per lane for the critical-path priority (1 each without history).
-  package var weights: [Double]
-  package let environment: [String: String]
+  var weights: [Double]
+  let environment: [String: String]
   /// Under `--since`/`--changed`: why each selected lane runs, or that it is unaffected.
   package let affected: [Int: AffectedLanes.Decision]
   /// What each lane's request is made of, worked out once, not once a lane
   /// (URL arithmetic was a fifth of the run loop's own time per lane: issue 42).
   private let shared: RequestParts
   /// bubblewrap (and strace) when a lane runs in the sandbox; nil when none does.
-  package let sandboxTools: SandboxTools?
+  let sandboxTools: SandboxTools?
   /// The run's sandbox scratch folders, when a lane runs in the sandbox.
-  package let sandboxScratch: SandboxScratch?
+  let sandboxScratch: SandboxScratch?
 
   /// `moduleInputs`: under `--since`, what each module a lane covers depends on (`AffectedLanes`).
   package init(root: URL, manifest: Manifest, builtins: BuiltinSet, options: VerifyOptions, environment: [String: String],
@@ -206,11 +206,11 @@ package struct VerifyPlan: Sendable {
   }
 
   /// `.duet/logs/<run-id>`, relative to the root.
-  package var logFolder: String { ".duet/logs/\(runID)" }
+  var logFolder: String { ".duet/logs/\(runID)" }
 
   /// Under `--since`/`--changed`: the file naming the changed files, one a line,
   /// that lanes find through `DUET_CHANGED_FILES`.
-  package var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
+  var changedFilesPath: String? { options.changed == nil ? nil : "\(logFolder)/changed-files.txt" }
 
   /// Makes `.duet/` with a `.gitignore` of `*`, so duet's own files never dirty the tree.
   package func prepareStateFolder() throws {
@@ -230,7 +230,7 @@ package struct VerifyPlan: Sendable {
   /// The request for one attempt of one lane.
   /// `quarantinedTests` is the file naming the lane's quarantined tests, one
   /// `classname.name` pattern a line, that lanes find through `DUET_QUARANTINED_TESTS`.
-  package func request(index: Int, attempt: Int, quarantinedTests: String? = nil, failedTests: String? = nil, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
+  func request(index: Int, attempt: Int, quarantinedTests: String? = nil, failedTests: String? = nil, onLine: (@Sendable (String) -> Void)? = nil) -> StepRequest {
     let lane = manifest.lanes[index]
     let file = attempt == 1 ? "\(lane.name).log" : "\(lane.name).attempt-\(attempt).log"
     let logPath = "\(logFolder)/\(file)"
@@ -254,19 +254,19 @@ package struct VerifyPlan: Sendable {
   }
 
   /// The variables duet sets for lanes; never inherited from duet's own environment.
-  package static let laneVariables = EnvironmentVariable.givenToLanes.map(\.rawValue)
+  static let laneVariables = EnvironmentVariable.givenToLanes.map(\.rawValue)
 
   /// duet's own settings that no lane sees (DESIGN §14): the history store's
   /// path, so a lane cannot write a verdict for another lane into the store a CI
   /// job hands on (issue 52), and the remote cache, its token and its HMAC key,
   /// secrets that stay with duet (issue 51). A lane's own `env:` may still set them.
-  package static let withheldVariables = EnvironmentVariable.withheldFromLanes.map(\.rawValue)
+  static let withheldVariables = EnvironmentVariable.withheldFromLanes.map(\.rawValue)
 
   /// `.duet/logs/<run-id>/<lane>.quarantined-tests`, relative to the root: the
   /// lane's quarantined tests, for it to hand its runner as exclusions.
-  package func quarantinedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).quarantined-tests" }
+  func quarantinedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).quarantined-tests" }
   /// Where `--failed-tests` writes the lane's failed tests (`DUET_FAILED_TESTS`).
-  package func failedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).failed-tests" }
+  func failedTestsPath(lane: String) -> String { "\(logFolder)/\(lane).failed-tests" }
 
   /// The parts of a lane's request that are the same for every attempt.
   private struct RequestParts: Sendable {
@@ -298,7 +298,7 @@ package struct VerifyPlan: Sendable {
   /// Sortable and readable: `20261202-181700-3f2a1b`. The suffix leads with the
   /// millisecond (its low 14 bits are random), so runs started within one second
   /// still sort in start order: log retention keeps the newest folders by name.
-  package static func makeRunID(_ now: Date) -> String {
+  static func makeRunID(_ now: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")
@@ -312,7 +312,7 @@ package struct VerifyPlan: Sendable {
 
   /// Whether `program` is an executable on `path` (or is itself a path to one,
   /// relative to `folder`, the lane's folder, never duet's working folder).
-  package static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
+  static func isOnPath(_ program: String, path: String, in folder: URL? = nil) -> Bool {
     if program.contains("/") {
       let full = program.hasPrefix("/") || folder == nil ? program : folder!.appendingPathComponent(program).path
       return access(full, X_OK) == 0

@@ -14,21 +14,21 @@ import DuetHistory
 /// touch is `interruption`.
 package final class VerifySession {
   /// Log folders of this many recent runs are kept under `.duet/logs`.
-  package static let keptLogFolders = LogLocation.keptLogFolders
+  static let keptLogFolders = LogLocation.keptLogFolders
 
   package private(set) var plan: VerifyPlan
   /// Nil when history is off (`DUET_HISTORY=off`): no weights and no record of
   /// the run; the cache is kept all the same.
   package let historyPath: String?
-  package let duetVersion: String
+  let duetVersion: String
   /// What identifies this duet's own code in a built-in lane's fingerprint: a
   /// built-in checks with duet's code, so a rebuilt duet must not reuse its
   /// passes. Worked out on first use, and used only when the manifest has a
   /// built-in lane: it hashes duet's executable (tens of megabytes) when its
   /// memo is missing, as in every fresh CI checkout.
-  package private(set) lazy var builtinIdentity: String = identifyDuet?() ?? duetVersion
+  private(set) lazy var builtinIdentity: String = identifyDuet?() ?? duetVersion
   private let identifyDuet: (() -> String)?
-  package let commandLine: String
+  let commandLine: String
   package private(set) var warnings: [String] = []
   package private(set) var fingerprints = InputFingerprint.Result(fingerprints: [:], parts: [:], cacheable: [])
   /// For each lane not settled before the run: `cached`, or why it runs.
@@ -40,7 +40,7 @@ package final class VerifySession {
   /// fingerprints did not ask git already, it is asked while the lanes run, as
   /// a child of the run loop beside them: only the record needs it, so the
   /// first lane need not wait for it.
-  package private(set) var gitCommit: String?
+  private(set) var gitCommit: String?
   /// Whether `run` asks git for the commit.
   private var commitWanted = false
   /// Each lane's newest recorded verdict, as the cache was decided from it.
@@ -64,7 +64,7 @@ package final class VerifySession {
   /// app's `SharedHistory`; nil puts none.
   package var shareRun: ((HistoryStore, RemoteCache, ContentStore, String) -> [String])?
   /// `lanes/quarantine.yaml` as this run applies it; nil when the file is absent or unreadable.
-  package private(set) var quarantine: QuarantineRule?
+  private(set) var quarantine: QuarantineRule?
 
   package init(plan: VerifyPlan, historyPath: String?, duetVersion: String, builtinIdentity: (() -> String)? = nil, commandLine: String,
               cache: LaneCache? = nil) {
@@ -520,7 +520,7 @@ package final class RunInterruption: Sendable {
 
   private let state = Locked(State())
 
-  package init() {}
+  init() {}
 
   /// Whether Ctrl-C (or SIGTERM) arrived.
   package var requested: Bool { state.withLock { $0.requested } }
@@ -535,7 +535,7 @@ package final class RunInterruption: Sendable {
   }
 
   /// `action` runs when Ctrl-C arrives (at once if it has), on the signal's thread.
-  package func whenRequested(_ action: @escaping @Sendable () -> Void) {
+  func whenRequested(_ action: @escaping @Sendable () -> Void) {
     let requested = state.withLock { state -> Bool in
       state.also.append(action)
       return state.requested
@@ -543,7 +543,7 @@ package final class RunInterruption: Sendable {
     if requested { action() }
   }
 
-  package func attach(_ loop: LaneLoop.Interrupter) {
+  func attach(_ loop: LaneLoop.Interrupter) {
     let requested = state.withLock { state -> Bool in
       state.loop = loop
       return state.requested

@@ -6,8 +6,8 @@ import DuetSupport
 /// Which lanes of a run go into the sandbox, and the tools that put them
 /// there: `--sandbox` puts every shell lane in; otherwise a lane's own
 /// `sandbox:` or the manifest's decides. A built-in runs inside duet, unsandboxed.
-package enum SandboxPlan {
-  package static func isSandboxed(_ lane: Lane, manifest: Manifest, options: VerifyOptions) -> Bool {
+enum SandboxPlan {
+  static func isSandboxed(_ lane: Lane, manifest: Manifest, options: VerifyOptions) -> Bool {
     guard !lane.isBuiltin else { return false }
     return options.sandbox || (lane.sandbox ?? manifest.sandbox)
   }

@@ -14,9 +14,9 @@ import DuetSupport
 /// happens after the one before it has been posted back, never at once.
 ///
 /// What makes it safe: that order. No two threads ever hold it at once.
-package final class SandboxedStep: @unchecked Sendable {
-  package let lane: Lane
-  package let tools: SandboxTools
+final class SandboxedStep: @unchecked Sendable {
+  let lane: Lane
+  let tools: SandboxTools
   let root: URL
   /// Where the attempt's scratch folder comes from, and goes back to.
   let scratch: SandboxScratch
@@ -29,13 +29,13 @@ package final class SandboxedStep: @unchecked Sendable {
   let needOutputs: [String]
   let programFolders: [String]
   /// The attempt's spawn, set by `prepare`; nil with `problem` when the sandbox cannot be made.
-  package private(set) var spec: SpawnSpec?
-  package private(set) var problem: String?
+  private(set) var spec: SpawnSpec?
+  private(set) var problem: String?
   /// Bytes of bubblewrap arguments past which they go through a file, not the command line.
   static let commandLineLimit = 64 * 1024
   private var layout: SandboxLayout?
 
-  package init(lane: Lane, tools: SandboxTools, root: URL, scratch: SandboxScratch, directory: String, command: String,
+  init(lane: Lane, tools: SandboxTools, root: URL, scratch: SandboxScratch, directory: String, command: String,
                environment: [String: String], needOutputs: [String]) {
     self.lane = lane
     self.tools = tools
@@ -56,11 +56,11 @@ package final class SandboxedStep: @unchecked Sendable {
   var statusFile: URL { folder.appendingPathComponent("status.json") }
   var traceFile: URL { folder.appendingPathComponent("trace.txt") }
   /// The log of the run outside the sandbox, beside the attempt's own.
-  package var outsideLogName: String { "\(lane.name).outside-sandbox.log" }
+  var outsideLogName: String { "\(lane.name).outside-sandbox.log" }
 
   /// Makes the scratch folder and the launcher's arguments (bubblewrap's, or
   /// sandbox-exec's profile); on a worker, before the attempt starts.
-  package func prepare() {
+  func prepare() {
     do {
       folder = try scratch.claim()
       claimed = true
@@ -142,21 +142,21 @@ package final class SandboxedStep: @unchecked Sendable {
 
   /// Whether the sandbox started the lane's process (bubblewrap, or the
   /// shell under sandbox-exec, reported `child-pid`).
-  package var started: Bool {
+  var started: Bool {
     guard let data = FileManager.default.contents(atPath: statusFile.path) else { return false }
     return String(decoding: data, as: UTF8.self).contains("\"child-pid\"")
   }
 
   /// Why the lane did not start: its launcher could not be spawned
   /// (`spawnError`), or it stopped before the lane's process began.
-  package func cannotStart(_ spawnError: String?) -> String {
+  func cannotStart(_ spawnError: String?) -> String {
     let what = "the sandbox (\(tools.kind.name)) could not start the lane"
     return spawnError.map { "\(what): \($0)" } ?? "\(what); its message is in the lane's log"
   }
 
   /// The lane's command outside the sandbox, in the tree as a plain verify
   /// runs it, traced when strace is installed.
-  package var outsideSpec: SpawnSpec {
+  var outsideSpec: SpawnSpec {
     let shell = ["/bin/sh", "-c", command]
     guard let strace = tools.strace else {
       return SpawnSpec(path: "/bin/sh", arguments: shell, directory: directory, environment: environment)
@@ -166,19 +166,19 @@ package final class SandboxedStep: @unchecked Sendable {
   }
 
   /// What the sandbox found, after the attempt; on a worker.
-  package struct Findings: Sendable {
+  struct Findings: Sendable {
     /// Files the lane wrote outside its outputs and reports (dropped).
-    package var strays: [String] = []
+    var strays: [String] = []
     /// Why a lane that failed inside passed outside it; nil when it did not.
-    package var note: String?
+    var note: String?
     /// Declared outputs or reports that could not be brought back.
-    package var problems: [String] = []
+    var problems: [String] = []
   }
 
   /// Brings the lane's outputs and reports back into the tree, names what
   /// else it wrote, reads the outside run's trace when it passed there, and
   /// removes the scratch folder.
-  package func finish(passedOutside: Bool?) -> Findings {
+  func finish(passedOutside: Bool?) -> Findings {
     var findings = Findings()
     defer { if claimed { scratch.giveBack(folder) } }
     if let layout, started {

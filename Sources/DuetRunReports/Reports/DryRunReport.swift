@@ -8,8 +8,8 @@ package struct DryRunReport: Codable, Sendable, Equatable {
     package var status: String
     /// Why: the cache's word, the change that affects it, or why it cannot start.
     package var reason: String
-    package var needs: [String]
-    package var command: String
+    var needs: [String]
+    var command: String
 
     package init(name: String, status: String, reason: String, needs: [String], command: String) {
       self.name = name
@@ -21,7 +21,7 @@ package struct DryRunReport: Codable, Sendable, Equatable {
   }
 
   /// Always true, so a script can tell this report from a run's.
-  package var dryRun = true
+  var dryRun = true
   /// How many lanes would run at once.
   package var jobs: Int
   package var lanes: [Lane]

@@ -12,7 +12,7 @@ import DuetRun
 /// `::error::` or `::add-mask::` cannot issue workflow commands through duet.
 package enum GitHubAnnotations {
   /// The most annotations of one kind GitHub shows for a step.
-  package static let maxPerKind = 10
+  static let maxPerKind = 10
 
   /// The lines to print after the run. `stopToken` should be unguessable (a
   /// random UUID): log text cannot then resume command processing early.
@@ -45,7 +45,7 @@ package enum GitHubAnnotations {
   }
 
   /// A failed lane's log tail in a collapsible group, with commands stopped inside it.
-  package static func group(_ record: LaneRecord, stopToken: String) -> [String] {
+  static func group(_ record: LaneRecord, stopToken: String) -> [String] {
     var block = RunReport.failureBlock(record)
     guard !block.isEmpty else { return [] }
     let heading = block.removeFirst()
@@ -62,7 +62,7 @@ package enum GitHubAnnotations {
   }
 
   /// `exit 1 · log: .duet/logs/…/kotlin.log`, then the error-looking lines of the tail.
-  package static func errorMessage(_ record: LaneRecord) -> String {
+  static func errorMessage(_ record: LaneRecord) -> String {
     var message: String
     if record.outcome == .timeout {
       message = "timed out"
@@ -76,7 +76,7 @@ package enum GitHubAnnotations {
   }
 
   /// `::name key=value,key=value::message`, every part escaped.
-  package static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
+  static func command(_ name: String, properties: [(String, String)] = [], message: String) -> String {
     var line: WorkflowCommand = "::\(name)"
     if !properties.isEmpty {
       line += " " + properties.map { "\($0.0, in: .property)=\($0.1, in: .property)" as WorkflowCommand }.joined(separator: ",")

@@ -56,11 +56,11 @@ package enum JUnitReport {
     return (lines.joined(separator: "\n") + "\n").text
   }
 
-  package static func isSkip(_ outcome: LaneOutcome) -> Bool {
+  static func isSkip(_ outcome: LaneOutcome) -> Bool {
     outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
   }
 
-  package static func testCase(_ record: LaneRecord) -> [XML] {
+  static func testCase(_ record: LaneRecord) -> [XML] {
     var lines: [XML] = ["    <testcase" + attributes([("name", record.name), ("classname", "duet.lanes"), ("time", seconds(record.duration))]) + ">"]
     var properties: [(String, String)] = [("outcome", record.outcome.rawValue), ("attempts", String(record.attempts.count))]
     if record.outcome == .flaky { properties.append(("flaky", "true")) }
@@ -91,7 +91,7 @@ package enum JUnitReport {
     return lines
   }
 
-  package static func seconds(_ value: Double) -> String {
+  static func seconds(_ value: Double) -> String {
     guard value.isFinite, value > 0 else { return "0" }
     var text = String(format: "%.3f", value)
     while text.hasSuffix("0") { text.removeLast() }
@@ -100,12 +100,12 @@ package enum JUnitReport {
   }
 
   /// ` name="value"…`, every value escaped for an attribute.
-  package static func attributes(_ pairs: [(String, String)]) -> XML {
+  static func attributes(_ pairs: [(String, String)]) -> XML {
     pairs.map { " \($0.0)=\"\($0.1, in: .attribute)\"" as XML }.joined()
   }
 
   /// Character data.
-  package static func text(_ value: String) -> XML {
+  static func text(_ value: String) -> XML {
     XML(escaping: value)
   }
 }

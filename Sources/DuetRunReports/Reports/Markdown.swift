@@ -4,4 +4,4 @@ import DuetSupport
 /// `MarkdownText`'s escaping and joins of these (see `Escaped`): a lane's
 /// name, a reason or a log line interpolated into it is escaped for where it
 /// goes on the way in, whatever its variable is called.
-package typealias Markdown = Escaped<MarkdownText>
+typealias Markdown = Escaped<MarkdownText>

@@ -2,9 +2,9 @@ import DuetSupport
 
 /// The one escaping of text for the Markdown duet writes (GitHub's step
 /// summary), by where the text goes; what it writes is `Markdown`.
-package enum MarkdownText: OutputLanguage {
+enum MarkdownText: OutputLanguage {
   /// Where in the summary a value goes.
-  package enum Context: Sendable {
+  enum Context: Sendable {
     /// A table cell or a line of inline text: controls cleaned
     /// (`ControlText.clean`), Markdown's inline HTML kept inert, `|` as `\|`,
     /// CR and LF as spaces, so a value stays in its cell and on its line; and
@@ -25,9 +25,9 @@ package enum MarkdownText: OutputLanguage {
     case codeSpan
   }
 
-  package static var defaultContext: Context { .cell }
+  static var defaultContext: Context { .cell }
 
-  package static func escape(_ text: String, in context: Context) -> String {
+  static func escape(_ text: String, in context: Context) -> String {
     switch context {
     case .cell:
       return HTMLText.escape(inertInline(ControlText.clean(text)), in: ())
@@ -56,7 +56,7 @@ package enum MarkdownText: OutputLanguage {
   /// than the longest run in it, and a space inside each fence when the text
   /// starts or ends with a backtick (or with spaces at both ends, which
   /// CommonMark would strip), so no backtick in it closes the span early.
-  package static func codeSpan(_ text: String) -> Markdown {
+  static func codeSpan(_ text: String) -> Markdown {
     let body = Markdown(escaping: text, in: .codeSpan)
     let fence = Array(repeating: "`" as Markdown, count: longestBacktickRun(body.text) + 1).joined()
     let padded = body.text.hasPrefix("`") || body.text.hasSuffix("`") || (body.text.hasPrefix(" ") && body.text.hasSuffix(" "))
@@ -66,13 +66,13 @@ package enum MarkdownText: OutputLanguage {
 
   /// `text` as a fenced code block of `text` lines: its fence one backtick
   /// longer than the longest run in it (at least three), so no line closes it.
-  package static func codeBlock(_ text: String) -> Markdown {
+  static func codeBlock(_ text: String) -> Markdown {
     let body = Markdown(escaping: text, in: .codeBlock)
     let fence = Array(repeating: "`" as Markdown, count: max(3, longestBacktickRun(body.text) + 1)).joined()
     return "\(fence)text\n\(body)\n\(fence)"
   }
 
-  package static func longestBacktickRun(_ text: String) -> Int {
+  static func longestBacktickRun(_ text: String) -> Int {
     var longest = 0, current = 0
     for character in text {
       if character == "`" { current += 1; longest = max(longest, current) } else { current = 0 }

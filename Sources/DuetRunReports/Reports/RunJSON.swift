@@ -9,50 +9,50 @@ import DuetHistory
 /// prints with `schemaVersion` 1, its properties named as the keys are.
 package struct RunJSON: Codable, Sendable, Equatable {
   /// One attempt of a lane; `exitCode` and `signal` are null when it did not end that way.
-  package struct Attempt: Codable, Sendable, Equatable {
-    package var attempt: Int
-    package var outcome: AttemptOutcome
-    @Nullable package var exitCode: Int?
-    @Nullable package var signal: Int?
+  struct Attempt: Codable, Sendable, Equatable {
+    var attempt: Int
+    var outcome: AttemptOutcome
+    @Nullable var exitCode: Int?
+    @Nullable var signal: Int?
     /// ISO 8601 with offset (`ISOTime`), as every report prints a time.
-    package var startedAt: String
-    package var durationSeconds: Double
-    @Nullable package var logPath: String?
+    var startedAt: String
+    var durationSeconds: Double
+    @Nullable var logPath: String?
     /// The quarantine excused it: `outcome` is the failure it was, the lane passed on it this run only.
-    package var excused: Bool
+    var excused: Bool
   }
 
   /// One lane: its outcome, its attempts, and what the cache made of it.
   package struct Lane: Codable, Sendable, Equatable {
-    package var name: String
-    package var outcome: LaneOutcome
-    package var durationSeconds: Double
-    package var attempts: [Attempt]
-    @Nullable package var reason: String?
-    @Nullable package var fingerprint: String?
-    @Nullable package var cache: String?
+    var name: String
+    var outcome: LaneOutcome
+    var durationSeconds: Double
+    var attempts: [Attempt]
+    @Nullable var reason: String?
+    @Nullable var fingerprint: String?
+    @Nullable var cache: String?
     /// It passed only because the quarantine excused a failure (issue 50).
-    package var excused: Bool
+    var excused: Bool
     /// The failed test cases (`suite.name`) the quarantine excused; empty when
     /// nothing was excused or a whole-lane entry was.
-    package var quarantined: [String]
+    var quarantined: [String]
   }
 
   /// Nil for a run that started nothing (an empty shard).
-  @Nullable package var runId: String?
-  package var root: String
-  package var outcome: VerifyOutcome.Verdict
-  package var summary: String
+  @Nullable var runId: String?
+  var root: String
+  var outcome: VerifyOutcome.Verdict
+  var summary: String
   /// Lanes per outcome, keyed by the outcome's word.
-  package var counts: [String: Int]
-  package var changedTrackedFiles: [String]
-  package var reportErrors: [String]
-  package var durationSeconds: Double
-  package var failed: [String]
+  var counts: [String: Int]
+  var changedTrackedFiles: [String]
+  var reportErrors: [String]
+  var durationSeconds: Double
+  var failed: [String]
   /// Lanes duet could not start (outcome `error`): the machine's failure.
-  package var couldNotStart: [String]
-  package var flaky: [String]
-  package var lanes: [Lane]
+  var couldNotStart: [String]
+  var flaky: [String]
+  var lanes: [Lane]
 
   /// `runID` is nil for a run that started nothing (an empty shard).
   package init(_ outcome: VerifyOutcome, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) {

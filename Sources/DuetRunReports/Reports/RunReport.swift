@@ -14,7 +14,7 @@ package enum RunReport {
     return "[\(pad)\(finished)/\(total)] \(symbol(record.outcome)) \(record.name) \(detail(record))"
   }
 
-  package static func symbol(_ outcome: LaneOutcome) -> String {
+  static func symbol(_ outcome: LaneOutcome) -> String {
     switch outcome {
     case .pass, .flaky, .cached: return "✓"
     case .fail, .timeout, .interrupted, .error: return "✗"
@@ -23,7 +23,7 @@ package enum RunReport {
   }
 
   /// `0.12s`, `12.3s (exit 1)`, `skipped (needs kotlin)`, `1.20s (flaky: passed on attempt 2)`.
-  package static func detail(_ record: LaneRecord) -> String {
+  static func detail(_ record: LaneRecord) -> String {
     let time = DurationText.format(record.duration)
     switch record.outcome {
     case .pass: return time
@@ -53,7 +53,7 @@ package enum RunReport {
 
   /// A failed or timed-out lane's block: a heading, then error-looking lines
   /// and the tail, for the step summary and the annotations to escape.
-  package static func failureBlock(_ record: LaneRecord) -> [String] {
+  static func failureBlock(_ record: LaneRecord) -> [String] {
     [failureHeading(record)] + (record.last?.tail.reportLines ?? []).map { "   " + $0 }
   }
 
@@ -83,7 +83,7 @@ package enum RunReport {
   }
 
   /// The summary's cells, one row per lane (the step summary renders them as Markdown).
-  package static func summaryRows(_ result: RunResult) -> [[String]] {
+  static func summaryRows(_ result: RunResult) -> [[String]] {
     result.records.map { record -> [String] in
       let note: String
       switch record.outcome {

@@ -8,7 +8,7 @@ import DuetRun
 /// so parts that would pass `limit` bytes are left out and the summary says so.
 package enum StepSummary {
   /// GitHub's cap on one step's summary.
-  package static let gitHubLimit = 1_048_576
+  static let gitHubLimit = 1_048_576
   /// What duet allows itself, leaving room below GitHub's cap.
   package static let defaultLimit = 1_000_000
 
@@ -61,7 +61,7 @@ package enum StepSummary {
     return "\n<details><summary>\(heading, in: .html)</summary>\n\n\(MarkdownText.codeBlock(body))\n\n</details>\n"
   }
 
-  package static func omittedNote(_ count: Int) -> Markdown {
+  static func omittedNote(_ count: Int) -> Markdown {
     "\n_\(count) more part(s) of this summary left out to keep it under GitHub's 1 MiB limit; see the job log._\n"
   }
 }

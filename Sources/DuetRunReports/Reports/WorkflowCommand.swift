@@ -4,4 +4,4 @@ import DuetSupport
 /// command syntax, `WorkflowCommandText`'s escaping and joins of these (see
 /// `Escaped`): a lane's name or message interpolated into it is escaped on
 /// the way in, whatever its variable is called.
-package typealias WorkflowCommand = Escaped<WorkflowCommandText>
+typealias WorkflowCommand = Escaped<WorkflowCommandText>

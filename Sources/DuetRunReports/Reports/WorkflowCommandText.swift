@@ -5,18 +5,18 @@ import DuetSupport
 /// `%`, CR and LF as `%25`, `%0D`, `%0A`, so a lane's text cannot end the
 /// command line and start another; in a property value also `:` and `,`, so it
 /// cannot end the property. What it writes is `WorkflowCommand`.
-package enum WorkflowCommandText: OutputLanguage {
+enum WorkflowCommandText: OutputLanguage {
   /// Where in a command a value goes.
-  package enum Context: Sendable {
+  enum Context: Sendable {
     /// The message after `::`.
     case data
     /// A property's value (`title=…`).
     case property
   }
 
-  package static var defaultContext: Context { .data }
+  static var defaultContext: Context { .data }
 
-  package static func escape(_ value: String, in context: Context) -> String {
+  static func escape(_ value: String, in context: Context) -> String {
     var out = ""
     for scalar in ControlText.clean(value).unicodeScalars {
       switch scalar {

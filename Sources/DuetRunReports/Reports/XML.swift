@@ -4,4 +4,4 @@ import DuetSupport
 /// own markup as literals, `XMLText`'s escaping, and joins of these (see
 /// `Escaped`). A lane's name, a reason or a log tail interpolated into it is
 /// escaped on the way in, whatever its variable is called.
-package typealias XML = Escaped<XMLText>
+typealias XML = Escaped<XMLText>

@@ -5,9 +5,9 @@ import DuetSupport
 /// coloured log stays readable; `&`, `<`, `>` escaped; characters XML 1.0
 /// cannot carry at all (most C0 controls, a lone surrogate's replacement,
 /// U+FFFE, U+FFFF) become U+FFFD.
-package enum XMLText: OutputLanguage {
+enum XMLText: OutputLanguage {
   /// Where in an element a value goes.
-  package enum Context: Sendable {
+  enum Context: Sendable {
     /// Character data: `>` escaped too, so `]]>` cannot appear.
     case text
     /// An attribute value in double quotes: also `"`, `'`, and tab and LF as
@@ -15,9 +15,9 @@ package enum XMLText: OutputLanguage {
     case attribute
   }
 
-  package static var defaultContext: Context { .text }
+  static var defaultContext: Context { .text }
 
-  package static func escape(_ value: String, in context: Context) -> String {
+  static func escape(_ value: String, in context: Context) -> String {
     let inAttribute = context == .attribute
     var out = ""
     out.reserveCapacity(value.utf8.count)
@@ -39,7 +39,7 @@ package enum XMLText: OutputLanguage {
   }
 
   /// XML 1.0's `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000 and up.
-  package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x9, 0xA, 0xD: return true
     case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true

@@ -7,7 +7,7 @@ import Foundation
 /// writes. Worked out from values alone, so a unit test can read every mount.
 package struct SandboxLayout: Sendable, Equatable {
   /// One mount, in the order bubblewrap makes them.
-  package enum Mount: Sendable, Equatable {
+  enum Mount: Sendable, Equatable {
     /// `source` shown at `path`, read-only; `optional` when it may be absent (a need that did not run).
     case readOnly(source: String, path: String, optional: Bool)
     /// `source` shown at `path`, writable.
@@ -19,7 +19,7 @@ package struct SandboxLayout: Sendable, Equatable {
     case dev(String)
   }
 
-  package var mounts: [Mount]
+  var mounts: [Mount]
   /// The paths (relative to the root) bubblewrap makes in `staging` as mount
   /// points: not the lane's writes.
   package var mountPoints: Set<String>

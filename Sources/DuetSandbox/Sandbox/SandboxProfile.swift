@@ -15,15 +15,15 @@ package enum SandboxProfile {
   /// the kernel matches resolved paths, `/private/tmp`, not `/tmp`).
   package struct Paths: Sendable, Equatable {
     /// The tree's root: hidden, but for what follows.
-    package var root: String
+    var root: String
     /// Files and folders the lane reads: its inputs, its needs' outputs, duet's files handed to it.
-    package var readable: [String]
+    var readable: [String]
     /// Files and folders the lane writes (and reads): its outputs and its reports' folders.
-    package var writable: [String]
+    var writable: [String]
     /// Folders outside the tree it may write: the temporary folders.
-    package var temporary: [String]
+    var temporary: [String]
     /// The lane's working folder: its name can be asked (`pwd`), not its listing.
-    package var directory: String
+    var directory: String
 
     package init(root: String, readable: [String], writable: [String], temporary: [String], directory: String) {
       self.root = root
@@ -35,7 +35,7 @@ package enum SandboxProfile {
   }
 
   /// The devices a shell writes to: discarding output, its terminal, the descriptors folder.
-  package static let devices = ["(literal \"/dev/null\")", "(literal \"/dev/zero\")", "(literal \"/dev/tty\")",
+  static let devices = ["(literal \"/dev/null\")", "(literal \"/dev/zero\")", "(literal \"/dev/tty\")",
                         "(literal \"/dev/dtracehelper\")", "(subpath \"/dev/fd\")"]
 
   /// The profile's text.
@@ -60,12 +60,12 @@ package enum SandboxProfile {
   }
 
   /// `head` and one filter a line, closed; nothing when there is no filter.
-  package static func rule(_ head: String, _ filters: [String]) -> [String] {
+  static func rule(_ head: String, _ filters: [String]) -> [String] {
     filters.isEmpty ? [] : [head] + filters.map { "    \($0)" } + [")"]
   }
 
   /// The folders above `path` up to and including `root` (`/t/a/b` in `/t`: `/t/a`, `/t`).
-  package static func folders(above path: String, within root: String) -> [String] {
+  static func folders(above path: String, within root: String) -> [String] {
     var found: [String] = []
     var current = path
     while current != root, let slash = current.lastIndex(of: "/"), slash != current.startIndex {
@@ -77,7 +77,7 @@ package enum SandboxProfile {
 
   /// `text` as an SBPL string: in quotes, with `\` and `"` escaped and
   /// control characters written as escapes, so no path can end the string.
-  package static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -16,14 +16,14 @@ package struct SandboxTools: Sendable, Equatable {
   package var launcher: String
   package var strace: String?
 
-  package init(kind: Kind = .bubblewrap, launcher: String, strace: String?) {
+  init(kind: Kind = .bubblewrap, launcher: String, strace: String?) {
     self.kind = kind
     self.launcher = launcher
     self.strace = strace
   }
 
   /// Where macOS keeps sandbox-exec.
-  package static let sandboxExec = "/usr/bin/sandbox-exec"
+  static let sandboxExec = "/usr/bin/sandbox-exec"
 
   /// The sandbox's programs on `path`, or why the sandbox cannot run here: a
   /// usage error (exit 2) of `command`, naming what to install.
@@ -52,7 +52,7 @@ package struct SandboxTools: Sendable, Equatable {
   }
 
   /// The first executable `name` on `path`.
-  package static func program(_ name: String, path: String) -> String? {
+  static func program(_ name: String, path: String) -> String? {
     path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
   }
 

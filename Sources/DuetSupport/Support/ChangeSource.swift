@@ -35,5 +35,5 @@ package protocol ChangeSource: AnyObject, Sendable {
 }
 
 extension ChangeSource {
-  package func snapshot() -> TreeScan? { nil }
+  func snapshot() -> TreeScan? { nil }
 }

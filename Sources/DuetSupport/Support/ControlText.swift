@@ -66,7 +66,7 @@ extension ControlText {
   /// (U+202A–U+202E, U+2066–U+2069): rendered, it reorders the text after it,
   /// duet's own words included, so every output language refuses it as it
   /// refuses a control.
-  package static func reordersText(_ scalar: Unicode.Scalar) -> Bool {
+  static func reordersText(_ scalar: Unicode.Scalar) -> Bool {
     (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
   }
 

@@ -41,7 +41,7 @@ package struct Digest: ~Copyable {
     #endif
   }
 
-  package mutating func update(_ data: Data) {
+  mutating func update(_ data: Data) {
     data.withUnsafeBytes { update($0) }
   }
 

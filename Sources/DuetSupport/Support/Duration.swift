@@ -5,7 +5,7 @@ package enum DurationText {
   /// The longest duration duet reads anywhere (366 days): past it a number is a
   /// typo or an attack (`99999999999999999999h`), and deadlines computed from it
   /// would overflow.
-  package static let maxSeconds: Double = 366 * 86400
+  static let maxSeconds: Double = 366 * 86400
 
   /// Seconds for `text`, or nil when it is not a duration of at most `maxSeconds`.
   package static func seconds(_ text: String) -> Double? {

@@ -23,12 +23,12 @@ import Darwin
 /// pipe; and what `snapshot` reads from another thread is behind `lock`.
 package final class FileWatcher: ChangeSource, @unchecked Sendable {
   package struct Failure: Error, CustomStringConvertible, Sendable {
-    package var message: String
+    var message: String
     package var description: String { message }
   }
 
   /// The most folders (Linux) or files and folders (macOS) watched; a bigger tree is refused.
-  package static let maximumWatches = 100_000
+  static let maximumWatches = 100_000
   /// How often the folders that are scanned instead of watched are read, and a gone root looked for.
   static let scanInterval = 1.0
   static let rootInterval = 0.5
@@ -321,9 +321,9 @@ extension FileWatcher {
 
   /// A file's device and inode.
   package struct FileIdentity: Hashable, Sendable {
-    package var device: UInt64
-    package var inode: UInt64
-    package init(device: UInt64, inode: UInt64) {
+    var device: UInt64
+    var inode: UInt64
+    init(device: UInt64, inode: UInt64) {
       self.device = device
       self.inode = inode
     }

@@ -53,7 +53,7 @@ package struct Glob: Sendable, Hashable, CustomStringConvertible {
   /// whether pattern segments `i...` match path segments `j...`. Each cell is
   /// computed once, so `**/d/**/d/**` over a deep path is polynomial (segments ×
   /// path length × path length at worst), never exponential as backtracking is.
-  package static func match(_ pattern: [String], _ path: [String], hidden: HiddenNames = .special) -> Bool {
+  static func match(_ pattern: [String], _ path: [String], hidden: HiddenNames = .special) -> Bool {
     let p = pattern.count, n = path.count
     var next = [Bool](repeating: false, count: n + 1)
     next[n] = true  // empty pattern matches only the empty rest

@@ -5,7 +5,7 @@ import Foundation
 /// failure is duet's `error` (exit 3), never a lane's or the run's `fail`.
 package enum MachineShortage {
   /// The error numbers that mean the machine ran out.
-  package static let codes: Set<Int32> = [EMFILE, ENFILE, EAGAIN, ENOMEM]
+  static let codes: Set<Int32> = [EMFILE, ENFILE, EAGAIN, ENOMEM]
 
   /// Whether a message ends with the system's words for running out (`cannot read lanes/manifest.yaml: Too many open files`).
   package static func named(in message: String) -> Bool {

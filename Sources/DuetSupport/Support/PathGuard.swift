@@ -12,7 +12,7 @@ import Foundation
 package enum PathGuard {
   /// The parts of a root-relative path, refusing an absolute path, an empty one and `..`.
   /// `allowRoot` takes an empty path (or `.`) as the root itself.
-  package static func components(_ path: String, allowRoot: Bool = false) throws(FileError) -> [String] {
+  static func components(_ path: String, allowRoot: Bool = false) throws(FileError) -> [String] {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init).filter { $0 != "." }
     guard !path.hasPrefix("/") else { throw .refused(path, reason: "an absolute path; paths from files are relative to the tree root") }
     guard !parts.contains("..") else { throw .refused(path, reason: "'..' leads out of the tree") }
@@ -57,7 +57,7 @@ package enum PathGuard {
   }
 
   /// A folder at `path` under `root` (a lane's `dir:`), with no link on the way.
-  package static func folder(_ path: String, in root: URL) throws(FileError) -> URL {
+  static func folder(_ path: String, in root: URL) throws(FileError) -> URL {
     let url = try resolve(path, in: root, allowRoot: true)
     var info = stat()
     guard lstat(url.path, &info) == 0 else { throw .refused(path, reason: "no such folder") }

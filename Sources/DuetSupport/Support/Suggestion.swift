@@ -20,7 +20,7 @@ package enum Suggestion {
 
   /// Edit distance over Unicode scalars where swapping two neighbours costs one
   /// (optimal string alignment), so `--jbos` is one step from `--jobs`.
-  package static func editDistance(_ a: String, _ b: String) -> Int {
+  static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

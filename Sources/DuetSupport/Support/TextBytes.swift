@@ -5,17 +5,17 @@ import Foundation
 /// (columns count characters, as editors do), so the message points at it.
 package enum TextBytes {
   package struct Problem: Sendable, Equatable {
-    package var line: Int
-    package var column: Int
+    var line: Int
+    var column: Int
     /// "a NUL byte" or "byte 0xFF is not UTF-8".
-    package var what: String
+    var what: String
   }
 
   package static func firstProblem(in data: Data) -> Problem? {
     data.withUnsafeBytes { raw in firstProblem(in: raw.bindMemory(to: UInt8.self)) }
   }
 
-  package static func firstProblem(in bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
+  static func firstProblem(in bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
     var line = 1, column = 1, index = 0
     while index < bytes.count {
       let byte = bytes[index]
@@ -38,7 +38,7 @@ package enum TextBytes {
 
   /// The length of the well-formed UTF-8 sequence at `index` (RFC 3629: no
   /// overlong forms, no surrogates, nothing past U+10FFFF), or 0.
-  package static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+  static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
     let first = bytes[index]
     if first < 0x80 { return 1 }
     let length: Int

@@ -12,7 +12,7 @@ import Darwin
 /// folder past the watch limit, which is scanned instead of watched).
 package struct TreeScan: Equatable, Sendable {
   /// What changes when a file is written, replaced or made again.
-  package struct Stamp: Equatable, Sendable {
+  struct Stamp: Equatable, Sendable {
     var inode: UInt64
     var size: Int64
     var seconds: Int
@@ -36,13 +36,13 @@ package struct TreeScan: Equatable, Sendable {
   }
 
   /// Root-relative path to stamp; files only (folders are walked, not listed).
-  package var files: [String: Stamp] = [:]
+  var files: [String: Stamp] = [:]
 
-  package init() {}
+  init() {}
 
   /// The files under `folder` (root-relative, "" for the root) of `root`,
   /// names in `ignoring` skipped at any depth.
-  package static func scan(_ folder: String, root: String, ignoring: Set<String>) -> TreeScan {
+  static func scan(_ folder: String, root: String, ignoring: Set<String>) -> TreeScan {
     var scan = TreeScan()
     // A folder replaced by a link since its event (`rm -r a; ln -s / a`) is not
     // followed out of the tree: only a real folder is listed (the walk below
@@ -61,20 +61,20 @@ package struct TreeScan: Equatable, Sendable {
   }
 
   /// The paths under `folder` ("" for all): `folder` itself or below it.
-  package func paths(under folder: String) -> [String] {
+  func paths(under folder: String) -> [String] {
     guard !folder.isEmpty else { return Array(files.keys) }
     return files.keys.filter { $0.hasPrefix(folder + "/") }
   }
 
   /// The paths made, changed or gone from `self` to `now`, within `folder` ("" for all).
-  package func differences(to now: TreeScan, under folder: String = "") -> [String] {
+  func differences(to now: TreeScan, under folder: String = "") -> [String] {
     var changed = now.paths(under: folder).filter { files[$0] != now.files[$0] }
     changed += paths(under: folder).filter { now.files[$0] == nil }
     return changed
   }
 
   /// Takes `now` as what is under `folder`: entries there that `now` lacks are dropped.
-  package mutating func replace(under folder: String, with now: TreeScan) {
+  mutating func replace(under folder: String, with now: TreeScan) {
     for path in paths(under: folder) where now.files[path] == nil { files[path] = nil }
     files.merge(now.files) { $1 }
   }
@@ -88,7 +88,7 @@ package struct TreeScan: Equatable, Sendable {
 
   /// Notes what `path` is now after an event named it; false when it was
   /// neither known before nor is there now (made and gone again: no change).
-  package mutating func update(_ path: String, root: String) -> Bool {
+  mutating func update(_ path: String, root: String) -> Bool {
     let before = files[path]
     let now = Stamp.of(root + "/" + path).flatMap { $0.isFolder ? nil : $0 }
     files[path] = now

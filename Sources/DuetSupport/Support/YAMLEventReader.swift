@@ -36,7 +36,7 @@ package final class YAMLEventReader {
   /// True once something was met that `YAMLParser` would report or refuse.
   package var refused: Bool { state.pointee.refused }
   /// Open lists and mappings around the current event (its own included).
-  package var depth: Int { state.pointee.depth }
+  var depth: Int { state.pointee.depth }
 
   /// Reads `bytes`, which must stay valid and unmoved while the reader lives
   /// and must already have passed `TextBytes.firstProblem`. Nil when libyaml
@@ -106,7 +106,7 @@ package final class YAMLEventReader {
 
   /// Gives up: the caller falls back to `YAMLParser`.
   @discardableResult
-  package func refuse() -> Bool {
+  func refuse() -> Bool {
     state.pointee.refused = true
     state.pointee.kind = .end
     return false

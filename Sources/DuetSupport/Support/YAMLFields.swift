@@ -99,7 +99,7 @@ package struct YAMLFields {
   }
 
   /// Whether a plain scalar reads as a number or a boolean in YAML (1.1 or 1.2).
-  package static func looksTyped(_ text: String) -> Bool {
+  static func looksTyped(_ text: String) -> Bool {
     if Double(text) != nil || Int(text) != nil { return true }
     return ["yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
             "on", "On", "ON", "off", "Off", "OFF"].contains(text)

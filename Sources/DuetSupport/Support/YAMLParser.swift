@@ -13,12 +13,12 @@ package struct YAMLError: DiagnosticError {
 /// exhausted memory.
 package enum YAMLParser {
   /// The most nodes alias expansion may add to one file.
-  package static let aliasNodeBudget = 10_000
+  static let aliasNodeBudget = 10_000
   /// The deepest nesting of lists and mappings a file may have. Checked as each
   /// one opens, so a deep file is refused before it is built; the nodes duet
   /// keeps are then never deep enough for recursion over them (freeing them
   /// included) to exhaust a thread's stack.
-  package static let maxDepth = 512
+  static let maxDepth = 512
 
   /// Parses the first document of `text`; `file` is the name used in messages.
   package static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
@@ -106,15 +106,15 @@ package enum YAMLParser {
       var seen: Set<String> = []
       var size = 1
       /// How many levels the deepest child adds below this collection.
-      package var height = 0
+      var height = 0
 
-      package init(isMapping: Bool, location: SourceLocation, anchor: String?) {
+      init(isMapping: Bool, location: SourceLocation, anchor: String?) {
         self.isMapping = isMapping
         self.location = location
         self.anchor = anchor
       }
 
-      package var node: YAMLNode {
+      var node: YAMLNode {
         YAMLNode(isMapping ? .mapping(pairs) : .sequence(items), at: location)
       }
 

@@ -6,10 +6,10 @@ import DuetSupport
 /// compile, so a quarantine that sees only quarantined failures in the reports
 /// must also see none of these in the log before it excuses the lane: the
 /// module that did not compile wrote no report to fail in.
-package enum BuildFailureLines {
+enum BuildFailureLines {
   /// Why `line` says the run failed beyond its tests (`Gradle task
   /// ':app:compileDebugKotlin' failed`), or nil for any other line.
-  package static func buildFailure(in line: Substring) -> String? {
+  static func buildFailure(in line: Substring) -> String? {
     let text = line.drop { $0 == " " || $0 == "\t" }
     // Gradle: "Execution failed for task ':app:compileDebugKotlin'." Only a
     // test task (testDebugUnitTest, connectedAndroidTest, jvmTest, allTests)
@@ -66,7 +66,7 @@ package enum BuildFailureLines {
 /// run failed beyond its tests (`BuildFailureLines`). Bounded: a line is
 /// judged by its first `maxLine` bytes.
 package struct BuildFailureScanner: Sendable {
-  package static let maxLine = 4096
+  static let maxLine = 4096
   private var lines = StreamedLines(limit: maxLine)
   /// The first build failure seen: why, and the line (cut to 200 characters).
   package private(set) var found: (why: String, line: String)?

@@ -16,9 +16,9 @@ import Foundation
 /// The report streams through a window (`ReportSource`): what has been read is
 /// dropped as the next chunk comes in, so memory follows the largest piece of
 /// markup (a tag, a comment), never the report's size.
-package enum JUnitReader {
+enum JUnitReader {
   /// The most characters kept of a name or a message line; the rest is cut, with `…`.
-  package static let maxFieldLength = 1000
+  static let maxFieldLength = 1000
 
   /// Why the reading of a report stopped before its end, for the one warning
   /// per attempt its reader gives (the line is where it stopped).
@@ -31,7 +31,7 @@ package enum JUnitReader {
 
   /// The cases of `bytes`, at most `limit` of them; `warning` says why the
   /// reading stopped early or what it could not take as it is.
-  package static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
+  static func read(_ bytes: [UInt8], limit: Int) -> (cases: [TestCaseResult], warning: String?) {
     let reading = read(.memory(bytes), limit: limit, until: ReadingDeadline(end: .max))
     return (reading.cases, reading.warning)
   }

@@ -4,9 +4,9 @@ import DuetSupport
 /// A calendar day, `YYYY-MM-DD`, as a quarantine's `until:` is written. Only
 /// real dates are made (no 2026-02-30); days compare in calendar order.
 package struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-  package let year: Int
-  package let month: Int
-  package let day: Int
+  let year: Int
+  let month: Int
+  let day: Int
 
   /// Nil unless `text` is exactly `YYYY-MM-DD` and names a day of the Gregorian calendar.
   package init?(_ text: String) {
@@ -31,7 +31,7 @@ package struct QuarantineDate: Sendable, Hashable, Comparable, CustomStringConve
   }
 
   /// The first second of the day in UTC, in seconds since 1970: where a count of runs "since" it starts.
-  package var start: Double {
+  var start: Double {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     return (calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970
@@ -80,7 +80,7 @@ package struct QuarantineEntry: Sendable, Equatable {
   /// then, so passes from before the quarantine cannot release it. Nil in
   /// files written before it was kept.
   package var added: QuarantineMoment?
-  package var location: SourceLocation?
+  var location: SourceLocation?
 
   package init(test: String?, exact: Bool = false, lane: String, reason: String, until: QuarantineDate, added: QuarantineMoment? = nil,
                location: SourceLocation? = nil) {
@@ -139,5 +139,5 @@ package struct QuarantineEntry: Sendable, Equatable {
 /// The problems found in `lanes/quarantine.yaml`, each with its `file:line:column`.
 package struct QuarantineError: DiagnosticError {
   package var diagnostics: [Diagnostic]
-  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

@@ -7,13 +7,13 @@ import DuetSupport
 /// form under a header comment, atomically.
 package struct QuarantineFile: Sendable, Equatable {
   package static let defaultPath = "lanes/quarantine.yaml"
-  package static let entryKeys = ["test", "exact", "lane", "reason", "until", "added"]
+  static let entryKeys = ["test", "exact", "lane", "reason", "until", "added"]
   /// How long `quarantine add` quarantines when no `--until` is given.
   package static let defaultDays = 30
 
   package var entries: [QuarantineEntry]
 
-  package init(entries: [QuarantineEntry] = []) { self.entries = entries }
+  init(entries: [QuarantineEntry] = []) { self.entries = entries }
 
   /// The file under `root`; an absent file is an empty quarantine.
   package static func load(root: URL, path: String = defaultPath, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
@@ -29,7 +29,7 @@ package struct QuarantineFile: Sendable, Equatable {
   }
 
   /// Checks a parsed document: a list of entries (or `quarantine:` holding one), every lane known.
-  package static func parse(_ node: YAMLNode, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
+  static func parse(_ node: YAMLNode, lanes: Set<String>) throws(QuarantineError) -> QuarantineFile {
     var diagnostics = DiagnosticList()
     if node.isNull { return QuarantineFile() }
     var list = node
@@ -101,7 +101,7 @@ package struct QuarantineFile: Sendable, Equatable {
   }
 
   /// The whole file, canonical: a header saying what it is, then one entry per item.
-  package var text: String {
+  var text: String {
     var lines = [
       "# Quarantined tests and lanes (duet quarantine add / list / remove).",
       "# A lane whose failures are all quarantined tests passes; a lane-level entry",

@@ -18,14 +18,14 @@ package struct QuarantineMoment: Sendable, Hashable, Comparable, CustomStringCon
   }
 
   /// The first second of `day` (a file's plain `added: YYYY-MM-DD`).
-  package init(day: QuarantineDate) {
+  init(day: QuarantineDate) {
     seconds = Int64(day.start)
     isDay = true
   }
 
   /// Nil unless `text` is `YYYY-MM-DDTHH:MM:SSZ` (a real day, a real time of
   /// day, UTC) or a plain `YYYY-MM-DD`.
-  package init?(_ text: String) {
+  init?(_ text: String) {
     if let day = QuarantineDate(text) {
       self.init(day: day)
     } else if let seconds = QuarantineMoment.seconds(text) {

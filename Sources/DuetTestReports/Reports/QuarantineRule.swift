@@ -25,8 +25,8 @@ package enum QuarantineExcuse: Sendable, Equatable {
 /// entries in date are compiled once per lane (`QuarantineMatcher`), again
 /// only when `entries` or `today` change.
 package struct QuarantineRule: Sendable, Equatable {
-  package var entries: [QuarantineEntry] { didSet { compile() } }
-  package var today: QuarantineDate { didSet { compile() } }
+  var entries: [QuarantineEntry] { didSet { compile() } }
+  var today: QuarantineDate { didSet { compile() } }
   /// The test entries in date of each lane, compiled.
   private var matchers: [String: QuarantineMatcher] = [:]
 

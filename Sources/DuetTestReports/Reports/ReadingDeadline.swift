@@ -4,13 +4,13 @@ import Foundation
 /// `timeout:`, so a report too slow to read (a slow disk, a huge file) cannot
 /// hold the lane past the time its manifest gives it. Kept on the monotonic
 /// clock, so a wall-clock step neither ends the reading early nor late.
-package struct ReadingDeadline {
+struct ReadingDeadline {
   /// The monotonic clock, in nanoseconds.
   let now: () -> UInt64
   let end: UInt64
 
   /// `wall`: seconds since 1970 (the attempt's start plus its timeout); `.infinity`: never.
-  package init(wall: Double) {
+  init(wall: Double) {
     let now = ReadingDeadline.monotonic
     let left = wall - Date().timeIntervalSince1970
     let start = now()

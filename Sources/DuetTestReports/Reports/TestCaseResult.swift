@@ -25,9 +25,9 @@ package struct TestCaseResult: Sendable, Equatable {
   package var report = ""
 
   /// The longest duration a report may give a case (31 years), as the history store bounds a step's.
-  package static let maxDuration = 1e9
+  static let maxDuration = 1e9
 
-  package init(suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil, report: String = "") {
+  init(suite: String, name: String, outcome: TestOutcome, duration: Double, message: String? = nil, report: String = "") {
     self.report = report
     self.suite = suite
     self.name = name

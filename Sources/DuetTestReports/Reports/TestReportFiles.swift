@@ -20,17 +20,17 @@ package struct TestReportSnapshot: Sendable, Equatable {
 /// report larger than `maxBytes` is not read at all, with one warning naming it.
 package enum TestReportFiles {
   /// The most bytes of one report duet reads (32 MiB); a larger one is not read.
-  package static let maxBytes = 32 << 20
+  static let maxBytes = 32 << 20
   /// The most bytes of reports read for one attempt of a lane (128 MiB, four
   /// reports at the bound): what reading can cost a run stays bounded however
   /// many reports a glob matches.
-  package static let maxTotalBytes = 4 * maxBytes
+  static let maxTotalBytes = 4 * maxBytes
   /// The most test cases recorded for one attempt of a lane, over all its reports.
   package static let maxCases = 50_000
   /// How far before the attempt's start a report's time may be and still count
   /// as written during it: the kernel stamps files from a coarse clock, up to a
   /// tick (10 ms at 100 Hz) behind the clock duet read the start from.
-  package static let clockSlack = 0.02
+  static let clockSlack = 0.02
 
   /// The cases of the reports matching `globs` under `root` written at or after
   /// `since` (seconds since 1970), in path order, read until `deadline` (seconds

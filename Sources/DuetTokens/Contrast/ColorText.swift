@@ -6,8 +6,8 @@ import DuetSupport
 /// with an alpha fraction after a slash (`#1A1A1A/0.12`), which `duet contrast`
 /// composites over the other colour.
 package struct TypedColor: Sendable, Equatable {
-  package var color: SRGBColor
-  package var alpha: Double
+  var color: SRGBColor
+  var alpha: Double
 
   /// Nil for anything else; the caller names the word and the forms it takes.
   package init?(_ text: String) {
@@ -37,9 +37,9 @@ package struct TypedColor: Sendable, Equatable {
 
 /// `duet contrast A B`: one ratio and the four thresholds it meets or misses.
 package struct ContrastQuery: Sendable {
-  package var foreground: SRGBColor
-  package var background: SRGBColor
-  package var ratio: Double
+  var foreground: SRGBColor
+  var background: SRGBColor
+  var ratio: Double
 
   /// A translucent background is taken as lying on white, a translucent
   /// foreground as lying on the background: the usual reading of text on a tint.
@@ -53,7 +53,7 @@ package struct ContrastQuery: Sendable {
   }
 
   /// Level and text size, in the order WCAG lists them.
-  package var checks: [(level: ContrastLevel, largeText: Bool, required: Double, passes: Bool)] {
+  var checks: [(level: ContrastLevel, largeText: Bool, required: Double, passes: Bool)] {
     ContrastLevel.allCases.flatMap { level in
       [false, true].map { large in
         let required = level.required(largeText: large)
@@ -76,21 +76,21 @@ package struct ContrastQuery: Sendable {
 
 /// `duet contrast --json`: the ratio and each threshold it meets or misses.
 struct ContrastJSON: Codable, Sendable, Equatable {
-  package struct Level: Codable, Sendable, Equatable {
-    package var level: String
-    package var largeText: Bool
-    package var required: Double
-    package var passed: Bool
+  struct Level: Codable, Sendable, Equatable {
+    var level: String
+    var largeText: Bool
+    var required: Double
+    var passed: Bool
   }
 
-  package var command = "contrast"
-  package var foreground: String
-  package var background: String
-  package var ratio: Double
-  package var ratioText: String
-  package var levels: [Level]
+  var command = "contrast"
+  var foreground: String
+  var background: String
+  var ratio: Double
+  var ratioText: String
+  var levels: [Level]
 
-  package init(_ query: ContrastQuery) {
+  init(_ query: ContrastQuery) {
     foreground = query.foreground.hex
     background = query.background.hex
     ratio = query.ratio

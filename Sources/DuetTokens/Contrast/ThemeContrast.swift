@@ -3,11 +3,11 @@ import DuetSupport
 
 /// The theme test's arithmetic, with no I/O: every label on every surface (plus the
 /// config's extra pairs), per theme and appearance, against the theme's level.
-package enum ThemeContrast {
+enum ThemeContrast {
   /// The pairs a config asks for, in the order reports list them: per theme,
   /// per appearance, labels outer and surfaces inner, then any extra pair.
   /// An extra pair that repeats a grid pair only gives it its font.
-  package static func pairs(_ contrast: ContrastSpec) -> [ContrastPair] {
+  static func pairs(_ contrast: ContrastSpec) -> [ContrastPair] {
     var pairs: [ContrastPair] = []
     for label in contrast.labels {
       for surface in contrast.surfaces { pairs.append(ContrastPair(label: label, surface: surface)) }
@@ -24,14 +24,14 @@ package enum ThemeContrast {
 
   /// The themes under test: the config's, or the main palette alone at AA
   /// when it declares none.
-  package static func themes(_ config: TokenConfig) -> [ThemeSpec] {
+  static func themes(_ config: TokenConfig) -> [ThemeSpec] {
     config.themes.isEmpty ? [ThemeSpec(name: "main", level: .aa)] : config.themes
   }
 
   /// Every pair's result. The config must have a `contrast:` section whose
   /// tokens it declares; the loader guarantees that, so a name it cannot find
   /// is skipped rather than trapped on.
-  package static func evaluate(_ config: TokenConfig) -> [ContrastPairResult] {
+  static func evaluate(_ config: TokenConfig) -> [ContrastPairResult] {
     guard let contrast = config.contrast else { return [] }
     let colors = Dictionary(config.colors.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     let fonts = Dictionary(config.fonts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -62,7 +62,7 @@ package enum ThemeContrast {
   }
 
   /// The lowest margin among `results`, the first of equals.
-  package static func worst(_ results: [ContrastPairResult]) -> ContrastPairResult? {
+  static func worst(_ results: [ContrastPairResult]) -> ContrastPairResult? {
     results.reduce(nil) { worst, next in
       guard let worst else { return next }
       return next.margin < worst.margin ? next : worst

@@ -60,7 +60,7 @@ package enum ThemeTest {
 extension ThemeTest {
   /// The config, the theme-test settings beside it and the DTCG files it
   /// names: a change to any can change a ratio.
-  package static func implicitInputs(_ tree: URL) -> [String] {
+  static func implicitInputs(_ tree: URL) -> [String] {
     let sources = (try? TokenConfigLoader.load(root: tree))?.tokenSources ?? []
     return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] + sources
   }

@@ -6,21 +6,21 @@ import DuetSupport
 /// What `duet theme-test` found: every pair's result, summarised per theme and
 /// appearance, with every shortfall and the worst pair.
 package struct ThemeTestReport: Sendable {
-  package var configPath: String
-  package var results: [ContrastPairResult]
+  var configPath: String
+  var results: [ContrastPairResult]
 
-  package init(configPath: String, results: [ContrastPairResult]) {
+  init(configPath: String, results: [ContrastPairResult]) {
     self.configPath = configPath
     self.results = results
   }
 
-  package var shortfalls: [ContrastPairResult] { results.filter { !$0.passes } }
-  package var passed: Bool { shortfalls.isEmpty }
-  package var exitCode: Int32 { passed ? 0 : 1 }
-  package var worst: ContrastPairResult? { ThemeContrast.worst(results) }
+  var shortfalls: [ContrastPairResult] { results.filter { !$0.passes } }
+  var passed: Bool { shortfalls.isEmpty }
+  var exitCode: Int32 { passed ? 0 : 1 }
+  var worst: ContrastPairResult? { ThemeContrast.worst(results) }
 
   /// Theme and appearance, in the order tested, each with its results.
-  package var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] {
+  var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] {
     var groups: [(theme: String, level: ContrastLevel, appearance: Appearance, results: [ContrastPairResult])] = []
     for result in results {
       if let last = groups.last, last.theme == result.theme, last.appearance == result.appearance {
@@ -34,7 +34,7 @@ package struct ThemeTestReport: Sendable {
 
   /// A line per theme and appearance with its worst pair, then every
   /// shortfall, then `duet theme-test: PASS (...)` or `FAIL (...)`.
-  package var text: TerminalLine {
+  var text: TerminalLine {
     var lines: [TerminalLine] = []
     let perGroup = groups.first?.results.count ?? 0
     lines.append("duet theme-test: \(configPath), \(perGroup) pair(s) per theme and appearance")
@@ -54,7 +54,7 @@ package struct ThemeTestReport: Sendable {
   }
 
   /// The verdict, with the worst pair named as theme and appearance place it.
-  package var summaryLine: TerminalLine {
+  var summaryLine: TerminalLine {
     guard let worst else { return "duet theme-test: PASS (0 pairs)" }
     let worstText: TerminalLine = "worst \(ratioText(worst.ratio)) \(worst.pairName), \(worst.appearance.rawValue), \(worst.theme)"
     if passed { return "duet theme-test: PASS (\(results.count) pairs, \(worstText))" }
@@ -62,10 +62,10 @@ package struct ThemeTestReport: Sendable {
   }
 
   /// Every pair, unrounded, for tools.
-  package var json: String { ReportJSON.text(ThemeTestJSON(self)) }
+  var json: String { ReportJSON.text(ThemeTestJSON(self)) }
 
   /// `--json` for a config that could not be read.
-  package static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
+  static func errorJSON(_ diagnostics: [Diagnostic], configPath: String) -> String {
     ReportJSON.text(ThemeTestJSON(errors: diagnostics, configPath: configPath))
   }
 }
@@ -74,24 +74,24 @@ package struct ThemeTestReport: Sendable {
 /// errors of a config that could not be read.
 struct ThemeTestJSON: Codable, Sendable, Equatable {
   /// One pair's result; `font` only when the pair names one.
-  package struct Pair: Codable, Sendable, Equatable {
-    package var theme: String
-    package var level: String
-    package var appearance: String
-    package var label: String
-    package var surface: String
-    package var labelSource: String
-    package var surfaceSource: String
-    package var largeText: Bool
-    package var labelColor: String
-    package var surfaceColor: String
-    package var ratio: Double
-    package var ratioText: String
-    package var required: Double
-    package var passed: Bool
-    package var font: String?
+  struct Pair: Codable, Sendable, Equatable {
+    var theme: String
+    var level: String
+    var appearance: String
+    var label: String
+    var surface: String
+    var labelSource: String
+    var surfaceSource: String
+    var largeText: Bool
+    var labelColor: String
+    var surfaceColor: String
+    var ratio: Double
+    var ratioText: String
+    var required: Double
+    var passed: Bool
+    var font: String?
 
-    package init(_ result: ContrastPairResult) {
+    init(_ result: ContrastPairResult) {
       theme = result.theme
       level = result.level.rawValue
       appearance = result.appearance.rawValue
@@ -110,16 +110,16 @@ struct ThemeTestJSON: Codable, Sendable, Equatable {
     }
   }
 
-  package var command = "theme-test"
-  package var config: String
-  package var passed: Bool
-  package var exitCode: Int
-  package var pairs: [Pair]?
-  package var shortfalls: Int?
-  package var worst: Pair?
-  package var errors: [DiagnosticJSON]?
+  var command = "theme-test"
+  var config: String
+  var passed: Bool
+  var exitCode: Int
+  var pairs: [Pair]?
+  var shortfalls: Int?
+  var worst: Pair?
+  var errors: [DiagnosticJSON]?
 
-  package init(_ report: ThemeTestReport) {
+  init(_ report: ThemeTestReport) {
     config = report.configPath
     passed = report.passed
     exitCode = Int(report.exitCode)
@@ -128,7 +128,7 @@ struct ThemeTestJSON: Codable, Sendable, Equatable {
     worst = report.worst.map(Pair.init)
   }
 
-  package init(errors diagnostics: [Diagnostic], configPath: String) {
+  init(errors diagnostics: [Diagnostic], configPath: String) {
     config = configPath
     passed = false
     exitCode = 2

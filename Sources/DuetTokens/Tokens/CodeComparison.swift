@@ -9,15 +9,15 @@ import DuetSupport
 /// what the config generates.
 enum CodeComparison {
   /// One token of code and the 1-based line it starts on.
-  package struct Token: Sendable, Equatable {
-    package var text: Substring
-    package var line: Int
+  struct Token: Sendable, Equatable {
+    var text: Substring
+    var line: Int
   }
 
   /// Nil when the two agree by code; otherwise where they part: the line of
   /// `onDisk` holding the first differing token, with that line and the
   /// generated line the token should have been on (nil where a side ended).
-  package static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference? {
+  static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference? {
     let old = tokens(onDisk)
     let new = tokens(generated)
     var index = 0
@@ -33,22 +33,22 @@ enum CodeComparison {
 
   /// Lines split at every `\n` scalar, as the lexer counts them (a `\r\n` is
   /// one Swift `Character`, so splitting characters would count fewer).
-  package static func lines(_ text: String) -> [String] {
+  static func lines(_ text: String) -> [String] {
     text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
   }
 
   /// Line `number` (1-based) without a trailing `\r`, or "" past the end.
-  package static func line(_ number: Int, of lines: [String]) -> String {
+  static func line(_ number: Int, of lines: [String]) -> String {
     guard number >= 1, number <= lines.count else { return "" }
     let text = lines[number - 1]
     return text.hasSuffix("\r") ? String(text.unicodeScalars.dropLast()) : text
   }
 
   /// Whether the two hold the same code.
-  package static func sameCode(_ a: String, _ b: String) -> Bool { firstDifference(a, b) == nil }
+  static func sameCode(_ a: String, _ b: String) -> Bool { firstDifference(a, b) == nil }
 
   /// The code tokens of `source`, trailing commas dropped.
-  package static func tokens(_ source: String) -> [Token] {
+  static func tokens(_ source: String) -> [Token] {
     var lexer = Lexer(source)
     var raw: [Token] = []
     while let token = lexer.next() { raw.append(token) }
@@ -64,14 +64,14 @@ enum CodeComparison {
   /// A small lexer for the C-family surface both languages share: words,
   /// numbers, string literals (`"…"` and `"""…"""`), runs of operator
   /// characters, and single punctuation; `//` and nested `/* */` comments skipped.
-  package struct Lexer {
-    package let scalars: [Unicode.Scalar]
-    package let source: String
-    package var offsets: [String.Index]
-    package var position = 0
-    package var line = 1
+  struct Lexer {
+    let scalars: [Unicode.Scalar]
+    let source: String
+    var offsets: [String.Index]
+    var position = 0
+    var line = 1
 
-    package init(_ source: String) {
+    init(_ source: String) {
       self.source = source
       var scalars: [Unicode.Scalar] = []
       var offsets: [String.Index] = []
@@ -86,23 +86,23 @@ enum CodeComparison {
       self.offsets = offsets
     }
 
-    package func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
+    func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
       position + ahead < scalars.count ? scalars[position + ahead] : nil
     }
 
-    package mutating func advance() {
+    mutating func advance() {
       if scalars[position] == "\n" { line += 1 }
       position += 1
     }
 
-    package static func isWord(_ c: Unicode.Scalar) -> Bool {
+    static func isWord(_ c: Unicode.Scalar) -> Bool {
       c == "_" || c == "$" || c.properties.isAlphabetic || ("0"..."9").contains(c)
     }
 
-    package static let operatorCharacters: Set<Unicode.Scalar> = ["+", "-", "*", "/", "%", "=", "<", ">", "!", "&", "|", "^", "~", "?"]
+    static let operatorCharacters: Set<Unicode.Scalar> = ["+", "-", "*", "/", "%", "=", "<", ">", "!", "&", "|", "^", "~", "?"]
 
     /// The next token of code, or nil at the end of the source.
-    package mutating func next() -> Token? {
+    mutating func next() -> Token? {
       skipSpaceAndComments()
       guard let c = peek() else { return nil }
       let start = position
@@ -122,7 +122,7 @@ enum CodeComparison {
     }
 
     /// Moves past whitespace, line breaks and comments up to the next token.
-    package mutating func skipSpaceAndComments() {
+    mutating func skipSpaceAndComments() {
       while let c = peek() {
         if c == " " || c == "\t" || c == "\n" || c == "\r" {
           advance()
@@ -139,7 +139,7 @@ enum CodeComparison {
 
     /// Moves past a `/* */` comment, counting the nested ones it holds, or to
     /// the end when it is not closed.
-    package mutating func skipBlockComment() {
+    mutating func skipBlockComment() {
       var depth = 0
       repeat {
         if peek() == "/" && peek(1) == "*" {
@@ -158,7 +158,7 @@ enum CodeComparison {
 
     /// Moves past a `"…"` or `"""…"""` literal; a one-line literal ends at its
     /// line's end when it is not closed.
-    package mutating func skipStringLiteral() {
+    mutating func skipStringLiteral() {
       let triple = peek(1) == "\"" && peek(2) == "\""
       advance()
       if triple {
@@ -176,12 +176,12 @@ enum CodeComparison {
     }
 
     /// `0x1A`, `34`, `0.5`, `1e3`: a digit run with letters and one `.` before a digit.
-    package mutating func skipNumber() {
+    mutating func skipNumber() {
       while let d = peek(), Self.isWord(d) || (d == "." && peek(1).map { ("0"..."9").contains($0) } == true) { advance() }
     }
 
     /// Moves past a word, a `#`/`@` attribute or directive, or a `` `quoted` `` name.
-    package mutating func skipWord(startingWith c: Unicode.Scalar) {
+    mutating func skipWord(startingWith c: Unicode.Scalar) {
       advance()
       if c == "`" {
         while let d = peek(), d != "`", d != "\n" { advance() }
@@ -192,7 +192,7 @@ enum CodeComparison {
     }
 
     /// Moves past a run of operator characters, stopping where a comment starts.
-    package mutating func skipOperator() {
+    mutating func skipOperator() {
       while let d = peek(), Self.operatorCharacters.contains(d),
         !(d == "/" && (peek(1) == "/" || peek(1) == "*"))
       {

@@ -5,13 +5,13 @@ import DuetSupport
 /// keeping its paragraphs, so the generated files read like hand-written ones.
 package enum CommentText {
   /// The column no comment line passes.
-  package static let width = 80
+  static let width = 80
 
   /// The paragraphs of a YAML text. A folded scalar (`>-`) keeps a paragraph
   /// break as a single newline, so when the text has no blank line every line
   /// is a paragraph; a literal scalar (`|`) separates paragraphs with a blank
   /// line, and then the lines between blank lines are one paragraph.
-  package static func paragraphs(_ text: String) -> [String] {
+  static func paragraphs(_ text: String) -> [String] {
     let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { trimmed($0) }
     let hasBlankLine = lines.contains { $0.isEmpty }
     var result: [String] = []
@@ -51,7 +51,7 @@ package enum CommentText {
 
   /// `lines(text, prefix:)`, each line and its newline appended to `out`: the
   /// emitters wrap straight into the file's bytes, with no string per line or word.
-  package static func write(_ text: String, prefix: String, into out: inout [UInt8]) {
+  static func write(_ text: String, prefix: String, into out: inout [UInt8]) {
     var text = text
     text.withUTF8 { source in
       let lines = trimmedLines(source)
@@ -156,7 +156,7 @@ package enum CommentText {
   private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 
   /// A line's bytes without leading and trailing spaces, tabs and CRs.
-  package static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
+  static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
     var line = line
     let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     while let first = line.first, blank(first) { line = line.dropFirst() }
@@ -167,12 +167,12 @@ package enum CommentText {
 
 /// Builds a generated file line by line, with the 2-space indentation both
 /// languages use, into one byte buffer: no string per line, one per file.
-package struct SourceText {
-  package private(set) var bytes: [UInt8] = []
+struct SourceText {
+  private(set) var bytes: [UInt8] = []
 
-  package init() { bytes.reserveCapacity(1 << 16) }
+  init() { bytes.reserveCapacity(1 << 16) }
 
-  package mutating func add(_ line: SourceLine, indent: Int = 0) {
+  mutating func add(_ line: SourceLine, indent: Int = 0) {
     if !line.isEmpty {
       for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
       write(line)
@@ -180,36 +180,36 @@ package struct SourceText {
     bytes.append(UInt8(ascii: "\n"))
   }
 
-  package mutating func add(contentsOf more: [SourceLine]) {
+  mutating func add(contentsOf more: [SourceLine]) {
     for line in more { add(line) }
   }
 
-  package mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
+  mutating func blank() { bytes.append(UInt8(ascii: "\n")) }
 
   /// One line at `indent` levels from what `write` appends: the tables'
   /// thousands of entries are written in place, with no `String` built per
   /// line or per value.
-  package mutating func line(indent: Int = 0, _ write: (inout SourceText) -> Void) {
+  mutating func line(indent: Int = 0, _ write: (inout SourceText) -> Void) {
     for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
     write(&self)
     bytes.append(UInt8(ascii: "\n"))
   }
 
   /// How many bytes are written: a mark to measure or take back a line from.
-  package var count: Int { bytes.count }
+  var count: Int { bytes.count }
 
   /// The characters of the line that starts at byte `start` and ends the text,
   /// its newline not counted; a byte count when the line is printable ASCII.
-  package func columns(ofLineFrom start: Int) -> Int {
+  func columns(ofLineFrom start: Int) -> Int {
     let line = bytes[start..<(bytes.count - 1)]
     return line.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? line.count : String(decoding: line, as: UTF8.self).count
   }
 
   /// Takes back everything written from byte `start` on.
-  package mutating func remove(from start: Int) { bytes.removeSubrange(start...) }
+  mutating func remove(from start: Int) { bytes.removeSubrange(start...) }
 
   /// Appends `text` to the line `line(indent:_:)` is writing.
-  package mutating func write(_ text: SourceLine) {
+  mutating func write(_ text: SourceLine) {
     // The string's own bytes in one copy, not the generic element-wise append.
     var text = text.text
     text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -217,12 +217,12 @@ package struct SourceText {
 
   /// Appends `name`, an identifier duet checked, escaped as code
   /// (`SourceCode.Context.code`): it is written as it is.
-  package mutating func write(code name: String) {
+  mutating func write(code name: String) {
     write(SourceLine(escaping: name))
   }
 
   /// Appends `value` as `count` upper-case hex digits (`tokenHexDigits`).
-  package mutating func writeHex(_ value: UInt32, count: Int) {
+  mutating func writeHex(_ value: UInt32, count: Int) {
     for index in stride(from: count - 1, through: 0, by: -1) {
       let digit = UInt8((value >> (4 * UInt32(index))) & 0xF)
       bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
@@ -231,21 +231,21 @@ package struct SourceText {
 
   /// `text`, tree text, escaped for `language` (`SourceLanguage.comment`) and
   /// wrapped as comment lines (`CommentText.lines`).
-  package mutating func comment(_ text: String, prefix: String, in language: SourceLanguage) {
+  mutating func comment(_ text: String, prefix: String, in language: SourceLanguage) {
     CommentText.write(language.comment(text, keepingParagraphs: true), prefix: prefix, into: &bytes)
   }
 
   /// The file's text, ending with one newline.
-  package var text: String { String(decoding: bytes, as: UTF8.self) }
+  var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The bytes every generated file starts with, which mark it as duet's own.
-package let generatedBannerStart: SourceLine = "// Generated by `duet design-tokens` from "
+let generatedBannerStart: SourceLine = "// Generated by `duet design-tokens` from "
 
 /// The banner every generated file opens with, in `//` comments both languages
 /// read; it names where the tokens came from (the config, or its DTCG files),
 /// escaped for the file's language.
-package func generatedBanner(_ config: TokenConfig, _ language: SourceLanguage) -> [SourceLine] {
+func generatedBanner(_ config: TokenConfig, _ language: SourceLanguage) -> [SourceLine] {
   [
     "\(generatedBannerStart)\(config.sourceDescription, in: .comment(language)).",
     "// Do not edit: change the config and run `duet design-tokens`. A hand edit",
@@ -254,7 +254,7 @@ package func generatedBanner(_ config: TokenConfig, _ language: SourceLanguage) 
 }
 
 /// A number as both languages write a floating-point literal (`17.0`, `-0.01`).
-package func floatLiteral(_ value: Double) -> String {
+func floatLiteral(_ value: Double) -> String {
   let text = "\(value)"
   // Bytes, not `String.contains`: with Foundation imported that is a locale-aware search.
   if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }

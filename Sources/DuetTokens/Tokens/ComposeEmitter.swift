@@ -5,11 +5,11 @@ import DuetSupport
 /// colour tokens as Compose `Color(0xAARRGGBB)` values in a light and a dark
 /// object behind one interface, and the type scale as `TextStyle`s.
 enum ComposeEmitter {
-  package static let colorFileName = "SemanticColors.kt"
-  package static let fontFileName = "SemanticTextStyles.kt"
+  static let colorFileName = "SemanticColors.kt"
+  static let fontFileName = "SemanticTextStyles.kt"
 
   /// `interface SemanticColors`, then `object LightColors` and `object DarkColors` implementing it.
-  package static func colors(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func colors(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = KotlinEmitter.opening(config, target: target, imports: ["androidx.compose.ui.graphics.Color"])
     out.add(contentsOf: [
       "/**",
@@ -39,7 +39,7 @@ enum ComposeEmitter {
   }
 
   /// `object SemanticTextStyles` with one `TextStyle` per type token, one argument a line.
-  package static func fonts(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func fonts(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = KotlinEmitter.opening(config, target: target, imports: [
       "androidx.compose.ui.text.TextStyle", "androidx.compose.ui.text.font.FontFamily",
       "androidx.compose.ui.text.font.FontWeight", "androidx.compose.ui.unit.em", "androidx.compose.ui.unit.sp",
@@ -71,7 +71,7 @@ enum ComposeEmitter {
   }
 
   /// `// <group>` before each headed group's entries.
-  package static func sections<Token>(
+  static func sections<Token>(
     _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])], entry: (inout SourceText, Token) -> Void
   ) {
     for group in groups {
@@ -84,9 +84,9 @@ enum ComposeEmitter {
   }
 
   /// `(-0.01)`: a negative receiver needs brackets, or `-0.01.em` negates the unit.
-  package static func signed(_ literal: String) -> String { literal.hasPrefix("-") ? "(\(literal))" : literal }
+  static func signed(_ literal: String) -> String { literal.hasPrefix("-") ? "(\(literal))" : literal }
 
-  package static func familyName(_ family: FontFamily) -> String {
+  static func familyName(_ family: FontFamily) -> String {
     switch family {
     case .sans: return "SansSerif"
     case .serif: return "Serif"

@@ -65,7 +65,7 @@ package enum DesignTokens {
   /// What a run reads, as paths relative to the tree: the config, the DTCG files it names, every file
   /// it generates and every file a target owns. A cache keyed on a lane's
   /// inputs must include them, or a hand-edited generated file would be hidden.
-  package static func implicitInputs(_ tree: URL) -> [String] {
+  static func implicitInputs(_ tree: URL) -> [String] {
     // theme-test.yaml may opt a theme's mapping into generation.
     guard let config = try? TokenConfigLoader.load(root: tree) else { return [TokenConfig.defaultPath, ThemeTestFile.defaultPath] }
     let plan = TokenPlan(config)

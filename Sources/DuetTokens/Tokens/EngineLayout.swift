@@ -12,7 +12,7 @@ import DuetSupport
 enum EngineLayout {
   /// `plan`'s files, those of the engine's targets under `root` in the
   /// engine's layout, with the engine's words read from the files on disk.
-  package static func files(_ plan: TokenPlan, config: TokenConfig, root: URL) -> [GeneratedFile] {
+  static func files(_ plan: TokenPlan, config: TokenConfig, root: URL) -> [GeneratedFile] {
     let targets = engineTargets(config, root: root)
     guard !targets.isEmpty else { return plan.files }
     return plan.files.map { file in
@@ -27,7 +27,7 @@ enum EngineLayout {
 
   /// Whether `onDisk`, an engine-bannered file at `path`, is what duet writes
   /// there in the engine's layout (its words read from itself).
-  package static func writes(_ onDisk: String, at path: String, config: TokenConfig) -> Bool {
+  static func writes(_ onDisk: String, at path: String, config: TokenConfig) -> Bool {
     let swift = config.swift.map { swiftFiles(config, $0) } ?? [:]
     let kotlin = config.kotlin.map { kotlinFiles(config, $0) } ?? [:]
     guard let render = swift[path] ?? kotlin[path] else { return false }

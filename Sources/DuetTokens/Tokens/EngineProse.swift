@@ -8,18 +8,18 @@ import DuetSupport
 /// stood, while every line that depends on the config is generated anew.
 struct EngineProse: Sendable, Equatable {
   /// The lines before the file's first line of code, trailing blank lines dropped.
-  package var banner: [String]
+  var banner: [String]
   /// Each documentation block (`///` lines, or a `/** … */` block), as it
   /// stood, keyed by the declaration under it (`EngineProse.key`).
-  package var blocks: [String: [String]]
+  var blocks: [String: [String]]
 
-  package init(banner: [String] = [], blocks: [String: [String]] = [:]) {
+  init(banner: [String] = [], blocks: [String: [String]] = [:]) {
     self.banner = banner
     self.blocks = blocks
   }
 
   /// The banner and blocks of `text`, a file in the engine's layout.
-  package static func read(_ text: String) -> EngineProse {
+  static func read(_ text: String) -> EngineProse {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
     }
@@ -58,7 +58,7 @@ struct EngineProse: Sendable, Equatable {
 
   /// The block that documents `declaration` (as written, without
   /// indentation); an `extension` is told apart by its first member (`next`).
-  package func block(_ declaration: String, next: String = "") -> [String] {
+  func block(_ declaration: String, next: String = "") -> [String] {
     blocks[Self.key(declaration, next: next)] ?? []
   }
 

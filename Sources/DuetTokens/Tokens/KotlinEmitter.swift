@@ -6,26 +6,26 @@ import DuetSupport
 /// argument lists, so the output compiles on Kotlin 1.3 as on every later one.
 enum KotlinEmitter {
   /// Lines of a `when` entry that would pass this column put the value on the next line.
-  package static let lineLimit = 100
+  static let lineLimit = 100
 
-  package static func colorVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func colorVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.color,
       groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
-  package static func fontVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func fontVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.font,
       groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
-  package static func gradientVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func gradientVocabulary(_ config: TokenConfig, target: KotlinTarget) -> String {
     vocabulary(config, target: target, type: TokenFileNames.gradient, groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
   }
 
   /// `enum class <type> { ... }`: `// <group>` sections, KDoc from `doc`.
-  package static func vocabulary(
+  static func vocabulary(
     _ config: TokenConfig, target: KotlinTarget, type: String,
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
@@ -51,7 +51,7 @@ enum KotlinEmitter {
   }
 
   /// `<palette>.kt`: `object <palette>` with one exhaustive `when` per vocabulary.
-  package static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
+  static func palette(_ config: TokenConfig, target: KotlinTarget) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
@@ -136,7 +136,7 @@ enum KotlinEmitter {
   }
 
   /// The entries of one `when`, `// <group>` before each headed group, groups apart by a blank line.
-  package static func table<Token>(
+  static func table<Token>(
     _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])],
     entry: (inout SourceText, Token) -> Void
   ) {
@@ -150,7 +150,7 @@ enum KotlinEmitter {
   }
 
   /// `SemanticColor.name -> ColorToken.fixed(0xAARRGGBB)`, or `.auto(light = ..., dark = ...)`.
-  package static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+  static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
     entry(&out, vocabulary: TokenFileNames.color, name: token.name, note: token.note) { out in
       switch token.values {
       case .single(let color):
@@ -170,7 +170,7 @@ enum KotlinEmitter {
   /// `Vocabulary.name -> value`, the note above it, the value on its own line past 100 columns.
   /// The line is written in place with the value `value` appends, and taken
   /// back for the two-line form only when it turns out too long.
-  package static func entry(
+  static func entry(
     _ out: inout SourceText, vocabulary: String, name: String, note: String?, value: (inout SourceText) -> Void
   ) {
     if let note { out.comment(note, prefix: "      // ", in: .kotlin) }
@@ -185,7 +185,7 @@ enum KotlinEmitter {
   /// Opens a `when` over the vocabulary. An enum with no entries has no branch
   /// a `when` could be exhaustive with (Kotlin 1.3 rejects an empty one), so
   /// the function throws instead: there is no token to ask for.
-  package static func openWhen(_ out: inout SourceText, vocabulary: String, empty: Bool) {
+  static func openWhen(_ out: inout SourceText, vocabulary: String, empty: Bool) {
     if empty {
       out.add("throw IllegalStateException(\"no value for $token: the config declares no \(vocabulary) tokens\")", indent: 2)
     } else {
@@ -194,12 +194,12 @@ enum KotlinEmitter {
   }
 
   /// Closes a `when` that `openWhen` opened.
-  package static func exhaustiveEnd(_ out: inout SourceText, empty: Bool) {
+  static func exhaustiveEnd(_ out: inout SourceText, empty: Bool) {
     if !empty { out.add("}", indent: 2) }
   }
 
   /// The banner, the `package` line and `imports`, each part followed by a blank line.
-  package static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
+  static func opening(_ config: TokenConfig, target: KotlinTarget, imports: [String]) -> SourceText {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .kotlin))
     out.blank()
@@ -213,18 +213,18 @@ enum KotlinEmitter {
   }
 
   /// `doc` as a KDoc block at `indent` levels.
-  package static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
+  static func kdoc(_ out: inout SourceText, _ doc: String, indent: Int) {
     let pad = String(repeating: "  ", count: indent)
     out.add("/**", indent: indent)
     out.comment(doc, prefix: pad + " * ", in: .kotlin)
     out.add(" */", indent: indent)
   }
 
-  package static func stopList(_ stops: [RGB]) -> String {
+  static func stopList(_ stops: [RGB]) -> String {
     "listOf(" + stops.map { "0xFF\($0.hex)" }.joined(separator: ", ") + ")"
   }
 
-  package static func familyName(_ family: FontFamily) -> String {
+  static func familyName(_ family: FontFamily) -> String {
     switch family {
     case .serif: return "Serif"
     case .sans: return "Sans"

@@ -6,23 +6,23 @@ import DuetSupport
 /// scale is one edit in the config.
 enum ScaleEmitter {
   /// Which scale a file holds: its type name and the sentence that opens its doc.
-  package enum Scale: String, Sendable, CaseIterable {
+  enum Scale: String, Sendable, CaseIterable {
     case spacing, radius
 
-    package var typeName: String { self == .spacing ? "Spacing" : "Radius" }
+    var typeName: String { self == .spacing ? "Spacing" : "Radius" }
 
-    package var summary: String {
+    var summary: String {
       self == .spacing
         ? "The spacing scale: gaps and padding, by step."
         : "The corner radius scale, by step."
     }
 
-    package func tokens(_ config: TokenConfig) -> [ScaleToken] { self == .spacing ? config.spacing : config.radius }
+    func tokens(_ config: TokenConfig) -> [ScaleToken] { self == .spacing ? config.spacing : config.radius }
   }
 
   /// `public enum Spacing { public static let x1: CGFloat = 4 }`: points, which
   /// SwiftUI and UIKit measure in; Foundation gives `CGFloat` on every platform.
-  package static func swift(_ config: TokenConfig, scale: Scale) -> String {
+  static func swift(_ config: TokenConfig, scale: Scale) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
@@ -41,7 +41,7 @@ enum ScaleEmitter {
 
   /// `object Spacing`: `Dp` values in the Compose style, plain `Float` dp in the
   /// engine style, whose engine has no unit type to give them.
-  package static func kotlin(_ config: TokenConfig, scale: Scale, target: KotlinTarget) -> String {
+  static func kotlin(_ config: TokenConfig, scale: Scale, target: KotlinTarget) -> String {
     let compose = target.style == .compose
     var out = KotlinEmitter.opening(
       config, target: target, imports: compose ? ["androidx.compose.ui.unit.Dp", "androidx.compose.ui.unit.dp"] : [])
@@ -60,7 +60,7 @@ enum ScaleEmitter {
 
 /// `4` for a whole number, `4.5` otherwise: a literal both languages read as
 /// the number written, in `CGFloat`, `.dp`, `.sp` and `f` positions alike.
-package func plainNumber(_ value: Double) -> String {
+func plainNumber(_ value: Double) -> String {
   if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
   return "\(value)"
 }

@@ -3,8 +3,8 @@ import DuetSupport
 /// The generated Swift and Kotlin as an output language (issue 42, item 4):
 /// the token files are built of `SourceLine`s, so text from the config can
 /// reach them only through `SourceLanguage`'s escaping, whatever it is called.
-package enum SourceCode: OutputLanguage {
-  package enum Context: Sendable {
+enum SourceCode: OutputLanguage {
+  enum Context: Sendable {
     /// Code: an identifier, a number or a type name duet checked when it read
     /// the config, which this leaves as it is. Anything that could end a line
     /// or a comment (a line break, a control, `*/`, a backslash) is written as
@@ -23,9 +23,9 @@ package enum SourceCode: OutputLanguage {
     case keptLine
   }
 
-  package static var defaultContext: Context { .code }
+  static var defaultContext: Context { .code }
 
-  package static func escape(_ text: String, in context: Context) -> String {
+  static func escape(_ text: String, in context: Context) -> String {
     switch context {
     case .code: SourceLanguage.kotlin.comment(text)
     case .comment(let language): language.comment(text)
@@ -53,4 +53,4 @@ package enum SourceCode: OutputLanguage {
 }
 
 /// A line, or part of one, of a generated Swift or Kotlin file.
-package typealias SourceLine = Escaped<SourceCode>
+typealias SourceLine = Escaped<SourceCode>

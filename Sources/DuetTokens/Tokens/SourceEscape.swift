@@ -10,14 +10,14 @@
 /// written `\u{HEX}`, a backslash `\\` (which Markdown, and so DocC and KDoc,
 /// shows as one backslash), and in Kotlin the `/` of a `*/` and the `*` of a `/*`
 /// as `\u{2F}` and `\u{2A}`. `decodeComment` reads it back to the same text.
-package enum SourceLanguage: Sendable, Equatable {
+enum SourceLanguage: Sendable, Equatable {
   case swift
   case kotlin
 
   /// `text` made safe for the inside of a comment in this language: a `//` line
   /// (Swift or Kotlin) or a `///` or KDoc line. `\n` is escaped too, unless
   /// `keepingParagraphs` (for the wrapper, which turns it into comment lines).
-  package func comment(_ text: String, keepingParagraphs: Bool = false) -> String {
+  func comment(_ text: String, keepingParagraphs: Bool = false) -> String {
     // Nearly every doc is printable ASCII with nothing to escape: then the
     // text is its own comment, and the scalar-by-scalar copy below (most of
     // the emitters' time on a large config) is skipped.
@@ -26,7 +26,7 @@ package enum SourceLanguage: Sendable, Equatable {
   }
 
   /// `comment(_:keepingParagraphs:)` scalar by scalar, for any text.
-  package func escapedComment(_ text: String, keepingParagraphs: Bool) -> String {
+  func escapedComment(_ text: String, keepingParagraphs: Bool) -> String {
     var out = String.UnicodeScalarView()
     var last: Unicode.Scalar? = nil
     for scalar in text.unicodeScalars {
@@ -48,7 +48,7 @@ package enum SourceLanguage: Sendable, Equatable {
   /// its bytes: ASCII from space to `~` or a tab (or `\n` when paragraphs are
   /// kept), no backslash, and in Kotlin no `*/` or `/*`. Anything else (any
   /// byte past ASCII included) takes the full escape.
-  package func isPlainComment(_ text: String, keepingParagraphs: Bool) -> Bool {
+  func isPlainComment(_ text: String, keepingParagraphs: Bool) -> Bool {
     var text = text
     return text.withUTF8 { bytes in
       var previous: UInt8 = 0
@@ -72,7 +72,7 @@ package enum SourceLanguage: Sendable, Equatable {
   /// evaluates to `text`: `"`, `\` (and Kotlin's `$`) escaped, and every line
   /// break and control written as a Unicode escape (`\u{…}` in Swift, `\uXXXX`
   /// in Kotlin, as a surrogate pair past the BMP).
-  package func stringLiteral(_ text: String) -> String {
+  func stringLiteral(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -102,7 +102,7 @@ package enum SourceLanguage: Sendable, Equatable {
   /// Every scalar that ends a line somewhere (CR, VT, FF, NEL, LS, PS), every
   /// other C0 and C1 control but tab and `\n`, DEL, and the bidirectional
   /// overrides and isolates that make code read other than it compiles.
-  package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x09, 0x0A: return false
     case 0x00..<0x20, 0x7F, 0x80..<0xA0: return true
@@ -117,7 +117,7 @@ package enum SourceLanguage: Sendable, Equatable {
 
   /// The text `comment(_:)` escaped, read back: `\\` is a backslash and
   /// `\u{HEX}` the scalar it names; anything else stands for itself.
-  package static func decodeComment(_ text: String) -> String {
+  static func decodeComment(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     var out = String.UnicodeScalarView()
     var index = 0

@@ -6,27 +6,27 @@ import DuetSupport
 /// `#if os(iOS)` because the engine is UIKit-backed.
 enum SwiftEmitter {
   /// `public enum SemanticColor: ColorAssetable`, one case per colour token.
-  package static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  static func colorVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.color, conformance: "ColorAssetable",
       groups: config.colorGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
   /// `public enum SemanticFont: FontAssetable`, one case per type token.
-  package static func fontVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  static func fontVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.font, conformance: "FontAssetable",
       groups: config.fontGroups.map { ($0.heading, $0.tokens.map { ($0.name, $0.doc) }) })
   }
 
   /// `public enum SemanticGradient: GradientAssetable`; gradients have no groups.
-  package static func gradientVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
+  static func gradientVocabulary(_ config: TokenConfig, target: SwiftTarget) -> String {
     vocabulary(
       config, target: target, type: TokenFileNames.gradient, conformance: "GradientAssetable",
       groups: [(nil, config.gradients.map { ($0.name, $0.doc) })])
   }
 
-  package static func vocabulary(
+  static func vocabulary(
     _ config: TokenConfig, target: SwiftTarget, type: String, conformance: String,
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
@@ -55,7 +55,7 @@ enum SwiftEmitter {
 
   /// `<theme>Palette.swift`: the theme's value tables for every vocabulary and
   /// the file-private `tokenColor` they are written in.
-  package static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
+  static func palette(_ config: TokenConfig, target: SwiftTarget) -> String {
     let theme = target.theme
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
@@ -189,7 +189,7 @@ enum SwiftEmitter {
   }
 
   /// The cases of one exhaustive `switch`, `// MARK: <group>` before each headed group.
-  package static func table<Token>(
+  static func table<Token>(
     _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])],
     entry: (inout SourceText, Token) -> Void
   ) {
@@ -208,7 +208,7 @@ enum SwiftEmitter {
   }
 
   /// One colour's `case` and its `return ColorSet(...)`, written in place.
-  package static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
+  static func colorEntry(_ out: inout SourceText, _ token: ColorToken) {
     caseLines(&out, token.name, note: token.note)
     switch token.values {
     case .single(let value):
@@ -229,14 +229,14 @@ enum SwiftEmitter {
   }
 
   /// A note as `//` lines, then `case .name:`.
-  package static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
+  static func caseLines(_ out: inout SourceText, _ name: String, note: String?) {
     if let note { out.comment(note, prefix: "    // ", in: .swift) }
     out.line(indent: 2) { $0.write("case ."); $0.write(code: name); $0.write(":") }
   }
 
   /// `tokenColor(0x1A1A1A)` or `tokenColor(0x1A1A1A, alpha: 0.12)`, appended
   /// to the line `out` is writing.
-  package static func colorCall(_ value: ColorValue, into out: inout SourceText) {
+  static func colorCall(_ value: ColorValue, into out: inout SourceText) {
     out.write("tokenColor(0x")
     out.writeHex(value.rgb.value, count: 6)
     if let alpha = writtenAlpha(value) {
@@ -248,13 +248,13 @@ enum SwiftEmitter {
 
   /// The alpha a Swift `tokenColor` call states: none for an opaque colour,
   /// given or not (`tokenColor`'s default is 1, and the engine omits it too).
-  package static func writtenAlpha(_ value: ColorValue) -> Double? {
+  static func writtenAlpha(_ value: ColorValue) -> Double? {
     value.alpha == 1 ? nil : value.alpha
   }
 
   /// A `CGFloat` argument as the engine writes it: an integral value as an
   /// integer literal (`34`, `0`), any other as a decimal (`-0.01`).
-  package static func swiftNumber(_ value: Double) -> String {
+  static func swiftNumber(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return floatLiteral(value)
   }

@@ -6,18 +6,18 @@ import DuetSupport
 /// scale whose sizes follow Dynamic Type. Both files sit inside `#if os(iOS)`,
 /// as the dynamic colour and the line-height measure are UIKit's.
 enum SwiftUIEmitter {
-  package static let colorFileName = "Color+Tokens.swift"
-  package static let fontFileName = "Font+Tokens.swift"
+  static let colorFileName = "Color+Tokens.swift"
+  static let fontFileName = "Font+Tokens.swift"
 
   /// The colours SwiftUI's `Color` already declares: a token of the same name
   /// would make `.foregroundStyle(.primary)` ambiguous, so the loader refuses it.
-  package static let colorMembers: Set<String> = [
+  static let colorMembers: Set<String> = [
     "accentColor", "black", "blue", "brown", "clear", "cyan", "gray", "green", "indigo", "mint", "orange", "pink",
     "primary", "purple", "red", "secondary", "teal", "white", "yellow",
   ]
 
   /// `extension Color { public static let surface = Color(light: 0xFFFFFF, dark: 0x121212) }`.
-  package static func colors(_ config: TokenConfig) -> String {
+  static func colors(_ config: TokenConfig) -> String {
     var out = opening(config)
     out.add("/// The colour tokens: each follows the appearance of the view it is drawn in.")
     out.add("extension Color {")
@@ -61,7 +61,7 @@ enum SwiftUIEmitter {
 
   /// `TypeToken` statics, a `.tokenFont(_:)` modifier for them, and the modifier
   /// that scales size and line height with `@ScaledMetric(relativeTo:)`.
-  package static func fonts(_ config: TokenConfig) -> String {
+  static func fonts(_ config: TokenConfig) -> String {
     var out = opening(config)
     typeTokenStruct(&out, config)
     out.add("extension TypeToken {")
@@ -138,7 +138,7 @@ enum SwiftUIEmitter {
   }
 
   /// The banner, the iOS guard and the two imports both files open with.
-  package static func opening(_ config: TokenConfig) -> SourceText {
+  static func opening(_ config: TokenConfig) -> SourceText {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
@@ -151,7 +151,7 @@ enum SwiftUIEmitter {
 
   /// `public static let` lines with `// MARK: - <group>` sections, `doc` as
   /// `///` and `note` as `//` above each, one token per line while it fits.
-  package static func statics<Token>(
+  static func statics<Token>(
     _ out: inout SourceText, groups: [(heading: String?, tokens: [Token])],
     line: (Token) -> (name: String, doc: String?, note: String?, value: String)
   ) {
@@ -181,7 +181,7 @@ enum SwiftUIEmitter {
   }
 
   /// `Color(hex: 0x1A1A1A)` or `Color(light: 0x1A1A1A, lightAlpha: 0.12, dark: 0xEDEDED, darkAlpha: 0.16)`.
-  package static func colorCall(_ values: ColorToken.Values) -> String {
+  static func colorCall(_ values: ColorToken.Values) -> String {
     func part(_ label: String, _ value: ColorValue) -> String {
       "\(label): 0x\(value.rgb.hex)" + (value.alpha.map { ", \(label == "hex" ? "alpha" : label + "Alpha"): \(floatLiteral($0))" } ?? "")
     }
@@ -191,7 +191,7 @@ enum SwiftUIEmitter {
     }
   }
 
-  package static func typeTokenCall(_ token: FontToken) -> String {
+  static func typeTokenCall(_ token: FontToken) -> String {
     "TypeToken(size: \(plainNumber(token.size)), weight: .\(weightName(token.weight)), design: .\(designName(token.family)), "
       + "lineHeight: \(plainNumber(token.lineHeight)), trackingEm: \(plainNumber(token.tracking)), "
       + "textStyle: .\(textStyleName(token.textStyle ?? "body")))"
@@ -199,7 +199,7 @@ enum SwiftUIEmitter {
 
   /// The variable-font axes have no place on the system face; the file says so
   /// rather than drop them unseen.
-  package static func axesNote(_ token: FontToken) -> String? {
+  static func axesNote(_ token: FontToken) -> String? {
     let axes = [("opticalSize", token.opticalSize), ("softness", token.softness), ("width", token.width)]
       .compactMap { name, value in value.map { "\(name) \(plainNumber($0))" } }
     guard !axes.isEmpty else { return nil }
@@ -207,7 +207,7 @@ enum SwiftUIEmitter {
   }
 
   /// The CSS weight as `Font.Weight`: 100 is `.ultraLight`, 200 `.thin`, as Apple orders them.
-  package static func weightName(_ weight: Int) -> String {
+  static func weightName(_ weight: Int) -> String {
     switch weight {
     case 100: return "ultraLight"
     case 200: return "thin"
@@ -221,7 +221,7 @@ enum SwiftUIEmitter {
     }
   }
 
-  package static func designName(_ family: FontFamily) -> String {
+  static func designName(_ family: FontFamily) -> String {
     switch family {
     case .sans: return "default"
     case .serif: return "serif"
@@ -230,7 +230,7 @@ enum SwiftUIEmitter {
   }
 
   /// UIKit's text style names as SwiftUI's: `title1` is `.title`, `caption1` is `.caption`.
-  package static func textStyleName(_ uiKit: String) -> String {
+  static func textStyleName(_ uiKit: String) -> String {
     switch uiKit {
     case "title1": return "title"
     case "caption1": return "caption"

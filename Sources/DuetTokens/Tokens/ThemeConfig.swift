@@ -4,14 +4,14 @@ import DuetSupport
 /// The `contrast:` section of the token config: which colour tokens are text
 /// and which are grounds, what lies beneath a translucent ground, and any extra
 /// pairs (with the type style that may make them large text).
-package struct ContrastSpec: Sendable, Equatable {
-  package var labels: [String]
-  package var surfaces: [String]
+struct ContrastSpec: Sendable, Equatable {
+  var labels: [String]
+  var surfaces: [String]
   /// The opaque token beneath a translucent surface; the first surface unless the config names one.
-  package var backdrop: String
-  package var pairs: [ContrastPair]
+  var backdrop: String
+  var pairs: [ContrastPair]
 
-  package init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
+  init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
     self.labels = labels
     self.surfaces = surfaces
     self.backdrop = backdrop
@@ -20,11 +20,11 @@ package struct ContrastSpec: Sendable, Equatable {
 }
 
 /// One extra `{label, surface, font}` pair; `font` names a type token.
-package struct ContrastPair: Sendable, Equatable, Hashable {
-  package var label: String
-  package var surface: String
-  package var font: String?
-  package init(label: String, surface: String, font: String? = nil) {
+struct ContrastPair: Sendable, Equatable, Hashable {
+  var label: String
+  var surface: String
+  var font: String?
+  init(label: String, surface: String, font: String? = nil) {
     self.label = label
     self.surface = surface
     self.font = font
@@ -35,35 +35,35 @@ package struct ContrastPair: Sendable, Equatable, Hashable {
 /// other than the main one, the mapping of every colour token onto a
 /// main-palette token.
 package struct ThemeSpec: Sendable, Equatable {
-  package var name: String
-  package var level: ContrastLevel
+  var name: String
+  var level: ContrastLevel
   /// Nil for a theme that reads the main palette as it is.
-  package var map: [ThemeMapEntry]?
+  var map: [ThemeMapEntry]?
   /// Whether duet generates the mapping files for a mapped theme: always in
   /// the token config, only on `output: true` in `theme-test.yaml` (where the
   /// team's own mapping source may exist already).
-  package var generatesMapping = true
+  var generatesMapping = true
 
-  package init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
+  init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
     self.name = name
     self.level = level
     self.map = map
   }
 
   /// The main-palette token `token` reads in this theme.
-  package func source(of token: String) -> String {
+  func source(of token: String) -> String {
     guard let map else { return token }
     return map.first { $0.sources.contains(token) }?.target ?? token
   }
 
   /// `highContrast` -> `HighContrast`, the stem of the generated file names.
-  package var typeStem: String {
+  var typeStem: String {
     guard let first = name.first else { return name }
     return first.uppercased() + name.dropFirst()
   }
 
   /// `highContrast` -> `high-contrast`, as the generated doc comment says it.
-  package var spokenName: String {
+  var spokenName: String {
     var words: [String] = []
     var current = ""
     for character in name {
@@ -78,14 +78,14 @@ package struct ThemeSpec: Sendable, Equatable {
   }
 
   /// `highContrastSource`, the property both languages declare.
-  package var sourceProperty: String { name + "Source" }
+  var sourceProperty: String { name + "Source" }
 }
 
 /// One line of a theme's `map`: the main-palette token and the tokens that read it, in the order written.
-package struct ThemeMapEntry: Sendable, Equatable {
-  package var target: String
-  package var sources: [String]
-  package init(target: String, sources: [String]) {
+struct ThemeMapEntry: Sendable, Equatable {
+  var target: String
+  var sources: [String]
+  init(target: String, sources: [String]) {
     self.target = target
     self.sources = sources
   }

@@ -6,13 +6,13 @@ import DuetSupport
 /// once in the config and never kept by hand in two languages.
 enum ThemeMappingEmitter {
   /// `SemanticColor+HighContrast.swift` for a theme named `highContrast`.
-  package static func swiftFileName(_ theme: ThemeSpec) -> String { "\(TokenFileNames.color)+\(theme.typeStem).swift" }
+  static func swiftFileName(_ theme: ThemeSpec) -> String { "\(TokenFileNames.color)+\(theme.typeStem).swift" }
 
   /// `HighContrastSource.kt` for a theme named `highContrast`.
-  package static func kotlinFileName(_ theme: ThemeSpec) -> String { "\(theme.typeStem)Source.kt" }
+  static func kotlinFileName(_ theme: ThemeSpec) -> String { "\(theme.typeStem)Source.kt" }
 
   /// `extension SemanticColor { var highContrastSource: SemanticColor }`, one exhaustive `switch`.
-  package static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
+  static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .swift))
     out.blank()
@@ -38,7 +38,7 @@ enum ThemeMappingEmitter {
   /// with each continuation line aligned under the first pattern, so it never
   /// reads as the `return` below it. The patterns are token names the config
   /// check passed, so escaping them as code leaves them as they are.
-  package static func caseLines(_ patterns: [String]) -> [SourceLine] {
+  static func caseLines(_ patterns: [String]) -> [SourceLine] {
     caseLayout(patterns).map { SourceLine(escaping: $0) }
   }
 
@@ -65,7 +65,7 @@ enum ThemeMappingEmitter {
   }
 
   /// `internal val SemanticColor.highContrastSource: SemanticColor`, one exhaustive `when`.
-  package static func kotlin(_ config: TokenConfig, theme: ThemeSpec, target: KotlinTarget) -> String {
+  static func kotlin(_ config: TokenConfig, theme: ThemeSpec, target: KotlinTarget) -> String {
     let type = TokenFileNames.color
     var out = SourceText()
     out.add(contentsOf: generatedBanner(config, .kotlin))

@@ -10,13 +10,13 @@ import DuetSupport
 package struct ThemeTestFile: Sendable, Equatable {
   package static let fileName = "theme-test.yaml"
   /// Beside the standard config.
-  package static let defaultPath = "parity/theme-test.yaml"
+  static let defaultPath = "parity/theme-test.yaml"
 
   package var url: URL
   /// How messages name it, relative to the tree like the config's path.
   package var path: String
 
-  package init(url: URL, path: String) {
+  init(url: URL, path: String) {
     self.url = url
     self.path = path
   }

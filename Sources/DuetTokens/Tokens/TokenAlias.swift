@@ -3,9 +3,9 @@ import DuetSupport
 
 /// `"{name}"` written where a value goes: a reference to another token's
 /// value, as DTCG writes aliases and as the YAML config accepts them too.
-package enum TokenAlias {
+enum TokenAlias {
   /// `"{group.token}"` -> `group.token`; nil for any other text.
-  package static func target(of text: String) -> String? {
+  static func target(of text: String) -> String? {
     // Most values are not aliases: their bytes say so before characters are counted.
     guard text.utf8.first == UInt8(ascii: "{"), text.utf8.last == UInt8(ascii: "}") else { return nil }
     guard text.count > 2, text.first == "{", text.last == "}" else { return nil }
@@ -19,15 +19,15 @@ package enum TokenAlias {
 /// followed to its end: a chain that returns to a name it passed is circular,
 /// and one that reaches a name nobody declared is broken. Each is reported
 /// with the whole chain, so the fix is visible without opening the file twice.
-package struct AliasResolver<Value> {
-  package enum Entry {
+struct AliasResolver<Value> {
+  enum Entry {
     case value(Value)
     /// An alias of `target`; `adjust` is applied to what the target resolves to
     /// (a colour's own `alpha` over an aliased colour).
     case alias(target: String, adjust: ((Value) -> Value)? = nil)
   }
 
-  package enum Failure: Error {
+  enum Failure: Error {
     /// The chain from the name asked for to the alias that names nothing.
     case broken(chain: [String], missing: String)
     /// The chain from the name asked for round to the first name repeated.
@@ -39,9 +39,9 @@ package struct AliasResolver<Value> {
   /// followed once, so resolving all of them is linear in their number.
   private var settled: [String: Result<Value, Failure>] = [:]
 
-  package init(_ entries: [String: Entry]) { self.entries = entries }
+  init(_ entries: [String: Entry]) { self.entries = entries }
 
-  package var names: [String] { Array(entries.keys) }
+  var names: [String] { Array(entries.keys) }
 
   /// Follows `name`'s chain without recursion (a chain may be as long as the file).
   /// A name on a circular chain, or leading into one, fails with that cycle,
@@ -49,7 +49,7 @@ package struct AliasResolver<Value> {
   /// a cycle gets the same array, so a caller can report each cycle once.
   /// A broken chain has `chain == [name]` only on the name whose own alias
   /// names nothing (the one to report), two names elsewhere.
-  package mutating func resolve(_ name: String) -> Result<Value, Failure> {
+  mutating func resolve(_ name: String) -> Result<Value, Failure> {
     if let done = settled[name] { return done }
     // A plain value (most names) has no chain to follow or settle.
     if case .value(let value)? = entries[name] { return .success(value) }

@@ -9,7 +9,7 @@ import DuetSupport
 /// config), so a tree the engine generated passes as it is and so does one
 /// duet wrote in the engine's layout.
 enum TokenCheck {
-  package static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
+  static func run(_ plan: TokenPlan, root: URL, configPath: String, config: TokenConfig? = nil) -> TokenReport {
     var report = TokenReport(mode: .check, configPath: configPath)
     for file in plan.files {
       let read: Data?
@@ -48,7 +48,7 @@ enum TokenCheck {
   }
 
   /// `data` holds exactly `text`'s UTF-8, compared in place rather than through a copy of the text.
-  package static func sameBytes(_ data: Data, _ text: String) -> Bool {
+  static func sameBytes(_ data: Data, _ text: String) -> Bool {
     guard data.count == text.utf8.count else { return false }
     let compared = text.utf8.withContiguousStorageIfAvailable { expected in
       data.withUnsafeBytes { onDisk in expected.isEmpty || memcmp(onDisk.baseAddress!, expected.baseAddress!, expected.count) == 0 }
@@ -58,7 +58,7 @@ enum TokenCheck {
 
   /// The first line at which `onDisk` and `generated` differ (a missing final
   /// newline shows as the line after the last one).
-  package static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference {
+  static func firstDifference(_ onDisk: String, _ generated: String) -> TokenReport.Difference {
     let old = onDisk.split(separator: "\n", omittingEmptySubsequences: false)
     let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
     var index = 0

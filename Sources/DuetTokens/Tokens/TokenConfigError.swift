@@ -5,5 +5,5 @@ import DuetSupport
 /// command writes nothing and exits 2 when it is thrown.
 package struct TokenConfigError: DiagnosticError, Equatable {
   package var diagnostics: [Diagnostic]
-  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }

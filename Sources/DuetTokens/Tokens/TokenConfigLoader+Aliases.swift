@@ -5,20 +5,20 @@ import DuetSupport
 /// light value of `labelPrimary`, `value: "{labelPrimary}"` both of its values.
 /// A colour's own `alpha` (or `lightAlpha`, `darkAlpha`) applies over the
 /// aliased colour; without one the aliased alpha is kept.
-package struct PendingColorAlias {
-  package var token: String
-  package var appearance: Appearance
+struct PendingColorAlias {
+  var token: String
+  var appearance: Appearance
   /// `light`, `dark` or `value`, as the message names it.
-  package var key: String
-  package var target: String
-  package var context: String
-  package var location: SourceLocation
+  var key: String
+  var target: String
+  var context: String
+  var location: SourceLocation
 }
 
 extension TokenConfigLoader.Reader {
   /// Replaces every aliased value in `groups` with the value its chain ends
   /// at, reporting a broken or circular chain once, with the whole chain.
-  package mutating func resolveColorAliases(_ groups: inout [TokenGroup<ColorToken>]) {
+  mutating func resolveColorAliases(_ groups: inout [TokenGroup<ColorToken>]) {
     guard !colorAliases.isEmpty else { return }
     let tokens = groups.flatMap(\.tokens)
     let resolved = resolveEachColorAlias(colorAliasEntries(tokens), names: tokens.map(\.name))

@@ -5,14 +5,14 @@ import DuetSupport
 /// in a 4-point spacing scale (`x1: 4`, `x2: 8`), each step optionally written
 /// `{value: 8, doc: "..."}` so it carries a doc comment.
 extension TokenConfigLoader {
-  package static let scaleKeys = ["value", "doc"]
+  static let scaleKeys = ["value", "doc"]
   /// The largest step: past it a value is no length on any screen, and a
   /// Kotlin `Float` or a Swift `CGFloat` would print it in exponent form.
-  package static let maxScalePoints: Double = 100_000
+  static let maxScalePoints: Double = 100_000
 }
 
 extension TokenConfigLoader.Reader {
-  package mutating func scale(_ node: YAMLNode?, key: String) -> [ScaleToken] {
+  mutating func scale(_ node: YAMLNode?, key: String) -> [ScaleToken] {
     guard let node, !node.isNull else { return [] }
     guard let pairs = node.mapping else {
       diagnostics.add(

@@ -8,13 +8,13 @@ import DuetSupport
 /// the themes. One file gives dark values in `$extensions["dev.duet"].dark`;
 /// or `tokens: {light: FILE, dark: FILE}` gives each appearance a file.
 extension TokenConfigLoader {
-  package static let tokenSourceKeys = ["light", "dark"]
+  static let tokenSourceKeys = ["light", "dark"]
 }
 
 extension TokenConfigLoader.Reader {
   /// Reads the DTCG files `tokens:` names into `config`'s colours, type and
   /// scales; nothing is read unless every file is.
-  package mutating func tokenSources(_ node: YAMLNode, top: YAMLFields, needsTextStyle: Bool, into config: inout TokenConfig) {
+  mutating func tokenSources(_ node: YAMLNode, top: YAMLFields, needsTextStyle: Bool, into config: inout TokenConfig) {
     let context = "the token config: 'tokens'"
     for key in ["colors", "fonts"] where top.has(key) {
       diagnostics.add(

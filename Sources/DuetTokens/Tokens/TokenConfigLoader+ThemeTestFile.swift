@@ -7,11 +7,11 @@ import DuetSupport
 /// naming the file they are in. A section may be in one file or the other,
 /// never both.
 extension TokenConfigLoader {
-  package static let themeTestKeys = ["version", "contrast", "themes"]
+  static let themeTestKeys = ["version", "contrast", "themes"]
 }
 
 extension TokenConfigLoader.Reader {
-  package mutating func themeTestSettings(
+  mutating func themeTestSettings(
     _ file: ThemeTestFile, top: YAMLFields, into config: inout TokenConfig,
     colorNames: [String: SourceLocation], fontNames: [String: SourceLocation]
   ) {

@@ -5,17 +5,17 @@ import DuetSupport
 /// the colour and type tokens declared above them. Like the rest of the loader,
 /// every problem is collected with its place and the token or theme it names.
 extension TokenConfigLoader {
-  package static let contrastKeys = ["labels", "surfaces", "backdrop", "pairs"]
-  package static let pairKeys = ["label", "surface", "font"]
-  package static let themeKeys = ["name", "level", "map"]
+  static let contrastKeys = ["labels", "surfaces", "backdrop", "pairs"]
+  static let pairKeys = ["label", "surface", "font"]
+  static let themeKeys = ["name", "level", "map"]
   /// In `theme-test.yaml` a theme may also opt into generating its mapping.
-  package static let themeFileThemeKeys = ["name", "level", "map", "output"]
+  static let themeFileThemeKeys = ["name", "level", "map", "output"]
 }
 
 extension TokenConfigLoader.Reader {
   // MARK: contrast
 
-  package mutating func contrast(
+  mutating func contrast(
     _ node: YAMLNode?, config: TokenConfig, colorNames: [String: SourceLocation], fontNames: [String: SourceLocation]
   ) -> ContrastSpec? {
     guard let node, !node.isNull else { return nil }
@@ -59,7 +59,7 @@ extension TokenConfigLoader.Reader {
   }
 
   /// `labels:` or `surfaces:`: a non-empty list of colour token names, none twice.
-  package mutating func tokenList(_ fields: YAMLFields, _ key: String, context: String, what: String, known: [String]) -> [String]? {
+  mutating func tokenList(_ fields: YAMLFields, _ key: String, context: String, what: String, known: [String]) -> [String]? {
     guard let value = fields.value(key) else {
       diagnostics.add("\(context): missing '\(key)' (a list of \(what))", at: fields.node.location)
       return nil
@@ -86,7 +86,7 @@ extension TokenConfigLoader.Reader {
   }
 
   /// A scalar naming a declared colour token.
-  package mutating func colorReference(_ node: YAMLNode, what: String, context: String, known: [String]) -> String? {
+  mutating func colorReference(_ node: YAMLNode, what: String, context: String, known: [String]) -> String? {
     guard let name = node.scalar, !node.isNull else {
       diagnostics.add("\(context): \(what) must name a colour token, got \(node.summary)", at: node.location)
       return nil
@@ -98,7 +98,7 @@ extension TokenConfigLoader.Reader {
     return name
   }
 
-  package mutating func pair(_ node: YAMLNode, context: String, known: [String], fontNames: [String: SourceLocation]) -> ContrastPair? {
+  mutating func pair(_ node: YAMLNode, context: String, known: [String], fontNames: [String: SourceLocation]) -> ContrastPair? {
     guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.pairKeys, diagnostics: &diagnostics) else { return nil }
     var label: String?
     var surface: String?
@@ -130,7 +130,7 @@ extension TokenConfigLoader.Reader {
 
   /// `inFile`: the themes come from `theme-test.yaml`, where a mapping is
   /// generated only when the theme says `output: true`.
-  package mutating func themes(_ node: YAMLNode?, config: TokenConfig, colorNames: [String: SourceLocation], inFile: Bool = false) -> [ThemeSpec] {
+  mutating func themes(_ node: YAMLNode?, config: TokenConfig, colorNames: [String: SourceLocation], inFile: Bool = false) -> [ThemeSpec] {
     guard let node, !node.isNull else { return [] }
     guard let items = node.sequence else {
       diagnostics.add("the token config: 'themes' must be a list of themes ('- name: main' with 'level:' and, for a second theme, 'map:'), got \(node.summary)", at: node.location)
@@ -146,7 +146,7 @@ extension TokenConfigLoader.Reader {
     return result
   }
 
-  package mutating func theme(
+  mutating func theme(
     _ node: YAMLNode, fallback: String, config: TokenConfig, colorNames: [String: SourceLocation],
     names: inout [String: SourceLocation], inFile: Bool = false
   ) -> ThemeSpec? {
@@ -200,7 +200,7 @@ extension TokenConfigLoader.Reader {
 
   /// `map:`, target token to the tokens that read it: every colour token
   /// placed exactly once (`ThemeMapReader`).
-  package mutating func map(_ node: YAMLNode, context: String, config: TokenConfig, colorNames: [String: SourceLocation]) -> [ThemeMapEntry]? {
+  mutating func map(_ node: YAMLNode, context: String, config: TokenConfig, colorNames: [String: SourceLocation]) -> [ThemeMapEntry]? {
     guard let pairs = node.mapping else {
       diagnostics.add("\(context): 'map' must map main-palette tokens to the lists of tokens that read them (e.g. 'surface: [surface, cardSurface]'), got \(node.summary)", at: node.location)
       return nil
@@ -220,7 +220,7 @@ extension TokenConfigLoader.Reader {
   }
 
   /// Through a theme's map the backdrop may land on a translucent token; it must stay opaque.
-  package mutating func checkMappedBackdrop(_ theme: ThemeSpec, config: TokenConfig, at location: SourceLocation?) {
+  mutating func checkMappedBackdrop(_ theme: ThemeSpec, config: TokenConfig, at location: SourceLocation?) {
     guard let contrast = config.contrast else { return }
     let source = theme.source(of: contrast.backdrop)
     guard let token = config.colors.first(where: { $0.name == source }) else { return }

@@ -6,19 +6,19 @@ import DuetSupport
 /// collecting every problem (with the token it sits on and the form expected)
 /// before it reports, so one run shows everything to fix.
 package enum TokenConfigLoader {
-  package static let topKeys = [
+  static let topKeys = [
     "version", "swift", "kotlin", "tokens", "colors", "fonts", "gradients", "spacing", "radius", "contrast", "themes",
   ]
-  package static let swiftKeys = ["output", "style", "engine", "theme"]
-  package static let kotlinKeys = ["output", "package", "style", "engine", "palette"]
-  package static let groupKeys = ["group", "tokens"]
-  package static let colorKeys = ["name", "doc", "note", "light", "dark", "lightAlpha", "darkAlpha", "value", "alpha"]
-  package static let fontKeys = [
+  static let swiftKeys = ["output", "style", "engine", "theme"]
+  static let kotlinKeys = ["output", "package", "style", "engine", "palette"]
+  static let groupKeys = ["group", "tokens"]
+  static let colorKeys = ["name", "doc", "note", "light", "dark", "lightAlpha", "darkAlpha", "value", "alpha"]
+  static let fontKeys = [
     "name", "doc", "note", "family", "weight", "size", "lineHeight", "tracking", "opticalSize", "softness",
     "width", "swift",
   ]
-  package static let fontSwiftKeys = ["textStyle"]
-  package static let gradientKeys = ["name", "doc", "note", "stops", "light", "dark"]
+  static let fontSwiftKeys = ["textStyle"]
+  static let gradientKeys = ["name", "doc", "note", "stops", "light", "dark"]
 
   /// Reads and checks the config at `path` (relative to `root`).
   package static func load(root: URL, path: String = TokenConfig.defaultPath) throws(TokenConfigError) -> TokenConfig {
@@ -28,7 +28,7 @@ package enum TokenConfigLoader {
   /// Reads and checks the config at `url`; `path` names it in messages and
   /// banners, and `root` is the tree the DTCG files `tokens:` names lie in.
   /// A `theme-test.yaml` beside the config holds its theme-test settings.
-  package static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
+  static func load(url: URL, path: String, root: URL) throws(TokenConfigError) -> TokenConfig {
     let data: Data
     do {
       data = try YAMLParser.read(url, file: path)
@@ -48,14 +48,14 @@ package enum TokenConfigLoader {
 
   /// Parses and checks config text; `path` names it in messages and banners,
   /// and `root` (when given) is where the files `tokens:` names are read from.
-  package static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
+  static func parse(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     if let config = readByEvents(Data(text.utf8), path: path, root: root, themeTest: nil) { return config }
     return try parseChecked(text, path: path, root: root)
   }
 
   /// `parse(_:path:root:)` through the `YAMLNode` tree alone: the path every
   /// diagnostic comes from, and the reference `TokenEventReader` is tested against.
-  package static func parseChecked(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
+  static func parseChecked(_ text: String, path: String, root: URL? = nil) throws(TokenConfigError) -> TokenConfig {
     let node: YAMLNode
     do {
       node = try YAMLParser.parse(text, file: path)
@@ -67,7 +67,7 @@ package enum TokenConfigLoader {
 
   /// The config read straight from libyaml's events (`TokenEventReader`), or
   /// nil when it has anything to report or a form left to the checked path.
-  package static func readByEvents(_ data: Data, path: String, root: URL?, themeTest: ThemeTestFile?) -> TokenConfig? {
+  static func readByEvents(_ data: Data, path: String, root: URL?, themeTest: ThemeTestFile?) -> TokenConfig? {
     guard TextBytes.firstProblem(in: data) == nil else { return nil }
     return data.withUnsafeBytes { raw in
       TokenEventReader.read(raw.bindMemory(to: UInt8.self), path: path, root: root, themeTest: themeTest)
@@ -75,7 +75,7 @@ package enum TokenConfigLoader {
   }
 
   /// Checks an already-parsed document; the core of `load`, pure but for the DTCG files `tokens:` names.
-  package static func parse(_ node: YAMLNode, path: String, root: URL? = nil, themeTest: ThemeTestFile? = nil) throws(TokenConfigError) -> TokenConfig {
+  static func parse(_ node: YAMLNode, path: String, root: URL? = nil, themeTest: ThemeTestFile? = nil) throws(TokenConfigError) -> TokenConfig {
     var reader = Reader()
     reader.root = root
     reader.themeTestFile = themeTest
@@ -87,18 +87,18 @@ package enum TokenConfigLoader {
   }
 
   /// One pass over the document, adding every problem to `diagnostics`.
-  package struct Reader {
-    package var diagnostics = DiagnosticList()
+  struct Reader {
+    var diagnostics = DiagnosticList()
     /// The tree root, for the DTCG files `tokens:` names; nil when parsing text alone.
-    package var root: URL?
+    var root: URL?
     /// The colour values written as `"{token}"`, resolved after every colour is read.
-    package var colorAliases: [PendingColorAlias] = []
+    var colorAliases: [PendingColorAlias] = []
     /// Where theme-test settings kept beside the config would be; read when it exists.
-    package var themeTestFile: ThemeTestFile?
+    var themeTestFile: ThemeTestFile?
     /// The colours and fonts `TokenEventReader` already read, checked, from the events.
-    package var preread = PrereadTokens()
+    var preread = PrereadTokens()
 
-    package mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
+    mutating func config(_ node: YAMLNode, path: String) -> TokenConfig? {
       guard let top = YAMLFields(node, context: "the token config", allowed: TokenConfigLoader.topKeys, diagnostics: &diagnostics) else {
         return nil
       }
@@ -118,7 +118,7 @@ package enum TokenConfigLoader {
     }
 
     /// `version:`, required: 1, or a newer version this duet cannot read.
-    package mutating func checkVersion(_ version: YAMLNode?, in node: YAMLNode) {
+    mutating func checkVersion(_ version: YAMLNode?, in node: YAMLNode) {
       guard let version else {
         diagnostics.add("the token config: missing 'version' (write 'version: 1' at the top)", at: node.location)
         return
@@ -135,7 +135,7 @@ package enum TokenConfigLoader {
     }
 
     /// The `swift:` and `kotlin:` targets: at least one, each in a folder of its own.
-    package mutating func targets(_ top: YAMLFields, in node: YAMLNode, into config: inout TokenConfig) {
+    mutating func targets(_ top: YAMLFields, in node: YAMLNode, into config: inout TokenConfig) {
       let context = "the token config"
       if let value = top.value("swift") { config.swift = swiftTarget(value) }
       if let value = top.value("kotlin") { config.kotlin = kotlinTarget(value) }
@@ -152,7 +152,7 @@ package enum TokenConfigLoader {
     /// with where it is declared. False when a DTCG file fails to give its
     /// tokens: each pair and theme naming one would be an error too, so the
     /// file is to be fixed first.
-    package mutating func readTokens(
+    mutating func readTokens(
       _ top: YAMLFields, into config: inout TokenConfig,
       colorNames: inout [String: SourceLocation], fontNames: inout [String: SourceLocation]
     ) -> Bool {
@@ -188,7 +188,7 @@ package enum TokenConfigLoader {
 
     /// What a target's style cannot generate: a colour SwiftUI's `Color`
     /// already names, or gradients outside style engine.
-    package mutating func checkStyles(_ config: TokenConfig, top: YAMLFields, colorNames: [String: SourceLocation]) {
+    mutating func checkStyles(_ config: TokenConfig, top: YAMLFields, colorNames: [String: SourceLocation]) {
       if config.swift?.style == .swiftui {
         for token in config.colors where SwiftUIEmitter.colorMembers.contains(token.name) {
           diagnostics.add(
@@ -207,7 +207,7 @@ package enum TokenConfigLoader {
 
     // MARK: Targets
 
-    package mutating func swiftTarget(_ node: YAMLNode) -> SwiftTarget? {
+    mutating func swiftTarget(_ node: YAMLNode) -> SwiftTarget? {
       let context = "the swift target"
       guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.swiftKeys, diagnostics: &diagnostics) else { return nil }
       let output = outputPath(fields, context: context)
@@ -223,7 +223,7 @@ package enum TokenConfigLoader {
       return SwiftTarget(output: output, engine: engine, theme: theme, outputLocation: fields.value("output")?.location)
     }
 
-    package mutating func kotlinTarget(_ node: YAMLNode) -> KotlinTarget? {
+    mutating func kotlinTarget(_ node: YAMLNode) -> KotlinTarget? {
       let context = "the kotlin target"
       guard let fields = YAMLFields(node, context: context, allowed: TokenConfigLoader.kotlinKeys, diagnostics: &diagnostics) else { return nil }
       let output = outputPath(fields, context: context)
@@ -241,7 +241,7 @@ package enum TokenConfigLoader {
     }
 
     /// A target's `style:`; `engine` when the config gives none.
-    package mutating func style(_ fields: YAMLFields, context: String, allowed: [TokenStyle]) -> TokenStyle? {
+    mutating func style(_ fields: YAMLFields, context: String, allowed: [TokenStyle]) -> TokenStyle? {
       guard let value = fields.value("style") else { return .engine }
       let names = allowed.map(\.rawValue)
       if let text = value.scalar, let style = TokenStyle(rawValue: text), allowed.contains(style) { return style }
@@ -251,14 +251,14 @@ package enum TokenConfigLoader {
     }
 
     /// The engine style's keys, refused by name in another style rather than ignored.
-    package mutating func forbid(_ keys: [String], in fields: YAMLFields, context: String, style: TokenStyle, because reason: String) {
+    mutating func forbid(_ keys: [String], in fields: YAMLFields, context: String, style: TokenStyle, because reason: String) {
       for key in keys where fields.has(key) {
         diagnostics.add("\(context): '\(key)' belongs to style engine; style \(style.rawValue) has none, as \(reason)", at: fields.keyLocation(key))
       }
     }
 
     /// A folder relative to the tree root that stays inside it.
-    package mutating func outputPath(_ fields: YAMLFields, context: String) -> String? {
+    mutating func outputPath(_ fields: YAMLFields, context: String) -> String? {
       guard let text = fields.string("output", required: true, diagnostics: &diagnostics) else { return nil }
       let components = text.split(separator: "/").map(String.init)
       if text.hasPrefix("/") || text.hasPrefix("~") || components.contains("..") {
@@ -268,7 +268,7 @@ package enum TokenConfigLoader {
       return normalizedOutputFolder(text)
     }
 
-    package mutating func identifier(_ fields: YAMLFields, _ key: String, context: String, example: String, qualified: Bool) -> String? {
+    mutating func identifier(_ fields: YAMLFields, _ key: String, context: String, example: String, qualified: Bool) -> String? {
       guard let text = fields.string(key, required: true, diagnostics: &diagnostics) else { return nil }
       let valid = qualified
         ? TokenNames.isQualifiedName(text)
@@ -286,7 +286,7 @@ package enum TokenConfigLoader {
     /// `colors:` or `fonts:`: a list of `{group, tokens}` mappings.
     /// Every token's name goes into `names`, which `token` is handed to check
     /// the name against.
-    package mutating func groups<Token>(
+    mutating func groups<Token>(
       _ node: YAMLNode?, key: String, kind: String, names: inout [String: SourceLocation],
       token: (inout Reader, YAMLNode, String, inout [String: SourceLocation]) -> Token?
     ) -> [TokenGroup<Token>] {
@@ -327,13 +327,13 @@ package enum TokenConfigLoader {
 
     /// "colour token 'cardBorder'" when the mapping has a name, so even an
     /// unknown key names the token it sits on; else its position.
-    package func tokenContext(_ node: YAMLNode, kind: String, fallback: String) -> String {
+    func tokenContext(_ node: YAMLNode, kind: String, fallback: String) -> String {
       if let name = node["name"]?.scalar, !name.isEmpty, !(node["name"]?.isNull ?? true) { return "\(kind) '\(name)'" }
       return fallback
     }
 
     /// The token's `name`, checked; the context that names it in later messages.
-    package mutating func name(
+    mutating func name(
       _ fields: YAMLFields, kind: String, vocabulary: String, names: inout [String: SourceLocation]
     ) -> (name: String?, context: String) {
       guard let value = fields.value("name") else {
@@ -359,7 +359,7 @@ package enum TokenConfigLoader {
 
     // MARK: Colours
 
-    package mutating func colorToken(_ node: YAMLNode, context fallback: String, names: inout [String: SourceLocation]) -> ColorToken? {
+    mutating func colorToken(_ node: YAMLNode, context fallback: String, names: inout [String: SourceLocation]) -> ColorToken? {
       guard let fields = YAMLFields(node, context: tokenContext(node, kind: "colour token", fallback: fallback), allowed: TokenConfigLoader.colorKeys, diagnostics: &diagnostics) else { return nil }
       let (name, context) = self.name(fields, kind: "colour token", vocabulary: "SemanticColor", names: &names)
       let doc = text(fields, "doc")
@@ -404,7 +404,7 @@ package enum TokenConfigLoader {
     /// A `"#RRGGBB"` colour under `key`, or an alias `"{token}"`: then a
     /// placeholder, recorded for `resolveColorAliases` to replace once every
     /// colour is known (an alias may name a token declared further down).
-    package mutating func color(_ fields: YAMLFields, _ key: String, token: String?, appearances: [Appearance], context: String) -> RGB? {
+    mutating func color(_ fields: YAMLFields, _ key: String, token: String?, appearances: [Appearance], context: String) -> RGB? {
       guard let value = fields.value(key) else { return nil }
       if let text = value.scalar, case .scalar(_, plain: false) = value.kind, let target = TokenAlias.target(of: text) {
         if let token {
@@ -417,7 +417,7 @@ package enum TokenConfigLoader {
       return rgb(value, what: "'\(key)'", context: context)
     }
 
-    package mutating func rgb(_ value: YAMLNode, what: String, context: String) -> RGB? {
+    mutating func rgb(_ value: YAMLNode, what: String, context: String) -> RGB? {
       if value.isNull {
         diagnostics.add("\(context): \(what) must be a colour \"#RRGGBB\", got nothing (quote it: an unquoted # starts a YAML comment)", at: value.location)
         return nil
@@ -434,7 +434,7 @@ package enum TokenConfigLoader {
     }
 
     /// An alpha fraction from 0 to 1: `.some(nil)` when absent, nil when invalid.
-    package mutating func alpha(_ fields: YAMLFields, _ key: String, context: String) -> Double?? {
+    mutating func alpha(_ fields: YAMLFields, _ key: String, context: String) -> Double?? {
       guard let value = fields.value(key) else { return .some(nil) }
       guard let number = number(value), number >= 0, number <= 1 else {
         diagnostics.add("\(context): '\(key)' must be a number from 0 to 1, got \(value.summary)", at: value.location)
@@ -445,7 +445,7 @@ package enum TokenConfigLoader {
 
     // MARK: Fonts
 
-    package mutating func fontToken(
+    mutating func fontToken(
       _ node: YAMLNode, context fallback: String, needsTextStyle: Bool, names: inout [String: SourceLocation]
     ) -> FontToken? {
       guard let fields = YAMLFields(node, context: tokenContext(node, kind: "font token", fallback: fallback), allowed: TokenConfigLoader.fontKeys, diagnostics: &diagnostics) else { return nil }
@@ -475,7 +475,7 @@ package enum TokenConfigLoader {
     }
 
     /// A font's `family`: serif, sans or mono.
-    package mutating func fontFamily(_ fields: YAMLFields, context: String) -> FontFamily? {
+    mutating func fontFamily(_ fields: YAMLFields, context: String) -> FontFamily? {
       guard let value = fields.value("family") else {
         diagnostics.add("\(context): missing 'family' (serif, sans or mono)", at: fields.node.location)
         return nil
@@ -487,7 +487,7 @@ package enum TokenConfigLoader {
     }
 
     /// A font's `weight`: a multiple of 100 from 100 to 900, as CSS writes it.
-    package mutating func fontWeight(_ fields: YAMLFields, context: String) -> Int? {
+    mutating func fontWeight(_ fields: YAMLFields, context: String) -> Int? {
       guard let value = fields.value("weight") else {
         diagnostics.add("\(context): missing 'weight' (100, 200, ... 900)", at: fields.node.location)
         return nil
@@ -501,7 +501,7 @@ package enum TokenConfigLoader {
 
     /// A font's `swift: textStyle:`, the Dynamic Type style it scales against:
     /// `.some(nil)` when absent, nil when invalid (a bad `swift:` mapping too).
-    package mutating func textStyle(_ fields: YAMLFields, context: String) -> String?? {
+    mutating func textStyle(_ fields: YAMLFields, context: String) -> String?? {
       guard let swift = fields.value("swift") else { return .some(nil) }
       guard let swiftFields = YAMLFields(swift, context: "\(context): 'swift'", allowed: TokenConfigLoader.fontSwiftKeys, diagnostics: &diagnostics) else {
         return nil
@@ -514,7 +514,7 @@ package enum TokenConfigLoader {
     }
 
     /// A number above 0: `.some(nil)` when absent and optional, nil when invalid or missing.
-    package mutating func positive(_ fields: YAMLFields, _ key: String, context: String, required: Bool) -> Double?? {
+    mutating func positive(_ fields: YAMLFields, _ key: String, context: String, required: Bool) -> Double?? {
       guard let value = fields.value(key) else {
         if required {
           diagnostics.add("\(context): missing '\(key)' (a number of points above 0)", at: fields.node.location)
@@ -530,7 +530,7 @@ package enum TokenConfigLoader {
     }
 
     /// An optional finite number: `.some(nil)` when absent, nil when invalid.
-    package mutating func finite(_ fields: YAMLFields, _ key: String, context: String, form: String) -> Double?? {
+    mutating func finite(_ fields: YAMLFields, _ key: String, context: String, form: String) -> Double?? {
       guard let value = fields.value(key) else { return .some(nil) }
       guard let number = number(value) else {
         diagnostics.add("\(context): '\(key)' must be \(form), got \(value.summary)", at: value.location)
@@ -541,7 +541,7 @@ package enum TokenConfigLoader {
 
     // MARK: Gradients
 
-    package mutating func gradients(_ node: YAMLNode?) -> [GradientToken] {
+    mutating func gradients(_ node: YAMLNode?) -> [GradientToken] {
       guard let node, !node.isNull else { return [] }
       guard let items = node.sequence else {
         diagnostics.add("the token config: 'gradients' must be a list of gradients ('- name: ...' with 'stops:' or 'light:' and 'dark:'), got \(node.summary)", at: node.location)
@@ -555,7 +555,7 @@ package enum TokenConfigLoader {
       return result
     }
 
-    package mutating func gradient(_ node: YAMLNode, context fallback: String, names: inout [String: SourceLocation]) -> GradientToken? {
+    mutating func gradient(_ node: YAMLNode, context fallback: String, names: inout [String: SourceLocation]) -> GradientToken? {
       guard let fields = YAMLFields(node, context: tokenContext(node, kind: "gradient", fallback: fallback), allowed: TokenConfigLoader.gradientKeys, diagnostics: &diagnostics) else { return nil }
       let (name, context) = self.name(fields, kind: "gradient", vocabulary: "SemanticGradient", names: &names)
       let doc = text(fields, "doc")
@@ -584,7 +584,7 @@ package enum TokenConfigLoader {
       return GradientToken(name: name, doc: doc, note: note, stops: stops)
     }
 
-    package mutating func stopList(_ fields: YAMLFields, _ key: String, context: String) -> [RGB]? {
+    mutating func stopList(_ fields: YAMLFields, _ key: String, context: String) -> [RGB]? {
       guard let value = fields.value(key) else { return nil }
       guard let items = value.sequence else {
         diagnostics.add("\(context): '\(key)' must be a list of two or more colours \"#RRGGBB\", got \(value.summary)", at: value.location)
@@ -605,7 +605,7 @@ package enum TokenConfigLoader {
     // MARK: Scalars
 
     /// Optional prose (`doc`, `note`); text is kept as YAML folded it.
-    package mutating func text(_ fields: YAMLFields, _ key: String) -> String? {
+    mutating func text(_ fields: YAMLFields, _ key: String) -> String? {
       guard let value = fields.value(key) else { return nil }
       guard let text = value.scalar, !value.isNull else {
         diagnostics.add("\(fields.context): '\(key)' must be text, got \(value.summary)", at: value.location)
@@ -615,14 +615,14 @@ package enum TokenConfigLoader {
     }
 
     /// A plain (unquoted) finite number.
-    package func number(_ node: YAMLNode) -> Double? {
+    func number(_ node: YAMLNode) -> Double? {
       guard case .scalar(let text, plain: true) = node.kind else { return nil }
       return TokenConfigLoader.number(text)
     }
   }
 
   /// Prose as kept: without the white space around it; nil when nothing else is left.
-  package static func trimmed(_ text: String) -> String? {
+  static func trimmed(_ text: String) -> String? {
     // Most texts start and end with a visible ASCII character: nothing to trim.
     if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
     var trimmed = Substring(text)
@@ -632,7 +632,7 @@ package enum TokenConfigLoader {
   }
 
   /// The finite number a plain scalar's `text` writes, if any.
-  package static func number(_ text: String) -> Double? {
+  static func number(_ text: String) -> Double? {
     guard !text.isEmpty else { return nil }
     // Digits, signs, point and exponent only: no `.inf`, `nan` or hex forms.
     let numeric = text.utf8.allSatisfy { byte in

@@ -4,15 +4,15 @@ import DuetSupport
 
 /// The colours and fonts `TokenEventReader` read from libyaml's events, handed
 /// to the checked `Reader` in place of the `colors:` and `fonts:` nodes.
-package struct PrereadTokens {
-  package var colorGroups: [TokenGroup<ColorToken>]?
-  package var fontGroups: [TokenGroup<FontToken>]?
-  package var colorNames: [String: SourceLocation] = [:]
-  package var fontNames: [String: SourceLocation] = [:]
-  package var colorAliases: [PendingColorAlias] = []
+struct PrereadTokens {
+  var colorGroups: [TokenGroup<ColorToken>]?
+  var fontGroups: [TokenGroup<FontToken>]?
+  var colorNames: [String: SourceLocation] = [:]
+  var fontNames: [String: SourceLocation] = [:]
+  var colorAliases: [PendingColorAlias] = []
   /// A font gave no `swift: textStyle:`, which a swift target requires.
-  package var fontWithoutTextStyle = false
-  package init() {}
+  var fontWithoutTextStyle = false
+  init() {}
 }
 
 /// A token config read straight from libyaml's events. The colours and fonts,
@@ -26,7 +26,7 @@ package struct PrereadTokens {
 /// checked path would report, or a form it leaves to it (an anchor, an
 /// alias, a key past ASCII), it gives up and the loader reads the file the
 /// checked way, so every diagnostic still comes from that one place.
-package struct TokenEventReader {
+struct TokenEventReader {
   let events: YAMLEventReader
   var preread = PrereadTokens()
   /// The current token's values by key, reused from token to token.
@@ -48,7 +48,7 @@ package struct TokenEventReader {
 
   /// The config in `bytes` (already checked by `TextBytes.firstProblem`), or
   /// nil when the checked path must read it.
-  package static func read(
+  static func read(
     _ bytes: UnsafeBufferPointer<UInt8>, path: String, root: URL?, themeTest: ThemeTestFile?
   ) -> TokenConfig? {
     guard !bytes.isEmpty, let events = YAMLEventReader(bytes, file: path) else { return nil }

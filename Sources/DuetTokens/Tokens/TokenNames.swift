@@ -7,7 +7,7 @@ enum TokenNames {
   /// Every Swift keyword that needs backticks to be used as an identifier (the
   /// Swift reference's keywords used in declarations, statements, expressions
   /// and types, plus the `_` wildcard).
-  package static let swiftReserved: Set<String> = [
+  static let swiftReserved: Set<String> = [
     // declarations
     "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
     "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
@@ -22,14 +22,14 @@ enum TokenNames {
   ]
 
   /// Kotlin's hard keywords, which can never name a declaration without backticks.
-  package static let kotlinHardKeywords: Set<String> = [
+  static let kotlinHardKeywords: Set<String> = [
     "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
     "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias",
     "typeof", "val", "var", "when", "while",
   ]
 
   /// Why `name` cannot be a token name, or nil when it can.
-  package static func problem(with name: String) -> String? {
+  static func problem(with name: String) -> String? {
     if !isLowerCamelCase(name) {
       return "must be lowerCamelCase (a lower-case letter, then letters and digits, e.g. 'cardSurface')"
     }
@@ -46,21 +46,21 @@ enum TokenNames {
     return nil
   }
 
-  package static func isLowerCamelCase(_ name: String) -> Bool {
+  static func isLowerCamelCase(_ name: String) -> Bool {
     let bytes = name.utf8
     guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
     return bytes.allSatisfy { isASCIIAlphanumeric($0) }
   }
 
   /// A plain identifier (`MainTheme`, `MainPalette`): a letter, then letters, digits or `_`.
-  package static func isIdentifier(_ name: String) -> Bool {
+  static func isIdentifier(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
     guard let first = bytes.first, isASCIILetter(first) || first == UInt8(ascii: "_") else { return false }
     return bytes.allSatisfy { isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }
   }
 
   /// A dotted name (`dev.modaal.foyer.theming`): identifiers joined by dots, none a Kotlin hard keyword.
-  package static func isQualifiedName(_ name: String) -> Bool {
+  static func isQualifiedName(_ name: String) -> Bool {
     let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     return !parts.isEmpty && parts.allSatisfy { isIdentifier($0) && !kotlinHardKeywords.contains($0) }
   }
@@ -76,7 +76,7 @@ enum TokenNames {
 
 /// The `UIFont.TextStyle` cases a type token may scale against on iOS.
 enum TextStyles {
-  package static let all = [
+  static let all = [
     "largeTitle", "title1", "title2", "title3", "headline", "subheadline", "body", "callout", "footnote",
     "caption1", "caption2",
   ]

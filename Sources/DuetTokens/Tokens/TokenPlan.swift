@@ -4,17 +4,17 @@ import DuetSupport
 
 /// The type names that are also the generated files' names.
 enum TokenFileNames {
-  package static let color = "SemanticColor"
-  package static let font = "SemanticFont"
-  package static let gradient = "SemanticGradient"
+  static let color = "SemanticColor"
+  static let font = "SemanticFont"
+  static let gradient = "SemanticGradient"
 }
 
 /// One file the generator owns: its path relative to the tree root and, when
 /// the config declares it, the text it must hold.
 struct GeneratedFile: Sendable, Equatable {
-  package var path: String
-  package var contents: String
-  package init(path: String, contents: String) {
+  var path: String
+  var contents: String
+  init(path: String, contents: String) {
     self.path = path
     self.contents = contents
   }
@@ -24,17 +24,17 @@ struct GeneratedFile: Sendable, Equatable {
 /// lists them, and the files a target would own that the config no longer
 /// declares (`SemanticGradient` once the last gradient is gone).
 struct TokenPlan: Sendable, Equatable {
-  package var files: [GeneratedFile]
+  var files: [GeneratedFile]
   /// Paths a target owns but this config does not generate (`SemanticGradient`
   /// without gradients, `Spacing` without a scale, another style's files);
   /// `--check` reports them `orphaned:` when they exist with duet's banner, and
   /// a write removes them. A file without the banner is a team's own.
-  package var ownedButUndeclared: [String]
+  var ownedButUndeclared: [String]
 
   /// Runs every emitter; pure, so `--check` and the writer see the same bytes.
   /// The files are independent, so they are emitted in parallel; each one's
   /// text depends on the config alone, so the result is the same every time.
-  package init(_ config: TokenConfig) {
+  init(_ config: TokenConfig) {
     var jobs = EmitJobs()
     if let swift = config.swift { jobs.add(.swift(config, swift), config) }
     if let kotlin = config.kotlin { jobs.add(.kotlin(config, kotlin), config) }
@@ -47,12 +47,12 @@ struct TokenPlan: Sendable, Equatable {
   /// `Generated/*.kt`): one there that the config does not generate and that
   /// opens with duet's banner is left from a theme since removed, a palette
   /// renamed or a style switched.
-  package var generatedFilePatterns: [String]
+  var generatedFilePatterns: [String]
 
   /// `ownedButUndeclared` that exist under `root` with duet's banner (or the
   /// engine's), plus every other file with duet's banner in an output folder
   /// that the config no longer generates. Any other file is never claimed.
-  package func undeclaredFiles(in root: URL) -> [String] {
+  func undeclaredFiles(in root: URL) -> [String] {
     let banner = Data(generatedBannerStart.text.utf8)
     /// duet's banner, or (with `orEngine`) the banner of the Duet toolchain's
     /// engine. Only a regular file inside the tree is opened (PathGuard): a FIFO

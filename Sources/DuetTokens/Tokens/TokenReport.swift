@@ -8,7 +8,7 @@ import DuetSupport
 package struct TokenReport: Sendable, Equatable {
   package enum Mode: String, Sendable { case write, check }
 
-  package enum Status: String, Sendable {
+  enum Status: String, Sendable {
     /// Write mode. `kept`: a file the Duet toolchain's engine wrote whose code
     /// is current, left in the engine's layout (`--rewrite` rewrites it).
     case written, unchanged, removed, kept
@@ -19,27 +19,27 @@ package struct TokenReport: Sendable, Equatable {
   }
 
   /// The first line where a file on disk and the generated text part ways.
-  package struct Difference: Sendable, Equatable {
+  struct Difference: Sendable, Equatable {
     /// 1-based.
-    package var line: Int
+    var line: Int
     /// Nil where that side has ended.
-    package var onDisk: String?
-    package var generated: String?
+    var onDisk: String?
+    var generated: String?
   }
 
-  package struct Entry: Sendable, Equatable {
-    package var path: String
-    package var status: Status
-    package var difference: Difference?
+  struct Entry: Sendable, Equatable {
+    var path: String
+    var status: Status
+    var difference: Difference?
     /// True when the file on disk carries the engine's banner and was
     /// compared by code rather than byte for byte.
-    package var comparedByCode: Bool
+    var comparedByCode: Bool
     /// Why a `refused` file was not read.
-    package var note: String?
+    var note: String?
     /// Write mode: the file was written in the Duet toolchain's engine layout
     /// (its target's files are the engine's; `EngineLayout`).
-    package var engineLayout = false
-    package init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
+    var engineLayout = false
+    init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
       self.path = path
       self.status = status
       self.difference = difference
@@ -48,31 +48,31 @@ package struct TokenReport: Sendable, Equatable {
     }
   }
 
-  package var mode: Mode
-  package var configPath: String
+  var mode: Mode
+  var configPath: String
   /// False when the tree has no config: nothing is generated and the run passes.
-  package var configFound: Bool
-  package var entries: [Entry]
+  var configFound: Bool
+  var entries: [Entry]
 
-  package init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
+  init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
     self.mode = mode
     self.configPath = configPath
     self.configFound = configFound
     self.entries = entries
   }
 
-  package var passed: Bool {
+  var passed: Bool {
     !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }
   }
 
   /// 0 when written or up to date, 1 when `--check` finds drift.
-  package var exitCode: Int32 { passed ? 0 : 1 }
+  var exitCode: Int32 { passed ? 0 : 1 }
 
-  package func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
+  func count(_ statuses: Status...) -> Int { entries.filter { statuses.contains($0.status) }.count }
 
   /// The lines `duet design-tokens` prints, joined, without a final newline:
   /// a path or a line of a file goes in escaped, so it stays on its line.
-  package var text: TerminalLine {
+  var text: TerminalLine {
     var lines: [TerminalLine] = []
     switch mode {
     case .write:
@@ -129,21 +129,21 @@ package struct TokenReport: Sendable, Equatable {
   }
 
   /// What a write says about the engine's files it left alone.
-  package var keptLine: TerminalLine {
+  var keptLine: TerminalLine {
     "left \(count(.kept)) file(s) the Duet toolchain's engine wrote as they are (code current); `duet design-tokens --rewrite` puts them in duet's layout"
   }
 
   /// A line as the stale report shows it: an empty line or the end of the file said in words.
-  package static func shown(_ line: String?) -> TerminalLine {
+  static func shown(_ line: String?) -> TerminalLine {
     guard let line else { return "(end of file)" }
     return line.isEmpty ? "(empty line)" : "\(line)"
   }
 
   /// The same report as JSON, with `schemaVersion`.
-  package var json: String { ReportJSON.text(TokenReportJSON(self)) }
+  var json: String { ReportJSON.text(TokenReportJSON(self)) }
 
   /// Config errors as JSON, for `--json` when the run stops with exit 2.
-  package static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
+  static func errorJSON(_ diagnostics: [Diagnostic], mode: Mode, configPath: String) -> String {
     ReportJSON.text(TokenReportJSON(errors: diagnostics, mode: mode, configPath: configPath))
   }
 }
@@ -152,31 +152,31 @@ package struct TokenReport: Sendable, Equatable {
 /// when the config cannot be read, its errors (with `errors`, exit code 2).
 struct TokenReportJSON: Codable, Sendable, Equatable {
   /// A file; `comparedByCode` only when true, `note` and `firstDifference` only when known.
-  package struct File: Codable, Sendable, Equatable {
-    package var path: String
-    package var status: String
-    package var comparedByCode: Bool?
-    package var note: String?
-    package var firstDifference: Difference?
+  struct File: Codable, Sendable, Equatable {
+    var path: String
+    var status: String
+    var comparedByCode: Bool?
+    var note: String?
+    var firstDifference: Difference?
   }
 
   /// Where the file on disk and the generated text part; null where a side has ended.
-  package struct Difference: Codable, Sendable, Equatable {
-    package var line: Int
-    @Nullable package var onDisk: String?
-    @Nullable package var generated: String?
+  struct Difference: Codable, Sendable, Equatable {
+    var line: Int
+    @Nullable var onDisk: String?
+    @Nullable var generated: String?
   }
 
-  package var command = "design-tokens"
-  package var mode: String
-  package var config: String
-  package var configFound: Bool?
-  package var passed: Bool
-  package var exitCode: Int
-  package var files: [File]?
-  package var errors: [DiagnosticJSON]?
+  var command = "design-tokens"
+  var mode: String
+  var config: String
+  var configFound: Bool?
+  var passed: Bool
+  var exitCode: Int
+  var files: [File]?
+  var errors: [DiagnosticJSON]?
 
-  package init(_ report: TokenReport) {
+  init(_ report: TokenReport) {
     mode = report.mode.rawValue
     config = report.configPath
     configFound = report.configFound
@@ -188,7 +188,7 @@ struct TokenReportJSON: Codable, Sendable, Equatable {
     }
   }
 
-  package init(errors diagnostics: [Diagnostic], mode: TokenReport.Mode, configPath: String) {
+  init(errors diagnostics: [Diagnostic], mode: TokenReport.Mode, configPath: String) {
     self.mode = mode.rawValue
     config = configPath
     passed = false

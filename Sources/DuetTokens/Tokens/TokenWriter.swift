@@ -11,7 +11,7 @@ import DuetSupport
 enum TokenWriter {
   /// Every path is checked before the first byte is written, so a refused
   /// path (a symbolic link out of the tree) leaves the tree as it was.
-  package static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {
+  static func run(_ plan: TokenPlan, config: TokenConfig, root: URL, rewrite: Bool = false) throws(TokenConfigError) -> TokenReport {
     var problems = DiagnosticList()
     for file in plan.files {
       do {
@@ -86,7 +86,7 @@ enum TokenWriter {
   }
 
   /// Whether the file on disk is the engine's and holds the code `file` would.
-  package static func keepsEngineFile(_ file: GeneratedFile, root: URL) -> Bool {
+  static func keepsEngineFile(_ file: GeneratedFile, root: URL) -> Bool {
     guard let url = try? TreePath.resolveForWriting(file.path, in: root),
       let data = (try? PathGuard.readRegularFile(atAbsolute: url.path, displayPath: file.path))
     else { return false }
@@ -95,7 +95,7 @@ enum TokenWriter {
   }
 
   /// The `output:` key of the target a generated path belongs to.
-  package static func location(of path: String, in config: TokenConfig) -> SourceLocation? {
+  static func location(of path: String, in config: TokenConfig) -> SourceLocation? {
     if let swift = config.swift, path.hasSuffix(".swift") { return swift.outputLocation }
     if let kotlin = config.kotlin, path.hasSuffix(".kt") { return kotlin.outputLocation }
     return nil

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 @testable import DuetApp
 @testable import DuetRun
 @testable import DuetModel

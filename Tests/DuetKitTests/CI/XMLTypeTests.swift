@@ -1,7 +1,7 @@
 import Testing
 @testable import DuetRun
 @testable import DuetModel
-import DuetSupport
+@testable import DuetSupport
 @testable import DuetRunReports
 
 /// Issue 42, item 4: `XML` is made only of duet's literal markup, `XMLText`'s

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetCache
-import DuetSupport
+@testable import DuetSupport
 
 /// Outputs and entries a hostile or unlucky tree holds: links that climb
 /// through other links, links out of the tree that are already in place,

@@ -1,4 +1,4 @@
-import DuetSupport
+@testable import DuetSupport
 import Foundation
 import Testing
 @testable import DuetCache

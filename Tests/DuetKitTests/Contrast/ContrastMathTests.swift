@@ -1,8 +1,8 @@
-import DuetApp
+@testable import DuetApp
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
-import DuetModel
+@testable import DuetModel
 @testable import DuetSupport
 import Testing
 

@@ -1,9 +1,9 @@
-import DuetApp
-import DuetMocks
-import DuetTokens
-import DuetRun
-import DuetModel
-import DuetSupport
+@testable import DuetApp
+@testable import DuetMocks
+@testable import DuetTokens
+@testable import DuetRun
+@testable import DuetModel
+@testable import DuetSupport
 import Testing
 
 /// A config with four colour tokens, one type token and the given `contrast:` and `themes:` lines

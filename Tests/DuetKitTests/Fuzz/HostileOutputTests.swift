@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 @testable import DuetApp
 @testable import DuetCI
 @testable import DuetHooks

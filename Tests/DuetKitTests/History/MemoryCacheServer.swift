@@ -1,5 +1,5 @@
-import DuetCache
-import DuetSupport
+@testable import DuetCache
+@testable import DuetSupport
 import Foundation
 
 /// A Bazel HTTP remote cache held in memory, for unit tests of what travels

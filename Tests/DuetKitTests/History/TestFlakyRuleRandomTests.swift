@@ -3,7 +3,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetApp
 @testable import DuetCache
-import DuetTestReports
+@testable import DuetTestReports
 @testable import DuetSupport
 @testable import DuetHistory
 

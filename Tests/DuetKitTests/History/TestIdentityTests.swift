@@ -1,6 +1,6 @@
 import Testing
 @testable import DuetRun
-import DuetTestReports
+@testable import DuetTestReports
 @testable import DuetHistory
 
 @Suite("A test's identity: where it ran")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DuetModel
 @testable import DuetSupport
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// Issue 50, item 3: two lanes that may run at once must not read one report.
 @Suite("Overlapping reports: globs")

@@ -1,9 +1,9 @@
-import DuetRun
-import DuetTokens
+@testable import DuetRun
+@testable import DuetTokens
 import Foundation
 import Testing
-import DuetPages
-import DuetHistory
+@testable import DuetPages
+@testable import DuetHistory
 
 /// Every text on the timings page and the report page meets WCAG's 4.5:1 against
 /// what it is drawn on, light and dark (issue 41, item 8): the colours are read

@@ -1,9 +1,9 @@
-import DuetRun
+@testable import DuetRun
 import Foundation
 import Testing
-import DuetPages
-import DuetHistory
-import DuetSupport
+@testable import DuetPages
+@testable import DuetHistory
+@testable import DuetSupport
 
 /// The timeline, the timings page and the trace, from rows (issue 32).
 struct PicturesTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import DuetApp
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetProcess

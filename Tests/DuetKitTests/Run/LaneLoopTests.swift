@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuetRun
 @testable import DuetModel
+@testable import DuetProcess
 @testable import DuetSupport
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Testing
-import DuetSupport
+@testable import DuetSupport
 
 /// Issue 42, item 4: `Escaped` escapes every value interpolated into it for
 /// the context it names, keeps literals and text of its own language as they

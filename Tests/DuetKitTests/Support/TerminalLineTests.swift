@@ -1,7 +1,7 @@
 import Testing
 @testable import DuetApp
-import DuetOutput
-import DuetSupport
+@testable import DuetOutput
+@testable import DuetSupport
 
 /// Issue 42, item 4: a printed line is a `TerminalLine`, made of duet's
 /// literals, text escaped by `ControlText.shown` and other lines, so tree text

@@ -1,5 +1,5 @@
 import Testing
-import DuetTestReports
+@testable import DuetTestReports
 
 @Suite("A runner's build-failure lines, which no quarantined test excuses")
 struct BuildFailureLinesTests {

@@ -1,5 +1,5 @@
 import Testing
-import DuetSupport
+@testable import DuetSupport
 @testable import DuetTokens
 
 /// Issue 42, item 4: the token files are built of `SourceLine`, so text from

@@ -1,10 +1,10 @@
-import DuetApp
+@testable import DuetApp
 @testable import DuetMocks
 @testable import DuetTokens
 @testable import DuetRun
-import DuetModel
+@testable import DuetModel
 @testable import DuetSupport
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 import Foundation
 import Testing
 

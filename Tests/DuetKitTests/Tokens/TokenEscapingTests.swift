@@ -6,7 +6,7 @@ import Testing
 @testable import DuetRun
 @testable import DuetModel
 @testable import DuetSupport
-import DuetFuzzSupport
+@testable import DuetFuzzSupport
 
 /// Token docs, notes and headings that try to break out of the comments they
 /// are written into (issue 27, defect 1).

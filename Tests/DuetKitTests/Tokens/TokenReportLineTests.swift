@@ -1,7 +1,7 @@
 import Testing
 @testable import DuetApp
-import DuetSupport
-import DuetTokens
+@testable import DuetSupport
+@testable import DuetTokens
 
 /// Issue 42, item 4: `duet design-tokens` prints one line per file whatever
 /// the file's name holds. A generated or orphaned file's path is tree text (a

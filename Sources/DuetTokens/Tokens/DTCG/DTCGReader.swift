@@ -4,11 +4,11 @@ import DuetSupport
 
 /// What a DTCG file gives the generator: the same model a YAML config fills,
 /// so the emitters cannot tell where their tokens came from.
-package struct DTCGTokens {
-  package var colorGroups: [TokenGroup<ColorToken>] = []
-  package var fontGroups: [TokenGroup<FontToken>] = []
-  package var spacing: [ScaleToken] = []
-  package var radius: [ScaleToken] = []
+struct DTCGTokens {
+  var colorGroups: [TokenGroup<ColorToken>] = []
+  var fontGroups: [TokenGroup<FontToken>] = []
+  var spacing: [ScaleToken] = []
+  var radius: [ScaleToken] = []
 }
 
 /// Reads DTCG tokens into the model. A top-level group is a section heading;
@@ -18,15 +18,15 @@ package struct DTCGTokens {
 /// `$extensions["dev.duet"].dark` or from a second file; `dimension`,
 /// `number`, `fontWeight` and `fontFamily` tokens elsewhere are the parts
 /// typography composites alias, and generate nothing of their own.
-package struct DTCGReader {
-  package static let types = ["color", "dimension", "number", "fontWeight", "fontFamily", "typography"]
+struct DTCGReader {
+  static let types = ["color", "dimension", "number", "fontWeight", "fontFamily", "typography"]
   /// The format's other types, which neither platform's token files hold.
-  package static let otherTypes = ["duration", "cubicBezier", "shadow", "border", "transition", "gradient", "strokeStyle"]
-  package static let colorExtensions = ["dark", "note"]
-  package static let typographyExtensions = ["textStyle", "note", "opticalSize", "softness", "width"]
-  package static let typographyKeys = ["fontFamily", "fontSize", "fontWeight", "letterSpacing", "lineHeight"]
+  static let otherTypes = ["duration", "cubicBezier", "shadow", "border", "transition", "gradient", "strokeStyle"]
+  static let colorExtensions = ["dark", "note"]
+  static let typographyExtensions = ["textStyle", "note", "opticalSize", "softness", "width"]
+  static let typographyKeys = ["fontFamily", "fontSize", "fontWeight", "letterSpacing", "lineHeight"]
 
-  package var diagnostics = DiagnosticList()
+  var diagnostics = DiagnosticList()
   private var tokens: [DTCGToken] = []
   private var byPath: [String: DTCGToken] = [:]
   private var darkByPath: [String: DTCGToken] = [:]
@@ -37,7 +37,7 @@ package struct DTCGReader {
   private(set) var needsTextStyle: Bool
   private var hasDarkFile: Bool
 
-  package init(light: JSONDocument, dark: JSONDocument?, needsTextStyle: Bool) {
+  init(light: JSONDocument, dark: JSONDocument?, needsTextStyle: Bool) {
     self.needsTextStyle = needsTextStyle
     self.hasDarkFile = dark != nil
     tokens = DTCGTree.tokens(light, diagnostics: &diagnostics)
@@ -63,7 +63,7 @@ package struct DTCGReader {
     resolver = AliasResolver(entries)
   }
 
-  package static func key(_ path: String, _ appearance: Appearance) -> String { "\(path)@\(appearance.rawValue)" }
+  static func key(_ path: String, _ appearance: Appearance) -> String { "\(path)@\(appearance.rawValue)" }
 
   /// A token's value as written for one appearance, before aliases are followed.
   private func rawValue(_ token: DTCGToken, _ appearance: Appearance) -> JSONValue {
@@ -74,7 +74,7 @@ package struct DTCGReader {
   }
 
   /// The token's own `$type` or its groups', else, for an alias, its target's.
-  package func resolvedType(of token: DTCGToken) -> String? {
+  func resolvedType(of token: DTCGToken) -> String? {
     var current = token
     var seen: Set<String> = []
     while true {
@@ -86,7 +86,7 @@ package struct DTCGReader {
     }
   }
 
-  package mutating func read() -> DTCGTokens {
+  mutating func read() -> DTCGTokens {
     var result = DTCGTokens()
     var colorNames: [String: String] = [:]
     var fontNames: [String: String] = [:]
@@ -169,12 +169,12 @@ package struct DTCGReader {
   }
 
   /// The path below the heading as one lowerCamelCase name: `label.primary` -> `labelPrimary`.
-  package static func joinedName(_ parts: ArraySlice<String>) -> String {
+  static func joinedName(_ parts: ArraySlice<String>) -> String {
     joinedASCIIName(parts) ?? joinedWords(parts)
   }
 
   /// `joinedName` for any parts: split into words at `-`, `_` and spaces, then cased.
-  package static func joinedWords(_ parts: ArraySlice<String>) -> String {
+  static func joinedWords(_ parts: ArraySlice<String>) -> String {
     var words: [String] = []
     for part in parts {
       words += part.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " }).map(String.init)
@@ -187,7 +187,7 @@ package struct DTCGReader {
   /// `joinedName` for parts of ASCII letters and digits alone (nearly every
   /// name), straight into bytes: no word strings to split, case and join.
   /// Nil for anything else.
-  package static func joinedASCIIName(_ parts: ArraySlice<String>) -> String? {
+  static func joinedASCIIName(_ parts: ArraySlice<String>) -> String? {
     var bytes: [UInt8] = []
     for part in parts {
       var first = true

@@ -6,18 +6,18 @@ import DuetSupport
 /// it declares or inherits from its groups, its `$value`, `$description` and
 /// duet's `$extensions`. Groups and tokens are told apart as the format says:
 /// an object with `$value` is a token, any other object is a group.
-package struct DTCGToken {
-  package let path: [String]
-  package var type: String?
-  package var value: JSONValue
-  package var description: String?
+struct DTCGToken {
+  let path: [String]
+  var type: String?
+  var value: JSONValue
+  var description: String?
   /// The members of `$extensions["dev.duet"]`; other vendors' extensions are theirs and are not read.
-  package var duet: [String: JSONValue]
-  package var location: SourceLocation
+  var duet: [String: JSONValue]
+  var location: SourceLocation
   /// `path` joined with dots: the key every table and message uses, joined once.
-  package let dotted: String
+  let dotted: String
 
-  package init(path: [String], type: String?, value: JSONValue, description: String?, duet: [String: JSONValue], location: SourceLocation) {
+  init(path: [String], type: String?, value: JSONValue, description: String?, duet: [String: JSONValue], location: SourceLocation) {
     self.path = path
     self.type = type
     self.value = value
@@ -28,14 +28,14 @@ package struct DTCGToken {
   }
 }
 
-package enum DTCGTree {
+enum DTCGTree {
   /// The vendor key under `$extensions` that duet reads.
-  package static let extensionKey = "dev.duet"
-  package static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$schema"]
-  package static let tokenProperties: Set<String> = ["$value", "$type", "$description", "$extensions", "$deprecated"]
+  static let extensionKey = "dev.duet"
+  static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$schema"]
+  static let tokenProperties: Set<String> = ["$value", "$type", "$description", "$extensions", "$deprecated"]
 
   /// Every token of `document` in file order; problems are added to `diagnostics`.
-  package static func tokens(_ document: JSONDocument, diagnostics: inout DiagnosticList) -> [DTCGToken] {
+  static func tokens(_ document: JSONDocument, diagnostics: inout DiagnosticList) -> [DTCGToken] {
     guard case .object(let members) = document.root else {
       diagnostics.add("a DTCG file must hold one object of groups and tokens, got \(document.root.summary)", at: document.location([]))
       return []
@@ -135,7 +135,7 @@ package enum DTCGTree {
 /// `text` without leading and trailing whitespace and newlines, as Foundation's
 /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it; Foundation is
 /// called only when an end is not plain, since most texts need no trimming.
-package func trimmedText(_ text: String) -> String {
+func trimmedText(_ text: String) -> String {
   guard let first = text.utf8.first, let last = text.utf8.last else { return text }
   func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
   if plain(first) && plain(last) { return text }

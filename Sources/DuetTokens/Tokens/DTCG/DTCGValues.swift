@@ -5,18 +5,18 @@ import DuetSupport
 /// The DTCG value forms duet reads, each to the model's terms or to the form
 /// the message should name. Pure functions: `nil` with `problem` set means the
 /// value does not fit its type.
-package enum DTCGValues {
+enum DTCGValues {
   /// The form a value should have had, as the message says it.
-  package struct Expected: Error, ExpressibleByStringInterpolation {
-    package var form: String
-    package init(_ form: String) { self.form = form }
-    package init(stringLiteral value: String) { form = value }
+  struct Expected: Error, ExpressibleByStringInterpolation {
+    var form: String
+    init(_ form: String) { self.form = form }
+    init(stringLiteral value: String) { form = value }
   }
 
   /// `"#RRGGBB"`, `"#RRGGBBAA"`, or the 2025 colour object
   /// `{"colorSpace": "srgb", "components": [r, g, b], "alpha": a, "hex": "#RRGGBB"}`.
   /// An alpha of 1 is no alpha, as a YAML colour without one.
-  package static func color(_ value: JSONValue) -> Result<ColorValue, Expected> {
+  static func color(_ value: JSONValue) -> Result<ColorValue, Expected> {
     switch value {
     case .string(let text):
       if text.utf8.count == 9, let rgb = RGB(hex: String(text.prefix(7))), let alphaByte = UInt8(String(text.suffix(2)), radix: 16) {
@@ -72,12 +72,12 @@ package enum DTCGValues {
   /// A dimension in points: `{"value": 16, "unit": "px"}` (or `rem`, 16 px
   /// each), or the older string form `"16px"`. `em` is accepted where
   /// `allowEm` (letter spacing), returned as a negative-free tagged value.
-  package enum Length: Equatable {
+  enum Length: Equatable {
     case points(Double)
     case em(Double)
   }
 
-  package static func dimension(_ value: JSONValue, allowEm: Bool = false) -> Result<Length, Expected> {
+  static func dimension(_ value: JSONValue, allowEm: Bool = false) -> Result<Length, Expected> {
     let form = allowEm
       ? "a dimension {\"value\": n, \"unit\": \"px\"} (or \"rem\", or \"em\" for letter spacing)"
       : "a dimension {\"value\": n, \"unit\": \"px\"} (or \"rem\")"
@@ -111,14 +111,14 @@ package enum DTCGValues {
   }
 
   /// The CSS weight names DTCG allows, as numbers.
-  package static let weightNames: [String: Int] = [
+  static let weightNames: [String: Int] = [
     "thin": 100, "hairline": 100, "extra-light": 200, "ultra-light": 200, "light": 300, "normal": 400,
     "regular": 400, "book": 400, "medium": 500, "semi-bold": 600, "demi-bold": 600, "bold": 700,
     "extra-bold": 800, "ultra-bold": 800, "black": 900, "heavy": 900, "extra-black": 950, "ultra-black": 950,
   ]
 
   /// A weight both platforms can state: a multiple of 100 from 100 to 900, as a number or a CSS name.
-  package static func fontWeight(_ value: JSONValue) -> Result<Int, Expected> {
+  static func fontWeight(_ value: JSONValue) -> Result<Int, Expected> {
     let form = "a font weight that is a multiple of 100 from 100 to 900, or a name such as \"semi-bold\""
     var weight: Int?
     switch value {
@@ -132,7 +132,7 @@ package enum DTCGValues {
 
   /// The system face a family list resolves to: its first generic family
   /// (`serif`, `sans-serif`, `monospace`), as the apps draw with system faces.
-  package static func fontFamily(_ value: JSONValue) -> Result<FontFamily, Expected> {
+  static func fontFamily(_ value: JSONValue) -> Result<FontFamily, Expected> {
     let form = "a font family naming a generic family duet maps to a system face, serif, sans-serif or monospace (e.g. [\"Inter\", \"sans-serif\"])"
     let names: [String]
     switch value {
@@ -154,13 +154,13 @@ package enum DTCGValues {
   }
 
   /// A plain number (`number` tokens, a typography `lineHeight` multiplier).
-  package static func number(_ value: JSONValue) -> Result<Double, Expected> {
+  static func number(_ value: JSONValue) -> Result<Double, Expected> {
     if case .number(let n) = value { return .success(n) }
     return .failure("a number")
   }
 
   /// `value` rounded to `places` decimals, so 22 / 17 × 17 prints `22.0`, not `21.999999999999996`.
-  package static func rounded(_ value: Double, places: Int = 4) -> Double {
+  static func rounded(_ value: Double, places: Int = 4) -> Double {
     let scale = pow(10, Double(places))
     return (value * scale).rounded() / scale
   }

@@ -7,14 +7,14 @@ import DuetSupport
 /// order is output order) and the line and column of each key, so an error can
 /// point at it. A key written twice in one object is reported, where a
 /// dictionary would keep the last.
-package struct JSONDocument: Sendable {
-  package var file: String
-  package var root: JSONValue
+struct JSONDocument: Sendable {
+  var file: String
+  var root: JSONValue
   /// Every object's keys in file order, with their positions, by path.
-  package var keyOrder: KeyOrder
+  var keyOrder: KeyOrder
 
   /// Parses `data`; `file` names it in messages.
-  package static func parse(_ data: Data, file: String) throws(TokenConfigError) -> JSONDocument {
+  static func parse(_ data: Data, file: String) throws(TokenConfigError) -> JSONDocument {
     let result = data.withUnsafeBytes { raw in
       Result { () throws(JSONReader.Failure) in try JSONReader.read(raw.bindMemory(to: UInt8.self), file: file) }
     }
@@ -29,13 +29,13 @@ package struct JSONDocument: Sendable {
   }
 
   /// The keys of the object at `path`, in the order the file writes them.
-  package func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
+  func keys(at path: [String], of members: [String: JSONValue]) -> [String] {
     keys(in: node(path), of: members)
   }
 
   /// `keys(at:of:)` for an object whose key order is in hand (a walk down the
   /// file passes each object's on, rather than finding it again from the root).
-  package func keys(in order: KeyOrder?, of members: [String: JSONValue]) -> [String] {
+  func keys(in order: KeyOrder?, of members: [String: JSONValue]) -> [String] {
     let written = order?.keys ?? []
     if written.count == members.count { return written }
     // The reader records every key it keeps; this is only a guard.
@@ -44,13 +44,13 @@ package struct JSONDocument: Sendable {
   }
 
   /// Where the key at the end of `path` starts; the file's start for the root.
-  package func location(_ path: [String]) -> SourceLocation {
+  func location(_ path: [String]) -> SourceLocation {
     guard let last = path.last else { return SourceLocation(file: file, line: 1, column: 1) }
     return location(of: last, in: node(path.dropLast()))
   }
 
   /// Where `key` of the object with key order `order` starts; the file's start when unknown.
-  package func location(of key: String, in order: KeyOrder?) -> SourceLocation {
+  func location(of key: String, in order: KeyOrder?) -> SourceLocation {
     guard let order, let position = order.position(of: key) else { return SourceLocation(file: file, line: 1, column: 1) }
     let place = order.place(at: position)
     return SourceLocation(file: file, line: place.line, column: place.column)
@@ -67,7 +67,7 @@ package struct JSONDocument: Sendable {
   }
 
   /// The line and column of byte `offset`, for a syntax error.
-  package static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
+  static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
     var line = 1, column = 1
     for byte in bytes.prefix(offset) {
       if byte == UInt8(ascii: "\n") {
@@ -89,7 +89,7 @@ package struct JSONDocument: Sendable {
 /// anything else it read. An object with many keys (a group of tokens) gets
 /// an index. A value, built bottom up by the reader (an object's order is
 /// complete before its parent takes it), so sharing it needs no lock.
-package struct KeyOrder: Sendable {
+struct KeyOrder: Sendable {
   /// A line and column, not a `SourceLocation`: the file is the document's,
   /// and a name per key was one more reference to count.
   private struct Entry: Sendable {
@@ -104,19 +104,19 @@ package struct KeyOrder: Sendable {
   private var index: [String: Int] = [:]
   private static let scanLimit = 16
 
-  package init() {}
+  init() {}
 
   /// The keys in file order.
-  package var keys: [String] { entries.map(\.key) }
+  var keys: [String] { entries.map(\.key) }
 
   /// The line and column where the key at `position` starts.
-  package func place(at position: Int) -> (line: Int, column: Int) { (entries[position].line, entries[position].column) }
+  func place(at position: Int) -> (line: Int, column: Int) { (entries[position].line, entries[position].column) }
 
   /// The key order of the object under `key`, if that value is an object.
-  package func child(_ key: String) -> KeyOrder? { position(of: key).flatMap { entries[$0].child } }
+  func child(_ key: String) -> KeyOrder? { position(of: key).flatMap { entries[$0].child } }
 
   /// Records `key`, which this object must not have yet, starting at `line` and `column`.
-  package mutating func append(_ key: String, line: Int, column: Int) {
+  mutating func append(_ key: String, line: Int, column: Int) {
     if entries.isEmpty { entries.reserveCapacity(4) }
     entries.append(Entry(key: key, line: line, column: column))
     if entries.count > Self.scanLimit {
@@ -129,19 +129,19 @@ package struct KeyOrder: Sendable {
   }
 
   /// Gives the last key appended the key order of its object value.
-  package mutating func setLastChild(_ child: KeyOrder) {
+  mutating func setLastChild(_ child: KeyOrder) {
     entries[entries.count - 1].child = child
   }
 
   /// The object's members: `values[i]` is the value of the `i`th key.
-  package func members(_ values: [JSONValue]) -> [String: JSONValue] {
+  func members(_ values: [JSONValue]) -> [String: JSONValue] {
     var members = [String: JSONValue](minimumCapacity: values.count)
     for (position, value) in values.enumerated() { members[entries[position].key] = value }
     return members
   }
 
   /// Where `key` is among the entries, if this object has it.
-  package func position(of key: String) -> Int? {
+  func position(of key: String) -> Int? {
     if entries.count > Self.scanLimit { return index[key] }
     return entries.firstIndex { $0.key == key }
   }

@@ -5,7 +5,7 @@ import DuetSupport
 /// numbers in a token file (`0.478431`, `16`, `-0.01`) have few digits, and
 /// for them a `String` and `Double(_:)` per number was most of the cost of
 /// reading numbers.
-package enum JSONNumber {
+enum JSONNumber {
   /// Powers of ten a `Double` holds exactly.
   private static let powersOfTen: [Double] = (0...15).map { exponent in
     var value = 1.0
@@ -17,7 +17,7 @@ package enum JSONNumber {
   /// no exponent and at most 15 digits; nil otherwise (then `Double(_:)` reads
   /// it). Exact: the digits as an integer and the power of ten are both exact
   /// `Double`s, and one division rounds correctly, as `Double(_:)` does.
-  package static func exact(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+  static func exact(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
     var index = 0
     let negative = text.first == UInt8(ascii: "-")
     if negative { index = 1 }

@@ -15,15 +15,15 @@ import DuetSupport
 /// file that loaded still loads) one trailing comma after the last member or
 /// item. A UTF-8 byte order mark is skipped. Columns count characters (UTF-8
 /// lead bytes), 1-based.
-package struct JSONReader {
+struct JSONReader {
   /// Where and why the bytes are not JSON.
-  package struct Failure: Error {
-    package var reason: String
-    package var offset: Int
+  struct Failure: Error {
+    var reason: String
+    var offset: Int
   }
 
   /// Deeper nesting than this is refused rather than risking the stack.
-  package static let depthLimit = 512
+  static let depthLimit = 512
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private let file: String
@@ -36,10 +36,10 @@ package struct JSONReader {
   private var depth = 0
   /// The keys from the root to the member being read, for messages.
   private var path: [String] = []
-  package private(set) var duplicates: [Diagnostic] = []
+  private(set) var duplicates: [Diagnostic] = []
 
   /// Reads `bytes`; `file` names it in positions.
-  package static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(Failure) -> (value: JSONValue, keys: KeyOrder, duplicates: [Diagnostic]) {
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(Failure) -> (value: JSONValue, keys: KeyOrder, duplicates: [Diagnostic]) {
     var reader = JSONReader(bytes: bytes, file: file)
     if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
       reader.position = 3

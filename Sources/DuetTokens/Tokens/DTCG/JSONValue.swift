@@ -6,7 +6,7 @@ import DuetSupport
 /// apart (a `fontWeight` of `true` is an error, not 1).
 /// Not `indirect`: arrays and dictionaries already hold their values out of
 /// line, and a box per value was one more allocation for every string and number.
-package enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable, Equatable {
   case string(String)
   case number(Double)
   case bool(Bool)
@@ -16,7 +16,7 @@ package enum JSONValue: Sendable, Equatable {
   case object([String: JSONValue])
 
   /// What the value is, in the words an error message uses.
-  package var summary: String {
+  var summary: String {
     switch self {
     case .string(let text): return "\"\(text.count > 40 ? String(text.prefix(40)) + "…" : text)\""
     case .number(let number): return plainNumber(number)
@@ -27,7 +27,7 @@ package enum JSONValue: Sendable, Equatable {
     }
   }
 
-  package subscript(key: String) -> JSONValue? {
+  subscript(key: String) -> JSONValue? {
     if case .object(let members) = self { return members[key] }
     return nil
   }

@@ -4,7 +4,7 @@
 
 #if os(iOS)
 import UIKit
-import DuetTheming
+@testable import DuetTheming
 
 extension MainTheme {
   public typealias _ColorAsset = SemanticColor

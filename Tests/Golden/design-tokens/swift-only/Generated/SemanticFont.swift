@@ -3,7 +3,7 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-import DuetTheming
+@testable import DuetTheming
 
 public enum SemanticFont: FontAssetable {
 

@@ -3,7 +3,7 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-import DuetTheming
+@testable import DuetTheming
 
 extension SemanticColor {
   /// The main-palette entry a token reads in the dimmed theme.
