@@ -4,7 +4,7 @@
 
 #if os(iOS)
 import UIKit
-@testable import DuetTheming
+import DuetTheming
 
 extension MainTheme {
   public typealias _ColorAsset = SemanticColor

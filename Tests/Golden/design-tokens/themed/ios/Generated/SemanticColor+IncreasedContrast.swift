@@ -3,7 +3,7 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-@testable import DuetTheming
+import DuetTheming
 
 extension SemanticColor {
   /// The main-palette entry a token reads in the increased-contrast theme.

@@ -3,7 +3,7 @@
 // fails `duet design-tokens --check`.
 
 #if os(iOS)
-@testable import DuetTheming
+import DuetTheming
 
 public enum SemanticFont: FontAssetable {
 

@@ -5,7 +5,7 @@
 #if os(iOS)
 import UIKit
 import SwiftUI
-@testable import DuetTheming
+import DuetTheming
 
 extension MainTheme {
   public typealias _ColorAsset = SemanticColor
