@@ -183,6 +183,11 @@ struct GeneratedCIRunTests {
     #expect(logs.contains("the history store of job linux-1 does not verify: it holds runs duet did not record in that job"), "\(logs)")
     #expect(run.jobs["linux-2"] == "failure", "\(run.output)")
     #expect(logs.contains("its verdicts do not verify: it holds runs duet did not record in that job"), "\(logs)")
+    // The refused store fails the history job on both systems, after every
+    // other store is merged and `duet flaky` printed: GitLab's loop stopped at
+    // the first refused store (bash -e), so linux-2's runs were never merged.
+    #expect(run.jobs["duet-history"] == "failure", "\(run.output)")
+    #expect(logs.contains("history-linux-2.sqlite: 1 new run(s)"), "\(logs)")
   }
 
   /// Issue 52, item 7: when the lane that hands an output on (the

@@ -213,11 +213,15 @@ package enum GitLabPipeline {
     y += ["  variables:"] + RemoteCacheEnvironment.gitLabJob.map { "    \($0.name): \($0.value)" }
     y.append("  before_script:")
     y += duetOnPath.map { "    - \($0)" }
-    let merge: ShellText = "for store in .duet/ci/history-*.sqlite; do [ -f \"$store\" ] && duet history merge --sealed \"$store\"; done; true"
+    // Every store is merged and `duet flaky` printed even when one is refused
+    // (its seal does not verify: a lane forged a verdict); the job then fails,
+    // as GitHub's merge step does, instead of hiding it.
+    let merge: ShellText = "status=0; for store in .duet/ci/history-*.sqlite; do if [ -f \"$store\" ]; then duet history merge --sealed \"$store\" || status=1; fi; done"
     y += [
       "  script:",
       "    - \(merge)",
       "    - duet flaky",
+      "    - exit \"$status\"",
     ]
     return y
   }
