@@ -91,4 +91,20 @@ struct SharedCacheCLITests {
     #expect(exact.stdout.contains("kotlin  runs    a required program changed (tool)"), "\(exact.stdout)")
     #expect(exact.stdout.contains("swift   runs    env-inputs changed (SDK_VERSION)"), "\(exact.stdout)")
   }
+
+  /// A `.duet` that links out of the tree takes no entry the merge keeps: the
+  /// merge warns and writes nothing there (it wrote through the link before).
+  @Test func aLinkedStateFolderTakesNoKeptPass() throws {
+    let stores = try FixtureTree()
+    let runner = try checkout()
+    let store = stores.url.appendingPathComponent("tokens.sqlite")
+    #expect(try runner.duet("verify", "--lane", "tokens", "--no-deps", environment: environment(runner, store: store)).status == 0)
+    let merging = try checkout()
+    let outside = try FixtureTree()
+    #expect(symlink(outside.url.path, merging.url.appendingPathComponent(".duet").path) == 0)
+    let merged = stores.url.appendingPathComponent("merged.sqlite")
+    let merge = try merging.duet(arguments: ["history", "merge", store.path], environment: ["DUET_HISTORY": merged.path])
+    #expect(merge.stderr.contains("duet history merge: warning: no pass kept as a cache entry:"), "\(merge.stdout)\(merge.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("cache/ac").path), "an entry was written through the link")
+  }
 }

@@ -140,6 +140,8 @@ package struct HistoryMergeResponse: CommandResponse {
   var warnings: [String] = []
   /// Passes of lanes without outputs now held as cache entries (`PassesKeptAsEntries`).
   var keptAsEntries = 0
+  /// Why none could be kept (`.duet` is not a real folder of the tree).
+  var notKept: String?
 
   package var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
@@ -157,6 +159,7 @@ package struct HistoryMergeResponse: CommandResponse {
     if keptAsEntries > 0 {
       printout.out("duet history merge: \(keptAsEntries) pass(es) of lanes without outputs kept as cache entries")
     }
+    if let notKept { printout.err("duet history merge: warning: no pass kept as a cache entry: \(notKept)") }
     return printout
   }
 }
@@ -182,6 +185,8 @@ package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure)
   })
   let added = Set((try? store.runIDs()) ?? []).subtracting(before)
   response.warnings = shareMergedRuns(added, store: store, request: request, duetVersion: request.duetVersion)
-  response.keptAsEntries = PassesKeptAsEntries.keep(from: store, root: request.root, duetVersion: request.duetVersion)
+  do { response.keptAsEntries = try PassesKeptAsEntries.keep(from: store, root: request.root, duetVersion: request.duetVersion) } catch {
+    response.notKept = "\(error)"
+  }
   return response
 }

@@ -2,6 +2,7 @@ import DuetCache
 import DuetHistory
 import DuetModel
 import DuetRun
+import DuetSupport
 import Foundation
 
 /// After `duet history merge`: each lane's newest verdict in the merged store,
@@ -13,9 +14,12 @@ import Foundation
 /// lane with outputs needs its files, which a history does not hold: its pass
 /// travels through a remote cache or the jobs' own `.duet/cache`.
 enum PassesKeptAsEntries {
-  /// The number of entries written; none where the tree has no manifest.
-  static func keep(from store: HistoryStore, root: URL, duetVersion: String) -> Int {
+  /// The number of entries written; none where the tree has no manifest. A
+  /// `.duet` that is not a real folder of the tree (a link out of it) is
+  /// refused, as every other writer of duet's state refuses it.
+  static func keep(from store: HistoryStore, root: URL, duetVersion: String) throws(FileError) -> Int {
     guard let manifest = try? TreeManifest.load(root: root).manifest else { return 0 }
+    try PathGuard.checkStateFolder(root: root)
     let lanes = manifest.lanes.filter { $0.outputs.isEmpty }
     guard let passes = try? store.servablePasses(lanes: lanes.map(\.name)) else { return 0 }
     let content = ContentStore(folder: ContentStore.defaultFolder(root: root))
