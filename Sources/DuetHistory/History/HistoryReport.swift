@@ -126,10 +126,8 @@ package struct HistoryReport: Sendable {
       var scan = ReportScan(last: last)
       try scan.read(store.db)
       return scan.finish()
-    } catch let error as SQLiteError {
-      throw .sqlite(store.path, error)
     } catch {
-      throw .sqlite(store.path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: store.path)
     }
   }
 

@@ -186,12 +186,8 @@ package final class HistoryStore {
       if mode.lowercased() != "wal" { _ = try db.query("PRAGMA journal_mode=DELETE") }
       try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
       if version < HistoryStore.schemaVersion { try migrate(from: version) }
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 
@@ -228,10 +224,8 @@ package final class HistoryStore {
           try replace.run([.text(lane), .text(part.fingerprint), .text(part.serialized)])
         }
       }
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 
@@ -291,20 +285,14 @@ package final class HistoryStore {
     do {
       let known = Set(try db.query("SELECT id FROM runs").compactMap { $0.first?.text })
       incoming = try source.batch(named: other, skipping: known, only: only, commit: commit)
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(other, error)
     } catch {
-      throw .sqlite(other, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: other)
     }
     do {
       try db.writeTransaction { try write(incoming) }
       return (incoming.runs.count, incoming.runs.reduce(0) { $0 + $1.steps.count })
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 
@@ -339,12 +327,8 @@ package final class HistoryStore {
   func checkedBatch(named name: String, skipping known: Set<String>, only: Set<String>?, commit: String?) throws(HistoryError) -> MergeBatch {
     do {
       return try batch(named: name, skipping: known, only: only, commit: commit)
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(name, error)
     } catch {
-      throw .sqlite(name, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: name)
     }
   }
 
@@ -508,10 +492,8 @@ package final class HistoryStore {
         }
         return doomed.compactMap { $0.count > 1 ? $0[1].text : nil }
       }
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 
@@ -644,12 +626,8 @@ package final class HistoryStore {
   package func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
     do {
       return try body()
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 
@@ -676,5 +654,17 @@ package final class HistoryStore {
   /// Whether `table` has `column` (a store opened read-only may predate a migration).
   func hasColumn(_ column: String, in table: String) throws -> Bool {
     try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?", [.text(column)]).isEmpty == false
+  }
+}
+
+extension HistoryError {
+  /// Any error a store's work threw, as the one kind duet reports: itself when
+  /// it is one already, else an SQLite error of the store at `path`.
+  static func from(_ error: any Error, path: String) -> HistoryError {
+    switch error {
+    case let error as HistoryError: return error
+    case let error as SQLiteError: return .sqlite(path, error)
+    default: return .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+    }
   }
 }

@@ -132,10 +132,8 @@ extension HistoryStore {
   func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
     do {
       return try ReportWindow.scan(db, last: last, since: since, reading: reading, body)
-    } catch let error as SQLiteError {
-      throw .sqlite(path, error)
     } catch {
-      throw .sqlite(path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: path)
     }
   }
 }

@@ -139,12 +139,8 @@ struct TestFold {
         }
       }
       return (fold, runs.count)
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as SQLiteError {
-      throw .sqlite(store.path, error)
     } catch {
-      throw .sqlite(store.path, SQLiteError(code: 1, message: "\(error)"))
+      throw HistoryError.from(error, path: store.path)
     }
   }
 
