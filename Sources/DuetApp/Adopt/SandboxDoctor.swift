@@ -41,7 +41,7 @@ package func sandboxDoctor(_ request: DoctorRequest, duetVersion: String) throws
     report.problem("\(error)")
     return DoctorResponse(report: report)
   }
-  guard case .ran(let outcome, let session) = response, let manifest = session?.plan.manifest else {
+  guard case .ran(let outcome, let decided) = response, let manifest = decided?.plan.manifest else {
     return DoctorResponse(report: report)
   }
   for record in outcome.run.records {

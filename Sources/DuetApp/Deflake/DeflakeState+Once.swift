@@ -15,9 +15,9 @@ extension DeflakeState {
     verifyRequest.commandLine = request.commandLine
     verifyRequest.builtinIdentity = request.builtinIdentity
     let response = try verify(verifyRequest, observer: onceEach(observer), signals: signalGuard(number))
-    guard case .ran(let outcome, let session) = response,
+    guard case .ran(let outcome, let decided) = response,
           let record = outcome.run.records.first(where: { $0.name == request.lane }) else { return }
-    count(record, fingerprint: session?.fingerprints.fingerprints[laneIndex])
+    count(record, fingerprint: decided?.fingerprints.fingerprints[laneIndex])
   }
 
   /// Adds the run to the tally, or ends the deflake when the lane did not run.

@@ -54,14 +54,14 @@ package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
   var verify = VerifyRequest(root: request.root, duetVersion: request.duetVersion, environment: request.environment)
   verify.options.lanes = [request.lane]
   verify.dryRun = true
-  guard case .dryRun(let session) = try DuetApp.verify(verify) else {
+  guard case .dryRun(let decided) = try DuetApp.verify(verify) else {
     throw CommandFailure(message: "duet explain: error: lane '\(request.lane)' has nothing to fingerprint here", code: ExitCode.failed)
   }
-  guard let index = session.plan.manifest.lanes.firstIndex(where: { $0.name == request.lane }), let parts = session.fingerprints.parts[index] else {
+  guard let index = decided.plan.manifest.lanes.firstIndex(where: { $0.name == request.lane }), let parts = decided.fingerprints.parts[index] else {
     throw CommandFailure(message: "duet explain: error: lane '\(request.lane)' has no fingerprint here (no inputs, and no git to stand for them)", code: ExitCode.failed)
   }
   guard let against = request.against else {
-    guard let miss = session.misses[index] else {
+    guard let miss = decided.misses[index] else {
       throw CommandFailure(message: "duet explain: \(request.lane): no pass of it by another checkout or machine with other inputs is recorded for HEAD's commit "
                            + "(duet history pull fetches the team's runs; --against RUN names one)", code: ExitCode.failed)
     }

@@ -20,11 +20,12 @@ package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent
   run(try prepareVerify(request, observer: observer), request, observer: observer, signals: signals)
 }
 
-/// A verify decided and not yet run: its session (the plan of the lanes it
-/// selected), or the response that ends it before any lane could run. The
-/// watch says which lanes a change runs from this same plan, then runs it.
+/// A verify planned and not yet run: its plan (the lanes it selected) and the
+/// pipeline that will decide and run it, or the response that ends it before
+/// any lane could run. The watch says which lanes a change runs from this same
+/// plan, then runs it.
 enum PreparedVerify {
-  case session(VerifySession, started: Date)
+  case planned(VerifyPlan, VerifyPipeline, started: Date)
   case done(VerifyResponse)
 }
 
@@ -43,7 +44,7 @@ func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws ->
     guard !lanes.isEmpty else {
       let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
       _ = CIReports.save(outcome, request.reports, started: started, observer: observer)
-      return .done(.ran(outcome, session: nil))
+      return .done(.ran(outcome, decided: nil))
     }
     options.lanes = lanes
     options.noDeps = true
@@ -65,8 +66,8 @@ func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws ->
       options.failedTests = found
     }
   }
-  let session = try prepareSession(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
-  return .session(session, started: started)
+  let (plan, pipeline) = try preparePipeline(request, manifest: tree.manifest, options: options, historyPath: historyPath, observer: observer)
+  return .planned(plan, pipeline, started: started)
 }
 
 /// What `--failed-tests` finds: per lane, the cases to run again, or why there are none.
@@ -93,24 +94,24 @@ private func failedTestsToRun(_ manifest: Manifest, historyPath: String?) throws
   return .tests(found, notice: "duet verify --failed-tests: " + parts.joined(separator: "; "))
 }
 
-/// The second half of `verify`: runs the prepared session (or only decides
-/// it, under `--dry-run`) and returns the verdict.
+/// The second half of `verify`: runs the planned verify's pipeline (or only
+/// decides it, under `--dry-run`) and returns the verdict.
 func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyObserver, signals: SignalGuard) -> VerifyResponse {
   switch prepared {
   case .done(let response):
     return response
-  case .session(let session, _) where request.dryRun:
-    session.prepare(recording: false)
-    session.warnings.forEach(observer.warning)
-    return .dryRun(session)
-  case .session(let session, let started):
+  case .planned(let plan, let pipeline, _) where request.dryRun:
+    let decided = pipeline.decide(plan, recording: false).decided
+    decided.warnings.forEach(observer.warning)
+    return .dryRun(decided)
+  case .planned(let plan, let pipeline, let started):
     // Opened before any lane starts: what a lane writes into the store is in no seal.
-    let seal = request.sealsVerdicts ? session.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
+    let seal = request.sealsVerdicts ? pipeline.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
     if let warning = seal?.opened.warning { observer.warning(warning) }
-    var outcome = run(session, request, observer: observer, signals: signals, started: started)
+    var (outcome, decided, rows) = run(pipeline, plan, request, observer: observer, signals: signals, started: started)
     // A seal that cannot be written hands on nothing the next jobs believe: as a report that could not be written, the job fails.
-    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: session.recorded, store: seal.store) { outcome.reportErrors.append(error) }
-    return .ran(outcome, session: session)
+    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: rows, store: seal.store) { outcome.reportErrors.append(error) }
+    return .ran(outcome, decided: decided)
   }
 }
 
@@ -126,7 +127,7 @@ private enum Retry {
 private func lanesToRetry(_ manifest: Manifest, historyPath: String?) throws(VerifyFailure) -> Retry {
   let names = manifest.lanes.filter { $0.platformSkipReason() == nil }.map(\.name)
   let found: (notPassing: [String], notVerified: [String])?
-  do { found = try VerifySession.lanesNotPassing(historyPath: historyPath, lanes: names) } catch { throw .history("\(error)") }
+  do { found = try VerifyPipeline.lanesNotPassing(historyPath: historyPath, lanes: names) } catch { throw .history("\(error)") }
   guard let found else { return .nothing("duet verify --failed: no run recorded yet; nothing to run") }
   guard !found.notPassing.isEmpty || !found.notVerified.isEmpty else {
     return .nothing("duet verify --failed: every lane passed when it last ran; nothing to run")
@@ -152,79 +153,106 @@ private func needsModuleInputs(_ manifest: Manifest, _ options: VerifyOptions) -
   options.changed != nil && manifest.lanes.contains { !$0.covers.isEmpty }
 }
 
-/// The plan and its session; says how many lanes a change selected.
-private func prepareSession(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
-                            observer: VerifyObserver) throws(UsageError) -> VerifySession {
+/// The plan and the pipeline to run it; says how many lanes a change selected.
+private func preparePipeline(_ request: VerifyRequest, manifest: Manifest, options: VerifyOptions, historyPath: String?,
+                             observer: VerifyObserver) throws(UsageError) -> (VerifyPlan, VerifyPipeline) {
   var plan = try verifyPlan(request, manifest: manifest, options: options)
   UpstreamVerdicts.apply(request.upstream, to: &plan).forEach(observer.warning)
   if let changed = options.changed {
     let unaffected = plan.affected.values.filter { $0 == .unaffected }.count
     observer.notice("duet verify: \(changed.files.count) changed file(s) since \(changed.description); \(plan.selected.count - unaffected) of \(plan.selected.count) lane(s) affected")
   }
-  let session = VerifySession(plan: plan, historyPath: historyPath, duetVersion: request.duetVersion,
-                              builtinIdentity: request.builtinIdentity, commandLine: request.commandLine,
-                              cache: try laneCache(request, historyPath: historyPath, observer: observer))
   // The run travels through a remote cache that takes uploads (issue 55): the team's evidence.
   let scrub = HistoryStore.Scrub(root: request.root.path, home: request.environment[.home])
-  session.shareRun = { store, remote, content, id in
-    SharedHistory.upload(runs: [id], of: store, remote: remote, contentStore: content, scrub: scrub, duetVersion: request.duetVersion)
-  }
-  return session
+  let pipeline = VerifyPipeline(historyPath: historyPath, duetVersion: request.duetVersion, identifyDuet: request.builtinIdentity,
+                                commandLine: request.commandLine, cache: try laneCache(request, historyPath: historyPath, observer: observer),
+                                shareRun: { store, remote, content, id in
+                                  SharedHistory.upload(runs: [id], of: store, remote: remote, contentStore: content, scrub: scrub,
+                                                       duetVersion: request.duetVersion)
+                                })
+  return (plan, pipeline)
 }
 
-/// Runs the prepared session under `signals`, then settles the verdict: the
-/// lanes, the tree under `--strict`, the reports; and records it.
-private func run(_ session: VerifySession, _ request: VerifyRequest, observer: VerifyObserver,
-                 signals: SignalGuard, started: Date) -> VerifyOutcome {
-  let plan = session.plan
+/// The pipeline's steps under `signals`, then the verdict and the record:
+/// the lanes, the tree under `--strict`, the reports. Each step hands the next
+/// its value; the response holds the decided verify with every warning.
+private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: VerifyRequest, observer: VerifyObserver, signals: SignalGuard,
+                 started: Date) -> (VerifyOutcome, VerifyPipeline.Decided?, (run: RunRow, steps: [StepRow])?) {
   do { try plan.prepareStateFolder() } catch {
     observer.warning("cannot make .duet/ under \(request.root.path): \(error); lane logs may be lost")
   }
-  let interruption = session.interruption
+  if request.reapOrphans { Subreaper.enable() }
+  let lanes = runLanes(pipeline, plan, request, observer: observer, signals: signals)
+  if request.reapOrphans {
+    // duet's own question to git ended with the run loop, so nothing left is duet's own.
+    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
+    let leftovers = Subreaper.killAdopted(laneGroups: lanes.groups?() ?? [])
+    if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
+  }
+  let after = lanes.trackedBefore.flatMap { _ in TrackedChanges.snapshot(root: request.root, environment: request.environment) }
+  var outcome = VerifyPipeline.verdict(lanes.result, trackedBefore: lanes.trackedBefore, after: after)
+  (outcome.reportErrors, outcome.machineErrors) = CIReports.save(outcome, request.reports, started: started, observer: observer)
+  guard let (decided, ran) = lanes.steps else {
+    // The guard ran no body: nothing was decided, run or recorded.
+    lanes.delivery.waitUntilDelivered()
+    return (outcome, nil, nil)
+  }
+  var response = decided
+  var store = lanes.store
+  let recorded = pipeline.record(outcome, decided: decided, ran: ran, store: &store)
+  recorded.warnings.forEach(observer.warning)
+  response.warnings += ran.warnings + recorded.warnings
+  if let path = request.timingsPath, TimingsFile.save(pipeline.timeline(outcome, decided: decided, ran: ran), path: path, observer: observer) {
+    outcome.timingsPath = path
+  }
+  lanes.delivery.waitUntilDelivered()
+  return (outcome, response, recorded.rows)
+}
+
+/// What the steps under the signal guard left: the decided verify and its
+/// run, the store open for the record, the tree before the run (`--strict`).
+private struct LanesRun {
+  var result: RunResult
+  var steps: (decided: VerifyPipeline.Decided, ran: VerifyPipeline.Ran)?
+  var store: HistoryStore?
+  var trackedBefore: TrackedChanges?
+  /// The process groups the run's poller started, asked once the run ended.
+  var groups: (() -> Set<pid_t>)?
+  let delivery: ObserverMailbox
+}
+
+/// Decides and runs the lanes under `signals`: a signal stops the run. (Any
+/// child already started, a git query while the run is decided, is stopped by
+/// the stop latch the signal trips.)
+private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: VerifyRequest, observer: VerifyObserver,
+                      signals: SignalGuard) -> LanesRun {
+  let interruption = pipeline.interruption
   // The observer hears the lanes on a queue of its own: a lane's end is noticed
   // on the output pump's thread, which also keeps every lane's deadline, and an
   // observer that blocks (a terminal nobody reads) must hold only itself, not
   // the run. The run is recorded before the queue is waited for. The calls are
   // held until the loop is about to block, so a lane's end is heard after its
   // dependents have started (issue 42: the wake cost each link of a deep DAG).
-  let delivery = ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true)
-  if request.reapOrphans { Subreaper.enable() }
-  var before: TrackedChanges?
-  /// The process groups the run's poller started, asked once the run ended.
-  var groups: (() -> Set<pid_t>)?
-  // A signal stops the run. (Any child already started, a git query while the
-  // run is prepared, is stopped by the stop latch the signal trips.)
+  var lanes = LanesRun(result: RunResult(records: [], interrupted: false, duration: 0),
+                       delivery: ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true))
+  let delivery = lanes.delivery
   let result = signals({ interruption.interrupt() }) {
-    session.prepare()
-    session.warnings.forEach(observer.warning)
+    let (decided, store) = pipeline.decide(plan)
+    lanes.store = store
+    decided.warnings.forEach(observer.warning)
     observer.started(plan.selected.count)
-    if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
+    if plan.options.strict && !interruption.requested { lanes.trackedBefore = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
-    groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
-    let result = session.run(poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.post { observer.event(event) } },
-                             onLine: { index, line in delivery.post { observer.line(names[index], line) } },
-                             beforeWait: { delivery.flush() })
+    lanes.groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }
+    let ran = pipeline.run(decided, poller: parts.poller, clock: parts.clock, onEvent: { event in delivery.post { observer.event(event) } },
+                           onLine: { index, line in delivery.post { observer.line(names[index], line) } },
+                           beforeWait: { delivery.flush() })
+    lanes.steps = (decided, ran)
     delivery.post { observer.ended() }
     delivery.flush()
-    return result
+    return ran.result
   }
-  if request.reapOrphans {
-    // duet's own question to git ended with the run loop, so nothing left is duet's own.
-    // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
-    let leftovers = Subreaper.killAdopted(laneGroups: groups?() ?? [])
-    if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
-  }
-  var changed: [String] = []
-  if let before, let after = TrackedChanges.snapshot(root: request.root, environment: request.environment) {
-    changed = TrackedChanges.changed(before: before, after: after)
-  }
-  var outcome = VerifyOutcome(run: result, changedTrackedFiles: changed)
-  (outcome.reportErrors, outcome.machineErrors) = CIReports.save(outcome, request.reports, started: started, observer: observer)
-  session.record(outcome).forEach(observer.warning)
-  if let path = request.timingsPath, TimingsFile.save(session.timeline(outcome), path: path, observer: observer) {
-    outcome.timingsPath = path
-  }
-  delivery.waitUntilDelivered()
-  return outcome
+  lanes.result = result
+  return lanes
 }

@@ -4,11 +4,11 @@ import Foundation
 /// What `verify(_:observer:)` did: ran lanes (or none, for an empty shard),
 /// decided a dry run, or found nothing to do for `--failed`.
 package enum VerifyResponse {
-  /// The lanes ran; `session` holds the plan, fingerprints and cache decisions
-  /// (nil for a shard with no lanes, where nothing was planned).
-  case ran(VerifyOutcome, session: VerifySession?)
-  /// `--dry-run`: the prepared session, nothing run or recorded.
-  case dryRun(VerifySession)
+  /// The lanes ran; `decided` holds the plan, fingerprints, cache decisions
+  /// and every warning (nil for a shard with no lanes, where nothing was planned).
+  case ran(VerifyOutcome, decided: VerifyPipeline.Decided?)
+  /// `--dry-run`: the verify decided, nothing run or recorded.
+  case dryRun(VerifyPipeline.Decided)
   /// `--failed` with no run recorded, or none failed: the sentence to print.
   case nothingToRun(String)
 

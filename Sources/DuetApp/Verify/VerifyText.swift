@@ -14,15 +14,15 @@ extension VerifyResponse {
     switch self {
     case .nothingToRun(let sentence):
       printout.out("\(sentence)")
-    case .dryRun(let session):
-      if format.json { printout.json(ReportJSON.text(VerifyText.dryRunReport(session))) } else { VerifyText.dryRun(session, width: format.width, into: &printout) }
+    case .dryRun(let decided):
+      if format.json { printout.json(ReportJSON.text(VerifyText.dryRunReport(decided))) } else { VerifyText.dryRun(decided, width: format.width, into: &printout) }
     case .ran(let outcome, nil):
       // A shard with no lanes: nothing ran, so there is no table to print.
       if format.json { printout.json(ReportJSON.text(RunJSON(outcome, runID: nil, root: request.root))) }
-    case .ran(let outcome, let session?):
+    case .ran(let outcome, let decided?):
       if format.json {
-        printout.json(ReportJSON.text(RunJSON(outcome, runID: session.plan.runID, root: request.root,
-                                             fingerprints: session.fingerprints.fingerprints, decisions: session.decisions)))
+        printout.json(ReportJSON.text(RunJSON(outcome, runID: decided.plan.runID, root: request.root,
+                                             fingerprints: decided.fingerprints.fingerprints, decisions: decided.decisions)))
         if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { printout.err("\(line, in: .laneOutput)") } }
       } else {
         VerifyText.report(outcome, width: format.width, github: request.reports.github, into: &printout)
@@ -59,8 +59,8 @@ enum VerifyText {
   }
 
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.
-  static func dryRun(_ session: VerifySession, width: Int, into printout: inout Printout) {
-    let report = dryRunReport(session)
+  static func dryRun(_ decided: VerifyPipeline.Decided, width: Int, into printout: inout Printout) {
+    let report = dryRunReport(decided)
     printout.out("duet verify --dry-run: \(report.lanes.count) lane(s), \(report.countParts.joined(separator: ", ")), at most \(report.jobs) at once; in start order:")
     let table = report.lanes.enumerated().map { position, lane -> [TerminalLine] in
       ["\(position + 1).", "\(lane.name)", "\(lane.status)", "\(lane.reason)"]
@@ -70,34 +70,34 @@ enum VerifyText {
   }
 
   /// The dry run as a value, for the text above and for `--dry-run --json`.
-  static func dryRunReport(_ session: VerifySession) -> DryRunReport {
-    let lanes = dryRunRows(session).map { row in
+  static func dryRunReport(_ decided: VerifyPipeline.Decided) -> DryRunReport {
+    let lanes = dryRunRows(decided).map { row in
       DryRunReport.Lane(name: row.lane.name, status: row.status, reason: row.why, needs: row.lane.needs, command: row.lane.commandText)
     }
-    return DryRunReport(jobs: session.plan.options.jobs, lanes: lanes)
+    return DryRunReport(jobs: decided.plan.options.jobs, lanes: lanes)
   }
 
   /// Each selected lane in start order with what the run would do with it:
   /// `cached`, `skipped`/`fail` (settled before the run) or `runs`, and why.
-  static func dryRunRows(_ session: VerifySession) -> [(lane: Lane, status: String, why: String)] {
-    var settledPlan = session.schedule
+  static func dryRunRows(_ decided: VerifyPipeline.Decided) -> [(lane: Lane, status: String, why: String)] {
+    var settledPlan = decided.plan.schedule
     // One step of the plan settles what cannot start (a lane failed before the run under --fail-fast).
     _ = settledPlan.nextStarts()
     var settled: [Int: LaneRecord] = [:]
     for record in settledPlan.takeSettled() { settled[record.index] = record }
-    return session.plan.startOrder.map { index in
-      let lane = session.plan.manifest.lanes[index]
+    return decided.plan.startOrder.map { index in
+      let lane = decided.plan.manifest.lanes[index]
       if let record = settled[index] {
         return (lane, record.outcome.rawValue, record.reason ?? "")
       }
-      var why = session.decisions[index]?.text ?? ""
-      if case .runs(let reason)? = session.plan.affected[index] {
+      var why = decided.decisions[index]?.text ?? ""
+      if case .runs(let reason)? = decided.plan.affected[index] {
         // Without inputs there is no cache to speak of; the change already says why it runs.
         let redundant = why == "no inputs declared" || why == "no inputs known" || why.hasPrefix("a need will run") || why.hasPrefix("needs will run")
         why = redundant ? reason : reason + "; " + why
       }
       // Against another checkout's or machine's pass of this commit too (issue 56).
-      if let miss = session.misses[index] { why = miss.isLastVerdict ? miss.words(lane: lane.name) : why + "; " + miss.words(lane: lane.name) }
+      if let miss = decided.misses[index] { why = miss.isLastVerdict ? miss.words(lane: lane.name) : why + "; " + miss.words(lane: lane.name) }
       return (lane, "runs", why)
     }
   }

@@ -235,8 +235,7 @@ private func laneNames(_ request: VerifyRequest) -> Set<String> {
 
 /// The lanes a prepared run starts, each with why, in start order; none when the change touches no lane.
 private func affected(_ prepared: PreparedVerify) -> [(name: String, reason: String)] {
-  guard case .session(let session, _) = prepared else { return [] }
-  let plan = session.plan
+  guard case .planned(let plan, _, _) = prepared else { return [] }
   return plan.startOrder.compactMap { index in
     guard case .runs(let reason)? = plan.affected[index] else { return nil }
     return (name: plan.manifest.lanes[index].name, reason: reason)
