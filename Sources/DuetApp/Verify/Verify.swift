@@ -182,7 +182,7 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
     observer.warning("cannot make .duet/ under \(request.root.path): \(error); lane logs may be lost")
   }
   if request.reapOrphans { Subreaper.enable() }
-  let lanes = runLanes(pipeline, plan, request, observer: observer, signals: signals)
+  var lanes = runLanes(pipeline, plan, request, observer: observer, signals: signals)
   if request.reapOrphans {
     // duet's own question to git ended with the run loop, so nothing left is duet's own.
     // What escaped a lane's group (setsid) and was re-parented to duet ends with the run.
@@ -197,16 +197,13 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
     lanes.delivery.waitUntilDelivered()
     return (outcome, nil, nil)
   }
-  var response = decided
-  var store = lanes.store
-  let recorded = pipeline.record(outcome, decided: decided, ran: ran, store: &store)
+  let recorded = pipeline.record(outcome, decided: decided, ran: ran, store: &lanes.store)
   recorded.warnings.forEach(observer.warning)
-  response.warnings += ran.warnings + recorded.warnings
   if let path = request.timingsPath, TimingsFile.save(pipeline.timeline(outcome, decided: decided, ran: ran), path: path, observer: observer) {
     outcome.timingsPath = path
   }
   lanes.delivery.waitUntilDelivered()
-  return (outcome, response, recorded.rows)
+  return (outcome, decided.after(ran, recorded: recorded), recorded.rows)
 }
 
 /// What the steps under the signal guard left: the decided verify and its

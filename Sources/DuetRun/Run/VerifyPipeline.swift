@@ -94,6 +94,16 @@ package struct VerifyPipeline {
     var commitWanted = false
 
     package var fingerprints: InputFingerprint.Result { keys.fingerprints }
+
+    /// The decided verify as the response keeps it once the lanes ran and the
+    /// run was recorded: the keys as the run left them (a lane whose need ran
+    /// was keyed again as it started), and every warning. Pure.
+    package func after(_ ran: Ran, recorded: Recorded) -> Decided {
+      var after = self
+      after.keys = ran.keys
+      after.warnings += ran.warnings + recorded.warnings
+      return after
+    }
   }
 
   /// What the run step did: the loop's result, and what the record reads of it.

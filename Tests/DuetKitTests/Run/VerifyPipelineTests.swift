@@ -199,4 +199,18 @@ struct VerifyPipelineTests {
     #expect(judged[1]?.failedTestsOnly == true)
     #expect(VerifyPipeline.passes(outcome, judged: judged, actionKeys: ran.keys.actionKeys, options: decided.plan.options).isEmpty)
   }
+
+  /// What the response keeps once the lanes ran: the keys as the run left
+  /// them (`--json` prints those fingerprints; a lane whose need ran was keyed
+  /// again), and the warnings of the decision, the run and the record in turn.
+  @Test func theResponseKeepsTheKeysTheRunLeft() throws {
+    var (decided, ran) = try Self.decidedAndRan()
+    decided.warnings = ["history: a"]
+    ran.warnings = ["quarantine: b"]
+    ran.keys.fingerprints.fingerprints[1] = "f-app-again"
+    let after = decided.after(ran, recorded: VerifyPipeline.Recorded(warnings: ["c"]))
+    #expect(after.fingerprints.fingerprints == [0: "f-tokens", 1: "f-app-again"])
+    #expect(after.warnings == ["history: a", "quarantine: b", "c"])
+    #expect(after.decisions == decided.decisions)
+  }
 }
