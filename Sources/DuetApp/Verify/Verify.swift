@@ -108,7 +108,8 @@ func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyO
     // Opened before any lane starts: what a lane writes into the store is in no seal.
     let seal = request.sealsVerdicts ? pipeline.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
     if let warning = seal?.opened.warning { observer.warning(warning) }
-    var (outcome, decided, rows) = run(pipeline, plan, request, observer: observer, signals: signals, started: started)
+    let (ran, decided, rows) = run(pipeline, plan, request, observer: observer, signals: signals, started: started)
+    var outcome = ran
     // A seal that cannot be written hands on nothing the next jobs believe: as a report that could not be written, the job fails.
     if let seal, let error = SealedStore.close(seal.opened.seal, recorded: rows, store: seal.store) { outcome.reportErrors.append(error) }
     return .ran(outcome, decided: decided)
