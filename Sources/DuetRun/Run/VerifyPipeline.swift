@@ -8,7 +8,8 @@ import DuetTestReports
 /// One `duet verify` as steps that take values and return values, with the
 /// side effects at the edges, as ninja's `Builder` keeps its plan pure:
 ///
-/// 1. read (`read`, an edge that reads): the quarantine, each lane's last duration and verdict;
+/// 1. read (`read`, `fingerprint`: edges that read): the quarantine, each
+///    lane's last duration and verdict, each lane's fingerprint of the tree;
 /// 2. plan (`weights`, `actionKeys`, pure): the start order's weights, each lane's key;
 /// 3. cache decisions (`CacheRounds`, pure given the entries looked up): which
 ///    lanes are served, which run and why; restoring a served lane's outputs
