@@ -128,12 +128,18 @@ package final class ContentStore: Sendable {
   }
 
   /// Moves a finished temporary file into place as `digest`, after checking
-  /// that its bytes are that digest (a download is checked here).
-  func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+  /// that its bytes are that digest (a download is checked here): by
+  /// `written`, the digest of the bytes as they were written into it, when
+  /// the writer took one, else by reading it back.
+  func adopt(_ temporary: String, as digest: BlobDigest, written: BlobDigest? = nil) throws(StoreError) {
     let got: BlobDigest
-    do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
-      unlink(temporary)
-      throw error
+    if let written {
+      got = written
+    } else {
+      do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
+        unlink(temporary)
+        throw error
+      }
     }
     guard got == digest else {
       unlink(temporary)
