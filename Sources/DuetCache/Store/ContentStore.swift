@@ -236,6 +236,34 @@ package final class ContentStore: Sendable {
     touch(digest)
   }
 
+  /// Puts a restored log at `path` (absolute): when this run downloaded and
+  /// checked its blob, as a second name of the store's file (no copy and no new
+  /// file: nothing writes a log in place, and a link into `.duet/logs` leaves
+  /// the tree alone), else as a checked copy.
+  package func restoreLog(_ digest: BlobDigest, toAbsolute path: String, checked: Bool) throws(StoreError) {
+    if checked && linked(digest, toAbsolute: path) { return }
+    try restore(digest, toAbsolute: path, mode: 0o644)
+  }
+
+  /// Links the blob's file to `path` through a temporary name renamed over
+  /// it, only where nothing or a regular file stands; whether it did.
+  private func linked(_ digest: BlobDigest, toAbsolute path: String) -> Bool {
+    let parent = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { return false }
+    defer { close(folder) }
+    var info = stat()
+    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG { return false }
+    let temporary = FileWatcher.temporaryPrefix + "link-" + String(digest.hash.prefix(12))
+    unlinkat(folder, temporary, 0)
+    guard linkat(AT_FDCWD, blobPath(digest.hash), folder, temporary, 0) == 0 else { return false }
+    guard renameat(folder, temporary, folder, name) == 0 else {
+      unlinkat(folder, temporary, 0)
+      return false
+    }
+    return true
+  }
+
   /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or
   /// digits, as `mkstemp` names it, made with `O_EXCL | O_NOFOLLOW`.
   static func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {

@@ -120,8 +120,8 @@ package final class LaneCache {
     func start(_ index: Int) {
       guard let plan = plans[index], started.insert(index).inserted else { return }
       // What this run downloaded it hashed into the store: copied out unhashed.
-      let checked = arrived.intersection(plan.blobs), before = stampsBefore[index], logPath = logPaths[index]
-      let keepEntry = entries[index]?.source == .remote
+      let checked = arrived.intersection(plan.blobs + (plan.entry.log.map { [$0] } ?? []))
+      let before = stampsBefore[index], logPath = logPaths[index], keepEntry = entries[index]?.source == .remote
       group.run {
         let lane = Self.write(plan, root: root, store: blobs, checked: checked, stampsBefore: before, logPath: logPath, keepEntry: keepEntry)
         done.withLock { $0[index] = lane }
@@ -158,7 +158,7 @@ package final class LaneCache {
     if let digest = plan.entry.log, let path = logPath, store.contains(digest) {
       let url = root.appendingPathComponent(path)
       try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      if (try? store.restore(digest, toAbsolute: url.path, mode: 0o644)) != nil { lane.log = path }
+      if (try? store.restoreLog(digest, toAbsolute: url.path, checked: checked.contains(digest))) != nil { lane.log = path }
     }
     if keepEntry {
       do {

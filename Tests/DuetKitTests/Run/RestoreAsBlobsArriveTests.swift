@@ -70,7 +70,10 @@ struct RestoreAsBlobsArriveTests {
       let found = OutputFiles.capture(lane.outputs, root: source.url, store: sourceStore)
       let key = Digest.sha256("key \(name)")
       keys[index] = key
-      let entry = ActionEntry(key: key, lane: name, duetVersion: "0", strict: false, partial: false, outputs: found.outputs, log: nil)
+      let log = Array("log of \(name)\n".utf8)
+      let logDigest = BlobDigest(hash: Digest.sha256(Data(log)), size: log.count)
+      objects["cas/\(logDigest.hash)"] = log
+      let entry = ActionEntry(key: key, lane: name, duetVersion: "0", strict: false, partial: false, outputs: found.outputs, log: logDigest)
       objects["ac/\(key)"] = entry.encoded()
       for case .file(_, let digest, _) in found.outputs {
         objects["cas/\(digest.hash)"] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sourceStore.blobPath(digest.hash))))
@@ -83,8 +86,19 @@ struct RestoreAsBlobsArriveTests {
     let remote = RemoteCache(transport: server, name: "memory", upload: false, signingKey: nil, store: store)
     let cache = LaneCache(store: store, remote: remote)
     cache.lookUp(keys, lanes: lanes)
-    let restored = cache.restore([0, 1, 2], lanes: lanes, root: clone.url, logPaths: [:])
-    for index in 0..<3 { #expect(restored[index]?.result == .restored(files: 1), "lane \(names[index])") }
+    let logPaths = Dictionary(uniqueKeysWithValues: names.indices.map { ($0, ".duet/logs/run/\(names[$0]).log") })
+    let restored = cache.restore([0, 1, 2], lanes: lanes, root: clone.url, logPaths: logPaths)
+    for index in 0..<3 {
+      #expect(restored[index]?.result == .restored(files: 1), "lane \(names[index])")
+      #expect(restored[index]?.log == logPaths[index])
+      let log = clone.url.appendingPathComponent(logPaths[index]!).path
+      #expect(FileManager.default.contents(atPath: log) == Data("log of \(names[index])\n".utf8))
+      // A log this run downloaded is the store's file under a second name: no copy, no new file.
+      var inTree = stat(), inStore = stat()
+      let digest = BlobDigest(hash: Digest.sha256(Data("log of \(names[index])\n".utf8)), size: 9)
+      #expect(lstat(log, &inTree) == 0 && lstat(store.blobPath(digest.hash), &inStore) == 0 && inTree.st_ino == inStore.st_ino,
+              "the log of \(names[index]) is a copy")
+    }
     #expect(server.aFileCameBeforeTheLastBlob, "no lane's files were written before the last blob came")
     for (index, name) in names.enumerated() {
       let text = try String(contentsOf: clone.url.appendingPathComponent("out/\(name)/file.txt"), encoding: .utf8)
