@@ -254,8 +254,9 @@ package final class ContentStore: Sendable {
     defer { close(folder) }
     var info = stat()
     if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG { return false }
-    let temporary = FileWatcher.temporaryPrefix + "link-" + String(digest.hash.prefix(12))
-    unlinkat(folder, temporary, 0)
+    // A name of its own, as `temporary(in:)` makes them: two lanes with the same log may be restored at once.
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    let temporary = FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
     guard linkat(AT_FDCWD, blobPath(digest.hash), folder, temporary, 0) == 0 else { return false }
     guard renameat(folder, temporary, folder, name) == 0 else {
       unlinkat(folder, temporary, 0)
