@@ -93,7 +93,7 @@ extension FlakyResponse {
     func describe(_ entry: TestFlakyReport.Entry) {
       // Names and messages come from report files: shown on one line, nothing a terminal acts on.
       let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.map(ControlText.shown).joined(separator: ", "))"
-      printout.out("  \(ControlText.shown(entry.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+      printout.out("  \(ControlText.shown(entry.key.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
                    + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))\(failedOn)")
       if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
     }

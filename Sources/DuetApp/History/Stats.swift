@@ -80,7 +80,7 @@ extension StatsResponse {
     }
     let rows = report.entries.map { entry -> [TerminalLine] in
       ["\(entry.lane)", "\(entry.runs)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(DurationText.format(entry.p50))",
-       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.label)"]
+       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.key.label)"]
     }
     printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "test"], rows: rows), width: format.width)
     return printout

@@ -81,7 +81,7 @@ struct TestCaseHistoryTests {
       Issue.record("expected a test report")
       return
     }
-    #expect(report.flaky.map(\.test) == ["app.CartTest.addsItem"])
+    #expect(report.flaky.map(\.key.fullName) == ["app.CartTest.addsItem"])
     #expect(report.flaky.first?.retriesPassed == 1)
     #expect(report.flaky.first?.lastFailure == "expected 2")
     let text = FlakyResponse.tests(report).printout(TextFormat(width: 200)).outText
