@@ -2,7 +2,7 @@ import Dispatch
 import DuetSupport
 
 /// Work started on threads of its own and waited for together: a
-/// `DispatchGroup` with `DispatchQueue.global()`, but on `DetachedThread`s, so
+/// `DispatchGroup` with `DispatchQueue.global()`, but on `WorkerPool` threads, so
 /// a machine with no descriptor or thread to give gets the work done on the
 /// caller's thread, one piece after another, instead of a trap in libdispatch's
 /// worker set-up (issue 52: `duet doctor` under `ulimit -n 9`). A semaphore
@@ -13,15 +13,12 @@ package final class WorkGroup: Sendable {
 
   package init() {}
 
-  /// Runs `work` on a new thread, or here when none can be made.
+  /// Runs `work` on a thread of the process's `WorkerPool` (an idle one or a
+  /// new one), or here when none can be made.
   package func run(_ work: @escaping @Sendable () -> Void) {
     started.withLock { $0 += 1 }
     let ended = self.ended
-    let made = DetachedThread.start {
-      work()
-      ended.signal()
-    }
-    if made != 0 {
+    WorkerPool.shared.run {
       work()
       ended.signal()
     }
