@@ -22,4 +22,24 @@ struct LogSinkTests {
     #expect(FileManager.default.contents(atPath: logs.appendingPathComponent("lane.log").path) == Data("the lane's own output\n".utf8))
     #expect(FileManager.default.contents(atPath: blob.path) == Data("the store's bytes\n".utf8))
   }
+
+  /// What is not a regular file (a device, a pipe) is written to, never
+  /// replaced: the loop's tests log to /dev/null, and as root, replacing it
+  /// made /dev/null a regular file for the whole machine. Shown with a pipe in
+  /// a folder of the test's own, read from this end.
+  @Test func aPipeIsWrittenToNotReplaced() throws {
+    let folder = try TemporaryFolder()
+    let pipe = folder.url.appendingPathComponent("lane.log").path
+    #expect(mkfifo(pipe, 0o600) == 0)
+    let reader = open(pipe, O_RDONLY | O_NONBLOCK)
+    #expect(reader >= 0)
+    defer { close(reader) }
+    let sink = LogSink(folder: folder.url, fileName: "lane.log", onLine: nil)
+    sink.write("output\n")
+    sink.close()
+    var info = stat()
+    #expect(lstat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    var buffer = [UInt8](repeating: 0, count: 16)
+    #expect(read(reader, &buffer, 16) == 7)
+  }
 }
