@@ -230,19 +230,9 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
   let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
                       killGrace: killGrace, outputs: outputs, reports: reports, quarantine: quarantine, workers: workers)
   interruption?.attach(loop.interrupter)
-  // The logs go to a folder of the run's own, made only when a lane prints:
-  // a log sink replaces what stands at its path, and, as root, /dev/null went with it.
-  let logs = scriptedLogFolder()
-  defer { try? FileManager.default.removeItem(at: logs) }
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
-                workingDirectory: URL(fileURLWithPath: "/"), logFolder: logs, logFile: "\(index)-\(attempt).log", logPath: "x", environment: [:])
+                workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
   }, startWork: startWork, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
-}
-
-/// Where a scripted run's lanes write their logs: a folder of its own under
-/// the temporary folder, never a device.
-func scriptedLogFolder() -> URL {
-  FileManager.default.temporaryDirectory.appendingPathComponent("duet-scripted-logs-\(UUID().uuidString)")
 }

@@ -45,19 +45,6 @@ struct LaneLoopTests {
     #expect(attempt?.tail.lastLines == ["built"])
   }
 
-  /// A scripted run's lanes log into a folder of the run's own: a log sink
-  /// replaces what stands at its path (a new file, never written through), and
-  /// the helper's logs once went to /dev/null, which a run as root deleted and
-  /// left as a regular file for every other process on the machine.
-  @Test func aScriptedRunLeavesDevNullADevice() {
-    let poller = FakePoller()
-    poller.behave = { _, _ in .init(output: "built\n", seconds: 1) }
-    let (_, by) = schedule(lanes([("prints", [])]), runner: poller)
-    #expect(by["prints"]?.attempts.first?.logPath == "x", "the lane's log was written")
-    var info = stat()
-    #expect(lstat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is a character device still")
-  }
-
   /// Ctrl-C in the middle of a run (the stop latch, as a signal trips it):
   /// running lanes get SIGTERM and end interrupted; nothing else starts.
   @Test func aSignalMidRunStopsWhatRunsAndCancelsTheRest() {
