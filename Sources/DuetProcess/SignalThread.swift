@@ -5,9 +5,11 @@ import CProcessShim
 /// made, so a machine out of threads still stops duet on SIGINT and SIGTERM.
 package enum SignalThread {
   /// Takes `signals` over; `callback` runs on the thread, one signal at a
-  /// time. 0, or the error that kept the thread from being made.
-  package static func start(_ signals: [Int32], _ callback: @convention(c) (Int32) -> Void) -> Int32 {
-    signals.withUnsafeBufferPointer { duet_signal_thread_start($0.baseAddress, Int32($0.count), callback) }
+  /// time, with `context` (a C callback carries nothing else). 0, or the
+  /// error that kept the thread from being made.
+  package static func start(_ signals: [Int32], context: UnsafeMutableRawPointer,
+                            _ callback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void) -> Int32 {
+    signals.withUnsafeBufferPointer { duet_signal_thread_start($0.baseAddress, Int32($0.count), callback, context) }
   }
 
   /// Sends `signal` to every process group duet's children lead and that has

@@ -126,9 +126,10 @@ struct TerminalCLITests {
   /// after the heartbeat gets a `still running` line (every 60 s in duet; here
   /// every 0.1 s), and none once nothing runs.
   @Test func stillRunningLine() throws {
-    let buffers = ConsoleBuffers()
-    let console = Console(environment: ["COLUMNS": "80"], output: .buffers(buffers))
-    let printer = ProgressPrinter(console: console, quiet: false, total: 2, heartbeat: 0.1)
+    let buffers = ConsoleOutput.buffers()
+    let console = Console(environment: ["COLUMNS": "80"], output: buffers)
+    let printer = ProgressPrinter(console: console, quiet: false, heartbeat: 0.1)
+    printer.start(total: 2)
     printer.handle(.started(lane: "kotlin"))
     #expect(eventually { buffers.text.stdout.contains("[0/2] still running: kotlin ") }, "\(buffers.text.stdout)")
     printer.finish()

@@ -36,8 +36,9 @@ int duet_children_running(void);
 /// Starts the thread that receives `numbers` (SIGINT, SIGTERM, ...): their
 /// handler writes the number into a pipe, and that thread, made now while a
 /// thread can be made, calls `callback` with it. SIGWINCH comes to `callback`
-/// too, received by that thread alone (blocked in every other). 0, or the error of pthread_create.
-int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int));
+/// too, received by that thread alone (blocked in every other). `context` is
+/// handed to every call. 0, or the error of pthread_create.
+int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int, void *), void *context);
 
 /// Records that `leader`'s process group is live (1) or gone (0).
 void duet_group_live(int leader, int live);

@@ -75,8 +75,7 @@ final class ObserverMailbox: Sendable {
   /// Returns once every call posted so far has run; the thread then ends.
   func waitUntilDelivered() {
     flush()
-    waitUntilIdle()
-    state.withLock { $0.closed = true }
+    state.wait(for: { $0.handed.isEmpty && !$0.delivering }) { $0.closed = true }
     state.broadcast()
   }
 

@@ -194,11 +194,11 @@ private func run(_ session: VerifySession, _ request: VerifyRequest, observer: V
   var groups: (() -> Set<pid_t>)?
   // A signal stops the run. (Any child already started, a git query while the
   // run is prepared, is stopped by the stop latch the signal trips.)
-  let result = signals({ interruption.interrupt() }) {
+  let result = signals({ interruption.request() }) {
     session.prepare()
     session.warnings.forEach(observer.warning)
     observer.started(plan.selected.count)
-    if plan.options.strict && !interruption.requested { before = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
+    if plan.options.strict && !interruption.isRequested { before = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
     groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }

@@ -47,8 +47,9 @@ package final class VerifySession {
   private var history: [String: CacheCheck.LastVerdict] = [:]
   /// The inputs that moved while a lane passed, so that pass is not kept.
   private var movedInputs: [Int: [String]] = [:]
-  /// Ctrl-C, from any thread, before or during the run.
-  package let interruption = RunInterruption()
+  /// Ctrl-C, from any thread, before or during the run: a request made before
+  /// the run loop exists is heard by the loop the moment it starts listening.
+  package let interruption = StopRequest()
   private var store: HistoryStore?
   /// The content-addressed cache, on whatever `DUET_HISTORY` says; nil only
   /// when the caller made none (`--no-cache`, a test).
@@ -71,7 +72,7 @@ package final class VerifySession {
     self.plan = plan
     self.cache = cache
     // Ctrl-C during a lookup or a restore ends the request at once.
-    if let remote = cache?.remote { interruption.whenRequested { remote.cancel() } }
+    if let remote = cache?.remote { interruption.listen { remote.cancel() } }
     self.historyPath = historyPath
     self.duetVersion = duetVersion
     self.identifyDuet = builtinIdentity
@@ -293,7 +294,8 @@ package final class VerifySession {
         self.gitCommit = output.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
       }
     }
-    interruption.attach(loop.interrupter)
+    let interrupter = loop.interrupter
+    interruption.listen { interrupter.interrupt() }
     let quarantined = writeQuarantinedTests()
     let failedTests = writeFailedTests()
     var result = loop.run(makeRequest: { index, attempt in
@@ -506,48 +508,5 @@ package final class VerifySession {
     for name in sorted.dropLast(VerifySession.keptLogFolders) {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
     }
-  }
-}
-
-/// Ctrl-C for a run that may not have started yet: a request made before the
-/// run loop exists is kept and posted to it the moment it does.
-package final class RunInterruption: Sendable {
-  private struct State: Sendable {
-    var requested = false
-    var loop: LaneLoop.Interrupter?
-    var also: [@Sendable () -> Void] = []
-  }
-
-  private let state = Locked(State())
-
-  init() {}
-
-  /// Whether Ctrl-C (or SIGTERM) arrived.
-  package var requested: Bool { state.withLock { $0.requested } }
-
-  package func interrupt() {
-    let (loop, also) = state.withLock { state -> (LaneLoop.Interrupter?, [@Sendable () -> Void]) in
-      state.requested = true
-      return (state.loop, state.also)
-    }
-    also.forEach { $0() }
-    loop?.interrupt()
-  }
-
-  /// `action` runs when Ctrl-C arrives (at once if it has), on the signal's thread.
-  func whenRequested(_ action: @escaping @Sendable () -> Void) {
-    let requested = state.withLock { state -> Bool in
-      state.also.append(action)
-      return state.requested
-    }
-    if requested { action() }
-  }
-
-  func attach(_ loop: LaneLoop.Interrupter) {
-    let requested = state.withLock { state -> Bool in
-      state.loop = loop
-      return state.requested
-    }
-    if requested { loop.interrupt() }
   }
 }
