@@ -89,6 +89,15 @@ void duet_stop_latch_trip(int signal) {
 
 int duet_stop_latch_signal(void) { return stop_latch_first; }
 
+static int unhandled_first = 0;
+
+void duet_signal_unhandled(int signal) {
+  int none = 0;
+  __atomic_compare_exchange_n(&unhandled_first, &none, signal, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+int duet_signal_unhandled_first(void) { return __atomic_load_n(&unhandled_first, __ATOMIC_SEQ_CST); }
+
 static int stop_latch_heard = 0;
 
 void duet_stop_latch_heard(void) { __atomic_store_n(&stop_latch_heard, 1, __ATOMIC_SEQ_CST); }

@@ -12,6 +12,15 @@ package enum SignalThread {
     signals.withUnsafeBufferPointer { duet_signal_thread_start($0.baseAddress, Int32($0.count), callback, context) }
   }
 
+  /// Keeps `signal` as the first that no command took: the process ends with it (128 + the signal).
+  package static func noteUnhandled(_ signal: Int32) { duet_signal_unhandled(signal) }
+
+  /// The first signal no command took, or nil.
+  package static var firstUnhandled: Int32? {
+    let value = duet_signal_unhandled_first()
+    return value == 0 ? nil : value
+  }
+
   /// Sends `signal` to every process group duet's children lead and that has
   /// not been reaped: the last resort when no event loop is left to stop them.
   @discardableResult

@@ -42,7 +42,7 @@ final class ProgressPrinter: Sendable {
   func start(total: Int) {
     guard !quiet else { return }
     let rewrite = console.canRewrite
-    let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in self?.tick() }
+    let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in self?.draw(.tick) }
     state.withLock { $0 = State(total: total, timer: timer) }
     if rewrite, let timer { signals?.redrawOnResize { timer.fire() } }
   }
@@ -50,35 +50,14 @@ final class ProgressPrinter: Sendable {
   func handle(_ update: ProgressUpdate) { handle { _ in update } }
 
   /// Shows the update made from the run's lane count (`ProgressUpdate(event, total:)`).
-  func handle(_ update: (_ total: Int) -> ProgressUpdate) {
-    guard !quiet else { return }
-    state.withLock { state in
-      switch update(state.total) {
-      case .started(let name):
-        state.running[name] = Date()
-      case .retrying(let line, let code):
-        clearStatus(&state)
-        console.out(line, paint: code)
-      case .finished(let name, let count, let line, let code):
-        state.running[name] = nil
-        state.finished = count
-        clearStatus(&state)
-        console.out(line, paint: code)
-        drawStatus(&state)
-      }
-    }
-  }
+  func handle(_ update: @escaping (_ total: Int) -> ProgressUpdate) { draw(.update(update)) }
 
   /// A `--stream` line, to stdout; under `--json` (`quiet`) to stderr, as the
   /// notices go, so a lane's own output never lands in the report on stdout.
   func streamed(_ lane: String, _ line: String) {
     let text: TerminalLine = "\(lane) | \(line, in: .laneOutput)"
     guard !quiet else { return console.err(text) }
-    state.withLock { state in
-      clearStatus(&state)
-      console.out(text)
-      drawStatus(&state)
-    }
+    draw(.line(text))
   }
 
   /// The run ended: the status line goes, and its clock stops.
@@ -91,22 +70,61 @@ final class ProgressPrinter: Sendable {
     timer?.cancel()
   }
 
+  /// What the printer writes while a run goes, from whichever thread tells it:
+  /// a lane's update, a `--stream` line, a tick of its clock.
+  private enum Drawing {
+    case update((_ total: Int) -> ProgressUpdate)
+    case line(TerminalLine)
+    case tick
+  }
+
+  /// Writes it with the status line cleared and drawn again around it, holding the lock throughout.
+  private func draw(_ drawing: Drawing) {
+    guard !quiet else { return }
+    state.withLock { state in
+      switch drawing {
+      case .update(let made):
+        show(made(state.total), &state)
+      case .line(let text):
+        clearStatus(&state)
+        console.out(text)
+        drawStatus(&state)
+      case .tick:
+        tick(&state)
+      }
+    }
+  }
+
+  private func show(_ update: ProgressUpdate, _ state: inout State) {
+    switch update {
+    case .started(let name):
+      state.running[name] = Date()
+    case .retrying(let line, let code):
+      clearStatus(&state)
+      console.out(line, paint: code)
+    case .finished(let name, let count, let line, let code):
+      state.running[name] = nil
+      state.finished = count
+      clearStatus(&state)
+      console.out(line, paint: code)
+      drawStatus(&state)
+    }
+  }
+
   /// The clock's tick: on a terminal the status line drawn again (its times
   /// move); elsewhere `[2/9] still running: kotlin 1m00s, swift 12.0s`, one
-  /// line in the log.
-  private func tick() {
-    state.withLock { state in
-      guard state.timer != nil else { return }
-      if console.canRewrite {
-        clearStatus(&state)
-        drawStatus(&state)
-        return
-      }
-      guard !state.running.isEmpty else { return }
-      let now = Date()
-      let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
-      console.out("\(ProgressPrinter.statusText(finished: state.finished, total: state.total, running: names, width: console.width, verb: "still running"))")
+  /// line in the log. Nothing once the run ended.
+  private func tick(_ state: inout State) {
+    guard state.timer != nil else { return }
+    if console.canRewrite {
+      clearStatus(&state)
+      drawStatus(&state)
+      return
     }
+    guard !state.running.isEmpty else { return }
+    let now = Date()
+    let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
+    console.out("\(ProgressPrinter.statusText(finished: state.finished, total: state.total, running: names, width: console.width, verb: "still running"))")
   }
 
   private func drawStatus(_ state: inout State) {

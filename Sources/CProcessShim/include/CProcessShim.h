@@ -23,6 +23,10 @@ int duet_stop_latch_fd(void);
 void duet_stop_latch_trip(int signal);
 /// The signal that tripped the latch, or 0.
 int duet_stop_latch_signal(void);
+/// Keeps `signal` as the first one no command took (it ends the process); atomic.
+void duet_signal_unhandled(int signal);
+/// The first signal no command took, or 0.
+int duet_signal_unhandled_first(void);
 /// An event loop saw the tripped latch and is stopping its children: the
 /// command's thread is alive, not stuck waiting on the machine.
 void duet_stop_latch_heard(void);

@@ -25,8 +25,6 @@ package final class SignalPolicy: Sendable {
   private struct State: Sendable {
     /// What redraws the live status line when the terminal is resized.
     var resized: (@Sendable () -> Void)?
-    /// The first signal that ended a command other than verify.
-    var fatal: Int32?
   }
 
   private let state = Locked(State())
@@ -80,8 +78,9 @@ package final class SignalPolicy: Sendable {
   }
 
   private func received(_ number: Int32) {
-    let handled = commandStop.isListenedTo
-    if !handled { state.withLock { if $0.fatal == nil { $0.fatal = number } } }
+    // The command's own stop hears it (verify, watch, deflake), or none listens.
+    let handled = commandStop.request()
+    if !handled { SignalThread.noteUnhandled(number) }
     // Said before the groups are signalled: once a child ends, the command may
     // finish and exit on its own thread, and a line written after would be lost.
     let running = StopLatch.childrenRunning
@@ -90,7 +89,6 @@ package final class SignalPolicy: Sendable {
     }
     StopLatch.trip(number)
     if handled {
-      commandStop.request()
       endIfStillRunning(after: number)
       return
     }
@@ -127,7 +125,7 @@ package final class SignalPolicy: Sendable {
   /// The exit code of a command that returned `code`: 128 + the signal when a
   /// signal stopped it (its children's failure is the signal's doing).
   package func exitCode(_ code: Int32) -> Int32 {
-    state.withLock { $0.fatal }.map { 128 + $0 } ?? code
+    SignalThread.firstUnhandled.map { 128 + $0 } ?? code
   }
 
   static func name(_ number: Int32) -> String {

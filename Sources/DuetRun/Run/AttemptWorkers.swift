@@ -5,9 +5,10 @@ import DuetProcess
 /// only updates state when a command finishes, and so does `LaneLoop`; the
 /// work runs here and posts its result back, so no deadline waits for it.
 ///
-/// Each piece gets a thread of its own (`DetachedThread`, never a trap when
-/// the machine has none to give); with no thread to be had it runs on the
-/// caller's, late but never lost. Tests hand in workers they hold back.
+/// Each piece goes to a thread of the process's `WorkerPool` (one that waits
+/// idle, or a new `DetachedThread`: never a trap when the machine has none to
+/// give); with no thread to be had it runs on the caller's, late but never
+/// lost. Tests hand in workers they hold back.
 struct AttemptWorkers {
   var start: (@escaping () -> Void) -> Void
 
@@ -15,11 +16,12 @@ struct AttemptWorkers {
     self.start = start
   }
 
-  /// A detached thread per piece of work, or the caller's thread when none can be made.
-  static var threads: AttemptWorkers {
-    AttemptWorkers { work in
-      if DetachedThread.start(work) != 0 { work() }
-    }
+  /// The process's worker threads, or the caller's thread when none can be made.
+  static var threads: AttemptWorkers { .pool(.shared) }
+
+  /// The threads of `pool`.
+  static func pool(_ pool: WorkerPool) -> AttemptWorkers {
+    AttemptWorkers { work in pool.run(work) }
   }
 }
 

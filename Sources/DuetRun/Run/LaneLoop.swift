@@ -351,7 +351,9 @@ final class LaneLoop {
     attempt.endedAt = attempt.endedAt ?? loop.clock.now
     attempt.code = code
     attempt.signal = signal
-    guard let work = endWork(index, attempt) else { return finish(index, attempt, EndWork()) }
+    guard let (work, touchesFiles) = endWork(index, attempt) else { return finish(index, attempt, EndWork()) }
+    // Nothing declared to store, read or walk: judged at once (a worker's round trip cost a `true` lane a fifth of its time).
+    guard touchesFiles else { return finish(index, attempt, work()) }
     attempt.finishing = true
     let poster = loop.poster, number = attempt.request.attempt
     workers.start {
@@ -365,7 +367,9 @@ final class LaneLoop {
   /// to its end read (an interrupted one's are half written), and the inputs
   /// of a pass (or of a failure the quarantine may excuse) walked again. It
   /// touches nothing the loop owns: what it reads is handed to it here.
-  private func endWork(_ index: Int, _ attempt: Attempt) -> (() -> EndWork)? {
+  /// `touchesFiles` is false when the lane declares no output, report or
+  /// input and is not sandboxed: its work only says so.
+  private func endWork(_ index: Int, _ attempt: Attempt) -> (work: () -> EndWork, touchesFiles: Bool)? {
     let lane = attempt.request.lane, endedAs = attempt.endedAs
     let outputs = endedAs == .pass ? self.outputs : nil
     let ranToEnd = [.pass, .fail, .timeout].contains(endedAs)
@@ -376,7 +380,8 @@ final class LaneLoop {
     let sandbox = attempt.request.sandbox, passedOutside = attempt.passedOutside
     guard outputs != nil || reports != nil || inputs != nil || sandbox != nil else { return nil }
     let since = attempt.startedWall, snapshot = attempt.reports
-    return {
+    let touchesFiles = !lane.outputs.isEmpty || reports != nil || inputs?.isEmpty == false || sandbox != nil
+    return ({
       var end = EndWork()
       // First: the outputs and reports the lane wrote in the sandbox come back into the tree.
       end.sandbox = sandbox?.finish(passedOutside: passedOutside)
@@ -384,7 +389,7 @@ final class LaneLoop {
       end.tests = reports?.read(lane, since, snapshot) ?? JUnitReading()
       if let inputs, let recheck { end.moved = recheck.moved(lane, since: inputs) }
       return end
-    }
+    }, touchesFiles)
   }
 
   /// Judges an ended attempt with its file work done, on the loop's thread:

@@ -18,16 +18,16 @@ package final class StopRequest: Sendable {
   /// Whether a stop was requested.
   package var isRequested: Bool { state.withLock { $0.requested } }
 
-  /// Whether anyone listens now (a request would be heard).
-  package var isListenedTo: Bool { state.withLock { !$0.listeners.isEmpty } }
-
-  /// Requests the stop: every listener hears it now, on this thread, in the order they began listening.
-  package func request() {
+  /// Requests the stop: every listener hears it now, on this thread, in the
+  /// order they began listening. Whether anyone heard it.
+  @discardableResult
+  package func request() -> Bool {
     let listeners = state.withLock { state in
       state.requested = true
       return state.listeners
     }
     listeners.forEach { $0.hear() }
+    return !listeners.isEmpty
   }
 
   /// `hear` runs at every request from now on (at once if one was made already).

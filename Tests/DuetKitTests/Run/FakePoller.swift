@@ -216,11 +216,12 @@ extension AttemptWorkers {
 }
 
 /// Lanes from a compact `name: needs` list, for run loop tests; each runs `sh: <name>`.
-func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:]) -> [Lane] {
+func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:], outputs: [String: [String]] = [:]) -> [Lane] {
   spec.map { name, needs in
     var lane = Lane(name: name, step: .shell(name), location: SourceLocation(file: "m", line: 1, column: 1))
     lane.needs = needs
     lane.retries = retries[name] ?? 0
+    lane.outputs = outputs[name] ?? []
     return lane
   }
 }

@@ -41,7 +41,7 @@ struct LoopOnlyDecidesTests {
     poller.behave = { name, _ in name == "slow" ? .init(seconds: 0, hangs: true) : .init(seconds: 0.01) }
     let gate = Gate(patience: patience)
     var order: [String] = []
-    let (_, by) = schedule(lanes([("store", []), ("slow", [])]), runner: poller, jobs: 2,
+    let (_, by) = schedule(lanes([("store", []), ("slow", [])], outputs: ["store": ["build/store"]]), runner: poller, jobs: 2,
                            outputs: { _, lane in
                              if lane.name == "store" { _ = gate.pass() }
                              return OutputCheck(missing: [])
@@ -81,7 +81,7 @@ struct LoopOnlyDecidesTests {
     let poller = FakePoller(delays: ["store": 0.01, "next": 1])
     let gate = Gate()
     let interruption = StopRequest()
-    let (result, by) = schedule(lanes([("store", []), ("next", ["store"])]), runner: poller, jobs: 2, interruption: interruption,
+    let (result, by) = schedule(lanes([("store", []), ("next", ["store"])], outputs: ["store": ["build/store"]]), runner: poller, jobs: 2, interruption: interruption,
                                 outputs: { _, _ in
                                   interruption.request()
                                   _ = gate.pass()
@@ -98,11 +98,28 @@ struct LoopOnlyDecidesTests {
   @Test func aMissingOutputFoundByTheWorkerFailsTheAttempt() {
     let poller = FakePoller()
     let kept = Locked(0)
-    let (_, by) = schedule(lanes([("app", [])]), runner: poller,
+    let (_, by) = schedule(lanes([("app", [])], outputs: ["app": ["build/app.zip"]]), runner: poller,
                            outputs: { _, _ in OutputCheck(missing: ["build/app.zip"]) { kept.withLock { $0 += 1 } } })
     #expect(by["app"]?.outcome == .fail)
     #expect(by["app"]?.attempts.first?.note == "missing output: build/app.zip")
     #expect(kept.withLock { $0 } == 0)
+  }
+
+  /// A lane that declares no output, report or input has no file work: it is
+  /// judged at once on the loop's thread, without a worker's round trip (which
+  /// cost a 1,000-lane run of `true` lanes a fifth of its time, tools/bench-latency).
+  @Test func aLaneThatDeclaresNothingIsJudgedWithoutAWorker() {
+    let poller = FakePoller()
+    let handed = Locked(0)
+    let counting = AttemptWorkers { work in
+      handed.withLock { $0 += 1 }
+      work()
+    }
+    let (_, by) = schedule(lanes([("plain", []), ("app", [])], outputs: ["app": ["build/app.zip"]]), runner: poller,
+                           outputs: { _, _ in OutputCheck(missing: []) }, workers: counting)
+    #expect(by["plain"]?.outcome == .pass)
+    #expect(by["app"]?.outcome == .pass)
+    #expect(handed.current == 1, "only the lane with outputs to store goes to a worker")
   }
 
   /// A lane whose need ran has its inputs walked again before it starts (they
