@@ -44,6 +44,9 @@ final class CurlTransfer {
   private(set) var moved = 0
   /// A `read`'s body, once the server answered 200.
   private(set) var body: [UInt8] = []
+  /// A GET's bytes hashed as they are written, so the store need not read the
+  /// file back to check it (issue 51: each blob hashed once, as curl writes it once).
+  private var hasher = Digest()
   private var uploadSize = 0
   /// Why duet stopped the transfer itself (too large, a file it cannot write).
   private var abort: String?
@@ -173,6 +176,7 @@ final class CurlTransfer {
       abort = "cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(failed)))"
       return 0
     }
+    if let buffer { hasher.update(UnsafeRawBufferPointer(start: buffer, count: count)) }
     bytes += count
     return count
   }
@@ -197,6 +201,11 @@ final class CurlTransfer {
     var code = 0
     duet_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
     return code
+  }
+
+  /// The digest of the bytes a GET wrote to its destination (read once `finish` said `done`).
+  func writtenDigest() -> BlobDigest {
+    BlobDigest(hash: hasher.finishAndReset(), size: bytes)
   }
 
   /// How the request ended, once libcurl is done with it. A GET that does not

@@ -44,13 +44,16 @@ package final class HTTPTransport: RemoteTransport {
   }
 
   package func get(_ requests: [RemoteGet]) -> [RemoteResult] { perform(requests.map(CurlRequest.get)).map(\.result) }
+  package func get(_ requests: [RemoteGet], each: (Int, RemoteResult, BlobDigest?) -> Void) -> [RemoteResult] {
+    perform(requests.map(CurlRequest.get), each: each).map(\.result)
+  }
   package func put(_ requests: [RemotePut]) -> [RemoteResult] { perform(requests.map(CurlRequest.put)).map(\.result) }
   package func head(_ keys: [RemoteKey]) -> [RemoteResult] { perform(keys.map(CurlRequest.head)).map(\.result) }
   package func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {
     perform(keys.map { CurlRequest.read($0, maxBytes: maxBytes) })
   }
 
-  private func perform(_ requests: [CurlRequest]) -> [(result: RemoteResult, bytes: [UInt8])] {
+  private func perform(_ requests: [CurlRequest], each: (Int, RemoteResult, BlobDigest?) -> Void = { _, _, _ in }) -> [(result: RemoteResult, bytes: [UInt8])] {
     guard !requests.isEmpty else { return [] }
     guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
       // On Linux libcurl is loaded only now (CCurl): a machine without it says so here.
@@ -59,7 +62,14 @@ package final class HTTPTransport: RemoteTransport {
     }
     defer { idle.withLock { $0.append(session) } }
     var bodies = [[UInt8]](repeating: [], count: requests.count)
-    return zip(run(requests, on: session, bodies: &bodies).map(scrubbed), bodies).map { ($0, $1) }
+    var told = [Bool](repeating: false, count: requests.count)
+    let results = run(requests, on: session, bodies: &bodies) { offset, result, written in
+      told[offset] = true
+      each(offset, scrubbed(result), written)
+    }.map(scrubbed)
+    // Those the call ended before they were sent are told of now.
+    for offset in requests.indices where !told[offset] { each(offset, results[offset], nil) }
+    return zip(results, bodies).map { ($0, $1) }
   }
 
   /// The multi loop: keeps up to `parallel` transfers in flight, starting the
@@ -68,7 +78,8 @@ package final class HTTPTransport: RemoteTransport {
   /// first request that fails ends the call: no other request waits for a
   /// server that has failed once (each is answered with that failure). So does
   /// the run's stall budget spent (`StallClock`) and `cancel()`, seen within 100 ms.
-  private func run(_ requests: [CurlRequest], on session: CurlSession, bodies: inout [[UInt8]]) -> [RemoteResult] {
+  private func run(_ requests: [CurlRequest], on session: CurlSession, bodies: inout [[UInt8]],
+                   ended tell: (Int, RemoteResult, BlobDigest?) -> Void) -> [RemoteResult] {
     var results = [RemoteResult?](repeating: nil, count: requests.count)
     var free = session.handles(min(config.parallel, requests.count))
     guard !free.isEmpty else {
@@ -103,6 +114,13 @@ package final class HTTPTransport: RemoteTransport {
         let result = transfer.finish(code)
         results[transfer.index] = result
         bodies[transfer.index] = transfer.body
+        if case .done = result, case .get = transfer.request {
+          tell(transfer.index, result, transfer.writtenDigest())
+        } else if case .failed = result {
+          // A failure ends the call: the others are told of with its reason, after it.
+        } else {
+          tell(transfer.index, result, nil)
+        }
         free.append(done)
         finished += 1
         movedBefore += transfer.moved

@@ -141,8 +141,10 @@ package final class RemoteCache: @unchecked Sendable {
   }
 
   /// Downloads blobs the local store lacks; returns those it could not get.
+  /// `arrived` hears of each blob as it is checked into the store (on this
+  /// thread, while others still download).
   @discardableResult
-  package func fetch(_ digests: [BlobDigest]) -> Set<BlobDigest> {
+  package func fetch(_ digests: [BlobDigest], arrived: (BlobDigest) -> Void = { _ in }) -> Set<BlobDigest> {
     let wanted = Array(Set(digests.filter { !store.contains($0) })).sorted { $0.hash < $1.hash }
     guard !wanted.isEmpty else { return [] }
     guard !broken, !untrusted else { return Set(wanted) }
@@ -160,25 +162,42 @@ package final class RemoteCache: @unchecked Sendable {
       digests.append(digest)
       requests.append(RemoteGet(key: RemoteKey(.cas, digest.hash), destination: path, maxBytes: digest.size))
     }
-    let results = transport.get(requests)
-    for offset in requests.indices {
-      let digest = digests[offset]
-      switch offset < results.count ? results[offset] : .failed("no answer") {
-      case .done:
-        do { try store.adopt(paths[offset], as: digest) } catch {
-          wrongBytes(digest, error)
-          failed.insert(digest)
-        }
-      case .missing:
-        unlink(paths[offset])
-        failed.insert(digest)
-      case .failed(let why):
-        unlink(paths[offset])
-        fail(why)
-        failed.insert(digest)
+    var told = Set<Int>()
+    let results = transport.get(requests) { offset, result, written in
+      guard offset < requests.count, told.insert(offset).inserted else { return }
+      if take(result, path: paths[offset], as: digests[offset], written: written) {
+        arrived(digests[offset])
+      } else {
+        failed.insert(digests[offset])
       }
     }
+    // A transport that answered fewer than asked: the rest did not come.
+    for offset in requests.indices where !told.contains(offset) {
+      _ = take(offset < results.count ? results[offset] : .failed("no answer"), path: paths[offset], as: digests[offset], written: nil)
+      failed.insert(digests[offset])
+    }
     return failed
+  }
+
+  /// One download ended: a blob whose bytes are its name goes into the store
+  /// (checked by the digest taken as it was written, or read back); anything
+  /// else is removed. Whether the store now holds it.
+  private func take(_ result: RemoteResult, path: String, as digest: BlobDigest, written: BlobDigest?) -> Bool {
+    switch result {
+    case .done:
+      do { try store.adopt(path, as: digest, written: written) } catch {
+        wrongBytes(digest, error)
+        return false
+      }
+      return true
+    case .missing:
+      unlink(path)
+      return false
+    case .failed(let why):
+      unlink(path)
+      fail(why)
+      return false
+    }
   }
 
   /// A blob whose bytes are not its name: said once for the run, then no

@@ -68,6 +68,10 @@ package enum RemoteResult: Sendable, Equatable {
 /// verdict.
 package protocol RemoteTransport: Sendable {
   func get(_ requests: [RemoteGet]) -> [RemoteResult]
+  /// `get`, telling `each` (on the calling thread) of every request as it
+  /// ends, with the digest of the bytes written when the transport hashed them
+  /// on the way: a restore starts on a lane's outputs while others download.
+  func get(_ requests: [RemoteGet], each: (_ offset: Int, _ result: RemoteResult, _ written: BlobDigest?) -> Void) -> [RemoteResult]
   func put(_ requests: [RemotePut]) -> [RemoteResult]
   func head(_ keys: [RemoteKey]) -> [RemoteResult]
   /// GETs objects of at most `maxBytes` into memory (action entries, read and
@@ -81,6 +85,14 @@ package protocol RemoteTransport: Sendable {
 extension RemoteTransport {
   /// A transport whose calls never wait has nothing to end.
   func cancel() {}
+
+  /// Every request told of once all have ended, with no digest: a transport
+  /// that cannot tell of each as it ends (the scripted ones of unit tests).
+  func get(_ requests: [RemoteGet], each: (_ offset: Int, _ result: RemoteResult, _ written: BlobDigest?) -> Void) -> [RemoteResult] {
+    let results = get(requests)
+    for (offset, result) in results.enumerated() { each(offset, result, nil) }
+    return results
+  }
 
   /// `read` through `get` and scratch files, for a transport with no other way.
   func read(_ keys: [RemoteKey], maxBytes: Int) -> [(result: RemoteResult, bytes: [UInt8])] {

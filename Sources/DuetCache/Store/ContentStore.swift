@@ -128,12 +128,18 @@ package final class ContentStore: Sendable {
   }
 
   /// Moves a finished temporary file into place as `digest`, after checking
-  /// that its bytes are that digest (a download is checked here).
-  func adopt(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
+  /// that its bytes are that digest (a download is checked here): by
+  /// `written`, the digest of the bytes as they were written into it, when
+  /// the writer took one, else by reading it back.
+  func adopt(_ temporary: String, as digest: BlobDigest, written: BlobDigest? = nil) throws(StoreError) {
     let got: BlobDigest
-    do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
-      unlink(temporary)
-      throw error
+    if let written {
+      got = written
+    } else {
+      do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
+        unlink(temporary)
+        throw error
+      }
     }
     guard got == digest else {
       unlink(temporary)
@@ -228,6 +234,35 @@ package final class ContentStore: Sendable {
       throw .io("cannot restore \(shown): \(why)")
     }
     touch(digest)
+  }
+
+  /// Puts a restored log at `path` (absolute): when this run downloaded and
+  /// checked its blob, as a second name of the store's file (no copy and no new
+  /// file: nothing writes a log in place, and a link into `.duet/logs` leaves
+  /// the tree alone), else as a checked copy.
+  package func restoreLog(_ digest: BlobDigest, toAbsolute path: String, checked: Bool) throws(StoreError) {
+    if checked && linked(digest, toAbsolute: path) { return }
+    try restore(digest, toAbsolute: path, mode: 0o644)
+  }
+
+  /// Links the blob's file to `path` through a temporary name renamed over
+  /// it, only where nothing or a regular file stands; whether it did.
+  private func linked(_ digest: BlobDigest, toAbsolute path: String) -> Bool {
+    let parent = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { return false }
+    defer { close(folder) }
+    var info = stat()
+    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG { return false }
+    // A name of its own, as `temporary(in:)` makes them: two lanes with the same log may be restored at once.
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    let temporary = FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
+    guard linkat(AT_FDCWD, blobPath(digest.hash), folder, temporary, 0) == 0 else { return false }
+    guard renameat(folder, temporary, folder, name) == 0 else {
+      unlinkat(folder, temporary, 0)
+      return false
+    }
+    return true
   }
 
   /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or

@@ -1,5 +1,6 @@
 import DuetCache
 import DuetModel
+import DuetProcess
 import DuetSupport
 import Foundation
 import DuetHistory
@@ -60,8 +61,10 @@ package final class LaneCache {
 
   /// Gives cached lanes their outputs back: each lane's outputs compared with
   /// its entry, the blobs the store lacks fetched from the remote in one batch,
-  /// then the files written. A lane with no `outputs:` needs nothing. The log
-  /// of the pass that earned the entry comes back to `logPaths[index]`.
+  /// and each lane's files written on a worker as soon as its blobs are in the
+  /// store, while the rest download (issue 51: a restore within reach of one
+  /// `curl --parallel`). A lane with no `outputs:` needs nothing. The log of
+  /// the pass that earned the entry comes back to `logPaths[index]`.
   func restore(_ indices: [Int], lanes: [Lane], root: URL, logPaths: [Int: String]) -> [Int: (result: OutputRestore.Result, log: String?)] {
     var results: [Int: (result: OutputRestore.Result, log: String?)] = [:]
     var plans: [Int: OutputRestore.Plan] = [:]
@@ -79,38 +82,103 @@ package final class LaneCache {
       case .failure(let why): results[index] = (.cannot(why.text), nil)
       }
     }
-    let logs = plans.values.compactMap { plan in plan.entry.log.flatMap { store.contains($0) ? nil : $0 } }
-    // What this run downloads it hashes into the store: copied out unhashed.
-    let absent = Set(plans.values.flatMap(\.blobs).filter { !store.contains($0) })
-    let failed = remote?.fetch(Array(absent) + logs) ?? absent
-    let checked = absent.subtracting(failed)
+    let written = writeAsBlobsArrive(plans, root: root, stampsBefore: stampsBefore, logPaths: logPaths)
     for (index, plan) in plans {
-      let result = OutputRestore.apply(plan, root: root, store: store, checked: checked)
-      if case .restored = result, !plan.entry.outputs.isEmpty {
-        let now = OutputRestore.stamps(plan.entry, root: root)
-        if now != stampsBefore[index] { store.keepStamps(now, key: plan.entry.key) }
-      }
-      var log: String?
-      if case .restored = result, let digest = plan.entry.log, let path = logPaths[index], store.contains(digest) {
-        let url = root.appendingPathComponent(path)
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if (try? store.restore(digest, toAbsolute: url.path, mode: 0o644)) != nil { log = path }
-      }
-      if case .restored = result { keep(index, plan.entry) }
-      results[index] = (result, log)
+      guard let lane = written[index] else { continue }
+      if case .restored = lane.result { keep(index, plan.entry, keptBy: lane) }
+      results[index] = (lane.result, lane.log)
     }
     return results
   }
 
+  /// What a worker did for one cached lane: its files, its log, and the
+  /// remote's entry kept in the local store (or why not).
+  private struct LaneRestore: Sendable {
+    var result: OutputRestore.Result
+    var log: String?
+    var entryKept = false
+    var warning: String?
+  }
+
+  /// Fetches the blobs `plans` lack and writes each lane on a worker once the
+  /// blobs it waits for (outputs and log) have arrived; lanes that wait for
+  /// none start at once, and those whose blobs did not come start at the end
+  /// (`OutputRestore.apply` then says what the cache lacks).
+  private func writeAsBlobsArrive(_ plans: [Int: OutputRestore.Plan], root: URL, stampsBefore: [Int: [String: FileStamp]],
+                                  logPaths: [Int: String]) -> [Int: LaneRestore] {
+    let absent = Set(plans.values.flatMap(\.blobs).filter { !store.contains($0) })
+    let logs = Set(plans.values.compactMap { plan in plan.entry.log.flatMap { store.contains($0) ? nil : $0 } })
+    var waiting: [Int: Set<BlobDigest>] = [:]
+    var lanesWaitingFor: [BlobDigest: [Int]] = [:]
+    for (index, plan) in plans {
+      let needs = Set(plan.blobs).intersection(absent).union(plan.entry.log.map { logs.contains($0) ? [$0] : [] } ?? [])
+      waiting[index] = needs
+      for digest in needs { lanesWaitingFor[digest, default: []].append(index) }
+    }
+    let group = WorkGroup(), done = Locked([Int: LaneRestore]()), blobs = self.store
+    var arrived = Set<BlobDigest>(), started = Set<Int>()
+    func start(_ index: Int) {
+      guard let plan = plans[index], started.insert(index).inserted else { return }
+      // What this run downloaded it hashed into the store: copied out unhashed.
+      let checked = arrived.intersection(plan.blobs + (plan.entry.log.map { [$0] } ?? []))
+      let before = stampsBefore[index], logPath = logPaths[index], keepEntry = entries[index]?.source == .remote
+      group.run {
+        let lane = Self.write(plan, root: root, store: blobs, checked: checked, stampsBefore: before, logPath: logPath, keepEntry: keepEntry)
+        done.withLock { $0[index] = lane }
+      }
+    }
+    for index in plans.keys.sorted() where waiting[index]?.isEmpty != false { start(index) }
+    let wanted = Array(absent.union(logs))
+    if let remote, !wanted.isEmpty {
+      remote.fetch(wanted) { digest in
+        arrived.insert(digest)
+        for index in lanesWaitingFor[digest] ?? [] {
+          waiting[index]?.remove(digest)
+          if waiting[index]?.isEmpty == true { start(index) }
+        }
+      }
+    }
+    for index in plans.keys.sorted() { start(index) }
+    group.wait()
+    return done.current
+  }
+
+  /// One cached lane's files written into the tree, on a worker: its outputs,
+  /// their stamps (so the next run need not hash them), its log, and the
+  /// remote's entry kept locally so the next run is served offline. Touches
+  /// only the store's and the tree's files, never this object.
+  private static func write(_ plan: OutputRestore.Plan, root: URL, store: ContentStore, checked: Set<BlobDigest>,
+                            stampsBefore: [String: FileStamp]?, logPath: String?, keepEntry: Bool) -> LaneRestore {
+    var lane = LaneRestore(result: OutputRestore.apply(plan, root: root, store: store, checked: checked))
+    guard case .restored = lane.result else { return lane }
+    if !plan.entry.outputs.isEmpty {
+      let now = OutputRestore.stamps(plan.entry, root: root)
+      if now != stampsBefore { store.keepStamps(now, key: plan.entry.key) }
+    }
+    if let digest = plan.entry.log, let path = logPath, store.contains(digest) {
+      let url = root.appendingPathComponent(path)
+      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      if (try? store.restoreLog(digest, toAbsolute: url.path, checked: checked.contains(digest))) != nil { lane.log = path }
+    }
+    if keepEntry {
+      do {
+        try store.writeEntry(plan.entry.encoded(), key: plan.entry.key)
+        lane.entryKept = true
+      } catch {
+        lane.warning = "cache: cannot keep the remote cache's entry locally: \(error)"
+      }
+    }
+    return lane
+  }
+
   /// After a lane was served: an entry from the remote (its blobs fetched and
-  /// checked into the store already) is written into the local store, so the
-  /// next run is served offline; one from the local store is kept for upload.
-  private func keep(_ index: Int, _ entry: ActionEntry) {
+  /// checked into the store already) was written into the local store by the
+  /// worker, so the next run is served offline; one from the local store is
+  /// kept for upload.
+  private func keep(_ index: Int, _ entry: ActionEntry, keptBy lane: LaneRestore) {
     switch entries[index]?.source {
     case .remote?:
-      do { try store.writeEntry(entry.encoded(), key: entry.key) } catch {
-        localWarnings.append("cache: cannot keep the remote cache's entry locally: \(error)")
-      }
+      if let warning = lane.warning { localWarnings.append(warning) }
     case .local?: servedLocally[index] = entry
     case nil: break
     }

@@ -41,6 +41,29 @@ struct HTTPTransportTests {
     return Date().timeIntervalSince(start)
   }
 
+  /// Each GET is told of as it ends, with the digest of the bytes it wrote
+  /// (hashed on the way, so the store need not read the file back); a 404 is
+  /// told of with none.
+  @Test func eachGetIsToldOfWithTheDigestOfWhatItWrote() throws {
+    let server = try NginxServer.start()
+    let folder = try TemporaryFolder()
+    let blobs = [Data(), Data("hello".utf8), blob(3 << 20)]
+    let puts = try blobs.enumerated().map { try upload($1, in: folder, name: "up\($0)") }
+    let cache = try transport(server)
+    #expect(cache.put(puts) == blobs.map { .done(bytes: $0.count) })
+    var gets = puts.enumerated().map { RemoteGet(key: $1.key, destination: folder.url.appendingPathComponent("down\($0)").path, maxBytes: 10 << 20) }
+    gets.append(RemoteGet(key: RemoteKey(.cas, String(repeating: "0", count: 64)), destination: folder.url.appendingPathComponent("none").path, maxBytes: 10))
+    var told: [Int: (RemoteResult, BlobDigest?)] = [:]
+    let results = cache.get(gets) { offset, result, written in told[offset] = (result, written) }
+    #expect(results == blobs.map { .done(bytes: $0.count) } + [.missing])
+    #expect(told.count == 4)
+    for (offset, data) in blobs.enumerated() {
+      #expect(told[offset]?.1 == BlobDigest(hash: Digest.sha256(data), size: data.count), "GET \(offset)")
+    }
+    #expect(told[3]?.0 == .missing)
+    #expect(told[3]?.1 == nil)
+  }
+
   /// What is PUT (an empty blob, a small one, 5 MB) is stored, and a GET
   /// writes the same bytes to the destination and counts them.
   @Test func putThenGetRoundTrips() throws {

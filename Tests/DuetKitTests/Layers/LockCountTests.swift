@@ -22,6 +22,10 @@ struct LockCountTests {
   /// The run loop and the process engine it drives: every lane event goes through them.
   static let runLoopFolders = ["DuetRun/Run", "DuetProcess"]
   static let lockNames = ["withLock", "Locked", "NSLock", "NSCondition", "Mutex", "pthread_mutex", "os_unfair_lock"]
+  /// Files of those folders that do not run while the loop does, each with why.
+  static let beforeTheLoop: [String: String] = [
+    "DuetRun/Run/LaneCache.swift": "the cache's look-up and restore, while the session is prepared, before the loop starts a lane",
+  ]
   /// Locks the run loop's files keep, each with why.
   static let allowed: [String: Set<String>] = [
     // macOS has no pipe2: without the lock a child started by another thread
@@ -55,7 +59,7 @@ struct LockCountTests {
   @Test func noneInTheRunLoopsFiles() throws {
     var found: [String] = []
     for folder in Self.runLoopFolders {
-      for file in try Self.files(under: folder) {
+      for file in try Self.files(under: folder) where Self.beforeTheLoop[file.path] == nil {
         for (number, line) in file.lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
           for name in Self.lockNames where line.contains(name) && !(Self.allowed[file.path] ?? []).contains(name) {
             found.append("\(file.path):\(number + 1): \(name)")
