@@ -31,7 +31,12 @@ package final class LogSink {
     tail.append(bytes)
     if fd < 0 && !failedToOpen && !closed {
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      fd = open(folder.appendingPathComponent(fileName).path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      // A new file, never written through what stands there: a restored log is
+      // the store's blob under a second name (a link), which a lane that runs
+      // after all in the same run must not overwrite.
+      let path = folder.appendingPathComponent(fileName).path
+      unlink(path)
+      fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
       failedToOpen = fd < 0
       wroteFile = fd >= 0
     }

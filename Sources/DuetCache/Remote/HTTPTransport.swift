@@ -58,7 +58,9 @@ package final class HTTPTransport: RemoteTransport {
     guard Self.globalInit == CURLE_OK, let session = idle.withLock({ $0.popLast() }) ?? CurlSession(connections: config.parallel) else {
       // On Linux libcurl is loaded only now (CCurl): a machine without it says so here.
       let why = duet_curl_missing().map { "libcurl could not be loaded (\(String(cString: $0))); install libcurl4" } ?? "libcurl could not start"
-      return requests.map { (.failed("remote cache \(config.base): \($0.method) \($0.key): \(why)"), []) }
+      let failed = requests.map { RemoteResult.failed("remote cache \(config.base): \($0.method) \($0.key): \(why)") }
+      for (offset, result) in failed.enumerated() { each(offset, result, nil) }
+      return failed.map { ($0, []) }
     }
     defer { idle.withLock { $0.append(session) } }
     var bodies = [[UInt8]](repeating: [], count: requests.count)

@@ -42,9 +42,33 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     condition.broadcast()
     condition.unlock()
   }
+
+  /// Wakes one `wait` (any one): for a change any waiter can take up, so
+  /// the others sleep on (a pool's next piece of work).
+  package func signal() {
+    condition.lock()
+    condition.signal()
+    condition.unlock()
+  }
 }
 
 extension Locked where Value: Copyable {
+  /// `wait` with no deadline that counts itself in `sleepers` while it
+  /// sleeps: a pool tells from the count whether a sleeping thread will take
+  /// the next piece, or a new one is needed.
+  @discardableResult
+  package func wait<Result>(countedIn sleepers: WritableKeyPath<Value, Int>, for ready: (Value) -> Bool,
+                            then body: (inout Value) throws -> Result) rethrows -> Result {
+    condition.lock()
+    defer { condition.unlock() }
+    while !ready(value) {
+      value[keyPath: sleepers] += 1
+      condition.wait()
+      value[keyPath: sleepers] -= 1
+    }
+    return try body(&value)
+  }
+
   /// A copy of the value now.
   package var current: Value { withLock { $0 } }
 }

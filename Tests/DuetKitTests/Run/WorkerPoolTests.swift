@@ -46,7 +46,7 @@ struct WorkerPoolTests {
 
   @Test func piecesOneAfterAnotherRunOnOneThread() {
     let pool = WorkerPool()
-    let threads = Self.threadsOfSequentialPieces(.pool(pool), count: 50) { pool.threads.idle == 1 }
+    let threads = Self.threadsOfSequentialPieces(.pool(pool), count: 50) { pool.threads.sleeping == 1 }
     #expect(threads.count == 1, "50 pieces one after another ran on \(threads.count) threads")
     #expect(pool.threads.made == 1)
   }
@@ -69,6 +69,29 @@ struct WorkerPoolTests {
     release.signal()
   }
 
+  /// Past its limit the pool makes no thread: pieces wait for one to be free,
+  /// and every one runs (a restore hands one piece per lane at once; the
+  /// threads count against the same `ulimit -u` as the lanes).
+  @Test func piecesPastTheLimitWaitForAThread() {
+    let pool = WorkerPool(limit: 2)
+    let release = DispatchSemaphore(value: 0)
+    let ran = Locked(0)
+    let group = DispatchGroup()
+    for _ in 0..<10 {
+      group.enter()
+      pool.run {
+        release.wait()
+        ran.withLock { $0 += 1 }
+        group.leave()
+      }
+    }
+    #expect(pool.threads.made == 2)
+    for _ in 0..<10 { release.signal() }
+    #expect(group.wait(timeout: .now() + 60) == .success)
+    #expect(ran.current == 10)
+    #expect(pool.threads.made == 2)
+  }
+
   @Test func everyPieceRunsOnceWhenManyComeAtOnce() {
     let pool = WorkerPool()
     let count = Locked(0)
@@ -82,6 +105,6 @@ struct WorkerPoolTests {
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(count.current == 200)
-    #expect(pool.threads.made <= 200)
+    #expect(pool.threads.made <= pool.limit)
   }
 }

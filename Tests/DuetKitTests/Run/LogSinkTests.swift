@@ -1,0 +1,25 @@
+@testable import DuetProcess
+import Foundation
+import Testing
+
+/// A lane's log is a new file: a restored log may be the content store's blob
+/// under a second name (a hard link), and a lane that runs after all in the
+/// same run must not write through it into the store.
+@Suite("A log is written as a new file")
+struct LogSinkTests {
+  @Test func aLinkedLogIsReplacedNotWrittenThrough() throws {
+    let folder = try TemporaryFolder()
+    let blob = folder.url.appendingPathComponent("blob")
+    try Data("the store's bytes\n".utf8).write(to: blob)
+    chmod(blob.path, 0o444)
+    let logs = folder.url.appendingPathComponent("logs")
+    try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    #expect(link(blob.path, logs.appendingPathComponent("lane.log").path) == 0)
+    let sink = LogSink(folder: logs, fileName: "lane.log", onLine: nil)
+    sink.write("the lane's own output\n")
+    sink.close()
+    #expect(sink.wroteFile)
+    #expect(FileManager.default.contents(atPath: logs.appendingPathComponent("lane.log").path) == Data("the lane's own output\n".utf8))
+    #expect(FileManager.default.contents(atPath: blob.path) == Data("the store's bytes\n".utf8))
+  }
+}
