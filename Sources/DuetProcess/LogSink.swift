@@ -35,7 +35,11 @@ package final class LogSink {
       // the store's blob under a second name (a link), which a lane that runs
       // after all in the same run must not overwrite.
       let path = folder.appendingPathComponent(fileName).path
-      unlink(path)
+      // Only a file or a link is replaced (DESIGN §12): a device or a pipe
+      // standing there is never unlinked (as root, a log at /dev/null took the
+      // machine's /dev/null away); the open then fails and the lane has no log.
+      var info = stat()
+      if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK { unlink(path) }
       fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
       failedToOpen = fd < 0
       wroteFile = fd >= 0

@@ -241,9 +241,12 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
                       killGrace: killGrace, outputs: outputs, reports: reports, quarantine: quarantine, workers: workers)
   let interrupter = loop.interrupter
   interruption?.listen { interrupter.interrupt() }
+  // The lanes' logs go to a folder of the test's own, never to a device.
+  let logs = FileManager.default.temporaryDirectory.appendingPathComponent("duet-fake-logs-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: logs) }
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
-                workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
+                workingDirectory: URL(fileURLWithPath: "/"), logFolder: logs, logFile: "\(index)-\(attempt).log", logPath: "x", environment: [:])
   }, startWork: startWork, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
 }

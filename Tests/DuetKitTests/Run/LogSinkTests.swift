@@ -22,4 +22,19 @@ struct LogSinkTests {
     #expect(FileManager.default.contents(atPath: logs.appendingPathComponent("lane.log").path) == Data("the lane's own output\n".utf8))
     #expect(FileManager.default.contents(atPath: blob.path) == Data("the store's bytes\n".utf8))
   }
+
+  /// Only a file or a link is replaced: a device or a pipe at the log's path is
+  /// never unlinked (a test's log at /dev/null, run as root, took the machine's
+  /// /dev/null away and left a regular file there). The lane then has no log.
+  @Test func aPipeAtTheLogsPathIsNeverUnlinked() throws {
+    let folder = try TemporaryFolder()
+    let fifo = folder.url.appendingPathComponent("lane.log").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let sink = LogSink(folder: folder.url, fileName: "lane.log", onLine: nil)
+    sink.write("the lane's own output\n")
+    sink.close()
+    #expect(!sink.wroteFile)
+    var info = stat()
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+  }
 }
