@@ -31,16 +31,14 @@ package final class LogSink {
     tail.append(bytes)
     if fd < 0 && !failedToOpen && !closed {
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      // A new file, never written through what stands there: a restored log is
-      // the store's blob under a second name (a link), which a lane that runs
-      // after all in the same run must not overwrite.
+      // A regular file standing there is replaced by a new one, never written
+      // through: a restored log is the store's blob under a second name (a
+      // link), which a lane that runs after all in the same run must not
+      // overwrite. Anything else (a device such as /dev/null) is written to.
       let path = folder.appendingPathComponent(fileName).path
-      // Only a file or a link is replaced (DESIGN §12): a device or a pipe
-      // standing there is never unlinked (as root, a log at /dev/null took the
-      // machine's /dev/null away); the open then fails and the lane has no log.
       var info = stat()
-      if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK { unlink(path) }
-      fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG { unlink(path) }
+      fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       failedToOpen = fd < 0
       wroteFile = fd >= 0
     }

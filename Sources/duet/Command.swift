@@ -47,3 +47,12 @@ extension JSONCommand {
 func treeRoot<C: TreeCommand>(_ arguments: ParsedArguments<C>) throws -> URL {
   try findTree(from: arguments.invocation.workingDirectory, override: arguments[C.root])
 }
+
+/// A file named on `C`'s command line (`--html FILE`, `--junit FILE`), as an
+/// absolute path from the working folder; nil when it was not given, and a usage
+/// error (`--html needs a file path`) when it is empty.
+func filePath<C: Command>(_ text: String?, option: String, _ arguments: ParsedArguments<C>) throws -> String? {
+  guard let text else { return nil }
+  guard !text.isEmpty else { throw UsageError(message: "\(option) needs a file path", command: C.spec.name) }
+  return URL(fileURLWithPath: text, relativeTo: arguments.invocation.workingDirectory).path
+}

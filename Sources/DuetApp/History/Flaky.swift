@@ -6,21 +6,17 @@ import DuetHistory
 
 /// `duet flaky`: the lanes ranked by flaky evidence in the history window.
 package struct FlakyRequest: Sendable {
-  var root: URL
-  /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  var environment: [String: String]
-  /// `--last N`: the window, in runs.
-  package var last = 500
+  /// The window, and lanes or tests.
+  package var ranking: RankingRequest
   /// `--since DURATION`, in seconds back from `now`.
   package var since: Double?
-  /// `--tests`: the test cases of the lanes' reports, not the lanes.
-  package var tests = false
-  /// `--lane NAME` (with `--tests`): only this lane's tests.
-  package var lane: String?
   var now = Date().timeIntervalSince1970
+  package init(ranking: RankingRequest) {
+    self.ranking = ranking
+  }
+
   package init(root: URL, environment: [String: String]) {
-    self.root = root
-    self.environment = environment
+    self.init(ranking: RankingRequest(root: root, environment: environment))
   }
 }
 
@@ -68,14 +64,13 @@ package enum FlakyResponse: CommandResponse {
 }
 
 package func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
-  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "flaky") }
-  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "flaky") {
+  let (ranking, since) = (request.ranking, request.since.map { request.now - $0 })
+  switch try ranking.open(command: "flaky") {
   case .none(let none): return .noHistory(none)
-  case .store(let store) where request.tests:
-    return .tests(try TestFlakyReport.compute(store: store, last: request.last, since: request.since.map { request.now - $0 },
-                                              lane: request.lane, now: request.now))
+  case .store(let store) where ranking.tests:
+    return .tests(try TestFlakyReport.compute(store: store, last: ranking.last, since: since, lane: ranking.lane, now: request.now))
   case .store(let store):
-    return .report(try FlakyReport.compute(store: store, last: request.last, since: request.since.map { request.now - $0 }, now: request.now))
+    return .report(try FlakyReport.compute(store: store, last: ranking.last, since: since, now: request.now))
   }
 }
 
@@ -93,7 +88,7 @@ extension FlakyResponse {
     func describe(_ entry: TestFlakyReport.Entry) {
       // Names and messages come from report files: shown on one line, nothing a terminal acts on.
       let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.map(ControlText.shown).joined(separator: ", "))"
-      printout.out("  \(ControlText.shown(entry.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+      printout.out("  \(ControlText.shown(entry.key.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
                    + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))\(failedOn)")
       if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
     }

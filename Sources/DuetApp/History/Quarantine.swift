@@ -110,7 +110,7 @@ struct QuarantineJSON: Encodable {
     case .noHistory: (command, entries) = ("suggest", [])
     case .suggested(let found):
       (command, entries) = ("suggest", found.release.map { entry($0.entry) })
-      quarantine = found.quarantine.map { ["lane": $0.lane, "test": $0.test] }
+      quarantine = found.quarantine.map { ["lane": $0.lane, "test": $0.key.fullName] }
     }
   }
 }
@@ -209,8 +209,8 @@ extension QuarantineResponse {
     printout.out("duet quarantine suggest: \(found.quarantine.count) flaky test(s) not quarantined; \(found.release.count) quarantine(s) "
                  + "whose tests passed their last \(needed) runs or more in a row")
     for test in found.quarantine {
-      printout.out("  quarantine \(test.test) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
-      printout.out("    \(QuarantineSuggestions.addLine(test: test.test, lane: test.lane))")
+      printout.out("  quarantine \(test.key.fullName) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
+      printout.out("    \(QuarantineSuggestions.addLine(test: test.key.fullName, lane: test.lane))")
     }
     for release in found.release {
       let counted = release.entry.added.map { "since it was added \($0.isDay ? "on" : "at") \($0)" }

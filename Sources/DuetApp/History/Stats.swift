@@ -4,22 +4,6 @@ import DuetSupport
 import Foundation
 import DuetHistory
 
-/// `duet stats`: per lane, runs, pass rate, durations and a slowdown flag.
-package struct StatsRequest: Sendable {
-  var root: URL
-  /// The invocation's environment: `DUET_HISTORY` says where the store is.
-  var environment: [String: String]
-  package var last = 500
-  /// `--tests`: the test cases of the lanes' reports, not the lanes.
-  package var tests = false
-  /// `--lane NAME` (with `--tests`): only this lane's tests.
-  package var lane: String?
-  package init(root: URL, environment: [String: String]) {
-    self.root = root
-    self.environment = environment
-  }
-}
-
 package enum StatsResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(StatsReport)
@@ -56,8 +40,7 @@ package enum StatsResponse: CommandResponse {
 }
 
 package func stats(_ request: StatsRequest) throws -> StatsResponse {
-  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "stats") }
-  switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "stats") {
+  switch try request.open(command: "stats") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests: return .tests(try TestStatsReport.compute(store: store, last: request.last, lane: request.lane))
   case .store(let store): return .report(try StatsReport.compute(store: store, last: request.last))
@@ -80,7 +63,7 @@ extension StatsResponse {
     }
     let rows = report.entries.map { entry -> [TerminalLine] in
       ["\(entry.lane)", "\(entry.runs)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(DurationText.format(entry.p50))",
-       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.label)"]
+       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.key.label)"]
     }
     printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "test"], rows: rows), width: format.width)
     return printout

@@ -15,17 +15,11 @@ extension GitHubWorkflow {
   package static func renderData(_ manifest: Manifest, options: Options) throws(JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
     var data = Data()
-    func add(_ lines: [YAML]) {
-      for line in lines {
-        data.append(contentsOf: line.text.utf8)
-        data.append(0x0A)
-      }
-    }
-    add(header(options, plan: plan))
-    add(buildJob(macOS: false, options: options, manifest: manifest))
-    if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, options: options, manifest: manifest)) }
-    for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
-    add(summaryJob(needs: [CIToolchains.buildJobID(macOS: false)] + plan.jobs.map(\.id), manifest: manifest, options: options))
+    data.appendLines(header(options, plan: plan))
+    data.appendLines(buildJob(macOS: false, options: options, manifest: manifest))
+    if plan.jobs.contains(where: \.macOS) { data.appendLines(buildJob(macOS: true, options: options, manifest: manifest)) }
+    for job in plan.jobs { data.appendLines(laneJob(job, plan: plan, manifest: manifest, options: options)) }
+    data.appendLines(summaryJob(needs: [CIToolchains.buildJobID(macOS: false)] + plan.jobs.map(\.id), manifest: manifest, options: options))
     return data
   }
 

@@ -145,16 +145,7 @@ package enum GitHubWorkflow {
     "# Outside the checkout, so a launcher the tree keeps for its own toolchain stays as it is.",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "install -m 755 \"$bin\" \"$RUNNER_TEMP/duet-bin/duet\"",
-    "echo \"$RUNNER_TEMP/duet-bin\" >> \"$GITHUB_PATH\"",
-    "if ! \"$RUNNER_TEMP/duet-bin/duet\" --version; then",
-    "  if [ \"$os\" = linux ]; then",
-    "    sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
-    "  else",
-    "    brew install libyaml",
-    "  fi",
-    "  \"$RUNNER_TEMP/duet-bin/duet\" --version",
-    "fi",
-  ]
+  ] + onPath(onLinux: "[ \"$os\" = linux ]")
 
   /// The step of a lane job that unpacks the build job's duet (`duet.tar`,
   /// downloaded to `$RUNNER_TEMP`) outside the checkout and puts it on `PATH`.
@@ -162,14 +153,22 @@ package enum GitHubWorkflow {
     "set -euo pipefail",
     "mkdir -p \"$RUNNER_TEMP/duet-bin\"",
     "tar -xf \"$RUNNER_TEMP/duet.tar\" -C \"$RUNNER_TEMP/duet-bin\"",
-    "echo \"$RUNNER_TEMP/duet-bin\" >> \"$GITHUB_PATH\"",
-    "if ! \"$RUNNER_TEMP/duet-bin/duet\" --version; then",
-    "  if [ \"$(uname -s)\" = Linux ]; then",
-    "    sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
-    "  else",
-    "    brew install libyaml",
-    "  fi",
-    "  \"$RUNNER_TEMP/duet-bin/duet\" --version",
-    "fi",
-  ]
+  ] + onPath(onLinux: "[ \"$(uname -s)\" = Linux ]")
+
+  /// The lines that put `$RUNNER_TEMP/duet-bin` on the job's `PATH` and, when
+  /// the duet there does not start, install the libraries it links (`onLinux`:
+  /// the shell test that tells Linux from macOS) and try it again.
+  static func onPath(onLinux: ShellText) -> [ShellText] {
+    [
+      "echo \"$RUNNER_TEMP/duet-bin\" >> \"$GITHUB_PATH\"",
+      "if ! \"$RUNNER_TEMP/duet-bin/duet\" --version; then",
+      "  if \(onLinux); then",
+      "    sudo apt-get update -q && sudo apt-get install -y -q libsqlite3-0 libyaml-0-2 libssl3",
+      "  else",
+      "    brew install libyaml",
+      "  fi",
+      "  \"$RUNNER_TEMP/duet-bin/duet\" --version",
+      "fi",
+    ]
+  }
 }

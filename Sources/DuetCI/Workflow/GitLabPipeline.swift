@@ -61,17 +61,11 @@ package enum GitLabPipeline {
   package static func renderData(_ manifest: Manifest, options: Options) throws(GitHubWorkflow.JobIDClash) -> Data {
     let plan = try plan(manifest, options: options)
     var data = Data()
-    func add(_ lines: [YAML]) {
-      for line in lines {
-        data.append(contentsOf: line.text.utf8)
-        data.append(0x0A)
-      }
-    }
-    add(header(options, androidSDK: manifest.lanes.contains { CIToolchains.needAndroidSDK([$0]) }))
-    add(buildJob(macOS: false, manifest: manifest))
-    if plan.jobs.contains(where: \.macOS) { add(buildJob(macOS: true, manifest: manifest)) }
-    for job in plan.jobs { add(laneJob(job, plan: plan, manifest: manifest, options: options)) }
-    add(summaryJob(needs: plan.jobs.map(\.id), manifest: manifest))
+    data.appendLines(header(options, androidSDK: manifest.lanes.contains { CIToolchains.needAndroidSDK([$0]) }))
+    data.appendLines(buildJob(macOS: false, manifest: manifest))
+    if plan.jobs.contains(where: \.macOS) { data.appendLines(buildJob(macOS: true, manifest: manifest)) }
+    for job in plan.jobs { data.appendLines(laneJob(job, plan: plan, manifest: manifest, options: options)) }
+    data.appendLines(summaryJob(needs: plan.jobs.map(\.id), manifest: manifest))
     return data
   }
 

@@ -203,9 +203,11 @@ final class CurlTransfer {
     return code
   }
 
-  /// The digest of the bytes a GET wrote to its destination (read once `finish` said `done`).
-  func writtenDigest() -> BlobDigest {
-    BlobDigest(hash: hasher.finishAndReset(), size: bytes)
+  /// The digest of the bytes a GET wrote to its destination, once `finish`
+  /// said `result`; nil for any other request or ending.
+  func digestIfWritten(_ result: RemoteResult) -> BlobDigest? {
+    guard case .get = request, case .done = result else { return nil }
+    return BlobDigest(hash: hasher.finishAndReset(), size: bytes)
   }
 
   /// How the request ended, once libcurl is done with it. A GET that does not

@@ -116,13 +116,8 @@ package final class HTTPTransport: RemoteTransport {
         let result = transfer.finish(code)
         results[transfer.index] = result
         bodies[transfer.index] = transfer.body
-        if case .done = result, case .get = transfer.request {
-          tell(transfer.index, result, transfer.writtenDigest())
-        } else if case .failed = result {
-          // A failure ends the call: the others are told of with its reason, after it.
-        } else {
-          tell(transfer.index, result, nil)
-        }
+        // A failure ends the call: it and the others are told of with its reason, after it.
+        if case .failed = result {} else { tell(transfer.index, result, transfer.digestIfWritten(result)) }
         free.append(done)
         finished += 1
         movedBefore += transfer.moved

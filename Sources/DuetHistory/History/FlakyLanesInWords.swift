@@ -15,15 +15,7 @@ package struct FlakyLanesInWords: Sendable, Equatable {
   package var lanes: [Lane]
 
   package init(_ report: FlakyReport) {
-    lanes = (report.flaky + report.recovered).map { entry in
-      var evidence: [String] = []
-      if entry.flakyFingerprints > 0 { evidence.append("both outcomes on \(entry.flakyFingerprints == 1 ? "one fingerprint" : "\(entry.flakyFingerprints) fingerprints")") }
-      if entry.retriesPassed > 0 { evidence.append("passed on a retry \(entry.retriesPassed == 1 ? "once" : "\(entry.retriesPassed) times")") }
-      evidence.append("\(entry.failures) failure(s) in \(entry.runs) run(s)")
-      if entry.recovered { evidence.append("none in the last 7 days") }
-      if !entry.failedOn.isEmpty { evidence.append("failed on \(entry.failedOn.joined(separator: " and "))") }
-      return Lane(name: entry.lane, why: evidence.joined(separator: ", "))
-    }
+    lanes = (report.flaky + report.recovered).map { Lane(name: $0.lane, why: $0.why) }
   }
 
   /// `2 lanes flaky in the window:` or `1 lane flaky in the window:`; nil when none was.

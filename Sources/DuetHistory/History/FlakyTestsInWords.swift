@@ -18,15 +18,8 @@ package struct FlakyTestsInWords: Sendable, Equatable {
 
   /// Nil when the window recorded no test case (no lane has `reports:`): then the report says nothing of tests.
   package init?(_ report: TestFlakyReport?) {
-    guard let report, report.testsSeen > 0 else { return nil }
-    tests = report.flaky.map { entry in
-      var evidence: [String] = []
-      if entry.flakyFingerprints > 0 { evidence.append("both outcomes on \(entry.flakyFingerprints == 1 ? "one fingerprint" : "\(entry.flakyFingerprints) fingerprints")") }
-      if entry.retriesPassed > 0 { evidence.append("passed on a retry \(entry.retriesPassed == 1 ? "once" : "\(entry.retriesPassed) times")") }
-      evidence.append("\(entry.failures) failure(s) in \(entry.runs) run(s)")
-      if !entry.failedOn.isEmpty { evidence.append("failed on \(entry.failedOn.joined(separator: " and "))") }
-      return Test(name: entry.label, lane: entry.lane, why: evidence.joined(separator: ", "))
-    }
+    guard let report, report.keysSeen > 0 else { return nil }
+    tests = report.flaky.map { Test(name: $0.key.label, lane: $0.lane, why: $0.why) }
   }
 
   /// `2 tests are flaky:` or `1 test is flaky:`; nil when none is.

@@ -162,8 +162,8 @@ package struct HistoryReport: Sendable {
   static func selected(_ values: [Double], _ p: Double) -> Double {
     guard !values.isEmpty else { return 0 }
     var values = values
-    let rank = StatsReport.rank(p, of: values.count)
-    StatsReport.select(rank, in: &values, 0..<values.count)
+    let rank = NearestRank.rank(p, of: values.count)
+    NearestRank.select(rank, in: &values, 0..<values.count)
     return values[rank]
   }
 
@@ -312,7 +312,7 @@ struct ReportScan {
       while report.lanes[index].marks.count < columns { report.lanes[index].marks.append(.absent) }
       // Over attempts, as `duet stats` takes them; the attempts are not kept in order, so they are reordered in place.
       guard !report.lanes[index].attemptDurations.isEmpty else { continue }
-      (report.lanes[index].p50, report.lanes[index].p95) = StatsReport.percentiles(&report.lanes[index].attemptDurations)
+      (report.lanes[index].p50, report.lanes[index].p95) = NearestRank.percentiles(&report.lanes[index].attemptDurations)
     }
     report.lanes.sort { $0.name < $1.name }
     report.savedByWeek = Self.saved(report.lanes)

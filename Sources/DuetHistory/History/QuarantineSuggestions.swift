@@ -75,7 +75,7 @@ package struct QuarantineSuggestions: Sendable, Equatable {
                              since: [QuarantineMoment: [String: [String: Int]]] = [:], today: QuarantineDate,
                              below: Double? = nil) -> QuarantineSuggestions {
     let active = entries.filter { $0.isActive(on: today) }
-    let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.test) } }
+    let toQuarantine = flaky.filter { test in !active.contains { $0.lane == test.lane && $0.matches(test: test.key.fullName) } }
     var release: [Release] = []
     for entry in active where !entry.isLaneLevel {
       let counted = entry.added.map { since[$0] ?? [:] } ?? streaks

@@ -62,19 +62,8 @@ enum EngineSwiftLayout {
         for token in config.gradients { gradientEntry(&$0, token) }
       }
     }
-    let helper: SourceLine = "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {"
-    out.keep(prose.block(helper.text))
-    out.add([
-      helper,
-      "  UIColor(",
-      "    red: CGFloat((rgb >> 16) & 0xff) / 255.0,",
-      "    green: CGFloat((rgb >> 8) & 0xff) / 255.0,",
-      "    blue: CGFloat(rgb & 0xff) / 255.0,",
-      "    alpha: alpha)",
-      "}",
-      "",
-      "#endif",
-    ])
+    out.keep(prose.block(SwiftEmitter.tokenColor[0].text))
+    out.add(SwiftEmitter.tokenColor + ["", "#endif"])
     return out.text
   }
 

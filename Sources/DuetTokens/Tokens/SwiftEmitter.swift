@@ -30,12 +30,7 @@ enum SwiftEmitter {
     _ config: TokenConfig, target: SwiftTarget, type: String, conformance: String,
     groups: [(heading: String?, tokens: [(name: String, doc: String?)])]
   ) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config, .swift))
-    out.blank()
-    out.add("#if os(iOS)")
-    out.add("import \(target.engine)")
-    out.blank()
+    var out = opening(config, target: target)
     out.add("public enum \(type): \(conformance) {")
     for group in groups {
       if let heading = group.heading {
@@ -172,21 +167,37 @@ enum SwiftEmitter {
     }
   }
 
+  /// The banner, the iOS guard and the engine's import a file of the engine's
+  /// vocabulary or of a theme's mapping opens with.
+  static func opening(_ config: TokenConfig, target: SwiftTarget) -> SourceText {
+    var out = SourceText()
+    out.add(contentsOf: generatedBanner(config, .swift))
+    out.blank()
+    out.add("#if os(iOS)")
+    out.add("import \(target.engine)")
+    out.blank()
+    return out
+  }
+
   /// The file-private `tokenColor` the tables are written in, and the file's end.
   private static func tokenColorFunction(_ out: inout SourceText) {
     out.add(contentsOf: [
       "/// A colour from the config's `0xRRGGBB` and alpha, so the table needs nothing",
       "/// from the app.",
-      "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {",
-      "  UIColor(",
-      "    red: CGFloat((rgb >> 16) & 0xff) / 255.0,",
-      "    green: CGFloat((rgb >> 8) & 0xff) / 255.0,",
-      "    blue: CGFloat(rgb & 0xff) / 255.0,",
-      "    alpha: alpha)",
-      "}",
-      "#endif",
-    ])
+    ] + tokenColor + ["#endif"])
   }
+
+  /// `tokenColor`: a colour from `0xRRGGBB` and alpha, the one function a
+  /// palette (ours or the engine's layout, `EngineSwiftLayout`) needs beside its tables.
+  static let tokenColor: [SourceLine] = [
+    "private func tokenColor(_ rgb: UInt32, alpha: CGFloat = 1) -> UIColor {",
+    "  UIColor(",
+    "    red: CGFloat((rgb >> 16) & 0xff) / 255.0,",
+    "    green: CGFloat((rgb >> 8) & 0xff) / 255.0,",
+    "    blue: CGFloat(rgb & 0xff) / 255.0,",
+    "    alpha: alpha)",
+    "}",
+  ]
 
   /// The cases of one exhaustive `switch`, `// MARK: <group>` before each headed group.
   static func table<Token>(

@@ -13,12 +13,7 @@ enum ThemeMappingEmitter {
 
   /// `extension SemanticColor { var highContrastSource: SemanticColor }`, one exhaustive `switch`.
   static func swift(_ config: TokenConfig, theme: ThemeSpec, target: SwiftTarget) -> String {
-    var out = SourceText()
-    out.add(contentsOf: generatedBanner(config, .swift))
-    out.blank()
-    out.add("#if os(iOS)")
-    out.add("import \(target.engine)")
-    out.blank()
+    var out = SwiftEmitter.opening(config, target: target)
     out.add("extension \(TokenFileNames.color) {")
     out.add("/// The main-palette entry a token reads in the \(theme.spokenName) theme.", indent: 1)
     out.add("var \(theme.sourceProperty): \(TokenFileNames.color) {", indent: 1)

@@ -3,12 +3,12 @@ import DuetApp
 import DuetSupport
 
 /// `duet flaky`: lanes ranked by flaky evidence in the history window.
-enum FlakyCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
+enum FlakyCommand: RankingCommand, JSONCommand {
   static let since = Option<Self, Double?>.duration(
     OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"))
   static let tests = Option<Self, Bool>.flag(
     OptionSpec(name: "--tests", help: "rank the test cases of the lanes' reports (reports: in the manifest), not the lanes"))
-  static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
+  static let testsVerb = "ranks"
 
   static let spec = CommandSpec(
     name: "flaky",
@@ -27,20 +27,13 @@ enum FlakyCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let last = try arguments[Self.last] ?? 500
     // A bare number is ambiguous here (7 what?), so the unit is required.
     if let text = try arguments[Self.since.raw], Double(text.trimmingCharacters(in: .whitespaces)) != nil {
       throw UsageError(message: "--since needs a unit: 7d, 12h or 30m, got '\(text)' (days, hours or minutes?)", command: "flaky")
     }
     let since = try arguments[Self.since]
-    var request = FlakyRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.last = last
+    var request = FlakyRequest(ranking: try ranking(arguments))
     request.since = since
-    request.tests = try arguments[tests]
-    request.lane = try arguments[lane]
-    if request.lane != nil && !request.tests {
-      throw UsageError(message: "--lane chooses whose tests --tests ranks; use it with --tests", command: "flaky")
-    }
     return console.show(try flaky(request), json: try arguments[json])
   }
 }

@@ -26,11 +26,10 @@ enum ReportCommand: HistoryWindowCommand, TreeCommand {
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     let last = try arguments[Self.last] ?? 500
-    let html = try arguments[Self.html]
-    if html?.isEmpty == true { throw UsageError(message: "--html needs a file path", command: "report") }
+    let htmlPath = try filePath(arguments[Self.html], option: "--html", arguments)
     var request = ReportRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.last = last
-    request.htmlPath = html.map { URL(fileURLWithPath: $0, relativeTo: arguments.invocation.workingDirectory).path }
+    request.htmlPath = htmlPath
     return console.show(try report(request))
   }
 }

@@ -3,10 +3,10 @@ import DuetApp
 import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
-enum StatsCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
+enum StatsCommand: RankingCommand, JSONCommand {
   static let tests = Option<Self, Bool>.flag(
     OptionSpec(name: "--tests", help: "per test case of the lanes' reports (reports: in the manifest): runs, pass rate, p50/p95/max"))
-  static let lane = Option<Self, String?>.text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
+  static let testsVerb = "lists"
 
   static let spec = CommandSpec(
     name: "stats",
@@ -26,14 +26,6 @@ enum StatsCommand: HistoryWindowCommand, TreeCommand, JSONCommand {
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let last = try arguments[Self.last] ?? 500
-    var request = StatsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.last = last
-    request.tests = try arguments[tests]
-    request.lane = try arguments[lane]
-    if request.lane != nil && !request.tests {
-      throw UsageError(message: "--lane chooses whose tests --tests lists; use it with --tests", command: "stats")
-    }
-    return console.show(try stats(request), json: try arguments[json])
+    console.show(try stats(try ranking(arguments)), json: try arguments[json])
   }
 }

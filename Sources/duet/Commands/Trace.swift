@@ -28,9 +28,7 @@ enum TraceCommand: TreeCommand {
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     var request = TraceRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
     request.run = arguments.positionals.first
-    let html = try arguments[Self.html]
-    if html?.isEmpty == true { throw UsageError(message: "--html needs a file path", command: "trace") }
-    request.htmlPath = html.map { URL(fileURLWithPath: $0, relativeTo: arguments.invocation.workingDirectory).path }
+    request.htmlPath = try filePath(arguments[Self.html], option: "--html", arguments)
     return console.show(try trace(request))
   }
 }

@@ -7,17 +7,14 @@ import DuetSupport
 enum VerifyCI {
   /// `--junit FILE` as an absolute path, nil without it.
   static func junitPath(_ arguments: ParsedArguments<VerifyCommand>) throws -> String? {
-    guard let junit = try arguments[VerifyCommand.junit] else { return nil }
-    guard !junit.isEmpty else { throw UsageError(message: "--junit needs a file path", command: "verify") }
-    return URL(fileURLWithPath: junit, relativeTo: arguments.invocation.workingDirectory).path
+    try filePath(arguments[VerifyCommand.junit], option: "--junit", arguments)
   }
 
   /// `--timings` (the root's `.duet/timings.html`) or `--timings=FILE` (from the working folder), as an absolute path.
   static func timingsPath(_ arguments: ParsedArguments<VerifyCommand>, root: URL) throws -> String? {
     guard let timings = try arguments[VerifyCommand.timings] else { return nil }
     guard case .value(let path) = timings else { return VerifyRequest.defaultTimingsPath(root: root) }
-    guard !path.isEmpty else { throw UsageError(message: "--timings=FILE needs a file path", command: "verify") }
-    return URL(fileURLWithPath: path, relativeTo: arguments.invocation.workingDirectory).path
+    return try filePath(path, option: "--timings=FILE", arguments)
   }
 
   /// `--shard I/N`, parsed once here; nil without it. A usage error for a bad spec.

@@ -76,19 +76,19 @@ struct TestCaseHistoryTests {
   @Test func flakyTestsNamesTheTestThatPassedOnRetry() throws {
     _ = try run()
     var request = FlakyRequest(root: tree.url, environment: environment)
-    request.tests = true
+    request.ranking.tests = true
     guard case .tests(let report) = try flaky(request) else {
       Issue.record("expected a test report")
       return
     }
-    #expect(report.flaky.map(\.test) == ["app.CartTest.addsItem"])
+    #expect(report.flaky.map(\.key.fullName) == ["app.CartTest.addsItem"])
     #expect(report.flaky.first?.retriesPassed == 1)
     #expect(report.flaky.first?.lastFailure == "expected 2")
     let text = FlakyResponse.tests(report).printout(TextFormat(width: 200)).outText
     #expect(text.contains("\n  app.CartTest.addsItem (lane unit): 1 run(s), 1 failure(s), 0 flaky fingerprint(s), 0 flip(s), 1 retry(ies) passed; last seen "))
     #expect(text.contains("\n    last failed: expected 2\n"))
     // Issue 50, item 7: a lane neither the manifest nor the history knows is a usage error, not "no flaky tests".
-    request.lane = "other"
+    request.ranking.lane = "other"
     #expect(throws: UsageError.self) { _ = try flaky(request) }
   }
 

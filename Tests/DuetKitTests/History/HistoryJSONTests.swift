@@ -79,4 +79,42 @@ struct HistoryJSONTests {
     #expect(ReportJSON.text(StatsJSON(report)) == LegacyJSON.text(legacy))
     #expect(try LegacyJSON.roundTrips(StatsJSON(report)))
   }
+  /// `flaky --tests --json` (issue 54, item 5): a test's entry is the lane's
+  /// figures after its own fields, and its newest failure (null when it had none).
+  @Test func testFlakyBytesAsBefore() throws {
+    func test(_ name: String, ordinal: Int, recovered: Bool, lastFailure: String?, failedOn: [String]) -> TestFlakyReport.Entry {
+      .init(key: TestKey(identity: TestIdentity(lane: "unit", report: "build/TEST-a.xml", suite: "app.A", name: name, ordinal: ordinal), qualifier: "#2"),
+            runs: 9, failures: 2, flakyFingerprints: 1, flips: 3, retriesPassed: 1, lastSeen: 1_796_321_903, recovered: recovered,
+            lastFailure: lastFailure, failedOn: failedOn)
+    }
+    var report = TestFlakyReport(entries: [test("adds", ordinal: 1, recovered: false, lastFailure: "expected <2>", failedOn: ["ci linux-1", "host vm"]),
+                                           test("drops", ordinal: 0, recovered: true, lastFailure: nil, failedOn: [])], runsInWindow: 40)
+    report.origins = [OriginTally(origin: "ci linux-1", runs: 30), OriginTally(origin: "host vm", runs: 10)]
+    let legacy: [String: Any] = [
+      "definition": TestFlakyReport.definition, "runsInWindow": 40,
+      "origins": [["origin": "ci linux-1", "runs": 30], ["origin": "host vm", "runs": 10]],
+      "tests": report.entries.map { entry -> [String: Any] in
+        ["lane": "unit", "suite": "app.A", "name": entry.key.identity.name, "report": "build/TEST-a.xml", "position": entry.key.identity.ordinal,
+         "runs": 9, "failures": 2, "flakyFingerprints": 1, "flips": 3, "retriesPassed": 1, "lastSeen": Self.iso(1_796_321_903),
+         "status": entry.recovered ? "recovered" : "flaky", "lastFailure": entry.lastFailure ?? NSNull(), "failedOn": entry.failedOn]
+      },
+    ]
+    #expect(ReportJSON.text(TestFlakyJSON(report)) == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(TestFlakyJSON(report)))
+  }
+
+  /// `stats --tests --json`: a test's entry has the lane's runs, pass rate and
+  /// durations after its own fields, and nothing of attempts or trends.
+  @Test func testStatsBytesAsBefore() throws {
+    let key = TestKey(identity: TestIdentity(lane: "unit", report: "r.xml", suite: "", name: "bare", ordinal: 3))
+    let report = TestStatsReport(entries: [
+      .init(key: key, runs: 4, attempts: 5, passRate: 0.75, excused: 1, firstTryRate: 0.5, p50: 0.125, p95: 2.5, max: 3, runP50: 0.2, slower: true, slowdown: 2),
+    ], runsInWindow: 4)
+    let legacy: [String: Any] = ["runsInWindow": 4, "tests": [[
+      "lane": "unit", "suite": "", "name": "bare", "report": "r.xml", "position": 3, "runs": 4, "passRate": 0.75,
+      "p50Seconds": 0.125, "p95Seconds": 2.5, "maxSeconds": 3,
+    ] as [String: Any]]]
+    #expect(ReportJSON.text(TestStatsJSON(report)) == LegacyJSON.text(legacy))
+    #expect(try LegacyJSON.roundTrips(TestStatsJSON(report)))
+  }
 }

@@ -52,7 +52,7 @@ enum LegacyReports {
       let mixed = outcomesByFingerprint.values.filter { $0.passed && $0.failed }
       guard !mixed.isEmpty || retriesPassed > 0 else { continue }
       entries.append(FlakyReport.Entry(lane: lane, runs: ordered.count, failures: failures, flakyFingerprints: mixed.count, flips: flips,
-                                       retriesPassed: retriesPassed, lastSeen: lastSeen, recovered: now - lastSeen > FlakyReport.recoveryAge))
+                                       retriesPassed: retriesPassed, lastSeen: lastSeen, recovered: now - lastSeen > FlakyEvidence.recoveryAge))
     }
     entries.sort { a, b in
       if a.recovered != b.recovered { return !a.recovered }
@@ -88,14 +88,14 @@ enum LegacyReports {
       let firstPasses = ordered.filter { $0.attempts.min { $0.attempt < $1.attempt }?.passed == true }.count
       var slowdown: Double?
       if seconds.count >= 25 {
-        let recent = StatsReport.median(Array(seconds.suffix(5)))
-        let before = StatsReport.median(Array(seconds.dropLast(5).suffix(20)))
+        let recent = NearestRank.median(Array(seconds.suffix(5)))
+        let before = NearestRank.median(Array(seconds.dropLast(5).suffix(20)))
         if before > 0 { slowdown = recent / before }
       }
       entries.append(StatsReport.Entry(lane: lane, runs: ordered.count, attempts: attempts.count,
                                        passRate: Double(passes) / Double(ordered.count), firstTryRate: Double(firstPasses) / Double(ordered.count),
-                                       p50: StatsReport.percentile(attempts, 0.5), p95: StatsReport.percentile(attempts, 0.95),
-                                       max: attempts.max() ?? 0, runP50: StatsReport.percentile(seconds, 0.5),
+                                       p50: NearestRank.percentile(attempts, 0.5), p95: NearestRank.percentile(attempts, 0.95),
+                                       max: attempts.max() ?? 0, runP50: NearestRank.percentile(seconds, 0.5),
                                        slower: (slowdown ?? 0) > 1.5, slowdown: slowdown))
     }
     entries.sort { $0.lane < $1.lane }
@@ -232,11 +232,11 @@ struct ReportParityTests {
       }
       let report = try TestFlakyReport.compute(store: store, last: last, since: since, now: now)
       #expect(report.runsInWindow == fixed.window(last: last, since: since).count)
-      #expect(report.entries.map { [$0.lane, $0.suite, $0.name, "\($0.runs) \($0.failures) \($0.flakyFingerprints) \($0.flips) \($0.retriesPassed) \($0.lastSeen) \($0.recovered)"] } == expected,
+      #expect(report.entries.map { [$0.lane, $0.key.identity.suite, $0.key.identity.name, "\($0.runs) \($0.failures) \($0.flakyFingerprints) \($0.flips) \($0.retriesPassed) \($0.lastSeen) \($0.recovered)"] } == expected,
               "last \(last), since \(String(describing: since))")
     }
     let all = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: now)
-    #expect(all.entries.count > 5 && all.entries.contains { $0.suite.isEmpty } && all.entries.allSatisfy { $0.lastFailure?.hasPrefix("boom ") == true })
+    #expect(all.entries.count > 5 && all.entries.contains { $0.key.identity.suite.isEmpty } && all.entries.allSatisfy { $0.lastFailure?.hasPrefix("boom ") == true })
     let kotlin = try TestFlakyReport.compute(store: store, last: 500, since: nil, lane: "kotlin", now: now)
     #expect(!kotlin.entries.isEmpty && kotlin.entries == all.entries.filter { $0.lane == "kotlin" })
   }
@@ -253,7 +253,7 @@ struct ReportParityTests {
         entry.lane.replacingOccurrences(of: "\u{0}", with: "|") + " \(entry.runs) \(entry.passRate) \(entry.p50) \(entry.p95) \(entry.max)"
       }
       let report = try TestStatsReport.compute(store: store, last: last)
-      #expect(report.entries.map { "\($0.lane)|\($0.suite)|\($0.name) \($0.runs) \($0.passRate) \($0.p50) \($0.p95) \($0.max)" } == expected, "last \(last)")
+      #expect(report.entries.map { "\($0.lane)|\($0.key.identity.suite)|\($0.key.identity.name) \($0.runs) \($0.passRate) \($0.p50) \($0.p95) \($0.max)" } == expected, "last \(last)")
     }
     let all = try TestStatsReport.compute(store: store, last: 500)
     #expect(all.entries.count > 20 && all.entries.contains { $0.passRate < 1 } && all.entries.contains { $0.p95 > $0.p50 })
@@ -287,14 +287,14 @@ struct ReportParityTests {
       let sorted = input.sorted()
       for k in 0..<input.count {
         var values = input
-        StatsReport.select(k, in: &values, 0..<values.count)
+        NearestRank.select(k, in: &values, 0..<values.count)
         #expect(values[k] == sorted[k], "k \(k) of \(input)")
       }
       var values = input
-      let p50 = StatsReport.rank(0.5, of: input.count), p95 = StatsReport.rank(0.95, of: input.count)
-      StatsReport.select(p50, in: &values, 0..<values.count)
-      StatsReport.select(p95, in: &values, p50..<values.count)
-      #expect(values[p50] == StatsReport.percentile(input, 0.5) && values[p95] == StatsReport.percentile(input, 0.95))
+      let p50 = NearestRank.rank(0.5, of: input.count), p95 = NearestRank.rank(0.95, of: input.count)
+      NearestRank.select(p50, in: &values, 0..<values.count)
+      NearestRank.select(p95, in: &values, p50..<values.count)
+      #expect(values[p50] == NearestRank.percentile(input, 0.5) && values[p95] == NearestRank.percentile(input, 0.95))
     }
   }
 

@@ -100,9 +100,9 @@ struct ReportTests {
     #expect(report.entries.map(\.lane) == ["a"])
     #expect(report.entries[0].runs == 10)
     #expect(report.entries[0].passRate == 0.8)
-    #expect(StatsReport.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95) == 10)
-    #expect(StatsReport.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.5) == 5)
-    #expect(StatsReport.median([4, 1, 3, 2]) == 2.5)
+    #expect(NearestRank.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95) == 10)
+    #expect(NearestRank.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.5) == 5)
+    #expect(NearestRank.median([4, 1, 3, 2]) == 2.5)
   }
 
   /// `slower` when the median of the last 5 runs is over 1.5x the median of the 20 before.

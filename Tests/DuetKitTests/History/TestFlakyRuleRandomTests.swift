@@ -88,7 +88,7 @@ struct TestFlakyRuleRandomTests {
     }
     let report = try TestFlakyReport.compute(store: store, last: 500, since: nil, now: base + 3600)
     try expectPulledRunsCountOnce(from: machines, direct: store, seed: seed, now: base + 3600)
-    let ranked = Set(report.entries.map { Case(report: $0.identity.report, name: $0.name, ordinal: $0.identity.ordinal, coin: true) })
+    let ranked = Set(report.entries.map { Case(report: $0.key.identity.report, name: $0.key.identity.name, ordinal: $0.key.identity.ordinal, coin: true) })
     let deterministic = Set(cases.filter { !$0.coin }.map { Case(report: $0.report, name: $0.name, ordinal: $0.ordinal, coin: true) })
     #expect(ranked.isDisjoint(with: deterministic), "seed \(seed): ranked a deterministic case flaky: \(ranked.intersection(deterministic))")
     // The coins are found: the rule is not quiet for want of evidence.

@@ -168,7 +168,7 @@ struct HistoryReportTests {
                             retriesPassed: retries, lastSeen: 0, recovered: recovered, lastFailure: nil)
     }
     let flaky = TestFlakyReport(entries: [entry("testSend", fingerprints: 1, retries: 0), entry("test<b>&", fingerprints: 2, retries: 1),
-                                          entry("testOld", fingerprints: 1, retries: 0, recovered: true)], runsInWindow: 40, testsSeen: 9)
+                                          entry("testOld", fingerprints: 1, retries: 0, recovered: true)], runsInWindow: 40, keysSeen: 9)
     var report = HistoryReport()
     report.flakyTests = FlakyTestsInWords(flaky)
     let html = ReportPage.html(report, time: { "t\($0)" })
@@ -177,9 +177,9 @@ struct HistoryReportTests {
     #expect(!html.contains("testOld"))
     #expect(report.flakyTests?.line.text.hasPrefix("2 tests are flaky: ChatTests.testSend in kotlin <k> (both outcomes") == true)
 
-    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, testsSeen: 9))
+    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, keysSeen: 9))
     #expect(ReportPage.html(report, time: { "t\($0)" }).contains("<p id=\"flaky-tests\">No test was flaky in the window"))
-    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, testsSeen: 0))
+    report.flakyTests = FlakyTestsInWords(TestFlakyReport(entries: [], runsInWindow: 40, keysSeen: 0))
     #expect(report.flakyTests == nil)
     #expect(!ReportPage.html(report, time: { "t\($0)" }).contains("flaky-tests"))
   }

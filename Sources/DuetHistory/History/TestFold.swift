@@ -2,102 +2,43 @@ import DuetModel
 import DuetTestReports
 import DuetSupport
 
-/// Which test cases are flaky, by the rule that proves a lane flaky
-/// (`FlakyReport`): for one test (`TestIdentity`: lane, report file, suite, name,
-/// position) and one input fingerprint, the store holds both a pass and a
-/// failure of it, or it failed on one attempt and passed on a later attempt of
-/// the same run. A failure or an error counts against it; a skip is no evidence.
-/// Ranked, and recovered after 7 days, as lanes are.
-///
-/// Each test's cases in one run are folded per attempt into one `LaneRun` with
-/// the lane's fingerprint, fed to the same `Evidence`: a namesake in another
-/// report (Gradle's other variant) or at another position is another test, and
-/// nothing within one attempt is a retry.
-package struct TestFlakyReport: Sendable {
-  package static let definition = "flaky test = one test (lane, report, name, position) with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
-
-  package struct Entry: Sendable, Equatable {
-    var identity: TestIdentity
-    /// What tells it from a namesake of its lane (`testDebugUnitTest`, `#2`); "" when its name is its own.
-    var qualifier = ""
-    /// Runs in which the test passed or failed.
-    package var runs: Int
-    /// Failed or errored attempts.
-    package var failures: Int
-    package var flakyFingerprints: Int
-    package var flips: Int
-    package var retriesPassed: Int
-    package var lastSeen: Double
-    var recovered: Bool
-    /// The first line of its newest failure's message, if it had one.
-    package var lastFailure: String?
-    /// Where its failures happened, when the window holds runs from more than one place.
-    package var failedOn: [String] = []
-
-    init(identity: TestIdentity, qualifier: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
-                 retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
-      self.identity = identity
-      self.qualifier = qualifier
-      self.runs = runs
-      self.failures = failures
-      self.flakyFingerprints = flakyFingerprints
-      self.flips = flips
-      self.retriesPassed = retriesPassed
-      self.lastSeen = lastSeen
-      self.recovered = recovered
-      self.lastFailure = lastFailure
-    }
-
-    /// A test read from `report` ("" when it does not matter), first of its name there.
-    init(lane: String, suite: String, name: String, report: String = "", runs: Int, failures: Int, flakyFingerprints: Int, flips: Int,
-                 retriesPassed: Int, lastSeen: Double, recovered: Bool, lastFailure: String?) {
-      self.init(identity: TestIdentity(lane: lane, report: report, suite: suite, name: name, ordinal: 0), runs: runs, failures: failures,
-                flakyFingerprints: flakyFingerprints, flips: flips, retriesPassed: retriesPassed, lastSeen: lastSeen,
-                recovered: recovered, lastFailure: lastFailure)
-    }
-
-    package var lane: String { identity.lane }
-    var suite: String { identity.suite }
-    var name: String { identity.name }
-    /// `suite.name`, as a person names the test (and a quarantine entry matches it).
-    package var test: String { identity.fullName }
-    /// The name with what tells it from its namesakes: `app.CartTest.adds [testDebugUnitTest]`.
-    package var label: String { identity.label(qualifier: qualifier) }
-  }
-
-  var entries: [Entry]
-  package var runsInWindow: Int
-  /// The window's runs by where they came from, most first.
-  package var origins: [OriginTally] = []
-  /// How many tests passed or failed in the window, flaky or not:
-  /// 0 when no lane of it has `reports:`.
-  var testsSeen = 0
-
-  package var flaky: [Entry] { entries.filter { !$0.recovered } }
-  package var recovered: [Entry] { entries.filter(\.recovered) }
-
+extension FlakyRanking where Key == TestKey {
   /// The report over the store's last `last` runs (those since `since` only,
   /// and only lane `lane`'s tests when one is named), as of `now`.
   package static func compute(store: HistoryStore, last: Int, since: Double?, lane: String? = nil, now: Double) throws(HistoryError) -> TestFlakyReport {
     let (fold, runs) = try TestFold.scan(store, last: last, since: since, lane: lane)
-    var report = fold.report(runsInWindow: runs, now: now)
-    report.origins = try store.windowOrigins(last: last, since: since)
-    if report.origins.count > 1 {
-      for index in report.entries.indices {
-        let entry = report.entries[index]
-        report.entries[index].failedOn = try store.failureOrigins(lane: entry.lane, test: entry.identity, last: last, since: since)
-      }
+    var report = fold.evidence.ranking(keys: fold.keys, runsInWindow: runs, now: now)
+    for index in report.entries.indices {
+      report.entries[index].lastFailure = fold.identityIndex[report.entries[index].key.identity].flatMap { fold.lastFailure[$0] }
     }
+    try report.addOrigins(store, last: last, since: since)
     return report
+  }
+}
+
+extension StatsRanking where Key == TestKey {
+  /// The report over the store's last `last` runs, only lane `lane`'s tests when one is named.
+  package static func compute(store: HistoryStore, last: Int, lane: String? = nil) throws(HistoryError) -> TestStatsReport {
+    let (fold, runs) = try TestFold.scan(store, last: last, since: nil, lane: lane)
+    return fold.durations.ranking(keys: fold.keys, runsInWindow: runs)
   }
 }
 
 /// The test cases of the window, run by run, folded into lane runs per test
 /// identity and attempt, for the flaky rule (`evidence`) and the durations
-/// (`durations`) alike.
+/// (`durations`) alike: the rule that proves a lane flaky (`FlakyRanking`)
+/// proves a test flaky. For one test (`TestIdentity`: lane, report file, suite,
+/// name, position) and one input fingerprint, the store holds both a pass and a
+/// failure of it, or it failed on one attempt and passed on a later attempt of
+/// the same run. A failure or an error counts against it; a skip is no evidence.
+///
+/// Each test's cases in one run are folded per attempt into one `LaneRun` with
+/// the lane's fingerprint: a namesake in another report (Gradle's other
+/// variant) or at another position is another test, and nothing within one
+/// attempt is a retry.
 struct TestFold {
-  var evidence = FlakyReport.Evidence()
-  var durations = StatsReport.Durations()
+  var evidence = FlakyEvidence()
+  var durations = StatsDurations()
   /// Each test's identity, indexed as `LaneRun.lane`.
   var identities: [TestIdentity] = []
   var identityIndex: [TestIdentity: Int] = [:]
@@ -188,20 +129,10 @@ struct TestFold {
     pending = nil
   }
 
-  func report(runsInWindow: Int, now: Double) -> TestFlakyReport {
-    // Named so that ties sort by lane, suite and name, then report and position.
-    let names = identities.map { "\($0.lane)\u{0}\($0.suite)\u{0}\($0.name)\u{0}\($0.report)\u{0}\(String(repeating: "0", count: max(0, 10 - String($0.ordinal).count)))\($0.ordinal)" }
-    let position = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    let lanes = evidence.report(lanes: names, runsInWindow: runsInWindow, now: now)
-    var entries = lanes.entries.map { entry -> TestFlakyReport.Entry in
-      let index = position[entry.lane]!
-      return TestFlakyReport.Entry(identity: identities[index], runs: entry.runs, failures: entry.failures,
-                                   flakyFingerprints: entry.flakyFingerprints, flips: entry.flips, retriesPassed: entry.retriesPassed,
-                                   lastSeen: entry.lastSeen, recovered: entry.recovered, lastFailure: lastFailure[index])
-    }
+  /// Each test's key, indexed as `LaneRun.lane`: its identity and what tells it from its namesakes.
+  var keys: [TestKey] {
     let qualifiers = TestIdentity.qualifiers(identities)
-    for index in entries.indices { entries[index].qualifier = qualifiers[entries[index].identity] ?? "" }
-    return TestFlakyReport(entries: entries, runsInWindow: runsInWindow, testsSeen: identities.count)
+    return identities.map { TestKey(identity: $0, qualifier: qualifiers[$0] ?? "") }
   }
 }
 

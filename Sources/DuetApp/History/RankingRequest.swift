@@ -1,0 +1,32 @@
+import DuetSupport
+import Foundation
+
+/// What `duet flaky` and `duet stats` rank: the tree's history over the last
+/// `last` runs, its lanes or (`--tests`) the test cases of its lanes' reports,
+/// only one lane's with `--lane`.
+package struct RankingRequest: Sendable {
+  var root: URL
+  /// The invocation's environment: `DUET_HISTORY` says where the store is.
+  var environment: [String: String]
+  /// `--last N`: the window, in runs.
+  package var last = 500
+  /// `--tests`: the test cases of the lanes' reports, not the lanes.
+  package var tests = false
+  /// `--lane NAME` (with `--tests`): only this lane's tests.
+  package var lane: String?
+
+  package init(root: URL, environment: [String: String]) {
+    self.root = root
+    self.environment = environment
+  }
+
+  /// The store to rank from (`.none` without one), once `--lane` is known to
+  /// name a lane of the manifest or the history.
+  func open(command: String) throws -> HistoryAccess.Opened {
+    if let lane { try KnownLane.check(lane, root: root, environment: environment, command: command) }
+    return try HistoryAccess.openForReading(root: root, environment: environment, command: command)
+  }
+}
+
+/// `duet stats` ranks no more than that.
+package typealias StatsRequest = RankingRequest
