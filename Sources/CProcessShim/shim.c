@@ -89,6 +89,15 @@ void duet_stop_latch_trip(int signal) {
 
 int duet_stop_latch_signal(void) { return stop_latch_first; }
 
+static int unhandled_first = 0;
+
+void duet_signal_unhandled(int signal) {
+  int none = 0;
+  __atomic_compare_exchange_n(&unhandled_first, &none, signal, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+int duet_signal_unhandled_first(void) { return __atomic_load_n(&unhandled_first, __ATOMIC_SEQ_CST); }
+
 static int stop_latch_heard = 0;
 
 void duet_stop_latch_heard(void) { __atomic_store_n(&stop_latch_heard, 1, __ATOMIC_SEQ_CST); }
@@ -106,7 +115,7 @@ int duet_children_running(void) { return __atomic_load_n(&children_running, __AT
    and duet deaf to SIGINT and SIGTERM. The handler only writes the number
    into a pipe; the thread, whose signals are all blocked, reads it and calls back. */
 static int signal_pipe[2] = {-1, -1};
-static void (*signal_callback)(int) = 0;
+static void (*signal_callback)(int, void *) = 0;
 
 static void on_stop_signal(int number) {
   int saved = errno;
@@ -121,21 +130,20 @@ static void on_stop_signal(int number) {
    restarted), never a wait of another thread's (issue 52, item 10). */
 static sigset_t quiet_signals;
 
-static void *signal_thread(void *unused) {
-  (void)unused;
+static void *signal_thread(void *context) {
   pthread_sigmask(SIG_UNBLOCK, &quiet_signals, 0);
   for (;;) {
     unsigned char byte;
     ssize_t n = read(signal_pipe[0], &byte, 1);
     if (n == 1) {
-      signal_callback(byte);
+      signal_callback(byte, context);
     } else if (!(n < 0 && errno == EINTR)) {
       return 0;
     }
   }
 }
 
-int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int)) {
+int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int, void *), void *context) {
   if (duet_pipe_cloexec(signal_pipe) != 0) return errno;
   // A full pipe must never block a handler: a signal more is then dropped, the first is queued.
   fcntl(signal_pipe[1], F_SETFL, fcntl(signal_pipe[1], F_GETFL) | O_NONBLOCK);
@@ -149,7 +157,7 @@ int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int
   sigemptyset(&quiet_signals);
   sigaddset(&quiet_signals, SIGWINCH);
   pthread_t thread;
-  int error = pthread_create(&thread, &attributes, signal_thread, 0);
+  int error = pthread_create(&thread, &attributes, signal_thread, context);
   pthread_attr_destroy(&attributes);
   pthread_sigmask(SIG_SETMASK, &previous, 0);
   if (error != 0) return error;

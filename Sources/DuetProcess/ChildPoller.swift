@@ -59,11 +59,12 @@ package enum PollEvent {
   case stopRequested
 }
 
-/// Wakes a poller's `wait` from another thread (a built-in's result, Ctrl-C).
+/// Hands a message to a poller from another thread (a built-in's result,
+/// Ctrl-C) and wakes its `wait`; the loop takes it with `takePosted`.
 package struct Waker: Sendable {
-  private let body: @Sendable () -> Void
-  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  func wake() { body() }
+  private let body: @Sendable (any Sendable) -> Void
+  init(_ body: @escaping @Sendable (any Sendable) -> Void) { self.body = body }
+  func post(_ message: any Sendable) { body(message) }
 }
 
 /// Everything an event loop waits on, behind one seam: starting children,
@@ -79,8 +80,11 @@ package protocol ChildPoller: AnyObject {
   /// Stops waiting for the child's pipe (a grandchild outside its group holds
   /// it): what is in it is read and reported, then `closed`, at the next wait.
   func drop(_ child: ChildID)
-  /// Blocks until something happens, `wake` is called, or `timeout`
+  /// Blocks until something happens, a message is posted, or `timeout`
   /// nanoseconds pass (nil: no limit), reporting each thing seen.
   func wait(timeout: UInt64?, _ report: (PollEvent) -> Void)
+  /// Posts messages from any thread; each wakes the `wait`.
   var waker: Waker { get }
+  /// The messages posted since the last call, in the order posted; never blocks.
+  func takePosted() -> [any Sendable]
 }

@@ -38,14 +38,19 @@ package struct ChildProcess: Sendable {
     }
   }
 
+  #if !os(Linux)
   /// Serialises pipe creation and spawning, so no child inherits another's pipe
-  /// on a system without `pipe2`.
+  /// on a system without `pipe2`. Linux makes each pipe close-on-exec as it
+  /// makes it (`pipe2`), so the run loop's spawns take no lock there.
   private static let spawnLock = NSLock()
+  #endif
 
   static func spawn(_ spec: SpawnSpec) throws(SpawnError) -> ChildProcess {
     let path = spec.path, arguments = spec.arguments, directory = spec.directory, environment = spec.environment
+    #if !os(Linux)
     spawnLock.lock()
     defer { spawnLock.unlock() }
+    #endif
 
     var fds: [Int32] = [-1, -1]
     guard duet_pipe_cloexec(&fds) == 0 else { throw .failed("cannot make a pipe", errno) }

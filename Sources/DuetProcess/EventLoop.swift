@@ -10,7 +10,8 @@ import Darwin
 /// One thread's event loop, as ninja's builder has one: it starts children,
 /// reads their output, notices their exits, keeps their deadlines and runs what
 /// other threads post to it, all on the thread that calls `turn`. Nothing in it
-/// is shared, so nothing in it is locked but the mailbox other threads post to.
+/// is shared, so nothing in it is locked: what other threads post reaches it
+/// through the poller (`SystemPoller`: through its wake-up pipe, as values).
 ///
 /// A child ends once it has exited and its pipe has closed; a grandchild that
 /// escaped the group (`setsid`) and holds the pipe is given `drainGrace`, then
@@ -33,7 +34,6 @@ package final class EventLoop {
   package let clock: any RunClock
   private var children: [ChildID: Child] = [:]
   private var deadlines = DeadlineList()
-  private let mailbox = Locked<[any Sendable]>([])
   /// What to do with a message another thread posted; runs on this loop's thread.
   package var onMessage: ((any Sendable) -> Void)?
   /// What to do when the stop latch trips (a signal asked duet to stop); by
@@ -102,18 +102,14 @@ package final class EventLoop {
   package func cancel(_ token: DeadlineList.Token) { deadlines.cancel(token) }
 
   /// Hands messages to this loop from any thread; `onMessage` gets them during the next turn.
-  package var poster: Poster { Poster(mailbox: mailbox, waker: poller.waker) }
+  package var poster: Poster { Poster(waker: poller.waker) }
 
   /// Posts to an event loop from any thread: a built-in's result, Ctrl-C. A
   /// message, not a closure, so nothing of the loop's crosses a thread.
   package struct Poster: Sendable {
-    fileprivate let mailbox: Locked<[any Sendable]>
     fileprivate let waker: Waker
 
-    package func post(_ message: any Sendable) {
-      mailbox.withLock { $0.append(message) }
-      waker.wake()
-    }
+    package func post(_ message: any Sendable) { waker.post(message) }
   }
 
   /// One round: waits for the poller (at most until the earliest deadline),
@@ -143,11 +139,7 @@ package final class EventLoop {
   /// Hands what other threads posted to `onMessage` now (a Ctrl-C that came
   /// before the run started is seen before anything starts).
   package func deliverPosted() {
-    let posted = mailbox.withLock { posted in
-      defer { posted.removeAll() }
-      return posted
-    }
-    for message in posted { onMessage?(message) }
+    for message in poller.takePosted() { onMessage?(message) }
   }
 
   /// Turns until `done` says so.

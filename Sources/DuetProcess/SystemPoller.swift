@@ -52,7 +52,7 @@ package final class SystemPoller: ChildPoller {
     let pipe = wakePipe
     // The waker keeps the pipe open: a built-in that ends after its loop is
     // gone still writes to this pipe, never to a descriptor number reused since.
-    waker = Waker { pipe.wake() }
+    waker = Waker { pipe.post($0) }
   }
 
   deinit {
@@ -98,6 +98,8 @@ package final class SystemPoller: ChildPoller {
     children[child]?.dropping = true
   }
 
+  package func takePosted() -> [any Sendable] { wakePipe.take(into: buffer) }
+
   package func wait(timeout: UInt64?, _ report: (PollEvent) -> Void) {
     let dropped = finishDrops(report)
     var polled: [pollfd] = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
@@ -108,9 +110,7 @@ package final class SystemPoller: ChildPoller {
     for fd in exitFDs { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     let ready = poll(&polled, nfds_t(polled.count), dropped ? 0 : pollTimeout(timeout))
     guard ready >= 0 else { return }
-    if polled[0].revents != 0 {
-      while read(wakePipe.read, buffer.baseAddress, buffer.count) > 0 {}
-    }
+    // A readable wake-up pipe holds messages, which the loop takes after the wait (`takePosted`).
     if polled[1].revents != 0 {
       stopReported = true
       report(.stopRequested)
@@ -252,10 +252,22 @@ package final class SystemPoller: ChildPoller {
 
 }
 
-/// A non-blocking pipe whose write end wakes a poll; closed when the last owner lets go.
+/// A non-blocking pipe that carries messages to a loop and wakes its poll:
+/// a poster hands a message over (a reference to it, retained, written as
+/// one atomic write of a pointer's bytes) and the loop takes it back with a
+/// read. The kernel orders the two, and the message belongs to one thread at
+/// a time, so nothing is shared and nothing locked. Closed when the last owner
+/// lets go; what was never taken is released then.
 private final class WakePipe: Sendable {
+  /// One message, boxed for the trip through the pipe.
+  private final class Posted {
+    let message: any Sendable
+    init(_ message: any Sendable) { self.message = message }
+  }
+
   let read: Int32
   let write: Int32
+  static let width = MemoryLayout<UInt>.size
 
   init() {
     var fds: [Int32] = [-1, -1]
@@ -264,13 +276,47 @@ private final class WakePipe: Sendable {
     write = fds[1]
   }
 
-  func wake() {
-    var byte: UInt8 = 1
-    _ = Foundation.write(write, &byte, 1)
+  /// Writes the message's reference. A full pipe (a loop that has not read
+  /// thousands of messages) is waited on, not dropped: a lost message would
+  /// leave the loop waiting for work that ended.
+  func post(_ message: any Sendable) {
+    var bits = UInt(bitPattern: Unmanaged.passRetained(Posted(message)).toOpaque())
+    while true {
+      let n = withUnsafeBytes(of: &bits) { Foundation.write(write, $0.baseAddress, WakePipe.width) }
+      if n == WakePipe.width { return }
+      guard n < 0, errno == EINTR || errno == EAGAIN else { break }
+      if errno == EAGAIN {
+        var room = pollfd(fd: write, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&room, 1, -1)
+      }
+    }
+    // No pipe to carry it (none could be made): the message is dropped.
+    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { Unmanaged<Posted>.fromOpaque(raw).release() }
+  }
+
+  /// The messages in the pipe now, in the order posted; never blocks.
+  func take(into buffer: UnsafeMutableRawBufferPointer) -> [any Sendable] {
+    var messages: [any Sendable] = []
+    while true {
+      // Every write is one pointer, atomic, so a read returns whole pointers.
+      let n = Foundation.read(read, buffer.baseAddress, buffer.count - buffer.count % WakePipe.width)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return messages }
+      for offset in stride(from: 0, to: n, by: WakePipe.width) {
+        let bits = buffer.load(fromByteOffset: offset, as: UInt.self)
+        guard let raw = UnsafeMutableRawPointer(bitPattern: bits) else { continue }
+        messages.append(Unmanaged<Posted>.fromOpaque(raw).takeRetainedValue().message)
+      }
+    }
   }
 
   deinit {
-    if read >= 0 { close(read) }
+    if read >= 0 {
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+      _ = take(into: buffer)
+      buffer.deallocate()
+      close(read)
+    }
     if write >= 0 { close(write) }
   }
 }

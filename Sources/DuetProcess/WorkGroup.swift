@@ -7,8 +7,12 @@ import DuetSupport
 /// caller's thread, one piece after another, instead of a trap in libdispatch's
 /// worker set-up (issue 52: `duet doctor` under `ulimit -n 9`). A semaphore
 /// needs no Dispatch thread: its wait is the kernel's.
-package final class WorkGroup: Sendable {
-  private let started = Locked(0)
+///
+/// The group is its owner's: one thread starts the work and waits for it, so
+/// the count of what was started is that thread's and needs no lock (not
+/// `Sendable`: the compiler keeps it on the one thread).
+package final class WorkGroup {
+  private var started = 0
   private let ended = DispatchSemaphore(value: 0)
 
   package init() {}
@@ -16,7 +20,7 @@ package final class WorkGroup: Sendable {
   /// Runs `work` on a thread of the process's `WorkerPool` (an idle one or a
   /// new one), or here when none can be made.
   package func run(_ work: @escaping @Sendable () -> Void) {
-    started.withLock { $0 += 1 }
+    started += 1
     let ended = self.ended
     WorkerPool.shared.run {
       work()
@@ -26,10 +30,8 @@ package final class WorkGroup: Sendable {
 
   /// Returns once every piece of work given so far has ended.
   package func wait() {
-    let count = started.withLock { count -> Int in
-      defer { count = 0 }
-      return count
-    }
+    let count = started
+    started = 0
     for _ in 0..<count { ended.wait() }
   }
 }

@@ -14,18 +14,15 @@ final class Console: Sendable {
   let canRewrite: Bool
   let width: Int
   private let output: ConsoleOutput
-  /// Serialises writes to the descriptors, so lines from several threads never interleave.
-  private let writing = Locked(())
 
   init(environment: [String: String], output: ConsoleOutput = .standardStreams, color: ColorChoice = .auto) {
     self.output = output
-    if case .standardStreams = output { isTerminal = isatty(STDOUT_FILENO) == 1 } else { isTerminal = false }
+    isTerminal = output.isStandardStreams && isatty(STDOUT_FILENO) == 1
     let noColor = environment[.noColor].map { !$0.isEmpty } ?? false
     // FORCE_COLOR or CLICOLOR_FORCE (set, not "0"): colour for a CI log that
     // renders it, though stdout is a pipe. NO_COLOR still wins.
     let forced = [EnvironmentVariable.forceColor, .clicolorForce].contains { environment[$0].map { !$0.isEmpty && $0 != "0" } ?? false }
-    let streams: Bool
-    if case .standardStreams = output { streams = true } else { streams = false }
+    let streams = output.isStandardStreams
     switch color {
     case .always: useColor = true
     case .never: useColor = false
@@ -82,11 +79,7 @@ final class Console: Sendable {
 
   /// Bytes as they are (a lane's log), to stdout.
   func bytes(_ data: Data) {
-    if case .buffers(let buffers) = output {
-      buffers.append(String(decoding: data, as: UTF8.self), error: false)
-      return
-    }
-    writing.withLock { _ in FileHandle.standardOutput.write(data) }
+    output.write(data, error: false)
   }
 
   /// `file:line:col: error: message`, with `error` in red on a terminal.
@@ -123,20 +116,6 @@ final class Console: Sendable {
   }
 
   private func write(_ text: String, to fd: Int32) {
-    if case .buffers(let buffers) = output {
-      buffers.append(text, error: fd == STDERR_FILENO)
-      return
-    }
-    writing.withLock { _ in
-      var text = text
-      text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-          let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-          if n < 0 { if errno == EINTR { continue } else { return } }
-          offset += n
-        }
-      }
-    }
+    output.write(text.utf8, error: fd == STDERR_FILENO)
   }
 }

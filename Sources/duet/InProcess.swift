@@ -14,8 +14,8 @@ extension Invocation {
   func runInProcess() -> InvocationResult {
     var call = self
     call.ownsProcess = false
-    let buffers = ConsoleBuffers()
-    let console = Console(environment: call.environment, output: .buffers(buffers))
+    let buffers = ConsoleOutput.buffers()
+    let console = Console(environment: call.environment, output: buffers)
     let code = Entrypoint.run(call, console: console)
     let text = buffers.text
     return InvocationResult(exitCode: code, stdout: text.stdout, stderr: text.stderr)

@@ -58,7 +58,7 @@ struct Invocation: Sendable {
   }
 
   /// Runs `body` with `handler` taking the signals, where this invocation owns them.
-  func duringSignals<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+  func duringSignals<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
     guard let signals else { return try body() }
     return try signals.during(handler, body)
   }

@@ -10,90 +10,121 @@ final class ProgressPrinter: Sendable {
   /// What changes as lanes start and finish. The lock is held while a line is
   /// written, so the status line is cleared and redrawn around it in one piece.
   private struct State {
+    /// The lanes of the run under way (each run of `--watch` starts again).
+    var total = 0
     var running: [String: Date] = [:]
     var finished = 0
     var statusShown = false
     /// The columns the status line took when drawn: on a terminal made narrower
     /// since, it now wraps over several rows, and all of them must go.
     var statusColumns = 0
+    /// The run's clock; nil once the run ended, when a tick under way draws nothing.
     var timer: Ticker?
   }
 
   private let console: Console
   private let quiet: Bool
-  let total: Int
+  private let heartbeat: Double
   private let state = Locked(State())
   private let signals: SignalPolicy?
 
   /// `signals`: the process's; on a terminal, its SIGWINCH wakes the clock to
   /// redraw the status line at the new width at once (the drawing happens on
   /// the clock's thread, never the signal thread, which a blocked terminal must not hold).
-  init(console: Console, quiet: Bool, total: Int, heartbeat: Double = 60, signals: SignalPolicy? = nil) {
+  init(console: Console, quiet: Bool, heartbeat: Double = 60, signals: SignalPolicy? = nil) {
     self.console = console
     self.quiet = quiet
-    self.total = total
+    self.heartbeat = heartbeat
     self.signals = signals
-    guard !quiet else { return }
-    let rewrite = console.canRewrite
-    let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in
-      if rewrite { self?.redraw() } else { self?.stillRunning() }
-    }
-    state.withLock { $0.timer = timer }
-    if rewrite, let timer { signals?.redrawOnResize(self) { timer.fire() } }
   }
 
-  func handle(_ update: ProgressUpdate) {
+  /// A run of `total` lanes starts: the count from zero, and its clock.
+  func start(total: Int) {
     guard !quiet else { return }
-    state.withLock { state in
-      switch update {
-      case .started(let name):
-        state.running[name] = Date()
-      case .retrying(let line, let code):
-        clearStatus(&state)
-        console.out(line, paint: code)
-      case .finished(let name, let count, let line, let code):
-        state.running[name] = nil
-        state.finished = count
-        clearStatus(&state)
-        console.out(line, paint: code)
-        drawStatus(&state)
-      }
-    }
+    let rewrite = console.canRewrite
+    let timer = Ticker(interval: rewrite ? 0.25 : heartbeat) { [weak self] in self?.draw(.tick) }
+    state.withLock { $0 = State(total: total, timer: timer) }
+    if rewrite, let timer { signals?.redrawOnResize { timer.fire() } }
   }
+
+  func handle(_ update: ProgressUpdate) { handle { _ in update } }
+
+  /// Shows the update made from the run's lane count (`ProgressUpdate(event, total:)`).
+  func handle(_ update: @escaping (_ total: Int) -> ProgressUpdate) { draw(.update(update)) }
 
   /// A `--stream` line, to stdout; under `--json` (`quiet`) to stderr, as the
   /// notices go, so a lane's own output never lands in the report on stdout.
   func streamed(_ lane: String, _ line: String) {
     let text: TerminalLine = "\(lane) | \(line, in: .laneOutput)"
     guard !quiet else { return console.err(text) }
-    state.withLock { state in
-      clearStatus(&state)
-      console.out(text)
-      drawStatus(&state)
-    }
+    draw(.line(text))
   }
 
+  /// The run ended: the status line goes, and its clock stops.
   func finish() {
-    signals?.stopRedrawing(self)
-    state.withLock { $0.timer }?.cancel()
-    state.withLock { clearStatus(&$0) }
+    let timer = state.withLock { state in
+      clearStatus(&state)
+      defer { state.timer = nil }
+      return state.timer
+    }
+    timer?.cancel()
   }
 
-  private func redraw() {
+  /// What the printer writes while a run goes, from whichever thread tells it:
+  /// a lane's update, a `--stream` line, a tick of its clock.
+  private enum Drawing {
+    case update((_ total: Int) -> ProgressUpdate)
+    case line(TerminalLine)
+    case tick
+  }
+
+  /// Writes it with the status line cleared and drawn again around it, holding the lock throughout.
+  private func draw(_ drawing: Drawing) {
+    guard !quiet else { return }
     state.withLock { state in
+      switch drawing {
+      case .update(let made):
+        show(made(state.total), &state)
+      case .line(let text):
+        clearStatus(&state)
+        console.out(text)
+        drawStatus(&state)
+      case .tick:
+        tick(&state)
+      }
+    }
+  }
+
+  private func show(_ update: ProgressUpdate, _ state: inout State) {
+    switch update {
+    case .started(let name):
+      state.running[name] = Date()
+    case .retrying(let line, let code):
       clearStatus(&state)
+      console.out(line, paint: code)
+    case .finished(let name, let count, let line, let code):
+      state.running[name] = nil
+      state.finished = count
+      clearStatus(&state)
+      console.out(line, paint: code)
       drawStatus(&state)
     }
   }
 
-  /// `[2/9] still running: kotlin 1m00s, swift 12.0s`, one line in the log.
-  private func stillRunning() {
-    state.withLock { state in
-      guard !state.running.isEmpty else { return }
-      let now = Date()
-      let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
-      console.out("\(ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: console.width, verb: "still running"))")
+  /// The clock's tick: on a terminal the status line drawn again (its times
+  /// move); elsewhere `[2/9] still running: kotlin 1m00s, swift 12.0s`, one
+  /// line in the log. Nothing once the run ended.
+  private func tick(_ state: inout State) {
+    guard state.timer != nil else { return }
+    if console.canRewrite {
+      clearStatus(&state)
+      drawStatus(&state)
+      return
     }
+    guard !state.running.isEmpty else { return }
+    let now = Date()
+    let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
+    console.out("\(ProgressPrinter.statusText(finished: state.finished, total: state.total, running: names, width: console.width, verb: "still running"))")
   }
 
   private func drawStatus(_ state: inout State) {
@@ -102,7 +133,7 @@ final class ProgressPrinter: Sendable {
     let names = state.running.sorted { $0.value < $1.value }.map { "\($0.key) \(DurationText.format(now.timeIntervalSince($0.value)))" }
     // The width now, not at the start: the terminal may have been resized (SIGWINCH).
     let width = console.currentWidth()
-    let text = ProgressPrinter.statusText(finished: state.finished, total: total, running: names, width: width)
+    let text = ProgressPrinter.statusText(finished: state.finished, total: state.total, running: names, width: width)
     console.raw(console.paint(text, "2"))
     state.statusShown = true
     state.statusColumns = text.count

@@ -129,6 +129,7 @@ struct CIVerifyCLITests {
 
   /// Shards over several N run every lane exactly once, and with recorded durations the slow lane gets a shard of its own.
   @Test func shards() throws {
+    // A sleep that is the point: the recorded durations decide the shards, so one lane is slow.
     var manifest = "version: 1\nlanes:\n  - name: slow\n    sh: sleep 0.4\n"
     for i in 1...5 { manifest += "  - name: quick\(i)\n    sh: 'true'\n" + (i > 1 ? "    needs: [quick\(i - 1)]\n" : "") }
     let tree = try FixtureTree(manifest: manifest)
@@ -155,7 +156,7 @@ struct CIVerifyCLITests {
 
   /// A lane job's store is complete on its own when verify exits (no -wal left beside it), so CI can upload the one file and merge it elsewhere.
   @Test func storeIsClosedForUpload() throws {
-    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: sleep 0.05\n")
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: \"true\"\n")
     for i in 1...4 {
       let run = try tree.duet("verify", environment: ["DUET_HISTORY": ".duet/ci/history-\(i).sqlite"])
       #expect(run.status == 0)

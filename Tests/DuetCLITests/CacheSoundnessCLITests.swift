@@ -13,12 +13,15 @@ struct CacheSoundnessCLITests {
       version: 1
       lanes:
         - name: check
-          sh: sleep 1.2; grep -q ok f
+          sh: if [ ! -e started ]; then touch started; while ! grep -q ok f; do sleep 0.01; done; fi; grep -q ok f
           inputs: [f]
       """)
     try tree.write("f", "bad\n")
     let url = tree.url
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+    // The edit comes once the lane runs (duet read its inputs before), and the
+    // lane waits for it: no guess at how long a loaded machine takes to get there.
+    Thread.detachNewThread {
+      _ = eventually(within: 120) { FileManager.default.fileExists(atPath: url.appendingPathComponent("started").path) }
       try? Data("ok\n".utf8).write(to: url.appendingPathComponent("f"))
     }
     #expect(try tree.duet("verify").status == 0)
@@ -217,6 +220,7 @@ struct CacheSoundnessCLITests {
       version: 1
       lanes:
         - name: slow
+          # A sleep that is the point: the lane runs until the test interrupts the run.
           sh: touch slow.started; sleep 30
         - name: quick
           sh: "true"
@@ -260,6 +264,7 @@ struct CacheSoundnessCLITests {
     try CIGit.commitAll(tree)
     // A slow git (as on a loaded machine): the lanes end while duet still asks it for HEAD.
     let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    // A sleep that is the point: git is slow, so the lanes end while duet still asks it.
     try tree.write("bin/git", "#!/bin/sh\nsleep 0.3\nexec \(realGit) \"$@\"\n")
     chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
     let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")

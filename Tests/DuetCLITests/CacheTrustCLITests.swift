@@ -16,8 +16,10 @@ struct CacheTrustCLITests {
         - name: flood
           sh: yes | head -c 20000000
         - name: quick
+          # A sleep that is the point: the error line comes while the flood runs.
           sh: 'echo first; sleep 0.3; echo "quick: error: something broke"; exit 1'
         - name: slow
+          # A sleep that is the point: the lane outlasts its timeout.
           sh: sleep 100
           timeout: 1s
       """)
@@ -158,6 +160,7 @@ struct CacheTrustCLITests {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - name: a\n    sh: echo a\n")
     // The stand-in git says it started, so Ctrl-C comes while it hangs (not
     // before duet's handler is in place, on a machine too busy to start it in a second).
+    // A sleep that is the point: a git that hangs until it is stopped.
     try tree.write("bin/git", "#!/bin/sh\ntouch \"$0.started\"\nsleep 100\n")
     chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
     try tree.write(".git/HEAD", "ref: refs/heads/main\n")

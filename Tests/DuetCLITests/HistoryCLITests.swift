@@ -67,6 +67,7 @@ struct HistoryCLITests {
   /// Two verifies in one tree at once both record every step.
   @Test func concurrentVerifiesBothRecord() throws {
     var manifest = "version: 1\nlanes:\n"
+    // A sleep that is the point: lanes that take time, so the two runs overlap.
     for i in 0..<30 { manifest += "  - {name: l\(i), sh: 'sleep 0.0\(i % 10)'}\n" }
     let tree = try FixtureTree(manifest: manifest)
     let group = DispatchGroup()

@@ -27,6 +27,7 @@ struct LaneKeyCLITests {
   /// the lane runs again and times out; the dry run says why.
   @Test func aLowerTimeoutIsNotServedAnOldPass() throws {
     func manifest(_ timeout: String) -> String {
+      // A sleep that is the point: the lane takes longer than the lowered timeout.
       "version: 1\nlanes:\n  - {name: slow, sh: 'sleep 1.3', inputs: [src/**], timeout: \(timeout)}\n"
     }
     let tree = try FixtureTree(manifest: manifest("1m"))

@@ -8,6 +8,7 @@ import Testing
 struct MachineErrorCLITests {
   @Test func outOfDescriptorsIsAnError() throws {
     var lanes = ["version: 1", "lanes:"]
+    // A sleep that is the point: the lanes run at once, holding their descriptors.
     for index in 0..<40 { lanes.append("  - {name: l\(index), sh: \"sleep 0.3\", retries: 2}") }
     lanes.append("  - {name: after, sh: \"true\", needs: [l39]}")
     let tree = try FixtureTree(manifest: lanes.joined(separator: "\n") + "\n")

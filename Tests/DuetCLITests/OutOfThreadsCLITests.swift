@@ -59,6 +59,7 @@ struct OutOfThreadsCLITests {
 
   @Test(arguments: [SIGTERM, SIGINT])
   func exitsOnTheSignal(_ signal: Int32) throws {
+    // A sleep that is the point: the lanes run until the signal stops them.
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: a, sh: \"sleep 60\"}\n  - {name: b, sh: \"sleep 60\"}\n")
     for tool in ["prlimit"] + (getuid() == 0 ? ["setpriv"] : []) {
       #expect(try shell("command -v \(tool)", in: tree.url).status == 0, "\(tool) (util-linux) is needed")

@@ -9,6 +9,7 @@ import Testing
   static let manifest = """
     version: 1
     lanes:
+      # A sleep that is the point: the bars' lengths are the lanes' times.
       - {name: build, sh: 'sleep 0.3'}
       - {name: lint, sh: 'sleep 0.1'}
       - {name: test, sh: 'sleep 0.2', needs: [build]}
@@ -123,6 +124,7 @@ import Testing
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: the slowest lane's chart needs a lane that takes time.
         - {name: build, sh: 'sleep 0.2'}
         - {name: ui, sh: 'test -f .duet/once || { touch .duet/once; exit 1; }', retries: 1}
         - {name: odd, sh: 'if test -f .duet/odd; then rm .duet/odd; exit 1; else touch .duet/odd; fi'}
@@ -157,6 +159,7 @@ import Testing
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: the axis is ticked at round seconds, so the run lasts more than one.
         - {name: tokens, sh: 'sleep 0.2'}
         - {name: swift, sh: 'sleep 1.3', needs: [tokens]}
         - {name: kotlin, sh: 'exit 1', needs: [tokens]}
@@ -254,6 +257,7 @@ import Testing
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: a lane with a time to chart.
         - {name: a, sh: 'sleep 0.2'}
         - {name: odd, sh: 'true'}
         - {name: gen, sh: 'true'}

@@ -197,10 +197,12 @@ struct RemoteCacheCLITests {
     let slow = try clone().duet("verify", environment: environment(server, location: "slow"))
     #expect(slow.status == 0, "\(slow.stdout)\(slow.stderr)")
     #expect(Date().timeIntervalSince(started) < 60)
-    // Killed during the run: the lane that runs first stops the server.
+    // Killed during the run: the lane that runs first stops the server, and
+    // waits until it is gone (exited, or a zombie; at most 10 s), not a time.
     let dying = try clone()
     try dying.write("lanes/manifest.yaml", try dying.read("lanes/manifest.yaml").replacingOccurrences(
-      of: "sh: scripts/assemble-kit.sh", with: "sh: kill \(server.pid) && sleep 0.5 && scripts/assemble-kit.sh"))
+      of: "sh: scripts/assemble-kit.sh", with: "sh: kill \(server.pid) && { i=0; while [ $i -lt 1000 ] && ps -o stat= -p \(server.pid) | grep -q '^[^Z]'; "
+        + "do sleep 0.01; i=$((i+1)); done; } && scripts/assemble-kit.sh"))
     let killed = try dying.duet("verify", environment: environment(server, upload: true))
     server.stop()
     #expect(killed.status == 0, "\(killed.stdout)\(killed.stderr)")

@@ -63,6 +63,7 @@ struct ReportsBoundsCLITests {
           reports: [out.xml]
           sh: |
             printf '<testsuite><testcase classname="app.A" name="ok"/></testsuite>' > out.xml
+            # A sleep that is the point: the lane uses all of its timeout.
             sleep 5
       """)
     let run = try tree.binary("verify")

@@ -11,6 +11,7 @@ struct SignalCLITests {
     version: 1
     lanes:
       - name: long
+        # A sleep that is the point: the lane runs until the test signals duet.
         sh: sh -c 'sleep 120 & echo $! > long.pid; wait'
     """
 
@@ -48,6 +49,7 @@ struct SignalCLITests {
       mocks:
         - output: Tests/Mocks/Mocks.swift
           sources: [Sources]
+          # A sleep that is the point: the generator runs until the test signals duet.
           generator: sh -c 'sleep 120 & echo $! > gen.pid; wait'
       lanes:
         - name: mocks
@@ -119,6 +121,7 @@ struct EscapedDescendantTests {
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: both lanes outlast their timeouts.
         - {name: slow, sh: "sleep 9", timeout: 1s}
         - {name: slower, sh: "sleep 9 & sleep 9", timeout: 1s}
       """)
@@ -136,7 +139,8 @@ struct EscapedDescendantTests {
       version: 1
       lanes:
         - name: daemon
-          sh: setsid sh -c 'echo $$ > daemon.pid; exec sleep 120' > /dev/null 2>&1 < /dev/null & sleep 0.3
+          # A sleep that is the point: the daemon outlives the lane; the lane waits for its pid, not for a time.
+          sh: setsid sh -c 'echo $$ > daemon.pid.new && mv daemon.pid.new daemon.pid; exec sleep 120' > /dev/null 2>&1 < /dev/null & while [ ! -e daemon.pid ]; do sleep 0.01; done
       """)
     let run = try tree.binary("verify")
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

@@ -17,6 +17,7 @@ struct StalledOutputCLITests {
         - name: chatty
           sh: 'i=0; while [ $i -lt 4000 ]; do echo "line $i of a lane that talks a lot, more than a pipe holds"; i=$((i+1)); done'
         - name: slow
+          # A sleep that is the point: the lane outlasts its timeout.
           sh: sleep 30
           timeout: 2s
       """)

@@ -28,6 +28,7 @@ struct TerminalCLITests {
   /// `ESC[K` and no colour reach the terminal; on `TERM=xterm` the same run
   /// draws and clears it, which shows the terminal is one.
   @Test func dumbTerminalGetsNoCursorControl() throws {
+    // A sleep that is the point: the lane runs while the status line's clock (a tick every 0.25 s) draws it.
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: slow, sh: \"sleep 0.8\"}\n")
     let xterm = try verifyOnTerminal(tree, term: "xterm")
     #expect(xterm.contains("\u{1B}[K") && xterm.contains("running: slow"), "\(xterm.debugDescription)")
@@ -35,6 +36,18 @@ struct TerminalCLITests {
     #expect(!dumb.contains("\u{1B}"), "\(dumb.debugDescription)")
     #expect(!dumb.contains("running: slow"))
     #expect(dumb.contains("duet verify: PASS (1 passed)"), "\(dumb.debugDescription)")
+  }
+
+  /// A lane's wait for the terminal to have been resized (at most 30 s).
+  static let untilResized = "i=0; while [ ! -e resized ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done"
+
+  /// Narrows the terminal to `columns` once both lanes run and the status line
+  /// was drawn at the start's width, then says so (`resized`). Waits for the
+  /// lanes to start, not a time a loaded machine may not keep (at most 30 s).
+  static func resize(to columns: Int) -> String {
+    "i=0; while { [ ! -e a.started ] || [ ! -e b.started ]; } && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done; "
+      // A sleep that is the point: a tick of the status line's clock (every 0.25 s) draws it at 120 columns first.
+      + "sleep 0.6; stty cols \(columns) < /dev/tty; touch resized"
   }
 
   /// Issue 39, item 18: a status line drawn on a wide terminal that is then
@@ -48,10 +61,11 @@ struct TerminalCLITests {
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
-        - {name: a-lane-with-a-rather-long-name, sh: "sleep 2.5"}
-        - {name: another-lane-with-a-long-name, sh: "sleep 2.5"}
+        # A sleep that is the point: the lanes run on until the resize is redrawn (at once, on SIGWINCH).
+        - {name: a-lane-with-a-rather-long-name, sh: "touch a.started; \(Self.untilResized); sleep 0.6"}
+        - {name: another-lane-with-a-long-name, sh: "touch b.started; \(Self.untilResized); sleep 0.6"}
       """)
-    let command = "stty cols 120; (sleep 0.8; stty cols 30 < /dev/tty) & TERM=xterm '\(duetBinary.path)' verify -j 2"
+    let command = "stty cols 120; (\(Self.resize(to: 30))) & TERM=xterm '\(duetBinary.path)' verify -j 2"
     let output = try onTerminal(command, in: tree)
     #expect(output.contains("\u{1B}[J"), "the wrapped status line was not cleared whole: \(output.debugDescription)")
   }
@@ -65,10 +79,11 @@ struct TerminalCLITests {
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
-        - {name: a-lane-with-a-rather-long-name, sh: "sleep 2.5"}
-        - {name: another-lane-with-a-long-name, sh: "sleep 2.5"}
+        # A sleep that is the point: the lanes run on until the resize is redrawn (at once, on SIGWINCH).
+        - {name: a-lane-with-a-rather-long-name, sh: "touch a.started; \(Self.untilResized); sleep 0.6"}
+        - {name: another-lane-with-a-long-name, sh: "touch b.started; \(Self.untilResized); sleep 0.6"}
       """)
-    let command = "stty cols 120; (sleep 0.8; stty cols 16 < /dev/tty) & TERM=xterm '\(duetBinary.path)' verify -j 2"
+    let command = "stty cols 120; (\(Self.resize(to: 16))) & TERM=xterm '\(duetBinary.path)' verify -j 2"
     let output = try onTerminal(command, in: tree)
     let drawn = output.matches(of: /\[0\/2\] running[^\u{1B}\r\n]*/).map { String($0.output) }
     let last = try #require(drawn.last, "\(output.debugDescription)")
@@ -126,9 +141,10 @@ struct TerminalCLITests {
   /// after the heartbeat gets a `still running` line (every 60 s in duet; here
   /// every 0.1 s), and none once nothing runs.
   @Test func stillRunningLine() throws {
-    let buffers = ConsoleBuffers()
-    let console = Console(environment: ["COLUMNS": "80"], output: .buffers(buffers))
-    let printer = ProgressPrinter(console: console, quiet: false, total: 2, heartbeat: 0.1)
+    let buffers = ConsoleOutput.buffers()
+    let console = Console(environment: ["COLUMNS": "80"], output: buffers)
+    let printer = ProgressPrinter(console: console, quiet: false, heartbeat: 0.1)
+    printer.start(total: 2)
     printer.handle(.started(lane: "kotlin"))
     #expect(eventually { buffers.text.stdout.contains("[0/2] still running: kotlin ") }, "\(buffers.text.stdout)")
     printer.finish()

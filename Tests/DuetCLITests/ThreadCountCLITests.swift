@@ -13,6 +13,7 @@ struct ThreadCountCLITests {
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: the threads are counted over half a second of the run.
         - {name: count, sh: "for i in 1 2 3 4 5 6 7 8 9 10; do ls /proc/$PPID/task | wc -l; sleep 0.05; done | sort -n | tail -1 > threads.txt"}
       """)
     let run = try runBinary(["verify"], in: tree.url)

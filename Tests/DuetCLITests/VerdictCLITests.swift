@@ -177,6 +177,7 @@ struct VerdictCLITests {
   @Test func poolOfOneNeverOverlaps() throws {
     var manifest = "version: 1\npools: {gradle: 1}\nlanes:\n"
     for i in 0..<3 {
+      // A sleep that is the point: each lane holds the pool a while, so an overlap would show.
       manifest += "  - {name: g\(i), pool: gradle, sh: 'mkdir lock.d || exit 9; sleep 0.3; rmdir lock.d'}\n"
     }
     let tree = try FixtureTree(manifest: manifest)

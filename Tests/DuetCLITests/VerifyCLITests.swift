@@ -61,6 +61,7 @@ struct VerifyCLITests {
       version: 1
       lanes:
         - name: slow
+          # A sleep that is the point: the grandchild outlasts the lane's timeout.
           sh: sh -c 'sleep 120 & echo $! > grandchild.pid; wait'
           timeout: 1s
       """)
@@ -82,6 +83,7 @@ struct VerifyCLITests {
         - name: quick
           sh: echo quick
         - name: long
+          # A sleep that is the point: the lane runs until the test interrupts the run.
           sh: sh -c 'sleep 120 & echo $! > long.pid; wait'
         - name: later
           sh: echo later
@@ -265,6 +267,7 @@ struct VerifyCLITests {
     let tree = try FixtureTree(manifest: """
       version: 1
       lanes:
+        # A sleep that is the point: one lane outlasts the default timeout, the other only the default.
         - {name: slow, sh: sleep 30}
         - {name: patient, sh: sleep 1.5, timeout: 1m}
       """)

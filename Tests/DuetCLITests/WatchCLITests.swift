@@ -220,7 +220,7 @@ struct WatchCLITests {
     let tree = try makeTree()
     let watch = try WatchSession(tree)
     #expect(watch.waitForWatching(), "\(watch.output)")
-    // As sed -i does, in two steps the watch reads apart (its quiet time is 0.2 s).
+    // A sleep that is the point: as sed -i does, in two steps the watch reads apart (its quiet time is 0.2 s).
     try watch.edit("cp src/a.swift src/sedAb12Cd && echo 'let b = 2' >> src/sedAb12Cd && sleep 0.1 && mv src/sedAb12Cd src/a.swift")
     #expect(watch.waitFor(timeout: 10) { _ in watch.count("duet verify: PASS") == 2 }, "\(watch.output)")
     #expect(try watch.fence(1), "\(watch.output)")
@@ -238,7 +238,7 @@ struct WatchCLITests {
     let tree = try makeTree("""
       version: 1
       lanes:
-        - {name: check, sh: "grep -q BAD src/a.swift && exit 1; touch \(mark); sleep 1.5", inputs: ["src/**"]}
+        - {name: check, sh: "grep -q BAD src/a.swift && exit 1; touch \(mark); while ! grep -q BAD src/a.swift; do sleep 0.01; done", inputs: ["src/**"]}
       """)
     let watch = try WatchSession(tree)
     #expect(watch.waitFor(timeout: 15) { _ in FileManager.default.fileExists(atPath: mark) }, "\(watch.output)")
@@ -254,6 +254,7 @@ struct WatchCLITests {
     let tree = try makeTree("""
       version: 1
       lanes:
+        # A sleep that is the point: the lane runs until the test interrupts the watch.
         - {name: slow, sh: "if [ -f src/slow ]; then echo $$ > slow.pid; exec sleep 30; fi", inputs: ["src/**"]}
       """)
     let watch = try WatchSession(tree)

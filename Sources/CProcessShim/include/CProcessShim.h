@@ -23,6 +23,10 @@ int duet_stop_latch_fd(void);
 void duet_stop_latch_trip(int signal);
 /// The signal that tripped the latch, or 0.
 int duet_stop_latch_signal(void);
+/// Keeps `signal` as the first one no command took (it ends the process); atomic.
+void duet_signal_unhandled(int signal);
+/// The first signal no command took, or 0.
+int duet_signal_unhandled_first(void);
 /// An event loop saw the tripped latch and is stopping its children: the
 /// command's thread is alive, not stuck waiting on the machine.
 void duet_stop_latch_heard(void);
@@ -36,8 +40,9 @@ int duet_children_running(void);
 /// Starts the thread that receives `numbers` (SIGINT, SIGTERM, ...): their
 /// handler writes the number into a pipe, and that thread, made now while a
 /// thread can be made, calls `callback` with it. SIGWINCH comes to `callback`
-/// too, received by that thread alone (blocked in every other). 0, or the error of pthread_create.
-int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int));
+/// too, received by that thread alone (blocked in every other). `context` is
+/// handed to every call. 0, or the error of pthread_create.
+int duet_signal_thread_start(const int *numbers, int count, void (*callback)(int, void *), void *context);
 
 /// Records that `leader`'s process group is live (1) or gone (0).
 void duet_group_live(int leader, int live);

@@ -21,6 +21,7 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
                      signals: DeflakeSignals = { _, body in body() }) throws -> DeflakeResponse {
   let lane = try DeflakeState.checkedLane(request)
   let state = DeflakeState(request, laneIndex: lane)
+  var checkoutFailure: (any Error)?
   signals({ state.interruptAll() }) {
     let workers = min(request.jobs, request.runs)
     if workers <= 1 {
@@ -28,7 +29,11 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
       return
     }
     // Made one after another (git locks the index for each), removed the same way at the end.
-    guard let checkouts = state.checkouts(workers) else { return }
+    let checkouts: [(top: URL, root: URL)]
+    do { checkouts = try state.checkouts(workers) } catch {
+      checkoutFailure = error
+      return
+    }
     let done = DispatchSemaphore(value: 0)
     for checkout in checkouts {
       let work = { state.inWorktree(checkout, observer: observer); done.signal() }
@@ -38,16 +43,20 @@ package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .sile
     for _ in checkouts { done.wait() }
     for checkout in checkouts { state.remove(checkout, observer: observer) }
   }
-  if let failure = state.failure { throw failure }
-  return DeflakeResponse(lane: request.lane, test: request.test, tally: state.tally, jobs: min(request.jobs, request.runs))
+  if let checkoutFailure { throw CommandFailure(message: "duet deflake: error: \(checkoutFailure)", code: ExitCode.usage) }
+  let (tally, failure) = state.result
+  if let failure { throw failure }
+  return DeflakeResponse(lane: request.lane, test: request.test, tally: tally, jobs: min(request.jobs, request.runs))
 }
 
 /// The runs of one deflake as its workers share them: the next run to claim,
-/// the tally, the first failure, and the interrupt of each run under way.
+/// the tally, the first failure; and Ctrl-C, which each run under way hears.
 final class DeflakeState: Sendable {
   let request: DeflakeRequest
   let laneIndex: Int
   let shared = Locked(Shared())
+  /// Ctrl-C: every run under way is stopped, and no other claimed.
+  let stop = StopRequest()
   /// The warnings already passed on: a hundred runs say each once.
   let warned = Locked(Set<String>())
 
@@ -55,8 +64,13 @@ final class DeflakeState: Sendable {
     var claimed = 0
     var tally = DeflakeTally()
     var failure: CommandFailure?
+    /// A run ended interrupted: no other is claimed.
     var interrupted = false
-    var interrupts: [Int: @Sendable () -> Void] = [:]
+
+    /// Keeps the first failure: the one that stopped the deflake.
+    mutating func fail(_ error: any Error) {
+      if failure == nil { failure = CommandFailure(message: "duet deflake: error: \(error)", code: ExitCode.usage) }
+    }
   }
 
   init(_ request: DeflakeRequest, laneIndex: Int) {
@@ -64,8 +78,15 @@ final class DeflakeState: Sendable {
     self.laneIndex = laneIndex
   }
 
-  var tally: DeflakeTally { shared.withLock { $0.tally } }
-  var failure: CommandFailure? { shared.withLock { $0.failure } }
+  /// What the runs came to, once every worker ended: the tally, or the failure that stopped them.
+  var result: (tally: DeflakeTally, failure: CommandFailure?) {
+    let interrupted = stop.isRequested
+    return shared.withLock { state in
+      var tally = state.tally
+      if interrupted { tally.interrupted = true }
+      return (tally, state.failure)
+    }
+  }
 
   /// The lane's index in the manifest; a usage error for a lane it does not
   /// have, or a `--test` of a lane whose reports nobody reads.
@@ -83,33 +104,33 @@ final class DeflakeState: Sendable {
   }
 
   /// Stops every run under way and starts no other (Ctrl-C).
-  func interruptAll() {
-    let interrupts = shared.withLock { state -> [@Sendable () -> Void] in
-      state.interrupted = true
-      state.tally.interrupted = true
-      return Array(state.interrupts.values)
-    }
-    interrupts.forEach { $0() }
-  }
+  func interruptAll() { stop.request() }
 
-  /// The next run's number, or nil when every run is claimed or the deflake stopped.
-  private func claim() -> Int? {
-    shared.withLock { state in
-      guard state.claimed < request.runs, state.failure == nil, !state.interrupted else { return nil }
+  /// Counts the run that ended (`ran`: its record, or the error that kept it
+  /// from one), then claims the next: false when every run is claimed or the
+  /// deflake stopped.
+  private func claim(after ran: Result<(LaneRecord, fingerprint: String?)?, any Error>?) -> Bool {
+    let stopped = stop.isRequested
+    return shared.withLock { state in
+      switch ran {
+      case .success(let counted?): count(counted.0, fingerprint: counted.fingerprint, into: &state)
+      case .failure(let error): state.fail(error)
+      case .success(nil), nil: break
+      }
+      guard state.claimed < request.runs, state.failure == nil, !state.interrupted, !stopped else { return false }
       state.claimed += 1
-      return state.claimed
+      return true
     }
   }
 
-  /// A temporary worktree of the current tree for each worker; nil (the failure
-  /// noted) when one cannot be made, after removing those that were.
-  func checkouts(_ count: Int) -> [(top: URL, root: URL)]? {
+  /// A temporary worktree of the current tree for each worker; throws when one
+  /// cannot be made, after removing those that were.
+  func checkouts(_ count: Int) throws -> [(top: URL, root: URL)] {
     var made: [(top: URL, root: URL)] = []
     for _ in 0..<count {
       do { made.append(try CurrentTreeCheckout.make(root: request.root, environment: request.environment)) } catch {
-        shared.withLock { if $0.failure == nil { $0.failure = CommandFailure(message: "duet deflake: error: \(error)", code: ExitCode.usage) } }
         for checkout in made { PushedCommit.remove(checkout.top, root: request.root, environment: request.environment) }
-        return nil
+        throw error
       }
     }
     return made
@@ -131,10 +152,9 @@ final class DeflakeState: Sendable {
 
   /// Runs claimed runs in `root` until none is left.
   func work(root: URL, environment: [String: String], observer: VerifyObserver) {
-    while let number = claim() {
-      do { try runOnce(number, root: root, environment: environment, observer: observer) } catch {
-        shared.withLock { if $0.failure == nil { $0.failure = CommandFailure(message: "duet deflake: error: \(error)", code: ExitCode.usage) } }
-      }
+    var claimed = claim(after: nil)
+    while claimed {
+      claimed = claim(after: Result { try runOnce(root: root, environment: environment, observer: observer) })
     }
   }
 }

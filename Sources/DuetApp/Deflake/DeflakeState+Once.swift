@@ -5,7 +5,8 @@ import Foundation
 /// One run of a deflake: a verify of the lane alone (no needs, no cache),
 /// recorded like any other, and counted.
 extension DeflakeState {
-  func runOnce(_ number: Int, root: URL, environment: [String: String], observer: VerifyObserver) throws {
+  /// The run's record of the lane and its fingerprint; nil when the lane has no record.
+  func runOnce(root: URL, environment: [String: String], observer: VerifyObserver) throws -> (LaneRecord, fingerprint: String?)? {
     var verifyRequest = VerifyRequest(root: root, duetVersion: request.duetVersion, environment: environment)
     // The lane asked for is measured even where DUET_SKIP would leave it out.
     verifyRequest.options.skip = []
@@ -14,45 +15,35 @@ extension DeflakeState {
     verifyRequest.options.noCache = true
     verifyRequest.commandLine = request.commandLine
     verifyRequest.builtinIdentity = request.builtinIdentity
-    let response = try verify(verifyRequest, observer: onceEach(observer), signals: signalGuard(number))
+    let response = try verify(verifyRequest, observer: onceEach(observer), signals: signalGuard)
     guard case .ran(let outcome, let decided) = response,
-          let record = outcome.run.records.first(where: { $0.name == request.lane }) else { return }
-    count(record, fingerprint: decided?.fingerprints.fingerprints[laneIndex])
+          let record = outcome.run.records.first(where: { $0.name == request.lane }) else { return nil }
+    return (record, decided?.fingerprints.fingerprints[laneIndex])
   }
 
   /// Adds the run to the tally, or ends the deflake when the lane did not run.
-  private func count(_ record: LaneRecord, fingerprint: String?) {
-    shared.withLock { state in
-      switch record.outcome {
-      case .interrupted, .cancelled:
-        state.interrupted = true
-        state.tally.interrupted = true
-      case .skipped, .unaffected:
-        let reason = record.reason.map { " (\($0))" } ?? ""
-        if state.failure == nil {
-          state.failure = CommandFailure(message: "duet deflake: error: \(request.lane) was skipped\(reason): nothing to measure", code: ExitCode.usage)
-        }
-      case .error:
-        if state.failure == nil {
-          state.failure = CommandFailure(message: "duet deflake: error: duet could not start \(request.lane) (\(record.reason ?? "no resources")): nothing measured", code: ExitCode.machine)
-        }
-      default:
-        state.tally.add(record, fingerprint: fingerprint, test: request.test)
+  func count(_ record: LaneRecord, fingerprint: String?, into state: inout Shared) {
+    switch record.outcome {
+    case .interrupted, .cancelled:
+      state.interrupted = true
+      state.tally.interrupted = true
+    case .skipped, .unaffected:
+      let reason = record.reason.map { " (\($0))" } ?? ""
+      if state.failure == nil {
+        state.failure = CommandFailure(message: "duet deflake: error: \(request.lane) was skipped\(reason): nothing to measure", code: ExitCode.usage)
       }
+    case .error:
+      if state.failure == nil {
+        state.failure = CommandFailure(message: "duet deflake: error: duet could not start \(request.lane) (\(record.reason ?? "no resources")): nothing measured", code: ExitCode.machine)
+      }
+    default:
+      state.tally.add(record, fingerprint: fingerprint, test: request.test)
     }
   }
 
-  /// The run's interrupt kept while it goes, so Ctrl-C stops every run under way.
-  private func signalGuard(_ number: Int) -> SignalGuard {
-    { onSignal, body in
-      let stopNow = self.shared.withLock { state -> Bool in
-        state.interrupts[number] = onSignal
-        return state.interrupted
-      }
-      if stopNow { onSignal() }
-      defer { self.shared.withLock { _ = $0.interrupts.removeValue(forKey: number) } }
-      return body()
-    }
+  /// Ctrl-C stops the run while it goes, as every other run under way.
+  private var signalGuard: SignalGuard {
+    { [stop] onSignal, body in stop.listening(onSignal, during: body) }
   }
 
   /// The observer's warnings and errors, each said once over all the runs.

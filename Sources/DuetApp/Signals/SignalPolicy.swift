@@ -23,16 +23,14 @@ package final class SignalPolicy: Sendable {
   static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   private struct State: Sendable {
-    var handler: (@Sendable (Int32) -> Void)?
-    /// What redraws the live status line when the terminal is resized, and whose it is.
-    var resized: (owner: ObjectIdentifier, redraw: @Sendable () -> Void)?
-    /// The first signal that ended a command other than verify.
-    var fatal: Int32?
+    /// What redraws the live status line when the terminal is resized.
+    var resized: (@Sendable () -> Void)?
   }
 
   private let state = Locked(State())
-  /// The policy the signal thread calls: a C callback carries no context.
-  private static let installed = Locked<SignalPolicy?>(nil)
+  /// The command's own stop (verify's interrupt, watch's stop): a signal while
+  /// one listens is that command's to handle.
+  private let commandStop = StopRequest()
   /// Seconds a verify or watch has, after a signal, to stop its lanes and end
   /// (a lane's SIGTERM grace is 5 s, then its output is drained for 2 s).
   static let lastResort: Double = 20
@@ -46,10 +44,12 @@ package final class SignalPolicy: Sendable {
   /// cannot run lanes either: it says so and exits 3, the machine's error.
   package static func install() -> SignalPolicy {
     let policy = SignalPolicy()
-    installed.withLock { $0 = policy }
     StopLatch.prepare()
-    let error = SignalThread.start(handled) { number in
-      if number == SIGWINCH { SignalPolicy.installed.current?.resize() } else { SignalPolicy.installed.current?.received(number) }
+    // The signal thread is handed the policy itself, kept for the process's life.
+    let error = SignalThread.start(handled, context: Unmanaged.passRetained(policy).toOpaque()) { number, context in
+      guard let context else { return }
+      let policy = Unmanaged<SignalPolicy>.fromOpaque(context).takeUnretainedValue()
+      if number == SIGWINCH { policy.resize() } else { policy.received(number) }
     }
     if error != 0 {
       FileHandle.standardError.write(Data("duet: error: cannot start a thread: \(String(cString: strerror(error))) (is the process limit, ulimit -u, reached?)\n".utf8))
@@ -60,44 +60,35 @@ package final class SignalPolicy: Sendable {
   }
 
   /// Runs `body` with `handler` taking the signals (verify's interrupt, watch's stop).
-  package func during<T>(_ handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
-    state.withLock { $0.handler = handler }
-    defer { state.withLock { $0.handler = nil } }
-    return try body()
+  package func during<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    try commandStop.listening(handler, during: body)
   }
 
-  /// While `owner` lives and until `stopRedrawing`, a resized terminal
-  /// (SIGWINCH, on the signal thread) calls `redraw` at once: the status line
-  /// is drawn again at the new width, not left wrapped over stale rows until
-  /// the next tick (issue 52, item 10). The newest owner takes it over.
-  package func redrawOnResize(_ owner: AnyObject, _ redraw: @escaping @Sendable () -> Void) {
-    state.withLock { $0.resized = (ObjectIdentifier(owner), redraw) }
-  }
-
-  package func stopRedrawing(_ owner: AnyObject) {
-    state.withLock { state in
-      if state.resized?.owner == ObjectIdentifier(owner) { state.resized = nil }
-    }
+  /// A resized terminal (SIGWINCH, on the signal thread) calls `redraw` at
+  /// once: the status line is drawn again at the new width, not left wrapped
+  /// over stale rows until the next tick (issue 52, item 10). The newest
+  /// redraw takes it over; a finished status line's does nothing (its clock
+  /// has stopped).
+  package func redrawOnResize(_ redraw: @escaping @Sendable () -> Void) {
+    state.withLock { $0.resized = redraw }
   }
 
   private func resize() {
-    state.withLock { $0.resized?.redraw }?()
+    state.withLock { $0.resized }?()
   }
 
   private func received(_ number: Int32) {
-    let handler = state.withLock { state -> (@Sendable (Int32) -> Void)? in
-      if state.handler == nil && state.fatal == nil { state.fatal = number }
-      return state.handler
-    }
+    // The command's own stop hears it (verify, watch, deflake), or none listens.
+    let handled = commandStop.request()
+    if !handled { SignalThread.noteUnhandled(number) }
     // Said before the groups are signalled: once a child ends, the command may
     // finish and exit on its own thread, and a line written after would be lost.
     let running = StopLatch.childrenRunning
-    if handler == nil && running > 0 {
+    if !handled && running > 0 {
       FileHandle.standardError.write(Data("duet: \(SignalPolicy.name(number)): stopping \(running) child process group(s)\n".utf8))
     }
     StopLatch.trip(number)
-    if let handler {
-      handler(number)
+    if handled {
       endIfStillRunning(after: number)
       return
     }
@@ -134,7 +125,7 @@ package final class SignalPolicy: Sendable {
   /// The exit code of a command that returned `code`: 128 + the signal when a
   /// signal stopped it (its children's failure is the signal's doing).
   package func exitCode(_ code: Int32) -> Int32 {
-    state.withLock { $0.fatal }.map { 128 + $0 } ?? code
+    SignalThread.firstUnhandled.map { 128 + $0 } ?? code
   }
 
   static func name(_ number: Int32) -> String {

@@ -69,15 +69,17 @@ final class ObserverMailbox: Sendable {
     for call in batch { call() }
   }
 
-  /// How many wakes of the observer's thread carried the calls so far.
-  var batchesDelivered: Int { state.withLock { $0.batches } }
-
   /// Returns once every call posted so far has run; the thread then ends.
-  func waitUntilDelivered() {
+  /// How many wakes of the observer's thread (or runs here) carried the calls.
+  @discardableResult
+  func waitUntilDelivered() -> Int {
     flush()
-    waitUntilIdle()
-    state.withLock { $0.closed = true }
+    let batches = state.wait(for: { $0.handed.isEmpty && !$0.delivering }) { now -> Int in
+      now.closed = true
+      return now.batches
+    }
     state.broadcast()
+    return batches
   }
 
   /// Returns once every call handed over so far has run (held calls wait on).

@@ -234,12 +234,12 @@ private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request:
   var lanes = LanesRun(result: RunResult(records: [], interrupted: false, duration: 0),
                        delivery: ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true))
   let delivery = lanes.delivery
-  let result = signals({ interruption.interrupt() }) {
+  let result = signals({ interruption.request() }) {
     let (decided, store) = pipeline.decide(plan)
     lanes.store = store
     decided.warnings.forEach(observer.warning)
     observer.started(plan.selected.count)
-    if plan.options.strict && !interruption.requested { lanes.trackedBefore = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
+    if plan.options.strict && !interruption.isRequested { lanes.trackedBefore = TrackedChanges.snapshot(root: request.root, environment: request.environment) }
     let names = plan.manifest.lanes.map(\.name)
     let parts = request.runLoop?() ?? (SystemPoller(), SystemClock())
     lanes.groups = (parts.poller as? SystemPoller).map { poller in { poller.startedGroups } }

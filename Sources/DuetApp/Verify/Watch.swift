@@ -8,46 +8,23 @@ import Foundation
 /// What stops `duet verify --watch`: a signal (Ctrl-C) interrupts the run in
 /// progress, or wakes the wait for changes; either way the watch ends.
 package final class WatchControl: Sendable {
-  private struct State: Sendable {
-    var stopped = false
-    var onSignal: (@Sendable () -> Void)?
-    var watcher: (any ChangeSource)?
-  }
-  private let state = Locked(State())
+  private let stopRequest = StopRequest()
 
   package init() {}
 
   /// Ends the watch: the run in progress is interrupted, the wait woken.
-  package func stop() {
-    let (onSignal, watcher) = state.withLock { state in
-      state.stopped = true
-      return (state.onSignal, state.watcher)
-    }
-    onSignal?()
-    watcher?.wake()
-  }
+  package func stop() { stopRequest.request() }
 
-  package var isStopped: Bool { state.withLock { $0.stopped } }
+  package var isStopped: Bool { stopRequest.isRequested }
 
   /// The signal guard each run of the watch gets: a stop while it runs interrupts it.
   var signals: SignalGuard {
-    { [self] onSignal, body in
-      let stoppedAlready = state.withLock { state -> Bool in
-        state.onSignal = onSignal
-        return state.stopped
-      }
-      if stoppedAlready { onSignal() }
-      defer { state.withLock { $0.onSignal = nil } }
-      return body()
-    }
+    { [stopRequest] onSignal, body in stopRequest.listening(onSignal, during: body) }
   }
 
+  /// A stop wakes `watcher`'s wait for changes.
   func watching(_ watcher: any ChangeSource) {
-    let stopped = state.withLock { state -> Bool in
-      state.watcher = watcher
-      return state.stopped
-    }
-    if stopped { watcher.wake() }
+    stopRequest.listen { watcher.wake() }
   }
 }
 
@@ -115,6 +92,7 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
   failing.note(response, observer: observer)
   var tree = WatchedTree(root: request.root.path, observer: observer)
   var quarantine = QuarantineWatch(root: request.root, lanes: laneNames(request))
+  var quiet = QuietRepeats()
   var justRan = true
   // Changes seen during the last run, acted on at once; and the ones that
   // started the run now going: the same again after it is a lane writing them.
@@ -135,13 +113,14 @@ func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClo
       pending = nil
       rerunFor = seen
     } else {
-      if !tree.isGone { observer.waiting() }
+      if !tree.isGone && !quiet.silent { observer.waiting() }
       guard let events = settle(source, clock: clock) else { break }
       files = changes.changes(tree.take(events))
       rerunFor = nil
       if files.isEmpty { continue }
     }
-    guard let (next, prepared) = runRequest(for: files, request, quarantine: &quarantine, verifyObserver: verifyObserver, observer: observer) else { continue }
+    guard let (next, prepared) = runRequest(for: files, request, quarantine: &quarantine, quiet: &quiet, verifyObserver: verifyObserver,
+                                                 observer: observer) else { continue }
     changes.saw = source.snapshot()
     response = run(prepared, next, observer: verifyObserver, signals: control.signals)
     observer.ran(response)
@@ -172,8 +151,8 @@ func settle(_ source: any ChangeSource, clock: any RunClock, quiet: Double = 0.2
 /// The run a change makes, planned once and said to the observer before it
 /// runs; nil when it runs nothing (no lane affected, or the manifest cannot be
 /// read, which is said). The plan's own notices follow the watch's line.
-private func runRequest(for files: [String], _ request: VerifyRequest, quarantine: inout QuarantineWatch, verifyObserver: VerifyObserver,
-                        observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
+private func runRequest(for files: [String], _ request: VerifyRequest, quarantine: inout QuarantineWatch, quiet: inout QuietRepeats,
+                        verifyObserver: VerifyObserver, observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
   let everyLane = files.first { $0 == Manifest.defaultPath || $0 == ParityManifest.defaultPath }
   let names = laneNames(request)
   // An edit to the quarantine re-judges the lanes whose entries it changed.
@@ -181,7 +160,7 @@ private func runRequest(for files: [String], _ request: VerifyRequest, quarantin
     ? quarantine.changedLanes(root: request.root, lanes: names).filter { request.options.lanes.isEmpty || request.options.lanes.contains($0) }
     : []
   if everyLane == nil, !rejudged.isEmpty {
-    return rejudge(rejudged, files: files, request, verifyObserver: verifyObserver, observer: observer)
+    return rejudge(rejudged, files: files, request, quiet: &quiet, verifyObserver: verifyObserver, observer: observer)
   }
   var next = request
   if everyLane == nil { next.options.changed = ChangedFiles.Result(base: "watch", description: "the last run", files: files) }
@@ -190,12 +169,12 @@ private func runRequest(for files: [String], _ request: VerifyRequest, quarantin
   let prepared: PreparedVerify
   do { prepared = try prepareVerify(next, observer: held.observer(verifyObserver)) } catch {
     // An edit that broke the manifest is said as the change it is, then the error.
-    if let allLanes { observer.changed(files, allLanes) }
+    if let allLanes { quiet.changed(files, allLanes, tell: observer) }
     observer.failed(error)
     return nil
   }
   let lanes = allLanes ?? affected(prepared)
-  observer.changed(files, lanes)
+  quiet.changed(files, lanes, tell: observer)
   guard !lanes.isEmpty else { return nil }
   held.release(to: verifyObserver)
   return (next, prepared)
@@ -204,7 +183,7 @@ private func runRequest(for files: [String], _ request: VerifyRequest, quarantin
 /// The run an edit to the quarantine makes: the lanes whose entries it
 /// changed, with the lanes the other changed files affect. Each runs unless
 /// it is cached (a pass the quarantine excused never is).
-private func rejudge(_ lanes: [String], files: [String], _ request: VerifyRequest, verifyObserver: VerifyObserver,
+private func rejudge(_ lanes: [String], files: [String], _ request: VerifyRequest, quiet: inout QuietRepeats, verifyObserver: VerifyObserver,
                      observer: WatchObserver) -> (VerifyRequest, PreparedVerify)? {
   var reasons = lanes.map { (name: $0, reason: "its entries in \(QuarantineFile.defaultPath) changed") }
   let others = files.filter { $0 != QuarantineFile.defaultPath }
@@ -223,7 +202,7 @@ private func rejudge(_ lanes: [String], files: [String], _ request: VerifyReques
     observer.failed(error)
     return nil
   }
-  observer.changed(files, reasons)
+  quiet.changed(files, reasons, tell: observer)
   held.release(to: verifyObserver)
   return (next, prepared)
 }

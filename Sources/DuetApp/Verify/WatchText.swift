@@ -9,27 +9,13 @@ extension WatchObserver {
 
   /// The observer that renders the watch for a console `width` wide and hands each printout to `say`.
   package static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
-    // The files of the last change that ran nothing: the same again says nothing,
-    // so output written into the tree (`> log` inside it) cannot keep it talking.
-    let quiet = Locked<(files: [String], silent: Bool)>((files: [], silent: false))
-    return WatchObserver(
+    WatchObserver(
       ran: { response in say(response.printout(TextFormat(width: width), request: request)) },
-      changed: { files, lanes in
-        let repeated = quiet.withLock { last in
-          last.silent = lanes.isEmpty && last.files == files
-          last.files = lanes.isEmpty ? files : []
-          return last.silent
-        }
-        guard !repeated else { return }
-        say(changed(files, lanes))
-      },
+      changed: { files, lanes in say(changed(files, lanes)) },
       changedDuringRun: { files in
         say(.line("\(prefix) changed during the run (not run again, a lane may have written them): \(shown(files))"))
       },
-      waiting: {
-        guard !quiet.withLock({ $0.silent }) else { return }
-        say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)"))
-      },
+      waiting: { say(.line("\(prefix) watching \(request.root.path) for changes (Ctrl-C to stop)")) },
       failed: { error in say(failure(error)) },
       stillFailing: { lanes in
         let listed = lanes.map { "\($0.name) (\($0.outcome))" as TerminalLine }.joined(separator: ", ")
@@ -85,5 +71,22 @@ extension WatchObserver {
   /// At most five paths (as the terminal may show them), then how many more.
   static func shown(_ files: [String]) -> TerminalLine {
     files.prefix(5).map { "\($0)" as TerminalLine }.joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+  }
+}
+
+/// The files of the last change that ran nothing: the same again says nothing
+/// (neither the change nor the wait after it), so output written into the tree
+/// (`> log` inside it) cannot keep the watch talking. The watch loop's own,
+/// kept on its thread.
+struct QuietRepeats {
+  private var files: [String] = []
+  /// The last change repeated one that ran nothing.
+  private(set) var silent = false
+
+  /// Tells `observer` of the change, unless it repeats one that ran nothing.
+  mutating func changed(_ files: [String], _ lanes: [(name: String, reason: String)], tell observer: WatchObserver) {
+    silent = lanes.isEmpty && self.files == files
+    self.files = lanes.isEmpty ? files : []
+    if !silent { observer.changed(files, lanes) }
   }
 }

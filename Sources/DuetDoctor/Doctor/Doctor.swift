@@ -42,12 +42,11 @@ package enum Doctor {
     }
 
     // The toolchain probes are slow (a JVM starts for kotlinc): they run while the rest is read.
-    let probes = Locked<[Int: ToolProbe.Version]>([:])
-    let group = WorkGroup()
-    for (index, toolchain) in ToolProbe.toolchains.enumerated() {
-      group.run {
-        let version = ToolProbe.version(of: toolchain.tool, argument: toolchain.argument, environment: options.environment, timeout: options.probeTimeout)
-        probes.withLock { $0[index] = version }
+    // Each on a thread of its own; their answers come back when joined.
+    let environment = options.environment, timeout = options.probeTimeout
+    let probes = JoinedThread {
+      ToolProbe.toolchains.parallelMap(width: ToolProbe.toolchains.count) { toolchain in
+        ToolProbe.version(of: toolchain.tool, argument: toolchain.argument, environment: environment, timeout: timeout)
       }
     }
 
@@ -64,9 +63,7 @@ package enum Doctor {
     let needed = manifest.map { checkLanes($0, options: options, into: &report) } ?? [:]
     if options.foundBy != nil { checkHistory(options, into: &report) }
 
-    group.wait()
-    let answered = probes.current
-    let versions = (0..<ToolProbe.toolchains.count).compactMap { answered[$0] }
+    let versions = probes.join()
     if options.foundBy != nil {
       JVMToolchainCheck.check(root: root, manifest: manifest, platform: options.platform, java: versions.first { $0.tool == "java" }, into: &report)
       if let manifest {

@@ -76,41 +76,28 @@ enum MockInputs {
   }
 
   /// Hashes each file, two or more at once: the work is reading and SHA-256, both
-  /// independent per file, and order is restored by index.
+  /// independent per file, and each thread hands its hashes back in order.
   static func hash(_ paths: [String], root: URL, entry: MockEntry) throws(MockError) -> [FingerprintBlock.Input] {
-    let slots = Locked(HashSlots(count: paths.count))
     let base = root.path
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-    // Contiguous stripes per worker: fewer dispatches than one per file.
-    let stripes = min(paths.count, workers * 4)
-    if stripes > 0 {
-      DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
-        var index = stripe
-        while index < paths.count {
-          if slots.withLock({ $0.failed }) { return }
-          do {
-            let hash = try Digest.sha256(fileAt: base + "/" + paths[index])
-            slots.withLock { $0.set(index, .success(hash)) }
-          } catch let error as FileError {
-            slots.withLock { $0.set(index, .failure(error)) }
-          } catch {
-            slots.withLock { $0.set(index, .failure(.cannotRead(paths[index], errno: EIO))) }
-          }
-          index += stripes
-        }
+    let hashes = paths.parallelMap(width: workers) { path -> Result<String, FileError> in
+      do {
+        return .success(try Digest.sha256(fileAt: base + "/" + path))
+      } catch let error as FileError {
+        return .failure(error)
+      } catch {
+        return .failure(.cannotRead(path, errno: EIO))
       }
     }
     var inputs: [FingerprintBlock.Input] = []
     inputs.reserveCapacity(paths.count)
-    for (index, path) in paths.enumerated() {
-      switch slots.withLock({ $0.results[index] }) {
+    for (path, hash) in zip(paths, hashes) {
+      switch hash {
       case .success(let hex): inputs.append(.init(path: path, sha256: hex))
       case .failure(.cannotRead(_, let code)):
         throw MockError(output: entry.output, message: "cannot read \(path): \(String(cString: strerror(code)))", location: entry.location)
       case .failure(let other):
         throw MockError(output: entry.output, message: "\(path): \(other)", location: entry.location)
-      case nil:
-        continue
       }
     }
     return inputs
@@ -125,18 +112,5 @@ enum MockInputs {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
-  }
-}
-
-/// Results written by concurrent hashing workers, one slot per file.
-private struct HashSlots: Sendable {
-  var results: [Result<String, FileError>?]
-  var failed = false
-
-  init(count: Int) { results = Array(repeating: nil, count: count) }
-
-  mutating func set(_ index: Int, _ result: Result<String, FileError>) {
-    results[index] = result
-    if case .failure = result { failed = true }
   }
 }

@@ -26,7 +26,8 @@ extension VerifyPipeline {
         gitCommit = output.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
       }
     }
-    interruption.attach(loop.interrupter)
+    let interrupter = loop.interrupter
+    interruption.listen { interrupter.interrupt() }
     let quarantined = Self.writeTests(plan, tests: Self.quarantinedTests(plan.manifest.lanes, quarantine: decided.readings.quarantine),
                                       everyLaneWithReports: true, path: plan.quarantinedTestsPath, what: "quarantine")
     let failedTests = Self.writeTests(plan, tests: plan.options.failedTests.mapValues(\.tests), everyLaneWithReports: false,

@@ -38,8 +38,9 @@ package struct VerifyPipeline {
   /// store, the remote, the content store, the run's id; warnings back): the
   /// app's `SharedHistory`; nil puts none.
   let shareRun: ((HistoryStore, RemoteCache, ContentStore, String) -> [String])?
-  /// Ctrl-C, from any thread (a signal handler), before or during the run.
-  package let interruption = RunInterruption()
+  /// Ctrl-C, from any thread (a signal handler), before or during the run: a
+  /// request made before the run loop exists is heard by the loop the moment it starts listening.
+  package let interruption = StopRequest()
   let runUUID = UUID().uuidString.lowercased()
   let started = Date()
 
@@ -52,7 +53,7 @@ package struct VerifyPipeline {
     self.cache = cache
     self.shareRun = shareRun
     // Ctrl-C during a lookup or a restore ends the request at once.
-    if let remote = cache?.remote { interruption.whenRequested { remote.cancel() } }
+    if let remote = cache?.remote { interruption.listen { remote.cancel() } }
   }
 
   /// The cache's entries as looked up, by lane: what the decisions are made from.

@@ -18,9 +18,10 @@ import Darwin
 /// overflow of the kernel's queue rescans the tree; a folder past the watch
 /// limit is scanned every second instead of watched.
 ///
-/// What makes it safe: one thread at a time calls `next` and `drain` (the
-/// watch loop's), which alone touch the watches; `wake` only writes a byte to a
-/// pipe; and what `snapshot` reads from another thread is behind `lock`.
+/// What makes it safe: one thread, the watch loop's, calls `next`, `drain`
+/// and `snapshot`, which alone touch the watches and the scan: the state is
+/// that thread's, so nothing is locked; `wake`, from any thread (a signal's),
+/// only writes a byte to a pipe.
 package final class FileWatcher: ChangeSource, @unchecked Sendable {
   package struct Failure: Error, CustomStringConvertible, Sendable {
     var message: String
@@ -38,7 +39,6 @@ package final class FileWatcher: ChangeSource, @unchecked Sendable {
   let queue: Int32
   private let wakeRead: Int32
   private let wakeWrite: Int32
-  private let lock = NSLock()
   /// The watches allowed: `maximumWatches`, or fewer in a test standing in for the system's limit.
   let watchLimit: Int
   /// Watch descriptor (Linux) or open descriptor (macOS) to the path it watches, relative to the root.
@@ -125,7 +125,7 @@ package final class FileWatcher: ChangeSource, @unchecked Sendable {
     while true {
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
       var wait = timeout.map { max(0, $0 - elapsed) }
-      let interval = lock.withLock { rootGone ? FileWatcher.rootInterval : scanned.isEmpty ? nil : FileWatcher.scanInterval }
+      let interval = rootGone ? FileWatcher.rootInterval : scanned.isEmpty ? nil : FileWatcher.scanInterval
       if let interval { wait = min(wait ?? interval, interval) }
       guard block(timeout: wait.map { Int32(($0 * 1000).rounded(.up)) } ?? -1) else { return nil }
       let events = collect()
@@ -136,7 +136,7 @@ package final class FileWatcher: ChangeSource, @unchecked Sendable {
 
   package func drain() -> [WatchEvent] { collect() }
 
-  package func snapshot() -> TreeScan? { lock.withLock { known } }
+  package func snapshot() -> TreeScan? { known }
 
   /// Whether the last `block` saw events waiting (false after a quiet timeout).
 
@@ -154,8 +154,6 @@ package final class FileWatcher: ChangeSource, @unchecked Sendable {
   /// The events waiting, the gone root looked for, the scanned folders read
   /// when due; duet's own files and temporary files never count.
   private func collect() -> [WatchEvent] {
-    lock.lock()
-    defer { lock.unlock() }
     overflowed = false
     rootWent = false
     #if canImport(Glibc)

@@ -126,18 +126,15 @@ private struct EmitJobs {
   }
 
   /// Every job's text, in the jobs' order. The files are independent, so they
-  /// are emitted in parallel; the largest start first, so that no thread is left
-  /// with one alone at the end while the other idles (threads take indices in order).
+  /// are emitted in parallel; the largest first, spread over the threads, so that
+  /// no thread is left with one alone at the end while the other idles.
   func emitAll() -> [String] {
-    let results = Locked([String](repeating: "", count: jobs.count))
     let emitters = jobs.map(\.emit)
     let order = jobs.indices.sorted { (jobs[$0].rank, $0) < (jobs[$1].rank, $1) }
-    DispatchQueue.concurrentPerform(iterations: emitters.count) { step in
-      let index = order[step]
-      let text = emitters[index]()
-      results.withLock { $0[index] = text }
-    }
-    return results.withLock { $0 }
+    let texts = order.parallelMap { emitters[$0]() }
+    var results = [String](repeating: "", count: jobs.count)
+    for (index, text) in zip(order, texts) { results[index] = text }
+    return results
   }
 }
 

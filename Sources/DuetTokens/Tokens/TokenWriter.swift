@@ -35,9 +35,7 @@ enum TokenWriter {
     }
     // An engine-written target is written in the engine's layout; `rewrite`: duet's.
     let files = rewrite ? plan.files : EngineLayout.files(plan, config: config, root: root)
-    let outcomes = Locked([WriteOutcome?](repeating: nil, count: files.count))
-    DispatchQueue.concurrentPerform(iterations: files.count) { index in
-      let file = files[index]
+    let outcomes: [WriteOutcome?] = files.parallelMap { file in
       let outcome: WriteOutcome
       if !rewrite && keepsEngineFile(file, root: root) {
         outcome = .kept
@@ -48,9 +46,9 @@ enum TokenWriter {
           outcome = .failure(Diagnostic("\(error)"))
         }
       }
-      outcomes.withLock { $0[index] = outcome }
+      return outcome
     }
-    try record(outcomes.withLock { $0 }, of: files, planned: plan.files, in: &report)
+    try record(outcomes, of: files, planned: plan.files, in: &report)
     for path in plan.undeclaredFiles(in: root) {
       guard let url = try? TreePath.resolveForWriting(path, in: root), FileManager.default.fileExists(atPath: url.path) else { continue }
       do {

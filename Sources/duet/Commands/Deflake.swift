@@ -49,7 +49,7 @@ enum DeflakeCommand: TreeCommand, JSONCommand {
     request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: root)
     let observer = VerifyObserver(warning: { console.err("duet deflake: warning: \($0)") }, error: { console.err("duet deflake: error: \($0)") })
     let invocation = arguments.invocation
-    let response = try deflake(request, observer: observer, signals: { onSignal, body in invocation.duringSignals({ _ in onSignal() }, body) })
+    let response = try deflake(request, observer: observer, signals: { onSignal, body in invocation.duringSignals(onSignal, body) })
     return console.show(response, json: try arguments[json])
   }
 }

@@ -32,7 +32,7 @@ enum VerifyCommand: TreeCommand, JSONCommand {
 
   /// Routes the signals to the run while it goes (the binary; in-process, none).
   static func signalGuard(_ invocation: Invocation) -> SignalGuard {
-    return { onSignal, body in invocation.duringSignals({ _ in onSignal() }, body) }
+    return { onSignal, body in invocation.duringSignals(onSignal, body) }
   }
 
   /// A verify that cannot start for the history `--failed` reads: exit 2 with
@@ -48,20 +48,17 @@ enum VerifyCommand: TreeCommand, JSONCommand {
   /// The observer that prints a run's progress (each run of `--watch` makes its own printer).
   /// `signals`: the process's, whose SIGWINCH redraws the status line at once.
   static func observer(console: Console, json: Bool, signals: SignalPolicy? = nil) -> VerifyObserver {
-    let progress = Locked<ProgressPrinter?>(nil)
+    let progress = ProgressPrinter(console: console, quiet: json, signals: signals)
     return VerifyObserver(
       notice: { json ? console.err("\($0)") : console.out("\($0)") },
       // A diagnostic (`lanes/quarantine.yaml:3:12: error: …`) keeps its
       // position at the start of the line, where editors and CI find it.
       warning: { console.err(DiagnosticLine.startsWithPosition($0) ? "\($0)" : "duet verify: warning: \($0)") },
       error: { console.err("duet verify: error: \($0)") },
-      started: { total in progress.withLock { $0 = ProgressPrinter(console: console, quiet: json, total: total, signals: signals) } },
-      event: { event in
-        guard let printer = progress.withLock({ $0 }) else { return }
-        printer.handle(ProgressUpdate(event, total: printer.total))
-      },
-      ended: { progress.withLock { $0 }?.finish() },
-      line: { lane, line in progress.withLock { $0 }?.streamed(lane, line) })
+      started: { total in progress.start(total: total) },
+      event: { event in progress.handle { ProgressUpdate(event, total: $0) } },
+      ended: { progress.finish() },
+      line: { lane, line in progress.streamed(lane, line) })
   }
 
   /// The request the command line asks for; every option checked before any file is read.

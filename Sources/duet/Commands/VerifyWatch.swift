@@ -8,7 +8,7 @@ enum VerifyWatch {
   static func run(_ request: VerifyRequest, observer: VerifyObserver, invocation: Invocation, console: Console) throws -> Int32 {
     let control = WatchControl()
     let watchObserver = WatchObserver.printing(request, width: console.width, say: { console.show($0) })
-    let code = try invocation.duringSignals({ _ in control.stop() }) {
+    let code = try invocation.duringSignals({ control.stop() }) {
       // Where duet's own output goes, when that is a file (in the tree, it would wake the watch).
       let own = Set([STDOUT_FILENO, STDERR_FILENO].compactMap(FileWatcher.FileIdentity.of(descriptor:)))
       return try watch(request, control: control, verifyObserver: observer, observer: watchObserver, ownOutput: own)

@@ -66,8 +66,8 @@ struct ChildRunTests {
 
   /// Ctrl-C that arrives before the run starts is kept: the run starts nothing and ends interrupted.
   @Test func interruptBeforeTheRunStarts() {
-    let interruption = RunInterruption()
-    interruption.interrupt()
+    let interruption = StopRequest()
+    interruption.request()
     let runner = FakePoller()
     let (result, _) = schedule(lanes([("a", []), ("b", ["a"])]), runner: runner, interruption: interruption)
     #expect(result.interrupted)

@@ -70,6 +70,8 @@ final class FakePoller: ChildPoller {
   private var nextID: UInt64 = 1
   private var stopPending = false
   private let woken = Locked(false)
+  /// What other threads posted, not yet taken by the loop.
+  private let posted = Locked<[any Sendable]>([])
   /// Signalled at each wake, for a wait on a worker's post.
   private let wakes = DispatchSemaphore(value: 0)
   let waker: Waker
@@ -78,10 +80,18 @@ final class FakePoller: ChildPoller {
     self.script = script
     self.delays = delays
     self.defaultDelay = defaultDelay
-    let woken = self.woken, wakes = self.wakes
-    waker = Waker {
+    let woken = self.woken, wakes = self.wakes, posted = self.posted
+    waker = Waker { message in
+      posted.withLock { $0.append(message) }
       woken.withLock { $0 = true }
       wakes.signal()
+    }
+  }
+
+  func takePosted() -> [any Sendable] {
+    posted.withLock { posted in
+      defer { posted.removeAll() }
+      return posted
     }
   }
 
@@ -219,7 +229,7 @@ func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:], outputs: 
 /// Runs `lanes` through a `LaneLoop` on `poller`; returns outcomes by lane name.
 func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFast: Bool = false,
               selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
-              poolDepths: [String: Int] = [:], interruption: RunInterruption? = nil, killGrace: Double = 5,
+              poolDepths: [String: Int] = [:], interruption: StopRequest? = nil, killGrace: Double = 5,
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .here,
               timeouts: [String: Double] = [:], startWork: ((Int, Int) -> StartWork?)? = nil,
@@ -229,10 +239,14 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
   let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
                       killGrace: killGrace, outputs: outputs, reports: reports, quarantine: quarantine, workers: workers)
-  interruption?.attach(loop.interrupter)
+  let interrupter = loop.interrupter
+  interruption?.listen { interrupter.interrupt() }
+  // The lanes' logs go to a folder of the test's own, never to a device.
+  let logs = FileManager.default.temporaryDirectory.appendingPathComponent("duet-fake-logs-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: logs) }
   let result = loop.run(makeRequest: { index, attempt in
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
-                workingDirectory: URL(fileURLWithPath: "/"), logFolder: URL(fileURLWithPath: "/dev"), logFile: "null", logPath: "x", environment: [:])
+                workingDirectory: URL(fileURLWithPath: "/"), logFolder: logs, logFile: "\(index)-\(attempt).log", logPath: "x", environment: [:])
   }, startWork: startWork, onEvent: { events?($0) })
   return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
 }

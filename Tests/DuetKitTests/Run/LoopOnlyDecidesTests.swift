@@ -80,10 +80,10 @@ struct LoopOnlyDecidesTests {
   @Test func ctrlCWhileOutputsAreStoredEndsTheRunAtOnce() {
     let poller = FakePoller(delays: ["store": 0.01, "next": 1])
     let gate = Gate()
-    let interruption = RunInterruption()
+    let interruption = StopRequest()
     let (result, by) = schedule(lanes([("store", []), ("next", ["store"])], outputs: ["store": ["build/store"]]), runner: poller, jobs: 2, interruption: interruption,
                                 outputs: { _, _ in
-                                  interruption.interrupt()
+                                  interruption.request()
                                   _ = gate.pass()
                                   return OutputCheck(missing: [])
                                 },
