@@ -1,4 +1,5 @@
 import CProcessShim
+import DuetSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ package final class SystemPoller: ChildPoller {
 
   private var children: [ChildID: Child] = [:]
   private var nextID: UInt64 = 1
-  private let wakePipe = WakePipe()
+  private let wakePipe: WakePipe
   private var stopReported = false
   /// Children whose exit is not a descriptor yet (macOS: already gone when registered).
   private var exitUnwatched: Set<ChildID> = []
@@ -48,7 +49,9 @@ package final class SystemPoller: ChildPoller {
 
   package let waker: Waker
 
-  package init() {
+  /// `wakeUpPipe: false` is a machine with no descriptor left for it (tests).
+  package init(wakeUpPipe: Bool = true) {
+    wakePipe = WakePipe(made: wakeUpPipe)
     let pipe = wakePipe
     // The waker keeps the pipe open: a built-in that ends after its loop is
     // gone still writes to this pipe, never to a descriptor number reused since.
@@ -169,7 +172,8 @@ package final class SystemPoller: ChildPoller {
 
   private func pollTimeout(_ timeout: UInt64?) -> Int32 {
     var milliseconds = timeout.map { Int32(min(($0 + 999_999) / 1_000_000, UInt64(Int32.max))) } ?? -1
-    if !exitUnwatched.isEmpty { milliseconds = milliseconds < 0 ? 20 : min(milliseconds, 20) }
+    // No child exit to wait on, or no wake-up pipe (its messages are looked for every 20 ms).
+    if !exitUnwatched.isEmpty || !wakePipe.wakes { milliseconds = milliseconds < 0 ? 20 : min(milliseconds, 20) }
     return milliseconds
   }
 
@@ -268,10 +272,18 @@ private final class WakePipe: Sendable {
   let read: Int32
   let write: Int32
   static let width = MemoryLayout<UInt>.size
+  /// Where messages wait when no pipe could be made (no descriptor left):
+  /// the loop then looks every 20 ms instead of being woken. Only then is a
+  /// lock on the loop's path; a dropped message would leave the loop waiting
+  /// for work that ended.
+  private let unpiped = Locked<[Posted]>([])
 
-  init() {
+  /// Whether a post wakes the loop's poll (the pipe was made).
+  var wakes: Bool { write >= 0 }
+
+  init(made: Bool) {
     var fds: [Int32] = [-1, -1]
-    if duet_pipe_cloexec_nonblocking(&fds) != 0 { fds = [-1, -1] }
+    if !made || duet_pipe_cloexec_nonblocking(&fds) != 0 { fds = [-1, -1] }
     read = fds[0]
     write = fds[1]
   }
@@ -280,6 +292,7 @@ private final class WakePipe: Sendable {
   /// thousands of messages) is waited on, not dropped: a lost message would
   /// leave the loop waiting for work that ended.
   func post(_ message: any Sendable) {
+    guard wakes else { return keepUnpiped(Posted(message)) }
     var bits = UInt(bitPattern: Unmanaged.passRetained(Posted(message)).toOpaque())
     while true {
       let n = withUnsafeBytes(of: &bits) { Foundation.write(write, $0.baseAddress, WakePipe.width) }
@@ -290,13 +303,18 @@ private final class WakePipe: Sendable {
         _ = poll(&room, 1, -1)
       }
     }
-    // No pipe to carry it (none could be made): the message is dropped.
-    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { Unmanaged<Posted>.fromOpaque(raw).release() }
+    // The pipe failed past making: the message waits where the loop looks.
+    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { keepUnpiped(Unmanaged<Posted>.fromOpaque(raw).takeRetainedValue()) }
+  }
+
+  private func keepUnpiped(_ posted: Posted) {
+    unpiped.withLock { $0.append(posted) }
   }
 
   /// The messages in the pipe now, in the order posted; never blocks.
   func take(into buffer: UnsafeMutableRawBufferPointer) -> [any Sendable] {
     var messages: [any Sendable] = []
+    guard read >= 0 else { return unpiped.withLock { posted in defer { posted.removeAll() }; return posted.map(\.message) } }
     while true {
       // Every write is one pointer, atomic, so a read returns whole pointers.
       let n = Foundation.read(read, buffer.baseAddress, buffer.count - buffer.count % WakePipe.width)

@@ -189,4 +189,18 @@ struct EventLoopTests {
     }
     #expect(kept == nil, "a message left in a dropped loop's pipe was never released")
   }
+
+  /// With no descriptor left for the wake-up pipe, messages posted from other
+  /// threads are not dropped: they wait where the loop looks every 20 ms.
+  @Test func withNoWakeUpPipeNoMessageIsLost() {
+    let loop = EventLoop(poller: SystemPoller(wakeUpPipe: false))
+    var count = 0
+    loop.onMessage = { message in if message is Int { count += 1 } }
+    let poster = loop.poster
+    for thread in 0..<4 {
+      Thread.detachNewThread { for number in 0..<100 { poster.post(thread * 100 + number) } }
+    }
+    loop.run(until: { count == 400 })
+    #expect(count == 400)
+  }
 }
