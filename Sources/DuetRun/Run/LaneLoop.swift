@@ -531,7 +531,7 @@ final class LaneLoop {
 
 /// How the run loop reads a lane's `reports:`: what they are as an attempt
 /// starts, and the cases of those written during it (since the wall-clock start,
-/// changed from the snapshot). Tests hand it in; `VerifySession` reads files.
+/// changed from the snapshot). Tests hand it in; `VerifyPipeline` reads files.
 struct ReportReading {
   var snapshot: (Lane) -> TestReportSnapshot
   var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
