@@ -292,7 +292,7 @@ private final class WakePipe: Sendable {
   /// thousands of messages) is waited on, not dropped: a lost message would
   /// leave the loop waiting for work that ended.
   func post(_ message: any Sendable) {
-    guard wakes else { return keepUnpiped(Posted(message)) }
+    guard wakes else { return unpiped.withLock { $0.append(Posted(message)) } }
     var bits = UInt(bitPattern: Unmanaged.passRetained(Posted(message)).toOpaque())
     while true {
       let n = withUnsafeBytes(of: &bits) { Foundation.write(write, $0.baseAddress, WakePipe.width) }
@@ -303,12 +303,8 @@ private final class WakePipe: Sendable {
         _ = poll(&room, 1, -1)
       }
     }
-    // The pipe failed past making: the message waits where the loop looks.
-    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { keepUnpiped(Unmanaged<Posted>.fromOpaque(raw).takeRetainedValue()) }
-  }
-
-  private func keepUnpiped(_ posted: Posted) {
-    unpiped.withLock { $0.append(posted) }
+    // A write that fails otherwise (the loop's end closed: no loop to read it): released.
+    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { Unmanaged<Posted>.fromOpaque(raw).release() }
   }
 
   /// The messages in the pipe now, in the order posted; never blocks.

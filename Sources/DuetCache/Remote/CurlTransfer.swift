@@ -214,24 +214,23 @@ final class CurlTransfer {
   /// end `done` leaves no bytes in its destination.
   func finish(_ code: CURLcode) -> RemoteResult {
     var result = outcome(code)
-    if case .get(let get) = request {
-      if case .done = result {
-        if fd < 0 { receiveEmptyBody(get) }
-        if let abort { result = failure(abort) }
-      }
-      if case .done = result {
+    if case .get(let get) = request, case .done = result {
+      if fd < 0 { receiveEmptyBody(get) }
+      if let abort {
+        result = failure(abort)
+      } else {
         // The bytes are trusted by the digest taken as they were written: a
         // write that fails only at close (a full quota, NFS) fails the GET.
         let closed = close(fd)
         fd = -1
         if closed != 0 { result = failure("cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(errno)))") }
       }
-      if case .done = result {} else if fd >= 0 {
-        _ = ftruncate(fd, 0)
-      }
     }
-    if fd >= 0 { close(fd) }
-    fd = -1
+    if fd >= 0 {
+      if case .get = request { _ = ftruncate(fd, 0) }
+      close(fd)
+      fd = -1
+    }
     return result
   }
 

@@ -173,8 +173,11 @@ package final class RemoteCache: @unchecked Sendable {
     }
     // A transport that answered fewer than asked: the rest did not come.
     for offset in requests.indices where !told.contains(offset) {
-      _ = take(offset < results.count ? results[offset] : .failed("no answer"), path: paths[offset], as: digests[offset], written: nil)
-      failed.insert(digests[offset])
+      if take(offset < results.count ? results[offset] : .failed("no answer"), path: paths[offset], as: digests[offset], written: nil) {
+        arrived(digests[offset])
+      } else {
+        failed.insert(digests[offset])
+      }
     }
     return failed
   }

@@ -254,9 +254,8 @@ package final class ContentStore: Sendable {
     defer { close(folder) }
     var info = stat()
     if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG { return false }
-    // A name of its own, as `temporary(in:)` makes them: two lanes with the same log may be restored at once.
-    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    let temporary = FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
+    // A name of its own: two lanes with the same log may be restored at once.
+    let temporary = Self.temporaryName()
     guard linkat(AT_FDCWD, blobPath(digest.hash), folder, temporary, 0) == 0 else { return false }
     guard renameat(folder, temporary, folder, name) == 0 else {
       unlinkat(folder, temporary, 0)
@@ -265,12 +264,17 @@ package final class ContentStore: Sendable {
     return true
   }
 
+  /// `.duet-tmp-` and six random letters or digits, as `mkstemp` names files.
+  static func temporaryName() -> String {
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    return FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
+  }
+
   /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or
   /// digits, as `mkstemp` names it, made with `O_EXCL | O_NOFOLLOW`.
   static func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {
-    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     for _ in 0..<100 {
-      let name = FileWatcher.temporaryPrefix + String((0..<6).map { _ in letters.randomElement()! })
+      let name = temporaryName()
       let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if fd >= 0 { return (fd, name) }
       if errno != EEXIST { break }

@@ -15,18 +15,17 @@ struct RestoreAsBlobsArriveTests {
   /// A remote cache in memory that answers GETs one by one, telling of each as
   /// it ends; before the last it waits (a few seconds at most) for a lane's
   /// file to appear in `tree`, and says whether one did.
-  final class SlowLastServer: RemoteTransport, @unchecked Sendable {
+  final class SlowLastServer: RemoteTransport {
     let objects: [String: [UInt8]]
     let watched: [URL]
-    private let sawLock = NSLock()
-    private var sawEarlyFile = false
+    private let sawEarlyFile = Locked(false)
 
     init(objects: [String: [UInt8]], watched: [URL]) {
       self.objects = objects
       self.watched = watched
     }
 
-    var aFileCameBeforeTheLastBlob: Bool { sawLock.withLock { sawEarlyFile } }
+    var aFileCameBeforeTheLastBlob: Bool { sawEarlyFile.current }
 
     private func answer(_ request: RemoteGet) -> RemoteResult {
       guard let bytes = objects[request.key.description] else { return .missing }
@@ -41,7 +40,7 @@ struct RestoreAsBlobsArriveTests {
       for (offset, request) in requests.enumerated() {
         if offset == requests.count - 1, offset > 0 {
           let seen = eventually(within: 10) { watched.contains { FileManager.default.fileExists(atPath: $0.path) } }
-          sawLock.withLock { sawEarlyFile = seen }
+          sawEarlyFile.withLock { $0 = seen }
         }
         let result = answer(request)
         results.append(result)

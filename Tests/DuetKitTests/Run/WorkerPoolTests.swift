@@ -1,3 +1,4 @@
+@testable import DuetFuzzSupport
 @testable import DuetProcess
 @testable import DuetRun
 @testable import DuetSupport
@@ -38,8 +39,7 @@ struct WorkerPoolTests {
         done.signal()
       }
       done.wait()
-      let deadline = Date().addingTimeInterval(30)
-      while !settled() && Date() < deadline { sched_yield() }
+      _ = eventually(settled)
     }
     return seen.current
   }
