@@ -60,7 +60,7 @@ enum SandboxDoctorLines {
   }
 
   /// One lane's line, and its problem when it has one.
-  static func add(_ record: LaneRecord, lane: Lane, into report: inout DoctorReport) {
+  static func add(_ record: LaneVerdict, lane: Lane, into report: inout DoctorReport) {
     let topic = "lane \(record.name)"
     let note = record.last?.note.map(ControlText.shown)
     let log = record.last?.logPath.map { " (log: \(ControlText.shown($0)))" } ?? ""

@@ -69,7 +69,7 @@ enum UpstreamVerdicts {
   /// The record of a lane whose need `need` has `verdict` upstream; nil when the need passed.
   /// `unverified`: the jobs whose stores did not verify, named in the note of a need with no verdict.
   static func record(_ index: Int, _ lane: String, need: String, verdict: (job: String, outcome: LaneOutcome)?, jobs: [String],
-                     unverified: [String] = []) -> LaneRecord? {
+                     unverified: [String] = []) -> LaneVerdict? {
     guard let verdict else {
       let whereNot = jobs.count == 1 ? "job \(jobs[0])" : "jobs \(jobs.joined(separator: ", "))"
       var why = ""
@@ -78,7 +78,7 @@ enum UpstreamVerdicts {
       } else if !unverified.isEmpty {
         why = " (the verdicts of job\(unverified.count == 1 ? "" : "s") \(unverified.joined(separator: ", ")) do not verify)"
       }
-      return LaneRecord(index: index, name: lane, outcome: .skipped, reason: "needs \(need), not run in \(whereNot)\(why)")
+      return LaneVerdict(index: index, name: lane, outcome: .skipped, reason: "needs \(need), not run in \(whereNot)\(why)")
     }
     if verdict.outcome.letsDependentsRun { return nil }
     let word: String
@@ -89,7 +89,7 @@ enum UpstreamVerdicts {
     default: word = verdict.outcome.rawValue
     }
     let outcome: LaneOutcome = verdict.outcome == .cancelled || verdict.outcome == .interrupted ? .cancelled : .skipped
-    return LaneRecord(index: index, name: lane, outcome: outcome, reason: "needs \(need), \(word) in job \(verdict.job)")
+    return LaneVerdict(index: index, name: lane, outcome: outcome, reason: "needs \(need), \(word) in job \(verdict.job)")
   }
 
   /// Each lane's newest outcome among the sealed `runs` of the store at `path`.

@@ -109,7 +109,7 @@ final class DeflakeState: Sendable {
   /// Counts the run that ended (`ran`: its record, or the error that kept it
   /// from one), then claims the next: false when every run is claimed or the
   /// deflake stopped.
-  private func claim(after ran: Result<(LaneRecord, fingerprint: String?)?, any Error>?) -> Bool {
+  private func claim(after ran: Result<(LaneVerdict, fingerprint: String?)?, any Error>?) -> Bool {
     let stopped = stop.isRequested
     return shared.withLock { state in
       switch ran {

@@ -6,7 +6,7 @@ import Foundation
 /// recorded like any other, and counted.
 extension DeflakeState {
   /// The run's record of the lane and its fingerprint; nil when the lane has no record.
-  func runOnce(root: URL, environment: [String: String], observer: VerifyObserver) throws -> (LaneRecord, fingerprint: String?)? {
+  func runOnce(root: URL, environment: [String: String], observer: VerifyObserver) throws -> (LaneVerdict, fingerprint: String?)? {
     var verifyRequest = VerifyRequest(root: root, duetVersion: request.duetVersion, environment: environment)
     // The lane asked for is measured even where DUET_SKIP would leave it out.
     verifyRequest.options.skip = []
@@ -22,7 +22,7 @@ extension DeflakeState {
   }
 
   /// Adds the run to the tally, or ends the deflake when the lane did not run.
-  func count(_ record: LaneRecord, fingerprint: String?, into state: inout Shared) {
+  func count(_ record: LaneVerdict, fingerprint: String?, into state: inout Shared) {
     switch record.outcome {
     case .interrupted, .cancelled:
       state.interrupted = true

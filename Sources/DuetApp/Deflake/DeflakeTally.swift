@@ -14,7 +14,7 @@ struct DeflakeTally: Sendable {
   var interrupted = false
 
   /// What one run's record of the lane says; the test's cases when `test` is given.
-  mutating func add(_ record: LaneRecord, fingerprint: String?, test: String?) {
+  mutating func add(_ record: LaneVerdict, fingerprint: String?, test: String?) {
     if let fingerprint, !fingerprints.contains(fingerprint) { fingerprints.append(fingerprint) }
     guard let test else {
       runs += 1

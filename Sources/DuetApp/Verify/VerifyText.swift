@@ -45,15 +45,15 @@ enum VerifyText {
     } else if !failures.isEmpty {
       printout.out("")
       for record in failures {
-        for line in RunReport.failureLines(record) { printout.out(line) }
+        for line in RunText.failureLines(record) { printout.out(line) }
         printout.out("")
       }
     } else {
       printout.out("")
     }
-    for line in RunReport.summary(result, maxWidth: width) { printout.out(line) }
+    for line in RunText.summary(result, maxWidth: width) { printout.out(line) }
     printout.out("")
-    if let flaky = RunReport.flakyLine(result) { printout.out(flaky, paint: "33") }
+    if let flaky = RunText.flakyLine(result) { printout.out(flaky, paint: "33") }
     if let timings = outcome.timingsPath { printout.out("timings: \(timings)") }
     printout.out(outcome.lastLine, paint: outcome.verdict == .pass ? "32;1" : "31;1")
   }
@@ -83,7 +83,7 @@ enum VerifyText {
     var settledPlan = decided.plan.schedule
     // One step of the plan settles what cannot start (a lane failed before the run under --fail-fast).
     _ = settledPlan.nextStarts()
-    var settled: [Int: LaneRecord] = [:]
+    var settled: [Int: LaneVerdict] = [:]
     for record in settledPlan.takeSettled() { settled[record.index] = record }
     return decided.plan.startOrder.map { index in
       let lane = decided.plan.manifest.lanes[index]
@@ -118,7 +118,7 @@ package enum ProgressUpdate: Sendable {
     case .started(_, let name, _):
       self = .started(lane: name)
     case .retrying(_, let name, let failed):
-      let how = failed.outcome == .timeout ? "timed out" : RunReport.endText(failed)
+      let how = failed.outcome == .timeout ? "timed out" : RunText.endText(failed)
       self = .retrying(line: "      ↻ \(name): attempt \(failed.attempt) \(how); retrying", paint: "33")
     case .finished(let record, let count, _):
       let paint: String
@@ -128,7 +128,7 @@ package enum ProgressUpdate: Sendable {
       case .fail, .timeout, .interrupted, .error: paint = "31"
       case .skipped, .cancelled, .unaffected: paint = "2"
       }
-      self = .finished(lane: record.name, count: count, line: RunReport.progressLine(record, finished: count, total: total), paint: paint)
+      self = .finished(lane: record.name, count: count, line: RunText.progressLine(record, finished: count, total: total), paint: paint)
     }
   }
 }

@@ -1,4 +1,4 @@
-/// Each key's flaky evidence so far, fed `LaneRun`s in run order, whose `lane`
+/// Each key's flaky evidence so far, fed `LaneTally`s in run order, whose `lane`
 /// indexes the keys: a lane's runs (`FlakyReport`), or a test's, folded per
 /// attempt into lane runs (`TestFold`). `ranking` names and ranks them.
 struct FlakyEvidence {
@@ -16,7 +16,7 @@ struct FlakyEvidence {
   }
   var keys: [Figures] = []
 
-  mutating func add(_ run: LaneRun) {
+  mutating func add(_ run: LaneTally) {
     while keys.count <= run.lane { keys.append(Figures()) }
     keys[run.lane].add(run)
   }
@@ -46,7 +46,7 @@ struct FlakyEvidence {
 }
 
 extension FlakyEvidence.Figures {
-  mutating func add(_ run: LaneRun) {
+  mutating func add(_ run: LaneTally) {
     runs += 1
     failures += run.failed
     if run.failed > 0 && run.finalPassed {

@@ -80,7 +80,7 @@ extension FlakyRanking.Entry {
 extension FlakyRanking where Key == LaneKey {
   /// The report over `runs` and their `steps`, as of `now`.
   static func compute(runs: [RunRow], steps: [StepRow], now: Double) -> FlakyReport {
-    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    let (lanes, laneRuns) = LaneTally.fold(runs: runs, steps: steps)
     var evidence = FlakyEvidence()
     laneRuns.forEach { evidence.add($0) }
     return evidence.ranking(keys: lanes.map(LaneKey.init), runsInWindow: runs.count, now: now)

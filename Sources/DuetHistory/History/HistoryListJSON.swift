@@ -11,7 +11,7 @@ package struct HistoryListJSON: Codable, Sendable, Equatable {
     /// ISO 8601, UTC.
     var startedAt: String
     var durationSeconds: Double
-    var outcome: RunVerdict
+    var outcome: RunOutcome
     @Nullable var gitCommit: String?
     var host: String
     /// Where the run came from: `ci JOB` or `host NAME` (null before schema 6).

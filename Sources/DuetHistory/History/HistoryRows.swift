@@ -13,14 +13,14 @@ package struct RunRow: Sendable, Equatable {
   var root: String
   package var gitCommit: String?
   var host: String
-  package var outcome: RunVerdict
+  package var outcome: RunOutcome
   var jobs: Int
   var duetVersion: String
   /// Where the run came from, as reports name it: `ci JOB` on a CI runner,
   /// else `host NAME`; nil for a run recorded before schema 6.
   package var origin: String?
 
-  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: RunVerdict, jobs: Int, duetVersion: String,
+  package init(id: String, logID: String, started: Double, ended: Double, command: String, root: String, gitCommit: String?, host: String, outcome: RunOutcome, jobs: Int, duetVersion: String,
                origin: String? = nil) {
     self.id = id
     self.logID = logID

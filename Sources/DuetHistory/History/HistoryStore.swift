@@ -635,7 +635,7 @@ package final class HistoryStore {
   /// outcome this duet does not know), which the readers leave out.
   static func runRow(_ row: [SQLiteValue]) -> RunRow? {
     guard row.count == 11 || row.count == 12, let id = row[0].text, let logID = row[1].text, case let started = row[2].double, case let ended = row[3].double,
-          let outcome = row[8].text.flatMap(RunVerdict.init(rawValue:)) else { return nil }
+          let outcome = row[8].text.flatMap(RunOutcome.init(rawValue:)) else { return nil }
     return RunRow(id: id, logID: logID, started: StoredNumber.time(started), ended: StoredNumber.time(ended), command: row[4].text ?? "", root: row[5].text ?? "",
                   gitCommit: row[6].text, host: row[7].text ?? "", outcome: outcome, jobs: max(0, min(row[9].int ?? 0, 100_000)), duetVersion: row[10].text ?? "",
                   origin: row.count > 11 ? row[11].text : nil)

@@ -14,7 +14,7 @@ import DuetSupport
 struct ReportWindow {
   /// Runs in the window, with or without counted steps.
   var runs = 0
-  /// Lane names, indexed by `LaneRun.lane`.
+  /// Lane names, indexed by `LaneTally.lane`.
   var lanes: [String] = []
 
   private var laneBytes: [[UInt8]] = []
@@ -33,7 +33,7 @@ struct ReportWindow {
   }
 
   /// Reads the window and hands each lane run to `body`, in run order.
-  static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, reading: Reading, _ body: (LaneRun) -> Void) throws -> ReportWindow {
+  static func scan(_ db: SQLiteDatabase, last: Int, since: Double?, reading: Reading, _ body: (LaneTally) -> Void) throws -> ReportWindow {
     var window = ReportWindow()
     let runList = try db.prepare("""
       SELECT id, started FROM runs \(since == nil ? "" : "WHERE started >= ?2")
@@ -56,7 +56,7 @@ struct ReportWindow {
     var previousOrder: [Int] = [], order: [Int] = []
     for run in runs.reversed() {
       try steps.bind([.text(run.id)])
-      var pending: LaneRun?
+      var pending: LaneTally?
       order.removeAll(keepingCapacity: true)
       while try steps.step() {
         // Each column's bytes are read once; they stay valid until the next step.
@@ -73,7 +73,7 @@ struct ReportWindow {
           let lane = window.lane(for: laneName, guess: guess)
           order.append(lane)
           let fingerprint = reading == .evidence ? window.fingerprint(for: steps.text(at: 2), lane: lane) : nil
-          pending = LaneRun(lane: lane, started: run.started, fingerprint: fingerprint, failed: 0, anyPassed: false,
+          pending = LaneTally(lane: lane, started: run.started, fingerprint: fingerprint, failed: 0, anyPassed: false,
                             finalPassed: false, seconds: 0, lanePassed: false)
         }
         pending!.add(kind, seconds: seconds, lanePassed: lanePassed)
@@ -129,7 +129,7 @@ struct ReportWindow {
 
 extension HistoryStore {
   /// Streams the report window's lane runs to `body` (see `ReportWindow`).
-  func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneRun) -> Void) throws(HistoryError) -> ReportWindow {
+  func scanWindow(last: Int, since: Double?, reading: ReportWindow.Reading, _ body: (LaneTally) -> Void) throws(HistoryError) -> ReportWindow {
     do {
       return try ReportWindow.scan(db, last: last, since: since, reading: reading, body)
     } catch {

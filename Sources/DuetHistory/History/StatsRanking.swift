@@ -47,7 +47,7 @@ package typealias TestStatsReport = StatsRanking<TestKey>
 
 extension StatsRanking where Key == LaneKey {
   static func compute(runs: [RunRow], steps: [StepRow]) -> StatsReport {
-    let (lanes, laneRuns) = LaneRun.fold(runs: runs, steps: steps)
+    let (lanes, laneRuns) = LaneTally.fold(runs: runs, steps: steps)
     var durations = StatsDurations()
     laneRuns.forEach { durations.add($0) }
     return durations.ranking(keys: lanes.map(LaneKey.init), runsInWindow: runs.count)
@@ -64,7 +64,7 @@ extension StatsRanking where Key == LaneKey {
 }
 
 /// Per key, in run order: the seconds of each run it ran in and of each
-/// attempt, and how many runs it passed and passed at once, fed `LaneRun`s
+/// attempt, and how many runs it passed and passed at once, fed `LaneTally`s
 /// whose `lane` indexes the keys. Eight bytes a value: the percentiles need
 /// every one.
 struct StatsDurations {
@@ -74,7 +74,7 @@ struct StatsDurations {
   var firstPasses: [Int] = []
   var excused: [Int] = []
 
-  mutating func add(_ run: LaneRun) {
+  mutating func add(_ run: LaneTally) {
     while seconds.count <= run.lane {
       seconds.append([]); attemptSeconds.append([]); passes.append(0); firstPasses.append(0); excused.append(0)
     }

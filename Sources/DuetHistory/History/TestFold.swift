@@ -32,20 +32,20 @@ extension StatsRanking where Key == TestKey {
 /// failure of it, or it failed on one attempt and passed on a later attempt of
 /// the same run. A failure or an error counts against it; a skip is no evidence.
 ///
-/// Each test's cases in one run are folded per attempt into one `LaneRun` with
+/// Each test's cases in one run are folded per attempt into one `LaneTally` with
 /// the lane's fingerprint: a namesake in another report (Gradle's other
 /// variant) or at another position is another test, and nothing within one
 /// attempt is a retry.
 struct TestFold {
   var evidence = FlakyEvidence()
   var durations = StatsDurations()
-  /// Each test's identity, indexed as `LaneRun.lane`.
+  /// Each test's identity, indexed as `LaneTally.lane`.
   var identities: [TestIdentity] = []
   var identityIndex: [TestIdentity: Int] = [:]
   var fingerprintIndex: [String: Int] = [:]
   var lastFailure: [Int: String] = [:]
   /// The test being folded in this run, and its attempts so far.
-  var pending: LaneRun?
+  var pending: LaneTally?
   /// The attempt of `pending` being gathered: its number, whether any of its
   /// cases failed, and their seconds. Several rows of one identity in one
   /// attempt (a store merged from elsewhere) are one attempt, never a retry.
@@ -100,7 +100,7 @@ struct TestFold {
       let fingerprint = row[6].text.map { text in
         fingerprintIndex[text] ?? { fingerprintIndex[text] = fingerprintIndex.count; return fingerprintIndex.count - 1 }()
       }
-      pending = LaneRun(lane: index, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
+      pending = LaneTally(lane: index, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
     }
     let seconds = StoredNumber.duration(row[8].double)
     if let open = attempt, open.number == number {
@@ -129,7 +129,7 @@ struct TestFold {
     pending = nil
   }
 
-  /// Each test's key, indexed as `LaneRun.lane`: its identity and what tells it from its namesakes.
+  /// Each test's key, indexed as `LaneTally.lane`: its identity and what tells it from its namesakes.
   var keys: [TestKey] {
     let qualifiers = TestIdentity.qualifiers(identities)
     return identities.map { TestKey(identity: $0, qualifier: qualifiers[$0] ?? "") }

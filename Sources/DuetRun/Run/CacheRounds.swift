@@ -77,12 +77,12 @@ struct CacheRounds {
 
   /// The record of each lane served: `cached`, why, and what its restore brought back.
   func served(_ lanes: [Lane], fingerprints: InputFingerprint.Result, history: [String: CacheCheck.LastVerdict],
-              entries: VerifyPipeline.Entries) -> [Int: LaneRecord] {
-    var records: [Int: LaneRecord] = [:]
+              entries: VerifyPipeline.Entries) -> [Int: LaneVerdict] {
+    var records: [Int: LaneVerdict] = [:]
     for (index, decision) in decisions where decision == .cached {
       let lane = lanes[index]
       let reason = Self.servedReason(history[lane.name], fingerprint: fingerprints.fingerprints[index], source: entries[index]?.source)
-      var record = LaneRecord(index: index, name: lane.name, outcome: .cached, reason: reason)
+      var record = LaneVerdict(index: index, name: lane.name, outcome: .cached, reason: reason)
       record.restoredFiles = restored[index]?.files ?? 0
       record.restoredLog = restored[index]?.log
       records[index] = record

@@ -421,7 +421,7 @@ final class LaneLoop {
     if excused != nil { outcome = .pass }
     attempt.sink.close()
     let endedAt = attempt.endedAt ?? loop.clock.now
-    var result = AttemptResult(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
+    var result = LaneAttempt(attempt: request.attempt, outcome: outcome, exitCode: code, signal: signal,
                                started: attempt.startedWall, duration: Double(endedAt &- attempt.startedAt) / 1e9,
                                logPath: attempt.sink.wroteFile ? request.logPath : nil, tail: attempt.sink.tail, note: attempt.note)
     result.tests = tests

@@ -22,7 +22,7 @@ package struct LaneSchedule: Sendable {
   }
 
   /// What an attempt's end means: the lane runs again, or it has its outcome.
-  enum AttemptVerdict: Sendable, Equatable {
+  enum AfterAttempt: Sendable, Equatable {
     case retry(Start)
     case settled
   }
@@ -31,7 +31,7 @@ package struct LaneSchedule: Sendable {
   struct Setup: Sendable {
     var graph: LaneGraph
     var selected: Set<Int>
-    var settled: [Int: LaneRecord]
+    var settled: [Int: LaneVerdict]
     var retries: [Int]
     /// The pool of each lane (nil: none); a pool runs at most its depth at once.
     var pools: [String?]
@@ -41,7 +41,7 @@ package struct LaneSchedule: Sendable {
     var jobs: Int
     var failFast: Bool
 
-    init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneRecord] = [:], retries: [Int]? = nil,
+    init(graph: LaneGraph, selected: Set<Int>? = nil, settled: [Int: LaneVerdict] = [:], retries: [Int]? = nil,
                 pools: [String?]? = nil, poolDepths: [String: Int] = [:], weights: [Double]? = nil, jobs: Int, failFast: Bool = false) {
       let count = graph.count
       self.graph = graph
@@ -60,8 +60,8 @@ package struct LaneSchedule: Sendable {
   private let names: [String]
   private let dependents: [[Int]]
   private let priority: [Double]
-  private var records: [LaneRecord?]
-  private var attempts: [[AttemptResult]]
+  private var records: [LaneVerdict?]
+  private var attempts: [[LaneAttempt]]
   private var waiting: [Int]
   /// Lanes ever put in a ready queue, so none is queued (and started) twice.
   private var queued: [Bool]
@@ -72,7 +72,7 @@ package struct LaneSchedule: Sendable {
   private var stopReason: String?
   private(set) var interrupted = false
   /// Records settled since the driver last asked, in the order they settled.
-  private var outbox: [LaneRecord] = []
+  private var outbox: [LaneVerdict] = []
   private(set) var settledCount = 0
 
   init(_ setup: Setup) {
@@ -80,8 +80,8 @@ package struct LaneSchedule: Sendable {
     let graph = setup.graph
     names = graph.names
     dependents = graph.dependents
-    records = [LaneRecord?](repeating: nil, count: graph.count)
-    attempts = [[AttemptResult]](repeating: [], count: graph.count)
+    records = [LaneVerdict?](repeating: nil, count: graph.count)
+    attempts = [[LaneAttempt]](repeating: [], count: graph.count)
     waiting = graph.needs.map { $0.filter { setup.selected.contains($0) }.count }
     queued = [Bool](repeating: false, count: graph.count)
     var weights = setup.weights
@@ -102,10 +102,10 @@ package struct LaneSchedule: Sendable {
   var total: Int { setup.selected.count }
   /// Whether every selected lane has its outcome.
   var isFinished: Bool { settledCount == setup.selected.count }
-  func record(of index: Int) -> LaneRecord? { records[index] }
+  func record(of index: Int) -> LaneVerdict? { records[index] }
 
   /// Every selected lane's record, in manifest order (call when finished).
-  var finalRecords: [LaneRecord] { setup.selected.sorted().compactMap { records[$0] } }
+  var finalRecords: [LaneVerdict] { setup.selected.sorted().compactMap { records[$0] } }
 
   // MARK: - Events
 
@@ -125,24 +125,24 @@ package struct LaneSchedule: Sendable {
 
   /// An attempt ended. A failure with retries left runs again at once (in the
   /// same slot) unless the run was interrupted; otherwise the lane settles.
-  mutating func attemptEnded(_ index: Int, _ result: AttemptResult) -> AttemptVerdict {
+  mutating func attemptEnded(_ index: Int, _ result: LaneAttempt) -> AfterAttempt {
     guard running.contains(index) else { return .settled }
     attempts[index].append(result)
     let tries = attempts[index]
     let name = names[index]
     switch result.outcome {
     case .pass:
-      finishRunning(index, LaneRecord(index: index, name: name, outcome: tries.count > 1 ? .flaky : .pass, attempts: tries))
+      finishRunning(index, LaneVerdict(index: index, name: name, outcome: tries.count > 1 ? .flaky : .pass, attempts: tries))
     case .interrupted:
-      finishRunning(index, LaneRecord(index: index, name: name, outcome: .interrupted, reason: "interrupted", attempts: tries))
+      finishRunning(index, LaneVerdict(index: index, name: name, outcome: .interrupted, reason: "interrupted", attempts: tries))
     case .error:
       // The machine's failure: retrying would meet the same want of descriptors.
-      finishRunning(index, LaneRecord(index: index, name: name, outcome: .error, reason: result.note ?? "duet could not start it", attempts: tries))
+      finishRunning(index, LaneVerdict(index: index, name: name, outcome: .error, reason: result.note ?? "duet could not start it", attempts: tries))
     case .fail, .timeout:
       if tries.count <= setup.retries[index] && !interrupted {
         return .retry(Start(index: index, attempt: tries.count + 1))
       }
-      finishRunning(index, LaneRecord(index: index, name: name, outcome: result.outcome == .timeout ? .timeout : .fail, attempts: tries))
+      finishRunning(index, LaneVerdict(index: index, name: name, outcome: result.outcome == .timeout ? .timeout : .fail, attempts: tries))
     }
     return .settled
   }
@@ -155,14 +155,14 @@ package struct LaneSchedule: Sendable {
   }
 
   /// The records settled since the last call, in order.
-  package mutating func takeSettled() -> [LaneRecord] {
+  package mutating func takeSettled() -> [LaneVerdict] {
     defer { outbox.removeAll() }
     return outbox
   }
 
   // MARK: - Inside
 
-  private mutating func finishRunning(_ index: Int, _ record: LaneRecord) {
+  private mutating func finishRunning(_ index: Int, _ record: LaneVerdict) {
     running.remove(index)
     if let pool = setup.pools[index] { runningInPool[pool, default: 1] -= 1 }
     settle(index, record)
@@ -173,7 +173,7 @@ package struct LaneSchedule: Sendable {
   }
 
   /// Records an outcome and releases or skips the lane's dependents.
-  private mutating func settle(_ index: Int, _ record: LaneRecord) {
+  private mutating func settle(_ index: Int, _ record: LaneVerdict) {
     var work = [(index, record)]
     var next = 0
     while next < work.count {
@@ -191,7 +191,7 @@ package struct LaneSchedule: Sendable {
           if waiting[dependent] == 0 { makeReady(dependent) }
         } else {
           let outcome: LaneOutcome = record.outcome == .cancelled || record.outcome == .interrupted ? .cancelled : .skipped
-          work.append((dependent, LaneRecord(index: dependent, name: names[dependent], outcome: outcome, reason: "needs \(record.name)")))
+          work.append((dependent, LaneVerdict(index: dependent, name: names[dependent], outcome: outcome, reason: "needs \(record.name)")))
         }
       }
     }
@@ -229,7 +229,7 @@ package struct LaneSchedule: Sendable {
     guard running.isEmpty, stopReason != nil || !hasReady else { return }
     let reason = stopReason ?? "not started"
     for i in setup.selected.sorted() where records[i] == nil {
-      settle(i, LaneRecord(index: i, name: names[i], outcome: .cancelled, reason: reason))
+      settle(i, LaneVerdict(index: i, name: names[i], outcome: .cancelled, reason: reason))
     }
     ready.removeAll()
   }

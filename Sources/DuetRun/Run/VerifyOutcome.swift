@@ -8,7 +8,7 @@ import DuetHistory
 /// row are all read from here; nothing else decides pass or fail.
 package struct VerifyOutcome: Sendable {
   /// The one word of the verdict, defined with the history that keeps it.
-  package typealias Verdict = RunVerdict
+  package typealias Verdict = RunOutcome
 
   package var run: RunResult
   /// Tracked files whose status or content the run changed (`--strict`), sorted.
@@ -119,14 +119,14 @@ package struct VerifyOutcome: Sendable {
   }
 
   /// At most ten names, in manifest order, then how many more.
-  static func names(_ records: [LaneRecord]) -> String {
+  static func names(_ records: [LaneVerdict]) -> String {
     let shown = records.prefix(10).map(\.name).joined(separator: ", ")
     return records.count > 10 ? shown + " and \(records.count - 10) more" : shown
   }
 
   /// Why lanes were skipped on a passing run: the programs they need, once each
   /// (`needs gradle, kotlinc`), then any other reason once.
-  static func skipCauses(_ records: [LaneRecord]) -> String {
+  static func skipCauses(_ records: [LaneVerdict]) -> String {
     var programs: [String] = []
     var others: [String] = []
     for record in records {

@@ -45,7 +45,7 @@ package struct LaneSkip: Sendable, Equatable {
   }
 
   /// The reason on a lane's record: `by request: --skip`.
-  var reason: String { "\(LaneRecord.skippedByRequest): \(origin)" }
+  var reason: String { "\(LaneVerdict.skippedByRequest): \(origin)" }
 }
 
 /// Everything decided before the first lane starts: the lanes selected, the
@@ -58,7 +58,7 @@ package struct VerifyPlan: Sendable {
   package let options: VerifyOptions
   package let runID: String
   package let selected: Set<Int>
-  package var preset: [Int: LaneRecord]
+  package var preset: [Int: LaneVerdict]
   /// Expected seconds per lane for the critical-path priority (1 each without history).
   var weights: [Double]
   let environment: [String: String]
@@ -87,7 +87,7 @@ package struct VerifyPlan: Sendable {
     sandboxScratch = sandboxTools == nil ? nil : SandboxScratch(base: root.appendingPathComponent(".duet/sandbox/\(runID)"))
     selected = try VerifyPlan.select(manifest, options)
     weights = [Double](repeating: 1, count: manifest.lanes.count)
-    var preset: [Int: LaneRecord] = [:]
+    var preset: [Int: LaneVerdict] = [:]
     if let changed = options.changed {
       // A change under a folder that an in-tree link makes an input reaches that input too.
       let implicit = { (lane: Lane) in InputFingerprint.implicitInputs(of: lane, root: root, builtins: builtins) }
@@ -97,14 +97,14 @@ package struct VerifyPlan: Sendable {
                                       implicitInputs: { InputFingerprint.implicitInputs(of: $0, root: root, builtins: builtins) },
                                       moduleInputs: moduleInputs)
       for (index, decision) in affected where decision == .unaffected {
-        preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .unaffected,
+        preset[index] = LaneVerdict(index: index, name: manifest.lanes[index].name, outcome: .unaffected,
                                    reason: "no changed file matches its inputs or covers")
       }
     } else {
       affected = [:]
     }
     for (index, skip) in try VerifyPlan.skipped(manifest, options) where selected.contains(index) {
-      preset[index] = LaneRecord(index: index, name: manifest.lanes[index].name, outcome: .skipped, reason: skip.reason)
+      preset[index] = LaneVerdict(index: index, name: manifest.lanes[index].name, outcome: .skipped, reason: skip.reason)
     }
     for index in selected where preset[index] == nil {
       preset[index] = VerifyPlan.settledBeforeRun(index, manifest.lanes[index], root: root, environment: environment, strict: options.strict)
@@ -183,14 +183,14 @@ package struct VerifyPlan: Sendable {
   /// or the Android SDK (`requires: [android-sdk]`) missing (skipped, or failed
   /// under `--strict`); nil for a lane that may run. `environment` is the
   /// request's, as the lane would get it.
-  private static func settledBeforeRun(_ index: Int, _ lane: Lane, root: URL, environment: [String: String], strict: Bool) -> LaneRecord? {
+  private static func settledBeforeRun(_ index: Int, _ lane: Lane, root: URL, environment: [String: String], strict: Bool) -> LaneVerdict? {
     if let dir = lane.dir, let problem = PathGuard.laneFolderProblem(dir, in: root) {
       // Issue 16: the path guard, for shell lanes and built-ins alike.
-      return LaneRecord(index: index, name: lane.name, outcome: .fail, reason: problem)
+      return LaneVerdict(index: index, name: lane.name, outcome: .fail, reason: problem)
     }
     // `platforms:` (Manifest/LanePlatform.swift): a lane for another OS is skipped, --strict or not.
     if let reason = lane.platformSkipReason() {
-      return LaneRecord(index: index, name: lane.name, outcome: .skipped, reason: reason)
+      return LaneVerdict(index: index, name: lane.name, outcome: .skipped, reason: reason)
     }
     let folder = lane.dir.map { root.appendingPathComponent($0) } ?? root
     let path = environment[.path] ?? "/usr/bin:/bin"
@@ -200,7 +200,7 @@ package struct VerifyPlan: Sendable {
     guard !missing.isEmpty || sdk != nil else { return nil }
     let reason = ((missing.isEmpty ? [] : ["needs \(missing.joined(separator: ", ")), not found"]) + (sdk.map { [$0] } ?? []))
       .joined(separator: "; ")
-    return LaneRecord(index: index, name: lane.name, outcome: strict ? .fail : .skipped,
+    return LaneVerdict(index: index, name: lane.name, outcome: strict ? .fail : .skipped,
                       reason: strict ? reason + " (--strict)" : reason,
                       missingPrograms: missing + (sdk == nil ? [] : ["the Android SDK"]))
   }

@@ -45,8 +45,8 @@ package enum GitHubAnnotations {
   }
 
   /// A failed lane's log tail in a collapsible group, with commands stopped inside it.
-  static func group(_ record: LaneRecord, stopToken: String) -> [String] {
-    var block = RunReport.failureBlock(record)
+  static func group(_ record: LaneVerdict, stopToken: String) -> [String] {
+    var block = RunText.failureBlock(record)
     guard !block.isEmpty else { return [] }
     let heading = block.removeFirst()
     let start: WorkflowCommand = "::group::\(heading.replacingOccurrences(of: "── ", with: "duet lane "))"
@@ -62,12 +62,12 @@ package enum GitHubAnnotations {
   }
 
   /// `exit 1 · log: .duet/logs/…/kotlin.log`, then the error-looking lines of the tail.
-  static func errorMessage(_ record: LaneRecord) -> String {
+  static func errorMessage(_ record: LaneVerdict) -> String {
     var message: String
     if record.outcome == .timeout {
       message = "timed out"
     } else {
-      message = record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last)
+      message = record.attempts.isEmpty ? (record.reason ?? "did not start") : RunText.endText(record.last)
     }
     if let log = record.last?.logPath { message += " · log: \(log)" }
     let errors = record.last?.tail.errorLines.prefix(5) ?? []

@@ -60,7 +60,7 @@ package enum JUnitReport {
     outcome == .skipped || outcome == .cancelled || outcome == .interrupted || outcome == .unaffected
   }
 
-  static func testCase(_ record: LaneRecord) -> [XML] {
+  static func testCase(_ record: LaneVerdict) -> [XML] {
     var lines: [XML] = ["    <testcase" + attributes([("name", record.name), ("classname", "duet.lanes"), ("time", seconds(record.duration))]) + ">"]
     var properties: [(String, String)] = [("outcome", record.outcome.rawValue), ("attempts", String(record.attempts.count))]
     if record.outcome == .flaky { properties.append(("flaky", "true")) }
@@ -74,7 +74,7 @@ package enum JUnitReport {
     switch record.outcome {
     case .fail, .timeout:
       let type = record.outcome == .timeout ? "timeout" : "fail"
-      let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunReport.endText(record.last))
+      let message = record.outcome == .timeout ? "timed out" : (record.attempts.isEmpty ? (record.reason ?? "did not start") : RunText.endText(record.last))
       let body = record.last?.tail.reportLines.joined(separator: "\n") ?? (record.reason ?? "")
       lines.append("      <failure" + attributes([("message", message), ("type", type)]) + ">" + text(body) + "</failure>")
     case .error:

@@ -34,7 +34,7 @@ extension JUnitReport {
   }
 
   /// The lanes whose final attempt read test cases, in the run's order.
-  static func laneCases(_ records: [LaneRecord]) -> [LaneCases] {
+  static func laneCases(_ records: [LaneVerdict]) -> [LaneCases] {
     records.compactMap { record in
       guard let last = record.last, !last.tests.cases.isEmpty else { return nil }
       return LaneCases(lane: record.name, cases: last.tests.cases, quarantinedBy: last.excused ? last.quarantinedBy : [],

@@ -78,7 +78,7 @@ package struct RunJSON: Codable, Sendable, Equatable {
 }
 
 extension RunJSON.Attempt {
-  init(_ attempt: AttemptResult) {
+  init(_ attempt: LaneAttempt) {
     self.init(attempt: attempt.attempt, outcome: attempt.excused ? attempt.excusedFailure ?? .fail : attempt.outcome,
               exitCode: attempt.exitCode.map { Int($0) }, signal: attempt.signal.map { Int($0) }, startedAt: ISOTime.text(attempt.started),
               durationSeconds: attempt.duration, logPath: attempt.logPath, excused: attempt.excused)

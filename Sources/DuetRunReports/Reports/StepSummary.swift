@@ -14,7 +14,7 @@ package enum StepSummary {
 
   /// The summary, as the bytes appended to the step summary file.
   package static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
-    let allParts = [head(outcome)] + RunReport.summaryRows(outcome.run).map(row) + outcome.run.unfinished.compactMap(tail)
+    let allParts = [head(outcome)] + RunText.summaryRows(outcome.run).map(row) + outcome.run.unfinished.compactMap(tail)
     var out: Markdown = ""
     var size = 0
     var left = 0
@@ -38,7 +38,7 @@ package enum StepSummary {
   static func head(_ outcome: VerifyOutcome) -> Markdown {
     let mark: Markdown = outcome.verdict == .pass ? "✅" : "❌"
     var head: [Markdown] = ["## \(mark) \(outcome.lastLine.text)", ""]
-    if let flaky = RunReport.flakyLine(outcome.run) { head += ["\(flaky.text)", ""] }
+    if let flaky = RunText.flakyLine(outcome.run) { head += ["\(flaky.text)", ""] }
     let changedFiles = outcome.changedTrackedFiles
     if !changedFiles.isEmpty {
       head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map(MarkdownText.codeSpan).joined(separator: ", "), ""]
@@ -53,8 +53,8 @@ package enum StepSummary {
   }
 
   /// A failed lane's log tail in a collapsed block; nil when it has none.
-  static func tail(_ record: LaneRecord) -> Markdown? {
-    var block = RunReport.failureBlock(record)
+  static func tail(_ record: LaneVerdict) -> Markdown? {
+    var block = RunText.failureBlock(record)
     guard !block.isEmpty else { return nil }
     let heading = block.removeFirst().replacingOccurrences(of: "── ", with: "")
     let body = block.map { String($0.dropFirst(3)) }.joined(separator: "\n")

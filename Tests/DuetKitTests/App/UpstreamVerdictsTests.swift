@@ -56,7 +56,7 @@ struct UpstreamVerdictsTests {
   }
 
   /// `b`'s record after gating on the store of job linux-1, and the warnings.
-  func gate() throws -> (record: LaneRecord?, warnings: [String]) {
+  func gate() throws -> (record: LaneVerdict?, warnings: [String]) {
     var options = VerifyOptions()
     options.lanes = ["b"]
     options.noDeps = true
@@ -66,7 +66,7 @@ struct UpstreamVerdictsTests {
   }
 
   /// `b`'s record after gating on a job that restored `restored` and sealed `sealed`.
-  func gate(restored: [(String, LaneOutcome, Double)], sealed: [(String, LaneOutcome, Double)]) throws -> LaneRecord? {
+  func gate(restored: [(String, LaneOutcome, Double)], sealed: [(String, LaneOutcome, Double)]) throws -> LaneVerdict? {
     defer { try? FileManager.default.removeItem(at: root) }
     try job(restored: restored, sealed: sealed)
     let gated = try gate()

@@ -10,15 +10,15 @@ import Foundation
 
 /// Runs and manifests built in memory for the CI report tests.
 enum CIFixtures {
-  static func attempt(_ n: Int, _ outcome: AttemptOutcome, exit: Int32? = nil, duration: Double = 1.5, log: String? = nil, lines: [String] = []) -> AttemptResult {
+  static func attempt(_ n: Int, _ outcome: AttemptOutcome, exit: Int32? = nil, duration: Double = 1.5, log: String? = nil, lines: [String] = []) -> LaneAttempt {
     var tail = LogTail()
     for line in lines { tail.append(line + "\n") }
     tail.close()
-    return AttemptResult(attempt: n, outcome: outcome, exitCode: exit, started: 0, duration: duration, logPath: log, tail: tail)
+    return LaneAttempt(attempt: n, outcome: outcome, exitCode: exit, started: 0, duration: duration, logPath: log, tail: tail)
   }
 
-  static func record(_ index: Int, _ name: String, _ outcome: LaneOutcome, reason: String? = nil, attempts: [AttemptResult]) -> LaneRecord {
-    LaneRecord(index: index, name: name, outcome: outcome, reason: reason, attempts: attempts)
+  static func record(_ index: Int, _ name: String, _ outcome: LaneOutcome, reason: String? = nil, attempts: [LaneAttempt]) -> LaneVerdict {
+    LaneVerdict(index: index, name: name, outcome: outcome, reason: reason, attempts: attempts)
   }
 
   /// One lane of every outcome that matters to CI reports.

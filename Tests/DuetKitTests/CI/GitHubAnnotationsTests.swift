@@ -37,7 +37,7 @@ struct GitHubAnnotationsTests {
 
   /// Twelve failures and twelve flaky lanes give ten errors and ten warnings, but a group for every failure.
   @Test func capsAtTenOfEachKind() {
-    var records: [LaneRecord] = []
+    var records: [LaneVerdict] = []
     for i in 0..<12 { records.append(CIFixtures.record(i, "f\(i)", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: ["boom"])])) }
     for i in 0..<12 { records.append(CIFixtures.record(12 + i, "k\(i)", .flaky, attempts: [CIFixtures.attempt(1, .fail, exit: 1), CIFixtures.attempt(2, .pass, exit: 0)])) }
     let lines = GitHubAnnotations.lines(VerifyOutcome(run: RunResult(records: records, interrupted: false, duration: 1), changedTrackedFiles: ["x"]), stopToken: "T")

@@ -213,7 +213,7 @@ struct HostileOutputTests {
   /// parser; GitHub workflow commands stay one line.
   @Test func junitAndAnnotationsParse() throws {
     let texts = hostile(4, count: 80)
-    let records = texts.enumerated().map { index, text -> LaneRecord in
+    let records = texts.enumerated().map { index, text -> LaneVerdict in
       index % 2 == 0
         ? CIFixtures.record(index, "lane\(index)", .skipped, reason: text, attempts: [])
         : CIFixtures.record(index, "lane\(index)", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, log: ".duet/logs/r/x.log", lines: [text, "error: " + text])])
@@ -241,8 +241,8 @@ struct HostileOutputTests {
       #expect(HangingList.lines([("\(text)", "\(text)")]).map(\.text).allSatisfy(clean))
       let skipped = CIFixtures.record(0, "a", .skipped, reason: text, attempts: [])
       let failed = CIFixtures.record(1, "b", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1)])
-      #expect(clean(RunReport.progressLine(skipped, finished: 1, total: 2).text))
-      #expect(RunReport.failureBlock(CIFixtures.record(2, "c", .fail, reason: text, attempts: [])).allSatisfy(clean))
+      #expect(clean(RunText.progressLine(skipped, finished: 1, total: 2).text))
+      #expect(RunText.failureBlock(CIFixtures.record(2, "c", .fail, reason: text, attempts: [])).allSatisfy(clean))
       let outcome = VerifyOutcome(run: RunResult(records: [skipped, failed], interrupted: false, duration: 1), changedTrackedFiles: [text])
       #expect(clean(outcome.lastLine.text), "\(outcome.lastLine.text.debugDescription)")
       let guarded = ControlText.terminal(text)

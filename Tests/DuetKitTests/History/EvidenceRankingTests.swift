@@ -7,8 +7,8 @@ import Testing
 /// or a test; ties fall to the key's own order.
 struct EvidenceRankingTests {
   /// One run of index `key`: its attempts' kinds and seconds, in order.
-  static func run(_ key: Int, at started: Double, fingerprint: Int?, _ attempts: [(AttemptKind, Double)]) -> LaneRun {
-    var run = LaneRun(lane: key, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
+  static func run(_ key: Int, at started: Double, fingerprint: Int?, _ attempts: [(AttemptKind, Double)]) -> LaneTally {
+    var run = LaneTally(lane: key, started: started, fingerprint: fingerprint, failed: 0, anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false)
     for (kind, seconds) in attempts { run.add(kind, seconds: seconds, lanePassed: kind == .pass) }
     return run
   }

@@ -15,11 +15,11 @@ import Testing
 enum LegacyReports {
   static func flaky(runs: [RunRow], steps: [StepRow], now: Double) -> [FlakyReport.Entry] {
     let started = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0.started) })
-    struct LaneRun { var started: Double; var fingerprint: String?; var outcomes: [String] }
-    var byLane: [String: [String: LaneRun]] = [:]
+    struct LaneTally { var started: Double; var fingerprint: String?; var outcomes: [String] }
+    var byLane: [String: [String: LaneTally]] = [:]
     for step in steps {
       guard let runStart = started[step.runID], let outcome = step.attemptOutcome?.rawValue, outcome != "interrupted" else { continue }
-      var laneRun = byLane[step.lane]?[step.runID] ?? LaneRun(started: runStart, fingerprint: step.fingerprint, outcomes: [])
+      var laneRun = byLane[step.lane]?[step.runID] ?? LaneTally(started: runStart, fingerprint: step.fingerprint, outcomes: [])
       laneRun.outcomes.append(outcome)
       byLane[step.lane, default: [:]][step.runID] = laneRun
     }

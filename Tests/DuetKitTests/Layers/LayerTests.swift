@@ -18,7 +18,7 @@ struct LayerTests {
     "DuetModel": 2, "DuetTestReports": 2,
     // Issue 54, item 2: the history store sits below the run, which opens it,
     // reads its last verdicts and records into it; the store knows the
-    // outcomes it keeps (`LaneOutcome`, `RunVerdict`), not the run loop.
+    // outcomes it keeps (`LaneOutcome`, `RunOutcome`), not the run loop.
     "DuetHistory": 3, "DuetTokens": 3, "DuetMocks": 3,
     // The pages render the history's rows and see no run; the hooks need only
     // the history's log folders. Beside the run, not above it.

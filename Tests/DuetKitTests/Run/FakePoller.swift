@@ -228,12 +228,12 @@ func lanes(_ spec: [(String, [String])], retries: [String: Int] = [:], outputs: 
 
 /// Runs `lanes` through a `LaneLoop` on `poller`; returns outcomes by lane name.
 func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFast: Bool = false,
-              selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneRecord] = [:],
+              selected: Set<Int>? = nil, weights: [Double]? = nil, preset: [Int: LaneVerdict] = [:],
               poolDepths: [String: Int] = [:], interruption: StopRequest? = nil, killGrace: Double = 5,
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .here,
               timeouts: [String: Double] = [:], startWork: ((Int, Int) -> StartWork?)? = nil,
-              events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneRecord]) {
+              events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneVerdict]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))

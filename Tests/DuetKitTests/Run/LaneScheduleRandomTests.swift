@@ -28,7 +28,7 @@ struct LaneScheduleRandomTests {
 
   struct Case {
     var graph: LaneGraph
-    var settled: [Int: LaneRecord]
+    var settled: [Int: LaneVerdict]
     var script: [[AttemptOutcome]]
     var retries: [Int]
     var pools: [String?]
@@ -43,14 +43,14 @@ struct LaneScheduleRandomTests {
       needs.append((0..<i).filter { _ in Int.random(in: 0..<4, using: &random) == 0 }.map { "l\($0)" })
     }
     let graph = LaneGraph(names: (0..<count).map { "l\($0)" }, needs: needs)
-    var settled: [Int: LaneRecord] = [:]
+    var settled: [Int: LaneVerdict] = [:]
     var script: [[AttemptOutcome]] = []
     var retries: [Int] = []
     var pools: [String?] = []
     for i in 0..<count {
       switch Int.random(in: 0..<10, using: &random) {
-      case 0, 1, 2: settled[i] = LaneRecord(index: i, name: "l\(i)", outcome: .cached)
-      case 3: settled[i] = LaneRecord(index: i, name: "l\(i)", outcome: .skipped, reason: "needs x, not found", missingPrograms: ["x"])
+      case 0, 1, 2: settled[i] = LaneVerdict(index: i, name: "l\(i)", outcome: .cached)
+      case 3: settled[i] = LaneVerdict(index: i, name: "l\(i)", outcome: .skipped, reason: "needs x, not found", missingPrograms: ["x"])
       default: break
       }
       retries.append(Int.random(in: 0...2, using: &random))
@@ -109,7 +109,7 @@ struct LaneScheduleRandomTests {
       guard let index = running.keys.sorted().randomElement(using: &random) else { break }
       let attempt = running.removeValue(forKey: index)!
       let outcome = test.script[index][attempt - 1]
-      let result = AttemptResult(attempt: attempt, outcome: outcome, exitCode: nil, started: 0, duration: 1, logPath: nil, tail: LogTail())
+      let result = LaneAttempt(attempt: attempt, outcome: outcome, exitCode: nil, started: 0, duration: 1, logPath: nil, tail: LogTail())
       if case .retry(let next) = plan.attemptEnded(index, result) { begin(next) }
       guardSteps += 1
       if guardSteps > 1000 { problems.append("did not finish"); break }
@@ -130,7 +130,7 @@ struct LaneScheduleRandomTests {
       #expect(actual.problems.isEmpty, "case \(caseNumber): \(actual.problems)")
       #expect(actual.outcomes == expected.outcomes, "case \(caseNumber)")
       #expect(actual.starts == expected.starts, "case \(caseNumber)")
-      let verdict = VerifyOutcome(run: RunResult(records: actual.outcomes.enumerated().map { LaneRecord(index: $0.offset, name: "l\($0.offset)", outcome: $0.element) },
+      let verdict = VerifyOutcome(run: RunResult(records: actual.outcomes.enumerated().map { LaneVerdict(index: $0.offset, name: "l\($0.offset)", outcome: $0.element) },
                                                  interrupted: false, duration: 0)).verdict
       #expect(verdict == (expected.outcomes.contains { $0.failsRun } ? .fail : .pass), "case \(caseNumber)")
       if !actual.problems.isEmpty || actual.outcomes != expected.outcomes { break }
@@ -156,7 +156,7 @@ struct LaneScheduleRandomTests {
         }
         guard let index = running.keys.sorted().randomElement(using: &random) else { break }
         let attempt = running.removeValue(forKey: index)!
-        let result = AttemptResult(attempt: attempt, outcome: test.script[index][attempt - 1], exitCode: nil, started: 0, duration: 1, logPath: nil, tail: LogTail())
+        let result = LaneAttempt(attempt: attempt, outcome: test.script[index][attempt - 1], exitCode: nil, started: 0, duration: 1, logPath: nil, tail: LogTail())
         if case .retry(let next) = plan.attemptEnded(index, result) { running[index] = next.attempt }
         if plan.record(of: index)?.outcome.failsRun == true { failedSettled = true }
       }

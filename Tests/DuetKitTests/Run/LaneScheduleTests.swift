@@ -17,12 +17,12 @@ struct LaneScheduleTests {
     LaneGraph(names: spec.map(\.0), needs: spec.map(\.1))
   }
 
-  func attempt(_ number: Int, _ outcome: AttemptOutcome) -> AttemptResult {
-    AttemptResult(attempt: number, outcome: outcome, exitCode: outcome == .pass ? 0 : 1, started: 0, duration: 1, logPath: nil, tail: LogTail())
+  func attempt(_ number: Int, _ outcome: AttemptOutcome) -> LaneAttempt {
+    LaneAttempt(attempt: number, outcome: outcome, exitCode: outcome == .pass ? 0 : 1, started: 0, duration: 1, logPath: nil, tail: LogTail())
   }
 
-  func cached(_ index: Int, _ name: String) -> LaneRecord {
-    LaneRecord(index: index, name: name, outcome: .cached)
+  func cached(_ index: Int, _ name: String) -> LaneVerdict {
+    LaneVerdict(index: index, name: name, outcome: .cached)
   }
 
   /// A cached lane whose need is cached too is never offered to start (the defect
@@ -88,7 +88,7 @@ struct LaneScheduleTests {
   /// A failure skips dependents transitively, naming the direct need; a settled skip does the same.
   @Test func failureAndPresetSkips() {
     var plan = LaneSchedule(.init(graph: graph([("a", []), ("b", ["a"]), ("c", ["b"]), ("k", []), ("after", ["k"])]),
-                             settled: [3: LaneRecord(index: 3, name: "k", outcome: .skipped, reason: "needs kotlinc, not found")], jobs: 4))
+                             settled: [3: LaneVerdict(index: 3, name: "k", outcome: .skipped, reason: "needs kotlinc, not found")], jobs: 4))
     #expect(plan.nextStarts() == [.init(index: 0, attempt: 1)])
     _ = plan.attemptEnded(0, attempt(1, .fail))
     #expect(plan.nextStarts().isEmpty)

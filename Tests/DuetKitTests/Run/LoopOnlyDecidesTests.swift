@@ -36,7 +36,7 @@ struct LoopOnlyDecidesTests {
   /// until `slow` ends); `slow` hangs and must be stopped at its 1.5 s
   /// deadline meanwhile. On the loop's thread, the storing would hold the
   /// loop until the gate gives up, and `slow` would end after `store`.
-  private func runWithHeldOutputs(workers: AttemptWorkers, patience: Double = 3) -> (gate: Gate, order: [String], by: [String: LaneRecord]) {
+  private func runWithHeldOutputs(workers: AttemptWorkers, patience: Double = 3) -> (gate: Gate, order: [String], by: [String: LaneVerdict]) {
     let poller = FakePoller(delays: ["store": 0.01])
     poller.behave = { name, _ in name == "slow" ? .init(seconds: 0, hangs: true) : .init(seconds: 0.01) }
     let gate = Gate(patience: patience)

@@ -41,7 +41,7 @@ struct QuarantineLoopTests {
     #expect(by["ui"]?.outcome == .pass && by["ui"]?.last?.note == "quarantined until 2027-01-01")
     #expect(by["plain"]?.outcome == .fail)
     #expect(result.failed.map(\.name) == ["mixed", "plain"])
-    let rows = RunReport.summaryRows(result)
+    let rows = RunText.summaryRows(result)
     #expect(rows.first { $0[0] == "unit" }?[4] == "2 quarantined failures: app.T.flips, app.T.flops")
   }
 

@@ -11,18 +11,18 @@ import Testing
 struct RunJSONTests {
   static let outcome: VerifyOutcome = {
     let records = [
-      LaneRecord(index: 0, name: "build", outcome: .pass, attempts: [
-        AttemptResult(attempt: 1, outcome: .pass, exitCode: 0, started: 1_796_321_894.4045367, duration: 0.38545680046081543,
+      LaneVerdict(index: 0, name: "build", outcome: .pass, attempts: [
+        LaneAttempt(attempt: 1, outcome: .pass, exitCode: 0, started: 1_796_321_894.4045367, duration: 0.38545680046081543,
                       logPath: ".duet/logs/r/build.log", tail: LogTail()),
       ]),
-      LaneRecord(index: 1, name: "test", outcome: .flaky, attempts: [
-        AttemptResult(attempt: 1, outcome: .timeout, exitCode: nil, signal: 9, started: 10, duration: 0.5, logPath: nil, tail: LogTail()),
-        AttemptResult(attempt: 2, outcome: .pass, exitCode: 0, started: 11, duration: 2, logPath: "a/b.log", tail: LogTail()),
+      LaneVerdict(index: 1, name: "test", outcome: .flaky, attempts: [
+        LaneAttempt(attempt: 1, outcome: .timeout, exitCode: nil, signal: 9, started: 10, duration: 0.5, logPath: nil, tail: LogTail()),
+        LaneAttempt(attempt: 2, outcome: .pass, exitCode: 0, started: 11, duration: 2, logPath: "a/b.log", tail: LogTail()),
       ]),
-      LaneRecord(index: 2, name: "lint", outcome: .fail, reason: "exit 3", attempts: [
-        AttemptResult(attempt: 1, outcome: .fail, exitCode: 3, started: 12, duration: 1.25, logPath: nil, tail: LogTail()),
+      LaneVerdict(index: 2, name: "lint", outcome: .fail, reason: "exit 3", attempts: [
+        LaneAttempt(attempt: 1, outcome: .fail, exitCode: 3, started: 12, duration: 1.25, logPath: nil, tail: LogTail()),
       ]),
-      LaneRecord(index: 3, name: "ui", outcome: .skipped, reason: "a need failed"),
+      LaneVerdict(index: 3, name: "ui", outcome: .skipped, reason: "a need failed"),
     ]
     return VerifyOutcome(run: RunResult(records: records, interrupted: false, duration: 9.407586455345154),
                          changedTrackedFiles: ["src/a.swift"], reportErrors: ["--junit: cannot write x"])

@@ -85,7 +85,7 @@ struct SchedulerTests {
   /// Lanes settled before the run (a missing program) skip their dependents without running.
   @Test func presetSkipsDependents() {
     let runner = FakePoller()
-    let preset = [0: LaneRecord(index: 0, name: "kotlin", outcome: .skipped, reason: "needs kotlinc, not found")]
+    let preset = [0: LaneVerdict(index: 0, name: "kotlin", outcome: .skipped, reason: "needs kotlinc, not found")]
     let (result, by) = schedule(lanes([("kotlin", []), ("after", ["kotlin"]), ("other", [])]), runner: runner, preset: preset)
     #expect(runner.startOrder == ["other"])
     #expect(by["after"]?.reason == "needs kotlin")
@@ -95,7 +95,7 @@ struct SchedulerTests {
   /// A lane settled as passing before the run (cached) releases its dependents, each started once.
   @Test func presetPassReleasesDependentsOnce() {
     let runner = FakePoller()
-    let preset = [0: LaneRecord(index: 0, name: "build", outcome: .cached)]
+    let preset = [0: LaneVerdict(index: 0, name: "build", outcome: .cached)]
     let (result, by) = schedule(lanes([("build", []), ("after", ["build"]), ("last", ["after"])]), runner: runner, preset: preset)
     #expect(runner.startOrder == ["after", "last"])
     #expect(by["build"]?.outcome == .cached)

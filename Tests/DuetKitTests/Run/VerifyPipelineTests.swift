@@ -35,12 +35,12 @@ struct VerifyPipelineTests {
     ActionEntry(key: "k-" + lane, lane: lane, duetVersion: "t", strict: strict, partial: false, outputs: [], log: nil)
   }
 
-  static func record(_ index: Int, _ name: String, _ outcome: LaneOutcome, attempts: Int = 1) -> LaneRecord {
+  static func record(_ index: Int, _ name: String, _ outcome: LaneOutcome, attempts: Int = 1) -> LaneVerdict {
     let tried = (0..<attempts).map { n in
-      AttemptResult(attempt: n + 1, outcome: outcome == .fail ? .fail : .pass, exitCode: outcome == .fail ? 1 : 0, started: 0, duration: 1,
+      LaneAttempt(attempt: n + 1, outcome: outcome == .fail ? .fail : .pass, exitCode: outcome == .fail ? 1 : 0, started: 0, duration: 1,
                     logPath: ".duet/logs/r/\(name).log", tail: LogTail())
     }
-    return LaneRecord(index: index, name: name, outcome: outcome, attempts: tried)
+    return LaneVerdict(index: index, name: name, outcome: outcome, attempts: tried)
   }
 
   /// The plan step: weights from the recorded durations, 1 for a lane never

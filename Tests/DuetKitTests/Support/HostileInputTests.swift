@@ -386,13 +386,13 @@ struct LostLogTests {
     var tail = LogTail()
     tail.append("error: boom\n")
     tail.close()
-    let printed = LaneRecord(index: 0, name: "a", outcome: .fail, attempts: [
-      AttemptResult(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: tail),
+    let printed = LaneVerdict(index: 0, name: "a", outcome: .fail, attempts: [
+      LaneAttempt(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: tail),
     ])
-    #expect(RunReport.failureBlock(printed).first == "── a: exit 1 · log: (not written: the log file could not be made)")
-    let silent = LaneRecord(index: 0, name: "a", outcome: .fail, attempts: [
-      AttemptResult(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: LogTail()),
+    #expect(RunText.failureBlock(printed).first == "── a: exit 1 · log: (not written: the log file could not be made)")
+    let silent = LaneVerdict(index: 0, name: "a", outcome: .fail, attempts: [
+      LaneAttempt(attempt: 1, outcome: .fail, exitCode: 1, started: 0, duration: 1, logPath: nil, tail: LogTail()),
     ])
-    #expect(RunReport.failureBlock(silent).first == "── a: exit 1 · log: (no output)")
+    #expect(RunText.failureBlock(silent).first == "── a: exit 1 · log: (no output)")
   }
 }

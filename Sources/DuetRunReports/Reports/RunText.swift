@@ -6,9 +6,9 @@ import DuetHistory
 
 /// The text of a run: the line per finished lane, the failed lanes' log tails,
 /// the summary table and the verdict. Pure, so tests read exactly what users see.
-package enum RunReport {
+package enum RunText {
   /// `[3/7] ✓ design-tokens 0.12s`, `[4/7] ✗ kotlin 12.3s (exit 1)`.
-  package static func progressLine(_ record: LaneRecord, finished: Int, total: Int) -> TerminalLine {
+  package static func progressLine(_ record: LaneVerdict, finished: Int, total: Int) -> TerminalLine {
     let width = String(total).count
     let pad = Array(repeating: " " as TerminalLine, count: max(0, width - String(finished).count)).joined()
     return "[\(pad)\(finished)/\(total)] \(symbol(record.outcome)) \(record.name) \(detail(record))"
@@ -23,7 +23,7 @@ package enum RunReport {
   }
 
   /// `0.12s`, `12.3s (exit 1)`, `skipped (needs kotlin)`, `1.20s (flaky: passed on attempt 2)`.
-  static func detail(_ record: LaneRecord) -> String {
+  static func detail(_ record: LaneVerdict) -> String {
     let time = DurationText.format(record.duration)
     switch record.outcome {
     case .pass: return time
@@ -43,7 +43,7 @@ package enum RunReport {
   }
 
   /// How a failed attempt ended: `exit 1`, `killed by signal 9`.
-  package static func endText(_ attempt: AttemptResult?) -> String {
+  package static func endText(_ attempt: LaneAttempt?) -> String {
     guard let attempt else { return "did not start" }
     if let note = attempt.note { return note }
     if let code = attempt.exitCode { return "exit \(code)" }
@@ -53,18 +53,18 @@ package enum RunReport {
 
   /// A failed or timed-out lane's block: a heading, then error-looking lines
   /// and the tail, for the step summary and the annotations to escape.
-  static func failureBlock(_ record: LaneRecord) -> [String] {
+  static func failureBlock(_ record: LaneVerdict) -> [String] {
     [failureHeading(record)] + (record.last?.tail.reportLines ?? []).map { "   " + $0 }
   }
 
   /// The same block as terminal lines: the heading escaped, the tail as the
   /// lane wrote it but for controls other than its colours and tabs.
-  package static func failureLines(_ record: LaneRecord) -> [TerminalLine] {
+  package static func failureLines(_ record: LaneVerdict) -> [TerminalLine] {
     ["\(failureHeading(record))"] + (record.last?.tail.reportLines ?? []).map { "   \($0, in: .laneOutput)" }
   }
 
   /// `── kotlin: exit 1 · log: …`.
-  private static func failureHeading(_ record: LaneRecord) -> String {
+  private static func failureHeading(_ record: LaneVerdict) -> String {
     guard let last = record.last else {
       return "── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"
     }

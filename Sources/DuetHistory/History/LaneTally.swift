@@ -5,10 +5,10 @@ import DuetSupport
 /// flaky and stats reports need, so neither keeps a step row.
 ///
 /// Attempts with no outcome (a lane that did not run) or an `interrupted` one
-/// are not counted; a lane with no counted attempt makes no `LaneRun`. Lane runs
+/// are not counted; a lane with no counted attempt makes no `LaneTally`. Lane runs
 /// reach a report in run order (the run's start, then its id), so consecutive
 /// runs of a lane are consecutive lane runs.
-struct LaneRun: Sendable, Equatable {
+struct LaneTally: Sendable, Equatable {
   /// The lane's index in the scan's list of lane names.
   var lane: Int
   /// When the run started.
@@ -62,10 +62,10 @@ enum AttemptKind {
   }
 }
 
-extension LaneRun {
+extension LaneTally {
   /// Folds in-memory rows into lane runs in run order: the reports' input when
   /// they are given rows rather than a store.
-  static func fold(runs: [RunRow], steps: [StepRow]) -> (lanes: [String], laneRuns: [LaneRun]) {
+  static func fold(runs: [RunRow], steps: [StepRow]) -> (lanes: [String], laneRuns: [LaneTally]) {
     let ordered = runs.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
     let position = Dictionary(ordered.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     var laneIndex: [String: Int] = [:], lanes: [String] = []
@@ -82,7 +82,7 @@ extension LaneRun {
         return a.offset < b.offset
       }
       .map { ($0.element, $0.kind, ordered[$0.run].started) }
-    var result: [LaneRun] = []
+    var result: [LaneTally] = []
     var current: (run: String, lane: String)?
     for (step, kind, started) in counted {
       if current?.run != step.runID || current?.lane != step.lane {
@@ -90,7 +90,7 @@ extension LaneRun {
         let fingerprint = step.fingerprint.map { text in
           fingerprintIndex[text] ?? { fingerprintIndex[text] = fingerprintIndex.count; return fingerprintIndex.count - 1 }()
         }
-        result.append(LaneRun(lane: lane, started: started, fingerprint: fingerprint, failed: 0,
+        result.append(LaneTally(lane: lane, started: started, fingerprint: fingerprint, failed: 0,
                               anyPassed: false, finalPassed: false, seconds: 0, lanePassed: false))
         current = (step.runID, step.lane)
       }
