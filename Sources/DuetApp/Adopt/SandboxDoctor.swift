@@ -41,10 +41,10 @@ package func sandboxDoctor(_ request: DoctorRequest, duetVersion: String) throws
     report.problem("\(error)")
     return DoctorResponse(report: report)
   }
-  guard case .ran(let outcome, let decided) = response, let manifest = decided?.plan.manifest else {
+  guard case .ran(let verdict, let decided) = response, let manifest = decided?.plan.manifest else {
     return DoctorResponse(report: report)
   }
-  for record in outcome.run.records {
+  for record in verdict.lanes {
     SandboxDoctorLines.add(record, lane: manifest.lanes[record.index], into: &report)
   }
   return DoctorResponse(report: report)

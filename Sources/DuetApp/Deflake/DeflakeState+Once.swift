@@ -16,8 +16,8 @@ extension DeflakeState {
     verifyRequest.commandLine = request.commandLine
     verifyRequest.builtinIdentity = request.builtinIdentity
     let response = try verify(verifyRequest, observer: onceEach(observer), signals: signalGuard)
-    guard case .ran(let outcome, let decided) = response,
-          let record = outcome.run.records.first(where: { $0.name == request.lane }) else { return nil }
+    guard case .ran(let verdict, let decided) = response,
+          let record = verdict.lanes.first(where: { $0.name == request.lane }) else { return nil }
     return (record, decided?.fingerprints.fingerprints[laneIndex])
   }
 

@@ -8,11 +8,11 @@ enum CIReports {
   /// Writes both; returns the reports that could not be written (a missing
   /// JUnit file fails the run; the summary only warns), and apart those the
   /// machine kept from being written (no descriptor or memory: an error, exit 3).
-  static func save(_ outcome: VerifyOutcome, _ reports: VerifyReports, started: Date, observer: VerifyObserver) -> (errors: [String], shortages: [String]) {
+  static func save(_ verdict: RunVerdict, _ reports: VerifyReports, started: Date, observer: VerifyObserver) -> (errors: [String], shortages: [String]) {
     var errors: [String] = []
     var shortages: [String] = []
     if let path = reports.junitPath {
-      let xml = JUnitReport.xml(outcome, timestamp: ISO8601DateFormatter().string(from: started))
+      let xml = JUnitReport.xml(verdict, timestamp: ISO8601DateFormatter().string(from: started))
       do {
         try AtomicFile.write(Data(xml.utf8), toAbsolute: path)
       } catch {
@@ -23,7 +23,7 @@ enum CIReports {
     }
     if let path = reports.summaryPath {
       let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-      var reported = outcome
+      var reported = verdict
       reported.reportErrors += errors
       let markdown = StepSummary.markdown(reported, limit: max(0, StepSummary.defaultLimit - existing))
       if !markdown.isEmpty && !append(Data(markdown.utf8), to: path) {

@@ -8,7 +8,7 @@ import DuetHistory
 
 /// The part of a run a signal may stop, and what to do when one comes. The
 /// binary passes its signal policy; the default runs the body as it is.
-package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunResult) -> RunResult
+package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunVerdict) -> RunVerdict
 
 /// `duet verify` as a call: loads the tree's manifest, narrows the lanes to
 /// the request's change, shard or failures, runs them as a DAG, writes the CI
@@ -42,9 +42,9 @@ func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws ->
   if let spec = request.shard {
     let lanes = ShardSelection.lanes(spec, manifest: tree.manifest, historyPath: historyPath, observer: observer)
     guard !lanes.isEmpty else {
-      let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
-      _ = CIReports.save(outcome, request.reports, started: started, observer: observer)
-      return .done(.ran(outcome, decided: nil))
+      let verdict = RunVerdict.empty
+      _ = CIReports.save(verdict, request.reports, started: started, observer: observer)
+      return .done(.ran(verdict, decided: nil))
     }
     options.lanes = lanes
     options.noDeps = true
@@ -109,10 +109,10 @@ func run(_ prepared: PreparedVerify, _ request: VerifyRequest, observer: VerifyO
     let seal = request.sealsVerdicts ? pipeline.historyPath.map { (store: $0, opened: SealedStore.opening($0)) } : nil
     if let warning = seal?.opened.warning { observer.warning(warning) }
     let (ran, decided, rows) = run(pipeline, plan, request, observer: observer, signals: signals, started: started)
-    var outcome = ran
+    var verdict = ran
     // A seal that cannot be written hands on nothing the next jobs believe: as a report that could not be written, the job fails.
-    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: rows, store: seal.store) { outcome.reportErrors.append(error) }
-    return .ran(outcome, decided: decided)
+    if let seal, let error = SealedStore.close(seal.opened.seal, recorded: rows, store: seal.store) { verdict.reportErrors.append(error) }
+    return .ran(verdict, decided: decided)
   }
 }
 
@@ -178,7 +178,7 @@ private func preparePipeline(_ request: VerifyRequest, manifest: Manifest, optio
 /// the lanes, the tree under `--strict`, the reports. Each step hands the next
 /// its value; the response holds the decided verify with every warning.
 private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: VerifyRequest, observer: VerifyObserver, signals: SignalGuard,
-                 started: Date) -> (VerifyOutcome, VerifyPipeline.Decided?, (run: RunRow, steps: [StepRow])?) {
+                 started: Date) -> (RunVerdict, VerifyPipeline.Decided?, (run: RunRow, steps: [StepRow])?) {
   do { try plan.prepareStateFolder() } catch {
     observer.warning("cannot make .duet/ under \(request.root.path): \(error); lane logs may be lost")
   }
@@ -191,26 +191,26 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
     if !leftovers.isEmpty { observer.warning("stopped \(leftovers.count) process(es) that lanes left running outside their process groups") }
   }
   let after = lanes.trackedBefore.flatMap { _ in TrackedChanges.snapshot(root: request.root, environment: request.environment) }
-  var outcome = VerifyPipeline.verdict(lanes.result, trackedBefore: lanes.trackedBefore, after: after)
-  (outcome.reportErrors, outcome.machineErrors) = CIReports.save(outcome, request.reports, started: started, observer: observer)
+  var verdict = VerifyPipeline.verdict(lanes.verdict, trackedBefore: lanes.trackedBefore, after: after)
+  (verdict.reportErrors, verdict.machineErrors) = CIReports.save(verdict, request.reports, started: started, observer: observer)
   guard let (decided, ran) = lanes.steps else {
     // The guard ran no body: nothing was decided, run or recorded.
     lanes.delivery.waitUntilDelivered()
-    return (outcome, nil, nil)
+    return (verdict, nil, nil)
   }
-  let recorded = pipeline.record(outcome, decided: decided, ran: ran, store: &lanes.store)
+  let recorded = pipeline.record(verdict, decided: decided, ran: ran, store: &lanes.store)
   recorded.warnings.forEach(observer.warning)
-  if let path = request.timingsPath, TimingsFile.save(pipeline.timeline(outcome, decided: decided, ran: ran), path: path, observer: observer) {
-    outcome.timingsPath = path
+  if let path = request.timingsPath, TimingsFile.save(pipeline.timeline(verdict, decided: decided, ran: ran), path: path, observer: observer) {
+    verdict.timingsPath = path
   }
   lanes.delivery.waitUntilDelivered()
-  return (outcome, decided.after(ran, recorded: recorded), recorded.rows)
+  return (verdict, decided.after(ran, recorded: recorded), recorded.rows)
 }
 
 /// What the steps under the signal guard left: the decided verify and its
 /// run, the store open for the record, the tree before the run (`--strict`).
 private struct LanesRun {
-  var result: RunResult
+  var verdict: RunVerdict
   var steps: (decided: VerifyPipeline.Decided, ran: VerifyPipeline.Ran)?
   var store: HistoryStore?
   var trackedBefore: TrackedChanges?
@@ -231,10 +231,10 @@ private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request:
   // the run. The run is recorded before the queue is waited for. The calls are
   // held until the loop is about to block, so a lane's end is heard after its
   // dependents have started (issue 42: the wake cost each link of a deep DAG).
-  var lanes = LanesRun(result: RunResult(records: [], interrupted: false, duration: 0),
+  var lanes = LanesRun(verdict: .empty,
                        delivery: ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true))
   let delivery = lanes.delivery
-  let result = signals({ interruption.request() }) {
+  let verdict = signals({ interruption.request() }) {
     let (decided, store) = pipeline.decide(plan)
     lanes.store = store
     decided.warnings.forEach(observer.warning)
@@ -249,8 +249,8 @@ private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request:
     lanes.steps = (decided, ran)
     delivery.post { observer.ended() }
     delivery.flush()
-    return ran.result
+    return ran.verdict
   }
-  lanes.result = result
+  lanes.verdict = verdict
   return lanes
 }

@@ -6,7 +6,7 @@ import Foundation
 package enum VerifyResponse {
   /// The lanes ran; `decided` holds the plan, fingerprints, cache decisions
   /// and every warning (nil for a shard with no lanes, where nothing was planned).
-  case ran(VerifyOutcome, decided: VerifyPipeline.Decided?)
+  case ran(RunVerdict, decided: VerifyPipeline.Decided?)
   /// `--dry-run`: the verify decided, nothing run or recorded.
   case dryRun(VerifyPipeline.Decided)
   /// `--failed` with no run recorded, or none failed: the sentence to print.
@@ -15,7 +15,7 @@ package enum VerifyResponse {
   /// The exit code a CI job trusts: 0 pass, 1 a lane failed, 130 interrupted.
   package var exitCode: Int32 {
     switch self {
-    case .ran(let outcome, _): return outcome.exitCode
+    case .ran(let verdict, _): return verdict.exitCode
     case .dryRun, .nothingToRun: return 0
     }
   }

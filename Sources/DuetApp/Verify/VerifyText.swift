@@ -16,16 +16,16 @@ extension VerifyResponse {
       printout.out("\(sentence)")
     case .dryRun(let decided):
       if format.json { printout.json(ReportJSON.text(VerifyText.dryRunReport(decided))) } else { VerifyText.dryRun(decided, width: format.width, into: &printout) }
-    case .ran(let outcome, nil):
+    case .ran(let verdict, nil):
       // A shard with no lanes: nothing ran, so there is no table to print.
-      if format.json { printout.json(ReportJSON.text(RunJSON(outcome, runID: nil, root: request.root))) }
-    case .ran(let outcome, let decided?):
+      if format.json { printout.json(ReportJSON.text(RunJSON(verdict, runID: nil, root: request.root))) }
+    case .ran(let verdict, let decided?):
       if format.json {
-        printout.json(ReportJSON.text(RunJSON(outcome, runID: decided.plan.runID, root: request.root,
+        printout.json(ReportJSON.text(RunJSON(verdict, runID: decided.plan.runID, root: request.root,
                                              fingerprints: decided.fingerprints.fingerprints, decisions: decided.decisions)))
-        if request.reports.github { for line in GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) { printout.err("\(line, in: .laneOutput)") } }
+        if request.reports.github { for line in GitHubAnnotations.lines(verdict, stopToken: UUID().uuidString) { printout.err("\(line, in: .laneOutput)") } }
       } else {
-        VerifyText.report(outcome, width: format.width, github: request.reports.github, into: &printout)
+        VerifyText.report(verdict, width: format.width, github: request.reports.github, into: &printout)
       }
     }
     return printout
@@ -33,10 +33,9 @@ extension VerifyResponse {
 }
 
 enum VerifyText {
-  static func report(_ outcome: VerifyOutcome, width: Int, github: Bool, into printout: inout Printout) {
-    let result = outcome.run
-    let failures = result.unfinished
-    let annotations = github ? GitHubAnnotations.lines(outcome, stopToken: UUID().uuidString) : []
+  static func report(_ verdict: RunVerdict, width: Int, github: Bool, into printout: inout Printout) {
+    let failures = verdict.unfinished
+    let annotations = github ? GitHubAnnotations.lines(verdict, stopToken: UUID().uuidString) : []
     if !annotations.isEmpty {
       printout.out("")
       // Workflow commands GitHubAnnotations escaped, around lanes' log tails as the lanes wrote them.
@@ -51,11 +50,11 @@ enum VerifyText {
     } else {
       printout.out("")
     }
-    for line in RunText.summary(result, maxWidth: width) { printout.out(line) }
+    for line in RunText.summary(verdict, maxWidth: width) { printout.out(line) }
     printout.out("")
-    if let flaky = RunText.flakyLine(result) { printout.out(flaky, paint: "33") }
-    if let timings = outcome.timingsPath { printout.out("timings: \(timings)") }
-    printout.out(outcome.lastLine, paint: outcome.verdict == .pass ? "32;1" : "31;1")
+    if let flaky = RunText.flakyLine(verdict) { printout.out(flaky, paint: "33") }
+    if let timings = verdict.timingsPath { printout.out("timings: \(timings)") }
+    printout.out(verdict.lastLine, paint: verdict.outcome == .pass ? "32;1" : "31;1")
   }
 
   /// `--dry-run`: the start order and, per lane, `cached` or why it will run.

@@ -258,9 +258,9 @@ struct FailingLanes {
   private(set) var lanes: [String: String] = [:]
 
   mutating func note(_ response: VerifyResponse, observer: WatchObserver) {
-    guard case .ran(let outcome, _) = response else { return }
+    guard case .ran(let verdict, _) = response else { return }
     var ranNow = Set<String>()
-    for record in outcome.run.records {
+    for record in verdict.lanes {
       switch record.outcome {
       case .fail, .timeout, .error:
         lanes[record.name] = record.outcome.rawValue

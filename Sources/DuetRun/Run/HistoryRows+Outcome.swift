@@ -6,15 +6,14 @@ import DuetSupport
 /// nothing of the run loop.
 extension RunRow {
   /// The run and its steps as rows, from a finished verify.
-  static func rows(for outcome: VerifyOutcome, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
-    let result = outcome.run
+  static func rows(for verdict: RunVerdict, plan: VerifyPlan, id: String, started: Double, command: String, gitCommit: String?, host: String, duetVersion: String, fingerprints: [Int: String], judged: [Int: PassConditions] = [:]) -> (RunRow, [StepRow]) {
     let run = RunRow(
-      id: id, logID: plan.runID, started: started, ended: started + result.duration,
+      id: id, logID: plan.runID, started: started, ended: started + verdict.duration,
       command: command, root: plan.root.path, gitCommit: gitCommit, host: host,
-      outcome: outcome.verdict,
+      outcome: verdict.outcome,
       jobs: plan.options.jobs, duetVersion: duetVersion)
     var steps: [StepRow] = []
-    for record in result.records {
+    for record in verdict.lanes {
       // A pass the quarantine excused has no fingerprint in the history, so it never serves a later run.
       let fingerprint = record.attempts.last?.excused == true ? nil : fingerprints[record.index]
       let conditions = judged[record.index].map(\.serialized).flatMap { $0.isEmpty ? nil : $0 }
@@ -42,8 +41,8 @@ extension RunRow {
 
 extension TestCaseRow {
   /// Every test case the run's attempts read, in lane, attempt and report order.
-  static func rows(for outcome: VerifyOutcome, id: String) -> [TestCaseRow] {
-    outcome.run.records.flatMap { record in
+  static func rows(for verdict: RunVerdict, id: String) -> [TestCaseRow] {
+    verdict.lanes.flatMap { record in
       record.attempts.flatMap { attempt in
         numbered(attempt.tests.cases).map { test, ordinal in
           TestCaseRow(runID: id, lane: record.name, attempt: attempt.attempt, suite: test.suite, name: test.name,
@@ -54,8 +53,8 @@ extension TestCaseRow {
   }
 
   /// What the run's attempts could not read of their reports, one line each, naming the lane and attempt.
-  static func warnings(for outcome: VerifyOutcome) -> [String] {
-    outcome.run.records.flatMap { record in
+  static func warnings(for verdict: RunVerdict) -> [String] {
+    verdict.lanes.flatMap { record in
       record.attempts.flatMap { attempt in
         // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.
         attempt.tests.warnings.map { "lane '\(record.name)' attempt \(attempt.attempt): report \(ControlText.shown($0))" }

@@ -159,7 +159,7 @@ final class LaneLoop {
   /// next lane no time.
   func run(makeRequest: @escaping (_ index: Int, _ attempt: Int) -> StepRequest,
                   startWork: ((_ index: Int, _ attempt: Int) -> StartWork?)? = nil,
-                  onEvent: @escaping (RunEvent) -> Void, beforeWait: (() -> Void)? = nil) -> RunResult {
+                  onEvent: @escaping (RunEvent) -> Void, beforeWait: (() -> Void)? = nil) -> RunVerdict {
     let clock = loop.clock
     let start = clock.now
     self.makeRequest = makeRequest
@@ -170,7 +170,7 @@ final class LaneLoop {
     loop.deliverPosted()
     startWhatMay()
     loop.run(until: { plan.isFinished && alongside.isEmpty })
-    return RunResult(records: plan.finalRecords, interrupted: plan.interrupted, duration: seconds(since: start))
+    return RunVerdict(lanes: plan.finalRecords, interrupted: plan.interrupted, duration: seconds(since: start))
   }
 
   /// Runs a short child beside the lanes, on this loop, with a minute's

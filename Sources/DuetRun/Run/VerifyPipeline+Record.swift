@@ -13,27 +13,27 @@ extension VerifyPipeline {
   /// Closes the store (`store` is nil after), not whenever its holder is
   /// freed: a signal source's handler can keep that alive past exit(), and an
   /// unclosed WAL store leaves its last run in -wal beside a main file that CI uploads alone.
-  package func record(_ outcome: VerifyOutcome, decided: Decided, ran: Ran, store: inout HistoryStore?) -> Recorded {
+  package func record(_ verdict: RunVerdict, decided: Decided, ran: Ran, store: inout HistoryStore?) -> Recorded {
     var recorded = Recorded()
-    let judged = Self.judged(outcome, decided: decided, ran: ran)
+    let judged = Self.judged(verdict, decided: decided, ran: ran)
     if let store {
       let host = ProcessInfo.processInfo.hostName
       // A run whose lanes changed tracked files (--strict) leaves no fingerprint:
       // one of its passes wrote the tree, so none may be served from the cache.
-      let reusable = outcome.changedTrackedFiles.isEmpty
-      var (run, steps) = RunRow.rows(for: outcome, plan: decided.plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+      let reusable = verdict.changedTrackedFiles.isEmpty
+      var (run, steps) = RunRow.rows(for: verdict, plan: decided.plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                      gitCommit: ran.gitCommit, host: host, duetVersion: duetVersion,
                                      fingerprints: reusable ? ran.keys.fingerprints.fingerprints : [:], judged: judged)
       run.origin = RecordOrigin.of(environment: decided.plan.environment, host: host)
-      let failed = HistoryRecorder.record(run, steps: steps, parts: Self.keptParts(outcome, fingerprints: ran.keys.fingerprints),
-                                          tests: TestCaseRow.rows(for: outcome, id: runUUID), in: store)
+      let failed = HistoryRecorder.record(run, steps: steps, parts: Self.keptParts(verdict, fingerprints: ran.keys.fingerprints),
+                                          tests: TestCaseRow.rows(for: verdict, id: runUUID), in: store)
       if failed.isEmpty { recorded.rows = (run, steps) }
       recorded.warnings += failed
     }
-    recorded.warnings += TestCaseRow.warnings(for: outcome)
+    recorded.warnings += TestCaseRow.warnings(for: verdict)
     if let cache {
-      let passes = Self.passes(outcome, judged: judged, actionKeys: ran.keys.actionKeys, options: decided.plan.options)
-      if outcome.changedTrackedFiles.isEmpty { cache.save(passes, lanes: decided.plan.manifest.lanes, root: decided.plan.root, duetVersion: duetVersion) }
+      let passes = Self.passes(verdict, judged: judged, actionKeys: ran.keys.actionKeys, options: decided.plan.options)
+      if verdict.changedTrackedFiles.isEmpty { cache.save(passes, lanes: decided.plan.manifest.lanes, root: decided.plan.root, duetVersion: duetVersion) }
       if let store, let remote = cache.remote, remote.upload, let rows = recorded.rows, rows.run.gitCommit != nil, let shareRun {
         // The team's evidence travels.
         recorded.warnings += shareRun(store, remote, cache.store, rows.run.id)
@@ -46,8 +46,8 @@ extension VerifyPipeline {
   }
 
   /// The finished run laid out in time (`--timings`), from the rows it records. Pure.
-  package func timeline(_ outcome: VerifyOutcome, decided: Decided, ran: Ran) -> RunTimeline {
-    let (run, steps) = RunRow.rows(for: outcome, plan: decided.plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
+  package func timeline(_ verdict: RunVerdict, decided: Decided, ran: Ran) -> RunTimeline {
+    let (run, steps) = RunRow.rows(for: verdict, plan: decided.plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                    gitCommit: nil, host: "", duetVersion: duetVersion, fingerprints: ran.keys.fingerprints.fingerprints)
     let needs = Dictionary(decided.plan.manifest.lanes.map { ($0.name, $0.needs) }, uniquingKeysWith: { a, _ in a })
     return RunTimeline(run: run, steps: steps, needs: needs)
@@ -55,10 +55,10 @@ extension VerifyPipeline {
 
   /// The conditions each recorded lane was judged under (pure): those of this
   /// run for a lane that ran, those of the pass it was served from for a cached one.
-  static func judged(_ outcome: VerifyOutcome, decided: Decided, ran: Ran) -> [Int: PassConditions] {
+  static func judged(_ verdict: RunVerdict, decided: Decided, ran: Ran) -> [Int: PassConditions] {
     let options = decided.plan.options
     var judged: [Int: PassConditions] = [:]
-    for record in outcome.run.records {
+    for record in verdict.lanes {
       if record.outcome == .cached {
         let served = decided.entries[record.index].map { PassConditions(strict: $0.entry.strict, partial: $0.entry.partial) }
         let own = decided.readings.history[record.name].flatMap {
@@ -66,7 +66,7 @@ extension VerifyPipeline {
         }
         judged[record.index] = own ?? served
       } else if !record.attempts.isEmpty {
-        var conditions = PassConditions(strict: options.strict && outcome.changedTrackedFiles.isEmpty,
+        var conditions = PassConditions(strict: options.strict && verdict.changedTrackedFiles.isEmpty,
                                         partial: options.changed != nil, moved: ran.moved[record.index] ?? [])
         conditions.failedTestsOnly = options.failedTests[record.name] != nil
         judged[record.index] = conditions
@@ -77,10 +77,10 @@ extension VerifyPipeline {
 
   /// The passes of this run that may serve another (pure): fingerprinted, not
   /// excused by the quarantine, not of failed tests alone, their inputs unmoved.
-  static func passes(_ outcome: VerifyOutcome, judged: [Int: PassConditions], actionKeys: [Int: String],
+  static func passes(_ verdict: RunVerdict, judged: [Int: PassConditions], actionKeys: [Int: String],
                      options: VerifyOptions) -> [Int: (key: String, judged: PassConditions, logPath: String?)] {
     var passes: [Int: (key: String, judged: PassConditions, logPath: String?)] = [:]
-    for record in outcome.run.records where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty
+    for record in verdict.lanes where (record.outcome == .pass || record.outcome == .flaky) && !record.attempts.isEmpty
       && record.last?.excused != true && options.failedTests[record.name] == nil {
       guard let key = actionKeys[record.index], let conditions = judged[record.index], conditions.moved.isEmpty else { continue }
       passes[record.index] = (key, conditions, record.last?.logPath)
@@ -91,10 +91,10 @@ extension VerifyPipeline {
   /// What each lane's fingerprint was made from, kept with the row of a lane
   /// that ran to a verdict, so a later run can say what changed (pure); none
   /// for a run that changed tracked files.
-  static func keptParts(_ outcome: VerifyOutcome, fingerprints: InputFingerprint.Result) -> [String: FingerprintParts] {
-    guard outcome.changedTrackedFiles.isEmpty else { return [:] }
+  static func keptParts(_ verdict: RunVerdict, fingerprints: InputFingerprint.Result) -> [String: FingerprintParts] {
+    guard verdict.changedTrackedFiles.isEmpty else { return [:] }
     var parts: [String: FingerprintParts] = [:]
-    for record in outcome.run.records where [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
+    for record in verdict.lanes where [.pass, .flaky, .fail, .timeout].contains(record.outcome) && !record.attempts.isEmpty {
       if let part = fingerprints.parts[record.index] { parts[record.name] = part }
     }
     return parts

@@ -32,7 +32,7 @@ extension VerifyPipeline {
                                       everyLaneWithReports: true, path: plan.quarantinedTestsPath, what: "quarantine")
     let failedTests = Self.writeTests(plan, tests: plan.options.failedTests.mapValues(\.tests), everyLaneWithReports: false,
                                       path: plan.failedTestsPath, what: "--failed-tests")
-    let result = loop.run(makeRequest: { index, attempt in
+    let verdict = loop.run(makeRequest: { index, attempt in
                             plan.request(index: index, attempt: attempt, quarantinedTests: quarantined.paths[index],
                                          failedTests: failedTests.paths[index]) { onLine(index, $0) }
                           },
@@ -42,7 +42,7 @@ extension VerifyPipeline {
                           },
                           onEvent: onEvent, beforeWait: beforeWait)
     plan.sandboxScratch?.removeAll()
-    return Ran(result: Self.notingFailedTestsOnly(result, options: plan.options), keys: keys, moved: loop.moved, gitCommit: gitCommit,
+    return Ran(verdict: Self.notingFailedTestsOnly(verdict, options: plan.options), keys: keys, moved: loop.moved, gitCommit: gitCommit,
                warnings: quarantined.warnings + failedTests.warnings)
   }
 
@@ -114,20 +114,22 @@ extension VerifyPipeline {
   }
 
   /// `--failed-tests`: a pass of the failed cases alone says so (`pass … failed tests only: 1 of 3`). Pure.
-  static func notingFailedTestsOnly(_ result: RunResult, options: VerifyOptions) -> RunResult {
-    var result = result
-    for position in result.records.indices where result.records[position].outcome == .pass && !result.records[position].attempts.isEmpty {
-      guard let only = options.failedTests[result.records[position].name] else { continue }
-      result.records[position].attempts[result.records[position].attempts.count - 1].note = only.words
+  static func notingFailedTestsOnly(_ verdict: RunVerdict, options: VerifyOptions) -> RunVerdict {
+    var verdict = verdict
+    for position in verdict.lanes.indices where verdict.lanes[position].outcome == .pass && !verdict.lanes[position].attempts.isEmpty {
+      guard let only = options.failedTests[verdict.lanes[position].name] else { continue }
+      verdict.lanes[position].attempts[verdict.lanes[position].attempts.count - 1].note = only.words
     }
-    return result
+    return verdict
   }
 
-  /// The verdict step (pure): the run's records, and the tracked files that
+  /// The verdict step (pure): the loop's verdict with the tracked files that
   /// changed between the snapshots `--strict` took around it.
-  package static func verdict(_ result: RunResult, trackedBefore: TrackedChanges?, after: TrackedChanges?) -> VerifyOutcome {
-    guard let trackedBefore, let after else { return VerifyOutcome(run: result) }
-    return VerifyOutcome(run: result, changedTrackedFiles: TrackedChanges.changed(before: trackedBefore, after: after))
+  package static func verdict(_ ran: RunVerdict, trackedBefore: TrackedChanges?, after: TrackedChanges?) -> RunVerdict {
+    guard let trackedBefore, let after else { return ran }
+    var verdict = ran
+    verdict.changedTrackedFiles = TrackedChanges.changed(before: trackedBefore, after: after)
+    return verdict
   }
 }
 

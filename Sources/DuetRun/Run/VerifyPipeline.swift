@@ -15,7 +15,7 @@ import DuetTestReports
 ///    lanes are served, which run and why; restoring a served lane's outputs
 ///    into the tree (`restore`) is the edge between two rounds;
 /// 4. run (`run`): the lanes on a `LaneLoop`, with the keys taken again as lanes start;
-/// 5. verdict (`verdict`, pure): the one `VerifyOutcome` every printout and the exit code read;
+/// 5. verdict (`verdict`, pure): the one `RunVerdict` every printout and the exit code read;
 /// 6. record (`record`, the last edge): the history row, the cache entries, the log folders.
 ///
 /// This holds only what the edges touch (the history path, the cache, how to
@@ -108,9 +108,9 @@ package struct VerifyPipeline {
     }
   }
 
-  /// What the run step did: the loop's result, and what the record reads of it.
+  /// What the run step did: the loop's verdict on the lanes, and what the record reads of it.
   package struct Ran {
-    package var result: RunResult
+    package var verdict: RunVerdict
     /// The keys, with those of lanes whose need ran taken again as they started.
     var keys: Keys
     /// The inputs that moved while a lane passed, so that pass is not kept.

@@ -16,11 +16,10 @@ package enum GitHubAnnotations {
 
   /// The lines to print after the run. `stopToken` should be unguessable (a
   /// random UUID): log text cannot then resume command processing early.
-  package static func lines(_ outcome: VerifyOutcome, stopToken: String) -> [String] {
-    let result = outcome.run
-    let changedFiles = outcome.changedTrackedFiles
+  package static func lines(_ verdict: RunVerdict, stopToken: String) -> [String] {
+    let changedFiles = verdict.changedTrackedFiles
     var lines: [String] = []
-    let failures = result.unfinished
+    let failures = verdict.unfinished
     for record in failures {
       lines += group(record, stopToken: stopToken)
     }
@@ -32,11 +31,11 @@ package enum GitHubAnnotations {
       errors.append(command("error", properties: [("title", "duet verify --strict")],
                             message: "lanes changed tracked files: " + changedFiles.joined(separator: ", ")))
     }
-    for problem in outcome.reportErrors {
+    for problem in verdict.reportErrors {
       errors.append(command("error", properties: [("title", "duet verify")], message: problem))
     }
     lines += errors.prefix(maxPerKind)
-    let warnings = result.flaky.map { record in
+    let warnings = verdict.flaky.map { record in
       command("warning", properties: [("title", "duet lane \(record.name) is flaky")],
               message: "failed, then passed on attempt \(record.attempts.count)" + (record.last?.logPath.map { " · log: \($0)" } ?? ""))
     }

@@ -15,33 +15,32 @@ import DuetHistory
 package enum JUnitReport {
   /// The JUnit text of a run. Tracked files changed under `--strict` add a
   /// failing test case naming them.
-  package static func xml(_ outcome: VerifyOutcome, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
-    let result = outcome.run
-    let changedFiles = outcome.changedTrackedFiles
-    let failures = result.records.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
-    let skipped = result.records.filter { isSkip($0.outcome) }.count
-    let tests = result.records.count + (changedFiles.isEmpty ? 0 : 1)
+  package static func xml(_ verdict: RunVerdict, suiteName: String = "duet verify", timestamp: String? = nil) -> String {
+    let changedFiles = verdict.changedTrackedFiles
+    let failures = verdict.lanes.filter { $0.outcome.failsRun }.count + (changedFiles.isEmpty ? 0 : 1)
+    let skipped = verdict.lanes.filter { isSkip($0.outcome) }.count
+    let tests = verdict.lanes.count + (changedFiles.isEmpty ? 0 : 1)
     var suiteAttributes = [
       ("name", suiteName), ("tests", String(tests)), ("failures", String(failures)),
-      ("errors", String(result.records.filter { $0.outcome == .error }.count)), ("skipped", String(skipped)), ("time", seconds(result.duration)),
+      ("errors", String(verdict.lanes.filter { $0.outcome == .error }.count)), ("skipped", String(skipped)), ("time", seconds(verdict.duration)),
     ]
     if let timestamp { suiteAttributes.append(("timestamp", timestamp)) }
 
     // The lanes' own test cases, each lane's in a suite of its own after the lanes'.
-    let lanes = laneCases(result.records)
+    let lanes = laneCases(verdict.lanes)
     let caseCount: Int = lanes.reduce(0) { $0 + $1.cases.count }
     let caseFailures: Int = lanes.reduce(0) { $0 + $1.failures }
     let caseErrors: Int = lanes.reduce(0) { $0 + $1.errors }
     let caseSkips: Int = lanes.reduce(0) { $0 + $1.skipped }
-    let laneErrors: Int = result.records.filter { $0.outcome == .error }.count
+    let laneErrors: Int = verdict.lanes.filter { $0.outcome == .error }.count
     let totals: [(String, String)] = [
       ("name", "duet"), ("tests", String(tests + caseCount)), ("failures", String(failures + caseFailures)),
-      ("errors", String(laneErrors + caseErrors)), ("skipped", String(skipped + caseSkips)), ("time", seconds(result.duration)),
+      ("errors", String(laneErrors + caseErrors)), ("skipped", String(skipped + caseSkips)), ("time", seconds(verdict.duration)),
     ]
     var lines: [XML] = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
     lines.append("<testsuites" + attributes(totals) + ">")
     lines.append("  <testsuite" + attributes(suiteAttributes) + ">")
-    for record in result.records {
+    for record in verdict.lanes {
       lines += testCase(record)
     }
     if !changedFiles.isEmpty {

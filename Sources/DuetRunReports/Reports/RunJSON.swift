@@ -41,7 +41,7 @@ package struct RunJSON: Codable, Sendable, Equatable {
   /// Nil for a run that started nothing (an empty shard).
   @Nullable var runId: String?
   var root: String
-  var outcome: VerifyOutcome.Verdict
+  var outcome: RunOutcome
   var summary: String
   /// Lanes per outcome, keyed by the outcome's word.
   var counts: [String: Int]
@@ -55,20 +55,19 @@ package struct RunJSON: Codable, Sendable, Equatable {
   var lanes: [Lane]
 
   /// `runID` is nil for a run that started nothing (an empty shard).
-  package init(_ outcome: VerifyOutcome, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) {
-    let result = outcome.run
+  package init(_ verdict: RunVerdict, runID: String?, root: URL, fingerprints: [Int: String] = [:], decisions: [Int: CacheCheck.Decision] = [:]) {
     runId = runID
     self.root = root.path
-    self.outcome = outcome.verdict
-    summary = outcome.lastLine.text
-    counts = Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) })
-    changedTrackedFiles = outcome.changedTrackedFiles
-    reportErrors = outcome.reportErrors
-    durationSeconds = result.duration
-    failed = result.failed.map(\.name)
-    couldNotStart = result.couldNotStart.map(\.name)
-    flaky = result.flaky.map(\.name)
-    lanes = result.records.map { record in
+    self.outcome = verdict.outcome
+    summary = verdict.lastLine.text
+    counts = Dictionary(uniqueKeysWithValues: verdict.counts.map { ($0.key.rawValue, $0.value) })
+    changedTrackedFiles = verdict.changedTrackedFiles
+    reportErrors = verdict.reportErrors
+    durationSeconds = verdict.duration
+    failed = verdict.failed.map(\.name)
+    couldNotStart = verdict.couldNotStart.map(\.name)
+    flaky = verdict.flaky.map(\.name)
+    lanes = verdict.lanes.map { record in
       Lane(name: record.name, outcome: record.outcome, durationSeconds: record.duration,
            attempts: record.attempts.map(Attempt.init), reason: record.reason,
            fingerprint: fingerprints[record.index], cache: decisions[record.index]?.text,

@@ -77,14 +77,14 @@ package enum RunText {
   }
 
   /// One row per lane: name, outcome, time, attempts, note.
-  package static func summary(_ result: RunResult, maxWidth: Int = 100) -> [TerminalLine] {
-    let rows = summaryRows(result).map { $0.map { TerminalLine(escaping: $0) } }
+  package static func summary(_ verdict: RunVerdict, maxWidth: Int = 100) -> [TerminalLine] {
+    let rows = summaryRows(verdict).map { $0.map { TerminalLine(escaping: $0) } }
     return TextTable(header: ["lane", "outcome", "time", "tries", "note"], rows: rows).lines(maxWidth: maxWidth)
   }
 
   /// The summary's cells, one row per lane (the step summary renders them as Markdown).
-  static func summaryRows(_ result: RunResult) -> [[String]] {
-    result.records.map { record -> [String] in
+  static func summaryRows(_ verdict: RunVerdict) -> [[String]] {
+    verdict.lanes.map { record -> [String] in
       let note: String
       switch record.outcome {
       case .skipped, .cancelled, .unaffected: note = record.reason ?? ""
@@ -101,8 +101,8 @@ package enum RunText {
   }
 
   /// The line above an unchanged PASS that names flaky lanes.
-  package static func flakyLine(_ result: RunResult) -> TerminalLine? {
-    let flaky = result.flaky
+  package static func flakyLine(_ verdict: RunVerdict) -> TerminalLine? {
+    let flaky = verdict.flaky
     guard !flaky.isEmpty else { return nil }
     return "flaky: " + flaky.map { "\($0.name) (passed on attempt \($0.attempts.count))" as TerminalLine }.joined(separator: ", ")
   }

@@ -13,8 +13,8 @@ package enum StepSummary {
   package static let defaultLimit = 1_000_000
 
   /// The summary, as the bytes appended to the step summary file.
-  package static func markdown(_ outcome: VerifyOutcome, limit: Int = defaultLimit) -> String {
-    let allParts = [head(outcome)] + RunText.summaryRows(outcome.run).map(row) + outcome.run.unfinished.compactMap(tail)
+  package static func markdown(_ verdict: RunVerdict, limit: Int = defaultLimit) -> String {
+    let allParts = [head(verdict)] + RunText.summaryRows(verdict).map(row) + verdict.unfinished.compactMap(tail)
     var out: Markdown = ""
     var size = 0
     var left = 0
@@ -35,11 +35,11 @@ package enum StepSummary {
   }
 
   /// The verdict, the flaky lanes, the tracked files the run changed, and the table's header.
-  static func head(_ outcome: VerifyOutcome) -> Markdown {
-    let mark: Markdown = outcome.verdict == .pass ? "✅" : "❌"
-    var head: [Markdown] = ["## \(mark) \(outcome.lastLine.text)", ""]
-    if let flaky = RunText.flakyLine(outcome.run) { head += ["\(flaky.text)", ""] }
-    let changedFiles = outcome.changedTrackedFiles
+  static func head(_ verdict: RunVerdict) -> Markdown {
+    let mark: Markdown = verdict.outcome == .pass ? "✅" : "❌"
+    var head: [Markdown] = ["## \(mark) \(verdict.lastLine.text)", ""]
+    if let flaky = RunText.flakyLine(verdict) { head += ["\(flaky.text)", ""] }
+    let changedFiles = verdict.changedTrackedFiles
     if !changedFiles.isEmpty {
       head += ["Tracked files changed by the run (`--strict`): " + changedFiles.map(MarkdownText.codeSpan).joined(separator: ", "), ""]
     }

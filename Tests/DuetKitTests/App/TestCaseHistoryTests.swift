@@ -37,7 +37,7 @@ struct TestCaseHistoryTests {
                                           ofItemAtPath: tree.url.appendingPathComponent("out/stale.xml").path)
   }
 
-  func run() throws -> VerifyOutcome {
+  func run() throws -> RunVerdict {
     var request = VerifyRequest(root: tree.url, duetVersion: "test", environment: environment)
     request.options.jobs = 1
     guard case .ran(let outcome, _) = try verify(request) else { throw CancellationError() }
@@ -49,7 +49,7 @@ struct TestCaseHistoryTests {
   /// duration and the failure's first line.
   @Test func eachAttemptRecordsTheReportsItWrote() throws {
     let outcome = try run()
-    let attempts = outcome.run.records[0].attempts
+    let attempts = outcome.lanes[0].attempts
     #expect(attempts.map(\.outcome) == [.fail, .pass])
     #expect(attempts[0].tests.cases == [TestCaseResult(suite: "app.CartTest", name: "addsItem", outcome: .fail, duration: 0.25, message: "expected 2", report: "out/junit.xml")])
     #expect(attempts[1].tests.cases.map(\.outcome) == [.pass, .skipped])
@@ -110,8 +110,8 @@ struct TestCaseHistoryTests {
     var request = VerifyRequest(root: bad.url, duetVersion: "test", environment: environment)
     request.options.jobs = 1
     guard case .ran(let outcome, let session) = try verify(request) else { throw CancellationError() }
-    #expect(outcome.verdict == .pass)
-    #expect(outcome.run.records[0].attempts[0].tests.cases.map(\.name) == ["kept"])
+    #expect(outcome.outcome == .pass)
+    #expect(outcome.lanes[0].attempts[0].tests.cases.map(\.name) == ["kept"])
     #expect((session?.warnings ?? []).filter { $0.contains("report") } == [
       "lane 'cut' attempt 1: report out/a.xml: line 3: it ends inside a tag (a truncated report?)",
       "lane 'cut' attempt 1: report out/b.xml: line 1: it holds a document type declaration (<!DOCTYPE or <!ENTITY); duet reads no DTD and expands no entity, so it read no further",

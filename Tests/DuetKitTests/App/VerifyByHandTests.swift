@@ -54,7 +54,7 @@ struct VerifyByHandTests {
       return
     }
     #expect(outcome.lastLine == "duet verify: FAIL (1 timed out: hangs; 1 skipped)")
-    #expect(outcome.run.flaky.map(\.name) == ["flaky"])
+    #expect(outcome.flaky.map(\.name) == ["flaky"])
     #expect(poller.startOrder == ["build", "hangs", "flaky", "flaky"])
     #expect(poller.signals.map(\.signal) == [SIGTERM, SIGKILL])
     let store = try HistoryStore(path: try #require(HistoryStore.defaultPath(root: tree.url, environment: [:])))

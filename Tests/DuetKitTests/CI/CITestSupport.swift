@@ -22,8 +22,8 @@ enum CIFixtures {
   }
 
   /// One lane of every outcome that matters to CI reports.
-  static var mixedRun: RunResult {
-    RunResult(records: [
+  static var mixedRun: RunVerdict {
+    RunVerdict(lanes: [
       record(0, "tokens", .pass, attempts: [attempt(1, .pass, exit: 0, duration: 0.25, log: ".duet/logs/r/tokens.log")]),
       record(1, "kotlin", .fail, attempts: [attempt(1, .fail, exit: 4, log: ".duet/logs/r/kotlin.log", lines: ["compiling", "Main.kt:3: error: unresolved", "1 test FAILED"])]),
       record(2, "theme", .skipped, reason: "needs kotlin", attempts: []),
@@ -40,4 +40,13 @@ enum CIFixtures {
   }
 
   static func manifest(_ lanes: [Lane]) -> Manifest { Manifest(path: "lanes/manifest.yaml", lanes: lanes) }
+}
+
+extension RunVerdict {
+  /// The same verdict with `files` as the tracked files the run changed (`--strict`).
+  func changing(_ files: [String]) -> RunVerdict {
+    var verdict = self
+    verdict.changedTrackedFiles = files
+    return verdict
+  }
 }

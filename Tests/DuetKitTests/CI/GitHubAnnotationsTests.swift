@@ -20,7 +20,7 @@ struct GitHubAnnotationsTests {
 
   /// A failed lane gets a group with its log tail, commands stopped inside it, and an error titled with its name; a flaky lane a warning.
   @Test func failuresAndFlakyLanes() throws {
-    let lines = GitHubAnnotations.lines(VerifyOutcome(run: CIFixtures.mixedRun), stopToken: "TOKEN")
+    let lines = GitHubAnnotations.lines(CIFixtures.mixedRun, stopToken: "TOKEN")
     let groupStart = try #require(lines.firstIndex { $0.hasPrefix("::group::duet lane kotlin: exit 4") })
     #expect(lines[groupStart + 1] == "::stop-commands::TOKEN")
     let resume = try #require(lines[groupStart...].firstIndex(of: "::TOKEN::"))
@@ -40,7 +40,7 @@ struct GitHubAnnotationsTests {
     var records: [LaneVerdict] = []
     for i in 0..<12 { records.append(CIFixtures.record(i, "f\(i)", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: ["boom"])])) }
     for i in 0..<12 { records.append(CIFixtures.record(12 + i, "k\(i)", .flaky, attempts: [CIFixtures.attempt(1, .fail, exit: 1), CIFixtures.attempt(2, .pass, exit: 0)])) }
-    let lines = GitHubAnnotations.lines(VerifyOutcome(run: RunResult(records: records, interrupted: false, duration: 1), changedTrackedFiles: ["x"]), stopToken: "T")
+    let lines = GitHubAnnotations.lines(RunVerdict(lanes: records, interrupted: false, duration: 1, changedTrackedFiles: ["x"]), stopToken: "T")
     #expect(lines.filter { $0.hasPrefix("::error ") }.count == GitHubAnnotations.maxPerKind)
     #expect(lines.filter { $0.hasPrefix("::warning ") }.count == GitHubAnnotations.maxPerKind)
     #expect(lines.filter { $0.hasPrefix("::group::") }.count == 12)
@@ -50,7 +50,7 @@ struct GitHubAnnotationsTests {
   /// Log lines that look like workflow commands or carry colour codes never reach an annotation raw.
   @Test func hostileLogText() throws {
     let record = CIFixtures.record(0, "x", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: ["\u{1B}[31merror: 50%\u{1B}[0m \u{7}"])])
-    let lines = GitHubAnnotations.lines(VerifyOutcome(run: RunResult(records: [record], interrupted: false, duration: 1)), stopToken: "T")
+    let lines = GitHubAnnotations.lines(RunVerdict(lanes: [record], interrupted: false, duration: 1), stopToken: "T")
     let error = try #require(lines.first { $0.hasPrefix("::error ") })
     #expect(error.hasSuffix("%0Aerror: 50%25 \u{FFFD}"))
   }
@@ -58,8 +58,8 @@ struct GitHubAnnotationsTests {
   /// The summary has the verdict, a row per lane with pipes escaped, and the failed lanes' tails in collapsed blocks.
   @Test func summaryTable() {
     var run = CIFixtures.mixedRun
-    run.records[2].reason = "needs a|b"
-    let text = StepSummary.markdown(VerifyOutcome(run: run, changedTrackedFiles: ["src/x.swift"]))
+    run.lanes[2].reason = "needs a|b"
+    let text = StepSummary.markdown(run.changing(["src/x.swift"]))
     #expect(text.hasPrefix("## ❌ duet verify: FAIL (1 failed: kotlin; 1 timed out: slow; 1 skipped; --strict: lanes changed 1 tracked file(s): src/x.swift)"))
     #expect(text.contains("| tokens | pass | 0.25s | 1 |  |"))
     #expect(text.contains("| theme | skipped | - | - | needs a\\|b |"))
@@ -72,7 +72,7 @@ struct GitHubAnnotationsTests {
   /// code span, and the verdict line above shows it as text: no link, no image.
   @Test func aChangedPathIsTextInTheSummary() {
     let path = "x` [click](https:evil) ![p](https:evil?p.png) `y"
-    let text = StepSummary.markdown(VerifyOutcome(run: CIFixtures.mixedRun, changedTrackedFiles: [path]))
+    let text = StepSummary.markdown(CIFixtures.mixedRun.changing([path]))
     #expect(text.contains("(`--strict`): ``x` [click](https:evil) ![p](https:evil?p.png) `y``\n"))
     #expect(text.contains(#"tracked file(s): x\` \[click\](https:evil) !\[p\](https:evil?p.png) \`y)"#))
   }
@@ -83,14 +83,14 @@ struct GitHubAnnotationsTests {
     let records = (0..<150).map { i in
       CIFixtures.record(i, "lane-\(i)", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: (0..<30).map { "\(i) \($0) \(long)" })])
     }
-    let run = RunResult(records: records, interrupted: false, duration: 1)
-    let text = StepSummary.markdown(VerifyOutcome(run: run))
+    let run = RunVerdict(lanes: records, interrupted: false, duration: 1)
+    let text = StepSummary.markdown(run)
     #expect(text.utf8.count <= StepSummary.defaultLimit)
     #expect(StepSummary.defaultLimit < StepSummary.gitHubLimit)
     #expect(text.utf8.count > StepSummary.defaultLimit - 50_000)
     #expect(text.contains("left out to keep it under GitHub's 1 MiB limit"))
     #expect(text.contains("| lane-0 | fail |"))
-    let small = StepSummary.markdown(VerifyOutcome(run: run), limit: 2000)
+    let small = StepSummary.markdown(run, limit: 2000)
     #expect(small.utf8.count <= 2000)
     #expect(small.contains("left out"))
   }
@@ -98,7 +98,7 @@ struct GitHubAnnotationsTests {
   /// A fence longer than any backtick run in the log keeps the code block closed.
   @Test func fenceOutgrowsBackticks() {
     let record = CIFixtures.record(0, "x", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: ["````` five"])])
-    let text = StepSummary.markdown(VerifyOutcome(run: RunResult(records: [record], interrupted: false, duration: 1)))
+    let text = StepSummary.markdown(RunVerdict(lanes: [record], interrupted: false, duration: 1))
     #expect(text.contains("``````text\n````` five\n``````"))
   }
 }

@@ -29,22 +29,22 @@ struct JUnitReportTests {
   /// The report parses back to one suite with one case per lane and counts that match the outcomes.
   @Test func structureMatchesTheRun() throws {
     let run = CIFixtures.mixedRun
-    let document = try parse(JUnitReport.xml(VerifyOutcome(run: run), timestamp: "2026-12-02T18:00:00Z"))
+    let document = try parse(JUnitReport.xml(run, timestamp: "2026-12-02T18:00:00Z"))
     let suites = try document.nodes(forXPath: "/testsuites/testsuite")
     #expect(suites.count == 1)
     let suite = try #require(suites.first as? XMLElement)
-    #expect(suite.attribute(forName: "tests")?.stringValue == String(run.records.count))
+    #expect(suite.attribute(forName: "tests")?.stringValue == String(run.lanes.count))
     #expect(suite.attribute(forName: "failures")?.stringValue == "2")
     #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
     #expect(suite.attribute(forName: "time")?.stringValue == "12.5")
     #expect(suite.attribute(forName: "timestamp")?.stringValue == "2026-12-02T18:00:00Z")
     let names = try document.nodes(forXPath: "/testsuites/testsuite/testcase").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
-    #expect(names == run.records.map(\.name))
+    #expect(names == run.lanes.map(\.name))
   }
 
   /// Fail and timeout carry a failure with the log tail; skipped a reason; flaky and cached a property each.
   @Test func outcomesBecomeElementsAndProperties() throws {
-    let document = try parse(JUnitReport.xml(VerifyOutcome(run: CIFixtures.mixedRun)))
+    let document = try parse(JUnitReport.xml(CIFixtures.mixedRun))
     let kotlin = try testCase(document, "kotlin")
     let failure = try #require(kotlin.elements(forName: "failure").first)
     #expect(failure.attribute(forName: "message")?.stringValue == "exit 4")
@@ -71,11 +71,11 @@ struct JUnitReportTests {
   /// XML specials, quotes, ANSI colour codes and control characters in names, reasons and logs still give well-formed XML with the text intact.
   @Test func escapesHostileText() throws {
     let nasty = "a<b>&c \"q\" 's' ]]> \u{1B}[31mred\u{1B}[0m nul\u{0}bell\u{7} ff\u{C} end\u{FFFE}"
-    let run = RunResult(records: [
+    let run = RunVerdict(lanes: [
       CIFixtures.record(0, "x", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, lines: [nasty, "tab\there"])]),
       CIFixtures.record(1, "y", .skipped, reason: "needs <kotlinc> & \"java\"\nnewline", attempts: []),
     ], interrupted: false, duration: 1)
-    let xml = JUnitReport.xml(VerifyOutcome(run: run), suiteName: "suite & <co>")
+    let xml = JUnitReport.xml(run, suiteName: "suite & <co>")
     #expect(!xml.contains("\u{1B}") && !xml.contains("\u{0}") && !xml.contains("\u{7}") && !xml.contains("\u{FFFE}"))
     let document = try parse(xml)
     let failure = try #require(try testCase(document, "x").elements(forName: "failure").first?.stringValue)
@@ -88,7 +88,7 @@ struct JUnitReportTests {
 
   /// Tracked files changed under --strict become one more failing test case that names them.
   @Test func changedFilesAddAFailure() throws {
-    let document = try parse(JUnitReport.xml(VerifyOutcome(run: CIFixtures.mixedRun, changedTrackedFiles: ["a.txt", "b/c.swift"])))
+    let document = try parse(JUnitReport.xml(CIFixtures.mixedRun.changing(["a.txt", "b/c.swift"])))
     let suite = try #require(document.rootElement()?.elements(forName: "testsuite").first)
     #expect(suite.attribute(forName: "failures")?.stringValue == "3")
     let cases = suite.elements(forName: "testcase")

@@ -18,7 +18,7 @@ struct XMLTypeTests {
 
   @Test func theReportHoldsNoRawMarkupFromALane() {
     let record = LaneVerdict(index: 0, name: "lane", outcome: .skipped, reason: Self.hostile, attempts: [])
-    let report = JUnitReport.xml(VerifyOutcome(run: RunResult(records: [record], interrupted: false, duration: 1)))
+    let report = JUnitReport.xml(RunVerdict(lanes: [record], interrupted: false, duration: 1))
     #expect(!report.contains("]]></testcase>"))
     #expect(report.contains("<skipped message=\"]]&gt;&lt;/testcase&gt;&quot;x&#10;\"/>"))
   }

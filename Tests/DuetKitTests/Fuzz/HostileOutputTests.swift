@@ -218,7 +218,7 @@ struct HostileOutputTests {
         ? CIFixtures.record(index, "lane\(index)", .skipped, reason: text, attempts: [])
         : CIFixtures.record(index, "lane\(index)", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1, log: ".duet/logs/r/x.log", lines: [text, "error: " + text])])
     }
-    let outcome = VerifyOutcome(run: RunResult(records: records, interrupted: false, duration: 1), changedTrackedFiles: texts.prefix(12).map { $0 })
+    let outcome = RunVerdict(lanes: records, interrupted: false, duration: 1, changedTrackedFiles: texts.prefix(12).map { $0 })
     let xml = JUnitReport.xml(outcome)
     #expect(throws: Never.self, "\(xml.prefix(2000))") { _ = try XMLDocument(data: Data(xml.utf8), options: []) }
     for text in texts {
@@ -243,7 +243,7 @@ struct HostileOutputTests {
       let failed = CIFixtures.record(1, "b", .fail, attempts: [CIFixtures.attempt(1, .fail, exit: 1)])
       #expect(clean(RunText.progressLine(skipped, finished: 1, total: 2).text))
       #expect(RunText.failureBlock(CIFixtures.record(2, "c", .fail, reason: text, attempts: [])).allSatisfy(clean))
-      let outcome = VerifyOutcome(run: RunResult(records: [skipped, failed], interrupted: false, duration: 1), changedTrackedFiles: [text])
+      let outcome = RunVerdict(lanes: [skipped, failed], interrupted: false, duration: 1, changedTrackedFiles: [text])
       #expect(clean(outcome.lastLine.text), "\(outcome.lastLine.text.debugDescription)")
       let guarded = ControlText.terminal(text)
       let scalars = Array(guarded.unicodeScalars)

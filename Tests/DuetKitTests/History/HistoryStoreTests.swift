@@ -16,7 +16,7 @@ struct HistoryStoreTests {
     String(format: "20261202-181700-%06x", id.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFFF })
   }
 
-  func sample(_ id: String, at time: Double, outcome: VerifyOutcome.Verdict = .pass, fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
+  func sample(_ id: String, at time: Double, outcome: RunOutcome = .pass, fingerprint: String? = "fp") -> (RunRow, [StepRow]) {
     let logID = HistoryStoreTests.logID(id)
     let run = RunRow(id: id, logID: logID, started: time, ended: time + 2, command: "duet verify", root: "/t", gitCommit: "abc",
                      host: "h", outcome: outcome, jobs: 2, duetVersion: "test")
@@ -190,7 +190,7 @@ struct HistoryStoreTests {
   @Test func unknownAttemptOutcomesCountTheSameStreamedOrRead() throws {
     let folder = try TemporaryFolder()
     let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
-    for (id, time, outcome) in [("a", 100.0, VerifyOutcome.Verdict.pass), ("b", 200, .fail), ("c", 300, .pass)] {
+    for (id, time, outcome) in [("a", 100.0, RunOutcome.pass), ("b", 200, .fail), ("c", 300, .pass)] {
       let (run, steps) = sample(id, at: time, outcome: outcome)
       try store.record(run, steps: steps)
     }

@@ -23,7 +23,7 @@ struct LayerTests {
     // The pages render the history's rows and see no run; the hooks need only
     // the history's log folders. Beside the run, not above it.
     "DuetRun": 4, "DuetPages": 4, "DuetAdopt": 4, "DuetHooks": 4,
-    // The run's reports read its verdict (`VerifyOutcome`), so they sit above it.
+    // The run's reports read its verdict (`RunVerdict`), so they sit above it.
     "DuetRunReports": 5, "DuetDoctor": 5, "DuetCI": 5,
     "DuetApp": 6,
     "duet": 7,

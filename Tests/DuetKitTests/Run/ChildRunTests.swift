@@ -72,6 +72,6 @@ struct ChildRunTests {
     let (result, _) = schedule(lanes([("a", []), ("b", ["a"])]), runner: runner, interruption: interruption)
     #expect(result.interrupted)
     #expect(runner.startOrder.isEmpty)
-    #expect(result.records.map(\.outcome) == [.cancelled, .cancelled])
+    #expect(result.lanes.map(\.outcome) == [.cancelled, .cancelled])
   }
 }

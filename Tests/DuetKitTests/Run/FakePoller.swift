@@ -233,7 +233,7 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .here,
               timeouts: [String: Double] = [:], startWork: ((Int, Int) -> StartWork?)? = nil,
-              events: ((RunEvent) -> Void)? = nil) -> (RunResult, [String: LaneVerdict]) {
+              events: ((RunEvent) -> Void)? = nil) -> (RunVerdict, [String: LaneVerdict]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
@@ -248,5 +248,5 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
     StepRequest(index: index, lane: lanes[index], attempt: attempt, timeout: timeouts[lanes[index].name] ?? 60,
                 workingDirectory: URL(fileURLWithPath: "/"), logFolder: logs, logFile: "\(index)-\(attempt).log", logPath: "x", environment: [:])
   }, startWork: startWork, onEvent: { events?($0) })
-  return (result, Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0) }))
+  return (result, Dictionary(uniqueKeysWithValues: result.lanes.map { ($0.name, $0) }))
 }

@@ -130,8 +130,8 @@ struct LaneScheduleRandomTests {
       #expect(actual.problems.isEmpty, "case \(caseNumber): \(actual.problems)")
       #expect(actual.outcomes == expected.outcomes, "case \(caseNumber)")
       #expect(actual.starts == expected.starts, "case \(caseNumber)")
-      let verdict = VerifyOutcome(run: RunResult(records: actual.outcomes.enumerated().map { LaneVerdict(index: $0.offset, name: "l\($0.offset)", outcome: $0.element) },
-                                                 interrupted: false, duration: 0)).verdict
+      let verdict = RunVerdict(lanes: actual.outcomes.enumerated().map { LaneVerdict(index: $0.offset, name: "l\($0.offset)", outcome: $0.element) },
+                                 interrupted: false, duration: 0).outcome
       #expect(verdict == (expected.outcomes.contains { $0.failsRun } ? .fail : .pass), "case \(caseNumber)")
       if !actual.problems.isEmpty || actual.outcomes != expected.outcomes { break }
     }

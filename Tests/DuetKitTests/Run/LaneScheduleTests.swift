@@ -57,8 +57,8 @@ struct LaneScheduleTests {
     #expect(plan.nextStarts().isEmpty)
     #expect(plan.isFinished)
     #expect(plan.finalRecords.map(\.outcome) == [.error, .skipped])
-    let outcome = VerifyOutcome(run: RunResult(records: plan.finalRecords, interrupted: false, duration: 1))
-    #expect(outcome.verdict == .error)
+    let outcome = RunVerdict(lanes: plan.finalRecords, interrupted: false, duration: 1)
+    #expect(outcome.outcome == .error)
     #expect(outcome.exitCode == 3)
     #expect(outcome.lastLine == "duet verify: ERROR (1 could not start: x (cannot make a pipe: Too many open files); 1 skipped)")
   }

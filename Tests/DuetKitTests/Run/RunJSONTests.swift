@@ -9,7 +9,7 @@ import Testing
 /// `duet verify --json` and `--dry-run --json` as values: the bytes the
 /// dictionaries printed, and a round trip.
 struct RunJSONTests {
-  static let outcome: VerifyOutcome = {
+  static let outcome: RunVerdict = {
     let records = [
       LaneVerdict(index: 0, name: "build", outcome: .pass, attempts: [
         LaneAttempt(attempt: 1, outcome: .pass, exitCode: 0, started: 1_796_321_894.4045367, duration: 0.38545680046081543,
@@ -24,7 +24,7 @@ struct RunJSONTests {
       ]),
       LaneVerdict(index: 3, name: "ui", outcome: .skipped, reason: "a need failed"),
     ]
-    return VerifyOutcome(run: RunResult(records: records, interrupted: false, duration: 9.407586455345154),
+    return RunVerdict(lanes: records, interrupted: false, duration: 9.407586455345154,
                          changedTrackedFiles: ["src/a.swift"], reportErrors: ["--junit: cannot write x"])
   }()
 
@@ -32,9 +32,9 @@ struct RunJSONTests {
   static let decisions: [Int: CacheCheck.Decision] = [0: .runs("no passing run recorded"), 2: .cached]
 
   /// The dictionary `RunJSON.object` built before the report was a value.
-  static func legacy(_ outcome: VerifyOutcome, runID: String?, root: URL) -> [String: Any] {
-    let result = outcome.run
-    let lanes: [[String: Any]] = result.records.map { record in
+  static func legacy(_ outcome: RunVerdict, runID: String?, root: URL) -> [String: Any] {
+    let result = outcome
+    let lanes: [[String: Any]] = result.lanes.map { record in
       var lane: [String: Any] = [
         "name": record.name, "outcome": record.outcome.rawValue, "durationSeconds": record.duration,
         "attempts": record.attempts.map { attempt -> [String: Any] in
@@ -56,7 +56,7 @@ struct RunJSONTests {
       return lane
     }
     return [
-      "runId": runID ?? NSNull(), "root": root.path, "outcome": outcome.verdict.rawValue, "summary": outcome.lastLine.text,
+      "runId": runID ?? NSNull(), "root": root.path, "outcome": outcome.outcome.rawValue, "summary": outcome.lastLine.text,
       "counts": Dictionary(uniqueKeysWithValues: outcome.counts.map { ($0.key.rawValue, $0.value) }),
       "changedTrackedFiles": outcome.changedTrackedFiles, "reportErrors": outcome.reportErrors,
       "durationSeconds": result.duration, "failed": result.failed.map(\.name), "flaky": result.flaky.map(\.name), "lanes": lanes,
@@ -74,7 +74,7 @@ struct RunJSONTests {
 
   /// An empty shard: no run id (null), no lanes.
   @Test func emptyRunBytesAsBefore() throws {
-    let outcome = VerifyOutcome(run: RunResult(records: [], interrupted: false, duration: 0))
+    let outcome = RunVerdict(lanes: [], interrupted: false, duration: 0)
     let root = URL(fileURLWithPath: "/t")
     let report = RunJSON(outcome, runID: nil, root: root)
     #expect(ReportJSON.text(report) == LegacyJSON.text(Self.legacy(outcome, runID: nil, root: root)))

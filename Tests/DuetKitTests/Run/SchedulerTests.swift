@@ -16,7 +16,7 @@ struct SchedulerTests {
       let runner = FakePoller(defaultDelay: 0.005)
       let (result, _) = schedule(many, runner: runner, jobs: jobs)
       #expect(runner.maxConcurrent == jobs)
-      #expect(result.records.allSatisfy { $0.outcome == .pass })
+      #expect(result.lanes.allSatisfy { $0.outcome == .pass })
     }
   }
 
@@ -79,7 +79,7 @@ struct SchedulerTests {
     let runner = FakePoller()
     let (result, _) = schedule(lanes([("a", []), ("b", ["a"])]), runner: runner, selected: [1])
     #expect(runner.startOrder == ["b"])
-    #expect(result.records.map(\.name) == ["b"])
+    #expect(result.lanes.map(\.name) == ["b"])
   }
 
   /// Lanes settled before the run (a missing program) skip their dependents without running.

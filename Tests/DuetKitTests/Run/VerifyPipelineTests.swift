@@ -135,23 +135,23 @@ struct VerifyPipelineTests {
   @Test func aPassOfFailedTestsAloneSaysSo() {
     var options = VerifyOptions()
     options.failedTests = ["app": FailedTestsOnly(tests: ["A.b"], total: 3)]
-    let result = RunResult(records: [Self.record(0, "tokens", .pass), Self.record(1, "app", .pass)], interrupted: false, duration: 1)
+    let result = RunVerdict(lanes: [Self.record(0, "tokens", .pass), Self.record(1, "app", .pass)], interrupted: false, duration: 1)
     let noted = VerifyPipeline.notingFailedTestsOnly(result, options: options)
-    #expect(noted.records[0].attempts[0].note == nil)
-    #expect(noted.records[1].attempts[0].note == FailedTestsOnly(tests: ["A.b"], total: 3).words)
+    #expect(noted.lanes[0].attempts[0].note == nil)
+    #expect(noted.lanes[1].attempts[0].note == FailedTestsOnly(tests: ["A.b"], total: 3).words)
   }
 
   /// The verdict step: a tracked file the run changed fails it (`--strict`);
   /// without the two snapshots, the lanes alone decide.
   @Test func theVerdictReadsTheLanesAndTheTree() {
-    let result = RunResult(records: [Self.record(0, "tokens", .pass)], interrupted: false, duration: 1)
+    let result = RunVerdict(lanes: [Self.record(0, "tokens", .pass)], interrupted: false, duration: 1)
     let clean = TrackedChanges(entries: ["README.md": " M abc"])
     let edited = TrackedChanges(entries: ["README.md": " M def"])
     let passed = VerifyPipeline.verdict(result, trackedBefore: clean, after: clean)
-    #expect(passed.verdict == .pass && passed.exitCode == 0)
+    #expect(passed.outcome == .pass && passed.exitCode == 0)
     let failed = VerifyPipeline.verdict(result, trackedBefore: clean, after: edited)
-    #expect(failed.verdict == .fail && failed.exitCode == 1 && failed.changedTrackedFiles == ["README.md"])
-    #expect(VerifyPipeline.verdict(result, trackedBefore: clean, after: nil).verdict == .pass)
+    #expect(failed.outcome == .fail && failed.exitCode == 1 && failed.changedTrackedFiles == ["README.md"])
+    #expect(VerifyPipeline.verdict(result, trackedBefore: clean, after: nil).outcome == .pass)
   }
 
   /// A decided verify and its run, by hand: `tokens` served from a strict
@@ -160,7 +160,7 @@ struct VerifyPipelineTests {
     let keys = VerifyPipeline.Keys(fingerprints: keyed, actionKeys: [0: "k-tokens", 1: "k-app"])
     let decided = VerifyPipeline.Decided(plan: try plan(options), keys: keys, decisions: [0: .cached, 1: .runs("no passing run recorded")],
                                          warnings: [], readings: VerifyPipeline.Readings(), entries: [0: (entry("tokens", strict: true), .local)])
-    let ran = VerifyPipeline.Ran(result: RunResult(records: [record(0, "tokens", .cached, attempts: 0), record(1, "app", .pass)],
+    let ran = VerifyPipeline.Ran(verdict: RunVerdict(lanes: [record(0, "tokens", .cached, attempts: 0), record(1, "app", .pass)],
                                                    interrupted: false, duration: 1), keys: keys, moved: [1: ["src/a"]])
     return (decided, ran)
   }
@@ -171,7 +171,7 @@ struct VerifyPipelineTests {
   @Test func whatTheRecordKeeps() throws {
     let (decided, first) = try Self.decidedAndRan()
     var ran = first
-    let outcome = VerifyOutcome(run: ran.result)
+    let outcome = ran.verdict
     let judged = VerifyPipeline.judged(outcome, decided: decided, ran: ran)
     #expect(judged[0] == PassConditions(strict: true, partial: false))
     #expect(judged[1] == PassConditions(strict: false, partial: false, moved: ["src/a"]))
@@ -184,7 +184,7 @@ struct VerifyPipelineTests {
     parts.files = [FingerprintParts.File(path: "src/a", sha256: "1")]
     let printed = InputFingerprint.Result(fingerprints: [:], parts: [0: parts, 1: parts], cacheable: [0, 1])
     #expect(VerifyPipeline.keptParts(outcome, fingerprints: printed).keys.sorted() == ["app"], "a served lane keeps no parts")
-    #expect(VerifyPipeline.keptParts(VerifyOutcome(run: ran.result, changedTrackedFiles: ["x"]), fingerprints: printed).isEmpty)
+    #expect(VerifyPipeline.keptParts(ran.verdict.changing(["x"]), fingerprints: printed).isEmpty)
   }
 
   /// The record step's pure part: under `--failed-tests`, a pass of some cases keeps no entry.
@@ -194,7 +194,7 @@ struct VerifyPipelineTests {
     let (decided, first) = try Self.decidedAndRan(options: options)
     var ran = first
     ran.moved = [:]
-    let outcome = VerifyOutcome(run: ran.result)
+    let outcome = ran.verdict
     let judged = VerifyPipeline.judged(outcome, decided: decided, ran: ran)
     #expect(judged[1]?.failedTestsOnly == true)
     #expect(VerifyPipeline.passes(outcome, judged: judged, actionKeys: ran.keys.actionKeys, options: decided.plan.options).isEmpty)

@@ -2,15 +2,18 @@ import DuetModel
 import DuetSupport
 import DuetHistory
 
-/// The one verdict of a verify: every lane's record, the tracked files the run
-/// changed under `--strict`, and the reports that could not be written. The
-/// exit code, the last line, `--json`, JUnit, the step summary and the history
-/// row are all read from here; nothing else decides pass or fail.
-package struct VerifyOutcome: Sendable {
-  /// The one word of the verdict, defined with the history that keeps it.
-  package typealias Verdict = RunOutcome
-
-  package var run: RunResult
+/// A run's verdict, the one of a verify: every lane's verdict in manifest
+/// order, whether Ctrl-C stopped the run, the tracked files it changed under
+/// `--strict`, and the reports that could not be written. The loop makes it
+/// from its lanes; the pipeline adds the tracked files (`VerifyPipeline.verdict`)
+/// and the reports their failures. The exit code, the last line, `--json`,
+/// JUnit, the step summary and the history row are all read from here;
+/// nothing else decides pass or fail.
+package struct RunVerdict: Sendable {
+  /// A verdict per selected lane, in manifest order.
+  package var lanes: [LaneVerdict]
+  var interrupted: Bool
+  package var duration: Double
   /// Tracked files whose status or content the run changed (`--strict`), sorted.
   package var changedTrackedFiles: [String]
   /// Reports asked for that could not be written (`--junit: cannot write …`).
@@ -21,22 +24,39 @@ package struct VerifyOutcome: Sendable {
   /// Where `--timings` wrote the run's page, when it did.
   package var timingsPath: String?
 
-  package init(run: RunResult, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
-    self.run = run
+  package init(lanes: [LaneVerdict], interrupted: Bool, duration: Double, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
+    self.lanes = lanes
+    self.interrupted = interrupted
+    self.duration = duration
     self.changedTrackedFiles = changedTrackedFiles
     self.reportErrors = reportErrors
   }
 
-  package var verdict: Verdict {
-    if run.interrupted { return .interrupted }
-    if !run.failed.isEmpty || !run.blockedUpstream.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
-    if !run.couldNotStart.isEmpty || !machineErrors.isEmpty { return .error }
+  /// A run that started nothing (an empty shard, a signal before the loop).
+  package static let empty = RunVerdict(lanes: [], interrupted: false, duration: 0)
+
+  /// Failed and timed-out lanes, in manifest order: the lanes the FAIL line names.
+  package var failed: [LaneVerdict] { lanes.filter { $0.outcome.failsRun } }
+  /// Lanes duet could not start (no descriptor, process or memory): not failures.
+  package var couldNotStart: [LaneVerdict] { lanes.filter { $0.outcome == .error } }
+  /// Lanes a CI job could not run because a need did not pass, or was not run,
+  /// in an earlier job (`--upstream`): the job is not green (issue 52).
+  var blockedUpstream: [LaneVerdict] { lanes.filter(\.blockedUpstream) }
+  /// The lanes whose ends a report shows in full: failures, then those duet could not start.
+  package var unfinished: [LaneVerdict] { lanes.filter { $0.outcome.failsRun || $0.outcome == .error } }
+  package var flaky: [LaneVerdict] { lanes.filter { $0.outcome == .flaky } }
+
+  /// The run's one word.
+  package var outcome: RunOutcome {
+    if interrupted { return .interrupted }
+    if !failed.isEmpty || !blockedUpstream.isEmpty || !changedTrackedFiles.isEmpty || !reportErrors.isEmpty { return .fail }
+    if !couldNotStart.isEmpty || !machineErrors.isEmpty { return .error }
     return .pass
   }
 
   /// 0 pass, 1 fail, 3 a lane duet could not start (and none failed), 130 interrupted.
   package var exitCode: Int32 {
-    switch verdict {
+    switch outcome {
     case .pass: return 0
     case .fail: return 1
     case .error: return 3
@@ -47,7 +67,7 @@ package struct VerifyOutcome: Sendable {
   /// How many lanes ended each way.
   package var counts: [LaneOutcome: Int] {
     var counts: [LaneOutcome: Int] = [:]
-    for record in run.records { counts[record.outcome, default: 0] += 1 }
+    for lane in lanes { counts[lane.outcome, default: 0] += 1 }
     return counts
   }
 
@@ -57,27 +77,27 @@ package struct VerifyOutcome: Sendable {
   /// files hold: they are escaped as they go in (`TerminalLine`).
   package var lastLine: TerminalLine {
     let counts = self.counts
-    switch verdict {
+    switch outcome {
     case .interrupted:
-      let finished = run.records.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
-      return "duet verify: INTERRUPTED (\(finished) of \(run.records.count) lanes finished)"
+      let finished = lanes.filter { $0.outcome != .cancelled && $0.outcome != .interrupted }.count
+      return "duet verify: INTERRUPTED (\(finished) of \(lanes.count) lanes finished)"
     case .pass:
       var parts: [TerminalLine] = []
-      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
-        if let count = counts[outcome] { parts.append("\(count) \(word)") }
+      for (laneOutcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached"), (.unaffected, "unaffected")] {
+        if let count = counts[laneOutcome] { parts.append("\(count) \(word)") }
       }
       parts += skipParts(withCauses: true)
       return "duet verify: PASS (" + (parts.isEmpty ? "no lanes ran" : parts.joined(separator: ", ")) + ")"
     case .fail:
       var parts: [TerminalLine] = []
-      let failed = run.records.filter { $0.outcome == .fail }
-      let timedOut = run.records.filter { $0.outcome == .timeout }
-      if !failed.isEmpty { parts.append("\(failed.count) failed: \(VerifyOutcome.names(failed))") }
-      if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(VerifyOutcome.names(timedOut))") }
+      let failed = lanes.filter { $0.outcome == .fail }
+      let timedOut = lanes.filter { $0.outcome == .timeout }
+      if !failed.isEmpty { parts.append("\(failed.count) failed: \(RunVerdict.names(failed))") }
+      if !timedOut.isEmpty { parts.append("\(timedOut.count) timed out: \(RunVerdict.names(timedOut))") }
       parts += couldNotStartParts()
-      let blocked = run.blockedUpstream
+      let blocked = blockedUpstream
       if !blocked.isEmpty {
-        parts.append("\(blocked.count) not run for an earlier job: \(VerifyOutcome.names(blocked)) (\(blocked[0].reason ?? "a need did not pass"))")
+        parts.append("\(blocked.count) not run for an earlier job: \(RunVerdict.names(blocked)) (\(blocked[0].reason ?? "a need did not pass"))")
       }
       parts += skipParts(withCauses: false)
       if let count = counts[.cancelled] { parts.append("\(count) cancelled") }
@@ -86,8 +106,8 @@ package struct VerifyOutcome: Sendable {
       return "duet verify: FAIL (" + parts.joined(separator: "; ") + ")"
     case .error:
       var parts = couldNotStartParts()
-      for (outcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached")] {
-        if let count = counts[outcome] { parts.append("\(count) \(word)") }
+      for (laneOutcome, word) in [(LaneOutcome.pass, "passed"), (.flaky, "flaky"), (.cached, "cached")] {
+        if let count = counts[laneOutcome] { parts.append("\(count) \(word)") }
       }
       parts += skipParts(withCauses: false)
       parts += machineErrors.map { "\($0)" }
@@ -98,21 +118,21 @@ package struct VerifyOutcome: Sendable {
   /// `2 could not start: a, b (cannot make a pipe: Too many open files)`: the
   /// machine's failures, with the first reason.
   private func couldNotStartParts() -> [TerminalLine] {
-    let records = run.couldNotStart
+    let records = couldNotStart
     guard let first = records.first else { return [] }
-    return ["\(records.count) could not start: \(VerifyOutcome.names(records)) (\(first.reason ?? "no resources"))"]
+    return ["\(records.count) could not start: \(RunVerdict.names(records)) (\(first.reason ?? "no resources"))"]
   }
 
   /// `2 skipped by request` (`--skip`, `DUET_SKIP`), then the other skipped
   /// lanes (`1 skipped: needs gradle` on a pass, `1 skipped` on a fail).
   private func skipParts(withCauses: Bool) -> [TerminalLine] {
-    let skipped = run.records.filter { $0.outcome == .skipped }
+    let skipped = lanes.filter { $0.outcome == .skipped }
     let requested = skipped.filter(\.isSkippedByRequest).count
     // A lane an earlier job's failure kept from running is named on its own (`not run for an earlier job`).
     let others = skipped.filter { !$0.isSkippedByRequest && !$0.blockedUpstream }
     var parts: [TerminalLine] = requested == 0 ? [] : ["\(requested) skipped by request"]
     if !others.isEmpty {
-      let why = withCauses ? VerifyOutcome.skipCauses(others) : ""
+      let why = withCauses ? RunVerdict.skipCauses(others) : ""
       parts.append(why.isEmpty ? "\(others.count) skipped" : "\(others.count) skipped: \(why)")
     }
     return parts
