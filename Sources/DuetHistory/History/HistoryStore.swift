@@ -514,11 +514,13 @@ package final class HistoryStore {
 
   /// Each lane's newest verdict (pass, flaky, cached, fail or timeout) with its
   /// fingerprint and, when kept, that fingerprint's parts: what the cache decides on.
+  /// A newest word this duet does not know is that verdict too (its `outcome`
+  /// nil), never passed over for an older pass.
   package func lastVerdicts(lanes: [String]) throws(HistoryError) -> [String: LastVerdict] {
     try reading {
       let statement = try db.prepare("""
         SELECT lane_outcome, fingerprint, \(try hasColumn("judged", in: "steps") ? "judged" : "NULL") FROM steps
-        WHERE lane = ? AND lane_outcome IN ('pass', 'flaky', 'cached', 'fail', 'timeout')
+        WHERE lane = ? AND lane_outcome IS NOT NULL AND lane_outcome NOT IN (\(LaneOutcome.sayingNothing))
         ORDER BY started DESC, attempt DESC LIMIT 1
         """)
       // A store opened read-only may predate the table (`--dry-run` never migrates).
@@ -528,9 +530,10 @@ package final class HistoryStore {
       var result: [String: LastVerdict] = [:]
       for lane in lanes {
         try statement.bind([.text(lane)])
-        guard try statement.step(), let outcome = statement.row.first?.text.flatMap(LaneOutcome.init(rawValue:)) else { continue }
+        guard try statement.step(), let word = statement.row.first?.text else { continue }
+        let outcome = LaneOutcome(rawValue: word)
         var verdict = LastVerdict(outcome: outcome, fingerprint: statement.row.count > 1 ? statement.row[1].text : nil,
-                                             judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
+                                  judged: PassConditions.parse(statement.row.count > 2 ? statement.row[2].text : nil))
         if outcome == .flaky || outcome == .cached, let fingerprint = verdict.fingerprint {
           verdict.retried = try retriedPass(lane: lane, fingerprint: fingerprint)
         }
@@ -557,10 +560,10 @@ package final class HistoryStore {
   private func retriedPass(lane: String, fingerprint: String) throws(SQLiteError) -> RetriedPass? {
     let newest = try db.query("""
       SELECT run_id, lane_outcome FROM steps
-      WHERE lane = ? AND fingerprint = ? AND lane_outcome IN ('pass', 'flaky', 'fail', 'timeout')
+      WHERE lane = ? AND fingerprint = ? AND lane_outcome IN (\(LaneOutcome.sqlList([.pass, .flaky, .fail, .timeout])))
       ORDER BY started DESC, attempt DESC LIMIT 1
       """, [.text(lane), .text(fingerprint)])
-    guard let row = newest.first, row.count > 1, row[1].text == "flaky", let run = row[0].text else { return nil }
+    guard let row = newest.first, row.count > 1, row[1].text.flatMap(LaneOutcome.init(rawValue:)) == .flaky, let run = row[0].text else { return nil }
     let counts = try db.query("""
       SELECT COUNT(*), SUM(attempt_outcome IN ('fail', 'timeout')) FROM steps WHERE run_id = ? AND lane = ?
       """, [.text(run), .text(lane)])

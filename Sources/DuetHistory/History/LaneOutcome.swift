@@ -12,4 +12,23 @@ package enum LaneOutcome: String, Sendable, Codable, CaseIterable {
 
   /// Whether it makes the run fail.
   package var failsRun: Bool { self == .fail || self == .timeout }
+
+  /// Whether it says how the lane's own work went (pass, flaky, cached, fail,
+  /// timeout): the verdicts the cache weighs. A skipped, cancelled,
+  /// unaffected, interrupted or unstarted lane says nothing of its code.
+  var judgesTheLane: Bool {
+    switch self {
+    case .pass, .flaky, .cached, .fail, .timeout: return true
+    case .skipped, .cancelled, .unaffected, .interrupted, .error: return false
+    }
+  }
+
+  /// `'skipped', 'cancelled'`: the words of `outcomes` as an SQL list, made
+  /// from the enum so a query and the decoding that follows it cannot differ.
+  package static func sqlList(_ outcomes: [LaneOutcome]) -> String {
+    outcomes.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+  }
+
+  /// The words a store holds that say nothing of the lane (`judgesTheLane` false).
+  static let sayingNothing = sqlList(allCases.filter { !$0.judgesTheLane })
 }

@@ -101,7 +101,7 @@ package enum CacheCheck {
       return .runs("its last run left no fingerprint to compare (a --strict run that changed tracked files)")
     }
     if last.fingerprint == fingerprint {
-      guard last.passed else { return .runs("\(last.outcome == .timeout ? "timed out" : "failed") last time with these inputs") }
+      guard last.passed else { return .runs(notPassed(last.outcome)) }
       if let refusal = last.judged.refusal(strict: run.strict, partial: run.partial) { return .runs(refusal) }
       if run.refusesFlaky, let retried = last.retried { return .runs("\(retried.words) (--strict=flaky)") }
       return .cached
@@ -111,5 +111,14 @@ package enum CacheCheck {
       if let first = changes.first { return .runs(first) }
     }
     return .runs(last.passed ? "inputs or definition changed since it last passed" : "inputs or definition changed since it last ran")
+  }
+
+  /// Why a lane whose newest verdict with these inputs is not a pass runs.
+  private static func notPassed(_ outcome: LaneOutcome?) -> String {
+    switch outcome {
+    case .timeout?: return "timed out last time with these inputs"
+    case nil: return "its last run with these inputs recorded an outcome this duet does not know (another duet's?), so no pass is served"
+    default: return "failed last time with these inputs"
+    }
   }
 }

@@ -1,5 +1,6 @@
 import DuetSupport
 import DuetHistory
+import DuetTestReports
 
 /// `verify --failed-tests`: the test cases of a lane's last run that failed,
 /// which the lane runs alone this time (its command reads them from the file
@@ -30,7 +31,7 @@ extension HistoryStore {
       guard try hasTable("test_cases") else { return [:] }
       let newest = try db.prepare("""
         SELECT run_id, lane_outcome, attempt FROM steps
-        WHERE lane = ? AND lane_outcome IS NOT NULL AND lane_outcome NOT IN ('unaffected', 'cached', 'skipped', 'cancelled')
+        WHERE lane = ? AND lane_outcome IS NOT NULL AND lane_outcome NOT IN (\(LaneOutcome.sqlList([.unaffected, .cached, .skipped, .cancelled])))
         ORDER BY started DESC, attempt DESC LIMIT 1
         """)
       let cases = try db.prepare("SELECT suite, name, outcome FROM test_cases WHERE run_id = ? AND lane = ? AND attempt = ? ORDER BY seq")
@@ -38,7 +39,7 @@ extension HistoryStore {
       for lane in lanes {
         try newest.bind([.text(lane)])
         guard try newest.step(), newest.row.count == 3, let run = newest.row[0].text,
-              newest.row[1].text == "fail" || newest.row[1].text == "timeout", let attempt = newest.row[2].int else { continue }
+              newest.row[1].text.flatMap(LaneOutcome.init(rawValue:))?.failsRun == true, let attempt = newest.row[2].int else { continue }
         try cases.bind([.text(run), .text(lane), .integer(Int64(attempt))])
         var failed: [String] = []
         var total = 0
@@ -47,7 +48,8 @@ extension HistoryStore {
           total += 1
           let test = suite.isEmpty ? name : "\(suite).\(name)"
           // One a line: a name holding a line break cannot be written so.
-          if cases.row[2].text == "fail" || cases.row[2].text == "error", !test.contains(where: \.isNewline), !failed.contains(test) { failed.append(test) }
+          let outcome = cases.row[2].text.flatMap(TestOutcome.init(rawValue:))
+          if outcome == .fail || outcome == .error, !test.contains(where: \.isNewline), !failed.contains(test) { failed.append(test) }
         }
         if !failed.isEmpty { found[lane] = FailedTestsOnly(tests: failed, total: total) }
       }

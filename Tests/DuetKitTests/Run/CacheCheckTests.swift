@@ -94,6 +94,40 @@ struct CacheCheckTests {
     #expect(decide(entries: both, forced: [0: "its outputs cannot be restored: x"]) == ["its outputs cannot be restored: x", "a need will run (tokens)"])
   }
 
+  /// Issue 54, item 4: the cache check reads the history's outcome words as
+  /// the enum, decoded once where the row is read. A word this duet never
+  /// writes on the newest row with these inputs (one that differs only in
+  /// case, or another duet's) is that lane's verdict, and it serves nothing,
+  /// saying why. Before, the query passed over the word and an older pass was
+  /// served from the cache entry as if the newest run had passed.
+  @Test func anUnknownOutcomeWordServesNothing() throws {
+    let tree = try TemporaryFolder()
+    try tree.write("src/a.swift", "a")
+    let lanes = [lane("kotlin")]
+    let fingerprint = try #require(passed(lanes, tree: tree)["kotlin"]?.fingerprint)
+    let store = try HistoryStore(path: tree.url.appendingPathComponent("h.sqlite").path)
+    for (id, at) in [("a", 100.0), ("b", 200)] {
+      let (run, steps) = HistoryStoreTests().sample(id, at: at, fingerprint: fingerprint)
+      try store.record(run, steps: steps)
+    }
+    let manifest = Manifest(path: "m", lanes: lanes)
+    let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0], git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
+    func decision() throws -> String? {
+      CacheCheck.decide(manifest: manifest, selected: [0], settled: [:], fingerprints: prints, history: try store.lastVerdicts(lanes: ["kotlin"]),
+                        entries: [0: PassConditions()], noCache: false)[0]?.text
+    }
+    #expect(try decision() == "cached")
+    for word in ["PASS", "Pass", "passed-upstream"] {
+      try store.db.execute("UPDATE steps SET lane_outcome = '\(word)' WHERE run_id = 'b'")
+      #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: nil, fingerprint: fingerprint), "\(word)")
+      #expect(try decision() == "its last run with these inputs recorded an outcome this duet does not know (another duet's?), so no pass is served", "\(word)")
+      #expect(try store.servablePasses(lanes: ["kotlin"]).isEmpty, "\(word)")
+    }
+    // A word that says nothing of the lane (skipped) is passed over, as before.
+    try store.db.execute("UPDATE steps SET lane_outcome = 'skipped' WHERE run_id = 'b'")
+    #expect(try decision() == "cached")
+  }
+
   /// Changed, added and removed inputs are named, two at most, then how many more.
   @Test func namesChangedInputs() throws {
     let tree = try TemporaryFolder()
