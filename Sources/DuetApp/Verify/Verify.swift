@@ -209,7 +209,7 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
 
 /// What the steps under the signal guard left: the decided verify and its
 /// run, the store open for the record, the tree before the run (`--strict`).
-private struct LanesRun {
+private struct GuardedSteps {
   var verdict: RunVerdict
   var steps: (decided: VerifyPipeline.Decided, ran: VerifyPipeline.Ran)?
   var store: HistoryStore?
@@ -223,7 +223,7 @@ private struct LanesRun {
 /// child already started, a git query while the run is decided, is stopped by
 /// the stop latch the signal trips.)
 private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: VerifyRequest, observer: VerifyObserver,
-                      signals: SignalGuard) -> LanesRun {
+                      signals: SignalGuard) -> GuardedSteps {
   let interruption = pipeline.interruption
   // The observer hears the lanes on a queue of its own: a lane's end is noticed
   // on the output pump's thread, which also keeps every lane's deadline, and an
@@ -231,7 +231,7 @@ private func runLanes(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request:
   // the run. The run is recorded before the queue is waited for. The calls are
   // held until the loop is about to block, so a lane's end is heard after its
   // dependents have started (issue 42: the wake cost each link of a deep DAG).
-  var lanes = LanesRun(verdict: .empty,
+  var lanes = GuardedSteps(verdict: .empty,
                        delivery: ObserverMailbox(label: "duet.verify.observer", heldUntilFlush: true))
   let delivery = lanes.delivery
   let verdict = signals({ interruption.request() }) {

@@ -13,14 +13,14 @@ extension BuiltinLane {
     do throws(ManifestError) {
       manifest = try TreeManifest.load(root: context.tree, builtins: context.vocabulary).manifest
     } catch {
-      return BuiltinResult(exitCode: 2, output: error.description + "\n")
+      return BuiltinEnd(exitCode: 2, output: error.description + "\n")
     }
     if context.arguments.contains(mocksCheck) {
       let report = MockCheck.run(manifest, root: context.tree)
-      return BuiltinResult(exitCode: report.exitCode, output: report.text)
+      return BuiltinEnd(exitCode: report.exitCode, output: report.text)
     }
     let report = MockImprint.run(manifest, root: context.tree, options: MockImprint.Options(generator: MockGenerator.shell(environment: context.environment)))
-    return BuiltinResult(exitCode: report.exitCode, output: report.text)
+    return BuiltinEnd(exitCode: report.exitCode, output: report.text)
   }
 
   /// The manifests, every mock output and every file under its source roots: what

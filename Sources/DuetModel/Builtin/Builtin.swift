@@ -19,9 +19,10 @@ package struct BuiltinContext: Sendable {
   }
 }
 
-/// The end of a built-in lane: its exit code (0 passes) and the text it reports,
-/// which goes to the lane's log exactly as `duet <command>` would print it.
-package struct BuiltinResult: Sendable {
+/// The end of a built-in lane, as `ChildRun.End` is a process's: its exit code
+/// (0 passes) and the text it reports, which goes to the lane's log exactly as
+/// `duet <command>` would print it.
+package struct BuiltinEnd: Sendable {
   package var exitCode: Int32
   package var output: String
   package init(exitCode: Int32, output: String) {
@@ -35,13 +36,13 @@ package struct BuiltinLane: Sendable {
   var name: String
   /// The options `run:` may give it; the manifest loader refuses any other.
   var options: [String]
-  package var run: @Sendable (BuiltinContext) -> BuiltinResult
+  package var run: @Sendable (BuiltinContext) -> BuiltinEnd
   /// Globs (relative to the built-in's tree) of the files its result depends on,
   /// beyond the lane's own `inputs`: they join its fingerprint, so a hand-edited
   /// generated file is never hidden by the cache.
   package var implicitInputs: @Sendable (BuiltinContext) -> [String]
 
-  package init(name: String, options: [String], implicitInputs: @escaping @Sendable (BuiltinContext) -> [String] = { _ in [] }, run: @escaping @Sendable (BuiltinContext) -> BuiltinResult) {
+  package init(name: String, options: [String], implicitInputs: @escaping @Sendable (BuiltinContext) -> [String] = { _ in [] }, run: @escaping @Sendable (BuiltinContext) -> BuiltinEnd) {
     self.name = name
     self.options = options
     self.implicitInputs = implicitInputs

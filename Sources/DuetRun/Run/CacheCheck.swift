@@ -12,10 +12,6 @@ import DuetSupport
 /// someone else's pass. A cached lane never starts. Pure: the history, the
 /// entries and the fingerprints come in as values.
 package enum CacheCheck {
-  /// A lane's newest recorded verdict, as the history store reads it.
-  typealias LastVerdict = DuetHistory.LastVerdict
-  /// A pass that came only on a retry, as the history store counts it.
-  typealias RetriedPass = DuetHistory.RetriedPass
 
   /// A lane's cache decision: `cached`, or the reason it runs.
   package enum Decision: Sendable, Equatable {

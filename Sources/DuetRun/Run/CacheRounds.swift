@@ -43,7 +43,7 @@ struct CacheRounds {
   }
 
   /// One round's decisions, from the entries found so far.
-  mutating func decide(_ plan: VerifyPlan, fingerprints: InputFingerprint.Result, history: [String: CacheCheck.LastVerdict],
+  mutating func decide(_ plan: VerifyPlan, fingerprints: InputFingerprint.Result, history: [String: LastVerdict],
                        entries: VerifyPipeline.Entries) {
     decisions = CacheCheck.decide(manifest: plan.manifest, selected: plan.selected, settled: plan.preset.mapValues(\.outcome),
                                   fingerprints: fingerprints, history: history,
@@ -76,7 +76,7 @@ struct CacheRounds {
   }
 
   /// The record of each lane served: `cached`, why, and what its restore brought back.
-  func served(_ lanes: [Lane], fingerprints: InputFingerprint.Result, history: [String: CacheCheck.LastVerdict],
+  func served(_ lanes: [Lane], fingerprints: InputFingerprint.Result, history: [String: LastVerdict],
               entries: VerifyPipeline.Entries) -> [Int: LaneVerdict] {
     var records: [Int: LaneVerdict] = [:]
     for (index, decision) in decisions where decision == .cached {
@@ -91,7 +91,7 @@ struct CacheRounds {
   }
 
   /// Why a cached lane is served: its own history, or an entry in a cache.
-  static func servedReason(_ last: CacheCheck.LastVerdict?, fingerprint: String?, source: LaneCache.Source?) -> String {
+  static func servedReason(_ last: LastVerdict?, fingerprint: String?, source: LaneCache.Source?) -> String {
     if let last, last.passed, last.fingerprint == fingerprint {
       // A pass that came only on a retry is said so (issue 55, item 4): served silently, it hid its failure.
       return last.retried?.words ?? "inputs unchanged since it last passed"

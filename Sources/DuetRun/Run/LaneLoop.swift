@@ -85,7 +85,7 @@ final class LaneLoop {
   /// What another thread posts to the loop.
   enum Message: Sendable {
     case interrupt
-    case builtinEnded(index: Int, attempt: Int, result: BuiltinResult)
+    case builtinEnded(index: Int, attempt: Int, result: BuiltinEnd)
     /// An ended attempt's file work is done (`Attempt.end` holds it).
     case endRead(index: Int, attempt: Int)
     /// An attempt's start work is done: it may start.

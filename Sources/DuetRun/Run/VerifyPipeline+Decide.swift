@@ -121,7 +121,7 @@ extension VerifyPipeline {
   /// lanes' outputs restored (the edge); after a restore that wrote files the
   /// tree is keyed again (`keyAgain`) and its new keys looked up, since
   /// restored files may be other lanes' inputs.
-  private func decideWithCache(_ plan: VerifyPlan, history: [String: CacheCheck.LastVerdict], keys: Keys, restoring: Bool,
+  private func decideWithCache(_ plan: VerifyPlan, history: [String: LastVerdict], keys: Keys, restoring: Bool,
                                keyAgain: () -> Keys) -> (CacheRounds, Keys, Entries) {
     var rounds = CacheRounds(options: plan.options)
     var keys = keys

@@ -69,7 +69,7 @@ package struct VerifyPipeline {
   struct Readings {
     var durations: [String: Double] = [:]
     /// Each lane's newest recorded verdict (none under `--no-cache`).
-    var history: [String: CacheCheck.LastVerdict] = [:]
+    var history: [String: LastVerdict] = [:]
     /// `lanes/quarantine.yaml` as this run applies it; nil when absent or unreadable.
     var quarantine: QuarantineRule?
     var warnings: [String] = []

@@ -71,6 +71,6 @@ extension BuiltinLane {
   /// on the lane's tree. Its result depends on the token config alone.
   package static let themeTest = BuiltinLane(name: "theme-test", options: [], implicitInputs: { ThemeTest.implicitInputs($0.tree) }) { context in
     let outcome = ThemeTest.run(root: context.tree)
-    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text.text)
+    return BuiltinEnd(exitCode: outcome.exitCode, output: outcome.text.text)
   }
 }

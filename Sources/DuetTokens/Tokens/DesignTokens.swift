@@ -81,6 +81,6 @@ extension BuiltinLane {
   /// work and the same text as `duet design-tokens [--check] --root <the lane's tree>`.
   package static let designTokens = BuiltinLane(name: "design-tokens", options: [designTokensCheck], implicitInputs: { DesignTokens.implicitInputs($0.tree) }) { context in
     let outcome = DesignTokens.run(root: context.tree, check: context.arguments.contains(designTokensCheck))
-    return BuiltinResult(exitCode: outcome.exitCode, output: outcome.text.text)
+    return BuiltinEnd(exitCode: outcome.exitCode, output: outcome.text.text)
   }
 }

@@ -37,7 +37,7 @@ struct HistoryStoreTests {
     #expect(try store.recentRuns(limit: 10).map(\.id) == ["b", "a"])
     #expect(try store.steps(ofRuns: ["a"]) == steps1)
     #expect(try store.lastDurations(lanes: ["kotlin", "other"]) == ["kotlin": 1.5])
-    #expect(try store.lastVerdicts(lanes: ["kotlin", "other"]) == ["kotlin": CacheCheck.LastVerdict(outcome: .fail, fingerprint: "fp2")])
+    #expect(try store.lastVerdicts(lanes: ["kotlin", "other"]) == ["kotlin": LastVerdict(outcome: .fail, fingerprint: "fp2")])
     let reopened = try HistoryStore(path: path)
     #expect(try reopened.runCount() == 2)
     #expect(try reopened.db.query("PRAGMA user_version").first?.first?.int == HistoryStore.schemaVersion)
@@ -52,10 +52,10 @@ struct HistoryStoreTests {
     parts.files = [.init(path: "src/a b.swift", sha256: "11")]
     let (run, steps) = sample("a", at: 100, fingerprint: parts.fingerprint)
     try store.record(run, steps: steps, parts: ["kotlin": parts])
-    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: .pass, fingerprint: parts.fingerprint, parts: parts))
+    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == LastVerdict(outcome: .pass, fingerprint: parts.fingerprint, parts: parts))
     let (later, laterSteps) = sample("b", at: 200, fingerprint: "other")
     try store.record(later, steps: laterSteps)
-    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: .pass, fingerprint: "other", parts: nil))
+    #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == LastVerdict(outcome: .pass, fingerprint: "other", parts: nil))
   }
 
   /// Merging twice imports each run once.

@@ -21,7 +21,7 @@ struct CacheCheckTests {
 
   /// The decisions, with the cache holding an entry for each lane whose
   /// history passed with these very inputs (what that pass left), unless `stored` is false.
-  func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: CacheCheck.LastVerdict], noCache: Bool = false,
+  func decide(_ lanes: [Lane], tree: TemporaryFolder, history: [String: LastVerdict], noCache: Bool = false,
               stored: Bool = true) -> [String: String] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let selected = Set(lanes.indices)
@@ -36,12 +36,12 @@ struct CacheCheckTests {
   }
 
   /// The history a passing run of `lanes` leaves.
-  func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: LaneOutcome = .pass) -> [String: CacheCheck.LastVerdict] {
+  func passed(_ lanes: [Lane], tree: TemporaryFolder, outcome: LaneOutcome = .pass) -> [String: LastVerdict] {
     let manifest = Manifest(path: "m", lanes: lanes)
     let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: Set(lanes.indices), git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
-    var history: [String: CacheCheck.LastVerdict] = [:]
+    var history: [String: LastVerdict] = [:]
     for (i, lane) in lanes.enumerated() {
-      history[lane.name] = CacheCheck.LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])
+      history[lane.name] = LastVerdict(outcome: outcome, fingerprint: prints.fingerprints[i], parts: prints.parts[i])
     }
     return history
   }
@@ -77,7 +77,7 @@ struct CacheCheckTests {
     let lanes = [lane("tokens"), lane("app", needs: ["tokens"])]
     let manifest = Manifest(path: "m", lanes: lanes)
     let prints = InputFingerprint.compute(manifest: manifest, builtins: .standard, root: tree.url, selected: [0, 1], git: GitStateOnce { nil }, duetVersion: "t", environment: [:])
-    func decide(history: [String: CacheCheck.LastVerdict] = [:], entries: [Int: PassConditions], forced: [Int: String] = [:],
+    func decide(history: [String: LastVerdict] = [:], entries: [Int: PassConditions], forced: [Int: String] = [:],
                 run: CacheCheck.RunConditions = .init()) -> [String] {
       let decisions = CacheCheck.decide(manifest: manifest, selected: [0, 1], settled: [:], fingerprints: prints, history: history,
                                         entries: entries, forced: forced, noCache: false, run: run)
@@ -119,7 +119,7 @@ struct CacheCheckTests {
     #expect(try decision() == "cached")
     for word in ["PASS", "Pass", "passed-upstream"] {
       try store.db.execute("UPDATE steps SET lane_outcome = '\(word)' WHERE run_id = 'b'")
-      #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == CacheCheck.LastVerdict(outcome: nil, fingerprint: fingerprint), "\(word)")
+      #expect(try store.lastVerdicts(lanes: ["kotlin"])["kotlin"] == LastVerdict(outcome: nil, fingerprint: fingerprint), "\(word)")
       #expect(try decision() == "its last run with these inputs recorded an outcome this duet does not know (another duet's?), so no pass is served", "\(word)")
       #expect(try store.servablePasses(lanes: ["kotlin"]).isEmpty, "\(word)")
     }
@@ -157,7 +157,7 @@ struct CacheCheckTests {
     let tree = try TemporaryFolder()
     try tree.write("src/a.swift", "a")
     let lanes = [lane("build")]
-    let history = ["build": CacheCheck.LastVerdict(outcome: .pass, fingerprint: "elsewhere")]
+    let history = ["build": LastVerdict(outcome: .pass, fingerprint: "elsewhere")]
     #expect(decide(lanes, tree: tree, history: history) == ["build": "inputs or definition changed since it last passed"])
   }
 
@@ -169,7 +169,7 @@ struct CacheCheckTests {
     var history = passed(lanes, tree: tree)
     var elsewhere = try #require(history["build"]?.parts)
     elsewhere.platform = "macos-arm64"
-    history["build"] = CacheCheck.LastVerdict(outcome: .pass, fingerprint: elsewhere.fingerprint, parts: elsewhere)
+    history["build"] = LastVerdict(outcome: .pass, fingerprint: elsewhere.fingerprint, parts: elsewhere)
     #expect(decide(lanes, tree: tree, history: history) == ["build": "last passed on another platform (macos-arm64)"])
   }
 }

@@ -98,7 +98,7 @@ struct VerifyPipelineTests {
     #expect(served[0]?.reason == "a pass with these inputs is in the cache")
     #expect(served[0]?.restoredFiles == 1 && served[0]?.restoredLog == "tokens.log")
     #expect(served[1]?.reason == "a pass with these inputs is in the remote cache")
-    let own = CacheCheck.LastVerdict(outcome: .pass, fingerprint: "f-app")
+    let own = LastVerdict(outcome: .pass, fingerprint: "f-app")
     #expect(rounds.served(plan.manifest.lanes, fingerprints: Self.keyed, history: ["app": own], entries: entries)[1]?.reason
             == "inputs unchanged since it last passed")
   }
