@@ -94,7 +94,7 @@ struct EscapingRuleTests {
   /// summary leaves (`markdown`'s return) or to measure a part; the only other
   /// text it reads is a `TerminalLine`'s, which goes in to be escaped again.
   @Test func stepSummaryKeepsNoMarkdownInAString() throws {
-    let leaving = [".text.utf8.count", "return out.text", "outcome.lastLine.text", "flaky.text"]
+    let leaving = [".text.utf8.count", "return out.text", "verdict.lastLine.text", "flaky.text"]
     var problems: [String] = []
     for (file, line) in try Self.lines(under: "DuetRunReports/Reports", files: { $0 == "StepSummary.swift" }) {
       let code = line.trimmingCharacters(in: .whitespaces)
