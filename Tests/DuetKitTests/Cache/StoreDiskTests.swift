@@ -168,6 +168,33 @@ struct StoreDiskTests {
     #expect(order == ["store", "slow"])
   }
 
+  /// `cache prune` and `cache verify` on the fake disk: the least recently
+  /// used blob goes first, then the entry that named it and a write's
+  /// leftover; a blob whose bytes are not its name is found and removed.
+  @Test func pruneAndVerifyWithoutTheDisk() throws {
+    let disk = MemoryDisk()
+    let store = Self.store(disk)
+    let a = try store.insert(Array("aaaa".utf8)), b = try store.insert(Array("bbbb".utf8)), c = try store.insert(Array("cccc".utf8))
+    store.touch(a)
+    let key = Digest.sha256("names b")
+    let entry = ActionEntry(key: key, lane: "x", duetVersion: "t", strict: false, partial: false,
+                            outputs: [.file(path: "out/b", digest: b, mode: 0o644)], log: nil)
+    try store.writeEntry(entry.encoded(), key: key)
+    disk.addFile(store.folder.path + "/tmp/blob-left", "half")
+
+    let pruned = StoreMaintenance.prune(store, maxBytes: 8)
+    #expect(pruned.blobs == 1 && pruned.bytes == 4 && pruned.entries == 1)
+    #expect(!store.contains(b) && store.contains(a) && store.contains(c))
+    #expect(store.entryBytes(key) == nil)
+    #expect(disk.listing(store.folder.path + "/tmp") == [])
+
+    disk.addFile(store.blobPath(c.hash), "CCCC")
+    let verified = StoreMaintenance.verify(store)
+    #expect(verified.checked == 2 && verified.damaged == [c.hash])
+    #expect(disk.kind(store.blobPath(c.hash)) == nil)
+    #expect(!FileManager.default.fileExists(atPath: Self.root.path))
+  }
+
   /// The history store's file handling on the seam: a FIFO or a folder where
   /// the store belongs is never opened (SQLite never sees it), and says what it is.
   @Test func aHistoryPathThatIsNoFileIsNeverOpened() {
