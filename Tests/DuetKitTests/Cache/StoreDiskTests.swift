@@ -122,7 +122,7 @@ struct StoreDiskTests {
   /// fake blocks as the file is opened to be copied) until `slow` has ended
   /// at its 1.5 s deadline, or the gate's patience runs out.
   private func runWithSlowCapture(workers: AttemptWorkers, patience: Double = 3)
-    -> (gate: LoopOnlyDecidesTests.Gate, order: [String], by: [String: LaneRecord], cache: LaneCache, lanes: [Lane]) {
+    -> (gate: LoopOnlyDecidesTests.Gate, order: [String], by: [String: LaneVerdict], cache: LaneCache, lanes: [Lane]) {
     let gate = LoopOnlyDecidesTests.Gate(patience: patience)
     let disk = MemoryDisk { path in if path.hasSuffix("/build/store/app.bin") { _ = gate.pass() } }
     disk.addFile(Self.path("build/store/app.bin"), "app\n")
