@@ -14,6 +14,11 @@ struct OptionSpec {
   var short: String? = nil
   /// A flag that may carry a value after `=` (`--timings=PATH`), never as the next word.
   var inlineValue = false
+  /// A lane option whose value may be a glob over lane names (verify's `--lane kotlin-*`).
+  var takesGlob = false
+  /// What the parse checks of the values given (a number, a duration), set by
+  /// the option's key (`Option.converted`); nil takes any text.
+  var check: (@Sendable (_ values: [String], _ command: String) throws(UsageError) -> Void)? = nil
 
   /// `-j, --jobs`, or the name alone.
   var spelled: String { short.map { "\($0), \(name)" } ?? name }
@@ -206,6 +211,26 @@ struct ParsedArguments<Owner: Command> {
       let extra = parsed.positionals[maxPositionals]
       throw UsageError(message: "unexpected argument '\(extra)'", command: spec.name)
     }
+    if !parsed.wantsHelp {
+      for option in spec.options { try option.check?(parsed.values[option.name] ?? [], spec.name) }
+    }
     return parsed
+  }
+
+  /// The lane names the command line gives, for the one check of them
+  /// (`KnownLanes`): the values of the options whose values are lanes
+  /// (`--lane`, `--skip`, `--stream`) in the spec's order, then the positional
+  /// words the spec says are lanes (`duet logs LANE`).
+  var laneWords: [LaneWord] {
+    let spec = Owner.spec
+    var words: [LaneWord] = []
+    for option in spec.options where option.completion == .lanes {
+      words += (values[option.name] ?? []).map { LaneWord($0, origin: option.name, mayBeGlob: option.takesGlob) }
+    }
+    for (index, word) in positionals.enumerated() {
+      guard let kind = spec.positionals.isEmpty ? nil : spec.positionals[min(index, spec.positionals.count - 1)], kind == .lanes else { continue }
+      words.append(LaneWord(word, origin: nil))
+    }
+    return words
   }
 }

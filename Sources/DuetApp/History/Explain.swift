@@ -47,10 +47,10 @@ package struct ExplainResponse: CommandResponse {
 
 /// The lane's fingerprint taken as `verify --dry-run` takes it (nothing run or
 /// recorded), compared with the run asked for or the nearest pass of HEAD's
-/// commit by another checkout. Throws `UsageError` for an unknown lane or run,
+/// commit by another checkout (the lane checked with the command line,
+/// `KnownLanes`). Throws `UsageError` for an unknown run,
 /// `CommandFailure` (exit 1) when there is nothing to compare with.
 package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
-  try KnownLane.check(request.lane, root: request.root, environment: request.environment, command: "explain")
   var verify = VerifyRequest(root: request.root, duetVersion: request.duetVersion, environment: request.environment)
   verify.options.lanes = [request.lane]
   verify.dryRun = true

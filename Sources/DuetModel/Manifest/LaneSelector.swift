@@ -26,6 +26,23 @@ package enum LaneSelector {
     return seen
   }
 
+  /// The one wording of a lane name that names no lane, wherever it was given
+  /// (`--lane`, `--skip`, `--stream`, `DUET_SKIP`, `duet logs LANE`): where it
+  /// came from, the name, the manifest, the nearest lane and the lanes there
+  /// are. The name comes from the command line or the environment, so it is
+  /// escaped: a line feed or an escape sequence in it must not start a line (a
+  /// forged `::error`) or reach the terminal. `origin`: the option or variable
+  /// that gave it, nil for a command's LANE word; `glob`: the word may match
+  /// several lanes; `orHistory`: lanes the history recorded count too.
+  package static func unknown(_ pattern: String, origin: String?, glob: Bool, manifestPath: String, names: [String],
+                              orHistory: Bool = false) -> String {
+    let shown = ControlText.shown(pattern)
+    let what = glob && isGlob(pattern) ? "no lane matches '\(shown)'" : "no lane '\(shown)'"
+    let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
+    let hint = glob ? hint(for: pattern, in: names) : Suggestion.hint(for: pattern, in: names)
+    return (origin.map { "\($0): " } ?? "") + "\(what) in \(manifestPath)\(orHistory ? " or the history" : "")\(hint) (\(list))"
+  }
+
   /// What to append to "no lane matches": the nearest lane name to a name; for
   /// a glob, the lanes a near spelling of its text before the first wildcard
   /// starts (`kotln-*` suggests the `kotlin-` lanes); else nothing.

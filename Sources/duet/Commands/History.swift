@@ -27,6 +27,7 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     ]
   )
   static let maxPositionals = Int.max
+  static let readsRecordedLanes = true
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     switch arguments.positionals.first {

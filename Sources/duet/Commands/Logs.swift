@@ -24,6 +24,7 @@ enum LogsCommand: TreeCommand {
     ]
   )
   static let maxPositionals = 1
+  static let readsRecordedLanes = true
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }

@@ -12,6 +12,7 @@ protocol RankingCommand: HistoryWindowCommand, TreeCommand {
 }
 
 extension RankingCommand {
+  static var readsRecordedLanes: Bool { true }
   static var lane: Option<Self, String?> {
     .text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
   }
