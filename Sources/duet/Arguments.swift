@@ -53,16 +53,17 @@ enum ValueKind: Equatable {
   case commands
 }
 
-/// One exit code and what it means for one command.
-struct ExitCodeDoc {
-  var code: Int32
-  var meaning: String
-}
+/// Rows of two columns that a command's help and man page list after its
+/// options, written as one literal in the order shown: its exit codes
+/// (`[0: "printed", 2: "a usage error"]`, code and meaning) and its examples
+/// (`["duet logs kotlin": "the kotlin lane's log"]`, command line and what it
+/// does). Data, one table per command, so the commands share no code to list them.
+struct HelpTable<Key: Sendable>: ExpressibleByDictionaryLiteral, Sendable {
+  var rows: [(key: Key, text: String)]
 
-/// One example command line and what it does, shown last in `--help` and in the man page.
-struct HelpExample {
-  var command: String
-  var what: String
+  init(dictionaryLiteral elements: (Key, String)...) { rows = elements.map { (key: $0.0, text: $0.1) } }
+
+  var isEmpty: Bool { rows.isEmpty }
 }
 
 /// A command's name, one-line summary and options: enough for `--help`, the man
@@ -76,8 +77,8 @@ struct CommandSpec {
   var details: String = ""
   /// What each positional word is; the last kind repeats for a command that takes more.
   var positionals: [ValueKind] = []
-  var exitCodes: [ExitCodeDoc] = []
-  var examples: [HelpExample] = []
+  var exitCodes: HelpTable<Int32> = [:]
+  var examples: HelpTable<String> = [:]
 
   static let rootOption = OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml or parity/manifest.yaml)")
   static let jsonOption = OptionSpec(name: "--json", value: nil, help: "print the result as JSON (schemaVersion 2)")
@@ -103,16 +104,16 @@ struct CommandSpec {
     }
     if !exitCodes.isEmpty {
       lines += ["", "exit codes:"]
-      let codeWidth = exitCodes.map { String($0.code).count }.max() ?? 0
-      for item in exitCodes {
-        lines.append("  " + String(item.code).padding(toLength: codeWidth, withPad: " ", startingAt: 0) + "  " + item.meaning)
+      let codeWidth = exitCodes.rows.map { String($0.key).count }.max() ?? 0
+      for (code, meaning) in exitCodes.rows {
+        lines.append("  " + String(code).padding(toLength: codeWidth, withPad: " ", startingAt: 0) + "  " + meaning)
       }
     }
     if !examples.isEmpty {
       lines += ["", "examples:"]
-      for (index, example) in examples.enumerated() {
+      for (index, (command, what)) in examples.rows.enumerated() {
         if index > 0 { lines.append("") }
-        lines += ["  # " + example.what, "  " + example.command]
+        lines += ["  # " + what, "  " + command]
       }
     }
     return lines.joined(separator: "\n")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import duet
+@testable import DuetSupport
 
 /// Issue 54, item 11: a command line is parsed and checked in one step, before
 /// the command runs: each option's value (a number, a duration) whatever the

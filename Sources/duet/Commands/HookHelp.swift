@@ -11,15 +11,9 @@ extension HookCommand {
       .filter { !$0.hasPrefix("exit codes:") }
       .joined(separator: "\n")
     documented.positionals = [.words(["install", "uninstall"]), .none]
-    documented.exitCodes = [
-      ExitCodeDoc(code: 0, meaning: "done"),
-      ExitCodeDoc(code: 1, meaning: "a hook duet did not write is in the way (or, from the hook, verify failed)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or no git repository"),
-    ]
-    documented.examples = [
-      HelpExample(command: "duet hook install", what: "verify what each git push sends before it leaves"),
-      HelpExample(command: "duet hook uninstall", what: "remove the hook duet wrote"),
-    ]
+    documented.exitCodes = [0: "done", 1: "a hook duet did not write is in the way (or, from the hook, verify failed)",
+                            2: "a usage error, or no git repository"]
+    documented.examples = ["duet hook install": "verify what each git push sends before it leaves", "duet hook uninstall": "remove the hook duet wrote"]
     return documented
   }
 }

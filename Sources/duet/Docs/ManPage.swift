@@ -49,14 +49,14 @@ enum ManPage {
     }
     if !spec.exitCodes.isEmpty {
       r += [".PP", "Exit codes:"]
-      for item in spec.exitCodes {
-        r += [".TP", ".B \(item.code)", text(item.meaning)]
+      for (code, meaning) in spec.exitCodes.rows {
+        r += [".TP", ".B \(code)", text(meaning)]
       }
     }
     if !spec.examples.isEmpty {
       r += [".PP", "Examples:"]
-      for example in spec.examples {
-        r += [".PP", ".RS", text(example.what), ".br", ".B \(text(example.command))", ".RE"]
+      for (command, what) in spec.examples.rows {
+        r += [".PP", ".RS", text(what), ".br", ".B \(text(command))", ".RE"]
       }
     }
     return r
