@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// A subcommand: its spec, and a function from parsed arguments to an exit code.

@@ -40,7 +40,7 @@ package struct ExplainResponse: CommandResponse {
     }
     let verb = run.outcome == .pass || run.outcome == .flaky ? "misses" : "differs from"
     printout.out("duet explain \(lane): \(verb) \(run.outcome == .pass || run.outcome == .flaky ? miss.named : "run \(run.logID) (\(run.origin), \(run.outcome.rawValue))")\(commit) in \(miss.differences.count) part(s):")
-    for difference in miss.differences { printout.out("  \(ControlText.shown(difference))") }
+    for difference in miss.differences { printout.out("  \(difference)") }
     return printout
   }
 }
@@ -69,7 +69,7 @@ package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
   }
   guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment), FileManager.default.fileExists(atPath: path),
         let run = try HistoryStore(path: path, readOnly: true).recordedRun(lane: request.lane, id: against) else {
-    throw UsageError(message: "no run '\(ControlText.shown(against))' of lane '\(request.lane)' with its fingerprint's parts in the history (an id or log id, or a prefix naming one run)", command: "explain")
+    throw UsageError(message: "no run '\(against)' of lane '\(request.lane)' with its fingerprint's parts in the history (an id or log id, or a prefix naming one run)", command: "explain")
   }
   return ExplainResponse(lane: request.lane, miss: CacheMiss(against: run, differences: parts.differences(from: run.parts)))
 }

@@ -39,7 +39,7 @@ package struct QuarantineRequest: Sendable {
 
 package enum QuarantineResponse: CommandResponse {
   /// With the warnings `add` gives about an entry it still writes (a day past, a pattern that takes every test).
-  case added(QuarantineEntry, replaced: Bool, warnings: [String])
+  case added(QuarantineEntry, replaced: Bool, warnings: [TerminalLine])
   case listed([QuarantineEntry], today: QuarantineDate)
   case removed(QuarantineEntry)
   case noHistory(NoHistory)
@@ -165,13 +165,13 @@ private func checkTest(_ test: String?, exact: Bool) throws {
 
 /// What `add` writes but a reviewer should hear about: an entry already past
 /// its day counts for nothing, and a pattern that names no test takes them all.
-private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [String] {
-  var warnings: [String] = []
+private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [TerminalLine] {
+  var warnings: [TerminalLine] = []
   if !entry.isActive(on: today) {
     warnings.append("--until \(entry.until) is already past: the entry counts for nothing, and verify warns about it")
   }
   if entry.matchesEveryTest, let test = entry.test {
-    warnings.append("'\(ControlText.shown(test))' matches every test of lane '\(ControlText.shown(entry.lane))', so any test failing there passes; "
+    warnings.append("'\(test)' matches every test of lane '\(entry.lane)', so any test failing there passes; "
                     + "to mean the whole lane leave TEST out, to mean one test so named add --exact")
   }
   return warnings
@@ -181,7 +181,7 @@ private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [St
 private func day(_ text: String?, today: QuarantineDate) throws -> QuarantineDate {
   guard let text else { return today.adding(days: QuarantineFile.defaultDays) }
   guard let day = QuarantineDate(text) else {
-    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", command: "quarantine")
+    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(text)'", command: "quarantine")
   }
   return day
 }

@@ -6,11 +6,11 @@ import Foundation
 /// A lane name as a command line gives it: `duet logs LANE`, `--lane NAME`,
 /// `--skip LANE`, `--stream LANE`.
 package struct LaneWord: Sendable, Equatable {
-  package var text: String
+  var text: String
   /// The option that gave it (`--lane`); nil for the command's own LANE word.
-  package var origin: String?
+  var origin: String?
   /// Whether it may be a glob over lane names (`--lane kotlin-*`, verify's `--lane` and `--skip`).
-  package var mayBeGlob: Bool
+  var mayBeGlob: Bool
 
   package init(_ text: String, origin: String?, mayBeGlob: Bool = false) {
     self.text = text

@@ -6,7 +6,7 @@ import DuetSupport
 /// carry a tag.
 package enum LaneSelector {
   /// Whether `pattern` has a wildcard, so it may match several lanes.
-  package static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
+  static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
 
   /// The indices of the lanes `pattern` names, in manifest order.
   package static func matches(_ pattern: String, in names: [String]) -> [Int] {

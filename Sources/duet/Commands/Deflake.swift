@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet deflake LANE --runs N`: one lane run N times on its current inputs,

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet explain LANE [--against RUN]`: why this checkout misses another's pass.

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.

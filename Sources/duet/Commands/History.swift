@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet history`: recent runs; `duet history prune` and `duet history merge FILE...`.

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// What `duet hook --help`, the man page and the completions add to hook's spec:

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet init`: survey an existing tree and write a commented `lanes/manifest.yaml`

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).

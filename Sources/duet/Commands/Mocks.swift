@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet mocks`: imprint each generated mock with the fingerprints of its inputs

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet flaky` and `duet stats`: a ranking of the history window's lanes, or

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet theme-test`: every label on every surface of `parity/design-tokens.yaml`,

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// What `duet verify --help`, the man page and the completions add to verify's

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// The options of `duet verify`, each declared once as the key `arguments[key]`

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet workflow github|gitlab`: writes (or, with `--check`, checks) a GitHub Actions or GitLab CI

@@ -1,11 +1,10 @@
-import DuetApp
 import DuetSupport
 
 /// `duet.1`, the man page, rendered in roff (the `man` macros) from the same
 /// command specs as `--help`, so the two cannot disagree. No date in the header:
 /// the same duet gives the same page byte for byte.
-enum ManPage {
-  static func render(_ commands: [DocumentedCommand], version: String) -> String {
+package enum ManPage {
+  package static func render(_ commands: [DocumentedCommand], version: String) -> String {
     (header(version: version) + commands.flatMap(section) + footer).joined(separator: "\n") + "\n"
   }
 
