@@ -23,4 +23,33 @@ struct StartCostCLITests {
     #expect(!listed.contains("libcurl"), "\(listed)")
   }
   #endif
+
+  /// Only the history's row names the commit: with `DUET_HISTORY=off` (what
+  /// sharded CI runs set) a verify starts no `git rev-parse HEAD` beside the
+  /// lanes, whose process the lanes would share two cores with. A `git` on
+  /// PATH that notes each call says whether it was asked. (The lane declares
+  /// inputs: a lane without is keyed by the tree's git state, which asks git.)
+  @Test func theHistoryOffAsksGitNoCommit() throws {
+    let tree = try FixtureTree(manifest: """
+      version: 1
+      lanes:
+        - name: a
+          sh: "true"
+          inputs: [lanes/manifest.yaml]
+      """)
+    try tree.write(".gitignore", ".duet/\nbin/\ncalls\n")
+    try CIGit.commitAll(tree)
+    let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    let calls = tree.url.appendingPathComponent("calls").path
+    try tree.write("bin/git", "#!/bin/sh\necho \"$*\" >> '\(calls)'\nexec \(realGit) \"$@\"\n")
+    chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
+    let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let off = try tree.binary("verify", "--no-cache", environment: ["PATH": path, "DUET_HISTORY": "off"])
+    #expect(off.status == 0, "\(off.stdout)\(off.stderr)")
+    #expect(!tree.exists("calls"), "asked git: \((try? tree.read("calls")) ?? "")")
+    // With the history on, the row names the commit: git is asked once.
+    let on = try tree.binary("verify", "--no-cache", environment: ["PATH": path])
+    #expect(on.status == 0, "\(on.stdout)\(on.stderr)")
+    #expect(((try? tree.read("calls")) ?? "").contains("rev-parse HEAD"))
+  }
 }

@@ -25,8 +25,9 @@ extension VerifyPipeline {
     var decided = Decided(plan: plan, keys: keys, decisions: rounds.decisions, warnings: readings.warnings + (cache?.takeWarnings() ?? []),
                           readings: readings, entries: entries)
     // Asked already (even without an answer: no git, or stopped by Ctrl-C), git is not asked again.
+    // Only the history's row names the commit: with the history off, git is not asked for it.
     decided.gitCommit = git.asked ? git.value?.commit : nil
-    decided.commitWanted = !git.asked && recording
+    decided.commitWanted = !git.asked && recording && store != nil
     if !recording { decided.misses = missedPasses(decided) }
     decided.plan.preset.merge(rounds.served(plan.manifest.lanes, fingerprints: keys.fingerprints, history: readings.history,
                                             entries: entries)) { $1 }
