@@ -89,7 +89,8 @@ package struct ChildProcess: Sendable {
       close(readEnd)
       throw .failed("cannot start \(path) in \(directory)", status)
     }
-    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    // A new pipe's status flags hold nothing else to keep: no F_GETFL first.
+    _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
     return ChildProcess(pid: pid, output: readEnd, pidfd: pidfd)
   }
 

@@ -22,9 +22,14 @@ package enum ProcessOutput {
   }
 
   /// How git is started: found on the environment's PATH, its arguments as argv, stderr dropped.
+  /// Found here rather than by `env`, whose own start each git call would pay;
+  /// where no git is found, `env` is started and fails as git would.
   package static func gitSpec(_ arguments: [String], in directory: URL, environment: [String: String]) -> SpawnSpec {
-    SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
-              environment: environment, discardErrors: true)
+    guard let git = ExecutableFile.onPath("git", searchPath: environment[.path]) else {
+      return SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
+                       environment: environment, discardErrors: true)
+    }
+    return SpawnSpec(path: git, arguments: ["git"] + arguments, directory: directory.path, environment: environment, discardErrors: true)
   }
 
   /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.

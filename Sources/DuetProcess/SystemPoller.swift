@@ -40,6 +40,10 @@ package final class SystemPoller: ChildPoller {
   private var nextID: UInt64 = 1
   private let wakePipe: WakePipe
   private var stopReported = false
+  /// Whether the wake-up pipe may hold messages: the last poll found it
+  /// readable (or none has run yet), so `takePosted` reads it only then and a
+  /// turn with no message makes no `read` that only says EAGAIN.
+  private var wakeMayHold = true
   /// Children whose exit is not a descriptor yet (macOS: already gone when registered).
   private var exitUnwatched: Set<ChildID> = []
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
@@ -101,7 +105,12 @@ package final class SystemPoller: ChildPoller {
     children[child]?.dropping = true
   }
 
-  package func takePosted() -> [any Sendable] { wakePipe.take(into: buffer) }
+  package func takePosted() -> [any Sendable] {
+    // A message posted after the poll is read on the next turn: that poll returns at once.
+    guard wakeMayHold || !wakePipe.wakes else { return [] }
+    wakeMayHold = false
+    return wakePipe.take(into: buffer)
+  }
 
   package func wait(timeout: UInt64?, _ report: (PollEvent) -> Void) {
     let dropped = finishDrops(report)
@@ -112,6 +121,7 @@ package final class SystemPoller: ChildPoller {
     let exitFDs = exitDescriptors(order)
     for fd in exitFDs { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     let ready = poll(&polled, nfds_t(polled.count), dropped ? 0 : pollTimeout(timeout))
+    wakeMayHold = ready < 0 || polled[0].revents != 0
     guard ready >= 0 else { return }
     // A readable wake-up pipe holds messages, which the loop takes after the wait (`takePosted`).
     if polled[1].revents != 0 {

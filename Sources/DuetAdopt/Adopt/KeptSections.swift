@@ -9,11 +9,6 @@ package struct KeptSections: Sendable, Equatable {
   var modules: [String] = []
   var mocks: [MockEntry] = []
 
-  init(modules: [String] = [], mocks: [MockEntry] = []) {
-    self.modules = modules
-    self.mocks = mocks
-  }
-
   var isEmpty: Bool { modules.isEmpty && mocks.isEmpty }
 
   /// Why the sections cannot be kept: the file is not YAML duet can read (so

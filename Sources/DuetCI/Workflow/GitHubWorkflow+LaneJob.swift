@@ -89,10 +89,6 @@ extension GitHubWorkflow {
   struct UpstreamArgument: Sendable {
     var job: String
     var store: String
-    init(job: String, store: String) {
-      self.job = job
-      self.store = store
-    }
   }
 
   /// A one-lane job is named after its lane; a group by its id and lanes (the first few).

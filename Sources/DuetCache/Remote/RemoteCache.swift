@@ -240,7 +240,7 @@ package final class RemoteCache: @unchecked Sendable {
     for entry in entries {
       let bytes = (signingKey.map { entry.signed(with: $0) } ?? entry).encoded()
       guard let (fd, path) = try? store.temporaryFile() else { continue }
-      let failure = bytes.withUnsafeBytes { ContentStore.writeAll(fd, $0) }
+      let failure = bytes.withUnsafeBytes { store.disk.write($0, to: fd) }
       close(fd)
       temporaries.append(path)
       if failure == nil { entryPuts.append(RemotePut(key: RemoteKey(.ac, entry.key), source: path)) }

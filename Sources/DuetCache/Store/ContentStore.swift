@@ -16,16 +16,23 @@ import Darwin
 /// blob or a blob under another's name. Reading a blob checks its bytes again,
 /// so a store damaged on disk restores nothing wrong. A use sets a blob's
 /// modification time, which `prune` reads as "least recently used".
+///
+/// Every file call goes through `disk` (`StoreDisk`): the system's, but in
+/// tests. A store on another disk has no remote: curl writes its downloads
+/// into real files.
 package final class ContentStore: Sendable {
   let folder: URL
+  /// The disk the store's files, and the outputs it captures and restores, are on.
+  package let disk: any StoreDisk
 
   /// `.duet/cache` under a tree root.
   package static func defaultFolder(root: URL) -> URL {
     root.appendingPathComponent(".duet/cache")
   }
 
-  package init(folder: URL) {
+  package init(folder: URL, disk: any StoreDisk = systemDisk) {
     self.folder = folder
+    self.disk = disk
   }
 
   package enum StoreError: Error, CustomStringConvertible {
@@ -51,21 +58,16 @@ package final class ContentStore: Sendable {
 
   /// Whether the store holds the blob (a regular file of its size).
   package func contains(_ digest: BlobDigest) -> Bool {
-    var info = stat()
-    return lstat(blobPath(digest.hash), &info) == 0 && info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) == digest.size
+    guard let found = disk.status(blobPath(digest.hash)) else { return false }
+    return found.kind == S_IFREG && Int(found.size) == digest.size
   }
 
   /// A temporary file inside the store, for a blob being written or downloaded:
   /// on the same file system as the blobs, so it can be renamed into place.
   package func temporaryFile() throws(StoreError) -> (fd: Int32, path: String) {
     let tmp = folder.appendingPathComponent("tmp").path
-    do { try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true) } catch {
-      throw .io("cannot make \(tmp): \(error.localizedDescription)")
-    }
-    var template = Array((tmp + "/blob-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw .io("cannot make a file in \(tmp): \(String(cString: strerror(errno)))") }
-    return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    do { try disk.makeFolders(tmp) } catch { throw .io("cannot make \(tmp): \(error.why)") }
+    do { return try disk.makeTemporary(in: tmp, prefix: "blob-") } catch { throw .io("cannot make a file in \(tmp): \(error.why)") }
   }
 
   /// A temporary file outside the store (the system's temporary folder), for
@@ -89,20 +91,14 @@ package final class ContentStore: Sendable {
   /// The bytes are hashed as they are copied, so the name is what was stored.
   package func insert(fileAt path: String) throws(StoreError) -> BlobDigest {
     let source: Int32
-    do { source = try PathGuard.openRegularFile(atAbsolute: path, displayPath: path) } catch {
-      throw .io("\(error)")
-    }
-    defer { close(source) }
+    do { source = try disk.openRegularFile(path) } catch { throw .io(error.why) }
+    defer { disk.close(source) }
     let (fd, temporary) = try temporaryFile()
     var digest = Digest()
-    var size = 0
-    let failure = ContentStore.pump(from: source, to: fd) { chunk in
-      digest.update(chunk)
-      size += chunk.count
-    }
-    close(fd)
+    let (size, failure) = disk.copy(from: source, to: fd) { digest.update($0) }
+    disk.close(fd)
     if let failure {
-      unlink(temporary)
+      disk.remove(temporary)
       throw .io("cannot copy \(path) into the cache: \(failure)")
     }
     let stored = BlobDigest(hash: digest.hex(), size: size)
@@ -117,10 +113,10 @@ package final class ContentStore: Sendable {
     let stored = BlobDigest(hash: digest.hex(), size: bytes.count)
     if contains(stored) { touch(stored); return stored }
     let (fd, temporary) = try temporaryFile()
-    let failure = bytes.withUnsafeBytes { ContentStore.writeAll(fd, $0) }
-    close(fd)
+    let failure = bytes.withUnsafeBytes { disk.write($0, to: fd) }
+    disk.close(fd)
     if let failure {
-      unlink(temporary)
+      disk.remove(temporary)
       throw .io("cannot write a blob: \(failure)")
     }
     try place(temporary, as: stored)
@@ -136,13 +132,13 @@ package final class ContentStore: Sendable {
     if let written {
       got = written
     } else {
-      do { got = try ContentStore.digest(ofFileAt: temporary) } catch {
-        unlink(temporary)
+      do { got = try ContentStore.digest(ofFileAt: temporary, disk: disk) } catch {
+        disk.remove(temporary)
         throw error
       }
     }
     guard got == digest else {
-      unlink(temporary)
+      disk.remove(temporary)
       throw .mismatch(expected: digest, got: got)
     }
     try place(temporary, as: digest)
@@ -151,37 +147,35 @@ package final class ContentStore: Sendable {
   private func place(_ temporary: String, as digest: BlobDigest) throws(StoreError) {
     let target = blobPath(digest.hash)
     let parent = (target as NSString).deletingLastPathComponent
-    do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
-      unlink(temporary)
-      throw .io("cannot make \(parent): \(error.localizedDescription)")
+    do { try disk.makeFolders(parent) } catch {
+      disk.remove(temporary)
+      throw .io("cannot make \(parent): \(error.why)")
     }
     // The store's folders are checked by the state-folder guard; a shard
     // folder replaced by a link would take the blob out of the tree.
-    var info = stat()
-    guard lstat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-      unlink(temporary)
+    guard disk.status(parent)?.kind == S_IFDIR else {
+      disk.remove(temporary)
       throw .io("\(parent) is not a real folder; duet keeps blobs in real folders only")
     }
-    chmod(temporary, 0o444)
-    guard rename(temporary, target) == 0 else {
-      let why = String(cString: strerror(errno))
-      unlink(temporary)
-      throw .io("cannot store blob \(digest.hash.prefix(12))…: \(why)")
+    disk.setMode(temporary, 0o444)
+    do { try disk.rename(temporary, to: target) } catch {
+      disk.remove(temporary)
+      throw .io("cannot store blob \(digest.hash.prefix(12))…: \(error.why)")
     }
   }
 
   /// Marks a blob used now, for least-recently-used pruning.
   func touch(_ digest: BlobDigest) {
-    utimes(blobPath(digest.hash), nil)
+    disk.touch(blobPath(digest.hash))
   }
 
   /// Copies a blob out to `path` (absolute) with `mode` (a restored log):
   /// through its folder's descriptor, as `restore(_:into:name:mode:)` does.
   package func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
     let parent = (path as NSString).deletingLastPathComponent
-    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard folder >= 0 else { throw .io("cannot write in \(parent): \(String(cString: strerror(errno)))") }
-    defer { close(folder) }
+    let folder: Int32
+    do { folder = try disk.openFolder(parent) } catch { throw .io("cannot write in \(parent): \(error.why)") }
+    defer { disk.close(folder) }
     try restore(digest, into: folder, name: (path as NSString).lastPathComponent, mode: mode, shown: path)
   }
 
@@ -195,43 +189,36 @@ package final class ContentStore: Sendable {
   /// copied by the kernel and only its size is checked (issue 51: each blob
   /// hashed once on the way from the remote to the tree).
   func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String, checked: Bool = false) throws(StoreError) {
-    let source = open(blobPath(digest.hash), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard source >= 0 else { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
-    defer { close(source) }
-    let (fd, temporary) = try Self.temporary(in: folder, shown: shown)
+    let source: Int32
+    do { source = try disk.open(blobPath(digest.hash)) } catch { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
+    defer { disk.close(source) }
+    let (fd, temporary) = try self.temporary(in: folder, shown: shown)
     var hasher = Digest()
-    var size = 0
-    var failure: String?
-    if checked {
-      (size, failure) = ContentStore.copy(from: source, to: fd)
-    } else {
-      failure = ContentStore.pump(from: source, to: fd) { chunk in
-        hasher.update(chunk)
-        size += chunk.count
-      }
+    let copied = checked ? disk.copyInKernel(from: source, to: fd) : disk.copy(from: source, to: fd, seen: { hasher.update($0) })
+    let size = copied.bytes
+    var failure = copied.failure
+    if failure == nil {
+      do { try disk.setMode(of: fd, mode & ActionEntry.keptModeBits) } catch { failure = error.why }
     }
-    if failure == nil && fchmod(fd, mode_t(mode & ActionEntry.keptModeBits)) != 0 { failure = String(cString: strerror(errno)) }
-    close(fd)
+    disk.close(fd)
     if let failure {
-      unlinkat(folder, temporary, 0)
+      try? disk.remove(temporary, in: folder)
       throw .io("cannot restore \(shown): \(failure)")
     }
     let got = checked ? BlobDigest(hash: digest.hash, size: size) : BlobDigest(hash: hasher.hex(), size: size)
     guard got == digest else {
-      unlinkat(folder, temporary, 0)
+      try? disk.remove(temporary, in: folder)
       // A blob damaged on disk is of no use to anyone: it goes, and the lane runs.
-      unlink(blobPath(digest.hash))
+      disk.remove(blobPath(digest.hash))
       throw .mismatch(expected: digest, got: got)
     }
-    var info = stat()
-    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG {
-      unlinkat(folder, temporary, 0)
-      throw .io("cannot restore \(shown): it is \(PathGuard.kindName(info.st_mode)), not a regular file")
+    if let there = disk.status(name, in: folder), there.kind != S_IFREG {
+      try? disk.remove(temporary, in: folder)
+      throw .io("cannot restore \(shown): it is \(PathGuard.kindName(mode_t(there.mode))), not a regular file")
     }
-    guard renameat(folder, temporary, folder, name) == 0 else {
-      let why = String(cString: strerror(errno))
-      unlinkat(folder, temporary, 0)
-      throw .io("cannot restore \(shown): \(why)")
+    do { try disk.rename(temporary, to: name, in: folder) } catch {
+      try? disk.remove(temporary, in: folder)
+      throw .io("cannot restore \(shown): \(error.why)")
     }
     touch(digest)
   }
@@ -249,16 +236,14 @@ package final class ContentStore: Sendable {
   /// it, only where nothing or a regular file stands; whether it did.
   private func linked(_ digest: BlobDigest, toAbsolute path: String) -> Bool {
     let parent = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
-    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard folder >= 0 else { return false }
-    defer { close(folder) }
-    var info = stat()
-    if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFREG { return false }
+    guard let folder = try? disk.openFolder(parent) else { return false }
+    defer { disk.close(folder) }
+    if let there = disk.status(name, in: folder), there.kind != S_IFREG { return false }
     // A name of its own: two lanes with the same log may be restored at once.
     let temporary = Self.temporaryName()
-    guard linkat(AT_FDCWD, blobPath(digest.hash), folder, temporary, 0) == 0 else { return false }
-    guard renameat(folder, temporary, folder, name) == 0 else {
-      unlinkat(folder, temporary, 0)
+    guard (try? disk.hardLink(blobPath(digest.hash), as: temporary, in: folder)) != nil else { return false }
+    do { try disk.rename(temporary, to: name, in: folder) } catch {
+      try? disk.remove(temporary, in: folder)
       return false
     }
     return true
@@ -272,14 +257,14 @@ package final class ContentStore: Sendable {
 
   /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or
   /// digits, as `mkstemp` names it, made with `O_EXCL | O_NOFOLLOW`.
-  static func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {
+  func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {
+    var last = DiskFailure(code: EEXIST)
     for _ in 0..<100 {
-      let name = temporaryName()
-      let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if fd >= 0 { return (fd, name) }
-      if errno != EEXIST { break }
+      let name = Self.temporaryName()
+      do { return (try disk.createExclusive(name, in: folder), name) } catch { last = error }
+      if last.code != EEXIST { break }
     }
-    throw .io("cannot write beside \(shown): \(String(cString: strerror(errno)))")
+    throw .io("cannot write beside \(shown): \(last.why)")
   }
 
   // MARK: - Entries
@@ -287,7 +272,7 @@ package final class ContentStore: Sendable {
   /// The local action entry for `key`, as stored bytes; nil when there is none.
   package func entryBytes(_ key: String) -> [UInt8]? {
     guard BlobDigest.isHash(key) else { return nil }
-    guard let data = try? PathGuard.readRegularFile(atAbsolute: entryPath(key), displayPath: entryPath(key)),
+    guard let data = try? disk.readFile(entryPath(key)),
           data.count <= ActionEntry.maxEncodedSize else { return nil }
     return [UInt8](data)
   }
@@ -296,8 +281,8 @@ package final class ContentStore: Sendable {
   /// checked when read, and one lost in a crash costs a rerun (like a blob).
   package func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
     guard BlobDigest.isHash(key) else { throw .io("action key \(key) is not a SHA-256") }
-    do { try AtomicFile.write(Data(bytes), toAbsolute: entryPath(key), displayPath: "action entry \(key.prefix(12))…", durable: false) } catch {
-      throw .io("\(error)")
+    do { try disk.writeFile(Data(bytes), atomicallyTo: entryPath(key), shown: "action entry \(key.prefix(12))…") } catch {
+      throw .io(error.why)
     }
   }
 
@@ -312,7 +297,7 @@ package final class ContentStore: Sendable {
   /// hashed in this tree; empty when there are none.
   package func stamps(_ key: String) -> [String: FileStamp] {
     guard BlobDigest.isHash(key),
-          let data = try? PathGuard.readRegularFile(atAbsolute: stampPath(key), displayPath: stampPath(key)), data.count < 64 << 20 else { return [:] }
+          let data = try? disk.readFile(stampPath(key)), data.count < 64 << 20 else { return [:] }
     return FileStamp.parse(String(decoding: data, as: UTF8.self))
   }
 
@@ -320,74 +305,24 @@ package final class ContentStore: Sendable {
   /// only costs a hash next time.
   package func keepStamps(_ stamps: [String: FileStamp], key: String) {
     guard BlobDigest.isHash(key) else { return }
-    try? AtomicFile.write(Data(FileStamp.serialize(stamps).utf8), toAbsolute: stampPath(key), displayPath: "output stamps", durable: false)
+    try? disk.writeFile(Data(FileStamp.serialize(stamps).utf8), atomicallyTo: stampPath(key), shown: "output stamps")
   }
 
   // MARK: - Helpers
 
   /// The digest of a file's bytes, read by descriptor.
-  static func digest(ofFileAt path: String) throws(StoreError) -> BlobDigest {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
+  static func digest(ofFileAt path: String, disk: any StoreDisk = systemDisk) throws(StoreError) -> BlobDigest {
+    let fd: Int32
+    do { fd = try disk.open(path) } catch { throw .io("cannot read \(path): \(error.why)") }
+    defer { disk.close(fd) }
     var hasher = Digest()
     var size = 0
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let n = read(fd, buffer.baseAddress, buffer.count)
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw .io("cannot read \(path): \(String(cString: strerror(errno)))") }
-      if n == 0 { break }
-      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-      size += n
+    if let failure = disk.read(fd, seen: { chunk in
+      hasher.update(chunk)
+      size += chunk.count
+    }) {
+      throw .io("cannot read \(path): \(failure)")
     }
     return BlobDigest(hash: hasher.hex(), size: size)
-  }
-
-  /// Copies everything from one descriptor to another, handing each chunk to
-  /// `seen`; returns why it stopped early, or nil.
-  static func pump(from source: Int32, to target: Int32, seen: (UnsafeRawBufferPointer) -> Void) -> String? {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let n = read(source, buffer.baseAddress, buffer.count)
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { return String(cString: strerror(errno)) }
-      if n == 0 { return nil }
-      let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-      seen(chunk)
-      if let failure = writeAll(target, chunk) { return failure }
-    }
-  }
-
-  /// Copies everything from one descriptor to another: inside the kernel where
-  /// it can (`sendfile`, Linux), else through a buffer. The bytes
-  /// copied, and why it stopped early.
-  static func copy(from source: Int32, to target: Int32) -> (bytes: Int, failure: String?) {
-    var total = 0
-    #if os(Linux)
-    while true {
-      let n = sendfile(target, source, nil, 1 << 30)
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 && total == 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EPERM].contains(errno) { break }
-      guard n >= 0 else { return (total, String(cString: strerror(errno))) }
-      if n == 0 { return (total, nil) }
-      total += n
-    }
-    #endif
-    let failure = pump(from: source, to: target) { total += $0.count }
-    return (total, failure)
-  }
-
-  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
-    var offset = 0
-    while offset < bytes.count {
-      let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return String(cString: strerror(errno)) }
-      offset += n
-    }
-    return nil
   }
 }

@@ -16,45 +16,54 @@ enum FolderWalk {
   /// The folder holding `path` (tree-relative), or `path` itself with
   /// `includingLast`, opened from `root`; missing folders are made on the way
   /// when `making`, else the answer is nil (nothing there to touch). The
-  /// caller closes the descriptor.
-  static func open(_ path: String, root: Int32, making: Bool, includingLast: Bool) -> Swift.Result<Int32?, OutputRestore.Refusal> {
+  /// caller closes the descriptor (on `disk`).
+  static func open(_ path: String, root: Int32, making: Bool, includingLast: Bool,
+                   disk: any StoreDisk) -> Swift.Result<Int32?, OutputRestore.Refusal> {
     var segments = path.split(separator: "/").map(String.init)
     if !includingLast { segments.removeLast() }
-    var current = dup(root)
-    guard current >= 0 else { return .failure(OutputRestore.Refusal(text: "cannot open the tree: \(String(cString: strerror(errno)))")) }
+    var current: Int32
+    do { current = try disk.duplicate(root) } catch {
+      return .failure(OutputRestore.Refusal(text: "cannot open the tree: \(error.why)"))
+    }
     for (offset, segment) in segments.enumerated() {
       let shown = ControlText.shown(segments[...offset].joined(separator: "/"))
-      var next = openat(current, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      if next < 0 && errno == ENOENT {
-        guard making else {
-          close(current)
-          return .success(nil)
-        }
-        if mkdirat(current, segment, 0o755) != 0 && errno != EEXIST {
-          let why = String(cString: strerror(errno))
-          close(current)
-          return .failure(OutputRestore.Refusal(text: "cannot make \(shown): \(why)"))
-        }
-        next = openat(current, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      switch step(segment, in: current, making: making, shown: shown, disk: disk) {
+      case .success(let next?):
+        disk.close(current)
+        current = next
+      case .success(nil):
+        disk.close(current)
+        return .success(nil)
+      case .failure(let why):
+        disk.close(current)
+        return .failure(why)
       }
-      guard next >= 0 else {
-        let code = errno
-        var info = stat()
-        let kind = fstatat(current, segment, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT != S_IFDIR
-        close(current)
-        return .failure(OutputRestore.Refusal(text: kind ? "\(shown) is \(PathGuard.kindName(info.st_mode)) where the outputs need a folder"
-                                                         : "cannot open \(shown): \(String(cString: strerror(code)))"))
-      }
-      close(current)
-      current = next
     }
     return .success(current)
   }
 
-  /// The kind of `name` in `folder` (`S_IFREG`, `S_IFLNK`…, not followed), 0 when there is nothing.
-  static func kind(of name: String, in folder: Int32) -> (kind: mode_t, mode: mode_t) {
-    var info = stat()
-    guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return (0, 0) }
-    return (info.st_mode & S_IFMT, info.st_mode)
+  /// The folder `segment` in `current`, made first when missing and
+  /// `making`; nil when missing and not `making`.
+  private static func step(_ segment: String, in current: Int32, making: Bool, shown: String,
+                           disk: any StoreDisk) -> Swift.Result<Int32?, OutputRestore.Refusal> {
+    do { return .success(try disk.openFolder(segment, in: current)) } catch {
+      guard error.code == ENOENT else { return refused(segment, in: current, shown: shown, failure: error, disk: disk) }
+    }
+    guard making else { return .success(nil) }
+    do { try disk.makeFolder(segment, in: current) } catch {
+      guard error.code == EEXIST else { return .failure(OutputRestore.Refusal(text: "cannot make \(shown): \(error.why)")) }
+    }
+    do { return .success(try disk.openFolder(segment, in: current)) } catch {
+      return refused(segment, in: current, shown: shown, failure: error, disk: disk)
+    }
+  }
+
+  /// Why `segment` could not be opened as a folder: what stands there instead, or the system's reason.
+  private static func refused(_ segment: String, in current: Int32, shown: String, failure: DiskFailure,
+                              disk: any StoreDisk) -> Swift.Result<Int32?, OutputRestore.Refusal> {
+    if let info = disk.status(segment, in: current), info.kind != S_IFDIR {
+      return .failure(OutputRestore.Refusal(text: "\(shown) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
+    }
+    return .failure(OutputRestore.Refusal(text: "cannot open \(shown): \(failure.why)"))
   }
 }

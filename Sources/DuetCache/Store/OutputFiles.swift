@@ -39,16 +39,18 @@ package struct OutputFiles: Sendable {
   /// it. A path inside another declared one is walked once, with it. duet's
   /// own temporary files (a killed restore's) are no outputs: with a `store`
   /// (the lane passed, and no restore of its outputs runs) they are removed.
+  /// Looked at on the store's disk (the system's without a store).
   package static func capture(_ declared: [String], root: URL, store: ContentStore?) -> OutputFiles {
+    let disk = store?.disk ?? systemDisk
     var found = OutputFiles()
     let covered = { (path: String) in declared.contains { $0 != path && path.hasPrefix($0 + "/") } }
     var seen = Set<String>()
     for path in declared {
       let walked = !covered(path) && seen.insert(path).inserted
-      switch OutputFiles.locate(path, root: root) {
+      switch OutputFiles.locate(path, root: root, disk: disk) {
       case .missing: found.missing.append(path)
       case .refused(let why): if walked { found.problems.append(why) }
-      case .present(let absolute): if walked { found.walk(absolute, relative: path, store: store) }
+      case .present(let absolute): if walked { found.walk(absolute, relative: path, store: store, disk: disk) }
       }
     }
     found.outputs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
@@ -63,38 +65,38 @@ package struct OutputFiles: Sendable {
     case refused(String)
   }
 
-  static func locate(_ path: String, root: URL) -> Location {
+  static func locate(_ path: String, root: URL, disk: any StoreDisk) -> Location {
     let segments = path.split(separator: "/").map(String.init)
     var current = root.path
     for (offset, segment) in segments.enumerated() {
       current += "/" + segment
-      var info = stat()
-      guard lstat(current, &info) == 0 else {
-        return errno == ENOENT || errno == ENOTDIR ? .missing : .refused("cannot read \(path): \(String(cString: strerror(errno)))")
+      let info: FileStamp
+      do { info = try disk.stamp(current, following: false) } catch {
+        return error.code == ENOENT || error.code == ENOTDIR ? .missing : .refused("cannot read \(path): \(error.why)")
       }
       let last = offset == segments.count - 1
-      if !last && info.st_mode & S_IFMT != S_IFDIR {
+      if !last && info.kind != S_IFDIR {
         let shown = segments[...offset].joined(separator: "/")
-        if info.st_mode & S_IFMT == S_IFLNK { return .refused("\(shown) is a symbolic link; duet keeps outputs reached through real folders only") }
+        if info.kind == S_IFLNK { return .refused("\(shown) is a symbolic link; duet keeps outputs reached through real folders only") }
         return .missing
       }
     }
     return .present(current)
   }
 
-  private mutating func walk(_ absolute: String, relative: String, store: ContentStore?) {
+  private mutating func walk(_ absolute: String, relative: String, store: ContentStore?, disk: any StoreDisk) {
     guard outputs.count <= OutputFiles.maxFiles else {
       if problems.last?.hasPrefix("more than") != true { problems.append("more than \(OutputFiles.maxFiles) output files") }
       return
     }
-    var info = stat()
-    guard lstat(absolute, &info) == 0 else {
-      problems.append("cannot read \(relative): \(String(cString: strerror(errno)))")
+    let info: FileStamp
+    do { info = try disk.stamp(absolute, following: false) } catch {
+      problems.append("cannot read \(relative): \(error.why)")
       return
     }
-    let kind = info.st_mode & S_IFMT
+    let kind = info.kind
     if kind == S_IFREG, OutputFiles.isDuetTemporary((relative as NSString).lastPathComponent) {
-      if store != nil { unlink(absolute) }
+      if store != nil { disk.remove(absolute) }
       return
     }
     if kind != S_IFDIR, !ActionEntry.isEntryPath(relative) {
@@ -103,37 +105,37 @@ package struct OutputFiles: Sendable {
     }
     switch kind {
     case S_IFREG:
-      let mode = UInt32(info.st_mode) & ActionEntry.keptModeBits
+      let mode = info.mode & ActionEntry.keptModeBits
       guard let store else {
-        outputs.append(.file(path: relative, digest: BlobDigest(hash: "", size: Int(info.st_size)), mode: mode))
+        outputs.append(.file(path: relative, digest: BlobDigest(hash: "", size: Int(info.size)), mode: mode))
         return
       }
       do {
-        let before = FileStamp.of(absolute)
+        let before = disk.status(absolute)
         let digest = try store.insert(fileAt: absolute)
         // Kept only when the file did not move while it was copied.
-        if let before, FileStamp.of(absolute) == before { stamps[relative] = before }
+        if let before, disk.status(absolute) == before { stamps[relative] = before }
         outputs.append(.file(path: relative, digest: digest, mode: mode))
       } catch {
         problems.append("\(relative): \(error)")
       }
     case S_IFLNK:
-      guard let target = OutputRestore.readLink(absolute) else {
+      guard let target = disk.linkTarget(absolute) else {
         problems.append("cannot read the link \(relative), or its target is not UTF-8")
         return
       }
       outputs.append(.link(path: relative, target: target))
     case S_IFDIR:
       let names: [String]
-      do { names = try FileManager.default.contentsOfDirectory(atPath: absolute) } catch {
-        problems.append("cannot list \(relative): \(error.localizedDescription)")
+      do { names = try disk.names(in: absolute) } catch {
+        problems.append("cannot list \(relative): \(error.why)")
         return
       }
       for name in names.sorted() {
-        walk(absolute + "/" + name, relative: relative + "/" + name, store: store)
+        walk(absolute + "/" + name, relative: relative + "/" + name, store: store, disk: disk)
       }
     default:
-      problems.append("\(relative) is \(PathGuard.kindName(info.st_mode)); duet stores files, folders and links only")
+      problems.append("\(relative) is \(PathGuard.kindName(mode_t(info.mode))); duet stores files, folders and links only")
     }
   }
 }

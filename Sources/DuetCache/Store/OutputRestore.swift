@@ -21,6 +21,7 @@ import Darwin
 /// runs instead. A link is made only when it points inside the lane's own
 /// outputs, never into `.git` or `.duet`. Every write, rename and removal goes
 /// by descriptor and name from the tree's root descriptor (`FolderWalk`).
+/// Every look and write goes through the store's `StoreDisk`.
 package enum OutputRestore {
   /// Why the entry cannot be restored (the lane then runs), or what was done.
   package enum Result: Sendable, Equatable {
@@ -55,17 +56,18 @@ package enum OutputRestore {
   /// Compares the tree with the entry; writes nothing. A file whose stamp
   /// equals the one in `stamps` (taken when duet last wrote or hashed it) is
   /// taken as unchanged without reading it.
-  package static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:]) -> Swift.Result<Plan, Refusal> {
+  package static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:],
+                           disk: any StoreDisk = systemDisk) -> Swift.Result<Plan, Refusal> {
     if let stray = stray(entry, declared: declared) {
       return .failure(Refusal(text: "its cache entry names \(ControlText.shown(stray)), outside the lane's outputs"))
     }
     var plan = Plan(entry: entry, declared: declared)
     for output in entry.outputs {
-      if case .file = output, let stamp = stamps[output.path], FileStamp.of(root.path + "/" + output.path) == stamp,
-         case .success = walkable(output.path, root: root) {
+      if case .file = output, let stamp = stamps[output.path], disk.status(root.path + "/" + output.path) == stamp,
+         case .success = walkable(output.path, root: root, disk: disk) {
         continue
       }
-      switch matches(output, root: root, declared: declared) {
+      switch matches(output, root: root, declared: declared, disk: disk) {
       case .success(true): continue
       case .success(false): plan.writes.append(output)
       case .failure(let why): return .failure(why)
@@ -73,8 +75,8 @@ package enum OutputRestore {
     }
     let recorded = Set(entry.outputs.map(\.path))
     for path in declared {
-      plan.removals += unrecorded(in: path, root: root, recorded: recorded)
-      plan.removals += temporaries(beside: path, root: root)
+      plan.removals += unrecorded(in: path, root: root, recorded: recorded, disk: disk)
+      plan.removals += temporaries(beside: path, root: root, disk: disk)
     }
     return .success(plan)
   }
@@ -83,33 +85,31 @@ package enum OutputRestore {
   /// file `path` (`dist/.duet-tmp-XXXXXX` beside `dist/app.zip`): duet's own,
   /// so the next restore removes them. Nothing for a declared folder (its
   /// unrecorded files are removed whatever their names) or the tree's root.
-  static func temporaries(beside path: String, root: URL) -> [String] {
+  static func temporaries(beside path: String, root: URL, disk: any StoreDisk) -> [String] {
     let parts = path.split(separator: "/")
-    var info = stat()
-    guard parts.count > 1, lstat(root.path + "/" + path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR,
-          case .success = walkable(path, root: root) else { return [] }
+    guard parts.count > 1, disk.status(root.path + "/" + path)?.kind != S_IFDIR,
+          case .success = walkable(path, root: root, disk: disk) else { return [] }
     let folder = parts.dropLast().joined(separator: "/")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
+    let names = (try? disk.names(in: root.path + "/" + folder)) ?? []
     return names.filter { name in
-      OutputFiles.isDuetTemporary(name) && lstat(root.path + "/" + folder + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+      OutputFiles.isDuetTemporary(name) && disk.status(root.path + "/" + folder + "/" + name)?.kind == S_IFREG
     }.map { folder + "/" + $0 }.sorted()
   }
 
   /// The files and links under the declared output folder `path` that
   /// `recorded` does not name, found by `lstat` (no link is followed), sorted.
-  static func unrecorded(in path: String, root: URL, recorded: Set<String>) -> [String] {
+  static func unrecorded(in path: String, root: URL, recorded: Set<String>, disk: any StoreDisk) -> [String] {
     let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-    guard case .success = walkable(trimmed + "/x", root: root) else { return [] }
-    var info = stat()
-    guard lstat(root.path + "/" + trimmed, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return [] }
+    guard case .success = walkable(trimmed + "/x", root: root, disk: disk) else { return [] }
+    guard disk.status(root.path + "/" + trimmed)?.kind == S_IFDIR else { return [] }
     var found: [String] = []
     var folders = [trimmed]
     while let folder = folders.popLast() {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/" + folder)) ?? []
+      let names = (try? disk.names(in: root.path + "/" + folder)) ?? []
       for name in names {
         let child = folder + "/" + name
-        guard lstat(root.path + "/" + child, &info) == 0 else { continue }
-        switch info.st_mode & S_IFMT {
+        guard let info = disk.status(root.path + "/" + child) else { continue }
+        switch info.kind {
         case S_IFDIR: folders.append(child)
         case S_IFREG, S_IFLNK: if !recorded.contains(child) { found.append(child) }
         default: continue
@@ -121,17 +121,17 @@ package enum OutputRestore {
 
   /// The stamps of the entry's output files as the tree holds them now, taken
   /// once they match the entry (after `plan` found them equal, or `apply`).
-  package static func stamps(_ entry: ActionEntry, root: URL) -> [String: FileStamp] {
+  package static func stamps(_ entry: ActionEntry, root: URL, disk: any StoreDisk = systemDisk) -> [String: FileStamp] {
     var stamps: [String: FileStamp] = [:]
     for case .file(let path, _, _) in entry.outputs {
-      if let stamp = FileStamp.of(root.path + "/" + path) { stamps[path] = stamp }
+      if let stamp = disk.status(root.path + "/" + path) { stamps[path] = stamp }
     }
     return stamps
   }
 
   /// Brings the tree's outputs to what the entry records (`plan` first).
   static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
-    switch plan(entry, declared: declared, root: root) {
+    switch plan(entry, declared: declared, root: root, disk: store.disk) {
     case .failure(let why): return .cannot(why.text)
     case .success(let plan): return apply(plan, root: root, store: store)
     }
@@ -147,20 +147,20 @@ package enum OutputRestore {
     if !lacking.isEmpty {
       return .cannot("the cache lacks \(Set(lacking).count) of its output file(s)")
     }
-    let top = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard top >= 0 else { return .cannot("cannot open the tree: \(String(cString: strerror(errno)))") }
-    defer { close(top) }
+    let disk = store.disk, top: Int32
+    do { top = try disk.openFolder(root.path) } catch { return .cannot("cannot open the tree: \(error.why)") }
+    defer { disk.close(top) }
     for path in plan.removals {
-      if case .failure(let why) = remove(path, root: top) { return .cannot(why.text) }
+      if case .failure(let why) = remove(path, root: top, disk: disk) { return .cannot(why.text) }
     }
     for output in plan.writes {
       if case .failure(let why) = place(output, root: top, store: store, checked: checked) { return .cannot(why.text) }
     }
     // A declared folder that held no file is made again, empty.
     for path in plan.declared where !plan.entry.outputs.contains(where: { $0.path == path || $0.path.hasPrefix(path + "/") }) {
-      switch FolderWalk.open(path, root: top, making: true, includingLast: true) {
+      switch FolderWalk.open(path, root: top, making: true, includingLast: true, disk: disk) {
       case .failure(let why): return .cannot(why.text)
-      case .success(let folder): if let folder { close(folder) }
+      case .success(let folder): if let folder { disk.close(folder) }
       }
     }
     return .restored(files: plan.writes.count)
@@ -168,18 +168,20 @@ package enum OutputRestore {
 
   /// Removes a file or link the pass did not record; re-checked by descriptor:
   /// never a folder, never through a link.
-  private static func remove(_ path: String, root: Int32) -> Swift.Result<Void, Refusal> {
+  private static func remove(_ path: String, root: Int32, disk: any StoreDisk) -> Swift.Result<Void, Refusal> {
     let folder: Int32
-    switch FolderWalk.open(path, root: root, making: false, includingLast: false) {
+    switch FolderWalk.open(path, root: root, making: false, includingLast: false, disk: disk) {
     case .failure: return .success(())
     case .success(nil): return .success(())
     case .success(let open?): folder = open
     }
-    defer { close(folder) }
+    defer { disk.close(folder) }
     let name = String(path.split(separator: "/").last ?? "")
-    guard [S_IFREG, S_IFLNK].contains(FolderWalk.kind(of: name, in: folder).kind) else { return .success(()) }
-    if unlinkat(folder, name, 0) != 0 && errno != ENOENT {
-      return .failure(Refusal(text: "cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(String(cString: strerror(errno)))"))
+    guard let kind = disk.status(name, in: folder)?.kind, [S_IFREG, S_IFLNK].contains(kind) else { return .success(()) }
+    do { try disk.remove(name, in: folder) } catch {
+      guard error.code == ENOENT else {
+        return .failure(Refusal(text: "cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(error.why)"))
+      }
     }
     return .success(())
   }
@@ -190,24 +192,24 @@ package enum OutputRestore {
 
   /// Whether the tree already holds `output` as the entry records it; a
   /// refusal where something other than a regular file (or link) is in the way.
-  private static func matches(_ output: ActionEntry.Output, root: URL, declared: [String]) -> Swift.Result<Bool, Refusal> {
+  private static func matches(_ output: ActionEntry.Output, root: URL, declared: [String], disk: any StoreDisk) -> Swift.Result<Bool, Refusal> {
     let absolute = root.path + "/" + output.path
-    if case .failure(let why) = walkable(output.path, root: root) { return .failure(why) }
-    var info = stat()
-    let kind = lstat(absolute, &info) == 0 ? info.st_mode & S_IFMT : 0
+    if case .failure(let why) = walkable(output.path, root: root, disk: disk) { return .failure(why) }
+    let info = disk.status(absolute)
+    let kind = info?.kind ?? 0, stMode = mode_t(info?.mode ?? 0)
     switch output {
     case .file(let path, let digest, let mode):
-      if kind == 0 { return .success(false) }
+      guard let info else { return .success(false) }
       guard kind == S_IFREG else {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a file"))
+        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(stMode)) where the cache has a file"))
       }
-      return .success(Int(info.st_size) == digest.size && UInt32(info.st_mode & 0o7777) == mode & ActionEntry.keptModeBits
-                      && (try? ContentStore.digest(ofFileAt: absolute)) == digest)
+      return .success(Int(info.size) == digest.size && info.mode & 0o7777 == mode & ActionEntry.keptModeBits
+                      && (try? ContentStore.digest(ofFileAt: absolute, disk: disk)) == digest)
     case .link(let path, let target):
       // A link already there as the entry records it needs no writing, even
       // one out of the tree (a venv's `bin/python -> /usr/bin/python3`):
       // only making such a link is refused.
-      if kind == S_IFLNK, readLink(absolute) == target { return .success(true) }
+      if kind == S_IFLNK, disk.linkTarget(absolute) == target { return .success(true) }
       guard staysInside(target, from: path) else {
         return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the tree"))
       }
@@ -218,7 +220,7 @@ package enum OutputRestore {
       }
       if kind == 0 { return .success(false) }
       guard kind == S_IFLNK else {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(info.st_mode)) where the cache has a link"))
+        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(stMode)) where the cache has a link"))
       }
       return .success(false)
     }
@@ -226,16 +228,15 @@ package enum OutputRestore {
 
   /// Refuses a link or a file where a folder on the way to `path` belongs;
   /// a folder that does not exist yet is fine (it will be made).
-  private static func walkable(_ path: String, root: URL) -> Swift.Result<Void, Refusal> {
+  private static func walkable(_ path: String, root: URL, disk: any StoreDisk) -> Swift.Result<Void, Refusal> {
     var current = root.path
     var shown: [String] = []
     for segment in path.split(separator: "/").dropLast() {
       current += "/" + segment
       shown.append(String(segment))
-      var info = stat()
-      guard lstat(current, &info) == 0 else { return .success(()) }
-      guard info.st_mode & S_IFMT == S_IFDIR else {
-        return .failure(Refusal(text: "\(ControlText.shown(shown.joined(separator: "/"))) is \(PathGuard.kindName(info.st_mode)) where the outputs need a folder"))
+      guard let info = disk.status(current) else { return .success(()) }
+      guard info.kind == S_IFDIR else {
+        return .failure(Refusal(text: "\(ControlText.shown(shown.joined(separator: "/"))) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
       }
     }
     return .success(())
@@ -244,15 +245,16 @@ package enum OutputRestore {
   /// Writes one output the plan chose, making the folders on its way, by
   /// descriptor and name from the tree's root.
   private static func place(_ output: ActionEntry.Output, root: Int32, store: ContentStore, checked: Set<BlobDigest>) -> Swift.Result<Void, Refusal> {
-    let folder: Int32
-    switch FolderWalk.open(output.path, root: root, making: true, includingLast: false) {
+    let disk = store.disk, folder: Int32
+    switch FolderWalk.open(output.path, root: root, making: true, includingLast: false, disk: disk) {
     case .failure(let why): return .failure(why)
     case .success(nil): return .failure(Refusal(text: "cannot make the folder of \(ControlText.shown(output.path))"))
     case .success(let open?): folder = open
     }
-    defer { close(folder) }
+    defer { disk.close(folder) }
     let name = String(output.path.split(separator: "/").last ?? "")
-    let (kind, mode) = FolderWalk.kind(of: name, in: folder)
+    let there = disk.status(name, in: folder)
+    let kind = there?.kind ?? 0, mode = mode_t(there?.mode ?? 0)
     switch output {
     case .file(let path, let digest, let fileMode):
       // Re-checked: only a regular file (or nothing) is ever renamed over.
@@ -268,10 +270,10 @@ package enum OutputRestore {
         guard kind == S_IFLNK else {
           return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a link"))
         }
-        unlinkat(folder, name, 0)
+        try? disk.remove(name, in: folder)
       }
-      guard symlinkat(target, folder, name) == 0 else {
-        return .failure(Refusal(text: "cannot make the link \(ControlText.shown(path)): \(String(cString: strerror(errno)))"))
+      do { try disk.makeLink(name, in: folder, to: target) } catch {
+        return .failure(Refusal(text: "cannot make the link \(ControlText.shown(path)): \(error.why)"))
       }
     }
     return .success(())
@@ -321,11 +323,6 @@ package enum OutputRestore {
   }
 
   static func readLink(_ path: String) -> String? {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = buffer.withUnsafeMutableBufferPointer { pointer in
-      pointer.withMemoryRebound(to: CChar.self) { readlink(path, $0.baseAddress!, $0.count - 1) }
-    }
-    guard count >= 0 else { return nil }
-    return String(validating: buffer[..<count], as: UTF8.self)
+    systemDisk.linkTarget(path)
   }
 }

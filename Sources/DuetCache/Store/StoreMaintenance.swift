@@ -31,33 +31,31 @@ package enum StoreMaintenance {
   /// folder elsewhere is refused, so verify and prune never delete files
   /// outside the store (issue 51).
   static func blobs(_ store: ContentStore) -> [Blob] {
-    let cas = store.folder.appendingPathComponent("cas").path
+    let cas = store.folder.appendingPathComponent("cas").path, disk = store.disk
     var found: [Blob] = []
-    guard isRealFolder(cas) else { return [] }
-    for shard in (try? FileManager.default.contentsOfDirectory(atPath: cas)) ?? [] where shard.count == 2 && isRealFolder(cas + "/" + shard) {
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: cas + "/" + shard)) ?? [] where BlobDigest.isHash(name) {
+    guard isRealFolder(cas, disk) else { return [] }
+    for shard in (try? disk.names(in: cas)) ?? [] where shard.count == 2 && isRealFolder(cas + "/" + shard, disk) {
+      for name in (try? disk.names(in: cas + "/" + shard)) ?? [] where BlobDigest.isHash(name) {
         let path = cas + "/" + shard + "/" + name
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-        found.append(Blob(hash: name, path: path, size: Int(info.st_size), used: modified(info)))
+        guard let info = disk.status(path), info.kind == S_IFREG else { continue }
+        found.append(Blob(hash: name, path: path, size: Int(info.size), used: modified(info)))
       }
     }
     return found
   }
 
   /// Whether `path` is a folder itself, not a link to one.
-  static func isRealFolder(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  static func isRealFolder(_ path: String, _ disk: any StoreDisk) -> Bool {
+    disk.status(path)?.kind == S_IFDIR
   }
 
   /// Seconds since 1970 of a file's last modification: a blob's last use.
-  static func modified(_ info: stat) -> Double {
-    Double(FileStamp.modifiedNanoseconds(info)) / 1e9
+  static func modified(_ info: FileStamp) -> Double {
+    Double(info.modified) / 1e9
   }
 
   static func entryKeys(_ store: ContentStore) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: store.folder.appendingPathComponent("ac").path)) ?? []).filter(BlobDigest.isHash).sorted()
+    ((try? store.disk.names(in: store.folder.appendingPathComponent("ac").path)) ?? []).filter(BlobDigest.isHash).sorted()
   }
 
   package static func stats(_ store: ContentStore) -> Stats {
@@ -80,11 +78,12 @@ package enum StoreMaintenance {
   /// restore nothing), and leftovers of interrupted writes.
   package static func prune(_ store: ContentStore, maxBytes: Int) -> Pruned {
     var pruned = Pruned()
+    let disk = store.disk
     var all = blobs(store).sorted { $0.used < $1.used }
     var total = all.reduce(0) { $0 + $1.size }
     while total > maxBytes, !all.isEmpty {
       let blob = all.removeFirst()
-      if unlink(blob.path) == 0 {
+      if disk.remove(blob.path) {
         total -= blob.size
         pruned.blobs += 1
         pruned.bytes += blob.size
@@ -93,23 +92,22 @@ package enum StoreMaintenance {
     let kept = Set(all.map(\.hash))
     for key in entryKeys(store) {
       guard let bytes = store.entryBytes(key), let entry = try? ActionEntry.decode(bytes) else {
-        if unlink(store.entryPath(key)) == 0 { pruned.entries += 1 }
-        unlink(store.stampPath(key))
+        if disk.remove(store.entryPath(key)) { pruned.entries += 1 }
+        disk.remove(store.stampPath(key))
         continue
       }
       let outputs = entry.blobs.filter { $0 != entry.log }
-      if outputs.contains(where: { !kept.contains($0.hash) }), unlink(store.entryPath(key)) == 0 {
+      if outputs.contains(where: { !kept.contains($0.hash) }), disk.remove(store.entryPath(key)) {
         pruned.entries += 1
-        unlink(store.stampPath(key))
+        disk.remove(store.stampPath(key))
       }
     }
     // Leftovers of interrupted writes only: a file written in the last hour may
     // be a blob another verify is storing or downloading right now.
     let tmp = store.folder.appendingPathComponent("tmp").path
     let cutoff = Date().timeIntervalSince1970 - leftoverAge
-    for name in isRealFolder(tmp) ? (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] : [] {
-      var info = stat()
-      if lstat(tmp + "/" + name, &info) == 0, modified(info) < cutoff { unlink(tmp + "/" + name) }
+    for name in isRealFolder(tmp, disk) ? (try? disk.names(in: tmp)) ?? [] : [] {
+      if let info = disk.status(tmp + "/" + name), modified(info) < cutoff { disk.remove(tmp + "/" + name) }
     }
     pruned.left = stats(store)
     return pruned
@@ -129,9 +127,9 @@ package enum StoreMaintenance {
     for blob in blobs(store).sorted(by: { $0.hash < $1.hash }) {
       verified.checked += 1
       verified.bytes += blob.size
-      let digest = try? ContentStore.digest(ofFileAt: blob.path)
+      let digest = try? ContentStore.digest(ofFileAt: blob.path, disk: store.disk)
       if digest?.hash != blob.hash {
-        unlink(blob.path)
+        store.disk.remove(blob.path)
         verified.damaged.append(blob.hash)
       }
     }

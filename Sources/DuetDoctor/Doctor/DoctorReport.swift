@@ -6,10 +6,6 @@ package struct DoctorReport: Sendable, Codable {
   package struct Line: Sendable, Equatable, Codable {
     package var topic: String
     package var text: String
-    init(topic: String, text: String) {
-      self.topic = topic
-      self.text = text
-    }
   }
 
   package var root: String

@@ -9,30 +9,29 @@ package enum HistoryRecorder {
   /// The store at `path`, or nil with warnings when it cannot be had.
   /// Only a regular file (or a link to one) is a store: a device, a FIFO or a
   /// folder at `path` (`DUET_HISTORY=/dev/null`) is never opened, and so never
-  /// "moved aside" as damaged.
-  package static func open(path: String) -> (store: HistoryStore?, warnings: [String]) {
-    var info = stat()
-    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-      return (nil, ["history: \(path) is \(PathGuard.kindName(info.st_mode)), not a store file; this run is not recorded"])
+  /// "moved aside" as damaged. `disk` sees and moves the files; SQLite opens them.
+  package static func open(path: String, disk: any StoreDisk = systemDisk) -> (store: HistoryStore?, warnings: [String]) {
+    if let found = disk.status(path, following: true), found.kind != S_IFREG {
+      return (nil, ["history: \(path) is \(PathGuard.kindName(mode_t(found.mode))), not a store file; this run is not recorded"])
     }
     do {
-      return (try openRetryingWhileBusy(path: path), [])
+      return (try openRetryingWhileBusy(path: path, disk: disk), [])
     } catch {
       guard error.isCorrupt || isNotAStore(error) else {
         return (nil, ["history: cannot open \(error); this run is not recorded"])
       }
       let aside = path + ".corrupt-" + String(Int(Date().timeIntervalSince1970))
       do {
-        try FileManager.default.moveItem(atPath: path, toPath: aside)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-          try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        try disk.move(path, to: aside)
+        for suffix in ["-wal", "-shm"] where disk.status(path + suffix, following: true) != nil {
+          try? disk.move(path + suffix, to: aside + suffix)
         }
       } catch {
-        return (nil, ["history: \(path) is damaged and cannot be moved aside (\(error.localizedDescription)); this run is not recorded"])
+        return (nil, ["history: \(path) is damaged and cannot be moved aside (\(error.why)); this run is not recorded"])
       }
       let warning = "history: \(path) was damaged; moved it to \(aside) and started a new store"
       do {
-        return (try HistoryStore(path: path), [warning])
+        return (try HistoryStore(path: path, disk: disk), [warning])
       } catch {
         return (nil, [warning, "history: cannot make a new store: \(error)"])
       }
@@ -41,8 +40,8 @@ package enum HistoryRecorder {
 
   /// Opening may write (the first duet makes the schema); another duet doing
   /// the same can hold the lock past the busy timeout on a loaded machine.
-  private static func openRetryingWhileBusy(path: String) throws(HistoryError) -> HistoryStore {
-    try retryingWhileBusy { () throws(HistoryError) in try HistoryStore(path: path) }
+  private static func openRetryingWhileBusy(path: String, disk: any StoreDisk) throws(HistoryError) -> HistoryStore {
+    try retryingWhileBusy { () throws(HistoryError) in try HistoryStore(path: path, disk: disk) }
   }
 
   /// `body`, tried up to four times while it fails because another duet holds

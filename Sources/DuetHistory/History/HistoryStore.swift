@@ -149,8 +149,9 @@ package final class HistoryStore {
     return root.appendingPathComponent(".duet/history.sqlite").path
   }
 
-  /// Opens (and creates, and migrates) a store. Read-only stores are checked, not migrated.
-  package init(path: String, readOnly: Bool = false) throws(HistoryError) {
+  /// Opens (and creates, and migrates) a store. Read-only stores are checked,
+  /// not migrated. `disk` sees the file and makes its folder; SQLite opens it.
+  package init(path: String, readOnly: Bool = false, disk: any StoreDisk = systemDisk) throws(HistoryError) {
     self.path = path
     let folder = (path as NSString).deletingLastPathComponent
     if (folder as NSString).lastPathComponent == ".duet" {
@@ -160,16 +161,13 @@ package final class HistoryStore {
         throw .refusedFolder(path, error)
       }
     }
-    var info = stat()
-    if lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
-      throw .notAStore(path, "it is \(PathGuard.kindName(info.st_mode)), not a regular file")
+    if let found = disk.status(path), found.kind != S_IFREG {
+      throw .notAStore(path, "it is \(PathGuard.kindName(mode_t(found.mode))), not a regular file")
     }
     do {
-      if !readOnly {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      }
+      if !readOnly { try disk.makeFolders(folder) }
     } catch {
-      throw .sqlite(path, SQLiteError(code: 14, message: "cannot make its folder: \(error.localizedDescription)"))
+      throw .sqlite(path, SQLiteError(code: 14, message: "cannot make its folder: \(error.why)"))
     }
     do {
       db = try SQLiteDatabase(path: path, readOnly: readOnly)

@@ -18,10 +18,6 @@ struct FingerprintBlock: Sendable, Equatable {
   struct Input: Sendable, Equatable, Hashable {
     var path: String
     var sha256: String
-    init(path: String, sha256: String) {
-      self.path = path
-      self.sha256 = sha256
-    }
   }
 
   static let startLine = "// mock-templates:fingerprint v1"

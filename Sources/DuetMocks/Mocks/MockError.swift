@@ -9,12 +9,6 @@ package struct MockError: Error, Sendable, Equatable, CustomStringConvertible {
   var message: String
   var location: SourceLocation?
 
-  init(output: String, message: String, location: SourceLocation?) {
-    self.output = output
-    self.message = message
-    self.location = location
-  }
-
   package var diagnostic: Diagnostic { Diagnostic("mock \(output): \(message)", at: location) }
   package var description: String { diagnostic.description }
 }

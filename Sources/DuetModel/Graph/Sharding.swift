@@ -12,10 +12,6 @@ package enum Sharding {
   package struct Spec: Sendable, Equatable {
     package var index: Int
     package var count: Int
-    init(index: Int, count: Int) {
-      self.index = index
-      self.count = count
-    }
 
     /// Parses `2/3`; nil unless `1 <= I <= N`.
     package static func parse(_ text: String) -> Spec? {

@@ -18,15 +18,6 @@ package struct ParityMockGenerator: Sendable, Equatable {
   var args: [String]
   var location: SourceLocation
 
-  init(name: String, output: String, template: String, sources: [String], args: [String], location: SourceLocation) {
-    self.name = name
-    self.output = output
-    self.template = template
-    self.sources = sources
-    self.args = args
-    self.location = location
-  }
-
   /// The `config:` description the Duet mock templates write for this row, so
   /// the blocks they wrote validate unchanged. The templates sort the args
   /// before joining them, so a row may list them in any order.

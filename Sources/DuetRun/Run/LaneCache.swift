@@ -77,7 +77,7 @@ package final class LaneCache {
       }
       let stamps = lane.outputs.isEmpty ? [:] : store.stamps(entry.key)
       stampsBefore[index] = stamps
-      switch OutputRestore.plan(entry, declared: lane.outputs, root: root, stamps: stamps) {
+      switch OutputRestore.plan(entry, declared: lane.outputs, root: root, stamps: stamps, disk: store.disk) {
       case .success(let plan): plans[index] = plan
       case .failure(let why): results[index] = (.cannot(why.text), nil)
       }
@@ -152,12 +152,12 @@ package final class LaneCache {
     var lane = LaneRestore(result: OutputRestore.apply(plan, root: root, store: store, checked: checked))
     guard case .restored = lane.result else { return lane }
     if !plan.entry.outputs.isEmpty {
-      let now = OutputRestore.stamps(plan.entry, root: root)
+      let now = OutputRestore.stamps(plan.entry, root: root, disk: store.disk)
       if now != stampsBefore { store.keepStamps(now, key: plan.entry.key) }
     }
     if let digest = plan.entry.log, let path = logPath, store.contains(digest) {
       let url = root.appendingPathComponent(path)
-      try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try? store.disk.makeFolders(url.deletingLastPathComponent().path)
       if (try? store.restoreLog(digest, toAbsolute: url.path, checked: checked.contains(digest))) != nil { lane.log = path }
     }
     if keepEntry {
@@ -196,7 +196,7 @@ package final class LaneCache {
         continue
       }
       guard !lane.outputs.isEmpty else { found[index] = .some(nil); continue }
-      switch OutputRestore.plan(entry, declared: lane.outputs, root: root) {
+      switch OutputRestore.plan(entry, declared: lane.outputs, root: root, disk: store.disk) {
       case .failure(let why): found[index] = why.text
       case .success(let plan):
         let lacking = Set(plan.blobs.filter { !store.contains($0) })

@@ -11,16 +11,10 @@ package struct SandboxTools: Sendable, Equatable {
     package var name: String { self == .bubblewrap ? "bubblewrap" : "sandbox-exec" }
   }
 
-  package var kind: Kind
+  package var kind: Kind = .bubblewrap
   /// `bwrap` or `/usr/bin/sandbox-exec`: the program that starts a lane in its sandbox.
   package var launcher: String
   package var strace: String?
-
-  init(kind: Kind = .bubblewrap, launcher: String, strace: String?) {
-    self.kind = kind
-    self.launcher = launcher
-    self.strace = strace
-  }
 
   /// Where macOS keeps sandbox-exec.
   static let sandboxExec = "/usr/bin/sandbox-exec"

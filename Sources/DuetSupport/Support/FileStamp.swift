@@ -24,13 +24,7 @@ package struct FileStamp: Sendable, Hashable {
   package static func of(_ path: String) -> FileStamp? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-    let changed = nanoseconds(Int64(info.st_ctimespec.tv_sec), Int64(info.st_ctimespec.tv_nsec))
-    #else
-    let changed = nanoseconds(Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec))
-    #endif
-    return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), mode: UInt32(info.st_mode),
-                     modified: modifiedNanoseconds(info), changed: changed)
+    return FileStamp(info)
   }
 
   /// A file's modification time in nanoseconds since 1970, on either platform.
@@ -71,5 +65,18 @@ package struct FileStamp: Sendable, Hashable {
       stamps[String(line[line.index(after: tab)...])] = FileStamp(device: device, inode: inode, size: size, mode: mode, modified: modified, changed: changed)
     }
     return stamps
+  }
+}
+
+extension FileStamp {
+  /// The stamp of what `stat`, `lstat` or `fstatat` found.
+  init(_ info: stat) {
+    #if canImport(Darwin)
+    let changed = FileStamp.nanoseconds(Int64(info.st_ctimespec.tv_sec), Int64(info.st_ctimespec.tv_nsec))
+    #else
+    let changed = FileStamp.nanoseconds(Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec))
+    #endif
+    self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), mode: UInt32(info.st_mode),
+              modified: FileStamp.modifiedNanoseconds(info), changed: changed)
   }
 }

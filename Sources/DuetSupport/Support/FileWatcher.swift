@@ -321,10 +321,6 @@ extension FileWatcher {
   package struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
-    init(device: UInt64, inode: UInt64) {
-      self.device = device
-      self.inode = inode
-    }
 
     /// The identity of the regular file open at `fd` (a redirected stdout), or nil.
     package static func of(descriptor fd: Int32) -> FileIdentity? {

@@ -17,10 +17,6 @@ struct FieldText {
   /// Nothing more is wanted: the first line has ended, or the bound is reached.
   private(set) var done = false
 
-  init(firstLineOnly: Bool) {
-    self.firstLineOnly = firstLineOnly
-  }
-
   /// Takes one byte of decoded text; false once nothing more is wanted.
   mutating func take(_ byte: UInt8) -> Bool {
     guard !done else { return false }

@@ -22,26 +22,6 @@ struct ContrastPairResult: Sendable, Equatable {
   var ratio: Double
   var required: Double
 
-  init(
-    theme: String, level: ContrastLevel, appearance: Appearance, label: String, surface: String, labelSource: String,
-    surfaceSource: String, font: String?, largeText: Bool, labelColor: SRGBColor, surfaceColor: SRGBColor,
-    ratio: Double, required: Double
-  ) {
-    self.theme = theme
-    self.level = level
-    self.appearance = appearance
-    self.label = label
-    self.surface = surface
-    self.labelSource = labelSource
-    self.surfaceSource = surfaceSource
-    self.font = font
-    self.largeText = largeText
-    self.labelColor = labelColor
-    self.surfaceColor = surfaceColor
-    self.ratio = ratio
-    self.required = required
-  }
-
   var passes: Bool { ratio >= required }
 
   /// How far above its threshold the pair sits; the worst pair is the lowest,

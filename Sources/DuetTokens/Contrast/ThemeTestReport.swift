@@ -9,11 +9,6 @@ package struct ThemeTestReport: Sendable {
   var configPath: String
   var results: [ContrastPairResult]
 
-  init(configPath: String, results: [ContrastPairResult]) {
-    self.configPath = configPath
-    self.results = results
-  }
-
   var shortfalls: [ContrastPairResult] { results.filter { !$0.passes } }
   var passed: Bool { shortfalls.isEmpty }
   var exitCode: Int32 { passed ? 0 : 1 }

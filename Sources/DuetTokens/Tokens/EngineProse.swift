@@ -8,15 +8,10 @@ import DuetSupport
 /// stood, while every line that depends on the config is generated anew.
 struct EngineProse: Sendable, Equatable {
   /// The lines before the file's first line of code, trailing blank lines dropped.
-  var banner: [String]
+  var banner: [String] = []
   /// Each documentation block (`///` lines, or a `/** … */` block), as it
   /// stood, keyed by the declaration under it (`EngineProse.key`).
-  var blocks: [String: [String]]
-
-  init(banner: [String] = [], blocks: [String: [String]] = [:]) {
-    self.banner = banner
-    self.blocks = blocks
-  }
+  var blocks: [String: [String]] = [:]
 
   /// The banner and blocks of `text`, a file in the engine's layout.
   static func read(_ text: String) -> EngineProse {

@@ -9,14 +9,8 @@ struct ContrastSpec: Sendable, Equatable {
   var surfaces: [String]
   /// The opaque token beneath a translucent surface; the first surface unless the config names one.
   var backdrop: String
-  var pairs: [ContrastPair]
+  var pairs: [ContrastPair] = []
 
-  init(labels: [String], surfaces: [String], backdrop: String, pairs: [ContrastPair] = []) {
-    self.labels = labels
-    self.surfaces = surfaces
-    self.backdrop = backdrop
-    self.pairs = pairs
-  }
 }
 
 /// One extra `{label, surface, font}` pair; `font` names a type token.
@@ -24,11 +18,6 @@ struct ContrastPair: Sendable, Equatable, Hashable {
   var label: String
   var surface: String
   var font: String?
-  init(label: String, surface: String, font: String? = nil) {
-    self.label = label
-    self.surface = surface
-    self.font = font
-  }
 }
 
 /// A theme under test: its name, the WCAG level it must reach and, for a theme
@@ -43,12 +32,6 @@ package struct ThemeSpec: Sendable, Equatable {
   /// the token config, only on `output: true` in `theme-test.yaml` (where the
   /// team's own mapping source may exist already).
   var generatesMapping = true
-
-  init(name: String, level: ContrastLevel, map: [ThemeMapEntry]? = nil) {
-    self.name = name
-    self.level = level
-    self.map = map
-  }
 
   /// The main-palette token `token` reads in this theme.
   func source(of token: String) -> String {
@@ -85,8 +68,4 @@ package struct ThemeSpec: Sendable, Equatable {
 struct ThemeMapEntry: Sendable, Equatable {
   var target: String
   var sources: [String]
-  init(target: String, sources: [String]) {
-    self.target = target
-    self.sources = sources
-  }
 }

@@ -16,11 +16,6 @@ package struct ThemeTestFile: Sendable, Equatable {
   /// How messages name it, relative to the tree like the config's path.
   package var path: String
 
-  init(url: URL, path: String) {
-    self.url = url
-    self.path = path
-  }
-
   /// The file beside the config at `configURL`, named as `configPath` names the config.
   package static func beside(configURL: URL, configPath: String) -> ThemeTestFile {
     let folder = (configPath as NSString).deletingLastPathComponent

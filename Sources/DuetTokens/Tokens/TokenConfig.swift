@@ -8,39 +8,20 @@ package struct TokenConfig: Sendable, Equatable {
   var path: String
   var swift: SwiftTarget?
   var kotlin: KotlinTarget?
-  var colorGroups: [TokenGroup<ColorToken>]
-  var fontGroups: [TokenGroup<FontToken>]
-  package var gradients: [GradientToken]
+  var colorGroups: [TokenGroup<ColorToken>] = []
+  var fontGroups: [TokenGroup<FontToken>] = []
+  package var gradients: [GradientToken] = []
   /// The `contrast:` section `duet theme-test` reads; nil when the config has none.
   var contrast: ContrastSpec?
   /// The `themes:` section, in declaration order; empty when the config has none.
-  package var themes: [ThemeSpec]
+  package var themes: [ThemeSpec] = []
   /// The `spacing:` scale, in declaration order; empty when the config has none.
-  var spacing: [ScaleToken]
+  var spacing: [ScaleToken] = []
   /// The `radius:` scale, in declaration order; empty when the config has none.
-  var radius: [ScaleToken]
+  var radius: [ScaleToken] = []
   /// The DTCG files `tokens:` names (relative to the tree root), which the
   /// tokens came from instead of the config; empty for a config that states them.
-  var tokenSources: [String]
-
-  init(
-    path: String, swift: SwiftTarget? = nil, kotlin: KotlinTarget? = nil,
-    colorGroups: [TokenGroup<ColorToken>] = [], fontGroups: [TokenGroup<FontToken>] = [],
-    gradients: [GradientToken] = [], contrast: ContrastSpec? = nil, themes: [ThemeSpec] = [],
-    spacing: [ScaleToken] = [], radius: [ScaleToken] = [], tokenSources: [String] = []
-  ) {
-    self.spacing = spacing
-    self.radius = radius
-    self.tokenSources = tokenSources
-    self.contrast = contrast
-    self.themes = themes
-    self.path = path
-    self.swift = swift
-    self.kotlin = kotlin
-    self.colorGroups = colorGroups
-    self.fontGroups = fontGroups
-    self.gradients = gradients
-  }
+  var tokenSources: [String] = []
 
   /// The standard place of the config under a tree root.
   package static let defaultPath = "parity/design-tokens.yaml"
@@ -72,11 +53,6 @@ struct ScaleToken: Sendable, Equatable {
   var name: String
   var doc: String?
   var value: Double
-  init(name: String, doc: String? = nil, value: Double) {
-    self.name = name
-    self.doc = doc
-    self.value = value
-  }
 }
 
 /// Where the Swift files go, their style and, for the engine style, the engine
@@ -84,20 +60,13 @@ struct ScaleToken: Sendable, Equatable {
 struct SwiftTarget: Sendable, Equatable {
   var output: String
   /// `.engine` or `.swiftui`.
-  var style: TokenStyle
+  var style: TokenStyle = .engine
   /// Empty in the `swiftui` style, which imports no engine.
   var engine: String
   /// Empty in the `swiftui` style, which has no theme class.
   var theme: String
   /// Where `output:` was written, for a message when writing there is refused.
   var outputLocation: SourceLocation?
-  init(output: String, style: TokenStyle = .engine, engine: String, theme: String, outputLocation: SourceLocation? = nil) {
-    self.style = style
-    self.outputLocation = outputLocation
-    self.output = output
-    self.engine = engine
-    self.theme = theme
-  }
 }
 
 /// Where the Kotlin files go, their package, their style and, for the engine
@@ -106,34 +75,19 @@ struct KotlinTarget: Sendable, Equatable {
   var output: String
   var package: String
   /// `.engine` or `.compose`.
-  var style: TokenStyle
+  var style: TokenStyle = .engine
   /// Empty in the `compose` style, which imports no engine.
   var engine: String
   /// Empty in the `compose` style, which has no palette object.
   var palette: String
   /// Where `output:` was written, for a message when writing there is refused.
   var outputLocation: SourceLocation?
-  init(
-    output: String, package: String, style: TokenStyle = .engine, engine: String, palette: String,
-    outputLocation: SourceLocation? = nil
-  ) {
-    self.style = style
-    self.outputLocation = outputLocation
-    self.output = output
-    self.package = package
-    self.engine = engine
-    self.palette = palette
-  }
 }
 
 /// A run of tokens under an optional heading, which becomes a section in every file.
 struct TokenGroup<Token: Sendable & Equatable>: Sendable, Equatable {
   var heading: String?
   var tokens: [Token]
-  init(heading: String?, tokens: [Token]) {
-    self.heading = heading
-    self.tokens = tokens
-  }
 }
 
 /// A 24-bit sRGB colour as written (`#RRGGBB`).
@@ -200,12 +154,6 @@ package struct ColorToken: Sendable, Equatable {
     }
   }
 
-  init(name: String, doc: String? = nil, note: String? = nil, values: Values) {
-    self.name = name
-    self.doc = doc
-    self.note = note
-    self.values = values
-  }
 }
 
 /// The two appearances every colour is tested in.
@@ -229,31 +177,13 @@ package struct FontToken: Sendable, Equatable {
   var size: Double
   var lineHeight: Double
   /// A fraction of the em; 0 when the config gives none.
-  var tracking: Double
+  var tracking: Double = 0
   var opticalSize: Double?
   var softness: Double?
   var width: Double?
   /// Required when a Swift target exists; nil otherwise if the config leaves it out.
   var textStyle: String?
 
-  init(
-    name: String, doc: String? = nil, note: String? = nil, family: FontFamily, weight: Int, size: Double,
-    lineHeight: Double, tracking: Double = 0, opticalSize: Double? = nil, softness: Double? = nil,
-    width: Double? = nil, textStyle: String? = nil
-  ) {
-    self.name = name
-    self.doc = doc
-    self.note = note
-    self.family = family
-    self.weight = weight
-    self.size = size
-    self.lineHeight = lineHeight
-    self.tracking = tracking
-    self.opticalSize = opticalSize
-    self.softness = softness
-    self.width = width
-    self.textStyle = textStyle
-  }
 }
 
 /// A gradient: one stop list for every appearance, or a light and a dark one (opaque stops).
@@ -266,12 +196,6 @@ package struct GradientToken: Sendable, Equatable {
   var doc: String?
   var note: String?
   var stops: Stops
-  init(name: String, doc: String? = nil, note: String? = nil, stops: Stops) {
-    self.name = name
-    self.doc = doc
-    self.note = note
-    self.stops = stops
-  }
 }
 
 private func hexDigit(_ byte: UInt8) -> UInt32? {

@@ -14,10 +14,6 @@ enum TokenFileNames {
 struct GeneratedFile: Sendable, Equatable {
   var path: String
   var contents: String
-  init(path: String, contents: String) {
-    self.path = path
-    self.contents = contents
-  }
 }
 
 /// What a config generates: the files it declares, in the order the command

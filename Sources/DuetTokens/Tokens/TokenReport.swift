@@ -33,33 +33,19 @@ package struct TokenReport: Sendable, Equatable {
     var difference: Difference?
     /// True when the file on disk carries the engine's banner and was
     /// compared by code rather than byte for byte.
-    var comparedByCode: Bool
+    var comparedByCode: Bool = false
     /// Why a `refused` file was not read.
     var note: String?
     /// Write mode: the file was written in the Duet toolchain's engine layout
     /// (its target's files are the engine's; `EngineLayout`).
     var engineLayout = false
-    init(path: String, status: Status, difference: Difference? = nil, comparedByCode: Bool = false, note: String? = nil) {
-      self.path = path
-      self.status = status
-      self.difference = difference
-      self.comparedByCode = comparedByCode
-      self.note = note
-    }
   }
 
   var mode: Mode
   var configPath: String
   /// False when the tree has no config: nothing is generated and the run passes.
-  var configFound: Bool
-  var entries: [Entry]
-
-  init(mode: Mode, configPath: String, configFound: Bool = true, entries: [Entry] = []) {
-    self.mode = mode
-    self.configPath = configPath
-    self.configFound = configFound
-    self.entries = entries
-  }
+  var configFound: Bool = true
+  var entries: [Entry] = []
 
   var passed: Bool {
     !entries.contains { [.stale, .missing, .orphaned, .refused].contains($0.status) }

@@ -199,6 +199,8 @@ struct EscapingRuleTests {
       "DuetCache/Store/ContentStore.swift": "renames a blob checked against its digest into .duet/cache, and a restored output (written beside its place) over a regular file or nothing, as AtomicFile does",
       "DuetSandbox/Sandbox/SandboxCollection.swift": "moves a sandboxed lane's declared outputs and reports from its scratch tree under .duet/sandbox to their places, through the path guard",
       "DuetProcess/ChildProcess.swift": "opens the status file a sandboxed lane's launcher writes (created or emptied, 0600) in its scratch folder under .duet/sandbox, read only to see that the sandbox started",
+      "DuetSupport/Support/StoreDisk.swift": "declares the store's disk calls (issue 54, item 10): the content store's and the history store's renames, named",
+      "DuetSupport/Support/SystemDisk.swift": "the system calls behind StoreDisk, moved there from ContentStore (renameat, O_CREAT | O_EXCL beside a restored output) and HistoryRecorder (a corrupt store moved aside)",
       "DuetCache/Remote/CurlTransfer.swift": "streams a download into the file the store names for it, which the store checks by digest before using",
     ]
     let calls = ["rename(", "O_CREAT", "O_TRUNC", "moveItem(", ".write(to:", "write(toFile:", "createFile(atPath:", "replaceItem"]

@@ -12,11 +12,6 @@ struct DTCGFontTokenReader {
   /// field has a value (a missing member, a bad extension).
   private(set) var valid = true
 
-  init(token: DTCGToken, members: [String: JSONValue]) {
-    self.token = token
-    self.members = members
-  }
-
   /// The font token named `name`, or nil when any field is missing or wrong.
   mutating func read(name: String, _ reader: inout DTCGReader) -> FontToken? {
     reportUnknownKeys(&reader)
