@@ -86,6 +86,10 @@ let package = Package(
     .target(name: "DuetDoctor", dependencies: ["DuetAdopt", "DuetHistory", "DuetTestReports", "DuetTokens", "DuetModel", "DuetProcess", "DuetOutput", "DuetSupport"]),
     // CI: the GitHub Actions and GitLab CI files `duet workflow` writes.
     .target(name: "DuetCI", dependencies: ["DuetAdopt", "DuetModel", "DuetSupport"]),
+    // The command line: a command's spec (options, help, exit codes, examples),
+    // the parse of its words, and the man page and shell completions made from
+    // the specs. Below DuetApp, so it builds beside the features (issue 54, item 8).
+    .target(name: "DuetCommandLine", dependencies: ["DuetSupport"]),
     // The one place that assembles the layers: registers the built-ins, finds the
     // tree, and exposes every command as a call.
     .target(
@@ -93,12 +97,12 @@ let package = Package(
       dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
     // The executable: arguments in, requests to DuetApp, responses printed. It
-    // sees DuetApp and, for its console, DuetSupport; nothing else (LayerTests).
-    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetSupport"]),
+    // sees DuetApp, DuetCommandLine and, for its console, DuetSupport; nothing else (LayerTests).
+    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetCommandLine", "DuetSupport"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
     .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
-    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
+    .testTarget(name: "DuetCLITests", dependencies: ["duet", "DuetCommandLine", "DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// The git commit this binary was built from. A plain `swift build` compiles this

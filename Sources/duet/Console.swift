@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// Where a command's text goes: stdout for results, stderr for diagnostics.

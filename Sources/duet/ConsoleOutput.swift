@@ -1,3 +1,4 @@
+import DuetCommandLine
 import DuetSupport
 import Foundation
 

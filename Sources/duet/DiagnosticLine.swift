@@ -1,3 +1,4 @@
+import DuetCommandLine
 /// Whether a line of text is a diagnostic: `FILE:LINE:COLUMN: ` at its
 /// start, as `Diagnostic.description` writes it. Such a line is printed as it
 /// is, so the position starts the line for an editor, a terminal's link

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// Turns a command line into a subcommand call and every error into text and an exit code.

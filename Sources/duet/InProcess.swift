@@ -1,3 +1,4 @@
+import DuetCommandLine
 import Foundation
 
 /// What an in-process call of duet did: the exit code and the text it wrote.

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 
 /// One call of duet: what a process is handed by whoever started it. Commands
 /// read the working folder, the environment and standard input from here, never

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// One option of one command, declared once: the spec that help, the man page
@@ -44,12 +45,27 @@ extension Option where Value == [String] {
   }
 }
 
+extension Option {
+  /// A key whose value is read from the last one given by `convert`, which the
+  /// parse also runs (`OptionSpec.check`), so a bad value is refused with the
+  /// rest of the command line, before the command runs.
+  static func converted<Converted>(_ spec: OptionSpec,
+                                   _ convert: @escaping @Sendable (String, String) throws(UsageError) -> Converted) -> Self
+  where Value == Converted? {
+    var spec = spec
+    spec.check = { values, command throws(UsageError) in if let text = values.last { _ = try convert(text, command) } }
+    return Self(spec: spec) { _, values, command throws(UsageError) in
+      guard let text = values.last else { return nil }
+      return try convert(text, command)
+    }
+  }
+}
+
 extension Option where Value == Int? {
   /// A positive whole number, or a usage error naming what was given.
   static func positiveInt(_ spec: OptionSpec) -> Self {
     assert(spec.value != nil, "\(spec.name): a number needs its name (N)")
-    return Self(spec: spec) { _, values, command throws(UsageError) in
-      guard let text = values.last else { return nil }
+    return converted(spec) { text, command throws(UsageError) in
       guard let number = Int(text), number > 0 else {
         throw UsageError(message: "\(spec.name) needs a whole number above 0, got '\(text)'", command: command)
       }
@@ -62,8 +78,7 @@ extension Option where Value == Double? {
   /// A duration (`90s`, `10m`, `1h`) in seconds.
   static func duration(_ spec: OptionSpec) -> Self {
     assert(spec.value != nil, "\(spec.name): a duration needs its name (DURATION)")
-    return Self(spec: spec) { _, values, command throws(UsageError) in
-      guard let text = values.last else { return nil }
+    return converted(spec) { text, command throws(UsageError) in
       guard let seconds = DurationText.seconds(text) else {
         throw UsageError(message: "\(spec.name) needs a duration such as 90s, 10m or 1h, got '\(text)'", command: command)
       }

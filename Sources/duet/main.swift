@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 // A closed stdout (`duet lanes | head`) ends a write with EPIPE instead of killing duet.

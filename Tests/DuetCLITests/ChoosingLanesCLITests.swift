@@ -43,12 +43,12 @@ struct ChoosingLanesCLITests {
     let tree = try FixtureTree(manifest: Self.manifest)
     let glob = try tree.duet("verify", "--lane", "kotln-*")
     #expect(glob.status == 2)
-    #expect(glob.stderr.hasPrefix("duet verify: error: --lane 'kotln-*': no lane matches in lanes/manifest.yaml; did you mean 'kotlin-home' or 'kotlin-theming'?\n"), "\(glob.stderr)")
+    #expect(glob.stderr.hasPrefix("duet verify: error: --lane: no lane matches 'kotln-*' in lanes/manifest.yaml; did you mean 'kotlin-home' or 'kotlin-theming'? (its lanes: tokens, kotlin-home, kotlin-theming, swift-home, lint)\n"), "\(glob.stderr)")
     let name = try tree.duet("verify", "--lane", "swift-hme")
-    #expect(name.stderr.hasPrefix("duet verify: error: --lane swift-hme: no such lane in lanes/manifest.yaml; did you mean 'swift-home'?\n"), "\(name.stderr)")
+    #expect(name.stderr.hasPrefix("duet verify: error: --lane: no lane 'swift-hme' in lanes/manifest.yaml; did you mean 'swift-home'? (its lanes: tokens, kotlin-home, kotlin-theming, swift-home, lint)\n"), "\(name.stderr)")
     let far = try tree.duet("verify", "--lane", "*-gradle")
     #expect(far.status == 2)
-    #expect(far.stderr.hasPrefix("duet verify: error: --lane '*-gradle': no lane matches in lanes/manifest.yaml\n"), "\(far.stderr)")
+    #expect(far.stderr.hasPrefix("duet verify: error: --lane: no lane matches '*-gradle' in lanes/manifest.yaml (its lanes: tokens, kotlin-home, kotlin-theming, swift-home, lint)\n"), "\(far.stderr)")
     #expect(!tree.exists(".duet/history.sqlite"))
   }
 
@@ -101,7 +101,7 @@ struct ChoosingLanesCLITests {
 
     let typo = try tree.duet("verify", environment: ["DUET_SKIP": "lnt"])
     #expect(typo.status == 2)
-    #expect(typo.stderr.hasPrefix("duet verify: error: DUET_SKIP lnt: no such lane in lanes/manifest.yaml; did you mean 'lint'?\n"), "\(typo.stderr)")
+    #expect(typo.stderr.hasPrefix("duet verify: error: DUET_SKIP: no lane 'lnt' in lanes/manifest.yaml; did you mean 'lint'? (its lanes: tokens, kotlin-home, kotlin-theming, swift-home, lint)\n"), "\(typo.stderr)")
   }
 
   /// `-j N`, `-jN` and `-j=N` are `--jobs N`; `-j` with `--jobs` is given twice.

@@ -36,7 +36,7 @@ struct NewcomerCLITests {
     #expect(logs.stderr.hasPrefix("duet logs: error: no lane 'kotln' in lanes/manifest.yaml or the history; did you mean 'kotlin'? (its lanes: kotlin, swift)\n"))
     let history = try tree.duet("history", "--lane", "swfit")
     #expect(history.status == 2)
-    #expect(history.stderr.hasPrefix("duet history: error: no lane 'swfit' in lanes/manifest.yaml or the history; did you mean 'swift'?"))
+    #expect(history.stderr.hasPrefix("duet history: error: --lane: no lane 'swfit' in lanes/manifest.yaml or the history; did you mean 'swift'?"))
 
     try tree.write("lanes/manifest.yaml", "version: 1\nlanes:\n  - {name: android, sh: echo hi}\n")
     let renamed = try tree.duet("logs", "kotlin")

@@ -147,7 +147,7 @@ struct QuarantineCLITests {
     #expect(entries[1]["test"] is NSNull)
 
     let unknown = try tree.duet("quarantine", "add", "x", "--lane", "unti", "--reason", "r")
-    #expect(unknown.status == 2 && unknown.stderr.contains("unknown lane 'unti'"))
+    #expect(unknown.status == 2 && unknown.stderr.contains("--lane: no lane 'unti' in lanes/manifest.yaml; did you mean 'unit'?"))
     let badDay = try tree.duet("quarantine", "add", "x", "--lane", "unit", "--reason", "r", "--until", "2026-02-30")
     #expect(badDay.status == 2 && badDay.stderr.contains("got '2026-02-30'"))
     #expect(try tree.duet("quarantine", "remove", "app.CartTest.*", "--lane", "unit").status == 0)

@@ -153,7 +153,7 @@ struct VerifyCLITests {
     #expect(!tree.exists("a.ran"))
     let unknown = try tree.duet("verify", "--lane", "bb")
     #expect(unknown.status == 2)
-    #expect(unknown.stderr.contains("--lane bb: no such lane in lanes/manifest.yaml; did you mean 'b'?"))
+    #expect(unknown.stderr.contains("--lane: no lane 'bb' in lanes/manifest.yaml; did you mean 'b'? (its lanes: a, b, c)"))
   }
 
   /// `--dry-run` prints the start order and runs nothing.

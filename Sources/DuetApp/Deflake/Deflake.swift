@@ -94,8 +94,9 @@ final class DeflakeState: Sendable {
     let manifest = try TreeManifest.load(root: request.root).manifest
     let names = manifest.lanes.map(\.name)
     guard let index = names.firstIndex(of: request.lane) else {
-      let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
-      throw UsageError(message: "no lane '\(ControlText.shown(request.lane))' in \(manifest.path)\(Suggestion.hint(for: request.lane, in: names)) (\(list))", command: "deflake")
+      // The command line's lane is checked before (`KnownLanes`); a request made elsewhere, here.
+      throw UsageError(message: LaneSelector.unknown(request.lane, origin: nil, glob: false, manifestPath: manifest.path, names: names),
+                       command: "deflake")
     }
     if request.test != nil && manifest.lanes[index].reports.isEmpty {
       throw UsageError(message: "--test reads the test cases of the lane's reports, and \(request.lane) has no reports: in \(manifest.path)", command: "deflake")

@@ -40,17 +40,17 @@ package struct ExplainResponse: CommandResponse {
     }
     let verb = run.outcome == .pass || run.outcome == .flaky ? "misses" : "differs from"
     printout.out("duet explain \(lane): \(verb) \(run.outcome == .pass || run.outcome == .flaky ? miss.named : "run \(run.logID) (\(run.origin), \(run.outcome.rawValue))")\(commit) in \(miss.differences.count) part(s):")
-    for difference in miss.differences { printout.out("  \(ControlText.shown(difference))") }
+    for difference in miss.differences { printout.out("  \(difference)") }
     return printout
   }
 }
 
 /// The lane's fingerprint taken as `verify --dry-run` takes it (nothing run or
 /// recorded), compared with the run asked for or the nearest pass of HEAD's
-/// commit by another checkout. Throws `UsageError` for an unknown lane or run,
+/// commit by another checkout (the lane checked with the command line,
+/// `KnownLanes`). Throws `UsageError` for an unknown run,
 /// `CommandFailure` (exit 1) when there is nothing to compare with.
 package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
-  try KnownLane.check(request.lane, root: request.root, environment: request.environment, command: "explain")
   var verify = VerifyRequest(root: request.root, duetVersion: request.duetVersion, environment: request.environment)
   verify.options.lanes = [request.lane]
   verify.dryRun = true
@@ -69,7 +69,7 @@ package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
   }
   guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment), FileManager.default.fileExists(atPath: path),
         let run = try HistoryStore(path: path, readOnly: true).recordedRun(lane: request.lane, id: against) else {
-    throw UsageError(message: "no run '\(ControlText.shown(against))' of lane '\(request.lane)' with its fingerprint's parts in the history (an id or log id, or a prefix naming one run)", command: "explain")
+    throw UsageError(message: "no run '\(against)' of lane '\(request.lane)' with its fingerprint's parts in the history (an id or log id, or a prefix naming one run)", command: "explain")
   }
   return ExplainResponse(lane: request.lane, miss: CacheMiss(against: run, differences: parts.differences(from: run.parts)))
 }

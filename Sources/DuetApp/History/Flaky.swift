@@ -86,11 +86,12 @@ extension FlakyResponse {
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
     if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
     func describe(_ entry: TestFlakyReport.Entry) {
-      // Names and messages come from report files: shown on one line, nothing a terminal acts on.
-      let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.map(ControlText.shown).joined(separator: ", "))"
-      printout.out("  \(ControlText.shown(entry.key.label)) (lane \(ControlText.shown(entry.lane))): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
+      // Names and messages come from report files: a terminal line escapes them
+      // as they go in, on one line, nothing a terminal acts on.
+      let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.joined(separator: ", "))"
+      printout.out("  \(entry.key.label) (lane \(entry.lane)): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
                    + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))\(failedOn)")
-      if let failure = entry.lastFailure { printout.out("    last failed: \(ControlText.shown(failure))") }
+      if let failure = entry.lastFailure { printout.out("    last failed: \(failure)") }
     }
     if report.flaky.isEmpty { printout.out("no flaky tests") }
     report.flaky.forEach(describe)

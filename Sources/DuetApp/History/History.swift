@@ -49,10 +49,9 @@ package enum HistoryResponse: CommandResponse {
 }
 
 /// `duet history`: reads the store the request's environment names. Throws
-/// `UsageError` for a lane neither the manifest nor the history knows, and
-/// `CommandFailure` for a store that is off or unreadable.
+/// `CommandFailure` for a store that is off or unreadable. `--lane` was
+/// checked with the command line (`KnownLanes`).
 package func history(_ request: HistoryRequest) throws -> HistoryResponse {
-  if let lane = request.lane { try KnownLane.check(lane, root: request.root, environment: request.environment, command: "history") }
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history") {
   case .none(let none): return .noHistory(none)

@@ -62,24 +62,3 @@ package struct NoHistory: Sendable {
     return printout
   }
 }
-
-/// A lane name given to `duet logs`, `history --lane`, `flaky --tests --lane`
-/// or `stats --tests --lane` (the one place they are resolved): one the manifest
-/// names, or one the history has recorded (a lane since renamed or removed, whose
-/// runs are still worth reading). Anything else is a typo, so it is a usage error
-/// naming the nearest lane rather than an empty answer.
-enum KnownLane {
-  static func check(_ lane: String, root: URL, environment: [String: String], command: String) throws(UsageError) {
-    // A manifest that does not load must not keep anyone from their history.
-    guard let manifest = try? TreeManifest.load(root: root).manifest else { return }
-    let names = manifest.lanes.map(\.name)
-    if names.contains(lane) { return }
-    if let path = HistoryStore.defaultPath(root: root, environment: environment), FileManager.default.fileExists(atPath: path),
-       let store = try? HistoryStore(path: path, readOnly: true),
-       let runs = try? store.recentRuns(limit: 1, lane: lane), !runs.isEmpty {
-      return
-    }
-    let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
-    throw UsageError(message: "no lane '\(ControlText.shown(lane))' in \(manifest.path) or the history\(Suggestion.hint(for: lane, in: names)) (\(list))", command: command)
-  }
-}

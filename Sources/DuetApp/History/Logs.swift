@@ -40,11 +40,10 @@ package enum LogsResponse: CommandResponse {
   }
 }
 
-/// Throws `UsageError` for a lane neither the manifest nor the history knows,
-/// and `CommandFailure` when there is no such run or log.
+/// Throws `CommandFailure` when there is no such run or log. The lane was
+/// checked with the command line (`KnownLanes`).
 package func logs(_ request: LogsRequest) throws -> LogsResponse {
   let lane = request.lane
-  try KnownLane.check(lane, root: request.root, environment: request.environment, command: "logs")
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "logs") {
   case .none(let none): return .noHistory(none)

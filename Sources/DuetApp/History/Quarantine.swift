@@ -39,7 +39,7 @@ package struct QuarantineRequest: Sendable {
 
 package enum QuarantineResponse: CommandResponse {
   /// With the warnings `add` gives about an entry it still writes (a day past, a pattern that takes every test).
-  case added(QuarantineEntry, replaced: Bool, warnings: [String])
+  case added(QuarantineEntry, replaced: Bool, warnings: [TerminalLine])
   case listed([QuarantineEntry], today: QuarantineDate)
   case removed(QuarantineEntry)
   case noHistory(NoHistory)
@@ -120,7 +120,8 @@ struct QuarantineJSON: Encodable {
 /// `CommandFailure` for `remove` of an entry the file does not hold (exit 1)
 /// or a file that would not read back (exit 2).
 package func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
-  let lanes = Set(try TreeManifest.load(root: request.root).manifest.lanes.map(\.name))
+  let manifest = try TreeManifest.load(root: request.root).manifest
+  let lanes = Set(manifest.lanes.map(\.name))
   var file = try QuarantineFile.load(root: request.root, lanes: lanes)
   let today = QuarantineDate(request.today)
   switch request.action {
@@ -129,7 +130,7 @@ package func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespon
   case .suggest:
     return try suggest(request, entries: file.entries, today: today)
   case .add(let test, let exact, let lane, let reason, let untilText):
-    try knownLane(lane, in: lanes)
+    try knownLane(lane, in: manifest)
     try checkTest(test, exact: exact)
     // Written again, an entry is added again: suggest counts its runs from now.
     let entry = QuarantineEntry(test: test, exact: exact, lane: lane, reason: reason, until: try day(untilText, today: today),
@@ -140,7 +141,7 @@ package func quarantine(_ request: QuarantineRequest) throws -> QuarantineRespon
     try write(file, root: request.root, lanes: lanes)
     return .added(entry, replaced: existing != nil, warnings: addWarnings(entry, today: today))
   case .remove(let test, let exact, let lane):
-    try knownLane(lane, in: lanes)
+    try knownLane(lane, in: manifest)
     let wanted = QuarantineEntry(test: test, exact: exact, lane: lane, reason: "", until: today)
     guard let index = file.entries.firstIndex(where: { $0.isSameEntry(as: wanted) }) else {
       let other = file.entries.first { $0.lane == lane && $0.test == test && test != nil }
@@ -164,13 +165,13 @@ private func checkTest(_ test: String?, exact: Bool) throws {
 
 /// What `add` writes but a reviewer should hear about: an entry already past
 /// its day counts for nothing, and a pattern that names no test takes them all.
-private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [String] {
-  var warnings: [String] = []
+private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [TerminalLine] {
+  var warnings: [TerminalLine] = []
   if !entry.isActive(on: today) {
     warnings.append("--until \(entry.until) is already past: the entry counts for nothing, and verify warns about it")
   }
   if entry.matchesEveryTest, let test = entry.test {
-    warnings.append("'\(ControlText.shown(test))' matches every test of lane '\(ControlText.shown(entry.lane))', so any test failing there passes; "
+    warnings.append("'\(test)' matches every test of lane '\(entry.lane)', so any test failing there passes; "
                     + "to mean the whole lane leave TEST out, to mean one test so named add --exact")
   }
   return warnings
@@ -180,7 +181,7 @@ private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [St
 private func day(_ text: String?, today: QuarantineDate) throws -> QuarantineDate {
   guard let text else { return today.adding(days: QuarantineFile.defaultDays) }
   guard let day = QuarantineDate(text) else {
-    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", command: "quarantine")
+    throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(text)'", command: "quarantine")
   }
   return day
 }
@@ -221,9 +222,13 @@ extension QuarantineResponse {
   }
 }
 
-private func knownLane(_ lane: String, in lanes: Set<String>) throws {
-  guard lanes.contains(lane) else {
-    throw UsageError(message: "unknown lane '\(ControlText.shown(lane))'\(Suggestion.hint(for: lane, in: lanes.sorted()))", command: "quarantine")
+/// The command line's `--lane` is checked before (`KnownLanes`); a request
+/// made elsewhere is checked here, in the same words, before the file is written.
+private func knownLane(_ lane: String, in manifest: Manifest) throws {
+  let names = manifest.lanes.map(\.name)
+  guard names.contains(lane) else {
+    throw UsageError(message: LaneSelector.unknown(lane, origin: "--lane", glob: false, manifestPath: manifest.path, names: names),
+                     command: "quarantine")
   }
 }
 

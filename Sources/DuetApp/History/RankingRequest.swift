@@ -20,11 +20,10 @@ package struct RankingRequest: Sendable {
     self.environment = environment
   }
 
-  /// The store to rank from (`.none` without one), once `--lane` is known to
-  /// name a lane of the manifest or the history.
+  /// The store to rank from (`.none` without one). `--lane` was checked with
+  /// the command line (`KnownLanes`).
   func open(command: String) throws -> HistoryAccess.Opened {
-    if let lane { try KnownLane.check(lane, root: root, environment: environment, command: command) }
-    return try HistoryAccess.openForReading(root: root, environment: environment, command: command)
+    try HistoryAccess.openForReading(root: root, environment: environment, command: command)
   }
 }
 

@@ -6,7 +6,7 @@ import DuetSupport
 /// carry a tag.
 package enum LaneSelector {
   /// Whether `pattern` has a wildcard, so it may match several lanes.
-  package static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
+  static func isGlob(_ pattern: String) -> Bool { pattern.contains("*") || pattern.contains("?") }
 
   /// The indices of the lanes `pattern` names, in manifest order.
   package static func matches(_ pattern: String, in names: [String]) -> [Int] {
@@ -24,6 +24,23 @@ package enum LaneSelector {
     var seen: [String] = []
     for lane in lanes { for tag in lane.tags where !seen.contains(tag) { seen.append(tag) } }
     return seen
+  }
+
+  /// The one wording of a lane name that names no lane, wherever it was given
+  /// (`--lane`, `--skip`, `--stream`, `DUET_SKIP`, `duet logs LANE`): where it
+  /// came from, the name, the manifest, the nearest lane and the lanes there
+  /// are. The name comes from the command line or the environment, so it is
+  /// escaped: a line feed or an escape sequence in it must not start a line (a
+  /// forged `::error`) or reach the terminal. `origin`: the option or variable
+  /// that gave it, nil for a command's LANE word; `glob`: the word may match
+  /// several lanes; `orHistory`: lanes the history recorded count too.
+  package static func unknown(_ pattern: String, origin: String?, glob: Bool, manifestPath: String, names: [String],
+                              orHistory: Bool = false) -> String {
+    let shown = ControlText.shown(pattern)
+    let what = glob && isGlob(pattern) ? "no lane matches '\(shown)'" : "no lane '\(shown)'"
+    let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
+    let hint = glob ? hint(for: pattern, in: names) : Suggestion.hint(for: pattern, in: names)
+    return (origin.map { "\($0): " } ?? "") + "\(what) in \(manifestPath)\(orHistory ? " or the history" : "")\(hint) (\(list))"
   }
 
   /// What to append to "no lane matches": the nearest lane name to a name; for

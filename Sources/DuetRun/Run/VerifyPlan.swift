@@ -145,7 +145,7 @@ package struct VerifyPlan: Sendable {
       chosen.formUnion(found)
     }
     for name in options.stream where !names.contains(name) {
-      throw usage("--stream \(ControlText.shown(name)): no such lane in \(manifest.path)\(Suggestion.hint(for: name, in: names))")
+      throw noMatch("--stream", name, manifest, glob: false)
     }
     if options.lanes.isEmpty && options.tags.isEmpty { return Set(0..<manifest.lanes.count) }
     return options.noDeps ? chosen : manifest.graph.closure(of: chosen)
@@ -168,14 +168,10 @@ package struct VerifyPlan: Sendable {
   /// (a hook's run is verify's too), exit 2.
   private static func usage(_ message: String) -> UsageError { UsageError(message: message, command: "verify") }
 
-  /// `--lane 'kotln-*': no lane matches in lanes/manifest.yaml; did you mean …?`
-  private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest) -> UsageError {
-    let names = manifest.lanes.map(\.name)
-    // From the command line or the environment (DUET_SKIP): a line feed or an
-    // escape sequence in it must not start a line (a forged `::error`) or reach the terminal.
-    let shown = ControlText.shown(pattern)
-    let what = LaneSelector.isGlob(pattern) ? "'\(shown)': no lane matches in" : "\(shown): no such lane in"
-    return usage("\(origin) \(what) \(manifest.path)\(LaneSelector.hint(for: pattern, in: names))")
+  /// `--lane: no lane matches 'kotln-*' in lanes/manifest.yaml; did you mean …? (its lanes: …)`,
+  /// in the one wording of an unknown lane (`LaneSelector.unknown`).
+  private static func noMatch(_ origin: String, _ pattern: String, _ manifest: Manifest, glob: Bool = true) -> UsageError {
+    usage(LaneSelector.unknown(pattern, origin: origin, glob: glob, manifestPath: manifest.path, names: manifest.lanes.map(\.name)))
   }
 
   /// The record of a lane that ends before the run starts: a refused `dir`

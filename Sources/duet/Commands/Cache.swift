@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet cache stats|prune|verify`: the local store of outputs and logs.
@@ -13,15 +14,10 @@ enum CacheCommand: TreeCommand, JSONCommand {
     usage: "duet cache stats [--json] | duet cache prune --max-size SIZE [--json] | duet cache verify [--json]",
     options: [maxSize.spec, json.spec, root.spec],
     positionals: [.words(["stats", "prune", "verify"])],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed, pruned, or every blob verified"),
-      ExitCodeDoc(code: 1, meaning: "verify found damaged blobs (they were removed), or .duet is not a real folder"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
-    ],
-    examples: [
-      HelpExample(command: "duet cache prune --max-size 2G", what: "keep at most 2 GiB of outputs, dropping the least recently used"),
-      HelpExample(command: "duet cache verify", what: "hash every stored blob again and remove any that is damaged"),
-    ]
+    exitCodes: [0: "listed, pruned, or every blob verified", 1: "verify found damaged blobs (they were removed), or .duet is not a real folder",
+                2: "a usage error"],
+    examples: ["duet cache prune --max-size 2G": "keep at most 2 GiB of outputs, dropping the least recently used",
+               "duet cache verify": "hash every stored blob again and remove any that is damaged"]
   )
 
   static let maxPositionals = 1

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet __complete lanes|tags|refs [--root DIR]`: the lane names or the tags of

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 
@@ -11,14 +12,9 @@ enum CompletionCommand: Command {
     usage: "duet completion bash|zsh|fish",
     options: [],
     positionals: [.words(["bash", "zsh", "fish"])],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 2, meaning: "no shell, or one duet does not know"),
-    ],
-    examples: [
-      HelpExample(command: "source <(duet completion bash)", what: "completions in this bash session (add it to ~/.bashrc to keep them)"),
-      HelpExample(command: "duet completion zsh > \"${fpath[1]}/_duet\"", what: "install the zsh completion (make install does this for you)"),
-    ]
+    exitCodes: [0: "printed", 2: "no shell, or one duet does not know"],
+    examples: ["source <(duet completion bash)": "completions in this bash session (add it to ~/.bashrc to keep them)",
+               "duet completion zsh > \"${fpath[1]}/_duet\"": "install the zsh completion (make install does this for you)"]
   )
   static let maxPositionals = 1
   static let shells = ["bash", "zsh", "fish"]

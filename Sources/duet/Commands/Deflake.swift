@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet deflake LANE --runs N`: one lane run N times on its current inputs,
@@ -19,17 +20,11 @@ enum DeflakeCommand: TreeCommand, JSONCommand {
     options: [runs.spec, jobs.spec, test.spec, json.spec, root.spec],
     details: "each run is a verify of the lane alone (not its needs, not from the cache), recorded in the history; a run that passed only on a retry counts as failed\nthe interval is the Wilson score interval: '0 of 20 failed' still means up to 16%\nwith --jobs above 1 each worker runs in a temporary git worktree holding HEAD, the uncommitted changes to tracked files and the untracked files git does not ignore (ignored files such as build folders are not copied)",
     positionals: [.lanes],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "no run failed"),
-      ExitCodeDoc(code: 1, meaning: "a run failed (or, with --test, the test failed in one)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error: no LANE, an unknown lane, no --runs, N or J below 1, --test of a lane without reports: or of a test no run reported, a lane skipped here"),
-      ExitCodeDoc(code: 3, meaning: "duet could not start the lane (no file descriptor, process or memory)"),
-      ExitCodeDoc(code: 130, meaning: "interrupted: the runs so far are stated"),
-    ],
-    examples: [
-      HelpExample(command: "duet deflake coin --runs 30 --jobs 2", what: "how often the coin lane fails on the current tree, two runs at once"),
-      HelpExample(command: "duet deflake unit --test app.CartTest.addsItem --runs 20 --json", what: "how often one test case fails, as JSON (runs, failed, low, high)"),
-    ]
+    exitCodes: [0: "no run failed", 1: "a run failed (or, with --test, the test failed in one)",
+                2: "a usage error: no LANE, an unknown lane, no --runs, N or J below 1, --test of a lane without reports: or of a test no run reported, a lane skipped here",
+                3: "duet could not start the lane (no file descriptor, process or memory)", 130: "interrupted: the runs so far are stated"],
+    examples: ["duet deflake coin --runs 30 --jobs 2": "how often the coin lane fails on the current tree, two runs at once",
+               "duet deflake unit --test app.CartTest.addsItem --runs 20 --json": "how often one test case fails, as JSON (runs, failed, low, high)"]
   )
   static let maxPositionals = 1
 

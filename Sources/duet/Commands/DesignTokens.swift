@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet design-tokens`: writes the Swift and Kotlin token files from
@@ -17,15 +18,9 @@ enum DesignTokensCommand: TokenConfigCommand, JSONCommand {
     summary: "generate the Swift and Kotlin token files from parity/design-tokens.yaml, or --check them",
     usage: "duet design-tokens [--check | --rewrite] [--config FILE] [--root DIR] [--json]",
     options: [check.spec, rewrite.spec] + tokenConfigOptions + [json.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "written or up to date"),
-      ExitCodeDoc(code: 1, meaning: "--check found stale, missing or orphaned files"),
-      ExitCodeDoc(code: 2, meaning: "a usage or config error"),
-    ],
-    examples: [
-      HelpExample(command: "duet design-tokens", what: "regenerate the Swift and Kotlin token files after editing parity/design-tokens.yaml"),
-      HelpExample(command: "duet design-tokens --check", what: "fail (exit 1) when a generated file is stale, as a lane does"),
-    ]
+    exitCodes: [0: "written or up to date", 1: "--check found stale, missing or orphaned files", 2: "a usage or config error"],
+    examples: ["duet design-tokens": "regenerate the Swift and Kotlin token files after editing parity/design-tokens.yaml",
+               "duet design-tokens --check": "fail (exit 1) when a generated file is stale, as a lane does"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet doctor`: what this machine and tree give the lanes, one line per thing
@@ -11,16 +12,11 @@ enum DoctorCommand: TreeCommand, JSONCommand {
     usage: "duet doctor [--sandbox] [--json] [--root DIR]",
     options: [sandbox.spec, json.spec, root.spec],
     details: "nothing is run but 'swift --version', 'java -version' and 'kotlinc -version' (10 s each at most); nothing is written. With --sandbox, every lane runs in the sandbox as 'duet verify --sandbox --no-cache' runs it, the history off",
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "every lane has what it needs (with --sandbox: passed in the sandbox)"),
-      ExitCodeDoc(code: 1, meaning: "a problem (listed one per line)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error; with --sandbox, no sandbox on this machine (bubblewrap not installed)"),
-      ExitCodeDoc(code: 3, meaning: "with --sandbox, a lane's sandbox could not start"),
-    ],
-    examples: [
-      HelpExample(command: "duet doctor", what: "what this machine gives each lane, and what is missing"),
-      HelpExample(command: "duet doctor --sandbox", what: "run every lane in the sandbox: which are proven, and what each other reads or writes outside its declaration"),
-    ]
+    exitCodes: [0: "every lane has what it needs (with --sandbox: passed in the sandbox)", 1: "a problem (listed one per line)",
+                2: "a usage error; with --sandbox, no sandbox on this machine (bubblewrap not installed)",
+                3: "with --sandbox, a lane's sandbox could not start"],
+    examples: ["duet doctor": "what this machine gives each lane, and what is missing",
+               "duet doctor --sandbox": "run every lane in the sandbox: which are proven, and what each other reads or writes outside its declaration"]
   )
 
   static let sandbox = Option<Self, Bool>.flag(

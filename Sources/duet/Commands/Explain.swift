@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet explain LANE [--against RUN]`: why this checkout misses another's pass.
@@ -14,15 +15,10 @@ enum ExplainCommand: TreeCommand {
     options: [against.spec, root.spec],
     details: "the lane is fingerprinted as verify --dry-run does it (nothing is run or recorded) and compared with the nearest pass of HEAD's commit recorded under another root: a pulled run (duet history pull), a merged store, another clone sharing the store\nan input file by its content, an env-inputs variable by a keyed hash of its value, a requires: program by the digest of its bytes (not its path)",
     positionals: [.lanes],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "compared (also when nothing differs)"),
-      ExitCodeDoc(code: 1, meaning: "nothing to compare with: no such pass is recorded, or the lane has no fingerprint"),
-      ExitCodeDoc(code: 2, meaning: "a usage error: no LANE, an unknown lane, or a RUN the history does not hold with its parts"),
-    ],
-    examples: [
-      HelpExample(command: "duet history pull && duet explain kotlin", what: "why kotlin misses the pass CI recorded for this commit"),
-      HelpExample(command: "duet explain kotlin --against 20261206-0915", what: "compare with one recorded run"),
-    ]
+    exitCodes: [0: "compared (also when nothing differs)", 1: "nothing to compare with: no such pass is recorded, or the lane has no fingerprint",
+                2: "a usage error: no LANE, an unknown lane, or a RUN the history does not hold with its parts"],
+    examples: ["duet history pull && duet explain kotlin": "why kotlin misses the pass CI recorded for this commit",
+               "duet explain kotlin --against 20261206-0915": "compare with one recorded run"]
   )
   static let maxPositionals = 1
 

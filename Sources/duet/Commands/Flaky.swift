@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet flaky`: lanes ranked by flaky evidence in the history window.
@@ -15,15 +16,9 @@ enum FlakyCommand: RankingCommand, JSONCommand {
     summary: "rank the lanes that are flaky: one fingerprint with both a pass and a failure, or a retry that passed",
     usage: "duet flaky [--tests [--lane NAME]] [--last N] [--since DURATION] [--json]",
     options: [last.spec, since.spec, tests.spec, lane.spec, json.spec, root.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed (a flaky lane does not fail the command)"),
-      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
-    ],
-    examples: [
-      HelpExample(command: "duet flaky --since 7d", what: "the lanes that flaked in the last week"),
-      HelpExample(command: "duet flaky --tests --lane kotlin", what: "the flaky test cases of the kotlin lane's JUnit reports (add --json for JSON)"),
-    ]
+    exitCodes: [0: "listed (a flaky lane does not fail the command)", 1: "the history is off or unreadable", 2: "a usage error"],
+    examples: ["duet flaky --since 7d": "the lanes that flaked in the last week",
+               "duet flaky --tests --lane kotlin": "the flaky test cases of the kotlin lane's JUnit reports (add --json for JSON)"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

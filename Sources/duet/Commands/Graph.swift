@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
@@ -13,14 +14,9 @@ enum GraphCommand: TreeCommand {
     usage: "duet graph [--format dot|mermaid] [--root DIR]",
     options: [format.spec, root.spec],
     details: "an arrow runs from a lane to each lane that needs it",
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
-    ],
-    examples: [
-      HelpExample(command: "duet graph | dot -Tsvg > lanes.svg", what: "draw the lane DAG with Graphviz"),
-      HelpExample(command: "duet graph --format mermaid", what: "a Mermaid flowchart to paste into a Markdown file"),
-    ]
+    exitCodes: [0: "printed", 2: "a usage or manifest error"],
+    examples: ["duet graph | dot -Tsvg > lanes.svg": "draw the lane DAG with Graphviz",
+               "duet graph --format mermaid": "a Mermaid flowchart to paste into a Markdown file"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 
@@ -11,13 +12,8 @@ enum HelpCommand: Command {
     usage: "duet help [COMMAND]",
     options: [],
     positionals: [.commands],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 2, meaning: "no such command"),
-    ],
-    examples: [
-      HelpExample(command: "duet help verify", what: "verify's options, exit codes and examples"),
-    ]
+    exitCodes: [0: "printed", 2: "no such command"],
+    examples: ["duet help verify": "verify's options, exit codes and examples"]
   )
   static let maxPositionals = 1
 

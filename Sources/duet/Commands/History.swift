@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet history`: recent runs; `duet history prune` and `duet history merge FILE...`.
@@ -16,17 +17,14 @@ enum HistoryCommand: TreeCommand, JSONCommand {
     usage: "duet history [--lane NAME] [--limit N] [--json] | duet history prune [--keep N] | duet history merge [--sealed] FILE... | duet history pull [--last N]",
     options: [lane.spec, limit.spec, keep.spec, last.spec, sealed.spec, json.spec, root.spec],
     positionals: [.words(["prune", "merge", "pull"]), .files],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed (also when nothing is recorded yet), pruned, merged or pulled"),
-      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, a store could not be merged, or a pull met a problem (each a warning)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, a --lane neither the manifest nor the history knows, or pull without DUET_REMOTE_CACHE"),
-    ],
-    examples: [
-      HelpExample(command: "duet history merge ci/history-*.sqlite", what: "import the stores CI jobs uploaded"),
-      HelpExample(command: "duet history pull --last 20", what: "merge the runs CI and the team recorded for the last 20 commits (DUET_REMOTE_CACHE)"),
-    ]
+    exitCodes: [0: "listed (also when nothing is recorded yet), pruned, merged or pulled",
+                1: "the history is off or unreadable, a store could not be merged, or a pull met a problem (each a warning)",
+                2: "a usage error, a --lane neither the manifest nor the history knows, or pull without DUET_REMOTE_CACHE"],
+    examples: ["duet history merge ci/history-*.sqlite": "import the stores CI jobs uploaded",
+               "duet history pull --last 20": "merge the runs CI and the team recorded for the last 20 commits (DUET_REMOTE_CACHE)"]
   )
   static let maxPositionals = Int.max
+  static let readsRecordedLanes = true
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     switch arguments.positionals.first {

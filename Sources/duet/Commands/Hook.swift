@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet hook install|uninstall`: a git hook that runs `duet verify` on what is

@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// What `duet hook --help`, the man page and the completions add to hook's spec:
@@ -11,15 +12,9 @@ extension HookCommand {
       .filter { !$0.hasPrefix("exit codes:") }
       .joined(separator: "\n")
     documented.positionals = [.words(["install", "uninstall"]), .none]
-    documented.exitCodes = [
-      ExitCodeDoc(code: 0, meaning: "done"),
-      ExitCodeDoc(code: 1, meaning: "a hook duet did not write is in the way (or, from the hook, verify failed)"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or no git repository"),
-    ]
-    documented.examples = [
-      HelpExample(command: "duet hook install", what: "verify what each git push sends before it leaves"),
-      HelpExample(command: "duet hook uninstall", what: "remove the hook duet wrote"),
-    ]
+    documented.exitCodes = [0: "done", 1: "a hook duet did not write is in the way (or, from the hook, verify failed)",
+                            2: "a usage error, or no git repository"]
+    documented.examples = ["duet hook install": "verify what each git push sends before it leaves", "duet hook uninstall": "remove the hook duet wrote"]
     return documented
   }
 }

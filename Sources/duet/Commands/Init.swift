@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet init`: survey an existing tree and write a commented `lanes/manifest.yaml`
@@ -10,15 +11,10 @@ enum InitCommand: Command {
     summary: "survey the tree and write lanes/manifest.yaml: token, theme and mock checks, one lane per Gradle module and Swift package",
     usage: "duet init [--force] [--root DIR]",
     options: [force.spec, root.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "written"),
-      ExitCodeDoc(code: 1, meaning: "lanes/manifest.yaml exists (nothing written; --force replaces it)"),
-      ExitCodeDoc(code: 2, meaning: "parity/manifest.yaml has errors, or the file cannot be written"),
-    ],
-    examples: [
-      HelpExample(command: "duet init", what: "survey this tree and write lanes/manifest.yaml"),
-      HelpExample(command: "duet init --force", what: "write it again after adding a module (its modules: and mocks: are kept)"),
-    ]
+    exitCodes: [0: "written", 1: "lanes/manifest.yaml exists (nothing written; --force replaces it)",
+                2: "parity/manifest.yaml has errors, or the file cannot be written"],
+    examples: ["duet init": "survey this tree and write lanes/manifest.yaml",
+               "duet init --force": "write it again after adding a module (its modules: and mocks: are kept)"]
   )
 
   static let force = Option<Self, Bool>.flag(

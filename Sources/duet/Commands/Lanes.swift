@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
@@ -9,14 +10,9 @@ enum LanesCommand: TreeCommand, JSONCommand {
     summary: "list the lanes of lanes/manifest.yaml (or those derived from parity/manifest.yaml) in run order, and the modules no lane covers",
     usage: "duet lanes [--root DIR] [--json]",
     options: [root.spec, json.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed"),
-      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
-    ],
-    examples: [
-      HelpExample(command: "duet lanes", what: "the lanes in run order, then the modules no lane covers"),
-      HelpExample(command: "duet lanes --json | jq -r '.lanes[].name'", what: "the lane names, one a line"),
-    ]
+    exitCodes: [0: "listed", 2: "a usage or manifest error"],
+    examples: ["duet lanes": "the lanes in run order, then the modules no lane covers",
+               "duet lanes --json | jq -r '.lanes[].name'": "the lane names, one a line"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

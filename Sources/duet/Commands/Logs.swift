@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or `--run ID`).
@@ -13,17 +14,13 @@ enum LogsCommand: TreeCommand {
     usage: "duet logs LANE [--run ID]",
     options: [run.spec, root.spec],
     positionals: [.lanes],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 1, meaning: "the lane has no recorded run or log, or the log is gone"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, or a lane neither the manifest nor the history knows"),
-    ],
-    examples: [
-      HelpExample(command: "duet logs kotlin", what: "the kotlin lane's log from the last run in which it printed"),
-      HelpExample(command: "duet logs kotlin --run 20261202-185518", what: "its log from one run that duet history lists (a prefix of the id is enough)"),
-    ]
+    exitCodes: [0: "printed", 1: "the lane has no recorded run or log, or the log is gone",
+                2: "a usage error, or a lane neither the manifest nor the history knows"],
+    examples: ["duet logs kotlin": "the kotlin lane's log from the last run in which it printed",
+               "duet logs kotlin --run 20261202-185518": "its log from one run that duet history lists (a prefix of the id is enough)"]
   )
   static let maxPositionals = 1
+  static let readsRecordedLanes = true
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
     guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }

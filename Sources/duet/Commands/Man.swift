@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 
@@ -10,10 +11,8 @@ enum ManCommand: Command {
     summary: "print duet's man page (roff), generated from the same specs as --help",
     usage: "duet man",
     options: [],
-    exitCodes: [ExitCodeDoc(code: 0, meaning: "printed")],
-    examples: [
-      HelpExample(command: "duet man > duet.1 && man ./duet.1", what: "read the man page without installing it"),
-    ]
+    exitCodes: [0: "printed"],
+    examples: ["duet man > duet.1 && man ./duet.1": "read the man page without installing it"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

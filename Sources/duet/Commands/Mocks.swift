@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet mocks`: imprint each generated mock with the fingerprints of its inputs
@@ -14,15 +15,10 @@ enum MocksCommand: TreeCommand, JSONCommand {
     summary: "fingerprint each generated mock's inputs and body; --check reports drift and writes nothing",
     usage: "duet mocks [--check] [--accept-body] [--json] [--root DIR]",
     options: [check.spec, acceptBody.spec, json.spec, root.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "up to date (or written)"),
-      ExitCodeDoc(code: 1, meaning: "stale (--check), or a hand-edited body refused"),
-      ExitCodeDoc(code: 2, meaning: "an error: an unreadable file, a missing source root, the manifest"),
-    ],
-    examples: [
-      HelpExample(command: "duet mocks", what: "imprint every mock file of the manifest's mocks: after regenerating them"),
-      HelpExample(command: "duet mocks --check", what: "say which mock files drifted; write nothing"),
-    ]
+    exitCodes: [0: "up to date (or written)", 1: "stale (--check), or a hand-edited body refused",
+                2: "an error: an unreadable file, a missing source root, the manifest"],
+    examples: ["duet mocks": "imprint every mock file of the manifest's mocks: after regenerating them",
+               "duet mocks --check": "say which mock files drifted; write nothing"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet quarantine add|list|remove`: the reviewed `lanes/quarantine.yaml`.
@@ -21,17 +22,11 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     usage: "duet quarantine add [[--exact] TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [[--exact] TEST] --lane LANE | duet quarantine suggest [--below PCT] [--json]",
     options: [lane.spec, reason.spec, until.spec, exact.spec, below.spec, json.spec, root.spec],
     positionals: [.words(words), .none],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "added (a day already past or a pattern that takes every test is added with a warning), listed, removed or suggested"),
-      ExitCodeDoc(code: 1, meaning: "remove found no such entry, or the file could not be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage error, an unknown lane, an empty TEST, a day that is not a real date, a quarantine file with errors, or an entry that would not read back"),
-    ],
-    examples: [
-      HelpExample(command: "duet quarantine add 'app.CartTest.addsItem' --lane unit --reason 'flips on CI, #123'",
-                  what: "let that test's failures pass the unit lane for 30 days (TEST is classname.name; * and ? are globs)"),
-      HelpExample(command: "duet quarantine add --lane ui --reason 'emulator image broken' --until 2027-01-15",
-                  what: "keep the whole ui lane's failure from failing verify through 15 January 2027 ('remove --lane ui' ends it)"),
-    ]
+    exitCodes: [0: "added (a day already past or a pattern that takes every test is added with a warning), listed, removed or suggested",
+                1: "remove found no such entry, or the file could not be written",
+                2: "a usage error, an unknown lane, an empty TEST, a day that is not a real date, a quarantine file with errors, or an entry that would not read back"],
+    examples: ["duet quarantine add 'app.CartTest.addsItem' --lane unit --reason 'flips on CI, #123'": "let that test's failures pass the unit lane for 30 days (TEST is classname.name; * and ? are globs)",
+               "duet quarantine add --lane ui --reason 'emulator image broken' --until 2027-01-15": "keep the whole ui lane's failure from failing verify through 15 January 2027 ('remove --lane ui' ends it)"]
   )
   static let maxPositionals = 2
 

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet flaky` and `duet stats`: a ranking of the history window's lanes, or
@@ -12,6 +13,7 @@ protocol RankingCommand: HistoryWindowCommand, TreeCommand {
 }
 
 extension RankingCommand {
+  static var readsRecordedLanes: Bool { true }
   static var lane: Option<Self, String?> {
     .text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
   }

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.
@@ -13,15 +14,9 @@ enum ReportCommand: HistoryWindowCommand, TreeCommand {
     usage: "duet report [--last N] [--html FILE]",
     options: [last.spec, html.spec, root.spec],
     details: "read in one pass over the store; the flaky map shows the newest 60 runs of the window",
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "reported"),
-      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable, or the page cannot be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
-    ],
-    examples: [
-      HelpExample(command: "duet report", what: "per lane: runs, p50, p95, a sparkline, cached, failed runs"),
-      HelpExample(command: "duet report --last 200 --html report.html", what: "the last 200 runs, and a page to open in a browser"),
-    ]
+    exitCodes: [0: "reported", 1: "the history is off or unreadable, or the page cannot be written", 2: "a usage error"],
+    examples: ["duet report": "per lane: runs, p50, p95, a sparkline, cached, failed runs",
+               "duet report --last 200 --html report.html": "the last 200 runs, and a page to open in a browser"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 
@@ -12,13 +13,8 @@ enum SchemaCommand: Command {
     options: [],
     details: "put '# yaml-language-server: $schema=<path or URL of the schema>' on the manifest's first line",
     positionals: [.words(["manifest"])],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed"),
-      ExitCodeDoc(code: 2, meaning: "no schema named, or one duet does not know"),
-    ],
-    examples: [
-      HelpExample(command: "duet schema manifest > lanes/manifest.schema.json", what: "a copy beside the manifest, for its yaml-language-server line"),
-    ]
+    exitCodes: [0: "printed", 2: "no schema named, or one duet does not know"],
+    examples: ["duet schema manifest > lanes/manifest.schema.json": "a copy beside the manifest, for its yaml-language-server line"]
   )
   static let maxPositionals = 1
 

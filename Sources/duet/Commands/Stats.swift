@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet stats`: per-lane runs, pass rate, durations and a slowdown flag.
@@ -14,15 +15,9 @@ enum StatsCommand: RankingCommand, JSONCommand {
     usage: "duet stats [--tests [--lane NAME]] [--last N] [--json]",
     options: [last.spec, tests.spec, lane.spec, json.spec, root.spec],
     details: "slower: the median of a lane's last 5 runs is over 1.5x the median of the 20 runs before them",
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "listed"),
-      ExitCodeDoc(code: 1, meaning: "the history is off or unreadable"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
-    ],
-    examples: [
-      HelpExample(command: "duet stats", what: "per lane: runs, pass rate, p50/p95/max and a slowdown flag"),
-      HelpExample(command: "duet stats --tests --lane kotlin --json", what: "per test of the kotlin lane's reports, as JSON"),
-    ]
+    exitCodes: [0: "listed", 1: "the history is off or unreadable", 2: "a usage error"],
+    examples: ["duet stats": "per lane: runs, pass rate, p50/p95/max and a slowdown flag",
+               "duet stats --tests --lane kotlin --json": "per test of the kotlin lane's reports, as JSON"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet theme-test`: every label on every surface of `parity/design-tokens.yaml`,
@@ -10,15 +11,9 @@ enum ThemeTestCommand: TokenConfigCommand, JSONCommand {
     summary: "check every label on every surface, per theme and appearance, at WCAG AA or AAA",
     usage: "duet theme-test [--config FILE] [--root DIR] [--json]",
     options: tokenConfigOptions + [json.spec],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "every pair reaches its level"),
-      ExitCodeDoc(code: 1, meaning: "a pair falls short"),
-      ExitCodeDoc(code: 2, meaning: "a usage or config error"),
-    ],
-    examples: [
-      HelpExample(command: "duet theme-test", what: "check every label on every surface of every theme"),
-      HelpExample(command: "duet theme-test --json", what: "the same report as JSON, every pair with its ratio"),
-    ]
+    exitCodes: [0: "every pair reaches its level", 1: "a pair falls short", 2: "a usage or config error"],
+    examples: ["duet theme-test": "check every label on every surface of every theme",
+               "duet theme-test --json": "the same report as JSON, every pair with its ratio"]
   )
 
   static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
@@ -34,13 +29,8 @@ enum ContrastCommand: JSONCommand {
     options: [json.spec],
     details: "colours: \(ContrastRequest.colourForms)",
     positionals: [.none, .none],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "whatever the ratio"),
-      ExitCodeDoc(code: 2, meaning: "a colour it cannot read"),
-    ],
-    examples: [
-      HelpExample(command: "duet contrast '#1A1A1A' '#FFFFFF'", what: "the ratio of dark text on white, and the levels it passes"),
-    ]
+    exitCodes: [0: "whatever the ratio", 2: "a colour it cannot read"],
+    examples: ["duet contrast '#1A1A1A' '#FFFFFF'": "the ratio of dark text on white, and the levels it passes"]
   )
 
   static var maxPositionals: Int { 2 }

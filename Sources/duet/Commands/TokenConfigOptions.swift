@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// A token command (`design-tokens`, `theme-test`): its `--root` and `--config`,

@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.
@@ -13,15 +14,10 @@ enum TraceCommand: TreeCommand {
     usage: "duet trace [RUN] [--html FILE]",
     options: [html.spec, root.spec],
     details: "RUN: a run id from duet history (the run or log id, or a prefix of it); default: the newest run\nopen the file at https://ui.perfetto.dev or chrome://tracing, or write a page with --html FILE",
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "printed (or the page written)"),
-      ExitCodeDoc(code: 1, meaning: "no such run, the history is off or unreadable, or the page cannot be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage error"),
-    ],
-    examples: [
-      HelpExample(command: "duet trace > run.json", what: "the newest run, for ui.perfetto.dev"),
-      HelpExample(command: "duet trace 20261202-185518 --html trace.html", what: "a run duet history lists, as a page that needs no network"),
-    ]
+    exitCodes: [0: "printed (or the page written)", 1: "no such run, the history is off or unreadable, or the page cannot be written",
+                2: "a usage error"],
+    examples: ["duet trace > run.json": "the newest run, for ui.perfetto.dev",
+               "duet trace 20261202-185518 --html trace.html": "a run duet history lists, as a page that needs no network"]
   )
   static let maxPositionals = 1
 

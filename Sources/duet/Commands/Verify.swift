@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet verify`: every lane of the manifest as a parallel DAG, with progress,

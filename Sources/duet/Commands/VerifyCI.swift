@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// The CI options of `duet verify`, read from the command line: `--junit FILE`

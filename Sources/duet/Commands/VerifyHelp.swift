@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// What `duet verify --help`, the man page and the completions add to verify's
@@ -11,16 +12,11 @@ extension VerifyCommand {
     documented.details = spec.details.split(separator: "\n", omittingEmptySubsequences: false)
       .filter { !$0.hasPrefix("exit codes:") }
       .joined(separator: "\n")
-    documented.exitCodes = [
-      ExitCodeDoc(code: 0, meaning: "every lane passed (flaky, cached and skipped lanes included)"),
-      ExitCodeDoc(code: 1, meaning: "a lane failed or timed out, --strict found changed tracked files, or --junit could not be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage or manifest error (nothing runs)"),
-      ExitCodeDoc(code: 130, meaning: "interrupted (Ctrl-C)"),
-    ]
-    documented.examples = [
-      HelpExample(command: "duet verify", what: "run every lane, in parallel, and say PASS or FAIL"),
-      HelpExample(command: "duet verify --lane kotlin --dry-run", what: "show what running the kotlin lane (and what it needs) would start, and why"),
-    ]
+    documented.exitCodes = [0: "every lane passed (flaky, cached and skipped lanes included)",
+                            1: "a lane failed or timed out, --strict found changed tracked files, or --junit could not be written",
+                            2: "a usage or manifest error (nothing runs)", 130: "interrupted (Ctrl-C)"]
+    documented.examples = ["duet verify": "run every lane, in parallel, and say PASS or FAIL",
+                           "duet verify --lane kotlin --dry-run": "show what running the kotlin lane (and what it needs) would start, and why"]
     return documented
   }
 }

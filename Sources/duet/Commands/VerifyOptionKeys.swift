@@ -1,4 +1,5 @@
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// The options of `duet verify`, each declared once as the key `arguments[key]`
@@ -7,11 +8,11 @@ extension VerifyCommand {
   static let jobs = Option<Self, Int?>.positiveInt(
     OptionSpec(name: "--jobs", value: "N", help: "run at most N lanes at once (default: the number of cores)", short: "-j"))
   static let lane = Option<Self, [String]>.repeated(
-    OptionSpec(name: "--lane", value: "NAME", help: "run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)", repeatable: true))
+    OptionSpec(name: "--lane", value: "NAME", help: "run only this lane, or the lanes a glob such as kotlin-* matches, and what they need (repeatable)", repeatable: true, takesGlob: true))
   static let tag = Option<Self, [String]>.repeated(
     OptionSpec(name: "--tag", value: "TAG", help: "run only the lanes carrying this tag (tags:), and what they need (repeatable)", repeatable: true, completes: .tags))
   static let skip = Option<Self, [String]>.repeated(
-    OptionSpec(name: "--skip", value: "LANE", help: "leave out this lane, or the lanes a glob matches, as skipped by request (repeatable; also DUET_SKIP=a,b)", repeatable: true))
+    OptionSpec(name: "--skip", value: "LANE", help: "leave out this lane, or the lanes a glob matches, as skipped by request (repeatable; also DUET_SKIP=a,b)", repeatable: true, takesGlob: true))
   static let noDeps = Option<Self, Bool>.flag(
     OptionSpec(name: "--no-deps", value: nil, help: "with --lane: do not run the lanes it needs"))
   static let failFast = Option<Self, Bool>.flag(

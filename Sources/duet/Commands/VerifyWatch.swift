@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet verify --watch`: the watch call of DuetApp, with what it tells printed

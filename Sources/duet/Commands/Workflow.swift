@@ -1,5 +1,6 @@
 import Foundation
 import DuetApp
+import DuetCommandLine
 import DuetSupport
 
 /// `duet workflow github|gitlab`: writes (or, with `--check`, checks) a GitHub Actions or GitLab CI
@@ -22,15 +23,9 @@ enum WorkflowCommand: TreeCommand {
     usage: "duet workflow github|gitlab [--output FILE] [--check] [--one-job-per-lane] [--runner-start SECONDS] [--duet-git URL] [--root DIR]",
     options: [output.spec, check.spec, oneJobPerLane.spec, runnerStart.spec, duetGit.spec, root.spec],
     positionals: [.words(["github", "gitlab"])],
-    exitCodes: [
-      ExitCodeDoc(code: 0, meaning: "written or up to date"),
-      ExitCodeDoc(code: 1, meaning: "--check found it stale or missing, or the file could not be written"),
-      ExitCodeDoc(code: 2, meaning: "a usage or manifest error"),
-    ],
-    examples: [
-      HelpExample(command: "duet workflow github", what: "write .github/workflows/duet.yml, one job per lane"),
-      HelpExample(command: "duet workflow gitlab --check", what: "fail (exit 1) when .gitlab-ci.yml no longer matches the manifest"),
-    ]
+    exitCodes: [0: "written or up to date", 1: "--check found it stale or missing, or the file could not be written", 2: "a usage or manifest error"],
+    examples: ["duet workflow github": "write .github/workflows/duet.yml, one job per lane",
+               "duet workflow gitlab --check": "fail (exit 1) when .gitlab-ci.yml no longer matches the manifest"]
   )
   static let maxPositionals = 1
 

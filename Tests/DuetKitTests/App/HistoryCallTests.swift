@@ -53,11 +53,12 @@ struct HistoryCallTests {
     #expect(text.contains("test\n"))
   }
 
-  /// `--lane` naming no lane of the manifest or the history is a usage error naming the nearest.
+  /// `--lane` naming no lane of the manifest or the history is a usage error
+  /// naming the nearest: the command line's one check (`KnownLanes`, issue 54, item 11).
   @Test func anUnknownLaneIsAUsageError() throws {
-    var request = HistoryRequest(root: tree.url, environment: environment)
-    request.lane = "tset"
-    #expect { try history(request) } throws: { ($0 as? UsageError)?.message.contains("did you mean 'test'") == true }
+    #expect {
+      try KnownLanes.check([LaneWord("tset", origin: "--lane")], root: tree.url, environment: environment, orHistory: true, command: "history")
+    } throws: { ($0 as? UsageError)?.message.contains("did you mean 'test'") == true }
   }
 
   /// The store is where the request's environment says, whatever this process's says.

@@ -87,9 +87,13 @@ struct TestCaseHistoryTests {
     let text = FlakyResponse.tests(report).printout(TextFormat(width: 200)).outText
     #expect(text.contains("\n  app.CartTest.addsItem (lane unit): 1 run(s), 1 failure(s), 0 flaky fingerprint(s), 0 flip(s), 1 retry(ies) passed; last seen "))
     #expect(text.contains("\n    last failed: expected 2\n"))
-    // Issue 50, item 7: a lane neither the manifest nor the history knows is a usage error, not "no flaky tests".
-    request.ranking.lane = "other"
-    #expect(throws: UsageError.self) { _ = try flaky(request) }
+    // Issue 50, item 7: a lane neither the manifest nor the history knows is a
+    // usage error, not "no flaky tests": the command line's one check (KnownLanes).
+    let error = #expect(throws: UsageError.self) {
+      try KnownLanes.check([LaneWord("other", origin: "--lane")], root: tree.url, environment: environment, orHistory: true, command: "flaky")
+    }
+    #expect(error?.message.hasPrefix("--lane: no lane 'other' in lanes/manifest.yaml or the history") == true, "\(String(describing: error))")
+    try KnownLanes.check([LaneWord("unit", origin: "--lane")], root: tree.url, environment: environment, orHistory: true, command: "flaky")
   }
 
   /// A report that cannot be read whole (here cut off, and one that is a DTD)

@@ -81,7 +81,7 @@ struct VerifyCallTests {
       _ = try verify(request { $0.options.lanes = ["nope"] })
     }
     #expect(error?.command == "verify")
-    #expect(error?.message.hasPrefix("--lane nope: no such lane in lanes/manifest.yaml") == true, "\(String(describing: error))")
+    #expect(error?.message.hasPrefix("--lane: no lane 'nope' in lanes/manifest.yaml") == true, "\(String(describing: error))")
   }
 
   /// A shard with no lanes ran nothing and passes, with no session to report.

@@ -44,10 +44,16 @@ struct AccessSurfaceTests {
   /// (a narrower DuetApp for the executable, fewer history rows read field by
   /// field by the pages), not a different keyword. The limit keeps the surface
   /// from growing back unnoticed: new code that crosses targets raises it on purpose.
+  /// Issue 54, item 8 raised it from 1,800 to 1,839 (the declarations from about
+  /// 1,783 to 1,838): the command line's specs, parse, man page and completions
+  /// moved from the executable into DuetCommandLine, which builds beside the
+  /// features, and the executable reads them across the target line (50
+  /// declarations: a spec's fields and initialisers, the parse, the renderers);
+  /// item 11's one lane check added 5 (`LaneWord`, `KnownLanes`, `LaneSelector.unknown`).
   @Test func packageDeclarationsStayUnderTheLimit() throws {
     let surface = try PackageSurface.shared.get()
     #expect(surface.declarations.count > 100, "the scan found \(surface.declarations.count): is Sources/ there?")
-    #expect(surface.declarations.count < 1_800, "\(surface.declarations.count) `package` declarations; run tools/lower-package")
+    #expect(surface.declarations.count < 1_839, "\(surface.declarations.count) `package` declarations; run tools/lower-package")
   }
 
   /// A `package` declaration whose name no target that may import its target

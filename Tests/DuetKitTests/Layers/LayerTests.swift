@@ -13,6 +13,10 @@ struct LayerTests {
     "DuetOutput": 1, "DuetProcess": 1, "DuetCache": 1,
     // Issue 56: what a sandboxed lane sees and may write, values and files; the run uses it.
     "DuetSandbox": 1,
+    // Issue 54, item 8: the command line's specs, parse, man page and
+    // completions need only DuetSupport, so they build beside the features,
+    // not at the end after DuetApp.
+    "DuetCommandLine": 1,
     // DuetTestReports (the lanes' JUnit reports) sits below DuetRun, whose run
     // loop reads an attempt's reports as the attempt ends, not beside DuetMocks.
     "DuetModel": 2, "DuetTestReports": 2,
@@ -103,12 +107,13 @@ struct LayerTests {
     #expect(seen == Set(Self.rank.keys))
   }
 
-  /// What the executable may import: the one assembling layer, DuetSupport for
-  /// its console (diagnostics, control text, locks), and the system.
-  static let executableImports: Set<String> = ["DuetApp", "DuetSupport", "Foundation", "Glibc", "Darwin"]
+  /// What the executable may import: the one assembling layer, the command
+  /// line's specs and parse, DuetSupport for its console (diagnostics, control
+  /// text, locks), and the system.
+  static let executableImports: Set<String> = ["DuetApp", "DuetCommandLine", "DuetSupport", "Foundation", "Glibc", "Darwin"]
 
   /// The executable parses arguments and prints; every command is a call in
-  /// DuetApp, so it imports nothing below DuetApp but DuetSupport, and
+  /// DuetApp, so it imports nothing below DuetApp but DuetCommandLine and DuetSupport, and
   /// `Package.swift` gives it no other edge.
   @Test func theExecutableImportsOnlyTheApp() throws {
     var problems: [String] = []
@@ -120,7 +125,7 @@ struct LayerTests {
     let target = try Regex(#"\.executableTarget\(\s*name:\s*"duet",\s*dependencies:\s*\[([^\]]*)\]"#)
     let list = try #require(manifest.firstMatch(of: target)?.output[1].substring)
     let edges = list.matches(of: try Regex(#""(\w+)""#)).compactMap { $0.output[1].substring.map(String.init) }
-    #expect(Set(edges) == ["DuetApp", "DuetSupport"])
+    #expect(Set(edges) == ["DuetApp", "DuetCommandLine", "DuetSupport"])
   }
 
   /// Lines of Swift under `Sources/<target>`, counted as `wc -l` counts them.

@@ -5,12 +5,12 @@ import Foundation
 /// log that is not a terminal (a CI that renders colour), `never` a terminal
 /// that should stay plain. Without it, the environment decides (`NO_COLOR`,
 /// `FORCE_COLOR`, `CLICOLOR_FORCE`) and then whether stdout is a terminal.
-enum ColorChoice: String, Sendable, CaseIterable {
+package enum ColorChoice: String, Sendable, CaseIterable {
   case auto, always, never
 
   /// Removes every `--color WHEN` and `--color=WHEN` from `arguments`; the
   /// last one given, nil for none, or the message for a value that is none of the three.
-  static func take(from arguments: inout [String]) -> Result<ColorChoice?, ColorChoiceError> {
+  package static func take(from arguments: inout [String]) -> Result<ColorChoice?, ColorChoiceError> {
     var choice: ColorChoice?
     var index = 0
     while index < arguments.count, arguments[index] != "--" {
@@ -36,9 +36,9 @@ enum ColorChoice: String, Sendable, CaseIterable {
   }
 }
 
-struct ColorChoiceError: Error, Sendable {
+package struct ColorChoiceError: Error, Sendable {
   var value: String?
-  var message: String {
+  package var message: String {
     "--color takes auto, always or never" + (value.map { "; got '\($0)'" } ?? ", and got nothing")
   }
 }

@@ -1,11 +1,10 @@
-import DuetApp
 import DuetSupport
 
 /// `duet.1`, the man page, rendered in roff (the `man` macros) from the same
 /// command specs as `--help`, so the two cannot disagree. No date in the header:
 /// the same duet gives the same page byte for byte.
-enum ManPage {
-  static func render(_ commands: [DocumentedCommand], version: String) -> String {
+package enum ManPage {
+  package static func render(_ commands: [DocumentedCommand], version: String) -> String {
     (header(version: version) + commands.flatMap(section) + footer).joined(separator: "\n") + "\n"
   }
 
@@ -49,14 +48,14 @@ enum ManPage {
     }
     if !spec.exitCodes.isEmpty {
       r += [".PP", "Exit codes:"]
-      for item in spec.exitCodes {
-        r += [".TP", ".B \(item.code)", text(item.meaning)]
+      for (code, meaning) in spec.exitCodes.rows {
+        r += [".TP", ".B \(code)", text(meaning)]
       }
     }
     if !spec.examples.isEmpty {
       r += [".PP", "Examples:"]
-      for example in spec.examples {
-        r += [".PP", ".RS", text(example.what), ".br", ".B \(text(example.command))", ".RE"]
+      for (command, what) in spec.examples.rows {
+        r += [".PP", ".RS", text(what), ".br", ".B \(text(command))", ".RE"]
       }
     }
     return r

@@ -1,11 +1,15 @@
-import DuetApp
 import DuetSupport
 
 /// One command as the generated documents see it: its spec and how many
 /// positional words it takes, so a completion knows whether the last kind repeats.
-struct DocumentedCommand {
+package struct DocumentedCommand {
   var spec: CommandSpec
   var maxPositionals: Int
+
+  package init(spec: CommandSpec, maxPositionals: Int) {
+    self.spec = spec
+    self.maxPositionals = maxPositionals
+  }
 
   /// The kind of the positional word at `index` (0-based), or nil past the last one.
   func positional(at index: Int) -> ValueKind? {

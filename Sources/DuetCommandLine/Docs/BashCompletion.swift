@@ -1,11 +1,10 @@
-import DuetApp
 import DuetSupport
 
 /// The bash completion script, generated from the command specs so it cannot
 /// drift from what duet accepts. Lanes, tags and refs come from `duet __complete`,
 /// run with the same duet the user typed (`COMP_WORDS[0]`) and the same `--root`.
-enum BashCompletion {
-  static func script(_ commands: [DocumentedCommand], version: String) -> String {
+package enum BashCompletion {
+  package static func script(_ commands: [DocumentedCommand], version: String) -> String {
     let names = commands.map(\.spec.name)
     return (preamble(names: names, version: version) + commands.flatMap(commandCase) + epilogue).joined(separator: "\n") + "\n"
   }
