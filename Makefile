@@ -36,7 +36,7 @@ BASHDIR = $(DESTDIR)$(word 2,$(COMPLETION_FOLDERS))
 ZSHDIR = $(DESTDIR)$(word 4,$(COMPLETION_FOLDERS))
 FISHDIR = $(DESTDIR)$(word 6,$(COMPLETION_FOLDERS))
 
-VERSION := $(shell sed -n 's/^let duetVersion = "\(.*\)"/\1/p' Sources/duet/Version.swift)
+VERSION := $(shell sed -n 's/^let duetVersion = "\(.*\)"/\1/p' Sources/DuetApp/Call/Version.swift)
 OS := $(shell uname -s | tr A-Z a-z)
 ARCH := $(shell uname -m)
 

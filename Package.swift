@@ -94,11 +94,11 @@ let package = Package(
     // tree, and exposes every command as a call.
     .target(
       name: "DuetApp",
-      dependencies: ["DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
+      dependencies: ["DuetCommandLine", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetTestReports", "DuetModel", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport"]
     ),
-    // The executable: arguments in, requests to DuetApp, responses printed. It
-    // sees DuetApp, DuetCommandLine and, for its console, DuetSupport; nothing else (LayerTests).
-    .executableTarget(name: "duet", dependencies: ["DuetApp", "DuetCommandLine", "DuetSupport"]),
+    // The executable: `main` alone, and the commit a release build stamps into
+    // it; every command, its arguments and its printing are DuetApp's (LayerTests).
+    .executableTarget(name: "duet", dependencies: ["DuetApp"]),
     // The seeded mutator shared by the in-process and the end-to-end fuzz tests.
     .target(name: "DuetFuzzSupport", path: "Tests/DuetFuzzSupport"),
     .testTarget(name: "DuetKitTests", dependencies: ["DuetApp", "DuetCI", "DuetDoctor", "DuetHooks", "DuetAdopt", "DuetMocks", "DuetTokens", "DuetRunReports", "DuetRun", "DuetPages", "DuetHistory", "DuetModel", "DuetTestReports", "DuetSandbox", "DuetCache", "DuetProcess", "DuetOutput", "DuetSupport", "DuetFuzzSupport"]),

@@ -26,7 +26,7 @@ extension TreeManifest {
 /// The tree a command works on (`TreeManifest.root`): `override` (`--root`) as
 /// given, or the nearest folder from `workingDirectory` up with a manifest.
 /// Throws `TreeNotFound`.
-package func findTree(from workingDirectory: URL, override: String?) throws -> URL {
+func findTree(from workingDirectory: URL, override: String?) throws -> URL {
   try TreeManifest.root(from: workingDirectory, override: override)
 }
 

@@ -4,12 +4,12 @@ import DuetSupport
 package struct OptionSpec: Sendable {
   package var name: String
   package var value: String?
-  package var help: String
+  var help: String
   package var repeatable: Bool
   /// What the value is, for completions; nil infers it from `value` (see `completion`).
-  package var completes: ValueKind?
+  var completes: ValueKind?
   /// A one-letter spelling (`-j`), which takes its value as the next word or attached (`-j4`).
-  package var short: String?
+  var short: String?
   /// A flag that may carry a value after `=` (`--timings=PATH`), never as the next word.
   package var inlineValue: Bool
   /// A lane option whose value may be a glob over lane names (verify's `--lane kotlin-*`).
@@ -69,11 +69,11 @@ package enum ValueKind: Equatable, Sendable {
 /// (`["duet logs kotlin": "the kotlin lane's log"]`, command line and what it
 /// does). Data, one table per command, so the commands share no code to list them.
 package struct HelpTable<Key: Sendable>: ExpressibleByDictionaryLiteral, Sendable {
-  package var rows: [(key: Key, text: String)]
+  var rows: [(key: Key, text: String)]
 
   package init(dictionaryLiteral elements: (Key, String)...) { rows = elements.map { (key: $0.0, text: $0.1) } }
 
-  package var isEmpty: Bool { rows.isEmpty }
+  var isEmpty: Bool { rows.isEmpty }
 }
 
 /// A command's name, one-line summary and options: enough for `--help`, the man
@@ -82,7 +82,7 @@ package struct HelpTable<Key: Sendable>: ExpressibleByDictionaryLiteral, Sendabl
 package struct CommandSpec: Sendable {
   package var name: String
   package var summary: String
-  package var usage: String
+  var usage: String
   package var options: [OptionSpec]
   package var details: String
   /// What each positional word is; the last kind repeats for a command that takes more.

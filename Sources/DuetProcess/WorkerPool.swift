@@ -35,12 +35,12 @@ package final class WorkerPool: Sendable {
   /// (a restore hands one per lane), few enough for a machine's process limit.
   let limit: Int
 
-  package init(limit: Int = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)) {
+  init(limit: Int = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)) {
     self.limit = max(1, limit)
   }
 
   /// How many threads the pool has made, and how many sleep (for tests).
-  package var threads: (made: Int, sleeping: Int) { state.withLock { ($0.made, $0.sleeping) } }
+  var threads: (made: Int, sleeping: Int) { state.withLock { ($0.made, $0.sleeping) } }
 
   /// Runs `work` on a sleeping thread, a new one, or here when none can be made.
   package func run(_ work: @escaping () -> Void) {

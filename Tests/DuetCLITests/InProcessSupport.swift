@@ -1,5 +1,5 @@
 import Foundation
-@testable import duet
+@testable import DuetApp
 
 /// Runs duet's command line in this process, as the binary would in `directory`
 /// with `environment` added and an empty stdin: arguments in, text and exit code

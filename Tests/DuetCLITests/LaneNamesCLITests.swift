@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import duet
+@testable import DuetApp
 
 /// Issue 50, item 7: one place resolves a lane name for every command that
 /// takes one; a typo is exit 2 with the nearest lane, never an empty answer.

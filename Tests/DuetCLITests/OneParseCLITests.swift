@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import duet
+@testable import DuetApp
 @testable import DuetSupport
 
 /// Issue 54, item 11: a command line is parsed and checked in one step, before

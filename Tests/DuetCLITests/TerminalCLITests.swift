@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetFuzzSupport
-@testable import duet
+@testable import DuetApp
 
 /// The binary in a pseudo-terminal (`script`), where the status line is drawn.
 @Suite("duet verify on a terminal (the binary in a pseudo-terminal)")

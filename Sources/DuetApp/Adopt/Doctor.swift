@@ -6,7 +6,7 @@ import DuetSupport
 import Foundation
 
 /// `duet doctor`: what this machine and tree give the lanes.
-package struct DoctorRequest: Sendable {
+struct DoctorRequest: Sendable {
   /// The tree, or the working folder when no tree was found (`foundBy` nil):
   /// no tree is a problem to report beside the toolchains.
   var root: URL
@@ -22,7 +22,7 @@ package struct DoctorRequest: Sendable {
 
   /// The request for the tree around `workingDirectory` (or `root` as given),
   /// and, when there is none, the working folder itself.
-  package static func find(workingDirectory: URL, root override: String?, environment: [String: String]) throws -> DoctorRequest {
+  static func find(workingDirectory: URL, root override: String?, environment: [String: String]) throws -> DoctorRequest {
     do {
       let root = try TreeManifest.root(from: workingDirectory, override: override)
       let foundBy = override != nil
@@ -35,11 +35,11 @@ package struct DoctorRequest: Sendable {
   }
 }
 
-package struct DoctorResponse: CommandResponse {
+struct DoctorResponse: CommandResponse {
   var report: DoctorReport
-  package var exitCode: Int32 { report.exitCode }
+  var exitCode: Int32 { report.exitCode }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.json(report.json)
@@ -54,7 +54,7 @@ package struct DoctorResponse: CommandResponse {
   }
 }
 
-package func doctor(_ request: DoctorRequest) -> DoctorResponse {
+func doctor(_ request: DoctorRequest) -> DoctorResponse {
   let options = Doctor.Options(root: request.root, foundBy: request.foundBy, environment: request.environment,
                                builtins: BuiltinSet.standard.vocabulary)
   return DoctorResponse(report: Doctor.run(options))

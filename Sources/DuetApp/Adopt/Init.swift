@@ -7,33 +7,33 @@ import Foundation
 
 /// `duet init`: survey the tree and write a commented `lanes/manifest.yaml`,
 /// and a starting theme test beside the token config.
-package struct InitRequest: Sendable {
+struct InitRequest: Sendable {
   var root: URL
   /// `--force`: replace an existing manifest (its `modules:` and `mocks:` are kept).
-  package var force = false
+  var force = false
   init(root: URL) { self.root = root }
 
   /// `root` as given (`--root`), else the tree around the working folder (a git
   /// work tree counts: the tree may have no manifest yet), else the working folder.
-  package static func find(workingDirectory: URL, root override: String?) throws -> InitRequest {
+  static func find(workingDirectory: URL, root override: String?) throws -> InitRequest {
     if override != nil { return InitRequest(root: try TreeManifest.root(from: workingDirectory, override: override)) }
     let found = try? TreeRoot.find(from: workingDirectory, override: nil, markers: TreeManifest.rootMarkers + [".git"])
     return InitRequest(root: found ?? workingDirectory.standardizedFileURL)
   }
 }
 
-package enum InitResponse: CommandResponse {
+enum InitResponse: CommandResponse {
   /// The manifest is there and `--force` was not given: nothing written (exit 1).
   case exists(root: URL)
   /// Written: what the survey found, whether a manifest was replaced, and the theme test's fate.
   case written(AdoptionPlan, root: URL, replaced: Bool, themeTest: Result<ThemeTestScaffold.Scaffold, ThemeTestScaffold.Skip>?)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .exists = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .exists(let root):
@@ -56,7 +56,7 @@ package enum InitResponse: CommandResponse {
 /// Writes the manifest (and the theme test). Throws the parity manifest's
 /// errors, and `CommandFailure` (exit 2) for a file that cannot be written or
 /// a manifest whose kept sections cannot be read.
-package func initTree(_ request: InitRequest) throws -> InitResponse {
+func initTree(_ request: InitRequest) throws -> InitResponse {
   let root = request.root
   let target = Manifest.defaultPath
   var isFolder: ObjCBool = false

@@ -12,7 +12,7 @@ import Foundation
 /// lacks a program, is a problem of its own; a sandbox that could not start is
 /// the machine's (exit 3). Throws a `UsageError` (exit 2) when this machine
 /// has no sandbox, naming what to install.
-package func sandboxDoctor(_ request: DoctorRequest, duetVersion: String) throws -> DoctorResponse {
+func sandboxDoctor(_ request: DoctorRequest, duetVersion: String) throws -> DoctorResponse {
   var report = DoctorReport(root: request.root.path)
   report.ranInSandbox = true
   guard let foundBy = request.foundBy else {

@@ -7,11 +7,11 @@ import Foundation
 
 /// `duet workflow github|gitlab`: a CI pipeline that runs the manifest's lanes
 /// as jobs with `needs:` from the DAG, written or (`check`) compared.
-package struct WorkflowRequest: Sendable {
-  package enum System: String, Sendable {
+struct WorkflowRequest: Sendable {
+  enum System: String, Sendable {
     case github, gitlab
     /// Where the file goes when `--output` names no other place, relative to the root.
-    package var defaultPath: String { self == .gitlab ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath }
+    var defaultPath: String { self == .gitlab ? GitLabPipeline.defaultPath : GitHubWorkflow.defaultPath }
   }
 
   var root: URL
@@ -19,18 +19,18 @@ package struct WorkflowRequest: Sendable {
   var environment: [String: String]
   var system: System
   /// Relative to the root.
-  package var output: String
-  package var check = false
-  package var oneJobPerLane = false
+  var output: String
+  var check = false
+  var oneJobPerLane = false
   /// `--runner-start`: what a job costs before its first lane starts, in seconds.
-  package var runnerStart: Double?
+  var runnerStart: Double?
   /// `--duet-git URL` (GitHub only).
-  package var duetGitURL: String?
+  var duetGitURL: String?
   /// The duet the workflow installs, and the commit its fallback build is pinned to.
   var duetVersion: String
-  package var duetCommit: String?
+  var duetCommit: String?
 
-  package init(root: URL, environment: [String: String], system: System, duetVersion: String) {
+  init(root: URL, environment: [String: String], system: System, duetVersion: String) {
     self.root = root
     self.environment = environment
     self.system = system
@@ -41,7 +41,7 @@ package struct WorkflowRequest: Sendable {
   /// The summary job's id, which the command's messages name.
   static let summaryJobID = GitHubWorkflow.summaryJobID
   /// The longest `--runner-start` a lane could take.
-  package static let maxRunnerStart = Lane.maxTimeout
+  static let maxRunnerStart = Lane.maxTimeout
 }
 
 /// What became of the pipeline file.
@@ -63,13 +63,13 @@ enum WorkflowOutcome: Sendable {
 
 /// The file's outcome, with the request it answers (the messages name the CI
 /// system and `--output`) and the warnings (durations that could not be read).
-package struct WorkflowResponse: CommandResponse {
+struct WorkflowResponse: CommandResponse {
   var request: WorkflowRequest
   var outcome: WorkflowOutcome
   var warnings: [String] = []
-  package var exitCode: Int32 { outcome.exitCode }
+  var exitCode: Int32 { outcome.exitCode }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for warning in warnings { printout.err("duet workflow: warning: \(warning)") }
     let target = request.system.rawValue
@@ -91,7 +91,7 @@ package struct WorkflowResponse: CommandResponse {
 
 /// Throws `UsageError` for an `--output` outside the tree, `ManifestError`, and
 /// `CommandFailure` for a pipeline that cannot be rendered, read or written.
-package func workflow(_ request: WorkflowRequest) throws -> WorkflowResponse {
+func workflow(_ request: WorkflowRequest) throws -> WorkflowResponse {
   let target = request.system.rawValue
   do {
     _ = try TreePath.resolveForWriting(request.output, in: request.root)

@@ -5,11 +5,11 @@ import DuetHistory
 
 /// One `--upstream JOB=STORE` of `duet verify`: the history store a CI job
 /// before this one handed on, and that job's id, for the notes that name it.
-package struct UpstreamStore: Sendable, Equatable {
+struct UpstreamStore: Sendable, Equatable {
   var job: String
   /// An absolute path; a store that does not exist holds no verdict.
   var path: String
-  package init(job: String, path: String) {
+  init(job: String, path: String) {
     self.job = job
     self.path = path
   }

@@ -5,8 +5,8 @@ import Foundation
 
 /// `duet cache stats|prune|verify`: the local content-addressed store under
 /// `.duet/cache`, which holds the outputs and logs of passes.
-package struct CacheRequest: Sendable {
-  package enum Action: Sendable, Equatable {
+struct CacheRequest: Sendable {
+  enum Action: Sendable, Equatable {
     case stats
     /// Trim to at most this many bytes, least recently used first.
     case prune(maxBytes: Int)
@@ -15,24 +15,24 @@ package struct CacheRequest: Sendable {
 
   var root: URL
   var action: Action
-  package init(root: URL, action: Action) {
+  init(root: URL, action: Action) {
     self.root = root
     self.action = action
   }
 }
 
-package enum CacheResponse: CommandResponse {
+enum CacheResponse: CommandResponse {
   case stats(path: String, StoreMaintenance.Stats)
   case pruned(path: String, StoreMaintenance.Pruned, maxBytes: Int)
   case verified(path: String, StoreMaintenance.Verified)
 
   /// `verify` exits 1 when it found damaged blobs (and removed them).
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .verified(_, let verified) = self, !verified.damaged.isEmpty { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.json(ReportJSON.text(CacheJSON(self)))
@@ -82,10 +82,10 @@ struct CacheJSON: Encodable {
 }
 
 /// `1.5 MiB`: a size for people; `500M`, `2G`, `1048576` read back.
-package enum ByteCount {
+enum ByteCount {
   /// Bytes from `N`, `NK`, `NM`, `NG` or `NT` (powers of 1024, `KiB`/`KB` spellings
   /// too); nil for anything else or past 2^62.
-  package static func parse(_ text: String) -> Int? {
+  static func parse(_ text: String) -> Int? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
     guard !digits.isEmpty, digits.count <= 18, let number = Int(digits) else { return nil }
@@ -109,7 +109,7 @@ package enum ByteCount {
 }
 
 /// Throws `CommandFailure` when `.duet` is not a real folder (a link planted there).
-package func cache(_ request: CacheRequest) throws -> CacheResponse {
+func cache(_ request: CacheRequest) throws -> CacheResponse {
   do { try PathGuard.checkStateFolder(root: request.root) } catch {
     throw CommandFailure(message: "duet cache: error: \(error)", code: ExitCode.failed)
   }

@@ -5,9 +5,9 @@ import Foundation
 /// What a command's response says, in order, for the executable to write: every
 /// response renders itself into one (`printout(_:)`), so the text a person reads
 /// is decided here, beside the values, and the executable only writes it.
-package struct Printout: Sendable {
+struct Printout: Sendable {
   /// One thing to write. `paint` is an SGR code (`"32;1"`) the console applies on a colour terminal.
-  package enum Item: Sendable, Equatable {
+  enum Item: Sendable, Equatable {
     /// A line to stdout: tree text in it escaped (`TerminalLine`).
     case out(TerminalLine, paint: String?)
     /// A line to stderr.
@@ -20,7 +20,7 @@ package struct Printout: Sendable {
     case diagnostics([Diagnostic])
   }
 
-  package private(set) var items: [Item] = []
+  private(set) var items: [Item] = []
 
   init() {}
 
@@ -78,17 +78,17 @@ package struct Printout: Sendable {
 }
 
 /// How a response is to be rendered: the terminal's width and whether `--json` was asked.
-package struct TextFormat: Sendable {
+struct TextFormat: Sendable {
   var width: Int
   var json: Bool
-  package init(width: Int = 100, json: Bool = false) {
+  init(width: Int = 100, json: Bool = false) {
     self.width = width
     self.json = json
   }
 }
 
 /// A command's answer: the exit code a CI job trusts and the text that goes with it.
-package protocol CommandResponse {
+protocol CommandResponse {
   var exitCode: Int32 { get }
   func printout(_ format: TextFormat) -> Printout
 }

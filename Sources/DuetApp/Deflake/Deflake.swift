@@ -8,7 +8,7 @@ import DuetHistory
 
 /// How a caller hands deflake the signals while it runs: `onSignal` stops
 /// every run under way; the body returns once they ended.
-package typealias DeflakeSignals = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> Void) -> Void
+typealias DeflakeSignals = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> Void) -> Void
 
 /// `duet deflake`: runs one lane `runs` times on its current inputs (not its
 /// needs, not from the cache), each run a verify recorded in the history as
@@ -17,7 +17,7 @@ package typealias DeflakeSignals = (_ onSignal: @escaping @Sendable () -> Void, 
 /// the current tree (`CurrentTreeCheckout`) and records into the tree's own store.
 /// Throws `UsageError` for an unknown lane or a `--test` of a lane without
 /// reports, `CommandFailure` for a lane that cannot be measured here.
-package func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .silent,
+func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .silent,
                      signals: DeflakeSignals = { _, body in body() }) throws -> DeflakeResponse {
   let lane = try DeflakeState.checkedLane(request)
   let state = DeflakeState(request, laneIndex: lane)

@@ -7,7 +7,7 @@ import DuetHistory
 /// What a deflake measured: `coin: 10 of 30 runs failed (33%, 95% interval
 /// 19%–51%) at fingerprint 3f2a…`; exit 0 when no run failed, 1 when one did,
 /// 2 when `--test` named a test no run reported, 130 when interrupted.
-package struct DeflakeResponse: CommandResponse {
+struct DeflakeResponse: CommandResponse {
   var lane: String
   var test: String?
   var tally: DeflakeTally
@@ -15,13 +15,13 @@ package struct DeflakeResponse: CommandResponse {
 
   var rate: FailureRate { tally.rate }
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if tally.interrupted { return ExitCode.interrupted }
     if test != nil && tally.runs == 0 { return ExitCode.usage }
     return tally.failed > 0 ? ExitCode.failed : ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.json(ReportJSON.text(DeflakeJSON(self)))

@@ -5,31 +5,31 @@ import DuetSupport
 import Foundation
 
 /// `duet mocks`: imprint each generated mock with its fingerprints, or (`check`) say which drifted.
-package struct MocksRequest: Sendable {
+struct MocksRequest: Sendable {
   var root: URL
   /// The invocation's environment, which a mock generator runs with.
   var environment: [String: String]
-  package var check = false
+  var check = false
   /// `--accept-body`: keep a body edited by hand and imprint it.
-  package var acceptBody = false
-  package init(root: URL, environment: [String: String]) {
+  var acceptBody = false
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-package enum MocksResponse: CommandResponse {
+enum MocksResponse: CommandResponse {
   case checked(MockCheckReport)
   case imprinted(MockImprintReport)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     switch self {
     case .checked(let report): return report.exitCode
     case .imprinted(let report): return report.exitCode
     }
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .checked(let report):
@@ -47,7 +47,7 @@ package enum MocksResponse: CommandResponse {
 }
 
 /// Throws `ManifestError` for the tree's manifest.
-package func mocks(_ request: MocksRequest) throws -> MocksResponse {
+func mocks(_ request: MocksRequest) throws -> MocksResponse {
   let manifest = try TreeManifest.load(root: request.root).manifest
   if request.check { return .checked(MockCheck.run(manifest, root: request.root)) }
   let options = MockImprint.Options(acceptBody: request.acceptBody, generator: MockGenerator.shell(environment: request.environment))

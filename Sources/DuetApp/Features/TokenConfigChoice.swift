@@ -5,7 +5,7 @@ import Foundation
 
 /// The tree and the token config a token command reads, from `--root` and
 /// `--config`: shared by `design-tokens` and `theme-test`, which must agree.
-package struct TokenConfigChoice: Sendable {
+struct TokenConfigChoice: Sendable {
   var root: URL
   /// How messages and banners name the config: relative to the root when it lies inside.
   var configPath: String
@@ -15,7 +15,7 @@ package struct TokenConfigChoice: Sendable {
   /// The tree from `workingDirectory` up (either `lanes/manifest.yaml` or the
   /// token config marks one), or `root` as given. No tree is a `CommandFailure`
   /// (exit 2) whose message names both markers.
-  package static func resolve(workingDirectory: URL, root override: String?, config: String?, command: String) throws -> TokenConfigChoice {
+  static func resolve(workingDirectory: URL, root override: String?, config: String?, command: String) throws -> TokenConfigChoice {
     let root: URL
     do {
       root = try TreeRoot.find(from: workingDirectory, override: override, markers: [Manifest.defaultPath, TokenConfig.defaultPath])

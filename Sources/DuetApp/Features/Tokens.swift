@@ -3,19 +3,19 @@ import DuetTokens
 import Foundation
 
 /// `duet design-tokens`: write the Swift and Kotlin token files, or check them.
-package struct DesignTokensRequest: Sendable {
+struct DesignTokensRequest: Sendable {
   var config: TokenConfigChoice
-  package var check = false
-  package var rewrite = false
-  package init(config: TokenConfigChoice) { self.config = config }
+  var check = false
+  var rewrite = false
+  init(config: TokenConfigChoice) { self.config = config }
 }
 
 /// The report (exit 0 or 1), or the config's errors (exit 2, nothing written).
-package struct DesignTokensResponse: CommandResponse {
+struct DesignTokensResponse: CommandResponse {
   var outcome: DesignTokens.Outcome
-  package var exitCode: Int32 { outcome.exitCode }
+  var exitCode: Int32 { outcome.exitCode }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json { printout.json(outcome.json) }
     if case .failure(let diagnostics, _, _) = outcome {
@@ -27,7 +27,7 @@ package struct DesignTokensResponse: CommandResponse {
   }
 }
 
-package func designTokens(_ request: DesignTokensRequest) -> DesignTokensResponse {
+func designTokens(_ request: DesignTokensRequest) -> DesignTokensResponse {
   let config = request.config
   return DesignTokensResponse(outcome: DesignTokens.run(
     root: config.root, configPath: config.configPath, configURL: config.configURL, explicit: config.configURL != nil,
@@ -35,16 +35,16 @@ package func designTokens(_ request: DesignTokensRequest) -> DesignTokensRespons
 }
 
 /// `duet theme-test`: every label on every surface, per theme and appearance.
-package struct ThemeTestRequest: Sendable {
+struct ThemeTestRequest: Sendable {
   var config: TokenConfigChoice
-  package init(config: TokenConfigChoice) { self.config = config }
+  init(config: TokenConfigChoice) { self.config = config }
 }
 
-package struct ThemeTestResponse: CommandResponse {
+struct ThemeTestResponse: CommandResponse {
   var outcome: ThemeTest.Outcome
-  package var exitCode: Int32 { outcome.exitCode }
+  var exitCode: Int32 { outcome.exitCode }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json { printout.json(outcome.json) }
     if case .failure(let diagnostics, _) = outcome {
@@ -56,26 +56,26 @@ package struct ThemeTestResponse: CommandResponse {
   }
 }
 
-package func themeTest(_ request: ThemeTestRequest) -> ThemeTestResponse {
+func themeTest(_ request: ThemeTestRequest) -> ThemeTestResponse {
   ThemeTestResponse(outcome: ThemeTest.run(root: request.config.root, configPath: request.config.configPath, configURL: request.config.configURL))
 }
 
 /// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
-package struct ContrastRequest: Sendable {
+struct ContrastRequest: Sendable {
   var foreground: String
   var background: String
   /// The colour forms `contrast` reads, for its help and its errors.
-  package static let colourForms = TypedColor.forms
-  package init(foreground: String, background: String) {
+  static let colourForms = TypedColor.forms
+  init(foreground: String, background: String) {
     self.foreground = foreground
     self.background = background
   }
 }
 
-package struct ContrastResponse: CommandResponse {
+struct ContrastResponse: CommandResponse {
   var query: ContrastQuery
-  package var exitCode: Int32 { ExitCode.pass }
-  package func printout(_ format: TextFormat) -> Printout {
+  var exitCode: Int32 { ExitCode.pass }
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json { printout.json(query.json) } else { printout.out(query.text) }
     return printout
@@ -83,7 +83,7 @@ package struct ContrastResponse: CommandResponse {
 }
 
 /// Throws `UsageError` for a colour it cannot read.
-package func contrast(_ request: ContrastRequest) throws(UsageError) -> ContrastResponse {
+func contrast(_ request: ContrastRequest) throws(UsageError) -> ContrastResponse {
   var colors: [TypedColor] = []
   for (word, role) in zip([request.foreground, request.background], ["foreground", "background"]) {
     guard let color = TypedColor(word) else {

@@ -7,15 +7,15 @@ import Foundation
 /// `duet explain LANE [--against RUN]`: why this checkout misses (or would be
 /// served) a pass of LANE that another checkout or machine recorded: every
 /// part of the lane's fingerprint here that differs from that run's (issue 56).
-package struct ExplainRequest: Sendable {
+struct ExplainRequest: Sendable {
   var root: URL
   var lane: String
   /// `--against RUN`: the run to compare with (its id or log id, or a prefix);
   /// nil for the nearest pass another checkout or machine recorded for HEAD's commit.
-  package var against: String?
+  var against: String?
   var duetVersion: String
   var environment: [String: String]
-  package init(root: URL, lane: String, duetVersion: String, environment: [String: String]) {
+  init(root: URL, lane: String, duetVersion: String, environment: [String: String]) {
     self.root = root
     self.lane = lane
     self.duetVersion = duetVersion
@@ -23,14 +23,14 @@ package struct ExplainRequest: Sendable {
   }
 }
 
-package struct ExplainResponse: CommandResponse {
+struct ExplainResponse: CommandResponse {
   var lane: String
   /// The run compared with and the differences; equal parts have none.
   var miss: CacheMiss
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     let run = miss.against
     let commit = run.commit.map { " on commit \($0.prefix(12))" } ?? ""
@@ -50,7 +50,7 @@ package struct ExplainResponse: CommandResponse {
 /// commit by another checkout (the lane checked with the command line,
 /// `KnownLanes`). Throws `UsageError` for an unknown run,
 /// `CommandFailure` (exit 1) when there is nothing to compare with.
-package func explain(_ request: ExplainRequest) throws -> ExplainResponse {
+func explain(_ request: ExplainRequest) throws -> ExplainResponse {
   var verify = VerifyRequest(root: request.root, duetVersion: request.duetVersion, environment: request.environment)
   verify.options.lanes = [request.lane]
   verify.dryRun = true

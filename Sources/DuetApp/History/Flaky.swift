@@ -5,29 +5,29 @@ import Foundation
 import DuetHistory
 
 /// `duet flaky`: the lanes ranked by flaky evidence in the history window.
-package struct FlakyRequest: Sendable {
+struct FlakyRequest: Sendable {
   /// The window, and lanes or tests.
-  package var ranking: RankingRequest
+  var ranking: RankingRequest
   /// `--since DURATION`, in seconds back from `now`.
-  package var since: Double?
+  var since: Double?
   var now = Date().timeIntervalSince1970
-  package init(ranking: RankingRequest) {
+  init(ranking: RankingRequest) {
     self.ranking = ranking
   }
 
-  package init(root: URL, environment: [String: String]) {
+  init(root: URL, environment: [String: String]) {
     self.init(ranking: RankingRequest(root: root, environment: environment))
   }
 }
 
-package enum FlakyResponse: CommandResponse {
+enum FlakyResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(FlakyReport)
   case tests(TestFlakyReport)
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     let report: FlakyReport
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -63,7 +63,7 @@ package enum FlakyResponse: CommandResponse {
   }
 }
 
-package func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
+func flaky(_ request: FlakyRequest) throws -> FlakyResponse {
   let (ranking, since) = (request.ranking, request.since.map { request.now - $0 })
   switch try ranking.open(command: "flaky") {
   case .none(let none): return .noHistory(none)

@@ -5,27 +5,27 @@ import Foundation
 import DuetHistory
 
 /// `duet history`: the recent runs, newest first, optionally those of one lane.
-package struct HistoryRequest: Sendable {
+struct HistoryRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   var environment: [String: String]
   /// `--lane NAME`: only runs in which this lane took part.
-  package var lane: String?
-  package var limit = 20
-  package init(root: URL, environment: [String: String]) {
+  var lane: String?
+  var limit = 20
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
 /// The runs `history(_:)` found, each with the lanes that failed it.
-package enum HistoryResponse: CommandResponse {
+enum HistoryResponse: CommandResponse {
   case noHistory(NoHistory)
   case runs(store: String, lane: String?, runs: [RunRow], failedLanes: [String: [String]])
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     let (store, lane, runs, failed): (String, String?, [RunRow], [String: [String]])
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -51,7 +51,7 @@ package enum HistoryResponse: CommandResponse {
 /// `duet history`: reads the store the request's environment names. Throws
 /// `CommandFailure` for a store that is off or unreadable. `--lane` was
 /// checked with the command line (`KnownLanes`).
-package func history(_ request: HistoryRequest) throws -> HistoryResponse {
+func history(_ request: HistoryRequest) throws -> HistoryResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history") {
   case .none(let none): return .noHistory(none)
@@ -64,24 +64,24 @@ package func history(_ request: HistoryRequest) throws -> HistoryResponse {
 }
 
 /// `duet history prune`: keeps the newest runs and drops the rest with their log folders.
-package struct HistoryPruneRequest: Sendable {
+struct HistoryPruneRequest: Sendable {
   var root: URL
   var environment: [String: String]
-  package var keep = 1000
-  package init(root: URL, environment: [String: String]) {
+  var keep = 1000
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-package enum HistoryPruneResponse: CommandResponse {
+enum HistoryPruneResponse: CommandResponse {
   case noHistory(NoHistory)
   /// How many runs and log folders went, and the log folders that could not be removed.
   case pruned(runs: Int, folders: Int, keep: Int, warnings: [String])
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .pruned(let runs, let folders, let keep, let warnings):
@@ -93,7 +93,7 @@ package enum HistoryPruneResponse: CommandResponse {
   }
 }
 
-package func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneResponse {
+func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPruneResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "history prune") {
   case .none(let none): return .noHistory(none)
@@ -113,7 +113,7 @@ package func historyPrune(_ request: HistoryPruneRequest) throws -> HistoryPrune
 }
 
 /// `duet history merge FILE...`: imports other stores (CI jobs' uploads) into the tree's.
-package struct HistoryMergeRequest: Sendable {
+struct HistoryMergeRequest: Sendable {
   var root: URL
   var environment: [String: String]
   /// The stores to import: as given (for the messages) and as absolute paths.
@@ -123,7 +123,7 @@ package struct HistoryMergeRequest: Sendable {
   var sealed: Bool
   /// Written into the entries the merged passes are kept as, and into an uploaded slot's entry.
   var duetVersion: String
-  package init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
+  init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
     self.root = root
     self.environment = environment
     self.files = files
@@ -132,7 +132,7 @@ package struct HistoryMergeRequest: Sendable {
   }
 }
 
-package struct HistoryMergeResponse: CommandResponse {
+struct HistoryMergeResponse: CommandResponse {
   /// Per file as given: what it added, or why it could not be merged.
   var merged: [(file: String, result: Result<(runs: Int, steps: Int), HistoryError>)]
   /// Problems uploading the merged runs to the remote cache (`DUET_REMOTE_CACHE_UPLOAD=1`), which fail nothing.
@@ -142,11 +142,11 @@ package struct HistoryMergeResponse: CommandResponse {
   /// Why none could be kept (`.duet` is not a real folder of the tree).
   var notKept: String?
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     merged.contains { if case .failure = $0.result { true } else { false } } ? ExitCode.failed : ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for warning in warnings { printout.err("duet history merge: warning: \(warning)") }
     for (file, result) in merged {
@@ -163,7 +163,7 @@ package struct HistoryMergeResponse: CommandResponse {
   }
 }
 
-package func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> HistoryMergeResponse {
+func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> HistoryMergeResponse {
   guard let path = HistoryStore.defaultPath(root: request.root, environment: request.environment) else {
     throw CommandFailure(message: "duet history merge: error: history is off (DUET_HISTORY=off)", code: ExitCode.failed)
   }

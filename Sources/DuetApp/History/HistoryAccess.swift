@@ -46,7 +46,7 @@ enum HistoryAccess {
 }
 
 /// No store yet: the command says so and where duet verify will make it.
-package struct NoHistory: Sendable {
+struct NoHistory: Sendable {
   var command: String
   /// The store's path, absolute.
   var path: String

@@ -8,26 +8,26 @@ import Foundation
 /// `duet history pull [--last N]`: the runs the team recorded for the last N
 /// commits of HEAD's first-parent history, fetched from the remote cache
 /// (`DUET_REMOTE_CACHE`) and merged with `history merge`'s checks.
-package struct HistoryPullRequest: Sendable {
+struct HistoryPullRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY`, `DUET_REMOTE_CACHE*`, git's `PATH`.
   var environment: [String: String]
   /// `--last N`: how many commits of HEAD's first-parent history.
-  package var last = 100
-  package init(root: URL, environment: [String: String]) {
+  var last = 100
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-package struct HistoryPullResponse: CommandResponse {
+struct HistoryPullResponse: CommandResponse {
   var pulled: SharedHistory.Pulled
   /// The remote cache, as messages show it (no credentials).
   var remote: String
 
-  package var exitCode: Int32 { pulled.warnings.isEmpty ? ExitCode.pass : ExitCode.failed }
+  var exitCode: Int32 { pulled.warnings.isEmpty ? ExitCode.pass : ExitCode.failed }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     for warning in pulled.warnings { printout.err("duet history pull: warning: \(warning)") }
     let origins = pulled.origins.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
@@ -37,7 +37,7 @@ package struct HistoryPullResponse: CommandResponse {
   }
 }
 
-package func historyPull(_ request: HistoryPullRequest) throws -> HistoryPullResponse {
+func historyPull(_ request: HistoryPullRequest) throws -> HistoryPullResponse {
   let resolved: RemoteCacheConfig?
   do { resolved = try RemoteCacheConfig.resolve(flag: nil, environment: request.environment) } catch {
     throw UsageError(message: "\(error)", command: "history")

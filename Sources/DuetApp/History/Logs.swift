@@ -4,32 +4,32 @@ import Foundation
 import DuetHistory
 
 /// `duet logs LANE`: a lane's log from the last run in which it printed (or from one run).
-package struct LogsRequest: Sendable {
+struct LogsRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   var environment: [String: String]
   var lane: String
   /// `--run ID`: a run id or log id, or a prefix of one.
-  package var run: String?
-  package init(root: URL, environment: [String: String], lane: String) {
+  var run: String?
+  init(root: URL, environment: [String: String], lane: String) {
     self.root = root
     self.environment = environment
     self.lane = lane
   }
 }
 
-package enum LogsResponse: CommandResponse {
+enum LogsResponse: CommandResponse {
   /// No store yet: said on stdout, exit 1.
   case noHistory(NoHistory)
   /// The log's bytes, as the lane wrote them.
   case log(Data)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .noHistory = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .log(let data):
@@ -42,7 +42,7 @@ package enum LogsResponse: CommandResponse {
 
 /// Throws `CommandFailure` when there is no such run or log. The lane was
 /// checked with the command line (`KnownLanes`).
-package func logs(_ request: LogsRequest) throws -> LogsResponse {
+func logs(_ request: LogsRequest) throws -> LogsResponse {
   let lane = request.lane
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "logs") {

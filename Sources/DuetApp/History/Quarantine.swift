@@ -8,8 +8,8 @@ import DuetHistory
 
 /// `duet quarantine add|list|remove`: the reviewed file `lanes/quarantine.yaml`
 /// of tests (and lanes) whose failures do not fail a run until a day.
-package struct QuarantineRequest: Sendable {
-  package enum Action: Sendable, Equatable {
+struct QuarantineRequest: Sendable {
+  enum Action: Sendable, Equatable {
     /// A test of a lane (nil: the whole lane), taken literally when `exact`,
     /// why, and through which day (nil: 30 days from today).
     case add(test: String?, exact: Bool = false, lane: String, reason: String, until: String?)
@@ -27,9 +27,9 @@ package struct QuarantineRequest: Sendable {
   var environment: [String: String]
   /// `suggest --below PCT`, as a fraction: a release needs the 95% interval
   /// of the test's failure rate to end below it.
-  package var releaseBelow: Double?
+  var releaseBelow: Double?
 
-  package init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
+  init(root: URL, action: Action, environment: [String: String] = [:], today: Date = Date()) {
     self.root = root
     self.action = action
     self.environment = environment
@@ -37,7 +37,7 @@ package struct QuarantineRequest: Sendable {
   }
 }
 
-package enum QuarantineResponse: CommandResponse {
+enum QuarantineResponse: CommandResponse {
   /// With the warnings `add` gives about an entry it still writes (a day past, a pattern that takes every test).
   case added(QuarantineEntry, replaced: Bool, warnings: [TerminalLine])
   case listed([QuarantineEntry], today: QuarantineDate)
@@ -45,9 +45,9 @@ package enum QuarantineResponse: CommandResponse {
   case noHistory(NoHistory)
   case suggested(QuarantineSuggestions)
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     if case .noHistory(let none) = self { return none.printout(json: format.json) }
     var printout = Printout()
     // `add`'s warnings go to stderr, beside `--json` too.
@@ -119,7 +119,7 @@ struct QuarantineJSON: Encodable {
 /// file, `UsageError` for a lane, test or day the request gets wrong, and
 /// `CommandFailure` for `remove` of an entry the file does not hold (exit 1)
 /// or a file that would not read back (exit 2).
-package func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
+func quarantine(_ request: QuarantineRequest) throws -> QuarantineResponse {
   let manifest = try TreeManifest.load(root: request.root).manifest
   let lanes = Set(manifest.lanes.map(\.name))
   var file = try QuarantineFile.load(root: request.root, lanes: lanes)

@@ -4,18 +4,18 @@ import Foundation
 /// What `duet flaky` and `duet stats` rank: the tree's history over the last
 /// `last` runs, its lanes or (`--tests`) the test cases of its lanes' reports,
 /// only one lane's with `--lane`.
-package struct RankingRequest: Sendable {
+struct RankingRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   var environment: [String: String]
   /// `--last N`: the window, in runs.
-  package var last = 500
+  var last = 500
   /// `--tests`: the test cases of the lanes' reports, not the lanes.
-  package var tests = false
+  var tests = false
   /// `--lane NAME` (with `--tests`): only this lane's tests.
-  package var lane: String?
+  var lane: String?
 
-  package init(root: URL, environment: [String: String]) {
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
@@ -28,4 +28,4 @@ package struct RankingRequest: Sendable {
 }
 
 /// `duet stats` ranks no more than that.
-package typealias StatsRequest = RankingRequest
+typealias StatsRequest = RankingRequest

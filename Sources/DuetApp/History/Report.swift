@@ -9,35 +9,35 @@ import DuetHistory
 
 /// `duet report`: the history's trends per lane, the flaky tests in words (when
 /// lanes have `reports:`), cache hits and the runs that failed.
-package struct ReportRequest: Sendable {
+struct ReportRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   var environment: [String: String]
-  package var last = 500
+  var last = 500
   /// `--html FILE`, absolute: also write the report as a page there.
-  package var htmlPath: String?
+  var htmlPath: String?
   /// The time the flaky tests' recovery (7 days with no evidence) is counted to.
   var now = Date().timeIntervalSince1970
-  package init(root: URL, environment: [String: String]) {
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-package enum ReportResponse: CommandResponse {
+enum ReportResponse: CommandResponse {
   /// No store yet; with `--html FILE`, no page was written (exit 1, said).
   case noHistory(NoHistory, htmlPath: String?)
   /// The report, the page's path when one was asked for, and why it could not be written.
   case report(HistoryReport, htmlPath: String?, htmlError: TerminalLine?)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .report(_, _, _?) = self { return ExitCode.failed }
     // A page was asked for and none was written: a script must not take it as made.
     if case .noHistory(_, _?) = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     let (report, html, htmlError): (HistoryReport, String?, TerminalLine?)
     switch self {
     case .noHistory(let none, let path):
@@ -98,7 +98,7 @@ func quarantined(root: URL, now: Double) -> [HistoryReport.Quarantined] {
 
 /// Throws `CommandFailure` for a store that is off or unreadable; a page that
 /// cannot be written is said after the report, with exit 1.
-package func report(_ request: ReportRequest) throws -> ReportResponse {
+func report(_ request: ReportRequest) throws -> ReportResponse {
   let store: HistoryStore
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "report") {
   case .none(let none): return .noHistory(none, htmlPath: request.htmlPath)

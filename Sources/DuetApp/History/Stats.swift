@@ -4,14 +4,14 @@ import DuetSupport
 import Foundation
 import DuetHistory
 
-package enum StatsResponse: CommandResponse {
+enum StatsResponse: CommandResponse {
   case noHistory(NoHistory)
   case report(StatsReport)
   case tests(TestStatsReport)
 
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     let report: StatsReport
     switch self {
     case .noHistory(let none): return none.printout(json: format.json)
@@ -39,7 +39,7 @@ package enum StatsResponse: CommandResponse {
   }
 }
 
-package func stats(_ request: StatsRequest) throws -> StatsResponse {
+func stats(_ request: StatsRequest) throws -> StatsResponse {
   switch try request.open(command: "stats") {
   case .none(let none): return .noHistory(none)
   case .store(let store) where request.tests: return .tests(try TestStatsReport.compute(store: store, last: request.last, lane: request.lane))

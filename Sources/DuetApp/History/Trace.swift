@@ -6,33 +6,33 @@ import DuetHistory
 
 /// `duet trace [RUN] [--html FILE]`: a recorded run as Chrome Trace Event JSON,
 /// or its slices drawn on a page that stands alone.
-package struct TraceRequest: Sendable {
+struct TraceRequest: Sendable {
   var root: URL
   /// The invocation's environment: `DUET_HISTORY` says where the store is.
   var environment: [String: String]
   /// A run id or log id, or a prefix of one; nil for the newest run.
-  package var run: String?
+  var run: String?
   /// `--html FILE`, absolute: write the slices as a page there instead of printing the JSON.
-  package var htmlPath: String?
-  package init(root: URL, environment: [String: String]) {
+  var htmlPath: String?
+  init(root: URL, environment: [String: String]) {
     self.root = root
     self.environment = environment
   }
 }
 
-package enum TraceResponse: CommandResponse {
+enum TraceResponse: CommandResponse {
   /// No store yet: said on stdout, exit 1.
   case noHistory(NoHistory)
   case trace(RunTimeline)
   /// The page was written to this path.
   case page(String)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .noHistory = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     switch self {
     case .noHistory(let none): return none.printout(json: false)
     case .trace(let timeline):
@@ -48,7 +48,7 @@ package enum TraceResponse: CommandResponse {
 }
 
 /// Throws `CommandFailure` when the store is off or unreadable or has no such run.
-package func trace(_ request: TraceRequest) throws -> TraceResponse {
+func trace(_ request: TraceRequest) throws -> TraceResponse {
   switch try HistoryAccess.openForReading(root: request.root, environment: request.environment, command: "trace") {
   case .none(let none): return .noHistory(none)
   case .store(let store):

@@ -4,37 +4,37 @@ import DuetSupport
 import Foundation
 
 /// `duet hook install`: a git hook that runs duet verify on what is pushed (or committed).
-package struct HookInstallRequest: Sendable {
+struct HookInstallRequest: Sendable {
   var root: URL
   /// `--pre-commit`; otherwise the pre-push hook.
-  package var preCommit = false
+  var preCommit = false
   /// The duet the hook calls when it lives in the repository's own hooks folder.
   var duetPath: String
   /// `--force`: replace a hook duet did not write (kept as `<hook>.duet-backup`).
-  package var force = false
+  var force = false
   /// `--hooks-folder DIR`: where git runs this repository's hooks from, outside it.
-  package var hooksFolder: String?
+  var hooksFolder: String?
   /// The invocation's environment: git is found on its PATH and reads its variables.
   var environment: [String: String]
-  package init(root: URL, duetPath: String, environment: [String: String]) {
+  init(root: URL, duetPath: String, environment: [String: String]) {
     self.root = root
     self.duetPath = duetPath
     self.environment = environment
   }
 }
 
-package enum HookInstallResponse: CommandResponse {
+enum HookInstallResponse: CommandResponse {
   /// With a warning when the hook would stop every push or commit (a manifest not in git).
   case installed(GitHook.Installed, preCommit: Bool, duetPath: String, warning: String? = nil)
   /// A hook duet did not write is in the way, or git has no hooks folder for it (exit 1).
   case refused(String)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     if case .refused = self { return ExitCode.failed }
     return ExitCode.pass
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     switch self {
     case .refused(let message):
@@ -55,7 +55,7 @@ package enum HookInstallResponse: CommandResponse {
   }
 }
 
-package func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
+func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
   do {
     let installed = try GitHook.install(request.preCommit ? .preCommit : .prePush, root: request.root, duetPath: request.duetPath,
                                         force: request.force, namedFolder: request.hooksFolder, environment: request.environment)
@@ -68,10 +68,10 @@ package func hookInstall(_ request: HookInstallRequest) -> HookInstallResponse {
 }
 
 /// `duet hook uninstall`: what was removed, one line each (none: nothing was installed).
-package struct HookUninstallResponse: CommandResponse {
+struct HookUninstallResponse: CommandResponse {
   var removed: [String]
-  package var exitCode: Int32 { ExitCode.pass }
-  package func printout(_ format: TextFormat) -> Printout {
+  var exitCode: Int32 { ExitCode.pass }
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if removed.isEmpty { printout.out("duet hook: no hook installed; nothing to remove") }
     for line in removed { printout.out("duet hook: \(line)") }
@@ -80,7 +80,7 @@ package struct HookUninstallResponse: CommandResponse {
 }
 
 /// Throws `CommandFailure` (exit 2) when there is no git repository to remove from.
-package func hookUninstall(root: URL, environment: [String: String]) throws(CommandFailure) -> HookUninstallResponse {
+func hookUninstall(root: URL, environment: [String: String]) throws(CommandFailure) -> HookUninstallResponse {
   do {
     return HookUninstallResponse(removed: try GitHook.uninstall(root: root, environment: environment))
   } catch {

@@ -10,23 +10,23 @@ import DuetHistory
 /// change is decided here (the pushed refs on standard input, or the change
 /// since HEAD), then verify is called with a request built for it: no
 /// command line is made and read back.
-package struct HookRunRequest: Sendable {
-  package var root: URL
+struct HookRunRequest: Sendable {
+  var root: URL
   /// `pre-push` or `pre-commit`, as git names the hook.
   var kind: String
   /// The remote git pushes to (pre-push's first argument).
-  package var remote = "origin"
+  var remote = "origin"
   /// What git wrote on the hook's standard input: the refs being pushed.
-  package var standardInput = Data()
+  var standardInput = Data()
   /// The invocation's environment: the lanes inherit it, and `DUET_HISTORY` and `DUET_SKIP` are read from it.
   var environment: [String: String]
   /// As for `VerifyRequest`: the version and built-in identity, what the history's `runs.command` says, and the subreaper.
   var duetVersion: String
-  package var builtinIdentity: (@Sendable () -> String)?
-  package var commandLine = "duet hook run"
-  package var reapOrphans = false
+  var builtinIdentity: (@Sendable () -> String)?
+  var commandLine = "duet hook run"
+  var reapOrphans = false
 
-  package init(root: URL, kind: String, environment: [String: String], duetVersion: String) {
+  init(root: URL, kind: String, environment: [String: String], duetVersion: String) {
     self.root = root
     self.kind = kind
     self.environment = environment
@@ -63,18 +63,18 @@ struct HookTarget {
 
 /// The hook's end: stopped before verify (nothing to verify, or no checkout of
 /// the pushed commit), or verify's response and what the hook adds after it.
-package enum HookRunResponse: CommandResponse {
+enum HookRunResponse: CommandResponse {
   case stopped(Int32)
   case verified(VerifyResponse, request: VerifyRequest, after: Printout)
 
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     switch self {
     case .stopped(let code): return code
     case .verified(let response, _, _): return response.exitCode
     }
   }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     guard case .verified(let response, let request, let after) = self else { return Printout() }
     var printout = response.printout(format, request: request)
     printout.append(after)
@@ -85,7 +85,7 @@ package enum HookRunResponse: CommandResponse {
 /// Runs the hook: decides the change, says what it decided through `say`
 /// (before the run, so it reads above the progress), verifies, and returns.
 /// Throws `UsageError` for a kind it does not know, and what verify throws.
-package func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
+func hookRun(_ request: HookRunRequest, observer: VerifyObserver = .silent,
                     signals: SignalGuard = { _, body in body() }, say: (Printout) -> Void = { _ in }) throws -> HookRunResponse {
   let target: HookTarget
   switch request.kind {

@@ -19,7 +19,7 @@ import DuetSupport
 ///
 /// Owned by the invocation that owns the process (the binary's `main`); an
 /// in-process call has none and leaves the signals alone.
-package final class SignalPolicy: Sendable {
+final class SignalPolicy: Sendable {
   static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   private struct State: Sendable {
@@ -42,7 +42,7 @@ package final class SignalPolicy: Sendable {
   /// Takes over the signals; call once, first thing, before any child or
   /// other thread starts. A process that cannot make even this one thread
   /// cannot run lanes either: it says so and exits 3, the machine's error.
-  package static func install() -> SignalPolicy {
+  static func install() -> SignalPolicy {
     let policy = SignalPolicy()
     StopLatch.prepare()
     // The signal thread is handed the policy itself, kept for the process's life.
@@ -60,7 +60,7 @@ package final class SignalPolicy: Sendable {
   }
 
   /// Runs `body` with `handler` taking the signals (verify's interrupt, watch's stop).
-  package func during<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+  func during<T>(_ handler: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
     try commandStop.listening(handler, during: body)
   }
 
@@ -69,7 +69,7 @@ package final class SignalPolicy: Sendable {
   /// over stale rows until the next tick (issue 52, item 10). The newest
   /// redraw takes it over; a finished status line's does nothing (its clock
   /// has stopped).
-  package func redrawOnResize(_ redraw: @escaping @Sendable () -> Void) {
+  func redrawOnResize(_ redraw: @escaping @Sendable () -> Void) {
     state.withLock { $0.resized = redraw }
   }
 
@@ -124,7 +124,7 @@ package final class SignalPolicy: Sendable {
 
   /// The exit code of a command that returned `code`: 128 + the signal when a
   /// signal stopped it (its children's failure is the signal's doing).
-  package func exitCode(_ code: Int32) -> Int32 {
+  func exitCode(_ code: Int32) -> Int32 {
     SignalThread.firstUnhandled.map { 128 + $0 } ?? code
   }
 

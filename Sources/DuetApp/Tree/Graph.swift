@@ -3,29 +3,29 @@ import DuetSupport
 import Foundation
 
 /// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
-package struct GraphRequest: Sendable {
+struct GraphRequest: Sendable {
   var root: URL
   /// `dot` or `mermaid` (`GraphRequest.formats`).
   var format: String
   /// The formats `graph --format` takes, the default first.
-  package static let formats = GraphRender.Format.allCases.map(\.rawValue)
+  static let formats = GraphRender.Format.allCases.map(\.rawValue)
   /// A format `graph` does not draw is a usage error, said before the tree is looked for.
-  package static func checkFormat(_ name: String) throws(UsageError) {
+  static func checkFormat(_ name: String) throws(UsageError) {
     guard GraphRender.Format(rawValue: name) == nil else { return }
     throw UsageError(message: "--format must be dot or mermaid, got '\(name)'\(Suggestion.hint(for: name, in: formats))", command: "graph")
   }
 
-  package init(root: URL, format: String) {
+  init(root: URL, format: String) {
     self.root = root
     self.format = format
   }
 }
 
 /// Text duet generates whole (a graph, a schema), printed as it is.
-package struct GeneratedText: CommandResponse {
+struct GeneratedText: CommandResponse {
   var text: String
-  package var exitCode: Int32 { ExitCode.pass }
-  package func printout(_ format: TextFormat) -> Printout {
+  var exitCode: Int32 { ExitCode.pass }
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     printout.raw(text)
     return printout
@@ -33,7 +33,7 @@ package struct GeneratedText: CommandResponse {
 }
 
 /// Throws `UsageError` for a format it does not draw, before the manifest is read, and `ManifestError`.
-package func graph(_ request: GraphRequest) throws -> GeneratedText {
+func graph(_ request: GraphRequest) throws -> GeneratedText {
   try GraphRequest.checkFormat(request.format)
   let format = GraphRender.Format(rawValue: request.format) ?? .dot
   let manifest = try TreeManifest.load(root: request.root).manifest
@@ -41,6 +41,6 @@ package func graph(_ request: GraphRequest) throws -> GeneratedText {
 }
 
 /// `duet schema manifest`: the JSON Schema of lanes/manifest.yaml, with every built-in this duet knows.
-package func manifestSchema() -> GeneratedText {
+func manifestSchema() -> GeneratedText {
   GeneratedText(text: ManifestSchema.text(builtins: BuiltinSet.standard.vocabulary))
 }

@@ -5,14 +5,14 @@ import Foundation
 
 /// A lane name as a command line gives it: `duet logs LANE`, `--lane NAME`,
 /// `--skip LANE`, `--stream LANE`.
-package struct LaneWord: Sendable, Equatable {
+struct LaneWord: Sendable, Equatable {
   var text: String
   /// The option that gave it (`--lane`); nil for the command's own LANE word.
   var origin: String?
   /// Whether it may be a glob over lane names (`--lane kotlin-*`, verify's `--lane` and `--skip`).
   var mayBeGlob: Bool
 
-  package init(_ text: String, origin: String?, mayBeGlob: Bool = false) {
+  init(_ text: String, origin: String?, mayBeGlob: Bool = false) {
     self.text = text
     self.origin = origin
     self.mayBeGlob = mayBeGlob
@@ -26,8 +26,8 @@ package struct LaneWord: Sendable, Equatable {
 /// reading). Anything else is a typo, so it is a usage error in one wording
 /// (`LaneSelector.unknown`) naming the lane, the nearest one and the lanes there
 /// are, rather than an empty answer or a run of nothing.
-package enum KnownLanes {
-  package static func check(_ words: [LaneWord], root: URL, environment: [String: String], orHistory: Bool,
+enum KnownLanes {
+  static func check(_ words: [LaneWord], root: URL, environment: [String: String], orHistory: Bool,
                             command: String) throws(UsageError) {
     // A manifest that does not load is the command's to report (or, for the
     // history's readers, must not keep anyone from their history).

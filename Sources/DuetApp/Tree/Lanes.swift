@@ -5,19 +5,19 @@ import DuetSupport
 import Foundation
 
 /// `duet lanes`: the manifest's lanes in run order and the modules no lane covers.
-package struct LanesRequest: Sendable {
+struct LanesRequest: Sendable {
   var root: URL
-  package init(root: URL) { self.root = root }
+  init(root: URL) { self.root = root }
 }
 
-package struct LanesResponse: CommandResponse {
+struct LanesResponse: CommandResponse {
   var report: LanesJSON
   /// For derived lanes, what `duet init` would add to them (a starting theme
   /// test and its lane), so the derived set and init's differ by nothing unsaid.
   var initAdds: String?
-  package var exitCode: Int32 { ExitCode.pass }
+  var exitCode: Int32 { ExitCode.pass }
 
-  package func printout(_ format: TextFormat) -> Printout {
+  func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
     if format.json {
       printout.json(ReportJSON.text(report))
@@ -51,7 +51,7 @@ package struct LanesResponse: CommandResponse {
 }
 
 /// Throws `ManifestError` for the tree's manifest.
-package func lanes(_ request: LanesRequest) throws -> LanesResponse {
+func lanes(_ request: LanesRequest) throws -> LanesResponse {
   let tree = try TreeManifest.load(root: request.root)
   return LanesResponse(report: LanesJSON(tree, modules: ModuleDiscovery.discover(root: request.root, manifest: tree.manifest)),
                        initAdds: tree.isDerived ? DerivedLanes.initAdds(root: request.root) : nil)

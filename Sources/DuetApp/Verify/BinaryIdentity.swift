@@ -8,7 +8,7 @@ import Foundation
 /// code does not. Hashing tens of megabytes costs a good part of a second, so
 /// the digest is kept in `.duet/duet-binary` beside the executable's device,
 /// inode, size, modification and change time, and hashed again only when one moved.
-package enum BinaryIdentity {
+enum BinaryIdentity {
   /// The memo's file name under `.duet/`.
   static let memoName = "duet-binary"
 
@@ -25,7 +25,7 @@ package enum BinaryIdentity {
   /// code running is the code of the process's start, so a duet reinstalled
   /// while `duet watch` runs neither changes what its runs record nor is hashed
   /// again at each run.
-  package static func once(version: String, executable: String?, root: URL, remember: Bool = true) -> @Sendable () -> String {
+  static func once(version: String, executable: String?, root: URL, remember: Bool = true) -> @Sendable () -> String {
     let kept = Locked<String?>(nil)
     return {
       if let known = kept.current { return known }

@@ -7,7 +7,7 @@ import Foundation
 /// traps when libdispatch cannot make its epoll or eventfd descriptor
 /// (`ulimit -n` reached, issue 52); where no thread can be made, there is no
 /// tick, and the progress line is redrawn only as lanes start and end.
-package final class Ticker: Sendable {
+final class Ticker: Sendable {
   private struct State {
     var cancelled = false
     /// A tick asked for now (`fire`), ahead of the interval.
@@ -17,7 +17,7 @@ package final class Ticker: Sendable {
   private let state = Locked(State())
 
   /// Nil when no thread could be made.
-  package init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
+  init?(interval: Double, _ tick: @escaping @Sendable () -> Void) {
     let made = DetachedThread.start { [state] in
       while true {
         // After the interval or a `fire`, a tick, unless cancelled meanwhile.
@@ -34,13 +34,13 @@ package final class Ticker: Sendable {
 
   /// A tick now, on the ticker's thread, then every `interval` again: takes a
   /// lock for an instant and never waits, so a signal thread may call it.
-  package func fire() {
+  func fire() {
     state.withLock { $0.fired = true }
     state.broadcast()
   }
 
   /// No tick after this returns but one already under way.
-  package func cancel() {
+  func cancel() {
     state.withLock { $0.cancelled = true }
     state.broadcast()
   }

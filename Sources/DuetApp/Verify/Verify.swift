@@ -8,14 +8,14 @@ import DuetHistory
 
 /// The part of a run a signal may stop, and what to do when one comes. The
 /// binary passes its signal policy; the default runs the body as it is.
-package typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunVerdict) -> RunVerdict
+typealias SignalGuard = (_ onSignal: @escaping @Sendable () -> Void, _ body: () -> RunVerdict) -> RunVerdict
 
 /// `duet verify` as a call: loads the tree's manifest, narrows the lanes to
 /// the request's change, shard or failures, runs them as a DAG, writes the CI
 /// reports and the history, and returns the one verdict.
 /// Throws `ManifestError` for the manifest, `UsageError` for an option the tree
 /// cannot satisfy and `VerifyFailure` for a history `--failed` cannot read; all are exit 2.
-package func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
+func verify(_ request: VerifyRequest, observer: VerifyObserver = .silent,
                    signals: SignalGuard = { _, body in body() }) throws -> VerifyResponse {
   run(try prepareVerify(request, observer: observer), request, observer: observer, signals: signals)
 }

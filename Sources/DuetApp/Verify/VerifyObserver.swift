@@ -4,7 +4,7 @@ import DuetRun
 /// `started`, `event`, `line` and `ended` come in order on one queue of the
 /// run's, never on the thread that runs the lanes, so an observer that blocks
 /// holds only itself; the others come from the calling thread.
-package struct VerifyObserver: Sendable {
+struct VerifyObserver: Sendable {
   /// A line about the run as a whole (the derived-lanes notice, the change or
   /// shard selected): standard output for text, standard error beside `--json`.
   var notice: @Sendable (String) -> Void
@@ -20,7 +20,7 @@ package struct VerifyObserver: Sendable {
   /// A line of a `--stream` lane's output, with the lane's name.
   var line: @Sendable (_ lane: String, _ text: String) -> Void
 
-  package init(notice: @escaping @Sendable (String) -> Void = { _ in },
+  init(notice: @escaping @Sendable (String) -> Void = { _ in },
               warning: @escaping @Sendable (String) -> Void = { _ in },
               error: @escaping @Sendable (String) -> Void = { _ in },
               started: @escaping @Sendable (Int) -> Void = { _ in },

@@ -6,42 +6,42 @@ import Foundation
 
 /// Everything `duet verify` was asked, checked already: the executable turns
 /// arguments into this, and `verify(_:observer:)` turns it into a response.
-package struct VerifyRequest: Sendable {
+struct VerifyRequest: Sendable {
   /// The tree, found once (`--root` or the nearest manifest above the working folder).
-  package var root: URL
-  package var options: VerifyOptions
+  var root: URL
+  var options: VerifyOptions
   /// `--since REF` / `--changed`: the change whose lanes run.
   var changeBase: ChangedFiles.Base?
   /// `--shard I/N`: this machine's part of the lanes.
-  package var shard: ShardSpec?
+  var shard: ShardSpec?
   /// `--failed`: the lanes that failed in the last recorded run.
-  package var failedOnly = false
+  var failedOnly = false
   /// `--failed-tests`: the lanes whose last run failed test cases, each running only those.
-  package var failedTestsOnly = false
+  var failedTestsOnly = false
   /// `--upstream JOB=STORE` (generated CI): the stores of earlier jobs, whose
   /// verdicts gate the lanes needing theirs (`UpstreamVerdicts`).
-  package var upstream: [UpstreamStore] = []
+  var upstream: [UpstreamStore] = []
   /// `--seal` (generated CI): after the run, seal the verdicts duet recorded in
   /// the job beside its history store, for the jobs after it (`VerdictSeal`).
-  package var sealsVerdicts = false
+  var sealsVerdicts = false
   /// `--dry-run`: decide, run nothing, record nothing.
-  package var dryRun = false
-  package var reports = VerifyReports()
+  var dryRun = false
+  var reports = VerifyReports()
   /// `--remote-cache URL`: the Bazel HTTP cache to read (and, with
   /// `DUET_REMOTE_CACHE_UPLOAD=1`, write); wins over `DUET_REMOTE_CACHE`.
-  package var remoteCache: String?
+  var remoteCache: String?
   /// `--timings[=PATH]`: where the timings page goes (an absolute path), or nil for none.
-  package var timingsPath: String?
+  var timingsPath: String?
   /// What started the run, as the history's `runs.command` column keeps it.
-  package var commandLine = "duet verify"
+  var commandLine = "duet verify"
   /// duet's version and the identity of its built-in code, for built-in lanes'
   /// fingerprints; the identity is asked for only when a lane is a built-in.
   var duetVersion: String
-  package var builtinIdentity: (@Sendable () -> String)?
+  var builtinIdentity: (@Sendable () -> String)?
   /// Make this process the subreaper of the lanes' escaped children and stop
   /// them after the run (the binary does; an in-process caller sharing its
   /// process with other work may not want it).
-  package var reapOrphans = false
+  var reapOrphans = false
   /// The environment lanes inherit and duet reads (`DUET_HISTORY`, `PATH`,
   /// `DUET_SKIP`): the invocation's, never read from this process here.
   var environment: [String: String]
@@ -50,7 +50,7 @@ package struct VerifyRequest: Sendable {
   var runLoop: (@Sendable () -> (poller: any ChildPoller, clock: any RunClock))?
 
   /// `--timings` without a path: `.duet/timings.html` under the root.
-  package static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
+  static func defaultTimingsPath(root: URL) -> String { root.appendingPathComponent(TimingsFile.defaultPath).path }
 
   init(root: URL, options: VerifyOptions, duetVersion: String, environment: [String: String]) {
     self.root = root
@@ -60,19 +60,19 @@ package struct VerifyRequest: Sendable {
   }
 
   /// The default options, with the lanes `DUET_SKIP` names in `environment` left out.
-  package init(root: URL, duetVersion: String, environment: [String: String]) {
+  init(root: URL, duetVersion: String, environment: [String: String]) {
     var options = VerifyOptions()
     options.skip = VerifyRequest.skipVariable(environment)
     self.init(root: root, options: options, duetVersion: duetVersion, environment: environment)
   }
 
   /// `--skip LANE`: left out as skipped by request, before those `DUET_SKIP` names.
-  package mutating func skip(_ patterns: [String]) {
+  mutating func skip(_ patterns: [String]) {
     options.skip = patterns.map { LaneSkip($0, origin: "--skip") } + VerifyRequest.skipVariable(environment)
   }
 
   /// `--since REF` or (`upstream`) `--changed`; neither runs every lane.
-  package mutating func changes(since ref: String?, upstream: Bool) {
+  mutating func changes(since ref: String?, upstream: Bool) {
     changeBase = ref.map { .since($0) } ?? (upstream ? .upstream : nil)
   }
 
@@ -86,14 +86,14 @@ package struct VerifyRequest: Sendable {
 
 /// The reports a CI run writes besides the text: `--junit FILE` and, under
 /// GitHub Actions, annotations and the step summary.
-package struct VerifyReports: Sendable {
+struct VerifyReports: Sendable {
   var junitPath: String?
   var github = false
   var summaryPath: String?
   init() {}
 
   /// GitHub's side from the environment (`GITHUB_ACTIONS`, `GITHUB_STEP_SUMMARY`).
-  package init(junitPath: String?, environment: [String: String]) {
+  init(junitPath: String?, environment: [String: String]) {
     self.junitPath = junitPath
     github = environment[.githubActions] == "true"
     if github, let summary = environment[.githubStepSummary], !summary.isEmpty { summaryPath = summary }
@@ -101,4 +101,4 @@ package struct VerifyReports: Sendable {
 }
 
 /// `--shard I/N` as the request holds it: parsed once, where the argument is read.
-package typealias ShardSpec = Sharding.Spec
+typealias ShardSpec = Sharding.Spec

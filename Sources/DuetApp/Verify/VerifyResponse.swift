@@ -3,7 +3,7 @@ import Foundation
 
 /// What `verify(_:observer:)` did: ran lanes (or none, for an empty shard),
 /// decided a dry run, or found nothing to do for `--failed`.
-package enum VerifyResponse {
+enum VerifyResponse {
   /// The lanes ran; `decided` holds the plan, fingerprints, cache decisions
   /// and every warning (nil for a shard with no lanes, where nothing was planned).
   case ran(RunVerdict, decided: VerifyPipeline.Decided?)
@@ -13,7 +13,7 @@ package enum VerifyResponse {
   case nothingToRun(String)
 
   /// The exit code a CI job trusts: 0 pass, 1 a lane failed, 130 interrupted.
-  package var exitCode: Int32 {
+  var exitCode: Int32 {
     switch self {
     case .ran(let verdict, _): return verdict.exitCode
     case .dryRun, .nothingToRun: return 0
@@ -24,11 +24,11 @@ package enum VerifyResponse {
 /// Why verify could not start other than a bad option (a `UsageError`): the
 /// history `--failed` reads is unreadable (exit 2, with no pointer to help,
 /// since the command line is right).
-package enum VerifyFailure: Error, CustomStringConvertible, Sendable {
+enum VerifyFailure: Error, CustomStringConvertible, Sendable {
   /// `--failed` could not read the history.
   case history(String)
 
-  package var description: String {
+  var description: String {
     switch self {
     case .history(let message): return "--failed: cannot read the history: \(message)"
     }

@@ -9,7 +9,7 @@ import DuetRunReports
 /// annotations), the summary table, the last line; the dry run's table; or the
 /// JSON of either.
 extension VerifyResponse {
-  package func printout(_ format: TextFormat, request: VerifyRequest) -> Printout {
+  func printout(_ format: TextFormat, request: VerifyRequest) -> Printout {
     var printout = Printout()
     switch self {
     case .nothingToRun(let sentence):
@@ -104,7 +104,7 @@ enum VerifyText {
 
 /// What a run event shows on the progress display: the executable draws it
 /// (live status line, colours), this says what the words are.
-package enum ProgressUpdate: Sendable {
+enum ProgressUpdate: Sendable {
   /// A lane started: it joins the status line.
   case started(lane: String)
   /// A line to print, painted with the SGR code.
@@ -112,7 +112,7 @@ package enum ProgressUpdate: Sendable {
   /// A lane ended: it leaves the status line, `count` lanes are done, and its line is printed.
   case finished(lane: String, count: Int, line: TerminalLine, paint: String)
 
-  package init(_ event: RunEvent, total: Int) {
+  init(_ event: RunEvent, total: Int) {
     switch event {
     case .started(_, let name, _):
       self = .started(lane: name)

@@ -7,15 +7,15 @@ import Foundation
 
 /// What stops `duet verify --watch`: a signal (Ctrl-C) interrupts the run in
 /// progress, or wakes the wait for changes; either way the watch ends.
-package final class WatchControl: Sendable {
+final class WatchControl: Sendable {
   private let stopRequest = StopRequest()
 
-  package init() {}
+  init() {}
 
   /// Ends the watch: the run in progress is interrupted, the wait woken.
-  package func stop() { stopRequest.request() }
+  func stop() { stopRequest.request() }
 
-  package var isStopped: Bool { stopRequest.isRequested }
+  var isStopped: Bool { stopRequest.isRequested }
 
   /// The signal guard each run of the watch gets: a stop while it runs interrupts it.
   var signals: SignalGuard {
@@ -29,7 +29,7 @@ package final class WatchControl: Sendable {
 }
 
 /// What the watch tells between runs; each run itself talks through `verify`.
-package struct WatchObserver: Sendable {
+struct WatchObserver: Sendable {
   /// A run's response, to print as `duet verify` does.
   var ran: @Sendable (VerifyResponse) -> Void
   /// Files changed since the last run, and why each lane runs for them (empty: none is affected).
@@ -74,7 +74,7 @@ package struct WatchObserver: Sendable {
 /// `ownOutput` names the files duet's own output goes to (`--watch > watch.log`
 /// inside the tree): they, a `--timings` page in the tree and duet's temporary
 /// files change with every run and are never a change to act on.
-package func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
+func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: VerifyObserver, observer: WatchObserver,
                   ownOutput: Set<FileWatcher.FileIdentity> = []) throws -> Int32 {
   let source = try watcher(for: request, ownOutput: ownOutput)
   return try watch(request, source: source, clock: SystemClock(), control: control, verifyObserver: verifyObserver, observer: observer)

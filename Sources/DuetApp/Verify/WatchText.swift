@@ -8,7 +8,7 @@ extension WatchObserver {
   static let prefix: TerminalLine = "duet verify --watch:"
 
   /// The observer that renders the watch for a console `width` wide and hands each printout to `say`.
-  package static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
+  static func printing(_ request: VerifyRequest, width: Int, say: @escaping @Sendable (Printout) -> Void) -> WatchObserver {
     WatchObserver(
       ran: { response in say(response.printout(TextFormat(width: width), request: request)) },
       changed: { files, lanes in say(changed(files, lanes)) },
@@ -52,7 +52,7 @@ extension WatchObserver {
   }
 
   /// The watch ended on a signal.
-  package static let stopped = Printout.line("\(prefix) stopped")
+  static let stopped = Printout.line("\(prefix) stopped")
 
   static func changed(_ files: [String], _ lanes: [(name: String, reason: String)]) -> Printout {
     var printout = Printout()

@@ -171,7 +171,7 @@ package final class ContentStore: Sendable {
 
   /// Copies a blob out to `path` (absolute) with `mode` (a restored log):
   /// through its folder's descriptor, as `restore(_:into:name:mode:)` does.
-  package func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
+  func restore(_ digest: BlobDigest, toAbsolute path: String, mode: UInt32) throws(StoreError) {
     let parent = (path as NSString).deletingLastPathComponent
     let folder: Int32
     do { folder = try disk.openFolder(parent) } catch { throw .io("cannot write in \(parent): \(error.why)") }

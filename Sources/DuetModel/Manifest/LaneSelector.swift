@@ -46,7 +46,7 @@ package enum LaneSelector {
   /// What to append to "no lane matches": the nearest lane name to a name; for
   /// a glob, the lanes a near spelling of its text before the first wildcard
   /// starts (`kotln-*` suggests the `kotlin-` lanes); else nothing.
-  package static func hint(for pattern: String, in names: [String]) -> String {
+  static func hint(for pattern: String, in names: [String]) -> String {
     guard isGlob(pattern) else { return Suggestion.hint(for: pattern, in: names) }
     let prefix = String(pattern.prefix { $0 != "*" && $0 != "?" })
     guard !prefix.isEmpty else { return "" }

@@ -24,7 +24,7 @@ package struct RunVerdict: Sendable {
   /// Where `--timings` wrote the run's page, when it did.
   package var timingsPath: String?
 
-  package init(lanes: [LaneVerdict], interrupted: Bool, duration: Double, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
+  init(lanes: [LaneVerdict], interrupted: Bool, duration: Double, changedTrackedFiles: [String] = [], reportErrors: [String] = []) {
     self.lanes = lanes
     self.interrupted = interrupted
     self.duration = duration

@@ -47,7 +47,7 @@ package struct TrackedChanges: Sendable, Equatable {
   }
 
   /// Paths whose status or content differ between `before` and `after`, sorted.
-  package static func changed(before: TrackedChanges, after: TrackedChanges) -> [String] {
+  static func changed(before: TrackedChanges, after: TrackedChanges) -> [String] {
     Set(before.entries.keys).union(after.entries.keys).filter { before.entries[$0] != after.entries[$0] }.sorted()
   }
 

@@ -111,7 +111,7 @@ package struct DiskFailure: Error, Sendable, CustomStringConvertible {
   }
 
   /// A failure said in words of its own (a refusal by the path guard).
-  package init(code: Int32 = 0, why: String) {
+  init(code: Int32 = 0, why: String) {
     self.code = code
     self.why = why
   }

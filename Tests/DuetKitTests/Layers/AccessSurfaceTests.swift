@@ -50,10 +50,13 @@ struct AccessSurfaceTests {
   /// features, and the executable reads them across the target line (50
   /// declarations: a spec's fields and initialisers, the parse, the renderers);
   /// item 11's one lane check added 5 (`LaneWord`, `KnownLanes`, `LaneSelector.unknown`).
+  /// Then the executable became `main` alone: every command, its arguments and
+  /// its printing moved into DuetApp, whose 279 declarations the executable had
+  /// read across the line are internal now (1,838 -> 1,541), and the limit came down to 1,560.
   @Test func packageDeclarationsStayUnderTheLimit() throws {
     let surface = try PackageSurface.shared.get()
     #expect(surface.declarations.count > 100, "the scan found \(surface.declarations.count): is Sources/ there?")
-    #expect(surface.declarations.count < 1_839, "\(surface.declarations.count) `package` declarations; run tools/lower-package")
+    #expect(surface.declarations.count < 1_560, "\(surface.declarations.count) `package` declarations; run tools/lower-package")
   }
 
   /// A `package` declaration whose name no target that may import its target

@@ -7,7 +7,7 @@ import Testing
 /// each see the environment they were given, never this process's.
 @Suite("The process environment is read in one place")
 struct EnvironmentReadTests {
-  static let allowed: Set = ["duet/Invocation.swift"]
+  static let allowed: Set = ["DuetApp/Call/Invocation.swift"]
 
   /// Every Swift file under `Sources/` that reads `ProcessInfo.processInfo.environment`, or `getenv`.
   static func readers() throws -> [String] {

@@ -10,7 +10,7 @@ import Testing
 @Suite("No Dispatch source or queue on the run's path")
 struct RunPathDispatchTests {
   /// Folders under `Sources/` a verify, doctor or watch runs through.
-  static let runPath = ["DuetProcess", "DuetRun", "DuetSandbox", "DuetCache/Remote", "DuetApp/Verify", "DuetApp/Signals", "DuetDoctor", "duet"]
+  static let runPath = ["DuetProcess", "DuetRun", "DuetSandbox", "DuetCache/Remote", "DuetApp/Verify", "DuetApp/Signals", "DuetApp/Call", "DuetApp/Commands", "DuetDoctor", "duet"]
   static let forbidden = ["DispatchSource", "DispatchQueue", "DispatchGroup", "DispatchWorkItem"]
 
   @Test func noneThere() throws {

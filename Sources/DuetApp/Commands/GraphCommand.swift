@@ -1,0 +1,26 @@
+import Foundation
+import DuetCommandLine
+import DuetSupport
+
+/// `duet graph`: the lane DAG as Graphviz DOT or a Mermaid flowchart.
+enum GraphCommand: TreeCommand {
+  static let format = Option<Self, String?>.text(
+    OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRequest.formats)))
+
+  static let spec = CommandSpec(
+    name: "graph",
+    summary: "print the lane DAG as Graphviz DOT or a Mermaid flowchart, for docs and reviews",
+    usage: "duet graph [--format dot|mermaid] [--root DIR]",
+    options: [format.spec, root.spec],
+    details: "an arrow runs from a lane to each lane that needs it",
+    exitCodes: [0: "printed", 2: "a usage or manifest error"],
+    examples: ["duet graph | dot -Tsvg > lanes.svg": "draw the lane DAG with Graphviz",
+               "duet graph --format mermaid": "a Mermaid flowchart to paste into a Markdown file"]
+  )
+
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let format = try arguments[Self.format] ?? "dot"
+    try GraphRequest.checkFormat(format)
+    return console.show(try graph(GraphRequest(root: try treeRoot(arguments), format: format)))
+  }
+}

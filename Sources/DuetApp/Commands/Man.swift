@@ -1,0 +1,21 @@
+import DuetCommandLine
+import DuetSupport
+
+
+/// `duet man`: the man page (roff), from the same specs as `--help`; `make install`
+/// writes it to share/man/man1/duet.1.
+enum ManCommand: Command {
+  static let spec = CommandSpec(
+    name: "man",
+    summary: "print duet's man page (roff), generated from the same specs as --help",
+    usage: "duet man",
+    options: [],
+    exitCodes: [0: "printed"],
+    examples: ["duet man > duet.1 && man ./duet.1": "read the man page without installing it"]
+  )
+
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    console.raw(ManPage.render(Entrypoint.documented, version: duetVersion))
+    return ExitCode.pass
+  }
+}

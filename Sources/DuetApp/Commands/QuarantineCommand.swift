@@ -1,0 +1,73 @@
+import Foundation
+import DuetCommandLine
+import DuetSupport
+
+/// `duet quarantine add|list|remove`: the reviewed `lanes/quarantine.yaml`.
+enum QuarantineCommand: TreeCommand, JSONCommand {
+  static let words = ["add", "list", "remove", "suggest"]
+  static let lane = Option<Self, String?>.text(
+    OptionSpec(name: "--lane", value: "LANE", help: "the lane the test belongs to; without TEST, the whole lane is quarantined (or removed)"))
+  static let reason = Option<Self, String?>.text(
+    OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"))
+  static let until = Option<Self, String?>.text(
+    OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
+  static let exact = Option<Self, Bool>.flag(
+    OptionSpec(name: "--exact", help: "with add or remove: TEST is one name, its * and ? taken literally, not a pattern"))
+  static let below = Option<Self, String?>.text(
+    OptionSpec(name: "--below", value: "PCT", help: "with suggest: suggest a release only when the 95% interval of the test's failure rate, from its passes in a row, ends below PCT (e.g. 5%; 10 passes still allow 28%)"))
+  static let spec = CommandSpec(
+    name: "quarantine",
+    summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
+    usage: "duet quarantine add [[--exact] TEST] --lane LANE --reason TEXT [--until YYYY-MM-DD] | duet quarantine list [--json] | duet quarantine remove [[--exact] TEST] --lane LANE | duet quarantine suggest [--below PCT] [--json]",
+    options: [lane.spec, reason.spec, until.spec, exact.spec, below.spec, json.spec, root.spec],
+    positionals: [.words(words), .none],
+    exitCodes: [0: "added (a day already past or a pattern that takes every test is added with a warning), listed, removed or suggested",
+                1: "remove found no such entry, or the file could not be written",
+                2: "a usage error, an unknown lane, an empty TEST, a day that is not a real date, a quarantine file with errors, or an entry that would not read back"],
+    examples: ["duet quarantine add 'app.CartTest.addsItem' --lane unit --reason 'flips on CI, #123'": "let that test's failures pass the unit lane for 30 days (TEST is classname.name; * and ? are globs)",
+               "duet quarantine add --lane ui --reason 'emulator image broken' --until 2027-01-15": "keep the whole ui lane's failure from failing verify through 15 January 2027 ('remove --lane ui' ends it)"]
+  )
+  static let maxPositionals = 2
+
+  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+    let test = arguments.positionals.dropFirst().first
+    let action: QuarantineRequest.Action
+    switch arguments.positionals.first {
+    case "list"?, nil:
+      guard test == nil else { throw UsageError(message: "list takes no TEST", command: "quarantine") }
+      action = .list
+    case "add"?:
+      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
+      guard let reason = try arguments[Self.reason] else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
+      action = .add(test: test, exact: try arguments[exact], lane: lane, reason: reason, until: try arguments[until])
+    case "suggest"?:
+      guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
+      action = .suggest
+    case "remove"?:
+      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
+      action = .remove(test: test, exact: try arguments[exact], lane: lane)
+    case let other?:
+      throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
+    }
+    if case .add = action {} else if try arguments[reason.given] || arguments[until.given] {
+      throw UsageError(message: "--reason and --until go with add", command: "quarantine")
+    }
+    if try arguments[exact], test == nil {
+      throw UsageError(message: "--exact needs a TEST (with add or remove), the one name to take literally", command: "quarantine")
+    }
+    var request = QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)
+    request.releaseBelow = try releaseBelow(arguments, action: action)
+    return console.show(try quarantine(request), json: try arguments[json])
+  }
+
+  /// `--below PCT` as a fraction; only with suggest, and between 0% and 100%.
+  static func releaseBelow(_ arguments: ParsedArguments<Self>, action: QuarantineRequest.Action) throws -> Double? {
+    guard let text = try arguments[below] else { return nil }
+    guard action == .suggest else { throw UsageError(message: "--below goes with suggest", command: "quarantine") }
+    let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+    guard let percent = Double(digits), percent > 0, percent <= 100 else {
+      throw UsageError(message: "--below needs a percentage above 0 and at most 100, such as 5%, got '\(text)'", command: "quarantine")
+    }
+    return percent / 100
+  }
+}
