@@ -33,15 +33,7 @@ package enum ChildRun {
     package var spawnError: String?
     /// The machine, not the command, kept it from starting: no file descriptor,
     /// process or memory left (`EMFILE`, `ENFILE`, `EAGAIN`, `ENOMEM`).
-    package var outOfResources: Bool
-
-    init(waitStatus: Int32?, timedOut: Bool, stopped: Bool, spawnError: String?, outOfResources: Bool = false) {
-      self.waitStatus = waitStatus
-      self.timedOut = timedOut
-      self.stopped = stopped
-      self.spawnError = spawnError
-      self.outOfResources = outOfResources
-    }
+    package var outOfResources: Bool = false
 
     package var exitCode: Int32? { waitStatus.flatMap(DuetProcess.exitCode(ofWaitStatus:)) }
     package var signal: Int32? { waitStatus.flatMap(terminatingSignal(ofWaitStatus:)) }

@@ -14,11 +14,6 @@ struct DoctorRequest: Sendable {
   var foundBy: String?
   /// The invocation's environment: the `PATH` the lanes' programs are looked for on, `DUET_HISTORY`.
   var environment: [String: String]
-  init(root: URL, foundBy: String?, environment: [String: String]) {
-    self.root = root
-    self.foundBy = foundBy
-    self.environment = environment
-  }
 
   /// The request for the tree around `workingDirectory` (or `root` as given),
   /// and, when there is none, the working folder itself.

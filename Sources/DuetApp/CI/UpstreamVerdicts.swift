@@ -9,10 +9,6 @@ struct UpstreamStore: Sendable, Equatable {
   var job: String
   /// An absolute path; a store that does not exist holds no verdict.
   var path: String
-  init(job: String, path: String) {
-    self.job = job
-    self.path = path
-  }
 }
 
 /// How a lane in a generated CI job is gated by the lanes it needs that ran in

@@ -20,15 +20,9 @@ struct VerdictSeal: Sendable, Equatable {
   /// The digest of the ids of the runs the store held before the job's first verify.
   var baseline: String
   /// Each run duet recorded in the job, in order, with the digest of its rows.
-  var runs: [(id: String, digest: String)]
+  var runs: [(id: String, digest: String)] = []
   /// Why a later verify of the job found the store no longer matching; a broken seal never verifies.
   var broken: String?
-
-  init(baseline: String, runs: [(id: String, digest: String)] = [], broken: String? = nil) {
-    self.baseline = baseline
-    self.runs = runs
-    self.broken = broken
-  }
 
   static func == (a: VerdictSeal, b: VerdictSeal) -> Bool {
     a.baseline == b.baseline && a.broken == b.broken && a.runs.map(\.id) == b.runs.map(\.id) && a.runs.map(\.digest) == b.runs.map(\.digest)

@@ -15,10 +15,6 @@ struct CacheRequest: Sendable {
 
   var root: URL
   var action: Action
-  init(root: URL, action: Action) {
-    self.root = root
-    self.action = action
-  }
 }
 
 enum CacheResponse: CommandResponse {

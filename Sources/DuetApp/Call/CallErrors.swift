@@ -15,8 +15,4 @@ enum ExitCode {
 struct CommandFailure: Error, Sendable {
   var message: String
   var code: Int32
-  init(message: String, code: Int32) {
-    self.message = message
-    self.code = code
-  }
 }

@@ -79,12 +79,8 @@ struct Printout: Sendable {
 
 /// How a response is to be rendered: the terminal's width and whether `--json` was asked.
 struct TextFormat: Sendable {
-  var width: Int
-  var json: Bool
-  init(width: Int = 100, json: Bool = false) {
-    self.width = width
-    self.json = json
-  }
+  var width: Int = 100
+  var json: Bool = false
 }
 
 /// A command's answer: the exit code a CI job trusts and the text that goes with it.

@@ -12,10 +12,6 @@ struct MocksRequest: Sendable {
   var check = false
   /// `--accept-body`: keep a body edited by hand and imprint it.
   var acceptBody = false
-  init(root: URL, environment: [String: String]) {
-    self.root = root
-    self.environment = environment
-  }
 }
 
 enum MocksResponse: CommandResponse {

@@ -66,10 +66,6 @@ struct ContrastRequest: Sendable {
   var background: String
   /// The colour forms `contrast` reads, for its help and its errors.
   static let colourForms = TypedColor.forms
-  init(foreground: String, background: String) {
-    self.foreground = foreground
-    self.background = background
-  }
 }
 
 struct ContrastResponse: CommandResponse {

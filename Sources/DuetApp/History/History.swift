@@ -68,10 +68,6 @@ struct HistoryPruneRequest: Sendable {
   var root: URL
   var environment: [String: String]
   var keep = 1000
-  init(root: URL, environment: [String: String]) {
-    self.root = root
-    self.environment = environment
-  }
 }
 
 enum HistoryPruneResponse: CommandResponse {
@@ -120,16 +116,9 @@ struct HistoryMergeRequest: Sendable {
   var files: [(given: String, path: String)]
   /// `--sealed` (generated CI): only the runs the seal beside each store names,
   /// from a store that matches it (`SealedStore`); a store that does not is refused.
-  var sealed: Bool
+  var sealed: Bool = false
   /// Written into the entries the merged passes are kept as, and into an uploaded slot's entry.
-  var duetVersion: String
-  init(root: URL, environment: [String: String], files: [(given: String, path: String)], sealed: Bool = false, duetVersion: String = "") {
-    self.root = root
-    self.environment = environment
-    self.files = files
-    self.sealed = sealed
-    self.duetVersion = duetVersion
-  }
+  var duetVersion: String = ""
 }
 
 struct HistoryMergeResponse: CommandResponse {

@@ -14,10 +14,6 @@ struct HistoryPullRequest: Sendable {
   var environment: [String: String]
   /// `--last N`: how many commits of HEAD's first-parent history.
   var last = 100
-  init(root: URL, environment: [String: String]) {
-    self.root = root
-    self.environment = environment
-  }
 }
 
 struct HistoryPullResponse: CommandResponse {

@@ -15,10 +15,6 @@ struct GraphRequest: Sendable {
     throw UsageError(message: "--format must be dot or mermaid, got '\(name)'\(Suggestion.hint(for: name, in: formats))", command: "graph")
   }
 
-  init(root: URL, format: String) {
-    self.root = root
-    self.format = format
-  }
 }
 
 /// Text duet generates whole (a graph, a schema), printed as it is.

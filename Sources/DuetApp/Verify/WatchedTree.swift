@@ -23,11 +23,6 @@ struct WatchedTree {
   /// The tree's folder is gone; the watch says so rather than "watching".
   private(set) var isGone = false
 
-  init(root: String, observer: WatchObserver) {
-    self.root = root
-    self.observer = observer
-  }
-
   /// The files `events` changed, sorted, each once; the notices they carry told on the way.
   mutating func take(_ events: [WatchEvent]) -> [String] {
     var files = Set<String>()

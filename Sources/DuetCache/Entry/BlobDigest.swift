@@ -5,11 +5,6 @@ package struct BlobDigest: Sendable, Hashable, CustomStringConvertible {
   package var hash: String
   var size: Int
 
-  init(hash: String, size: Int) {
-    self.hash = hash
-    self.size = size
-  }
-
   /// `sha256:<hex>/<size>`, as messages show it.
   package var description: String { "sha256:\(hash)/\(size)" }
 

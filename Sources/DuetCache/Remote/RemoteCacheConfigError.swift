@@ -8,10 +8,5 @@ package struct RemoteCacheConfigError: Error, Sendable, Equatable, CustomStringC
   /// What is wrong, lowercase: `expected an http:// or https:// URL, got "ftp://host/x"`.
   var message: String
 
-  init(source: String, message: String) {
-    self.source = source
-    self.message = message
-  }
-
   package var description: String { "\(source): \(message)" }
 }

@@ -28,11 +28,6 @@ package struct RemoteGet: Sendable {
   var key: RemoteKey
   var destination: String
   var maxBytes: Int
-  init(key: RemoteKey, destination: String, maxBytes: Int) {
-    self.key = key
-    self.destination = destination
-    self.maxBytes = maxBytes
-  }
 }
 
 /// An upload: the object to PUT and the file that holds its bytes.
@@ -41,12 +36,7 @@ package struct RemotePut: Sendable {
   var source: String
   /// `application/octet-stream` for blobs, `application/octet-stream` (binary
   /// protobuf) for action entries too.
-  var contentType: String
-  init(key: RemoteKey, source: String, contentType: String = "application/octet-stream") {
-    self.key = key
-    self.source = source
-    self.contentType = contentType
-  }
+  var contentType: String = "application/octet-stream"
 }
 
 /// How one request ended. `failed` carries a sentence for a warning, which

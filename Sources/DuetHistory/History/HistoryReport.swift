@@ -57,13 +57,6 @@ package struct HistoryReport: Sendable {
     package var unestimated: Int
     package var seconds: Double
 
-    init(monday: Int, hits: Int, unestimated: Int, seconds: Double) {
-      self.monday = monday
-      self.hits = hits
-      self.unestimated = unestimated
-      self.seconds = seconds
-    }
-
     /// `2025-W14`: the ISO week-numbering year (that of the week's Thursday) and week.
     package var label: String {
       let thursday = HistoryReport.civil(monday + 3)

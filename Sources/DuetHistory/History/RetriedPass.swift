@@ -2,10 +2,6 @@
 package struct RetriedPass: Sendable, Equatable {
   var failed: Int
   var attempts: Int
-  init(failed: Int, attempts: Int) {
-    self.failed = failed
-    self.attempts = attempts
-  }
 
   /// `flaky at this fingerprint: 1 of 2 attempts failed`, as the dry run and the run say it.
   package var words: String { "flaky at this fingerprint: \(failed) of \(attempts) attempts failed" }

@@ -20,14 +20,6 @@ struct TestIdentity: Sendable, Hashable {
   /// Its position among the cases of the same report, suite and name in one attempt (0 for the first).
   var ordinal: Int
 
-  init(lane: String, report: String, suite: String, name: String, ordinal: Int) {
-    self.lane = lane
-    self.report = report
-    self.suite = suite
-    self.name = name
-    self.ordinal = ordinal
-  }
-
   /// `suite.name`, as a person (and a quarantine entry) names the test.
   var fullName: String { suite.isEmpty ? name : "\(suite).\(name)" }
 

@@ -12,10 +12,6 @@ import DuetProcess
 struct AttemptWorkers {
   var start: (@escaping () -> Void) -> Void
 
-  init(start: @escaping (@escaping () -> Void) -> Void) {
-    self.start = start
-  }
-
   /// The process's worker threads, or the caller's thread when none can be made.
   static var threads: AttemptWorkers { .pool(.shared) }
 
@@ -32,7 +28,4 @@ struct AttemptWorkers {
 struct StartWork {
   var run: () -> (() -> Void)
 
-  init(run: @escaping () -> (() -> Void)) {
-    self.run = run
-  }
 }

@@ -12,11 +12,6 @@ package struct FailedTestsOnly: Sendable, Equatable {
   /// How many cases that run reported in all.
   package var total: Int
 
-  init(tests: [String], total: Int) {
-    self.tests = tests
-    self.total = total
-  }
-
   /// `failed tests only: 1 of 3`, as the run's table says it.
   var words: String { "failed tests only: \(tests.count) of \(total)" }
 }

@@ -536,8 +536,4 @@ struct ReportReading {
   var snapshot: (Lane) -> TestReportSnapshot
   var read: (Lane, Double, TestReportSnapshot) -> JUnitReading
 
-  init(snapshot: @escaping (Lane) -> TestReportSnapshot, read: @escaping (Lane, Double, TestReportSnapshot) -> JUnitReading) {
-    self.snapshot = snapshot
-    self.read = read
-  }
 }

@@ -15,10 +15,6 @@ package struct LaneSchedule: Sendable {
   package struct Start: Sendable, Equatable {
     var index: Int
     var attempt: Int
-    init(index: Int, attempt: Int) {
-      self.index = index
-      self.attempt = attempt
-    }
   }
 
   /// What an attempt's end means: the lane runs again, or it has its outcome.

@@ -6,10 +6,6 @@ struct OutputCheck {
   var missing: [String]
   /// Run on the loop's thread when nothing is missing: keeps the captured
   /// files for the entry written after the run (`LaneCache.keep`).
-  var keep: () -> Void
+  var keep: () -> Void = {}
 
-  init(missing: [String], keep: @escaping () -> Void = {}) {
-    self.missing = missing
-    self.keep = keep
-  }
 }
