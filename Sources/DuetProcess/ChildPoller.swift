@@ -86,5 +86,8 @@ package protocol ChildPoller: AnyObject {
   /// Posts messages from any thread; each wakes the `wait`.
   var waker: Waker { get }
   /// The messages posted since the last call, in the order posted; never blocks.
+  /// Called once after each `wait` (and once before the first): the real poller
+  /// reads its pipe only when that wait found it readable, so a message posted
+  /// after the wait comes with the next turn, whose wait returns at once.
   func takePosted() -> [any Sendable]
 }

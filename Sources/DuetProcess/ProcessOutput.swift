@@ -21,15 +21,12 @@ package enum ProcessOutput {
     return result.end.succeeded ? Data(result.output) : nil
   }
 
-  /// How git is started: found on the environment's PATH, its arguments as argv, stderr dropped.
-  /// Found here rather than by `env`, whose own start each git call would pay;
-  /// where no git is found, `env` is started and fails as git would.
+  /// How git is started: found on the environment's PATH by `env` (`execvp`:
+  /// a wrapper script without `#!` runs, a relative PATH entry counts), its
+  /// arguments as argv, stderr dropped.
   package static func gitSpec(_ arguments: [String], in directory: URL, environment: [String: String]) -> SpawnSpec {
-    guard let git = ExecutableFile.onPath("git", searchPath: environment[.path]) else {
-      return SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
-                       environment: environment, discardErrors: true)
-    }
-    return SpawnSpec(path: git, arguments: ["git"] + arguments, directory: directory.path, environment: environment, discardErrors: true)
+    SpawnSpec(path: "/usr/bin/env", arguments: ["env", "git"] + arguments, directory: directory.path,
+              environment: environment, discardErrors: true)
   }
 
   /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.

@@ -263,11 +263,8 @@ struct CacheSoundnessCLITests {
     try tree.write(".gitignore", ".duet/\nbin/\n")
     try CIGit.commitAll(tree)
     // A slow git (as on a loaded machine): the lanes end while duet still asks it for HEAD.
-    let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
     // A sleep that is the point: git is slow, so the lanes end while duet still asks it.
-    try tree.write("bin/git", "#!/bin/sh\nsleep 0.3\nexec \(realGit) \"$@\"\n")
-    chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
-    let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let path = try tree.gitOnPath(first: "sleep 0.3")
     let runs = 8
     for _ in 0..<runs {
       let run = try tree.binary("verify", "--no-cache", environment: ["PATH": path])

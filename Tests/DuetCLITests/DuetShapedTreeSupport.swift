@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import DuetApp
 @testable import DuetMocks
 @testable import DuetTokens
@@ -174,5 +175,14 @@ enum DuetShapedTree {
 extension FixtureTree {
   func makeExecutable(_ path: String, _ executable: Bool = true) throws {
     try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: url.appendingPathComponent(path).path)
+  }
+
+  /// A `git` in `bin/` that runs `first` (shell) and then the real git, and
+  /// the PATH that finds it first: how a test sees, or slows, duet's own git calls.
+  func gitOnPath(first: String) throws -> String {
+    let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    try write("bin/git", "#!/bin/sh\n\(first)\nexec \(realGit) \"$@\"\n")
+    try makeExecutable("bin/git")
+    return url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
   }
 }

@@ -39,11 +39,8 @@ struct StartCostCLITests {
       """)
     try tree.write(".gitignore", ".duet/\nbin/\ncalls\n")
     try CIGit.commitAll(tree)
-    let realGit = try #require(["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
     let calls = tree.url.appendingPathComponent("calls").path
-    try tree.write("bin/git", "#!/bin/sh\necho \"$*\" >> '\(calls)'\nexec \(realGit) \"$@\"\n")
-    chmod(tree.url.appendingPathComponent("bin/git").path, 0o755)
-    let path = tree.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let path = try tree.gitOnPath(first: "echo \"$*\" >> '\(calls)'")
     let off = try tree.binary("verify", "--no-cache", environment: ["PATH": path, "DUET_HISTORY": "off"])
     #expect(off.status == 0, "\(off.stdout)\(off.stderr)")
     #expect(!tree.exists("calls"), "asked git: \((try? tree.read("calls")) ?? "")")
