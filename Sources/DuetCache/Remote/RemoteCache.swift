@@ -157,7 +157,7 @@ package final class RemoteCache: @unchecked Sendable {
         failed.insert(digest)
         continue
       }
-      close(fd)
+      store.disk.close(fd)
       paths.append(path)
       digests.append(digest)
       requests.append(RemoteGet(key: RemoteKey(.cas, digest.hash), destination: path, maxBytes: digest.size))
@@ -194,10 +194,10 @@ package final class RemoteCache: @unchecked Sendable {
       }
       return true
     case .missing:
-      unlink(path)
+      store.disk.remove(path)
       return false
     case .failed(let why):
-      unlink(path)
+      store.disk.remove(path)
       fail(why)
       return false
     }
@@ -235,13 +235,13 @@ package final class RemoteCache: @unchecked Sendable {
     }
     guard putBlobs(of: written + local), !entries.isEmpty else { return }
     var temporaries: [String] = []
-    defer { temporaries.forEach { unlink($0) } }
+    defer { temporaries.forEach { store.disk.remove($0) } }
     var entryPuts: [RemotePut] = []
     for entry in entries {
       let bytes = (signingKey.map { entry.signed(with: $0) } ?? entry).encoded()
       guard let (fd, path) = try? store.temporaryFile() else { continue }
       let failure = bytes.withUnsafeBytes { store.disk.write($0, to: fd) }
-      close(fd)
+      store.disk.close(fd)
       temporaries.append(path)
       if failure == nil { entryPuts.append(RemotePut(key: RemoteKey(.ac, entry.key), source: path)) }
     }

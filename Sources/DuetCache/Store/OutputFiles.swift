@@ -111,10 +111,9 @@ package struct OutputFiles: Sendable {
         return
       }
       do {
-        let before = disk.status(absolute)
         let digest = try store.insert(fileAt: absolute)
-        // Kept only when the file did not move while it was copied.
-        if let before, disk.status(absolute) == before { stamps[relative] = before }
+        // Kept only when the file did not move while it was copied (`info` is its stamp before).
+        if disk.status(absolute) == info { stamps[relative] = info }
         outputs.append(.file(path: relative, digest: digest, mode: mode))
       } catch {
         problems.append("\(relative): \(error)")

@@ -321,8 +321,4 @@ package enum OutputRestore {
     }
     return true
   }
-
-  static func readLink(_ path: String) -> String? {
-    systemDisk.linkTarget(path)
-  }
 }

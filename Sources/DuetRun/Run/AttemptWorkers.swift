@@ -11,13 +11,23 @@ import DuetProcess
 /// lost. Tests hand in workers they hold back.
 struct AttemptWorkers {
   var start: (@escaping () -> Void) -> Void
+  /// Where a built-in runs: for the lane's whole length, and past its timeout
+  /// when it never returns, so never on the pool, whose few threads it could
+  /// hold until every other attempt's work waits behind it. Nil: `start`.
+  var startLong: ((@escaping () -> Void) -> Void)?
+
+  init(start: @escaping (@escaping () -> Void) -> Void, startLong: ((@escaping () -> Void) -> Void)? = nil) {
+    self.start = start
+    self.startLong = startLong
+  }
 
   /// The process's worker threads, or the caller's thread when none can be made.
   static var threads: AttemptWorkers { .pool(.shared) }
 
-  /// The threads of `pool`.
+  /// The threads of `pool`; a built-in gets a thread of its own, or the caller's when none can be made.
   static func pool(_ pool: WorkerPool) -> AttemptWorkers {
-    AttemptWorkers { work in pool.run(work) }
+    AttemptWorkers(start: { work in pool.run(work) },
+                   startLong: { work in if DetachedThread.start(work) != 0 { work() } })
   }
 }
 

@@ -295,7 +295,7 @@ final class LaneLoop {
     let context = BuiltinContext(tree: request.workingDirectory, arguments: arguments, vocabulary: builtins.vocabulary,
                                  environment: request.environment)
     let poster = loop.poster, number = request.attempt
-    workers.start {
+    (workers.startLong ?? workers.start) {
       poster.post(Message.builtinEnded(index: index, attempt: number, result: builtin.run(context)))
     }
   }

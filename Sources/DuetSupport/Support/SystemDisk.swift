@@ -163,14 +163,7 @@ struct SystemDisk: StoreDisk {
   }
 
   func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> String? {
-    var offset = 0
-    while offset < bytes.count {
-      let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return String(cString: strerror(errno)) }
-      offset += n
-    }
-    return nil
+    writeAll(fd, bytes).map { String(cString: strerror($0)) }
   }
 
   func setMode(of fd: Int32, _ mode: UInt32) throws(DiskFailure) {

@@ -57,7 +57,7 @@ struct CacheHostileTests {
       Issue.record("made a link out of the tree"); return
     }
     #expect(why.contains("outside the tree"), "\(why)")
-    #expect(OutputRestore.readLink(tree.url.appendingPathComponent("venv/python").path) == nil)
+    #expect(systemDisk.linkTarget(tree.url.appendingPathComponent("venv/python").path) == nil)
   }
 
   /// An output whose name holds a line break cannot be named by an entry

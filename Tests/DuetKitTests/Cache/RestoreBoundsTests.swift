@@ -21,12 +21,12 @@ struct RestoreBoundsTests {
     for (path, target) in [("build/gen", "../.git/hooks"), ("build/gen", "../.duet"), ("build/gen", "../src"), ("build/gen/x", "../..")] {
       let result = OutputRestore.restore(entry([.link(path: path, target: target)]), declared: ["build/gen"], root: tree.url, store: store)
       #expect(result == .cannot("its cache entry has \(path) link to \(target), outside the lane's outputs"), "\(path) -> \(target)")
-      #expect(OutputRestore.readLink(tree.url.appendingPathComponent(path).path) == nil)
+      #expect(systemDisk.linkTarget(tree.url.appendingPathComponent(path).path) == nil)
     }
     let inside = entry([.link(path: "build/current", target: "v2/app"), .link(path: "build/v2/up", target: "../current"),
                         .link(path: "dist/app", target: "../build/current")])
     #expect(OutputRestore.restore(inside, declared: ["build", "dist"], root: tree.url, store: store) == .restored(files: 3))
-    #expect(OutputRestore.readLink(tree.url.appendingPathComponent("dist/app").path) == "../build/current")
+    #expect(systemDisk.linkTarget(tree.url.appendingPathComponent("dist/app").path) == "../build/current")
   }
 
   /// A restore killed between writing its temporary and renaming it leaves

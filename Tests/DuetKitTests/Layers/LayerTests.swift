@@ -107,9 +107,8 @@ struct LayerTests {
     #expect(seen == Set(Self.rank.keys))
   }
 
-  /// What the executable may import: the one assembling layer, the command
-  /// line's specs and parse, DuetSupport for its console (diagnostics, control
-  /// text, locks), and the system.
+  /// What the executable may import: the one assembling layer (which holds
+  /// the commands, their parse and the console) and the system.
   static let executableImports: Set<String> = ["DuetApp", "Foundation", "Glibc", "Darwin"]
 
   /// The executable is `main` and the commit a release build stamps: every

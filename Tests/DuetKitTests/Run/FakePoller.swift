@@ -233,11 +233,12 @@ func schedule(_ lanes: [Lane], runner poller: FakePoller, jobs: Int = 2, failFas
               reports: ReportReading? = nil, quarantine: QuarantineRule? = nil,
               outputs: ((Int, Lane) -> OutputCheck)? = nil, workers: AttemptWorkers = .here,
               timeouts: [String: Double] = [:], startWork: ((Int, Int) -> StartWork?)? = nil,
+              builtins: BuiltinSet = BuiltinSet([]),
               events: ((RunEvent) -> Void)? = nil) -> (RunVerdict, [String: LaneVerdict]) {
   let manifest = Manifest(path: "m", lanes: lanes)
   let plan = LaneSchedule(.init(graph: manifest.graph, selected: selected, settled: preset, retries: lanes.map(\.retries),
                            pools: lanes.map(\.pool), poolDepths: poolDepths, weights: weights, jobs: jobs, failFast: failFast))
-  let loop = LaneLoop(plan: plan, lanes: lanes, builtins: BuiltinSet([]), poller: poller, clock: poller.clock,
+  let loop = LaneLoop(plan: plan, lanes: lanes, builtins: builtins, poller: poller, clock: poller.clock,
                       killGrace: killGrace, outputs: outputs, reports: reports, quarantine: quarantine, workers: workers)
   let interrupter = loop.interrupter
   interruption?.listen { interrupter.interrupt() }

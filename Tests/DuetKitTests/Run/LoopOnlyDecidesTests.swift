@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuetRun
+@testable import DuetProcess
 @testable import DuetModel
 @testable import DuetSupport
 
@@ -53,6 +54,24 @@ struct LoopOnlyDecidesTests {
                              if record.name == "slow" { gate.open() }
                            })
     return (gate, order, by)
+  }
+
+  /// A built-in runs for its lane's whole length (past its timeout when it
+  /// never returns), so `LaneLoop` starts it with `startLong`: a thread of its
+  /// own, never one of the pool's few. With the pool's every thread held, a
+  /// built-in still runs at once, where a pool piece waits for a thread.
+  @Test func aBuiltInsThreadIsNotOneOfThePools() {
+    let pool = WorkerPool(limit: 1)
+    let held = Gate(patience: 10)
+    pool.run { _ = held.pass() }
+    let workers = AttemptWorkers.pool(pool)
+    let long = Gate(patience: 3), queued = Gate(patience: 0.3)
+    workers.start { queued.open() }
+    #expect(workers.startLong != nil)
+    (workers.startLong ?? workers.start) { long.open() }
+    #expect(long.pass(), "the built-in waited for the pool's held thread")
+    #expect(!queued.pass(), "the pool piece did not wait: the test's pool was not full")
+    held.open()
   }
 
   @Test func aDeadlineFiresWhileAnotherLanesOutputsAreStored() {
