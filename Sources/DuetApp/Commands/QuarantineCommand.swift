@@ -11,6 +11,7 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"))
   static let until = Option<Self, String?>.text(
     OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
+    .checkingEach { text, _ throws(UsageError) in _ = try untilDay(text) }
   static let exact = Option<Self, Bool>.flag(
     OptionSpec(name: "--exact", help: "with add or remove: TEST is one name, its * and ? taken literally, not a pattern"))
   /// As a fraction, between 0% and 100%.

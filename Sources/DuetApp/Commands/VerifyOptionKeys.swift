@@ -1,5 +1,6 @@
 import DuetCommandLine
 import DuetSupport
+import DuetCache
 
 /// The options of `duet verify`, each declared once as the key `line[key]`
 /// reads, with what the parse checks of its value; the spec lists them in this order.
@@ -43,6 +44,10 @@ extension VerifyCommand {
     OptionSpec(name: "--sandbox", value: nil, help: "run each shell lane under bubblewrap, where only what it declares exists; name what it reads or writes outside"))
   static let remoteCache = Option<Self, String?>.text(
     OptionSpec(name: "--remote-cache", value: "URL", help: "also read passes and outputs from this Bazel HTTP cache (nginx WebDAV, bazel-remote); also DUET_REMOTE_CACHE, uploads with DUET_REMOTE_CACHE_UPLOAD=1"))
+    .checkingEach { url, command throws(UsageError) in
+      // The URL alone (`laneCache` checks it again with the variables that go with it).
+      do { _ = try RemoteCacheConfig.resolve(flag: url, environment: [:]) } catch { throw UsageError(message: "\(error)", command: command) }
+    }
   static let failed = Option<Self, Bool>.flag(
     OptionSpec(name: "--failed", value: nil, help: "run again the lanes that failed in the last recorded run (with their needs)"))
   static let failedTests = Option<Self, Bool>.flag(
