@@ -7,8 +7,8 @@ import DuetModel
 /// value to an exit code.
 protocol Command {
   /// The command line as this command reads it: each option's value typed and
-  /// checked, the positional words it takes (`CacheCommand.Options`), built in
-  /// the parse step (`options(_:)`), so `run` reads no option by key.
+  /// checked, the positional words it takes (`CacheCommand.Options`), made in
+  /// the one parse step (`options(_:)`); `run` is handed this, never the parsed line.
   associatedtype Options
   static var spec: CommandSpec { get }
   /// The spec that help, the man page and the completions document: `spec`, unless
@@ -20,8 +20,8 @@ protocol Command {
   /// removed still has runs worth reading).
   static var readsRecordedLanes: Bool { get }
   /// The lane names of the command line checked against the tree's manifest
-  /// (`KnownLanes`); a command that names no lane has none to check.
-  /// The tree's manifest, if the check loaded it, so the command need not load it again.
+  /// (`KnownLanes`); a command that names no lane has none to check. Returns
+  /// the manifest the check loaded, if it did, so the command need not load it again.
   static func checkLanes(_ arguments: ParsedArguments<Self>) throws -> TreeManifest?
   /// The parsed line as the command's options: every value read as its key
   /// checked it in the parse (a number, a shard, a size), and the line as a
@@ -58,7 +58,7 @@ extension Command {
   }
 }
 
-/// A command that finds its tree with the shared `--root DIR` (`treeRoot`).
+/// A command that finds its tree with the shared `--root DIR` (`CommandCall.treeRoot`).
 protocol TreeCommand: Command {}
 
 extension TreeCommand {
@@ -68,8 +68,8 @@ extension TreeCommand {
   /// the command says so itself.
   static func checkLanes(_ arguments: ParsedArguments<Self>) throws -> TreeManifest? {
     let words = arguments.laneWords
-    guard !words.isEmpty, let root = try? findTree(from: arguments.invocation.workingDirectory, override: arguments[root]) else { return nil }
-    return try KnownLanes.check(words, root: root, environment: arguments.invocation.environment, orHistory: readsRecordedLanes, command: spec.name)
+    guard !words.isEmpty, let tree = try? findTree(from: arguments.invocation.workingDirectory, override: arguments[Self.root]) else { return nil }
+    return try KnownLanes.check(words, root: tree, environment: arguments.invocation.environment, orHistory: readsRecordedLanes, command: spec.name)
   }
 }
 

@@ -15,9 +15,6 @@ struct Option<Owner: Command, Value>: Sendable {
 
   /// Whether the option was given at all, whatever its value.
   var given: Option<Owner, Bool> { Option<Owner, Bool>(spec: spec) { given, _, _ in given } }
-
-  /// The last value as it was typed, before the key reads it (for a message about its form).
-  var raw: Option<Owner, String?> { Option<Owner, String?>(spec: spec) { _, values, _ in values.last } }
 }
 
 extension Option where Value == Bool {
