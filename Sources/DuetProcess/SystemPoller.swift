@@ -322,11 +322,13 @@ private final class WakePipe: Sendable {
     let posted = Posted(message)
     if wakes && !mayWaitBeside && put(posted) != .full { return }
     beside.withLock { waiting in
-      // Taken since: the pipe again, unless it is full (then the pipe is
-      // readable, so the loop wakes for what waits here too).
+      // Taken since: the pipe again, unless it is full.
       if wakes && waiting.isEmpty && put(posted) != .full { return }
       waiting.append(posted)
       duet_shared_word_store(countWord, waiting.count)
+      // A take may have read the pipe empty since it was full: the pipe
+      // must be readable again, or the loop sleeps with this message here.
+      nudge()
     }
   }
 
@@ -345,9 +347,36 @@ private final class WakePipe: Sendable {
     }
   }
 
+  /// Makes the pipe readable with a word that is no message (a take skips
+  /// it); a full pipe is readable already.
+  private func nudge() {
+    guard wakes else { return }
+    var zero: UInt = 0
+    while withUnsafeBytes(of: &zero, { Foundation.write(write, $0.baseAddress, WakePipe.width) }) < 0 && errno == EINTR {}
+  }
+
   /// The messages in the pipe now, then those beside it, in the order each
-  /// poster posted them; never blocks.
+  /// poster posted them; never blocks. With none beside, the pipe is read
+  /// with no lock. With some, the pipe and the list are read under the list's
+  /// lock, so no poster puts a later message into the pipe after its earlier
+  /// one went beside, until both are taken here.
   func take(into buffer: UnsafeMutableRawBufferPointer) -> [any Sendable] {
+    guard mayWaitBeside else {
+      let messages = readPipe(into: buffer)
+      // One went beside while the pipe was read (and its nudge may have been
+      // read too): the next poll must not sleep.
+      if mayWaitBeside { nudge() }
+      return messages
+    }
+    return beside.withLock { waiting in
+      defer { waiting.removeAll(); duet_shared_word_store(countWord, 0) }
+      // After the pipe: a poster's messages beside it came after those in it.
+      return readPipe(into: buffer) + waiting.map(\.message)
+    }
+  }
+
+  /// The messages in the pipe now, in the order posted.
+  private func readPipe(into buffer: UnsafeMutableRawBufferPointer) -> [any Sendable] {
     var messages: [any Sendable] = []
     while read >= 0 {
       // Every write is one pointer, atomic, so a read returns whole pointers.
@@ -360,12 +389,7 @@ private final class WakePipe: Sendable {
         messages.append(Unmanaged<Posted>.fromOpaque(raw).takeRetainedValue().message)
       }
     }
-    // After the pipe: a poster's messages beside it came after those in it.
-    guard mayWaitBeside else { return messages }
-    return beside.withLock { waiting in
-      defer { waiting.removeAll(); duet_shared_word_store(countWord, 0) }
-      return messages + waiting.map(\.message)
-    }
+    return messages
   }
 
   deinit {

@@ -248,4 +248,38 @@ struct EventLoopTests {
     #expect(seen[0] == Array(0..<20_000))
     for thread in 1...3 { #expect(seen[thread] == Array(0..<5_000), "thread \(thread)") }
   }
+
+  /// Many posters past a full pipe, the loop taking as it goes: every
+  /// message comes, each poster's in its order, and the loop is never left
+  /// asleep with messages beside the pipe (a review found both could happen
+  /// when a take read the pipe empty between a poster's failed write and its
+  /// message going beside the pipe).
+  @Test func manyPostersPastAFullPipeLoseNothingAndKeepTheirOrder() {
+    let posters = 4, each = 100_000
+    let finished = DispatchSemaphore(value: 0)
+    let outcome = Locked<(got: Int, reorders: Int)>((0, 0))
+    Thread.detachNewThread {
+      let loop = EventLoop(poller: SystemPoller())
+      var next = [Int](repeating: 0, count: posters)
+      var got = 0, reorders = 0
+      loop.onMessage = { message in
+        guard let (poster, number) = message as? (Int, Int) else { return }
+        if number != next[poster] { reorders += 1 }
+        next[poster] = number + 1
+        got += 1
+      }
+      let poster = loop.poster
+      for index in 0..<posters {
+        Thread.detachNewThread { for number in 0..<each { poster.post((index, number)) } }
+      }
+      loop.run(until: { got == posters * each })
+      outcome.withLock { $0 = (got, reorders) }
+      finished.signal()
+    }
+    // Not a speed limit: a lost wake-up leaves the loop asleep for good.
+    let ended = finished.wait(timeout: .now() + 120) == .success
+    #expect(ended, "the loop slept with messages beside its wake-up pipe: \(outcome.withLock { $0 })")
+    guard ended else { return }
+    #expect(outcome.withLock { $0 }.reorders == 0)
+  }
 }
