@@ -79,14 +79,16 @@ package struct FingerprintParts: Sendable, Equatable {
     return lines.map(Self.oneLine).joined(separator: "\n") + "\n"
   }
 
-  /// `text` with each line feed written `\n`, byte for byte as Foundation's
-  /// `replacingOccurrences` wrote it (a `\r\n` keeps its `\r`), without its
-  /// cost: a copy as an NSString for every line, a tenth of a 1,000-lane
-  /// run's own time, for lines that almost never hold a line feed.
+  /// `text` with each line feed written `\n`, as Foundation's
+  /// `replacingOccurrences` writes it, which is what every fingerprint in a
+  /// history or a cache was made with: it compares by grapheme, so a line
+  /// feed followed by a combining mark (`\n\u{301}`) is left as it is, and a
+  /// plain byte replace would change those lanes' keys. Only a part that holds
+  /// a line feed pays for it (an NSString copy), not every part of every lane,
+  /// which was a tenth of a 1,000-lane run's own time.
   static func oneLine(_ text: String) -> String {
     guard text.utf8.contains(0x0A) else { return text }
-    return text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
-      .map { String(Substring($0)) }.joined(separator: "\\n")
+    return text.replacingOccurrences(of: "\n", with: "\\n")
   }
 
   /// Parts read back from `serialized`; nil for text in another form.

@@ -10,7 +10,7 @@ import Testing
 struct FingerprintLinesTests {
   static let texts = [
     "", "plain", "\n", "\n\n", "a\nb", "a\r\nb", "\r\n", "trailing\n", "\nleading", "é\u{301}\nx",
-    "👩‍👩‍👧\n👍🏽", "\\n already", "tab\tand\u{0B}vt\u{85}nel", "a\n\r\nb\n", String(repeating: "x\n", count: 50),
+    "👩‍👩‍👧\n👍🏽", "\\n already", "\n\u{301}", "a\n\u{FE0F}b", "\n\u{1F3FB}", "x\n\u{200C}", "\n\u{E0020}", "tab\tand\u{0B}vt\u{85}nel", "a\n\r\nb\n", String(repeating: "x\n", count: 50),
   ]
 
   @Test(arguments: texts)
