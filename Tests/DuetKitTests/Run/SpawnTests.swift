@@ -21,6 +21,17 @@ struct SpawnTests {
     #expect(captured.text.split(separator: "\n") == ["A=3", "A1=2", "A_=5", "B=4", "b=1"])
   }
 
+  /// Each variable reaches the child byte for byte: an `=` or a line feed in
+  /// the value, an empty value, text beyond ASCII.
+  @Test func valuesReachTheChildAsTheyAre() {
+    let environment = ["EQ": "a=b=c", "EMPTY": "", "LINES": "one\ntwo", "TEXT": "café 👩‍👩‍👧", "LONG": String(repeating: "x", count: 5000)]
+    let captured = ChildRun.capture(path: "/usr/bin/env", arguments: ["/usr/bin/env", "-0"], directory: "/",
+                                    environment: environment, limits: .init(timeout: 30), keep: 1 << 16)
+    #expect(captured.end.exitCode == 0)
+    let entries = captured.output.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
+    #expect(entries == environment.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { "\($0.key)=\($0.value)" })
+  }
+
   @Test func stdinIsDevNullAndTheDirectoryIsSet() throws {
     let folder = try TemporaryFolder()
     let captured = ChildRun.captureShell("pwd; wc -c", directory: folder.url.path, environment: [:], limits: .init(timeout: 30), keep: 4096)
