@@ -89,15 +89,19 @@ struct MachineErrorCLITests {
   /// git repository" or a usage error (exit 2), which it was. A git that
   /// started but could not fork its own helpers fails as git (its stderr is
   /// not kept, so duet cannot tell why): exit 2 naming the git command. As
-  /// root the run is made as `nobody`, who owns the repository (git refuses another's).
+  /// root the run is made as a user of its own, who owns the repository (git
+  /// refuses another's).
   @Test func deflakeWithNoRoomForGitIsTheMachinesError() throws {
     let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: coin, sh: \"true\"}\n")
     let setUp = try shell("git init -q && git add -A && git -c user.email=d@e -c user.name=d commit -qm fixture", in: tree.url)
     try #require(setUp.status == 0, "\(setUp.output)")
-    let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
-    if getuid() == 0 { #expect(try shell("chown -R nobody:nogroup .", in: tree.url).status == 0) }
-    let user = getuid() == 0 ? "nobody" : NSUserName()
-    let base = Int(try shell("ps -L -u \(user) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    // As root, a user id of its own that runs nothing else, so other tests
+    // running as `nobody` at the same time do not use up its limit.
+    let ownUser = "61054"
+    let asUser = getuid() == 0 ? "setpriv --reuid=\(ownUser) --regid=\(ownUser) --clear-groups " : ""
+    if getuid() == 0 { #expect(try shell("chown -R \(ownUser):\(ownUser) .", in: tree.url).status == 0) }
+    let base = getuid() == 0 ? 0
+      : Int(try shell("ps -L -u \(NSUserName()) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     var short = 0
     for extra in 2...8 {  // at 1 more, `timeout` itself cannot fork
       let run = try shell("\(asUser)prlimit --nproc=\(base + extra) timeout 60 '\(duetBinaryForAnyUser.path)' deflake coin --runs 2 --jobs 2",

@@ -94,6 +94,12 @@ extension VerifyPipeline {
 
   /// The system's words for a file error (`Permission denied`), not Foundation's dump of it.
   private static func systemWords(_ error: any Error) -> String {
+    // duet's own file errors name the path the warning names already: their reason alone.
+    switch error as? FileError {
+    case .cannotWrite(_, let reason)?, .refused(_, let reason)?: return reason
+    case .cannotRead(_, let code)?: return String(cString: strerror(code))
+    case .outsideTree?, nil: break
+    }
     let error = error as NSError
     // On Linux the underlying error may be a Swift `POSIXError`, not an NSError object.
     if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error, (underlying as NSError).domain == NSPOSIXErrorDomain {
