@@ -108,6 +108,14 @@ void duet_children_add(int delta) { __atomic_add_fetch(&children_running, delta,
 
 int duet_children_running(void) { return __atomic_load_n(&children_running, __ATOMIC_SEQ_CST); }
 
+long *duet_shared_word_make(void) { return calloc(1, sizeof(long)); }
+
+long duet_shared_word_load(const long *word) { return word ? __atomic_load_n(word, __ATOMIC_SEQ_CST) : 0; }
+
+void duet_shared_word_store(long *word, long value) { if (word) __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
+
+void duet_shared_word_free(long *word) { free(word); }
+
 
 /* The stop signals' own thread. It is made at start-up, while a thread can
    still be made: a machine out of threads (ulimit -u) later would leave a

@@ -34,11 +34,15 @@ package final class LogSink {
       // A regular file standing there is replaced by a new one, never written
       // through: a restored log is the store's blob under a second name (a
       // link), which a lane that runs after all in the same run must not
-      // overwrite. Anything else (a device such as /dev/null) is written to.
+      // overwrite. A symbolic link is replaced too, never followed out of the
+      // run's logs (one made in the moment between is refused: O_NOFOLLOW).
+      // Anything else (a device such as /dev/null) is written to.
       let path = folder.appendingPathComponent(fileName).path
       var info = stat()
-      if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG { unlink(path) }
-      fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      let kind = lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+      let replaced = kind == S_IFREG || kind == S_IFLNK
+      if replaced { unlink(path) }
+      fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (replaced ? O_EXCL : O_TRUNC), 0o644)
       failedToOpen = fd < 0
       wroteFile = fd >= 0
     }

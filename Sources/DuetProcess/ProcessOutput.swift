@@ -16,9 +16,19 @@ package enum ProcessOutput {
   /// With `onBytes`, every byte goes there and none is kept.
   package static func gitOutput(_ arguments: [String], in directory: URL, environment: [String: String],
                                deadline: Double = deadline, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> Data? {
+    gitReply(arguments, in: directory, environment: environment, deadline: deadline, onBytes: onBytes).output
+  }
+
+  /// `gitOutput`, saying why there is none when the machine kept git from
+  /// starting (no descriptor, process or memory): a caller that would say "not
+  /// in a git repository" says that instead, and exits as a machine error.
+  package static func gitReply(_ arguments: [String], in directory: URL, environment: [String: String],
+                              deadline: Double = deadline, onBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) -> GitReply {
     let spec = gitSpec(arguments, in: directory, environment: environment)
     let result = ChildRun.capture(spec, limits: .init(timeout: deadline, killGrace: 1), keep: onBytes == nil ? keptBytes : 0, onBytes: onBytes)
-    return result.end.succeeded ? Data(result.output) : nil
+    if result.end.succeeded { return .output(Data(result.output)) }
+    if result.end.outOfResources { return .machineShort(result.end.spawnError ?? "no resources") }
+    return .failed
   }
 
   /// How git is started: found on the environment's PATH by `env` (`execvp`:

@@ -272,6 +272,11 @@ package final class SystemPoller: ChildPoller {
 /// read. The kernel orders the two, and the message belongs to one thread at
 /// a time, so nothing is shared and nothing locked. Closed when the last owner
 /// lets go; what was never taken is released then.
+///
+/// A post never waits for room: when the pipe is full, the message waits in
+/// a list beside it. A post that waited could wait for itself: a piece that
+/// runs on the loop's own thread (no worker thread could be made) posts to
+/// that loop, its only reader.
 private final class WakePipe: Sendable {
   /// One message, boxed for the trip through the pipe.
   private final class Posted {
@@ -282,11 +287,18 @@ private final class WakePipe: Sendable {
   let read: Int32
   let write: Int32
   static let width = MemoryLayout<UInt>.size
-  /// Where messages wait when no pipe could be made (no descriptor left):
-  /// the loop then looks every 20 ms instead of being woken. Only then is a
-  /// lock on the loop's path; a dropped message would leave the loop waiting
-  /// for work that ended.
-  private let unpiped = Locked<[Posted]>([])
+  /// Messages that wait beside the pipe: it was full, or none could be made
+  /// (no descriptor left: the loop then looks every 20 ms instead of being
+  /// woken). Only then is a lock on the loop's path; a dropped message would
+  /// leave the loop waiting for work that ended.
+  private let beside = Locked<[Posted]>([])
+  /// How many wait beside the pipe, read by every post and take without the
+  /// lock: a poster whose message waits there puts its next one behind it,
+  /// not in the pipe ahead of it, and a take with none there takes no lock.
+  /// The word's address as bits (made and read only by `duet_shared_word_*`,
+  /// atomically); 0 when it could not be made, and then every post and take
+  /// looks in the list.
+  private let besideCount: UInt
 
   /// Whether a post wakes the loop's poll (the pipe was made).
   var wakes: Bool { write >= 0 }
@@ -296,41 +308,63 @@ private final class WakePipe: Sendable {
     if !made || duet_pipe_cloexec_nonblocking(&fds) != 0 { fds = [-1, -1] }
     read = fds[0]
     write = fds[1]
+    besideCount = UInt(bitPattern: duet_shared_word_make())
   }
 
-  /// Writes the message's reference. A full pipe (a loop that has not read
-  /// thousands of messages) is waited on, not dropped: a lost message would
-  /// leave the loop waiting for work that ended.
+  private var countWord: UnsafeMutablePointer<Int>? { UnsafeMutablePointer(bitPattern: besideCount) }
+
+  /// Whether messages may wait beside the pipe now.
+  private var mayWaitBeside: Bool { countWord.map { duet_shared_word_load($0) > 0 } ?? true }
+
+  /// Hands the message to the loop: into the pipe, or beside it when the
+  /// pipe is full or one of the poster's earlier messages waits there.
   func post(_ message: any Sendable) {
-    guard wakes else { return unpiped.withLock { $0.append(Posted(message)) } }
-    var bits = UInt(bitPattern: Unmanaged.passRetained(Posted(message)).toOpaque())
+    let posted = Posted(message)
+    if wakes && !mayWaitBeside && put(posted) != .full { return }
+    beside.withLock { waiting in
+      // Taken since: the pipe again, unless it is full (then the pipe is
+      // readable, so the loop wakes for what waits here too).
+      if wakes && waiting.isEmpty && put(posted) != .full { return }
+      waiting.append(posted)
+      duet_shared_word_store(countWord, waiting.count)
+    }
+  }
+
+  private enum Put { case written, full, closed }
+
+  /// Writes the message's reference; a write that fails otherwise than on a
+  /// full pipe (the loop's end closed: no loop to read it) releases it.
+  private func put(_ posted: Posted) -> Put {
+    var bits = UInt(bitPattern: Unmanaged.passRetained(posted).toOpaque())
     while true {
       let n = withUnsafeBytes(of: &bits) { Foundation.write(write, $0.baseAddress, WakePipe.width) }
-      if n == WakePipe.width { return }
-      guard n < 0, errno == EINTR || errno == EAGAIN else { break }
-      if errno == EAGAIN {
-        var room = pollfd(fd: write, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&room, 1, -1)
-      }
+      if n == WakePipe.width { return .written }
+      if n < 0 && errno == EINTR { continue }
+      Unmanaged<Posted>.fromOpaque(UnsafeMutableRawPointer(bitPattern: bits)!).release()
+      return n < 0 && errno == EAGAIN ? .full : .closed
     }
-    // A write that fails otherwise (the loop's end closed: no loop to read it): released.
-    if let raw = UnsafeMutableRawPointer(bitPattern: bits) { Unmanaged<Posted>.fromOpaque(raw).release() }
   }
 
-  /// The messages in the pipe now, in the order posted; never blocks.
+  /// The messages in the pipe now, then those beside it, in the order each
+  /// poster posted them; never blocks.
   func take(into buffer: UnsafeMutableRawBufferPointer) -> [any Sendable] {
     var messages: [any Sendable] = []
-    guard read >= 0 else { return unpiped.withLock { posted in defer { posted.removeAll() }; return posted.map(\.message) } }
-    while true {
+    while read >= 0 {
       // Every write is one pointer, atomic, so a read returns whole pointers.
       let n = Foundation.read(read, buffer.baseAddress, buffer.count - buffer.count % WakePipe.width)
       if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return messages }
+      guard n > 0 else { break }
       for offset in stride(from: 0, to: n, by: WakePipe.width) {
         let bits = buffer.load(fromByteOffset: offset, as: UInt.self)
         guard let raw = UnsafeMutableRawPointer(bitPattern: bits) else { continue }
         messages.append(Unmanaged<Posted>.fromOpaque(raw).takeRetainedValue().message)
       }
+    }
+    // After the pipe: a poster's messages beside it came after those in it.
+    guard mayWaitBeside else { return messages }
+    return beside.withLock { waiting in
+      defer { waiting.removeAll(); duet_shared_word_store(countWord, 0) }
+      return messages + waiting.map(\.message)
     }
   }
 
@@ -342,5 +376,6 @@ private final class WakePipe: Sendable {
       close(read)
     }
     if write >= 0 { close(write) }
+    duet_shared_word_free(countWord)
   }
 }

@@ -82,5 +82,35 @@ struct MachineErrorCLITests {
     let object = try JSONSerialization.jsonObject(with: Data(flaky.stdout.utf8)) as? [String: Any]
     #expect((object?["lanes"] as? [Any])?.isEmpty == true, "an error is no flaky evidence: \(flaky.stdout)")
   }
+
+  /// `deflake --jobs 2` makes its temporary worktrees with git. Under a
+  /// process limit from 2 to 8 more than the user runs, a git that could not
+  /// start is the machine's error (exit 3, its reason named), never "not in a
+  /// git repository" or a usage error (exit 2), which it was. A git that
+  /// started but could not fork its own helpers fails as git (its stderr is
+  /// not kept, so duet cannot tell why): exit 2 naming the git command. As
+  /// root the run is made as `nobody`, who owns the repository (git refuses another's).
+  @Test func deflakeWithNoRoomForGitIsTheMachinesError() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: coin, sh: \"true\"}\n")
+    let setUp = try shell("git init -q && git add -A && git -c user.email=d@e -c user.name=d commit -qm fixture", in: tree.url)
+    try #require(setUp.status == 0, "\(setUp.output)")
+    let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
+    if getuid() == 0 { #expect(try shell("chown -R nobody:nogroup .", in: tree.url).status == 0) }
+    let user = getuid() == 0 ? "nobody" : NSUserName()
+    let base = Int(try shell("ps -L -u \(user) -o lwp= | wc -l", in: tree.url).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    var short = 0
+    for extra in 2...8 {  // at 1 more, `timeout` itself cannot fork
+      let run = try shell("\(asUser)prlimit --nproc=\(base + extra) timeout 60 '\(duetBinaryForAnyUser.path)' deflake coin --runs 2 --jobs 2",
+                          in: tree.url, environment: ["NO_COLOR": "1", "DUET_HISTORY": "off", "HOME": tree.url.path])
+      let gitFailed = run.status == 2 && run.output.contains("(git ")
+      #expect(run.status == 0 || run.status == 3 || gitFailed, "nproc +\(extra): exit \(run.status): \(run.output.suffix(600))")
+      #expect(!run.output.contains("not in a git repository"), "nproc +\(extra): \(run.output.suffix(600))")
+      if run.status == 3 {
+        short += 1
+        #expect(run.output.contains("Resource temporarily unavailable"), "nproc +\(extra): \(run.output.suffix(600))")
+      }
+    }
+    #expect(short > 0, "no limit from 2 to 8 more was short: the test did not reach git's start")
+  }
   #endif
 }

@@ -435,4 +435,26 @@ struct QuarantineCLITests {
     let again = try tree.duet("quarantine", "suggest")
     #expect(again.lines.first?.hasPrefix("duet quarantine suggest: 0 flaky test(s) not quarantined") == true, "\(again.stdout)")
   }
+
+  /// A lane with `reports:` is handed the file of its quarantined tests; when
+  /// it could not be written (here `.duet/logs` is not the user's to write),
+  /// the run says so, in the system's words, instead of keeping it to itself.
+  @Test func aTestsFileThatCannotBeWrittenIsWarnedOf() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes:\n  - {name: unit, reports: [out.xml], sh: \"true\"}\n")
+    try FileManager.default.createDirectory(at: tree.url.appendingPathComponent(".duet/logs"), withIntermediateDirectories: true)
+    chmod(tree.url.path, 0o777)
+    chmod(tree.url.appendingPathComponent(".duet").path, 0o555)
+    chmod(tree.url.appendingPathComponent(".duet/logs").path, 0o555)
+    defer { chmod(tree.url.appendingPathComponent(".duet").path, 0o755); chmod(tree.url.appendingPathComponent(".duet/logs").path, 0o755) }
+    #if os(Linux)
+    let asUser = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
+    #else
+    let asUser = ""
+    #endif
+    let run = try shell("\(asUser)'\(duetBinaryForAnyUser.path)' verify --no-cache", in: tree.url,
+                        environment: ["NO_COLOR": "1", "DUET_HISTORY": "off", "HOME": tree.url.path])
+    #expect(run.status == 0, "\(run.output.suffix(800))")
+    let warning = run.output.split(separator: "\n").first { $0.contains("quarantine: cannot write .duet/logs/") }
+    #expect(warning?.hasSuffix("unit.quarantined-tests for lane 'unit': Permission denied") == true, "\(run.output.suffix(800))")
+  }
 }

@@ -36,6 +36,12 @@ int duet_stop_latch_was_heard(void);
 /// this process: what a signal's exit path waits for.
 void duet_children_add(int delta);
 int duet_children_running(void);
+/// A word several threads share without a lock (the wake-up pipe's count of
+/// messages waiting beside it): made zero, read and written atomically, freed.
+long *duet_shared_word_make(void);
+long duet_shared_word_load(const long *word);
+void duet_shared_word_store(long *word, long value);
+void duet_shared_word_free(long *word);
 
 /// Starts the thread that receives `numbers` (SIGINT, SIGTERM, ...): their
 /// handler writes the number into a pipe, and that thread, made now while a

@@ -21,7 +21,7 @@ enum DeflakeCommand: TreeCommand, JSONCommand {
     positionals: [.lanes],
     exitCodes: [0: "no run failed", 1: "a run failed (or, with --test, the test failed in one)",
                 2: "a usage error: no LANE, an unknown lane, no --runs, N or J below 1, --test of a lane without reports: or of a test no run reported, a lane skipped here",
-                3: "duet could not start the lane (no file descriptor, process or memory)", 130: "interrupted: the runs so far are stated"],
+                3: "duet could not start the lane, or git for a temporary worktree (no file descriptor, process or memory)", 130: "interrupted: the runs so far are stated"],
     examples: ["duet deflake coin --runs 30 --jobs 2": "how often the coin lane fails on the current tree, two runs at once",
                "duet deflake unit --test app.CartTest.addsItem --runs 20 --json": "how often one test case fails, as JSON (runs, failed, low, high)"]
   )

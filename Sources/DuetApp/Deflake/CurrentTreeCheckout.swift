@@ -12,6 +12,8 @@ import Foundation
 enum CurrentTreeCheckout {
   struct Failure: Error, CustomStringConvertible {
     var message: String
+    /// The machine was short (git could not start), so the tree was not judged: exit 3.
+    var machineShort = false
     var description: String { message }
   }
 
@@ -19,15 +21,21 @@ enum CurrentTreeCheckout {
   /// Git takes the index lock here: one checkout at a time, never beside another.
   static func make(root: URL, environment: [String: String]) throws(CurrentTreeCheckout.Failure) -> (top: URL, root: URL) {
     let outside = ProcessOutput.outsideRepository(environment)
-    guard let top = ProcessOutput.git(["rev-parse", "--show-toplevel"], in: root, environment: outside), !top.isEmpty else {
+    let topReply = ProcessOutput.gitReply(["rev-parse", "--show-toplevel"], in: root, environment: outside)
+    try machineShort(topReply, "cannot ask git where the repository's top is")
+    guard let top = topReply.line, !top.isEmpty else {
       throw Failure(message: "\(root.path) is not in a git repository, so its runs cannot go into temporary worktrees; use --jobs 1 to run them here, one after another")
     }
     // Nil is a failure (another git holding the index lock), not a clean tree: HEAD would lack the edits.
-    guard let stash = ProcessOutput.git(["stash", "create"], in: root, environment: outside) else {
+    let stashReply = ProcessOutput.gitReply(["stash", "create"], in: root, environment: outside)
+    try machineShort(stashReply, "cannot record the uncommitted changes for a temporary worktree")
+    guard let stash = stashReply.line else {
       throw Failure(message: "cannot record the uncommitted changes for a temporary worktree (git stash create failed)")
     }
     let made: (top: URL, root: URL)
-    do { made = try PushedCommit.checkOut(stash.isEmpty ? "HEAD" : stash, root: root, environment: outside) } catch { throw Failure(message: error.message) }
+    do { made = try PushedCommit.checkOut(stash.isEmpty ? "HEAD" : stash, root: root, environment: outside) } catch {
+      throw Failure(message: error.message, machineShort: error.machineShort)
+    }
     do {
       try copyUntracked(from: URL(fileURLWithPath: top), to: made.top, root: root, environment: outside)
     } catch {
@@ -35,6 +43,11 @@ enum CurrentTreeCheckout {
       throw error
     }
     return made
+  }
+
+  /// Throws when git could not start for want of the machine's resources.
+  private static func machineShort(_ reply: GitReply, _ what: String) throws(CurrentTreeCheckout.Failure) {
+    if case .machineShort(let why) = reply { throw Failure(message: "\(what): \(why)", machineShort: true) }
   }
 
   /// The untracked, unignored files below `root`, copied to the same place under `checkout`.

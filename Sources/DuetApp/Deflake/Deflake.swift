@@ -43,7 +43,10 @@ func deflake(_ request: DeflakeRequest, observer: VerifyObserver = .silent,
     for _ in checkouts { done.wait() }
     for checkout in checkouts { state.remove(checkout, observer: observer) }
   }
-  if let checkoutFailure { throw CommandFailure(message: "duet deflake: error: \(checkoutFailure)", code: ExitCode.usage) }
+  if let checkoutFailure {
+    let machine = (checkoutFailure as? CurrentTreeCheckout.Failure)?.machineShort == true
+    throw CommandFailure(message: "duet deflake: error: \(checkoutFailure)", code: machine ? ExitCode.machine : ExitCode.usage)
+  }
   let (tally, failure) = state.result
   if let failure { throw failure }
   return DeflakeResponse(lane: request.lane, test: request.test, tally: tally, jobs: min(request.jobs, request.runs))

@@ -198,6 +198,8 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
     lanes.delivery.waitUntilDelivered()
     return (verdict, nil, nil)
   }
+  // The run's own warnings (a lane's file of tests that could not be written), then the record's.
+  ran.warnings.forEach(observer.warning)
   let recorded = pipeline.record(verdict, decided: decided, ran: ran, store: &lanes.store)
   recorded.warnings.forEach(observer.warning)
   if let path = request.timingsPath, TimingsFile.save(TimingsFile.timeline(pipeline.timelineRows(verdict, decided: decided, ran: ran)), path: path, observer: observer) {

@@ -12,6 +12,8 @@ import DuetHistory
 package enum PushedCommit {
   package struct Failure: Error, CustomStringConvertible, Sendable {
     package var message: String
+    /// The machine, not the tree, was short (git could not start): exit 3, not 2.
+    package var machineShort = false
     package var description: String { message }
   }
 
@@ -32,9 +34,13 @@ package enum PushedCommit {
     let prefix = (try? GitHook.rootFromTop(root: root, environment: environment)) ?? "."
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
-    guard ProcessOutput.gitOutput(arguments, in: root, environment: environment, deadline: 300) != nil else {
+    let reply = ProcessOutput.gitReply(arguments, in: root, environment: environment, deadline: 300)
+    guard reply.output != nil else {
       let command = (["git"] + arguments).map(ShellWord.quoted).joined(separator: " ")
       remove(top, root: root, environment: environment)
+      if case .machineShort(let why) = reply {
+        throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree: \(why)", machineShort: true)
+      }
       throw Failure(message: "cannot check out \(commit.prefix(12)) into a temporary worktree (\(command))")
     }
     return (top, prefix == "." ? top : top.appendingPathComponent(prefix))

@@ -86,10 +86,20 @@ extension VerifyPipeline {
         _ = try AtomicFile.write(Data((tests[lane.name] ?? []).map { $0 + "\n" }.joined().utf8), to: relative, in: plan.root)
         written.paths[index] = file.path
       } catch {
-        written.warnings.append("\(what): cannot write \(ControlText.shown(relative)) for lane '\(ControlText.shown(lane.name))': \(error)")
+        written.warnings.append("\(what): cannot write \(ControlText.shown(relative)) for lane '\(ControlText.shown(lane.name))': \(Self.systemWords(error))")
       }
     }
     return written
+  }
+
+  /// The system's words for a file error (`Permission denied`), not Foundation's dump of it.
+  private static func systemWords(_ error: any Error) -> String {
+    let error = error as NSError
+    // On Linux the underlying error may be a Swift `POSIXError`, not an NSError object.
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error, (underlying as NSError).domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32((underlying as NSError).code)))
+    }
+    return "\(error)"
   }
 
   /// A lane whose need ran in this run gets its key taken again as it starts:

@@ -117,7 +117,7 @@ package struct VerifyPipeline {
     var moved: [Int: [String]] = [:]
     var gitCommit: String?
     /// Files the lanes read that could not be written (`--failed-tests`, the quarantine).
-    var warnings: [String] = []
+    package var warnings: [String] = []
   }
 
   /// What the record step did: its warnings, and the rows it wrote (nil when

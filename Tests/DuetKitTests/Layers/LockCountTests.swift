@@ -37,9 +37,11 @@ struct LockCountTests {
     // hand-over without a lock (a pipe per thread) would spend descriptors a
     // starved machine needs for its lanes. The one exception, named here.
     "DuetProcess/WorkerPool.swift": ["Locked", "withLock"],
-    // The wake-up pipe's fallback: with no descriptor left for the pipe, a
-    // message posted to the loop waits in a locked list the loop reads every
-    // 20 ms; dropping it would leave the loop waiting for work that ended.
+    // The list beside the wake-up pipe: a message posted when the pipe is full
+    // (or none could be made) waits in a locked list the loop reads after the
+    // pipe; dropping it would leave the loop waiting for work that ended, and
+    // waiting for room could wait for the loop's own thread. Taken only when
+    // an atomic count says a message waits there.
     "DuetProcess/SystemPoller.swift": ["Locked", "withLock"],
   ]
 

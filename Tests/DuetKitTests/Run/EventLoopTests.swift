@@ -203,4 +203,49 @@ struct EventLoopTests {
     loop.run(until: { count == 400 })
     #expect(count == 400)
   }
+
+  /// A piece that runs on the loop's own thread (no worker thread could be
+  /// made) posts to that loop; with more messages than the wake-up pipe holds,
+  /// a post that waited for room would wait for itself, the loop's only
+  /// reader. Nothing is dropped, and one poster's messages come in its order.
+  @Test func postsFromTheLoopsOwnThreadNeverWaitForRoom() {
+    let count = 40_000  // a 64 KiB pipe holds 8,192 pointers
+    let finished = DispatchSemaphore(value: 0)
+    let received = Locked<[Int]>([])
+    Thread.detachNewThread {
+      let loop = EventLoop(poller: SystemPoller())
+      var seen: [Int] = []
+      loop.onMessage = { message in if let number = message as? Int { seen.append(number) } }
+      for number in 0..<count { loop.poster.post(number) }
+      loop.run(until: { seen.count == count })
+      received.withLock { $0 = seen }
+      finished.signal()
+    }
+    // Not a speed limit: the posts take milliseconds; a post that waits for room waits forever.
+    let ended = finished.wait(timeout: .now() + 60) == .success
+    #expect(ended, "the loop's own thread waited for room in its own wake-up pipe")
+    guard ended else { return }
+    #expect(received.withLock { $0 } == Array(0..<count))
+  }
+
+  /// While some messages wait outside a full pipe, another thread's posts
+  /// still come, each thread's in its order.
+  @Test func eachPostersOrderIsKeptPastAFullPipe() {
+    let loop = EventLoop(poller: SystemPoller())
+    var seen: [Int: [Int]] = [:]
+    var total = 0
+    loop.onMessage = { message in
+      guard let (thread, number) = message as? (Int, Int) else { return }
+      seen[thread, default: []].append(number)
+      total += 1
+    }
+    let poster = loop.poster
+    for thread in 0...3 {
+      let count = thread == 0 ? 20_000 : 5_000
+      Thread.detachNewThread { for number in 0..<count { poster.post((thread, number)) } }
+    }
+    loop.run(until: { total == 35_000 })
+    #expect(seen[0] == Array(0..<20_000))
+    for thread in 1...3 { #expect(seen[thread] == Array(0..<5_000), "thread \(thread)") }
+  }
 }

@@ -42,4 +42,24 @@ struct LogSinkTests {
     var buffer = [UInt8](repeating: 0, count: 16)
     #expect(read(reader, &buffer, 16) == 7)
   }
+
+  /// A symbolic link at the log's path (a lane that guessed its run's folder)
+  /// is not followed: the file it names, outside the run's logs, keeps its
+  /// bytes, and the log is a file of its own.
+  @Test func aSymbolicLinkIsReplacedNotFollowed() throws {
+    let folder = try TemporaryFolder()
+    let outside = folder.url.appendingPathComponent("outside.txt")
+    try Data("kept\n".utf8).write(to: outside)
+    let logs = folder.url.appendingPathComponent("run")
+    try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    let log = logs.appendingPathComponent("lane.log").path
+    #expect(symlink(outside.path, log) == 0)
+    let sink = LogSink(folder: logs, fileName: "lane.log", onLine: nil)
+    sink.write("output\n")
+    sink.close()
+    #expect(try String(contentsOf: outside, encoding: .utf8) == "kept\n")
+    var info = stat()
+    #expect(lstat(log, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+    #expect(try String(contentsOfFile: log, encoding: .utf8) == "output\n")
+  }
 }
