@@ -43,7 +43,7 @@ package struct TestKey: EvidenceKey {
 
   package var lane: String { identity.lane }
   /// `suite.name`, as a person names the test (and a quarantine entry matches it).
-  package var fullName: String { identity.fullName }
+  var fullName: String { identity.fullName }
   /// The name with what tells it from its namesakes: `app.CartTest.adds [testDebugUnitTest]`.
   var label: String { identity.label(qualifier: qualifier) }
 

@@ -14,11 +14,11 @@ import DuetSupport
 /// (`TestFold`).
 package struct FlakyRanking<Key: EvidenceKey>: Sendable {
   package struct Entry: Sendable, Equatable {
-    package var key: Key
+    var key: Key
     /// Runs in which it passed or failed.
-    package var runs: Int
+    var runs: Int
     /// Failed (or timed-out, or errored) attempts.
-    package var failures: Int
+    var failures: Int
     var flakyFingerprints: Int
     var flips: Int
     var retriesPassed: Int
@@ -32,7 +32,7 @@ package struct FlakyRanking<Key: EvidenceKey>: Sendable {
     /// window holds runs from more than one place (`history pull`).
     var failedOn: [String] = []
 
-    package var lane: String { key.lane }
+    var lane: String { key.lane }
   }
 
   var entries: [Entry]

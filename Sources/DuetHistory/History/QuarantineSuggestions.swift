@@ -7,7 +7,7 @@ import DuetSupport
 /// (to release).
 package struct QuarantineSuggestions: Sendable, Equatable {
   /// Runs in a row a quarantined test must pass before it is suggested for release.
-  package static let passesToRelease = 10
+  static let passesToRelease = 10
 
   /// `test` as a `quarantine add` pattern a user can type on one line: each
   /// character the terminal would show escaped (a line break, an escape, a
@@ -47,21 +47,21 @@ package struct QuarantineSuggestions: Sendable, Equatable {
 
   /// The whole `duet quarantine add` line for `test` of `lane`: TEST after
   /// `--` when the name starts with `-`, which would otherwise read as an option.
-  package static func addLine(test: String, lane: String) -> String {
+  static func addLine(test: String, lane: String) -> String {
     let typed = typedTest(for: test), options = "--lane \(ShellWord.quoted(ControlText.shown(lane)).text) --reason '...'"
     guard test.hasPrefix("-") else { return "duet quarantine add \(typed) \(options)" }
     let exact = typed.hasPrefix("--exact ")
     return "duet quarantine add \(exact ? "--exact " : "")\(options) -- \(exact ? String(typed.dropFirst("--exact ".count)) : typed)"
   }
 
-  package struct Release: Sendable, Equatable {
-    package var entry: QuarantineEntry
+  struct Release: Sendable, Equatable {
+    var entry: QuarantineEntry
     /// The shortest run of passes, newest first, among the tests it matches.
-    package var passes: Int
+    var passes: Int
   }
 
-  package var quarantine: [TestFlakyReport.Entry]
-  package var release: [Release]
+  var quarantine: [TestFlakyReport.Entry]
+  var release: [Release]
 
   /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
   /// recorded the test passed it on every attempt; `since[moment]`, the same over
