@@ -6,12 +6,12 @@ import DuetSupport
 /// fingerprint: what `--dry-run` and `duet explain` compare this checkout with.
 package struct OtherCheckoutRun: Sendable, Equatable {
   var runID: String
-  package var logID: String
+  var logID: String
   /// `ci linux-1`, `host laptop` (`host NAME` for a run from before schema 6).
-  package var origin: String
-  package var outcome: LaneOutcome
+  var origin: String
+  var outcome: LaneOutcome
   var started: Double
-  package var commit: String?
+  var commit: String?
   package var fingerprint: String
   package var parts: FingerprintParts
 }
