@@ -62,8 +62,10 @@ enum SandboxDoctorLines {
   /// One lane's line, and its problem when it has one.
   static func add(_ record: LaneVerdict, lane: Lane, into report: inout DoctorReport) {
     let topic = "lane \(record.name)"
-    let note = record.last?.note.map(ControlText.shown)
-    let log = record.last?.logPath.map { " (log: \(ControlText.shown($0)))" } ?? ""
+    // A note is escaped where the run made it, and `doctor` prints each line
+    // as a terminal line: neither is escaped here again.
+    let note = record.last?.note
+    let log = record.last?.logPath.map { " (log: \($0))" } ?? ""
     switch record.outcome {
     case .pass, .flaky, .cached:
       let retry = record.outcome == .flaky ? " on a retry" : ""

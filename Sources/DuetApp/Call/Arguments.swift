@@ -2,7 +2,8 @@ import DuetCommandLine
 import DuetSupport
 
 /// The options and positional words of one command line, checked against its
-/// command's spec. Options are read through the command's keys (`arguments[jobs]`).
+/// command's spec. Options are read through the command's keys (`line[jobs]`),
+/// by the command's `options(_:)` only: its `run` gets the options value.
 struct ParsedArguments<Owner: Command> {
   private var words: ParsedWords
   /// Where the words came from: the working folder and environment the command

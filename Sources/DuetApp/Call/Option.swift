@@ -3,7 +3,7 @@ import DuetSupport
 
 /// One option of one command, declared once: the spec that help, the man page
 /// and the completions show, and what a lookup of it returns. A command reads
-/// its options through these keys (`arguments[jobs]`), never by spelling, so a
+/// its options through these keys (`line[jobs]`, in its `options(_:)`), never by spelling, so a
 /// misspelt option does not compile; `Owner` is the command that declares the
 /// key, so a command cannot read another's. Each kind checks (in debug builds)
 /// that its spec says the same: a flag has no value, a repeated one is repeatable.
@@ -15,9 +15,6 @@ struct Option<Owner: Command, Value>: Sendable {
 
   /// Whether the option was given at all, whatever its value.
   var given: Option<Owner, Bool> { Option<Owner, Bool>(spec: spec) { given, _, _ in given } }
-
-  /// The last value as it was typed, before the key reads it (for a message about its form).
-  var raw: Option<Owner, String?> { Option<Owner, String?>(spec: spec) { _, values, _ in values.last } }
 }
 
 extension Option where Value == Bool {
@@ -91,5 +88,31 @@ extension Option where Value == InlineFlag? {
   static func inlineFlag(_ spec: OptionSpec) -> Self {
     assert(spec.value == nil && spec.inlineValue, "\(spec.name): a flag with =VALUE is declared inlineValue")
     return Self(spec: spec) { given, values, _ in given ? values.last.map(InlineFlag.value) ?? .bare : nil }
+  }
+}
+
+extension Option {
+  /// This key with each value given also checked by `check` in the parse
+  /// (a usage error naming the option, the value and what was expected), so a
+  /// bad value is refused with the rest of the command line: before the lane
+  /// names are checked, before the command's options are made, before any file is read.
+  func checkingEach(_ check: @escaping @Sendable (_ value: String, _ command: String) throws(UsageError) -> Void) -> Self {
+    var spec = self.spec
+    let before = spec.check
+    spec.check = { values, command throws(UsageError) in
+      try before?(values, command)
+      for value in values { try check(value, command) }
+    }
+    return Self(spec: spec, read: read)
+  }
+}
+
+extension Option where Value == String? {
+  /// A file named on the command line (`--junit FILE`): any text but none.
+  static func file(_ spec: OptionSpec) -> Self {
+    text(spec).checkingEach { value, command throws(UsageError) in
+      guard value.isEmpty else { return }
+      throw UsageError(message: "\(spec.name) needs a file path", command: command)
+    }
   }
 }

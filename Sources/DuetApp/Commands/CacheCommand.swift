@@ -4,8 +4,14 @@ import DuetSupport
 
 /// `duet cache stats|prune|verify`: the local store of outputs and logs.
 enum CacheCommand: TreeCommand, JSONCommand {
-  static let maxSize = Option<Self, String?>.text(
-    OptionSpec(name: "--max-size", value: "SIZE", help: "with prune: the most the store may hold, e.g. 500M or 2G (least recently used blobs go first)"))
+  /// In bytes.
+  static let maxSize = Option<Self, Int?>.converted(
+    OptionSpec(name: "--max-size", value: "SIZE", help: "with prune: the most the store may hold, e.g. 500M or 2G (least recently used blobs go first)")) { text, command throws(UsageError) in
+      guard let bytes = ByteCount.parse(text) else {
+        throw UsageError(message: "--max-size needs a size such as 500M or 2G, got '\(text)'", command: command)
+      }
+      return bytes
+    }
 
   static let spec = CommandSpec(
     name: "cache",
@@ -21,27 +27,33 @@ enum CacheCommand: TreeCommand, JSONCommand {
 
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
+  /// `duet cache`'s command line: the action, with prune's size in bytes.
+  struct Options {
+    var root: String?
+    var json: Bool
+    var action: CacheRequest.Action
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
     let words = ["stats", "prune", "verify"]
+    let maxBytes = try line[maxSize]
     let action: CacheRequest.Action
-    let maxSize = try arguments[Self.maxSize]
-    switch arguments.positionals.first {
+    switch line.positionals.first {
     case "stats"?, nil: action = .stats
     case "verify"?: action = .verify
     case "prune"?:
-      guard let text = maxSize else {
-        throw UsageError(message: "prune needs --max-size SIZE, e.g. --max-size 2G", command: "cache")
-      }
-      guard let bytes = ByteCount.parse(text) else {
-        throw UsageError(message: "--max-size needs a size such as 500M or 2G, got '\(text)'", command: "cache")
-      }
-      action = .prune(maxBytes: bytes)
+      guard let maxBytes else { throw UsageError(message: "prune needs --max-size SIZE, e.g. --max-size 2G", command: "cache") }
+      action = .prune(maxBytes: maxBytes)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (cache takes stats, prune or verify)", command: "cache")
     }
-    if let maxSize, action != .prune(maxBytes: ByteCount.parse(maxSize) ?? -1) {
+    if maxBytes != nil, action == .stats || action == .verify {
       throw UsageError(message: "--max-size goes with prune", command: "cache")
     }
-    return console.show(try cache(CacheRequest(root: try treeRoot(arguments), action: action)), json: try arguments[json])
+    return Options(root: try line[root], json: try line[json], action: action)
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(try cache(CacheRequest(root: try call.treeRoot(options.root), action: options.action)), json: options.json)
   }
 }

@@ -16,12 +16,22 @@ enum CompleteCommand: TreeCommand {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let kind = CompletionWords(rawValue: arguments.positionals.first ?? "") else {
+  /// `duet __complete`'s command line: which words to offer.
+  struct Options {
+    var root: String?
+    var kind: CompletionWords
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let kind = CompletionWords(rawValue: line.positionals.first ?? "") else {
       throw UsageError(message: "__complete offers: lanes, tags, refs", command: "__complete")
     }
-    guard let root = try? treeRoot(arguments), let words = completionWords(kind, root: root, environment: arguments.invocation.environment) else { return ExitCode.failed }
-    for word in words { console.out("\(word)") }
+    return Options(root: try line[root], kind: kind)
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    guard let root = try? call.treeRoot(options.root), let words = completionWords(options.kind, root: root, environment: call.environment) else { return ExitCode.failed }
+    for word in words { call.console.out("\(word)") }
     return ExitCode.pass
   }
 }

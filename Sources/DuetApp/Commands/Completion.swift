@@ -18,17 +18,27 @@ enum CompletionCommand: Command {
   static let maxPositionals = 1
   static let shells = ["bash", "zsh", "fish"]
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let shell = arguments.positionals.first else {
+  /// `duet completion`'s command line: the shell, one duet knows.
+  struct Options {
+    var shell: String
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let shell = line.positionals.first else {
       throw UsageError(message: "completion needs a shell: bash, zsh or fish", command: "completion")
     }
-    let commands = Entrypoint.documented
-    switch shell {
-    case "bash": console.raw(BashCompletion.script(commands, version: duetVersion))
-    case "zsh": console.raw(ZshCompletion.script(commands, version: duetVersion))
-    case "fish": console.raw(FishCompletion.script(commands, version: duetVersion))
-    default:
+    guard shells.contains(shell) else {
       throw UsageError(message: "unknown shell '\(shell)'\(Suggestion.hint(for: shell, in: shells)) (completion knows bash, zsh and fish)", command: "completion")
+    }
+    return Options(shell: shell)
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let commands = Entrypoint.documented
+    switch options.shell {
+    case "bash": call.console.raw(BashCompletion.script(commands, version: duetVersion))
+    case "zsh": call.console.raw(ZshCompletion.script(commands, version: duetVersion))
+    default: call.console.raw(FishCompletion.script(commands, version: duetVersion))
     }
     return ExitCode.pass
   }

@@ -11,6 +11,10 @@ enum DeflakeCommand: TreeCommand, JSONCommand {
     OptionSpec(name: "--jobs", value: "J", help: "run J at once, each in a temporary git worktree of the current tree (default: 1, one after another here)", short: "-j"))
   static let test = Option<Self, String?>.text(
     OptionSpec(name: "--test", value: "NAME", help: "the failure rate of this test case of the lane's reports: (classname.name), not of the lane"))
+    .checkingEach { test, command throws(UsageError) in
+      guard test.isEmpty else { return }
+      throw UsageError(message: "--test needs a test's name (classname.name)", command: command)
+    }
 
   static let spec = CommandSpec(
     name: "deflake",
@@ -27,23 +31,38 @@ enum DeflakeCommand: TreeCommand, JSONCommand {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let lane = arguments.positionals.first else {
+  /// `duet deflake`'s command line: the lane, how many runs, how many at once.
+  struct Options {
+    var root: String?
+    var json: Bool
+    var lane: String
+    var runs: Int
+    var jobs: Int
+    /// `--test NAME`, a name that is not empty.
+    var test: String?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let lane = line.positionals.first else {
       throw UsageError(message: "deflake needs a LANE, the lane to run again and again", command: "deflake")
     }
-    guard let runs = try arguments[Self.runs] else {
+    guard let runs = try line[runs] else {
       throw UsageError(message: "deflake needs --runs N, how many times to run \(lane)", command: "deflake")
     }
-    let root = try treeRoot(arguments)
-    var request = DeflakeRequest(root: root, lane: lane, runs: runs, duetVersion: duetVersion, environment: arguments.invocation.environment)
-    request.jobs = try arguments[jobs] ?? 1
-    request.test = try arguments[test]
-    if let test = request.test, test.isEmpty { throw UsageError(message: "--test needs a test's name (classname.name)", command: "deflake") }
-    request.commandLine = arguments.invocation.commandLine
-    request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: root)
+    return Options(root: try line[root], json: try line[json], lane: lane, runs: runs, jobs: try line[jobs] ?? 1, test: try line[test])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let root = try call.treeRoot(options.root)
+    let invocation = call.invocation
+    var request = DeflakeRequest(root: root, lane: options.lane, runs: options.runs, duetVersion: duetVersion, environment: call.environment)
+    request.jobs = options.jobs
+    request.test = options.test
+    request.commandLine = invocation.commandLine
+    request.builtinIdentity = duetCodeIdentity(invocation, root: root)
+    let console = call.console
     let observer = VerifyObserver(warning: { console.err("duet deflake: warning: \($0)") }, error: { console.err("duet deflake: error: \($0)") })
-    let invocation = arguments.invocation
     let response = try deflake(request, observer: observer, signals: { onSignal, body in invocation.duringSignals(onSignal, body) })
-    return console.show(response, json: try arguments[json])
+    return console.show(response, json: options.json)
   }
 }

@@ -22,14 +22,26 @@ enum DesignTokensCommand: TokenConfigCommand, JSONCommand {
                "duet design-tokens --check": "fail (exit 1) when a generated file is stale, as a lane does"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    var request = DesignTokensRequest(config: try TokenConfigChoice.resolve(arguments))
-    request.check = try arguments[check]
-    request.rewrite = try arguments[rewrite]
+  /// `duet design-tokens`'s command line: check or write, and which config.
+  struct Options {
+    var config: TokenConfigOptions
+    var json: Bool
+    var check: Bool
+    var rewrite: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(config: try tokenConfig(line), json: try line[json], check: try line[check], rewrite: try line[rewrite])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = DesignTokensRequest(config: try options.config.resolve(call))
+    request.check = options.check
+    request.rewrite = options.rewrite
     if request.check && request.rewrite {
-      console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
+      call.console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
       return ExitCode.usage
     }
-    return console.show(designTokens(request), json: try arguments[json])
+    return call.console.show(designTokens(request), json: options.json)
   }
 }

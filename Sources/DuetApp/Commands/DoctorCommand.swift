@@ -21,10 +21,20 @@ enum DoctorCommand: TreeCommand, JSONCommand {
   static let sandbox = Option<Self, Bool>.flag(
     OptionSpec(name: "--sandbox", value: nil, help: "run every lane in the sandbox and list each lane's verdict (issue 56)"))
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let request = try DoctorRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: try arguments[root],
-                                         environment: arguments.invocation.environment)
-    let response = try arguments[sandbox] ? sandboxDoctor(request, duetVersion: duetVersion) : doctor(request)
-    return console.show(response, json: try arguments[json])
+  /// `duet doctor`'s command line.
+  struct Options {
+    var root: String?
+    var json: Bool
+    var sandbox: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], json: try line[json], sandbox: try line[sandbox])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let request = try DoctorRequest.find(workingDirectory: call.invocation.workingDirectory, root: options.root, environment: call.environment)
+    let response = try options.sandbox ? sandboxDoctor(request, duetVersion: duetVersion) : doctor(request)
+    return call.console.show(response, json: options.json)
   }
 }

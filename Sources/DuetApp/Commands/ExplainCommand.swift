@@ -21,12 +21,23 @@ enum ExplainCommand: TreeCommand {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let lane = arguments.positionals.first else {
+  /// `duet explain`'s command line: the lane, and the run to compare with.
+  struct Options {
+    var root: String?
+    var lane: String
+    var against: String?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let lane = line.positionals.first else {
       throw UsageError(message: "explain needs a LANE, the lane whose cache miss to explain", command: "explain")
     }
-    var request = ExplainRequest(root: try treeRoot(arguments), lane: lane, duetVersion: duetVersion, environment: arguments.invocation.environment)
-    request.against = try arguments[against]
-    return console.show(try explain(request))
+    return Options(root: try line[root], lane: lane, against: try line[against])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = ExplainRequest(root: try call.treeRoot(options.root), lane: options.lane, duetVersion: duetVersion, environment: call.environment)
+    request.against = options.against
+    return call.console.show(try explain(request))
   }
 }

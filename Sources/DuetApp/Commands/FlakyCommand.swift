@@ -6,6 +6,11 @@ import DuetSupport
 enum FlakyCommand: RankingCommand, JSONCommand {
   static let since = Option<Self, Double?>.duration(
     OptionSpec(name: "--since", value: "DURATION", help: "only runs newer than this, with a unit: 7d, 12h, 30m"))
+    .checkingEach { text, command throws(UsageError) in
+      // A bare number is ambiguous here (7 what?), so the unit is required.
+      guard Double(text.trimmingCharacters(in: .whitespaces)) != nil else { return }
+      throw UsageError(message: "--since needs a unit: 7d, 12h or 30m, got '\(text)' (days, hours or minutes?)", command: command)
+    }
   static let tests = Option<Self, Bool>.flag(
     OptionSpec(name: "--tests", help: "rank the test cases of the lanes' reports (reports: in the manifest), not the lanes"))
   static let testsVerb = "ranks"
@@ -20,14 +25,21 @@ enum FlakyCommand: RankingCommand, JSONCommand {
                "duet flaky --tests --lane kotlin": "the flaky test cases of the kotlin lane's JUnit reports (add --json for JSON)"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    // A bare number is ambiguous here (7 what?), so the unit is required.
-    if let text = try arguments[Self.since.raw], Double(text.trimmingCharacters(in: .whitespaces)) != nil {
-      throw UsageError(message: "--since needs a unit: 7d, 12h or 30m, got '\(text)' (days, hours or minutes?)", command: "flaky")
-    }
-    let since = try arguments[Self.since]
-    var request = FlakyRequest(ranking: try ranking(arguments))
-    request.since = since
-    return console.show(try flaky(request), json: try arguments[json])
+  /// `duet flaky`'s command line: the ranking, and how far back.
+  struct Options {
+    var ranking: RankingOptions
+    var json: Bool
+    /// `--since DURATION`, in seconds.
+    var since: Double?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    return Options(ranking: try ranking(line), json: try line[json], since: try line[since])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = FlakyRequest(ranking: try options.ranking.request(call))
+    request.since = options.since
+    return call.console.show(try flaky(request), json: options.json)
   }
 }

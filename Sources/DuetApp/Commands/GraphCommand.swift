@@ -6,6 +6,7 @@ import DuetSupport
 enum GraphCommand: TreeCommand {
   static let format = Option<Self, String?>.text(
     OptionSpec(name: "--format", value: "FORMAT", help: "dot (default) or mermaid", completes: .words(GraphRequest.formats)))
+    .checkingEach { format, _ throws(UsageError) in try GraphRequest.checkFormat(format) }
 
   static let spec = CommandSpec(
     name: "graph",
@@ -18,9 +19,17 @@ enum GraphCommand: TreeCommand {
                "duet graph --format mermaid": "a Mermaid flowchart to paste into a Markdown file"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let format = try arguments[Self.format] ?? "dot"
-    try GraphRequest.checkFormat(format)
-    return console.show(try graph(GraphRequest(root: try treeRoot(arguments), format: format)))
+  /// `duet graph`'s command line: the format, one duet draws.
+  struct Options {
+    var root: String?
+    var format: String
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], format: try line[format] ?? "dot")
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(try graph(GraphRequest(root: try call.treeRoot(options.root), format: options.format)))
   }
 }

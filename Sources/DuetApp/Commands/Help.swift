@@ -16,16 +16,22 @@ enum HelpCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let name = arguments.positionals.first else {
-      console.out(lines: Entrypoint.overview)
-      return ExitCode.pass
-    }
+  /// `duet help`'s command line: the command whose help to print, one duet has; nil for the overview.
+  struct Options {
+    var command: (any Command.Type)?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let name = line.positionals.first else { return Options() }
     let names = Entrypoint.commands.map { $0.spec.name }
     guard let command = Entrypoint.commands.first(where: { $0.spec.name == name }) else {
       throw UsageError(message: "no command '\(name)'\(Suggestion.hint(for: name, in: names)) (commands: \(names.joined(separator: ", ")))", command: "help")
     }
-    console.out(lines: command.documentedSpec.help)
+    return Options(command: command)
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.out(lines: options.command?.documentedSpec.help ?? Entrypoint.overview)
     return ExitCode.pass
   }
 }

@@ -25,47 +25,59 @@ enum HistoryCommand: TreeCommand, JSONCommand {
   static let maxPositionals = Int.max
   static let readsRecordedLanes = true
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    switch arguments.positionals.first {
-    case nil: return try list(arguments, console: console)
-    case "prune": return try prune(arguments, console: console)
-    case "merge": return try merge(arguments, console: console)
-    case "pull": return try pull(arguments, console: console)
+  /// `duet history`'s command line: the subcommand with what it takes.
+  struct Options {
+    enum Action {
+      case list(lane: String?, limit: Int)
+      case prune(keep: Int)
+      /// Each store as given and as an absolute path (from the working folder).
+      case merge(files: [(given: String, path: String)], sealed: Bool)
+      case pull(last: Int)
+    }
+    var root: String?
+    var json: Bool
+    var action: Action
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    let action: Options.Action
+    switch line.positionals.first {
+    case nil: action = .list(lane: try line[lane], limit: try line[limit] ?? 20)
+    case "prune": action = .prune(keep: try line[keep] ?? 1000)
+    case "merge":
+      let files = Array(line.positionals.dropFirst())
+      guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
+      let cwd = line.invocation.workingDirectory
+      action = .merge(files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try line[sealed])
+    case "pull":
+      guard line.positionals.count == 1 else { throw UsageError(message: "pull takes no file", command: "history") }
+      action = .pull(last: try line[last] ?? 100)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: ["prune", "merge", "pull"])) (history takes prune, merge or pull)", command: "history")
     }
+    return Options(root: try line[root], json: try line[json], action: action)
   }
 
-  static func list(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let limit = try arguments[Self.limit] ?? 20
-    var request = HistoryRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.limit = limit
-    request.lane = try arguments[lane]
-    return console.show(try history(request), json: try arguments[json])
-  }
-
-  static func prune(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let keep = try arguments[Self.keep] ?? 1000
-    var request = HistoryPruneRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.keep = keep
-    return console.show(try historyPrune(request))
-  }
-
-  static func merge(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let files = Array(arguments.positionals.dropFirst())
-    guard !files.isEmpty else { throw UsageError(message: "merge needs at least one store file", command: "history") }
-    let root = try treeRoot(arguments)
-    let cwd = arguments.invocation.workingDirectory
-    let request = HistoryMergeRequest(root: root, environment: arguments.invocation.environment,
-                                      files: files.map { ($0, URL(fileURLWithPath: $0, relativeTo: cwd).path) }, sealed: try arguments[sealed],
-                                      duetVersion: duetVersion)
-    return console.show(try historyMerge(request))
-  }
-
-  static func pull(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard arguments.positionals.count == 1 else { throw UsageError(message: "pull takes no file", command: "history") }
-    var request = HistoryPullRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.last = try arguments[last] ?? 100
-    return console.show(try historyPull(request))
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let root = try call.treeRoot(options.root)
+    let environment = call.environment
+    switch options.action {
+    case .list(let lane, let limit):
+      var request = HistoryRequest(root: root, environment: environment)
+      request.limit = limit
+      request.lane = lane
+      return call.console.show(try history(request), json: options.json)
+    case .prune(let keep):
+      var request = HistoryPruneRequest(root: root, environment: environment)
+      request.keep = keep
+      return call.console.show(try historyPrune(request))
+    case .merge(let files, let sealed):
+      let request = HistoryMergeRequest(root: root, environment: environment, files: files, sealed: sealed, duetVersion: duetVersion)
+      return call.console.show(try historyMerge(request))
+    case .pull(let last):
+      var request = HistoryPullRequest(root: root, environment: environment)
+      request.last = last
+      return call.console.show(try historyPull(request))
+    }
   }
 }

@@ -23,42 +23,61 @@ enum HookCommand: TreeCommand {
   )
   static let maxPositionals = 4
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    switch arguments.positionals.first {
-    case "install": return try install(arguments, console: console)
-    case "uninstall": return try uninstall(arguments, console: console)
-    case "run": return try runHook(arguments, console: console)
+  /// `duet hook`'s command line: the subcommand with what it takes.
+  struct Options {
+    enum Action {
+      case install(preCommit: Bool, force: Bool, hooksFolder: String?)
+      case uninstall
+      /// What the installed hook calls: its kind (`pre-push`) and, for a push, the remote.
+      case run(kind: String, remote: String?)
+    }
+    var root: String?
+    var action: Action
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    let words = line.positionals
+    let action: Options.Action
+    switch words.first {
+    case "install":
+      guard words.count == 1 else { throw UsageError(message: "unexpected argument '\(words[1])'", command: "hook") }
+      if try line[prePush] && line[preCommit] {
+        throw UsageError(message: "--pre-push and --pre-commit cannot be combined; install one, then the other", command: "hook")
+      }
+      action = .install(preCommit: try line[preCommit], force: try line[force], hooksFolder: try line[hooksFolder])
+    case "uninstall": action = .uninstall
+    case "run": action = .run(kind: words.count > 1 ? words[1] : "", remote: words.count > 2 ? words[2] : nil)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: ["install", "uninstall"])) (hook takes install or uninstall)", command: "hook")
     case nil:
       throw UsageError(message: "hook needs a subcommand: install or uninstall", command: "hook")
     }
+    return Options(root: try line[root], action: action)
   }
 
-  static func install(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard arguments.positionals.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "hook") }
-    if try arguments[prePush] && arguments[preCommit] {
-      throw UsageError(message: "--pre-push and --pre-commit cannot be combined; install one, then the other", command: "hook")
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let root = try call.treeRoot(options.root)
+    switch options.action {
+    case .install(let preCommit, let force, let hooksFolder):
+      var request = HookInstallRequest(root: root, duetPath: call.invocation.executable.path, environment: call.environment)
+      request.preCommit = preCommit
+      request.force = force
+      request.hooksFolder = hooksFolder
+      return call.console.show(hookInstall(request))
+    case .uninstall:
+      return call.console.show(try hookUninstall(root: root, environment: call.environment))
+    case .run(let kind, let remote):
+      return try runHook(kind: kind, remote: remote, root: root, call: call)
     }
-    var request = HookInstallRequest(root: try treeRoot(arguments), duetPath: arguments.invocation.executable.path,
-                                     environment: arguments.invocation.environment)
-    request.preCommit = try arguments[preCommit]
-    request.force = try arguments[force]
-    request.hooksFolder = try arguments[hooksFolder]
-    return console.show(hookInstall(request))
-  }
-
-  static func uninstall(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    console.show(try hookUninstall(root: try treeRoot(arguments), environment: arguments.invocation.environment))
   }
 
   /// What the installed hook calls: DuetApp's `hookRun` decides the change and
   /// verifies it, printing as `duet verify` does.
-  static func runHook(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let kind = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
-    let invocation = arguments.invocation
-    var request = HookRunRequest(root: try treeRoot(arguments), kind: kind, environment: invocation.environment, duetVersion: duetVersion)
-    if arguments.positionals.count > 2 { request.remote = arguments.positionals[2] }
+  static func runHook(kind: String, remote: String?, root: URL, call: CommandCall) throws -> Int32 {
+    let invocation = call.invocation
+    let console = call.console
+    var request = HookRunRequest(root: root, kind: kind, environment: invocation.environment, duetVersion: duetVersion)
+    if let remote { request.remote = remote }
     if kind == "pre-push" { request.standardInput = invocation.readStandardInput() }
     request.commandLine = invocation.commandLine
     request.builtinIdentity = duetCodeIdentity(invocation, root: request.root)

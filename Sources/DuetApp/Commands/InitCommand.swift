@@ -22,9 +22,19 @@ enum InitCommand: Command {
   static let root = Option<Self, String?>.text(
     OptionSpec(name: "--root", value: "DIR", help: "the tree root (default: the nearest folder up with lanes/manifest.yaml, parity/manifest.yaml or .git, else the working directory)"))
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    var request = try InitRequest.find(workingDirectory: arguments.invocation.workingDirectory, root: try arguments[root])
-    request.force = try arguments[force]
-    return console.show(try initTree(request))
+  /// `duet init`'s command line.
+  struct Options {
+    var root: String?
+    var force: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], force: try line[force])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = try InitRequest.find(workingDirectory: call.invocation.workingDirectory, root: options.root)
+    request.force = options.force
+    return call.console.show(try initTree(request))
   }
 }

@@ -14,7 +14,17 @@ enum LanesCommand: TreeCommand, JSONCommand {
                "duet lanes --json | jq -r '.lanes[].name'": "the lane names, one a line"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    console.show(try lanes(LanesRequest(root: try treeRoot(arguments))), json: try arguments[json])
+  /// `duet lanes`'s command line.
+  struct Options {
+    var root: String?
+    var json: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], json: try line[json])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(try lanes(LanesRequest(root: try call.treeRoot(options.root))), json: options.json)
   }
 }

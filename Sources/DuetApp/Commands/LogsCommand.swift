@@ -21,10 +21,21 @@ enum LogsCommand: TreeCommand {
   static let maxPositionals = 1
   static let readsRecordedLanes = true
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let lane = arguments.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
-    var request = LogsRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment, lane: lane)
-    request.run = try arguments[Self.run]
-    return console.show(try logs(request))
+  /// `duet logs`'s command line: the lane, and the run to read.
+  struct Options {
+    var root: String?
+    var lane: String
+    var run: String?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let lane = line.positionals.first else { throw UsageError(message: "logs needs a lane name", command: "logs") }
+    return Options(root: try line[root], lane: lane, run: try line[Self.run])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = LogsRequest(root: try call.treeRoot(options.root), environment: call.environment, lane: options.lane)
+    request.run = options.run
+    return call.console.show(try logs(request))
   }
 }

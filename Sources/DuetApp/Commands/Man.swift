@@ -14,8 +14,13 @@ enum ManCommand: Command {
     examples: ["duet man > duet.1 && man ./duet.1": "read the man page without installing it"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    console.raw(ManPage.render(Entrypoint.documented, version: duetVersion))
+  /// `duet man` takes no option of its own.
+  struct Options {}
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options { Options() }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.raw(ManPage.render(Entrypoint.documented, version: duetVersion))
     return ExitCode.pass
   }
 }

@@ -20,13 +20,26 @@ enum MocksCommand: TreeCommand, JSONCommand {
                "duet mocks --check": "say which mock files drifted; write nothing"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    if try arguments[check] && arguments[acceptBody] {
+  /// `duet mocks`'s command line.
+  struct Options {
+    var root: String?
+    var json: Bool
+    var check: Bool
+    var acceptBody: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    let options = Options(root: try line[root], json: try line[json], check: try line[check], acceptBody: try line[acceptBody])
+    if options.check && options.acceptBody {
       throw UsageError(message: "--accept-body writes files; it cannot go with --check", command: "mocks")
     }
-    var request = MocksRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.check = try arguments[check]
-    request.acceptBody = try arguments[acceptBody]
-    return console.show(try mocks(request), json: try arguments[json])
+    return options
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = MocksRequest(root: try call.treeRoot(options.root), environment: call.environment)
+    request.check = options.check
+    request.acceptBody = options.acceptBody
+    return call.console.show(try mocks(request), json: options.json)
   }
 }

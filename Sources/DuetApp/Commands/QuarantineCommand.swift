@@ -11,10 +11,18 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
     OptionSpec(name: "--reason", value: "TEXT", help: "with add: why, for the reviewer (a ticket, what flips)"))
   static let until = Option<Self, String?>.text(
     OptionSpec(name: "--until", value: "YYYY-MM-DD", help: "with add: the last day the entry counts (default: 30 days from today); after it the failures fail verify again"))
+    .checkingEach { text, _ throws(UsageError) in _ = try untilDay(text) }
   static let exact = Option<Self, Bool>.flag(
     OptionSpec(name: "--exact", help: "with add or remove: TEST is one name, its * and ? taken literally, not a pattern"))
-  static let below = Option<Self, String?>.text(
-    OptionSpec(name: "--below", value: "PCT", help: "with suggest: suggest a release only when the 95% interval of the test's failure rate, from its passes in a row, ends below PCT (e.g. 5%; 10 passes still allow 28%)"))
+  /// As a fraction, between 0% and 100%.
+  static let below = Option<Self, Double?>.converted(
+    OptionSpec(name: "--below", value: "PCT", help: "with suggest: suggest a release only when the 95% interval of the test's failure rate, from its passes in a row, ends below PCT (e.g. 5%; 10 passes still allow 28%)")) { text, command throws(UsageError) in
+      let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+      guard let percent = Double(digits), percent > 0, percent <= 100 else {
+        throw UsageError(message: "--below needs a percentage above 0 and at most 100, such as 5%, got '\(text)'", command: command)
+      }
+      return percent / 100
+    }
   static let spec = CommandSpec(
     name: "quarantine",
     summary: "tests (or lanes) whose failures do not fail verify until a day, kept in lanes/quarantine.yaml: 'add', 'list', 'remove', 'suggest'",
@@ -29,45 +37,55 @@ enum QuarantineCommand: TreeCommand, JSONCommand {
   )
   static let maxPositionals = 2
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let test = arguments.positionals.dropFirst().first
+  /// `duet quarantine`'s command line: the action with what it takes, and suggest's bound.
+  struct Options {
+    var root: String?
+    var json: Bool
+    var action: QuarantineRequest.Action
+    /// `--below PCT` as a fraction (suggest only).
+    var releaseBelow: Double?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    let releaseBelow = try line[below]
+    let action = try action(line)
+    if releaseBelow != nil && action != .suggest { throw UsageError(message: "--below goes with suggest", command: "quarantine") }
+    return Options(root: try line[root], json: try line[json], action: action, releaseBelow: releaseBelow)
+  }
+
+  /// The subcommand and its TEST, with the options each needs and only those.
+  static func action(_ line: ParsedArguments<Self>) throws -> QuarantineRequest.Action {
+    let test = line.positionals.dropFirst().first
     let action: QuarantineRequest.Action
-    switch arguments.positionals.first {
+    switch line.positionals.first {
     case "list"?, nil:
       guard test == nil else { throw UsageError(message: "list takes no TEST", command: "quarantine") }
       action = .list
     case "add"?:
-      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
-      guard let reason = try arguments[Self.reason] else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
-      action = .add(test: test, exact: try arguments[exact], lane: lane, reason: reason, until: try arguments[until])
+      guard let lane = try line[lane] else { throw UsageError(message: "add needs --lane LANE", command: "quarantine") }
+      guard let reason = try line[reason] else { throw UsageError(message: "add needs --reason TEXT (why, for the reviewer)", command: "quarantine") }
+      action = .add(test: test, exact: try line[exact], lane: lane, reason: reason, until: try line[until])
     case "suggest"?:
       guard test == nil else { throw UsageError(message: "suggest takes no TEST", command: "quarantine") }
       action = .suggest
     case "remove"?:
-      guard let lane = try arguments[Self.lane] else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
-      action = .remove(test: test, exact: try arguments[exact], lane: lane)
+      guard let lane = try line[lane] else { throw UsageError(message: "remove needs --lane LANE", command: "quarantine") }
+      action = .remove(test: test, exact: try line[exact], lane: lane)
     case let other?:
       throw UsageError(message: "unknown subcommand '\(other)'\(Suggestion.hint(for: other, in: words)) (quarantine takes add, list, remove or suggest)", command: "quarantine")
     }
-    if case .add = action {} else if try arguments[reason.given] || arguments[until.given] {
+    if case .add = action {} else if try line[reason.given] || line[until.given] {
       throw UsageError(message: "--reason and --until go with add", command: "quarantine")
     }
-    if try arguments[exact], test == nil {
+    if try line[exact], test == nil {
       throw UsageError(message: "--exact needs a TEST (with add or remove), the one name to take literally", command: "quarantine")
     }
-    var request = QuarantineRequest(root: try treeRoot(arguments), action: action, environment: arguments.invocation.environment)
-    request.releaseBelow = try releaseBelow(arguments, action: action)
-    return console.show(try quarantine(request), json: try arguments[json])
+    return action
   }
 
-  /// `--below PCT` as a fraction; only with suggest, and between 0% and 100%.
-  static func releaseBelow(_ arguments: ParsedArguments<Self>, action: QuarantineRequest.Action) throws -> Double? {
-    guard let text = try arguments[below] else { return nil }
-    guard action == .suggest else { throw UsageError(message: "--below goes with suggest", command: "quarantine") }
-    let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
-    guard let percent = Double(digits), percent > 0, percent <= 100 else {
-      throw UsageError(message: "--below needs a percentage above 0 and at most 100, such as 5%, got '\(text)'", command: "quarantine")
-    }
-    return percent / 100
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = QuarantineRequest(root: try call.treeRoot(options.root), action: options.action, environment: call.environment)
+    request.releaseBelow = options.releaseBelow
+    return call.console.show(try quarantine(request), json: options.json)
   }
 }

@@ -17,16 +17,29 @@ extension RankingCommand {
     .text(OptionSpec(name: "--lane", value: "NAME", help: "with --tests: only this lane's tests"))
   }
 
-  /// `--last N`, `--tests` and `--lane NAME` as a request; `--lane` without `--tests` is a usage error.
-  static func ranking(_ arguments: ParsedArguments<Self>) throws -> RankingRequest {
-    let last = try arguments[last] ?? 500
-    var request = RankingRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.last = last
-    request.tests = try arguments[tests]
-    request.lane = try arguments[lane]
-    if request.lane != nil && !request.tests {
+  /// `--last N`, `--tests` and `--lane NAME`; `--lane` without `--tests` is a usage error.
+  static func ranking(_ line: ParsedArguments<Self>) throws(UsageError) -> RankingOptions {
+    let options = RankingOptions(root: try line[root], last: try line[last] ?? 500, tests: try line[tests], lane: try line[lane])
+    if options.lane != nil && !options.tests {
       throw UsageError(message: "--lane chooses whose tests --tests \(testsVerb); use it with --tests", command: spec.name)
     }
+    return options
+  }
+}
+
+/// The window and the ranking `duet flaky` and `duet stats` are asked for.
+struct RankingOptions {
+  var root: String?
+  var last: Int
+  var tests: Bool
+  var lane: String?
+
+  /// The request in the tree `--root` names.
+  func request(_ call: CommandCall) throws -> RankingRequest {
+    var request = RankingRequest(root: try call.treeRoot(root), environment: call.environment)
+    request.last = last
+    request.tests = tests
+    request.lane = lane
     return request
   }
 }

@@ -4,7 +4,7 @@ import DuetSupport
 
 /// `duet report`: the history's trends per lane, the flaky map, cache hits and failed runs.
 enum ReportCommand: HistoryWindowCommand, TreeCommand {
-  static let html = Option<Self, String?>.text(
+  static let html = Option<Self, String?>.file(
     OptionSpec(name: "--html", value: "FILE", help: "also write the report as one HTML page (charts, the flaky map) to FILE"))
 
   static let spec = CommandSpec(
@@ -18,12 +18,22 @@ enum ReportCommand: HistoryWindowCommand, TreeCommand {
                "duet report --last 200 --html report.html": "the last 200 runs, and a page to open in a browser"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let last = try arguments[Self.last] ?? 500
-    let htmlPath = try filePath(arguments[Self.html], option: "--html", arguments)
-    var request = ReportRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.last = last
-    request.htmlPath = htmlPath
-    return console.show(try report(request))
+  /// `duet report`'s command line: the window, and the page to write.
+  struct Options {
+    var root: String?
+    var last: Int
+    /// `--html FILE` as an absolute path.
+    var htmlPath: String?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], last: try line[last] ?? 500, htmlPath: try filePath(line[html], option: "--html", line))
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = ReportRequest(root: try call.treeRoot(options.root), environment: call.environment)
+    request.last = options.last
+    request.htmlPath = options.htmlPath
+    return call.console.show(try report(request))
   }
 }

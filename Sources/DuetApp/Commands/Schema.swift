@@ -17,13 +17,20 @@ enum SchemaCommand: Command {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard let name = arguments.positionals.first else {
+  /// `duet schema`'s command line: the schema, one duet knows (`manifest`).
+  struct Options {}
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard let name = line.positionals.first else {
       throw UsageError(message: "schema needs a name: duet schema manifest", command: "schema")
     }
     guard name == "manifest" else {
       throw UsageError(message: "unknown schema '\(name)'\(Suggestion.hint(for: name, in: ["manifest"])) (schema knows manifest)", command: "schema")
     }
-    return console.show(manifestSchema())
+    return Options()
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(manifestSchema())
   }
 }

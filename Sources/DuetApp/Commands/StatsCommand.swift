@@ -19,7 +19,17 @@ enum StatsCommand: RankingCommand, JSONCommand {
                "duet stats --tests --lane kotlin --json": "per test of the kotlin lane's reports, as JSON"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    console.show(try stats(try ranking(arguments)), json: try arguments[json])
+  /// `duet stats`'s command line: the ranking.
+  struct Options {
+    var ranking: RankingOptions
+    var json: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(ranking: try ranking(line), json: try line[json])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(try stats(try options.ranking.request(call)), json: options.json)
   }
 }

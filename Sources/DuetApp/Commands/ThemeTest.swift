@@ -15,9 +15,18 @@ enum ThemeTestCommand: TokenConfigCommand, JSONCommand {
                "duet theme-test --json": "the same report as JSON, every pair with its ratio"]
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let request = ThemeTestRequest(config: try TokenConfigChoice.resolve(arguments))
-    return console.show(themeTest(request), json: try arguments[json])
+  /// `duet theme-test`'s command line: which config.
+  struct Options {
+    var config: TokenConfigOptions
+    var json: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(config: try tokenConfig(line), json: try line[json])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(themeTest(ThemeTestRequest(config: try options.config.resolve(call))), json: options.json)
   }
 }/// `duet contrast FOREGROUND BACKGROUND`: a quick ratio, without a config.
 enum ContrastCommand: JSONCommand {
@@ -34,11 +43,20 @@ enum ContrastCommand: JSONCommand {
 
   static var maxPositionals: Int { 2 }
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    guard arguments.positionals.count == 2 else {
+  /// `duet contrast`'s command line: the two colours as given.
+  struct Options {
+    var request: ContrastRequest
+    var json: Bool
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    guard line.positionals.count == 2 else {
       throw UsageError(message: "needs two colours, the text's and the ground's (e.g. duet contrast '#6A6A6A' '#F1F1EE')", command: "contrast")
     }
-    let request = ContrastRequest(foreground: arguments.positionals[0], background: arguments.positionals[1])
-    return console.show(try contrast(request), json: try arguments[json])
+    return Options(request: ContrastRequest(foreground: line.positionals[0], background: line.positionals[1]), json: try line[json])
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    call.console.show(try contrast(options.request), json: options.json)
   }
 }

@@ -19,9 +19,21 @@ extension TokenConfigCommand {
   static var tokenConfigOptions: [OptionSpec] { [config.spec, root.spec] }
 }
 
-extension TokenConfigChoice {
-  static func resolve<C: TokenConfigCommand>(_ arguments: ParsedArguments<C>) throws -> TokenConfigChoice {
-    try resolve(workingDirectory: arguments.invocation.workingDirectory, root: arguments[C.root],
-                config: arguments[C.config], command: C.spec.name)
+extension TokenConfigCommand {
+  /// `--config` and `--root` as the command line gives them.
+  static func tokenConfig(_ line: ParsedArguments<Self>) throws(UsageError) -> TokenConfigOptions {
+    TokenConfigOptions(root: try line[root], config: try line[config], command: spec.name)
+  }
+}
+
+/// A token command's `--root` and `--config`, as given; `resolve` finds the tree and the config.
+struct TokenConfigOptions {
+  var root: String?
+  var config: String?
+  /// The command's name, for a usage error.
+  var command: String
+
+  func resolve(_ call: CommandCall) throws -> TokenConfigChoice {
+    try TokenConfigChoice.resolve(workingDirectory: call.invocation.workingDirectory, root: root, config: config, command: command)
   }
 }

@@ -4,7 +4,7 @@ import DuetSupport
 
 /// `duet trace [RUN]`: a recorded run as Chrome Trace Event JSON, for Perfetto.
 enum TraceCommand: TreeCommand {
-  static let html = Option<Self, String?>.text(
+  static let html = Option<Self, String?>.file(
     OptionSpec(name: "--html", value: "FILE", help: "write the slices as one HTML page to FILE (no network needed) instead of printing the JSON"))
 
   static let spec = CommandSpec(
@@ -20,10 +20,22 @@ enum TraceCommand: TreeCommand {
   )
   static let maxPositionals = 1
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    var request = TraceRequest(root: try treeRoot(arguments), environment: arguments.invocation.environment)
-    request.run = arguments.positionals.first
-    request.htmlPath = try filePath(arguments[Self.html], option: "--html", arguments)
-    return console.show(try trace(request))
+  /// `duet trace`'s command line: the run, and the page to write.
+  struct Options {
+    var root: String?
+    var run: String?
+    /// `--html FILE` as an absolute path.
+    var htmlPath: String?
+  }
+
+  static func options(_ line: ParsedArguments<Self>) throws -> Options {
+    Options(root: try line[root], run: line.positionals.first, htmlPath: try filePath(line[html], option: "--html", line))
+  }
+
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    var request = TraceRequest(root: try call.treeRoot(options.root), environment: call.environment)
+    request.run = options.run
+    request.htmlPath = options.htmlPath
+    return call.console.show(try trace(request))
   }
 }

@@ -18,14 +18,14 @@ enum VerifyCommand: TreeCommand, JSONCommand {
     details: "exit codes: 0 every lane passed, 1 a lane failed or timed out, 2 a usage or manifest error, 3 duet could not start a lane (no file descriptor, process or memory) and none failed, 130 interrupted\nunder GITHUB_ACTIONS=true: ::error/::warning annotations, log tails in ::group:: blocks, a summary appended to $GITHUB_STEP_SUMMARY"
   )
 
-  static func run(_ arguments: ParsedArguments<Self>, console: Console) throws -> Int32 {
-    let request = try request(arguments)
-    let json = try arguments[Self.json]
-    let observer = observer(console: console, json: json, signals: arguments.invocation.signals)
+  static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
+    let request = try request(options, in: call)
+    let console = call.console
+    let observer = observer(console: console, json: options.json, signals: call.invocation.signals)
     return try usageOnFailure {
-      if try arguments[watch] { return try VerifyWatch.run(request, observer: observer, invocation: arguments.invocation, console: console) }
-      let response = try verify(request, observer: observer, signals: signalGuard(arguments.invocation))
-      console.show(response.printout(TextFormat(width: console.width, json: json), request: request))
+      if options.watch { return try VerifyWatch.run(request, observer: observer, invocation: call.invocation, console: console) }
+      let response = try verify(request, observer: observer, signals: signalGuard(call.invocation))
+      console.show(response.printout(TextFormat(width: console.width, json: options.json), request: request))
       return response.exitCode
     }
   }
@@ -61,91 +61,36 @@ enum VerifyCommand: TreeCommand, JSONCommand {
       line: { lane, line in progress.streamed(lane, line) })
   }
 
-  /// The request the command line asks for; every option checked before any file is read.
-  static func request(_ arguments: ParsedArguments<Self>) throws -> VerifyRequest {
-    let jobs = try arguments[Self.jobs]
-    let timeout = try arguments[Self.timeout]
-    try checkCombinations(arguments)
-    let junitPath = try VerifyCI.junitPath(arguments)
-    let shard = try VerifyCI.shard(arguments)
-    let environment = arguments.invocation.environment
-    var request = VerifyRequest(root: try treeRoot(arguments), duetVersion: duetVersion, environment: environment)
-    if let jobs { request.options.jobs = jobs }
-    if let timeout { request.options.defaultTimeout = timeout }
-    request.options.lanes = try arguments[lane]
-    request.options.tags = try arguments[tag]
-    request.skip(try arguments[skip])
-    request.options.noDeps = try arguments[noDeps]
-    request.options.failFast = try arguments[failFast]
-    (request.options.strict, request.options.refusesFlaky) = try strictness(arguments[strict])
-    request.options.stream = Set(try arguments[stream])
-    request.options.noCache = try arguments[noCache]
-    request.options.sandbox = try arguments[sandbox]
-    request.remoteCache = try arguments[remoteCache]
-    request.shard = shard
-    request.changes(since: try arguments[since], upstream: try arguments[changed])
-    request.failedOnly = try arguments[failed]
-    request.failedTestsOnly = try arguments[failedTests]
-    request.upstream = try VerifyCI.upstream(arguments)
-    request.sealsVerdicts = try arguments[seal]
-    request.dryRun = try arguments[dryRun]
-    request.reports = VerifyReports(junitPath: junitPath, environment: environment)
-    request.timingsPath = try VerifyCI.timingsPath(arguments, root: request.root)
-    request.commandLine = arguments.invocation.commandLine
-    request.builtinIdentity = duetCodeIdentity(arguments.invocation, root: request.root, remember: !request.dryRun)
-    request.reapOrphans = arguments.invocation.ownsProcess
+  /// The request the options ask for, in the tree they name; the manifest the
+  /// lane check loaded goes with it, so verify does not load it again.
+  static func request(_ options: Options, in call: CommandCall) throws -> VerifyRequest {
+    let environment = call.environment
+    var request = VerifyRequest(root: try call.treeRoot(options.root), duetVersion: duetVersion, environment: environment)
+    request.manifest = call.manifest
+    if let jobs = options.jobs { request.options.jobs = jobs }
+    if let timeout = options.timeout { request.options.defaultTimeout = timeout }
+    request.options.lanes = options.lanes
+    request.options.tags = options.tags
+    request.skip(options.skip)
+    request.options.noDeps = options.noDeps
+    request.options.failFast = options.failFast
+    (request.options.strict, request.options.refusesFlaky) = (options.strict, options.refusesFlaky)
+    request.options.stream = Set(options.stream)
+    request.options.noCache = options.noCache
+    request.options.sandbox = options.sandbox
+    request.remoteCache = options.remoteCache
+    request.shard = options.shard
+    request.changes(since: options.since, upstream: options.changed)
+    request.failedOnly = options.failed
+    request.failedTestsOnly = options.failedTests
+    request.upstream = options.upstream
+    request.sealsVerdicts = options.seal
+    request.dryRun = options.dryRun
+    request.reports = VerifyReports(junitPath: options.junitPath, environment: environment)
+    request.timingsPath = VerifyCI.timingsPath(options.timings, root: request.root)
+    request.commandLine = call.invocation.commandLine
+    request.builtinIdentity = duetCodeIdentity(call.invocation, root: request.root, remember: !request.dryRun)
+    request.reapOrphans = call.invocation.ownsProcess
     return request
-  }
-
-  /// `--strict` as before; `--strict=flaky` refuses a cached pass that came only
-  /// on a retry (issue 55, item 4), and nothing else.
-  static func strictness(_ given: InlineFlag?) throws(UsageError) -> (strict: Bool, refusesFlaky: Bool) {
-    switch given {
-    case nil: return (false, false)
-    case .bare?: return (true, false)
-    case .value("flaky")?: return (false, true)
-    case .value(let other)?:
-      throw UsageError(message: "--strict takes no value, or =flaky (run again a lane whose cached pass came only on a retry), got '\(other)'", command: "verify")
-    }
-  }
-
-  /// The options that cannot go together; reads no file.
-  static func checkCombinations(_ arguments: ParsedArguments<Self>) throws {
-    let noDeps = try arguments[Self.noDeps]
-    let shard = try arguments[Self.shard.given]
-    let failed = try arguments[Self.failed]
-    let since = try arguments[Self.since]
-    let changed = try arguments[Self.changed]
-    let chooses = try arguments[lane].isEmpty ? (arguments[tag].isEmpty ? nil : tag.spec.name) : lane.spec.name
-    if shard, let chooses { throw UsageError(message: "--shard and \(chooses) cannot be combined", command: "verify") }
-    if shard && failed { throw UsageError(message: "--shard and --failed cannot be combined", command: "verify") }
-    if failed, let chooses { throw UsageError(message: "--failed and \(chooses) cannot be combined", command: "verify") }
-    if try arguments[failedTests] {
-      let others = [Self.failed, Self.shard.given, Self.since.given, Self.changed, Self.lane.given, Self.tag.given]
-      if let other = try others.first(where: { try arguments[$0] }) {
-        throw UsageError(message: "--failed-tests and \(other.spec.name) cannot be combined: --failed-tests chooses the lanes whose last run failed test cases", command: "verify")
-      }
-    }
-    if noDeps && chooses == nil && !failed && !shard {
-      throw UsageError(message: "--no-deps needs --lane NAME or --tag TAG", command: "verify")
-    }
-    if since != nil && changed {
-      throw UsageError(message: "--since and --changed cannot be combined: --changed is --since the upstream branch", command: "verify")
-    }
-    if failed && (since != nil || changed) {
-      throw UsageError(message: "--failed cannot be combined with --since or --changed", command: "verify")
-    }
-    if let since, since.isEmpty || since.hasPrefix("-") {
-      throw UsageError(message: "--since needs a git ref such as origin/main, got '\(since)'", command: "verify")
-    }
-    if try arguments[watch] {
-      let alone = [Self.json, Self.dryRun, Self.junit.given, Self.shard.given, Self.failed, Self.since.given, Self.changed]
-      if let option = try alone.first(where: { try arguments[$0] }) {
-        throw UsageError(message: "--watch and \(option.spec.name) cannot be combined: --watch runs again the lanes each change affects", command: "verify")
-      }
-    }
-    if try arguments[dryRun] && arguments[junit.given] {
-      throw UsageError(message: "--dry-run and --junit cannot be combined: a dry run has no results to report", command: "verify")
-    }
   }
 }

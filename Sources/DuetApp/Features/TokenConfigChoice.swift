@@ -22,9 +22,8 @@ struct TokenConfigChoice: Sendable {
     } catch {
       guard case .notFound(let start) = error else { throw error }
       // `start` is the working directory: a folder name may hold `\n::error…`.
-      throw CommandFailure(
-        message: "duet \(command): error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(ControlText.shown(start)) or any folder above it; run duet inside a tree or pass --root DIR",
-        code: ExitCode.usage)
+      let line: TerminalLine = "duet \(command): error: no \(Manifest.defaultPath) or \(TokenConfig.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR"
+      throw CommandFailure(message: line.text, code: ExitCode.usage)
     }
     var choice = TokenConfigChoice(root: root, configPath: TokenConfig.defaultPath, configURL: nil)
     if let file = config {

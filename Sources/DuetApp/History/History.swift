@@ -167,7 +167,7 @@ func historyMerge(_ request: HistoryMergeRequest) throws(CommandFailure) -> Hist
     (file.given, Result { () throws(HistoryError) in
       guard request.sealed else { return try store.merge(from: file.path) }
       let runs: [String]
-      do { runs = try SealedStore.verifiedRuns(file.path) } catch { throw .unsafeRow(file.path, "its verdicts do not verify: \(error)") }
+      do { runs = try SealedStore.verifiedRuns(file.path) } catch { throw .unsafeRow(file.path, "its verdicts do not verify: \(String(describing: error))") }
       return try store.merge(from: file.path, only: Set(runs))
     })
   })

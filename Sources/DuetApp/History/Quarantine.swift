@@ -180,6 +180,12 @@ private func addWarnings(_ entry: QuarantineEntry, today: QuarantineDate) -> [Te
 /// `--until`, or 30 days from today.
 private func day(_ text: String?, today: QuarantineDate) throws -> QuarantineDate {
   guard let text else { return today.adding(days: QuarantineFile.defaultDays) }
+  return try untilDay(text)
+}
+
+/// `--until YYYY-MM-DD` as a day, or the usage error the command line's parse
+/// gives (`QuarantineCommand.until`) and this call gives a caller that skipped it.
+func untilDay(_ text: String) throws(UsageError) -> QuarantineDate {
   guard let day = QuarantineDate(text) else {
     throw UsageError(message: "--until needs a real date written YYYY-MM-DD, got '\(text)'", command: "quarantine")
   }

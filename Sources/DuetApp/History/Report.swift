@@ -93,7 +93,7 @@ func quarantined(root: URL, now: Double) -> [HistoryReport.Quarantined] {
   guard let manifest = try? TreeManifest.load(root: root).manifest,
         let file = try? QuarantineFile.load(root: root, lanes: Set(manifest.lanes.map(\.name))) else { return [] }
   let today = QuarantineDate(Date(timeIntervalSince1970: now))
-  return file.entries.map { HistoryReport.Quarantined(label: $0.label, until: $0.until.description, reason: $0.reason, active: $0.isActive(on: today)) }
+  return file.entries.map { HistoryReport.Quarantined(label: $0.label.text, until: $0.until.description, reason: $0.reason, active: $0.isActive(on: today)) }
 }
 
 /// Throws `CommandFailure` for a store that is off or unreadable; a page that

@@ -75,7 +75,7 @@ enum SharedHistory {
   }
 
   /// `runs of commit abc123…`, as a remote cache's warnings name a slot.
-  private static func label(_ commit: String) -> String { "the runs of commit \(ControlText.shown(String(commit.prefix(12))))" }
+  private static func label(_ commit: String) -> TerminalLine { "the runs of commit \(String(commit.prefix(12)))" }
 
   /// A commit's slots read in order up to the first missing one: the runs they
   /// name and that free slot (nil when all are taken); nil when the remote cannot be read.

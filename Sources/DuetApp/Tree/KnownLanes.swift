@@ -27,25 +27,45 @@ struct LaneWord: Sendable, Equatable {
 /// (`LaneSelector.unknown`) naming the lane, the nearest one and the lanes there
 /// are, rather than an empty answer or a run of nothing.
 enum KnownLanes {
+  /// A lookup of whether the history recorded a lane: opened once per check,
+  /// at the first name the manifest lacks; nil when there is no history to read.
+  typealias History = (_ lane: String) -> Bool
+
+  /// Checks `words` against the tree's manifest (and, with `orHistory`, its
+  /// history) and returns the manifest it loaded, for the command to use.
+  @discardableResult
   static func check(_ words: [LaneWord], root: URL, environment: [String: String], orHistory: Bool,
-                            command: String) throws(UsageError) {
+                    command: String) throws(UsageError) -> TreeManifest? {
     // A manifest that does not load is the command's to report (or, for the
     // history's readers, must not keep anyone from their history).
-    guard !words.isEmpty, let manifest = try? TreeManifest.load(root: root).manifest else { return }
+    guard !words.isEmpty, let tree = try? TreeManifest.load(root: root) else { return nil }
+    let openHistory = orHistory ? { history(root: root, environment: environment) } : nil
+    try check(words, manifest: tree.manifest, openHistory: openHistory, command: command)
+    return tree
+  }
+
+  /// The check against a loaded manifest; `openHistory` (for the commands that
+  /// read the history) is called at most once, however many names it must answer.
+  static func check(_ words: [LaneWord], manifest: Manifest, openHistory: (() -> History?)?, command: String) throws(UsageError) {
     let names = manifest.lanes.map(\.name)
+    var opened: History?? = nil
     for word in words {
       let found = word.mayBeGlob ? !LaneSelector.matches(word.text, in: names).isEmpty : names.contains(word.text)
-      if found || (orHistory && recorded(word.text, root: root, environment: environment)) { continue }
+      if found { continue }
+      if let openHistory {
+        if opened == nil { opened = .some(openHistory()) }
+        if let recorded = opened ?? nil, recorded(word.text) { continue }
+      }
       throw UsageError(message: LaneSelector.unknown(word.text, origin: word.origin, glob: word.mayBeGlob, manifestPath: manifest.path,
-                                                     names: names, orHistory: orHistory), command: command)
+                                                     names: names, orHistory: openHistory != nil), command: command)
     }
   }
 
-  /// Whether the tree's history holds a run in which `lane` took part.
-  static func recorded(_ lane: String, root: URL, environment: [String: String]) -> Bool {
+  /// The tree's history, opened read-only, as a lookup of whether it holds a
+  /// run in which a lane took part; nil when there is none or it does not open.
+  static func history(root: URL, environment: [String: String]) -> History? {
     guard let path = HistoryStore.defaultPath(root: root, environment: environment), FileManager.default.fileExists(atPath: path),
-          let store = try? HistoryStore(path: path, readOnly: true),
-          let runs = try? store.recentRuns(limit: 1, lane: lane) else { return false }
-    return !runs.isEmpty
+          let store = try? HistoryStore(path: path, readOnly: true) else { return nil }
+    return { lane in (try? store.recentRuns(limit: 1, lane: lane))?.isEmpty == false }
   }
 }

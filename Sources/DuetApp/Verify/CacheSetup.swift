@@ -40,5 +40,5 @@ func historyOffNotice(remote: String?) -> String {
 /// The command line as the history, JSON and pages keep it: a URL's
 /// `user:password@` (a `--remote-cache` with credentials) never reaches them.
 func shownCommandLine(_ words: [String]) -> String {
-  words.map { $0.contains("://") ? RemoteCacheConfig.redact($0) : $0 }.joined(separator: " ")
+  words.map { $0.contains("://") ? RemoteCacheConfig.redact($0).text : $0 }.joined(separator: " ")
 }

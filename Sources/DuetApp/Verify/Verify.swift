@@ -32,7 +32,7 @@ enum PreparedVerify {
 /// The first half of `verify`: the tree loaded, the lanes narrowed, the plan made.
 func prepareVerify(_ request: VerifyRequest, observer: VerifyObserver) throws -> PreparedVerify {
   let started = Date()
-  let tree = try TreeManifest.load(root: request.root)
+  let tree = try request.manifest ?? TreeManifest.load(root: request.root)
   if tree.isDerived { observer.notice(DerivedLanes.notice(tree.manifest.path).text) }
   var options = request.options
   let historyPath = HistoryStore.defaultPath(root: request.root, environment: request.environment)

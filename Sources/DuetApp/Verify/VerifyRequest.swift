@@ -9,6 +9,10 @@ import Foundation
 struct VerifyRequest: Sendable {
   /// The tree, found once (`--root` or the nearest manifest above the working folder).
   var root: URL
+  /// The tree's manifest, when the command line's lane check loaded it already
+  /// (`KnownLanes`); nil: `verify` loads it. The watch drops it: each of its
+  /// runs reads the tree as it is then.
+  var manifest: TreeManifest?
   var options: VerifyOptions
   /// `--since REF` / `--changed`: the change whose lanes run.
   var changeBase: ChangedFiles.Base?

@@ -85,6 +85,8 @@ func watch(_ request: VerifyRequest, control: WatchControl, verifyObserver: Veri
 func watch(_ request: VerifyRequest, source: any ChangeSource, clock: any RunClock, control: WatchControl,
            verifyObserver: VerifyObserver, observer: WatchObserver) throws -> Int32 {
   control.watching(source)
+  var request = request
+  request.manifest = nil
   var changes = WatchedChanges(root: request.root, saw: source.snapshot())
   var response = try verify(request, observer: verifyObserver, signals: control.signals)
   observer.ran(response)

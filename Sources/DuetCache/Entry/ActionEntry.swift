@@ -143,12 +143,14 @@ package struct ActionEntry: Sendable, Equatable {
   }
 
   /// Why bytes read from a store are not an entry duet may use.
+  /// Why an entry is refused: a terminal line, so a path the entry names is
+  /// escaped once, as the reason is made.
   package enum DecodeError: Error, Equatable, CustomStringConvertible {
-    case malformed(String)
+    case malformed(TerminalLine)
 
     package var description: String {
       switch self {
-      case .malformed(let why): return why
+      case .malformed(let why): return why.text
       }
     }
   }
@@ -236,7 +238,7 @@ package struct ActionEntry: Sendable, Equatable {
   /// segment, no NUL or control character.
   private static func checkedPath(_ path: String) throws(DecodeError) -> String {
     guard isEntryPath(path) else {
-      throw .malformed("output path \"\(ControlText.shown(path))\" is not a path inside the tree")
+      throw .malformed("output path \"\(path)\" is not a path inside the tree")
     }
     return path
   }

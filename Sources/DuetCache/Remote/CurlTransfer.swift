@@ -49,7 +49,7 @@ final class CurlTransfer {
   private var hasher = Digest()
   private var uploadSize = 0
   /// Why duet stopped the transfer itself (too large, a file it cannot write).
-  private var abort: String?
+  private var abort: TerminalLine?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private var headers: UnsafeMutablePointer<curl_slist>?
 
@@ -128,7 +128,7 @@ final class CurlTransfer {
     fd = open(put.source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     var info = stat()
     guard fd >= 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      return failure("cannot read \(ControlText.shown(put.source)): \(fd >= 0 ? "not a regular file" : String(cString: strerror(errno)))")
+      return failure("cannot read \(put.source): \(fd >= 0 ? "not a regular file" : String(cString: strerror(errno)))")
     }
     uploadSize = Int(info.st_size)
     headers = duet_curl_slist_append(headers, "Content-Type: \(put.contentType)")
@@ -168,12 +168,12 @@ final class CurlTransfer {
     if fd < 0 {
       fd = open(get.destination, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
       guard fd >= 0 else {
-        abort = "cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(errno)))"
+        abort = "cannot write \(get.destination): \(String(cString: strerror(errno)))"
         return 0
       }
     }
     if let buffer, let failed = writeAll(fd, UnsafeRawBufferPointer(start: buffer, count: count)) {
-      abort = "cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(failed)))"
+      abort = "cannot write \(get.destination): \(String(cString: strerror(failed)))"
       return 0
     }
     if let buffer { hasher.update(UnsafeRawBufferPointer(start: buffer, count: count)) }
@@ -191,7 +191,7 @@ final class CurlTransfer {
       }
       if errno == EINTR { continue }
       guard case .put(let put) = request else { return duet_curl_readfunc_abort() }
-      abort = "cannot read \(ControlText.shown(put.source)): \(String(cString: strerror(errno)))"
+      abort = "cannot read \(put.source): \(String(cString: strerror(errno)))"
       return duet_curl_readfunc_abort()
     }
   }
@@ -223,7 +223,7 @@ final class CurlTransfer {
         // write that fails only at close (a full quota, NFS) fails the GET.
         let closed = close(fd)
         fd = -1
-        if closed != 0 { result = failure("cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(errno)))") }
+        if closed != 0 { result = failure("cannot write \(get.destination): \(String(cString: strerror(errno)))") }
       }
     }
     if fd >= 0 {
@@ -237,14 +237,14 @@ final class CurlTransfer {
   /// A 200 with no body is an empty blob: its destination is created empty.
   private func receiveEmptyBody(_ get: RemoteGet) {
     fd = open(get.destination, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    if fd < 0 { abort = "cannot write \(ControlText.shown(get.destination)): \(String(cString: strerror(errno)))" }
+    if fd < 0 { abort = "cannot write \(get.destination): \(String(cString: strerror(errno)))" }
   }
 
   private func outcome(_ code: CURLcode) -> RemoteResult {
     if let abort { return failure(abort) }
     guard code == CURLE_OK else {
       let text = String(cString: errorBuffer)
-      return failure(text.isEmpty ? String(cString: duet_curl_easy_strerror(code)) : text)
+      return failure("\(text.isEmpty ? String(cString: duet_curl_easy_strerror(code)) : text)")
     }
     let status = self.status
     switch (request, status) {
@@ -264,9 +264,11 @@ final class CurlTransfer {
   }
 
   /// `remote cache <base>: GET cas/<hex>: <reason>`: the redacted base, the
-  /// request, and why, on one line.
-  private func failure(_ reason: String) -> RemoteResult {
-    .failed("remote cache \(config.base): \(request.method) \(request.key): \(ControlText.shown(reason))")
+  /// request, and why, on one line (the reason a terminal line, its paths and
+  /// libcurl's words escaped as it was made); a `String` from here on, as the
+  /// transport's results are.
+  private func failure(_ reason: TerminalLine) -> RemoteResult {
+    .failed("remote cache \(config.base): \(request.method) \(request.key): \(reason)")
   }
 }
 

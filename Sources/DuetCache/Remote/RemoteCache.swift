@@ -77,7 +77,7 @@ package final class RemoteCache: @unchecked Sendable {
 
   /// The entries the remote holds for `keys` (lane names by key, for messages).
   package func entries(_ keys: [String: String]) -> [String: ActionEntry] {
-    held(keys.mapValues { "lane \(ControlText.shown($0))" }).compactMapValues { held in
+    held(keys.mapValues { "lane \($0)" }).compactMapValues { held in
       if case .entry(let entry) = held { return entry }
       return nil
     }
@@ -97,7 +97,7 @@ package final class RemoteCache: @unchecked Sendable {
 
   /// What the remote holds under each of `keys` (each named by `keys`'s value
   /// in messages: `lane kit`); empty when it cannot be read (then one warning said why).
-  package func held(_ keys: [String: String]) -> [String: Held] {
+  package func held(_ keys: [String: TerminalLine]) -> [String: Held] {
     guard !broken, !untrusted, !keys.isEmpty else { return [:] }
     let ordered = keys.keys.sorted()
     // Entries are read into memory and thrown away: asking (a `--dry-run` too)
@@ -110,23 +110,23 @@ package final class RemoteCache: @unchecked Sendable {
       case .failed(let why):
         fail(why)
         return [:]
-      case .done: found[key] = checked(results[offset].bytes, key: key, what: keys[key] ?? key)
+      case .done: found[key] = checked(results[offset].bytes, key: key, what: keys[key] ?? "\(key)")
       }
     }
     return found
   }
 
   /// An entry read under `key`, or `unusable` (said once) when duet may not use it.
-  private func checked(_ bytes: [UInt8], key: String, what: String) -> Held {
+  private func checked(_ bytes: [UInt8], key: String, what: TerminalLine) -> Held {
     let entry: ActionEntry
     do { entry = try ActionEntry.decode(bytes) } catch {
       refused.insert(key)
-      unusable("the entry for \(what) is not usable (\(error)); \(what.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
+      unusable("the entry for \(what) is not usable (\(error)); \(what.text.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
       return .unusable
     }
     guard entry.key == key else {
       refused.insert(key)
-      unusable("the entry stored for \(what) names another action; \(what.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
+      unusable("the entry stored for \(what) names another action; \(what.text.hasPrefix("lane ") ? "the lane runs" : "it is passed over")")
       return .unusable
     }
     if let signingKey, !entry.isSigned(by: signingKey) {

@@ -84,7 +84,7 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
     if let key = environment[.remoteCacheKey], !key.isEmpty { config.signingKey = Array(key.utf8) }
     if let jobs = environment[.remoteCacheJobs], !jobs.isEmpty {
       guard jobs.utf8.count <= 4, let count = Int(jobs), (1...64).contains(count) else {
-        throw RemoteCacheConfigError(source: EnvironmentVariable.remoteCacheJobs.rawValue, message: "expected a number from 1 to 64, got \"\(ControlText.shown(String(jobs.prefix(20))))\"")
+        throw RemoteCacheConfigError(source: EnvironmentVariable.remoteCacheJobs.rawValue, message: "expected a number from 1 to 64, got \"\(String(jobs.prefix(20)))\"")
       }
       config.parallel = count
     }
@@ -111,7 +111,7 @@ package struct RemoteCacheConfig: Sendable, Equatable, CustomStringConvertible, 
     case nil, "", "0", "false": return false
     case "1", "true": return true
     case let other?:
-      throw RemoteCacheConfigError(source: name, message: "expected 1, true, 0 or false, got \"\(ControlText.shown(String(other.prefix(20))))\"")
+      throw RemoteCacheConfigError(source: name, message: "expected 1, true, 0 or false, got \"\(String(other.prefix(20)))\"")
     }
   }
 }

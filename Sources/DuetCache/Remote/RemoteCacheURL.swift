@@ -8,8 +8,8 @@ extension RemoteCacheConfig {
   /// port, a path; no query or fragment (a cache URL needs none, and a token
   /// there would end up in logs). Userinfo is percent-decoded.
   static func parse(url: String, source: String) throws(RemoteCacheConfigError) -> (base: String, user: String?, password: String?) {
-    let shown = "\"\(redact(url))\""
-    func refuse(_ message: String) -> RemoteCacheConfigError { RemoteCacheConfigError(source: source, message: message) }
+    let shown: TerminalLine = "\"\(redact(url))\""
+    func refuse(_ message: TerminalLine) -> RemoteCacheConfigError { RemoteCacheConfigError(source: source, message: message) }
     let lower = url.lowercased()
     guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
       throw refuse("expected an http:// or https:// URL, got \(shown)")
@@ -36,12 +36,13 @@ extension RemoteCacheConfig {
   /// `url` safe to print even when it is malformed: everything from the start
   /// of the authority to the last `@` dropped (over-redacting a path with an
   /// `@` is harmless; a password holding `#` or `/` must not half-show), the
-  /// query and fragment cut to `?…`, control characters escaped.
-  package static func redact(_ url: String) -> String {
+  /// query and fragment cut to `?…`, control characters escaped (a terminal
+  /// line).
+  package static func redact(_ url: String) -> TerminalLine {
     var text = withoutUserinfo(url, upToLastAt: true)
     if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] + "?…" }
     if text.count > 200 { text = text.prefix(200) + "…" }
-    return ControlText.shown(text)
+    return "\(text)"
   }
 
   /// `url` without `user:password@`. A well-formed URL's userinfo ends at the

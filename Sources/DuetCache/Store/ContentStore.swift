@@ -35,13 +35,15 @@ package final class ContentStore: Sendable {
     self.disk = disk
   }
 
+  /// What went wrong in the store. `io`'s reason is a terminal line: the
+  /// paths it names (a tree's output, a store file) escaped as it is made.
   package enum StoreError: Error, CustomStringConvertible {
-    case io(String)
+    case io(TerminalLine)
     case mismatch(expected: BlobDigest, got: BlobDigest)
 
     package var description: String {
       switch self {
-      case .io(let why): return why
+      case .io(let why): return why.text
       case .mismatch(let expected, let got): return "blob \(expected.hash.prefix(12))… holds bytes whose digest is \(got.hash.prefix(12))… (\(got.size) bytes)"
       }
     }
@@ -91,7 +93,7 @@ package final class ContentStore: Sendable {
   /// The bytes are hashed as they are copied, so the name is what was stored.
   package func insert(fileAt path: String) throws(StoreError) -> BlobDigest {
     let source: Int32
-    do { source = try disk.openRegularFile(path) } catch { throw .io(error.why) }
+    do { source = try disk.openRegularFile(path) } catch { throw .io("\(error.why)") }
     defer { disk.close(source) }
     let (fd, temporary) = try temporaryFile()
     var digest = Digest()
@@ -176,7 +178,7 @@ package final class ContentStore: Sendable {
     let folder: Int32
     do { folder = try disk.openFolder(parent) } catch { throw .io("cannot write in \(parent): \(error.why)") }
     defer { disk.close(folder) }
-    try restore(digest, into: folder, name: (path as NSString).lastPathComponent, mode: mode, shown: path)
+    try restore(digest, into: folder, name: (path as NSString).lastPathComponent, mode: mode, shown: "\(path)")
   }
 
   /// Copies a blob out to `name` in the open folder `folder` with `mode`: to a
@@ -188,7 +190,7 @@ package final class ContentStore: Sendable {
   /// `checked`: this run hashed the blob into the store itself, so it is
   /// copied by the kernel and only its size is checked (issue 51: each blob
   /// hashed once on the way from the remote to the tree).
-  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: String, checked: Bool = false) throws(StoreError) {
+  func restore(_ digest: BlobDigest, into folder: Int32, name: String, mode: UInt32, shown: TerminalLine, checked: Bool = false) throws(StoreError) {
     let source: Int32
     do { source = try disk.open(blobPath(digest.hash)) } catch { throw .io("the cache has no blob \(digest.hash.prefix(12))…") }
     defer { disk.close(source) }
@@ -257,7 +259,7 @@ package final class ContentStore: Sendable {
 
   /// A new temporary file in `folder`, `.duet-tmp-` and six random letters or
   /// digits, as `mkstemp` names it, made with `O_EXCL | O_NOFOLLOW`.
-  func temporary(in folder: Int32, shown: String) throws(StoreError) -> (fd: Int32, name: String) {
+  func temporary(in folder: Int32, shown: TerminalLine) throws(StoreError) -> (fd: Int32, name: String) {
     var last = DiskFailure(code: EEXIST)
     for _ in 0..<100 {
       let name = Self.temporaryName()
@@ -282,7 +284,7 @@ package final class ContentStore: Sendable {
   package func writeEntry(_ bytes: [UInt8], key: String) throws(StoreError) {
     guard BlobDigest.isHash(key) else { throw .io("action key \(key) is not a SHA-256") }
     do { try disk.writeFile(Data(bytes), atomicallyTo: entryPath(key), shown: "action entry \(key.prefix(12))…") } catch {
-      throw .io(error.why)
+      throw .io("\(error.why)")
     }
   }
 

@@ -23,11 +23,11 @@ enum FolderWalk {
     if !includingLast { segments.removeLast() }
     var current: Int32
     do { current = try disk.duplicate(root) } catch {
-      return .failure(OutputRestore.Refusal(text: "cannot open the tree: \(error.why)"))
+      return .failure(OutputRestore.Refusal(line: "cannot open the tree: \(error.why)"))
     }
     for (offset, segment) in segments.enumerated() {
-      let shown = ControlText.shown(segments[...offset].joined(separator: "/"))
-      switch step(segment, in: current, making: making, shown: shown, disk: disk) {
+      let walked = segments[...offset].joined(separator: "/")
+      switch step(segment, in: current, making: making, walked: walked, disk: disk) {
       case .success(let next?):
         disk.close(current)
         current = next
@@ -44,26 +44,26 @@ enum FolderWalk {
 
   /// The folder `segment` in `current`, made first when missing and
   /// `making`; nil when missing and not `making`.
-  private static func step(_ segment: String, in current: Int32, making: Bool, shown: String,
+  private static func step(_ segment: String, in current: Int32, making: Bool, walked: String,
                            disk: any StoreDisk) -> Swift.Result<Int32?, OutputRestore.Refusal> {
     do { return .success(try disk.openFolder(segment, in: current)) } catch {
-      guard error.code == ENOENT else { return refused(segment, in: current, shown: shown, failure: error, disk: disk) }
+      guard error.code == ENOENT else { return refused(segment, in: current, walked: walked, failure: error, disk: disk) }
     }
     guard making else { return .success(nil) }
     do { try disk.makeFolder(segment, in: current) } catch {
-      guard error.code == EEXIST else { return .failure(OutputRestore.Refusal(text: "cannot make \(shown): \(error.why)")) }
+      guard error.code == EEXIST else { return .failure(OutputRestore.Refusal(line: "cannot make \(walked): \(error.why)")) }
     }
     do { return .success(try disk.openFolder(segment, in: current)) } catch {
-      return refused(segment, in: current, shown: shown, failure: error, disk: disk)
+      return refused(segment, in: current, walked: walked, failure: error, disk: disk)
     }
   }
 
   /// Why `segment` could not be opened as a folder: what stands there instead, or the system's reason.
-  private static func refused(_ segment: String, in current: Int32, shown: String, failure: DiskFailure,
+  private static func refused(_ segment: String, in current: Int32, walked: String, failure: DiskFailure,
                               disk: any StoreDisk) -> Swift.Result<Int32?, OutputRestore.Refusal> {
     if let info = disk.status(segment, in: current), info.kind != S_IFDIR {
-      return .failure(OutputRestore.Refusal(text: "\(shown) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
+      return .failure(OutputRestore.Refusal(line: "\(walked) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
     }
-    return .failure(OutputRestore.Refusal(text: "cannot open \(shown): \(failure.why)"))
+    return .failure(OutputRestore.Refusal(line: "cannot open \(walked): \(failure.why)"))
   }
 }

@@ -17,8 +17,9 @@ import Darwin
 package struct OutputFiles: Sendable {
   /// Declared outputs that do not exist: the lane fails.
   package var missing: [String] = []
-  /// Why the outputs cannot be stored (`build/fifo is a FIFO`).
-  package var problems: [String] = []
+  /// Why the outputs cannot be stored (`build/fifo is a FIFO`), each a
+  /// terminal line: the output path it names escaped as it was made.
+  package var problems: [TerminalLine] = []
   /// Each file and link found, in path order; files carry their digest once stored.
   package var outputs: [ActionEntry.Output] = []
   /// Each file's stamp as it was hashed, so the next check need not read it.
@@ -62,7 +63,7 @@ package struct OutputFiles: Sendable {
   enum Location {
     case missing
     case present(String)
-    case refused(String)
+    case refused(TerminalLine)
   }
 
   static func locate(_ path: String, root: URL, disk: any StoreDisk) -> Location {
@@ -86,7 +87,7 @@ package struct OutputFiles: Sendable {
 
   private mutating func walk(_ absolute: String, relative: String, store: ContentStore?, disk: any StoreDisk) {
     guard outputs.count <= OutputFiles.maxFiles else {
-      if problems.last?.hasPrefix("more than") != true { problems.append("more than \(OutputFiles.maxFiles) output files") }
+      if problems.last?.text.hasPrefix("more than") != true { problems.append("more than \(OutputFiles.maxFiles) output files") }
       return
     }
     let info: FileStamp
@@ -100,7 +101,7 @@ package struct OutputFiles: Sendable {
       return
     }
     if kind != S_IFDIR, !ActionEntry.isEntryPath(relative) {
-      problems.append("\(ControlText.shown(relative)): a name with a control character, which a cache entry cannot hold")
+      problems.append("\(relative): a name with a control character, which a cache entry cannot hold")
       return
     }
     switch kind {

@@ -26,7 +26,8 @@ package enum OutputRestore {
   /// Why the entry cannot be restored (the lane then runs), or what was done.
   package enum Result: Sendable, Equatable {
     case restored(files: Int)
-    case cannot(String)
+    /// Why not, a terminal line: the tree's paths in it escaped as it was made.
+    case cannot(TerminalLine)
   }
 
   /// What restoring an entry would write: the outputs that are missing or
@@ -59,7 +60,7 @@ package enum OutputRestore {
   package static func plan(_ entry: ActionEntry, declared: [String], root: URL, stamps: [String: FileStamp] = [:],
                            disk: any StoreDisk = systemDisk) -> Swift.Result<Plan, Refusal> {
     if let stray = stray(entry, declared: declared) {
-      return .failure(Refusal(text: "its cache entry names \(ControlText.shown(stray)), outside the lane's outputs"))
+      return .failure(Refusal(line: "its cache entry names \(stray), outside the lane's outputs"))
     }
     var plan = Plan(entry: entry, declared: declared)
     for output in entry.outputs {
@@ -132,7 +133,7 @@ package enum OutputRestore {
   /// Brings the tree's outputs to what the entry records (`plan` first).
   static func restore(_ entry: ActionEntry, declared: [String], root: URL, store: ContentStore) -> Result {
     switch plan(entry, declared: declared, root: root, disk: store.disk) {
-    case .failure(let why): return .cannot(why.text)
+    case .failure(let why): return .cannot(why.line)
     case .success(let plan): return apply(plan, root: root, store: store)
     }
   }
@@ -151,15 +152,15 @@ package enum OutputRestore {
     do { top = try disk.openFolder(root.path) } catch { return .cannot("cannot open the tree: \(error.why)") }
     defer { disk.close(top) }
     for path in plan.removals {
-      if case .failure(let why) = remove(path, root: top, disk: disk) { return .cannot(why.text) }
+      if case .failure(let why) = remove(path, root: top, disk: disk) { return .cannot(why.line) }
     }
     for output in plan.writes {
-      if case .failure(let why) = place(output, root: top, store: store, checked: checked) { return .cannot(why.text) }
+      if case .failure(let why) = place(output, root: top, store: store, checked: checked) { return .cannot(why.line) }
     }
     // A declared folder that held no file is made again, empty.
     for path in plan.declared where !plan.entry.outputs.contains(where: { $0.path == path || $0.path.hasPrefix(path + "/") }) {
       switch FolderWalk.open(path, root: top, making: true, includingLast: true, disk: disk) {
-      case .failure(let why): return .cannot(why.text)
+      case .failure(let why): return .cannot(why.line)
       case .success(let folder): if let folder { disk.close(folder) }
       }
     }
@@ -180,14 +181,16 @@ package enum OutputRestore {
     guard let kind = disk.status(name, in: folder)?.kind, [S_IFREG, S_IFLNK].contains(kind) else { return .success(()) }
     do { try disk.remove(name, in: folder) } catch {
       guard error.code == ENOENT else {
-        return .failure(Refusal(text: "cannot remove \(ControlText.shown(path)), which the cached pass did not write: \(error.why)"))
+        return .failure(Refusal(line: "cannot remove \(path), which the cached pass did not write: \(error.why)"))
       }
     }
     return .success(())
   }
 
+  /// Why a restore cannot go on: a terminal line, so a path from the entry
+  /// or the tree (`x\n::error::…`) is escaped once, as the line is made.
   package struct Refusal: Error, Sendable {
-    package var text: String
+    package var line: TerminalLine
   }
 
   /// Whether the tree already holds `output` as the entry records it; a
@@ -201,7 +204,7 @@ package enum OutputRestore {
     case .file(let path, let digest, let mode):
       guard let info else { return .success(false) }
       guard kind == S_IFREG else {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(stMode)) where the cache has a file"))
+        return .failure(Refusal(line: "\(path) is \(PathGuard.kindName(stMode)) where the cache has a file"))
       }
       return .success(Int(info.size) == digest.size && info.mode & 0o7777 == mode & ActionEntry.keptModeBits
                       && (try? ContentStore.digest(ofFileAt: absolute, disk: disk)) == digest)
@@ -211,16 +214,16 @@ package enum OutputRestore {
       // only making such a link is refused.
       if kind == S_IFLNK, disk.linkTarget(absolute) == target { return .success(true) }
       guard staysInside(target, from: path) else {
-        return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the tree"))
+        return .failure(Refusal(line: "its cache entry has \(path) link to \(target), outside the tree"))
       }
       // Inside the tree is not enough: a link into `.git` or another lane's
       // files would let the lane's next run write there (issue 51, item 11).
       guard staysInOutputs(target, from: path, declared: declared) else {
-        return .failure(Refusal(text: "its cache entry has \(ControlText.shown(path)) link to \(ControlText.shown(target)), outside the lane's outputs"))
+        return .failure(Refusal(line: "its cache entry has \(path) link to \(target), outside the lane's outputs"))
       }
       if kind == 0 { return .success(false) }
       guard kind == S_IFLNK else {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(stMode)) where the cache has a link"))
+        return .failure(Refusal(line: "\(path) is \(PathGuard.kindName(stMode)) where the cache has a link"))
       }
       return .success(false)
     }
@@ -230,13 +233,13 @@ package enum OutputRestore {
   /// a folder that does not exist yet is fine (it will be made).
   private static func walkable(_ path: String, root: URL, disk: any StoreDisk) -> Swift.Result<Void, Refusal> {
     var current = root.path
-    var shown: [String] = []
+    var walked: [String] = []
     for segment in path.split(separator: "/").dropLast() {
       current += "/" + segment
-      shown.append(String(segment))
+      walked.append(String(segment))
       guard let info = disk.status(current) else { return .success(()) }
       guard info.kind == S_IFDIR else {
-        return .failure(Refusal(text: "\(ControlText.shown(shown.joined(separator: "/"))) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
+        return .failure(Refusal(line: "\(walked.joined(separator: "/")) is \(PathGuard.kindName(mode_t(info.mode))) where the outputs need a folder"))
       }
     }
     return .success(())
@@ -248,7 +251,7 @@ package enum OutputRestore {
     let disk = store.disk, folder: Int32
     switch FolderWalk.open(output.path, root: root, making: true, includingLast: false, disk: disk) {
     case .failure(let why): return .failure(why)
-    case .success(nil): return .failure(Refusal(text: "cannot make the folder of \(ControlText.shown(output.path))"))
+    case .success(nil): return .failure(Refusal(line: "cannot make the folder of \(output.path)"))
     case .success(let open?): folder = open
     }
     defer { disk.close(folder) }
@@ -259,21 +262,21 @@ package enum OutputRestore {
     case .file(let path, let digest, let fileMode):
       // Re-checked: only a regular file (or nothing) is ever renamed over.
       if kind != 0 && kind != S_IFREG {
-        return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a file"))
+        return .failure(Refusal(line: "\(path) is \(PathGuard.kindName(mode)) where the cache has a file"))
       }
-      do { try store.restore(digest, into: folder, name: name, mode: fileMode, shown: ControlText.shown(path), checked: checked.contains(digest)) } catch {
-        if case .io(let why) = error { return .failure(Refusal(text: why)) }
-        return .failure(Refusal(text: "cannot restore \(ControlText.shown(path)): \(error)"))
+      do { try store.restore(digest, into: folder, name: name, mode: fileMode, shown: "\(path)", checked: checked.contains(digest)) } catch {
+        if case .io(let why) = error { return .failure(Refusal(line: why)) }
+        return .failure(Refusal(line: "cannot restore \(path): \(error)"))
       }
     case .link(let path, let target):
       if kind != 0 {
         guard kind == S_IFLNK else {
-          return .failure(Refusal(text: "\(ControlText.shown(path)) is \(PathGuard.kindName(mode)) where the cache has a link"))
+          return .failure(Refusal(line: "\(path) is \(PathGuard.kindName(mode)) where the cache has a link"))
         }
         try? disk.remove(name, in: folder)
       }
       do { try disk.makeLink(name, in: folder, to: target) } catch {
-        return .failure(Refusal(text: "cannot make the link \(ControlText.shown(path)): \(error.why)"))
+        return .failure(Refusal(line: "cannot make the link \(path): \(error.why)"))
       }
     }
     return .success(())

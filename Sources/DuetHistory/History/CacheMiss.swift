@@ -1,4 +1,5 @@
 import DuetModel
+import DuetSupport
 
 /// Why this checkout misses a pass that another checkout or machine recorded
 /// for the same commit (issue 56): the nearest such run and every part of the
@@ -30,7 +31,7 @@ package struct CacheMiss: Sendable, Equatable {
 
   /// `the CI pass (run 20261206-…, ci linux-1)`.
   var named: String {
-    "\(against.origin.hasPrefix("ci ") ? "the CI pass" : "the pass") (run \(against.logID), \(against.origin))"
+    "\(against.origin.text.hasPrefix("ci ") ? "the CI pass" : "the pass") (run \(against.logID), \(against.origin))"
   }
 
   /// `misses the CI pass (run …, ci linux-1): src/a.txt differs; FLAVOR differs`,

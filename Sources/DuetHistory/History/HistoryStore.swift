@@ -7,22 +7,25 @@ import DuetSupport
 package enum HistoryError: Error, CustomStringConvertible, Sendable {
   case sqlite(String, SQLiteError)
   case newerSchema(String, Int)
-  case notAStore(String, String)
+  case notAStore(String, TerminalLine)
   /// A merged store holding a row duet would not write (a log path out of its run's folder).
-  case unsafeRow(String, String)
+  case unsafeRow(String, TerminalLine)
   /// The store's own folder is refused by the path guard (`.duet` a link or a file).
   case refusedFolder(String, FileError)
 
-  /// The store's path shown escaped (`ControlText.shown`): it comes from
-  /// `DUET_HISTORY` or `history merge FILE`, and a `\n::error…` in it must not
-  /// start a line of its own in a CI log.
-  package var description: String {
+  package var description: String { line.text }
+
+  /// The error as a terminal line, the store's path escaped as it goes in: it
+  /// comes from `DUET_HISTORY` or `history merge FILE`, and a `\n::error…` in
+  /// it must not start a line of its own in a CI log. A reason (`why`) is a
+  /// terminal line already, its row's text escaped where it was made.
+  var line: TerminalLine {
     switch self {
-    case .sqlite(let path, let error): return "\(ControlText.shown(path)): \(error)"
-    case .newerSchema(let path, let version): return "\(ControlText.shown(path)) was written by a newer duet (schema \(version)); upgrade duet"
-    case .notAStore(let path, let why): return "\(ControlText.shown(path)) is not a duet history store: \(why)"
-    case .unsafeRow(let path, let why): return "\(ControlText.shown(path)): refusing the whole store, nothing merged from it: \(why)"
-    case .refusedFolder(let path, let error): return "\(ControlText.shown(path)): \(error)"
+    case .sqlite(let path, let error): return "\(path): \(error)"
+    case .newerSchema(let path, let version): return "\(path) was written by a newer duet (schema \(version)); upgrade duet"
+    case .notAStore(let path, let why): return "\(path) is not a duet history store: \(why)"
+    case .unsafeRow(let path, let why): return "\(path): refusing the whole store, nothing merged from it: \(why)"
+    case .refusedFolder(let path, let error): return "\(path): \(error)"
     }
   }
 
@@ -367,7 +370,7 @@ package final class HistoryStore {
       }
       if let problem = LogLocation.problem(run: run, steps: steps) { throw HistoryError.unsafeRow(name, problem) }
       if let commit, run.gitCommit != commit {
-        throw HistoryError.unsafeRow(name, "run \(ControlText.shown(run.id)) ran on commit \(ControlText.shown(run.gitCommit ?? "none")), not on \(commit), whose runs it was found under")
+        throw HistoryError.unsafeRow(name, "run \(run.id) ran on commit \(run.gitCommit ?? "none"), not on \(commit), whose runs it was found under")
       }
       batch.runs.append((run, steps, try tests.map { try HistoryStore.testRows($0, run: run.id) } ?? []))
     }
@@ -425,7 +428,7 @@ package final class HistoryStore {
   /// outside 0 to 1e11 s, a duration outside 0 to 1e9 s, not finite, a job
   /// count or attempt out of range), said in words; nil when there is none.
   /// `merge` refuses a store holding one, so reports never see it.
-  func outOfRange() throws -> String? {
+  func outOfRange() throws -> TerminalLine? {
     let time = "BETWEEN 0 AND \(StoredNumber.maxTime)", duration = "BETWEEN 0 AND \(StoredNumber.maxDuration)"
     var checks: [(String, String)] = [
       ("SELECT id, 'started', started FROM runs WHERE NOT (started \(time)) LIMIT 1", "run"),
@@ -458,14 +461,14 @@ package final class HistoryStore {
     }
     for (query, what) in checks {
       guard let row = try db.query(query).first, row.count == 3 else { continue }
-      let value: String
+      let value: TerminalLine
       switch row[2] {
       case .real(let number): value = "\(number)"
       case .integer(let number): value = "\(number)"
-      case .text(let text): value = "\"\(ControlText.shown(String(text.prefix(40))))\""
+      case .text(let text): value = "\"\(String(text.prefix(40)))\""
       default: value = "null"
       }
-      return "\(what) \(ControlText.shown(row[0].text ?? "?")): \(row[1].text ?? "?") \(value) is out of range; duet writes no such value, so the store is not merged"
+      return "\(what) \(row[0].text ?? "?"): \(row[1].text ?? "?") \(value) is out of range; duet writes no such value, so the store is not merged"
     }
     return nil
   }

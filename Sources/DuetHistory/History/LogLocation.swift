@@ -37,7 +37,7 @@ package enum LogLocation {
   }
 
   /// Why a row read from a store cannot be used, or nil when it can.
-  static func problem(run: RunRow, steps: [StepRow]) -> String? {
+  static func problem(run: RunRow, steps: [StepRow]) -> TerminalLine? {
     guard isRunID(run.logID) else {
       return "run \(run.id): log_id \(quoted(run.logID)) is not a run id such as 20261202-181700-3f2a1b"
     }
@@ -62,7 +62,7 @@ package enum LogLocation {
   /// link, is refused: a store's rows never choose what duet deletes.
   package static func removeFolder(logID: String, root: URL) throws(FileError) -> Bool {
     guard let path = folder(logID: logID) else {
-      throw .refused(quoted(logID), reason: "not a run id such as 20261202-181700-3f2a1b; its log folder is left alone")
+      throw .refused(quoted(logID).text, reason: "not a run id such as 20261202-181700-3f2a1b; its log folder is left alone")
     }
     try PathGuard.checkStateFolder(root: root)
     let url = try PathGuard.resolve(path, in: root)
@@ -97,7 +97,7 @@ package enum LogLocation {
   /// again here, so a store merged before this check existed cannot lead out.
   package static func read(logPath: String, logID: String, root: URL) throws(FileError) -> Data? {
     guard isLogPath(logPath, logID: logID) else {
-      throw .refused(quoted(logPath), reason: "the history names it as a log, but it is not a log file in \(logsFolder)/\(quoted(logID))/")
+      throw .refused(quoted(logPath).text, reason: "the history names it as a log, but it is not a log file in \(logsFolder)/\(quoted(logID))/")
     }
     try PathGuard.checkStateFolder(root: root)
     return try PathGuard.read(logPath, in: root)
@@ -108,8 +108,8 @@ package enum LogLocation {
   }
 
   /// Hostile text, shown short and without control characters.
-  static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> TerminalLine {
     let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-    return "'" + ControlText.shown(cut) + "'"
+    return "'\(cut)'"
   }
 }

@@ -7,8 +7,9 @@ import DuetSupport
 package struct OtherCheckoutRun: Sendable, Equatable {
   var runID: String
   var logID: String
-  /// `ci linux-1`, `host laptop` (`host NAME` for a run from before schema 6).
-  var origin: String
+  /// `ci linux-1`, `host laptop` (`host NAME` for a run from before schema 6):
+  /// a terminal line, as the store's text is escaped when it is read.
+  var origin: TerminalLine
   var outcome: LaneOutcome
   var started: Double
   var commit: String?
@@ -55,7 +56,7 @@ extension OtherCheckoutRun {
     guard row.count == 8, let id = row[0].text, let logID = row[1].text, let origin = row[2].text,
           let outcome = row[3].text.flatMap(LaneOutcome.init(rawValue:)), let fingerprint = row[6].text,
           let parts = row[7].text.flatMap(FingerprintParts.parse) else { return nil }
-    self.init(runID: id, logID: logID, origin: ControlText.shown(origin), outcome: outcome, started: StoredNumber.time(row[4].double),
+    self.init(runID: id, logID: logID, origin: "\(origin)", outcome: outcome, started: StoredNumber.time(row[4].double),
               commit: row[5].text, fingerprint: fingerprint, parts: parts)
   }
 }

@@ -47,8 +47,10 @@ package struct QuarantineSuggestions: Sendable, Equatable {
 
   /// The whole `duet quarantine add` line for `test` of `lane`: TEST after
   /// `--` when the name starts with `-`, which would otherwise read as an option.
-  static func addLine(test: String, lane: String) -> String {
-    let typed = typedTest(for: test), options = "--lane \(ShellWord.quoted(ControlText.shown(lane)).text) --reason '...'"
+  /// A terminal line: the quoted lane escaped as it goes in (`typedTest`
+  /// writes any control as printf's octal already).
+  static func addLine(test: String, lane: String) -> TerminalLine {
+    let typed = typedTest(for: test), options: TerminalLine = "--lane \(ShellWord.quoted(lane).text) --reason '...'"
     guard test.hasPrefix("-") else { return "duet quarantine add \(typed) \(options)" }
     let exact = typed.hasPrefix("--exact ")
     return "duet quarantine add \(exact ? "--exact " : "")\(options) -- \(exact ? String(typed.dropFirst("--exact ".count)) : typed)"

@@ -8,9 +8,9 @@ package struct OriginTally: Codable, Sendable, Equatable {
   var origin: String
   var runs: Int
 
-  /// `ci linux-1 (3), host laptop (1)`.
-  package static func words(_ tallies: [OriginTally]) -> String {
-    tallies.map { "\(ControlText.shown($0.origin)) (\($0.runs))" }.joined(separator: ", ")
+  /// `ci linux-1 (3), host laptop (1)`, each origin escaped as it goes in.
+  package static func words(_ tallies: [OriginTally]) -> TerminalLine {
+    tallies.map { "\($0.origin) (\($0.runs))" as TerminalLine }.joined(separator: ", ")
   }
 }
 

@@ -205,8 +205,9 @@ enum HookFile {
     case none
     /// A regular file holding duet's marker.
     case duets
-    /// Anything else, described for the refusal.
-    case foreign(String)
+    /// Anything else, described for the refusal: a terminal line, as what it
+    /// quotes (a link's target, the file's first lines) is the tree's text.
+    case foreign(TerminalLine)
   }
 
   /// Whether anything (a dangling link too) is at `path`.
@@ -221,12 +222,12 @@ enum HookFile {
     switch info.st_mode & S_IFMT {
     case S_IFLNK:
       let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-      return .foreign("it is a symbolic link to \(ControlText.shown(target))\(exists(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path) ? "" : ", which does not exist")")
+      return .foreign("it is a symbolic link to \(target)\(exists(URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path) ? "" : ", which does not exist")")
     case S_IFREG:
       let bytes = FileManager.default.contents(atPath: path) ?? Data()
       if bytes.range(of: Data(GitHook.marker.text.utf8)) != nil { return .duets }
       let head = String(decoding: bytes.prefix(240), as: UTF8.self).split(separator: "\n").prefix(3).joined(separator: " | ")
-      return .foreign("it begins: \(ControlText.shown(head))")
+      return .foreign("it begins: \(head)")
     default:
       return .foreign("it is \(PathGuard.kindName(info.st_mode)), not a file duet wrote")
     }

@@ -36,8 +36,7 @@ package enum LaneSelector {
   /// several lanes; `orHistory`: lanes the history recorded count too.
   package static func unknown(_ pattern: String, origin: String?, glob: Bool, manifestPath: String, names: [String],
                               orHistory: Bool = false) -> String {
-    let shown = ControlText.shown(pattern)
-    let what = glob && isGlob(pattern) ? "no lane matches '\(shown)'" : "no lane '\(shown)'"
+    let what: TerminalLine = glob && isGlob(pattern) ? "no lane matches '\(pattern)'" : "no lane '\(pattern)'"
     let list = names.isEmpty ? "it has none" : "its lanes: \(names.joined(separator: ", "))"
     let hint = glob ? hint(for: pattern, in: names) : Suggestion.hint(for: pattern, in: names)
     return (origin.map { "\($0): " } ?? "") + "\(what) in \(manifestPath)\(orHistory ? " or the history" : "")\(hint) (\(list))"

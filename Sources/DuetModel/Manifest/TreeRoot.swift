@@ -8,13 +8,16 @@ package enum TreeRoot {
     case notFound(start: String)
     case notAFolder(String)
 
-    package var description: String {
+    package var description: String { line.text }
+
+    /// A terminal line: the working directory's name, or `--root`'s, may hold
+    /// `\n::error…`, and is escaped as it goes in.
+    var line: TerminalLine {
       switch self {
       case .notFound(let start):
-        // Shown escaped: the working directory's name may hold `\n::error…`.
-        return "no \(Manifest.defaultPath) in \(ControlText.shown(start)) or any folder above it; run duet inside a tree or pass --root DIR"
+        return "no \(Manifest.defaultPath) in \(start) or any folder above it; run duet inside a tree or pass --root DIR"
       case .notAFolder(let path):
-        return "--root \(ControlText.shown(path)): no such folder"
+        return "--root \(path): no such folder"
       }
     }
   }

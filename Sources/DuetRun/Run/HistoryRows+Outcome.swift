@@ -57,7 +57,7 @@ extension TestCaseRow {
     verdict.lanes.flatMap { record in
       record.attempts.flatMap { attempt in
         // A report's path and a test's name come from the tree: one line, nothing a terminal acts on.
-        attempt.tests.warnings.map { "lane '\(record.name)' attempt \(attempt.attempt): report \(ControlText.shown($0))" }
+        attempt.tests.warnings.map { ("lane '\(record.name)' attempt \(attempt.attempt): report \($0)" as TerminalLine).text }
       }
     }
   }

@@ -27,7 +27,7 @@ package final class LaneCache {
   /// The entries of lanes served from the local store: an uploading run puts
   /// those the remote lacks (an earlier upload failed, or never ran).
   private var servedLocally: [Int: ActionEntry] = [:]
-  private var localWarnings: [String] = []
+  private var localWarnings: [TerminalLine] = []
 
   package init(store: ContentStore, remote: RemoteCache?) {
     self.store = store
@@ -79,7 +79,7 @@ package final class LaneCache {
       stampsBefore[index] = stamps
       switch OutputRestore.plan(entry, declared: lane.outputs, root: root, stamps: stamps, disk: store.disk) {
       case .success(let plan): plans[index] = plan
-      case .failure(let why): results[index] = (.cannot(why.text), nil)
+      case .failure(let why): results[index] = (.cannot(why.line), nil)
       }
     }
     let written = writeAsBlobsArrive(plans, root: root, stampsBefore: stampsBefore, logPaths: logPaths)
@@ -97,7 +97,7 @@ package final class LaneCache {
     var result: OutputRestore.Result
     var log: String?
     var entryKept = false
-    var warning: String?
+    var warning: TerminalLine?
   }
 
   /// Fetches the blobs `plans` lack and writes each lane on a worker once the
@@ -187,8 +187,8 @@ package final class LaneCache {
   /// What `restore` would meet, writing nothing (`--dry-run`): per lane, nil
   /// when its outputs could come back, else why not. Blobs the local store
   /// lacks count as there when a remote cache may hold them.
-  func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: String?] {
-    var found: [Int: String?] = [:]
+  func wouldRestore(_ indices: [Int], lanes: [Lane], root: URL) -> [Int: TerminalLine?] {
+    var found: [Int: TerminalLine?] = [:]
     for index in indices {
       let lane = lanes[index]
       guard let (entry, _) = entries[index] else {
@@ -197,7 +197,7 @@ package final class LaneCache {
       }
       guard !lane.outputs.isEmpty else { found[index] = .some(nil); continue }
       switch OutputRestore.plan(entry, declared: lane.outputs, root: root, disk: store.disk) {
-      case .failure(let why): found[index] = why.text
+      case .failure(let why): found[index] = why.line
       case .success(let plan):
         let lacking = Set(plan.blobs.filter { !store.contains($0) })
         found[index] = lacking.isEmpty || remote != nil ? .some(nil) : "the cache lacks \(lacking.count) of its output file(s)"
@@ -229,7 +229,7 @@ package final class LaneCache {
       guard let pass = passes[index], let outputs = captured[index] else { continue }
       let lane = lanes[index]
       if let problem = outputs.problems.first {
-        localWarnings.append("cache: lane \(ControlText.shown(lane.name)) passed, but its outputs are not stored: \(problem)")
+        localWarnings.append("cache: lane \(lane.name) passed, but its outputs are not stored: \(problem)")
         continue
       }
       var log: BlobDigest?
@@ -241,7 +241,7 @@ package final class LaneCache {
       let bytes = entry.encoded()
       // An entry no reader takes back (`ActionEntry.decode` bounds both) is not written.
       guard entry.outputs.count <= ActionEntry.maxOutputs, bytes.count <= ActionEntry.maxEncodedSize else {
-        localWarnings.append("cache: lane \(ControlText.shown(lane.name)) passed, but its outputs are not stored: "
+        localWarnings.append("cache: lane \(lane.name) passed, but its outputs are not stored: "
                              + "\(entry.outputs.count) files and links, an entry of \(bytes.count) bytes, past the "
                              + "\(ActionEntry.maxOutputs) outputs or \(ActionEntry.maxEncodedSize) bytes an entry may hold")
         continue
@@ -251,15 +251,16 @@ package final class LaneCache {
         written.append(entry)
         if !entry.outputs.isEmpty { store.keepStamps(outputs.stamps, key: pass.key) }
       } catch {
-        localWarnings.append("cache: cannot write the entry of lane \(ControlText.shown(lane.name)): \(error)")
+        localWarnings.append("cache: cannot write the entry of lane \(lane.name): \(error)")
       }
     }
     remote?.put(written, served: servedLocally.keys.sorted().compactMap { passes[$0] == nil ? servedLocally[$0] : nil })
   }
 
-  /// Warnings of the local store and the remote, each said once.
+  /// Warnings of the local store and the remote, each said once: the run's
+  /// warnings are the verdict's strings, so a line's text is taken here.
   func takeWarnings() -> [String] {
     defer { localWarnings.removeAll() }
-    return localWarnings + (remote?.takeWarnings() ?? [])
+    return localWarnings.map(\.text) + (remote?.takeWarnings() ?? [])
   }
 }

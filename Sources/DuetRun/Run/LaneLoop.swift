@@ -259,7 +259,7 @@ final class LaneLoop {
     if let line = attempt.forkFailure.found, end.waitStatus.map({ exitCode(ofWaitStatus: $0) }) != 0 {
       // Not the lane's failure: no flaky evidence, no retry, the run ends ERROR (exit 3).
       attempt.sink.write("duet: the shell could not start a process (the machine is out of processes or memory); the attempt is an error, not a failure\n")
-      attempt.note = "out of processes: \(ControlText.shown(line))"
+      attempt.note = ("out of processes: \(line)" as TerminalLine).text
       attempt.couldNotStart = true
     }
     attempt.timedOut = end.timedOut
@@ -408,14 +408,14 @@ final class LaneLoop {
         missingOutputs = true
         // A pass without its declared products is no pass: the lane that reads
         // them would fail instead, blamed for what this one did not write.
-        let missing = check.missing, listed = missing.map(ControlText.shown).joined(separator: ", ")
-        attempt.sink.write("duet: the lane exited 0 but did not write its declared output\(missing.count == 1 ? "" : "s") \(listed)\n")
-        attempt.note = "missing output\(missing.count == 1 ? "" : "s"): \(FingerprintParts.listed(missing.map(ControlText.shown)))"
+        let missing = check.missing, plural = missing.count == 1 ? "" : "s"
+        attempt.sink.write(("duet: the lane exited 0 but did not write its declared output\(plural) \(missing.joined(separator: ", "))\n" as TerminalLine).text)
+        attempt.note = ("missing output\(plural): \(FingerprintParts.listed(missing))" as TerminalLine).text
         outcome = .fail
       }
     }
     let tests = end.tests
-    for warning in tests.warnings { attempt.sink.write("duet: warning: report \(ControlText.shown(warning))\n") }
+    for warning in tests.warnings { attempt.sink.write(("duet: warning: report \(warning)\n" as TerminalLine).text) }
     let failedAs = outcome
     let excused = judge(attempt, outcome: outcome, code: code, signal: signal, tests: tests, missingOutputs: missingOutputs)
     if excused != nil { outcome = .pass }
@@ -487,7 +487,7 @@ final class LaneLoop {
     attempt.endedAt = loop.clock.now
     let request = attempt.request
     let log = (request.logPath as NSString).deletingLastPathComponent + "/" + sandbox.outsideLogName
-    attempt.sink.write("duet: the lane failed in the sandbox; running it outside to see what it reads that it does not declare (log: \(ControlText.shown(log)))\n")
+    attempt.sink.write(("duet: the lane failed in the sandbox; running it outside to see what it reads that it does not declare (log: \(log))\n" as TerminalLine).text)
     let outside = LogSink(folder: request.logFolder, fileName: sandbox.outsideLogName, onLine: nil)
     let limits = ChildRun.Limits(timeout: request.timeout, killGrace: killGrace, drainGrace: LaneLoop.drainGrace)
     attempt.child = loop.start(sandbox.outsideSpec, limits: limits, onBytes: { outside.write($0) }, onEnd: { [unowned self] end in
@@ -505,7 +505,7 @@ final class LaneLoop {
     for problem in findings.problems { attempt.sink.write("duet: \(problem)\n") }
     var notes = findings.note.map { [$0] } ?? []
     if !findings.strays.isEmpty {
-      notes.append(SandboxFindings.wroteOutside(findings.strays.map(ControlText.shown)))
+      notes.append(SandboxFindings.wroteOutside(findings.strays))
       attempt.sink.write("duet: only the lane's outputs: and reports: come back from the sandbox; what it wrote elsewhere is not kept\n")
       if outcome == .pass { outcome = .fail }
     }

@@ -64,10 +64,10 @@ struct QuarantineExcuseCheck: Sendable {
     if attempt.exitCode == nil { return "no exit status" }
     if !attempt.tests.warnings.isEmpty { return "a report was not read whole" }
     if let glob = unmatched(attempt.reportGlobs, by: attempt.tests.cases).first {
-      return "no report matched '\(ControlText.shown(glob))' (a module that did not build?)"
+      return ("no report matched '\(glob)' (a module that did not build?)" as TerminalLine).text
     }
     if attempt.missingOutputs { return "a declared output is missing" }
-    if let failure = attempt.buildFailure { return "\(failure.why) (\(ControlText.shown(failure.line)))" }
+    if let failure = attempt.buildFailure { return ("\(failure.why) (\(failure.line))" as TerminalLine).text }
     return nil
   }
 

@@ -53,7 +53,7 @@ package struct TrackedChanges: Sendable, Equatable {
 
   /// `--strict: lanes changed 2 tracked file(s): a.txt, b.txt`, for the FAIL line.
   static func summary(_ files: [String]) -> String {
-    let shown = files.prefix(10).map(ControlText.shown).joined(separator: ", ") + (files.count > 10 ? ", …" : "")
-    return "--strict: lanes changed \(files.count) tracked file(s): \(shown)"
+    let shown = files.prefix(10).map { "\($0)" as TerminalLine }.joined(separator: ", ")
+    return ("--strict: lanes changed \(files.count) tracked file(s): \(shown)" + (files.count > 10 ? ", …" : "") as TerminalLine).text
   }
 }

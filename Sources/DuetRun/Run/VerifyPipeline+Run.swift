@@ -86,7 +86,7 @@ extension VerifyPipeline {
         _ = try AtomicFile.write(Data((tests[lane.name] ?? []).map { $0 + "\n" }.joined().utf8), to: relative, in: plan.root)
         written.paths[index] = file.path
       } catch {
-        written.warnings.append("\(what): cannot write \(ControlText.shown(relative)) for lane '\(ControlText.shown(lane.name))': \(Self.systemWords(error))")
+        written.warnings.append(("\(what): cannot write \(relative) for lane '\(lane.name)': \(Self.systemWords(error))" as TerminalLine).text)
       }
     }
     return written

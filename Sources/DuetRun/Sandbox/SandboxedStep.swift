@@ -204,7 +204,7 @@ final class SandboxedStep: @unchecked Sendable {
       + SandboxTools.systemLinks.values.map { "/" + $0 }
     let found = SandboxFindings.undeclared(reads: reads, root: root.path, declared: inputs + needOutputs + lane.outputs,
                                            visible: visible, isFile: SandboxCollection.isRegularFile)
-    return SandboxFindings.failedOnlyInside(inTree: found.inTree.map(ControlText.shown), outside: found.outside.map(ControlText.shown),
+    return SandboxFindings.failedOnlyInside(inTree: found.inTree, outside: found.outside,
                                             traced: true)
   }
 }

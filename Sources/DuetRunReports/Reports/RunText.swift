@@ -54,21 +54,21 @@ package enum RunText {
   /// A failed or timed-out lane's block: a heading, then error-looking lines
   /// and the tail, for the step summary and the annotations to escape.
   static func failureBlock(_ record: LaneVerdict) -> [String] {
-    [failureHeading(record)] + (record.last?.tail.reportLines ?? []).map { "   " + $0 }
+    [failureHeading(record).text] + (record.last?.tail.reportLines ?? []).map { "   " + $0 }
   }
 
   /// The same block as terminal lines: the heading escaped, the tail as the
   /// lane wrote it but for controls other than its colours and tabs.
   package static func failureLines(_ record: LaneVerdict) -> [TerminalLine] {
-    ["\(failureHeading(record))"] + (record.last?.tail.reportLines ?? []).map { "   \($0, in: .laneOutput)" }
+    [failureHeading(record)] + (record.last?.tail.reportLines ?? []).map { "   \($0, in: .laneOutput)" }
   }
 
-  /// `── kotlin: exit 1 · log: …`.
-  private static func failureHeading(_ record: LaneVerdict) -> String {
+  /// `── kotlin: exit 1 · log: …`, its reason and note escaped as it is made.
+  private static func failureHeading(_ record: LaneVerdict) -> TerminalLine {
     guard let last = record.last else {
-      return "── \(record.name): \(record.outcome.rawValue) (\(ControlText.shown(record.reason ?? "did not start")))"
+      return "── \(record.name): \(record.outcome.rawValue) (\(record.reason ?? "did not start"))"
     }
-    var heading = "── \(record.name): \(record.outcome == .timeout ? "timed out" : ControlText.shown(endText(last)))"
+    var heading: TerminalLine = "── \(record.name): \(record.outcome == .timeout ? "timed out" : endText(last))"
     if record.attempts.count > 1 { heading += ", attempt \(record.attempts.count) of \(record.attempts.count)" }
     // A lane that printed but left no file lost its log (a folder that could
     // not be made, a full disk): say so rather than "no output".

@@ -42,7 +42,7 @@ package enum SandboxCollection {
         if lstat(target.path, &info) == 0 { try manager.removeItem(at: target) }
         try manager.moveItem(at: staging.appendingPathComponent(path), to: target)
       } catch {
-        problems.append("cannot bring back \(ControlText.shown(path)) from the sandbox: \(error)")
+        problems.append(("cannot bring back \(path) from the sandbox: \(String(describing: error))" as TerminalLine).text)
       }
     }
     return problems

@@ -1,3 +1,5 @@
+import DuetSupport
+
 /// What broke a lane's declaration, in the words its record gives (issue 56,
 /// item 2): the files it read that it did not declare, what it wrote outside
 /// its `outputs:`, or, when duet cannot name them, that it cannot.
@@ -57,9 +59,10 @@ package enum SandboxFindings {
     "wrote outside its outputs: \(listed(paths))"
   }
 
-  /// `a, b, c and 4 more`.
-  static func listed(_ paths: [String]) -> String {
-    let shown = paths.prefix(shownFiles).joined(separator: ", ")
+  /// `a, b, c and 4 more`: a terminal line, each path (tree text, or a
+  /// traced path from anywhere) escaped as it goes in.
+  static func listed(_ paths: [String]) -> TerminalLine {
+    let shown = paths.prefix(shownFiles).map { "\($0)" as TerminalLine }.joined(separator: ", ")
     return paths.count > shownFiles ? "\(shown) and \(paths.count - shownFiles) more" : shown
   }
 }

@@ -1,4 +1,5 @@
 /// One problem found in a file duet reads, in the compiler's `file:line:col: error: message` shape.
+/// `message` is the text as found (a value quoted raw); `line` escapes it.
 package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   package var location: SourceLocation?
   package var message: String
@@ -9,13 +10,15 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// One line, whatever the message quotes: a manifest value, a path or a
-  /// group heading holding `\n::error…` is shown escaped (`ControlText.shown`),
-  /// so a diagnostic cannot start a workflow command of its own in a CI log,
-  /// where `duet verify` prints it before any lane runs.
-  package var description: String {
-    if let location { return ControlText.shown("\(location): error: \(message)") }
-    return ControlText.shown("error: \(message)")
+  /// group heading holding `\n::error…` is escaped as the terminal line is
+  /// made, once, so a diagnostic cannot start a workflow command of its own
+  /// in a CI log, where `duet verify` prints it before any lane runs.
+  var line: TerminalLine {
+    if let location { return "\(location): error: \(message)" }
+    return "error: \(message)"
   }
+
+  package var description: String { line.text }
 }
 
 /// An error that carries every diagnostic found, not just the first, so one run

@@ -52,8 +52,9 @@ package struct YAMLNode: Sendable {
     case .scalar(let text, _):
       if isNull { return "nothing" }
       let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
-      // Control characters (a NUL, an escape, a line break) are shown, never sent to the terminal.
-      return "\"\(ControlText.shown(cut))\""
+      // Raw: the diagnostic that quotes it escapes its message once, so a
+      // control character (a NUL, an escape, a line break) is shown, never sent.
+      return "\"\(cut)\""
     }
   }
 

@@ -129,10 +129,10 @@ package struct QuarantineEntry: Sendable, Equatable {
   }
 
   /// How a person names it: `Suite.test in lane 'unit'`, `'a*b' (exact) in
-  /// lane 'unit'`, or `lane 'unit'`.
-  package var label: String {
-    guard let test else { return "lane '\(ControlText.shown(lane))'" }
-    return "\(ControlText.shown(test))\(exact ? " (exact name)" : "") in lane '\(ControlText.shown(lane))'"
+  /// lane 'unit'`, or `lane 'unit'`: a terminal line, the file's text escaped.
+  package var label: TerminalLine {
+    guard let test else { return "lane '\(lane)'" }
+    return "\(test)\(exact ? " (exact name)" : "") in lane '\(lane)'"
   }
 }
 

@@ -62,7 +62,7 @@ package struct QuarantineFile: Sendable, Equatable {
     let exact = parseExact(fields, test: test, label: label, diagnostics: &diagnostics)
     let lane = fields.string("lane", required: true, diagnostics: &diagnostics)
     if let lane, !lanes.contains(lane) {
-      diagnostics.add("\(label): unknown lane '\(ControlText.shown(lane))'\(Suggestion.hint(for: lane, in: lanes.sorted()))",
+      diagnostics.add("\(label): unknown lane '\(lane)'\(Suggestion.hint(for: lane, in: lanes.sorted()))",
                       at: fields.value("lane")?.location)
     }
     let reason = fields.string("reason", required: true, diagnostics: &diagnostics)
@@ -70,7 +70,7 @@ package struct QuarantineFile: Sendable, Equatable {
     if let text = fields.string("until", required: true, diagnostics: &diagnostics) {
       until = QuarantineDate(text)
       if until == nil {
-        diagnostics.add("\(label): 'until' must be a real date written YYYY-MM-DD, got '\(ControlText.shown(text))'", at: fields.value("until")?.location)
+        diagnostics.add("\(label): 'until' must be a real date written YYYY-MM-DD, got '\(text)'", at: fields.value("until")?.location)
       }
     }
     // `added:` is optional: files written before duet kept it have none, and
@@ -79,7 +79,7 @@ package struct QuarantineFile: Sendable, Equatable {
     if let text = fields.string("added", diagnostics: &diagnostics) {
       added = QuarantineMoment(text)
       if added == nil {
-        diagnostics.add("\(label): 'added' must be a real moment written YYYY-MM-DDTHH:MM:SSZ (UTC), or a day YYYY-MM-DD, got '\(ControlText.shown(text))'",
+        diagnostics.add("\(label): 'added' must be a real moment written YYYY-MM-DDTHH:MM:SSZ (UTC), or a day YYYY-MM-DD, got '\(text)'",
                         at: fields.value("added")?.location)
       }
     }
@@ -91,7 +91,7 @@ package struct QuarantineFile: Sendable, Equatable {
   private static func parseExact(_ fields: YAMLFields, test: String?, label: String, diagnostics: inout DiagnosticList) -> Bool {
     guard let text = fields.string("exact", diagnostics: &diagnostics) else { return false }
     guard text == "true" || text == "false" else {
-      diagnostics.add("\(label): 'exact' must be true or false, got '\(ControlText.shown(text))'", at: fields.value("exact")?.location)
+      diagnostics.add("\(label): 'exact' must be true or false, got '\(text)'", at: fields.value("exact")?.location)
       return false
     }
     if test == nil {

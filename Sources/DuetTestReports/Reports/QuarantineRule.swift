@@ -13,8 +13,8 @@ package enum QuarantineExcuse: Sendable, Equatable {
   package var note: String {
     switch self {
     case .tests(let names):
-      let shown = names.prefix(3).map(ControlText.shown).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-      return "\(names.count) quarantined failure\(names.count == 1 ? "" : "s"): \(shown)"
+      let shown = names.prefix(3).map { "\($0)" as TerminalLine }.joined(separator: ", ")
+      return ("\(names.count) quarantined failure\(names.count == 1 ? "" : "s"): \(shown)" + (names.count > 3 ? ", …" : "") as TerminalLine).text
     case .lane(let until): return "quarantined until \(until)"
     }
   }

@@ -56,7 +56,7 @@ struct CacheHostileTests {
     guard case .cannot(let why) = OutputRestore.restore(venv, declared: ["venv"], root: tree.url, store: store) else {
       Issue.record("made a link out of the tree"); return
     }
-    #expect(why.contains("outside the tree"), "\(why)")
+    #expect(why.text.contains("outside the tree"), "\(why)")
     #expect(systemDisk.linkTarget(tree.url.appendingPathComponent("venv/python").path) == nil)
   }
 
@@ -69,7 +69,7 @@ struct CacheHostileTests {
     try tree.write("build/a\nb", "x")
     let found = OutputFiles.capture(["build"], root: tree.url, store: store)
     #expect(found.problems.count == 1, "\(found.problems)")
-    #expect(found.problems.first?.contains("build/a\\nb") == true, "\(found.problems)")
+    #expect(found.problems.first?.text.contains("build/a\\nb") == true, "\(found.problems)")
   }
 }
 

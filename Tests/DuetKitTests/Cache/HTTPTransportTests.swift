@@ -360,4 +360,14 @@ struct HTTPTransportConfigTests {
     #expect(RemoteCacheConfig.redact("https://a:b@c@host/p?x#y") == "https://host/p?…")
     #expect(RemoteCacheConfig.redact("u:p@host\n/x") == "host\\n/x")
   }
+
+  /// A transfer's reason is a terminal line (issue 54, item 11): a source
+  /// path holding `\n::error::` or ESC comes out escaped once, on the
+  /// sentence's one line. The source cannot be read, so no request is sent.
+  @Test func aTransfersReasonEscapesItsPathOnce() throws {
+    let cache = HTTPTransport(config: try RemoteCacheConfig(url: "http://127.0.0.1:9/cache"))
+    let key = RemoteKey(.cas, String(repeating: "a", count: 64))
+    let results = cache.put([RemotePut(key: key, source: "/nonexistent/x\n::error::owned\u{1B}]0;t")])
+    #expect(results == [.failed(#"remote cache http://127.0.0.1:9/cache: PUT cas/\#(key.hash): cannot read /nonexistent/x\n::error::owned\u{1B}]0;t: No such file or directory"#)])
+  }
 }

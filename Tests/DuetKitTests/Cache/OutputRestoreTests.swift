@@ -82,7 +82,7 @@ struct OutputRestoreTests {
     guard case .cannot(let why) = OutputRestore.restore(entry, declared: ["build"], root: fixture.root, store: fixture.store) else {
       Issue.record("restored through a link"); return
     }
-    #expect(why.contains("symbolic link"), "\(why)")
+    #expect(why.text.contains("symbolic link"), "\(why)")
     #expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("a.txt").path))
     unlink(fixture.root.appendingPathComponent("build").path)
     // A folder where the file was.
@@ -183,6 +183,31 @@ struct OutputRestoreTests {
     try Data(bytes.map { $0 ^ 1 }).write(to: URL(fileURLWithPath: blob))
     #expect(OutputRestore.apply(plan, root: fixture.root, store: fixture.store) != .restored(files: 1))
     #expect(fixture.bytes("build/big") == nil)
+  }
+
+  /// A refusal and a store error are terminal lines (issue 54, item 11): a
+  /// path from a hostile entry or tree (`x\n::error::…`, an `ESC ]`) is
+  /// escaped once, as the reason is made, so it can neither start a CI log
+  /// command nor retitle the terminal, and its backslashes are not doubled.
+  @Test func reasonsEscapeTreeTextOnce() throws {
+    let fixture = Fixture()
+    let hostile = "x\n::error::owned\u{1B}]0;t"
+    let entry = ActionEntry(key: String(repeating: "e", count: 64), lane: "l", duetVersion: "0", strict: false, partial: false,
+                            outputs: [.file(path: hostile, digest: BlobDigest(hash: String(repeating: "a", count: 64), size: 1), mode: 0o644)],
+                            log: nil)
+    guard case .cannot(let why) = OutputRestore.restore(entry, declared: ["build"], root: fixture.root, store: fixture.store) else {
+      Issue.record("restored an entry naming a path outside its outputs"); return
+    }
+    #expect(why.text == #"its cache entry names x\n::error::owned\u{1B}]0;t, outside the lane's outputs"#)
+    // A store error names the folder it could not write in, escaped (it was
+    // put in as it came before).
+    let blob = try fixture.store.insert(Array("a".utf8))
+    do {
+      try fixture.store.restore(blob, toAbsolute: "/nonexistent/x\n::error::owned/log", mode: 0o644)
+      Issue.record("restored into a folder that does not exist")
+    } catch {
+      #expect(error.description == #"cannot write in /nonexistent/x\n::error::owned: No such file or directory"#)
+    }
   }
 }
 

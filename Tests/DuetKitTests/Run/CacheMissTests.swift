@@ -21,7 +21,7 @@ struct CacheMissTests {
   }
 
   func run(_ id: String, _ parts: FingerprintParts, outcome: LaneOutcome = .pass, origin: String = "ci linux-1", at time: Double = 100) -> OtherCheckoutRun {
-    OtherCheckoutRun(runID: id, logID: "20261206-0915\(id)", origin: origin, outcome: outcome, started: time, commit: "c1",
+    OtherCheckoutRun(runID: id, logID: "20261206-0915\(id)", origin: "\(origin)", outcome: outcome, started: time, commit: "c1",
                      fingerprint: parts.fingerprint, parts: parts)
   }
 

@@ -354,6 +354,21 @@ struct HostileInputTests {
     #expect(LogLocation.problem(run: clean, steps: [step]) == "run 'r': lane '../x' is not a lane name")
   }
 
+  /// Issue 54, item 11: a merged store's reasons are terminal lines. A run id
+  /// holding `\n::error::` and ESC, named before its log id is refused, comes
+  /// out escaped once (it went in as it came before), and so does the store's
+  /// path in the error that carries the reason.
+  @Test func aMergedStoresReasonsEscapeOnce() {
+    let hostile = "r\n::error::owned\u{1B}]0;t"
+    let run = RunRow(id: hostile, logID: "../x", started: 0, ended: 1, command: "duet verify", root: "/t", gitCommit: nil, host: "ci",
+                     outcome: .pass, jobs: 1, duetVersion: "1")
+    guard let problem = LogLocation.problem(run: run, steps: []) else { Issue.record("a log id out of its folder was taken"); return }
+    #expect(problem.text == #"run r\n::error::owned\u{1B}]0;t: log_id '../x' is not a run id such as 20261202-181700-3f2a1b"#)
+    let error = HistoryError.unsafeRow("ci/\(hostile).sqlite", problem)
+    #expect(error.description == #"ci/r\n::error::owned\u{1B}]0;t.sqlite: refusing the whole store, nothing merged from it: "#
+            + #"run r\n::error::owned\u{1B}]0;t: log_id '../x' is not a run id such as 20261202-181700-3f2a1b"#)
+  }
+
   /// Finding 1 and 8: merging a store with a row that leads out is refused whole, and the error names the merged store.
   @Test func mergeBlamesTheSourceStore() throws {
     let scratch = try ScratchFolder()

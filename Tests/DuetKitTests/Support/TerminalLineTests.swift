@@ -28,6 +28,18 @@ struct TerminalLineTests {
     #expect(("\(joined)!" as TerminalLine).text == "a x\\n::error::pwned\nb!")
   }
 
+  /// Issue 54, item 11 (c): a lower layer's reason is a line whose text is
+  /// handed on as a `String` (a JSON report, a run's warnings), and a printer
+  /// that makes it a line again changes nothing: `shown` leaves shown text as
+  /// it is, so the bytes are those of one escaping, whatever path they took.
+  @Test func aLinesTextMadeALineAgainIsTheSame() {
+    let hostile = Self.injected + Self.retitle + "\u{202E}\t\0\\n"
+    let once: TerminalLine = "cannot restore \(hostile)"
+    #expect(TerminalLine(escaping: once.text) == once)
+    #expect(("warning: \(once.text)" as TerminalLine).text == "warning: " + once.text)
+    #expect(once.text == #"cannot restore x\n::error::pwned\u{1B}]0;title\u{7}\u{202E}\t\0\n"#)
+  }
+
   /// A lane's log tail keeps its colours and tabs, as the console's guard
   /// does, but not a line break or a title sequence.
   @Test func laneOutputKeepsColoursAndTabs() {
