@@ -54,7 +54,7 @@ struct AccessSurfaceTests {
   /// its printing moved into DuetApp, whose 279 declarations the executable had
   /// read across the line are internal now (1,838 -> 1,541), and the limit came down to 1,560.
   /// Then the interfaces between targets narrowed where one target read
-  /// another's values field by field (1,547 -> 1,468): `RunTimeline` moved to
+  /// another's values field by field (1,546 -> 1,468): `RunTimeline` moved to
   /// DuetPages, its one reader; the failed-tests query into DuetHistory, beside
   /// the SQLite it reads; the texts of `stats`, `flaky`, `quarantine suggest`,
   /// `explain`, `lanes` and `doctor` come from the values they print, whose
