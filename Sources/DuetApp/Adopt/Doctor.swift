@@ -40,11 +40,10 @@ struct DoctorResponse: CommandResponse {
       printout.json(report.json)
       return printout
     }
-    printout.out("duet doctor: \(report.root)")
-    for line in HangingList.lines(report.lines.map { ("\($0.topic)", "\($0.text)") }, maxWidth: format.width) { printout.out(line) }
-    printout.out("\(report.verdict)", paint: report.problems.isEmpty ? "32;1" : "31;1")
-    // One line per problem, never wrapped, so a CI log can be searched for them.
-    for problem in report.problems { printout.out("  \(problem)") }
+    let text = report.text(maxWidth: format.width)
+    text.lines.forEach { printout.out($0) }
+    printout.out(text.verdict, paint: text.passed ? "32;1" : "31;1")
+    text.problems.forEach { printout.out($0) }
     return printout
   }
 }

@@ -32,15 +32,7 @@ struct ExplainResponse: CommandResponse {
 
   func printout(_ format: TextFormat) -> Printout {
     var printout = Printout()
-    let run = miss.against
-    let commit = run.commit.map { " on commit \($0.prefix(12))" } ?? ""
-    guard !miss.differences.isEmpty else {
-      printout.out("duet explain \(lane): the same fingerprint as run \(run.logID) (\(run.origin), \(run.outcome.rawValue)\(commit)): nothing differs")
-      return printout
-    }
-    let verb = run.outcome == .pass || run.outcome == .flaky ? "misses" : "differs from"
-    printout.out("duet explain \(lane): \(verb) \(run.outcome == .pass || run.outcome == .flaky ? miss.named : "run \(run.logID) (\(run.origin), \(run.outcome.rawValue))")\(commit) in \(miss.differences.count) part(s):")
-    for difference in miss.differences { printout.out("  \(difference)") }
+    miss.explained(lane: lane).forEach { printout.out($0) }
     return printout
   }
 }

@@ -43,13 +43,8 @@ enum FlakyResponse: CommandResponse {
     // Runs from more than one place (pulled from the team): say which, and where each lane failed.
     let team = report.origins.count > 1
     if team { printout.out("runs from: \(OriginTally.words(report.origins))") }
-    let header: [TerminalLine] = ["lane", "runs", "failures", "flaky fingerprints", "flips", "retries passed", "last seen"] + (team ? ["failed on"] : [])
-    func rows(_ entries: [FlakyReport.Entry]) -> [[TerminalLine]] {
-      entries.map {
-        ["\($0.lane)", "\($0.runs)", "\($0.failures)", "\($0.flakyFingerprints)", "\($0.flips)", "\($0.retriesPassed)", "\(HistoryAccess.time($0.lastSeen))"]
-          + (team ? ["\($0.failedOn.joined(separator: ", "))"] : [])
-      }
-    }
+    let header = FlakyReport.tableHeader(team: team)
+    func rows(_ entries: [FlakyReport.Entry]) -> [[TerminalLine]] { FlakyReport.tableRows(entries, team: team, time: HistoryAccess.time) }
     if report.flaky.isEmpty {
       printout.out("no flaky lanes")
     } else {
@@ -85,14 +80,7 @@ extension FlakyResponse {
     }
     printout.out("duet flaky --tests: \(report.runsInWindow) run(s) in the window; \(TestFlakyReport.definition)")
     if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
-    func describe(_ entry: TestFlakyReport.Entry) {
-      // Names and messages come from report files: a terminal line escapes them
-      // as they go in, on one line, nothing a terminal acts on.
-      let failedOn = entry.failedOn.isEmpty ? "" : "; failed on \(entry.failedOn.joined(separator: ", "))"
-      printout.out("  \(entry.key.label) (lane \(entry.lane)): \(entry.runs) run(s), \(entry.failures) failure(s), \(entry.flakyFingerprints) flaky fingerprint(s), "
-                   + "\(entry.flips) flip(s), \(entry.retriesPassed) retry(ies) passed; last seen \(HistoryAccess.time(entry.lastSeen))\(failedOn)")
-      if let failure = entry.lastFailure { printout.out("    last failed: \(failure)") }
-    }
+    func describe(_ entry: TestFlakyReport.Entry) { entry.lines(time: HistoryAccess.time).forEach { printout.out($0) } }
     if report.flaky.isEmpty { printout.out("no flaky tests") }
     report.flaky.forEach(describe)
     if !report.recovered.isEmpty {

@@ -109,8 +109,8 @@ struct QuarantineJSON: Encodable {
     case .listed(let list, let today): (command, entries) = ("list", list.map { entry($0, expired: !$0.isActive(on: today)) })
     case .noHistory: (command, entries) = ("suggest", [])
     case .suggested(let found):
-      (command, entries) = ("suggest", found.release.map { entry($0.entry) })
-      quarantine = found.quarantine.map { ["lane": $0.lane, "test": $0.key.fullName] }
+      (command, entries) = ("suggest", found.entries.map { entry($0) })
+      quarantine = found.tests.map { ["lane": $0.lane, "test": $0.test] }
     }
   }
 }
@@ -212,18 +212,7 @@ extension QuarantineResponse {
   /// `suggest` in words: one line per test, the command that quarantines it under it.
   static func printout(_ found: QuarantineSuggestions) -> Printout {
     var printout = Printout()
-    let needed = QuarantineSuggestions.passesToRelease
-    printout.out("duet quarantine suggest: \(found.quarantine.count) flaky test(s) not quarantined; \(found.release.count) quarantine(s) "
-                 + "whose tests passed their last \(needed) runs or more in a row")
-    for test in found.quarantine {
-      printout.out("  quarantine \(test.key.fullName) (lane \(test.lane)): \(test.failures) failure(s) in \(test.runs) run(s)")
-      printout.out("    \(QuarantineSuggestions.addLine(test: test.key.fullName, lane: test.lane))")
-    }
-    for release in found.release {
-      let counted = release.entry.added.map { "since it was added \($0.isDay ? "on" : "at") \($0)" }
-        ?? "(the entry has no 'added:' day: counted over the newest runs)"
-      printout.out("  release \(release.entry.label): \(release.passes) passing run(s) in a row \(counted)")
-    }
+    found.lines.forEach { printout.out($0) }
     return printout
   }
 }

@@ -25,16 +25,7 @@ enum StatsResponse: CommandResponse {
     }
     printout.out("duet stats: \(report.runsInWindow) run(s) in the window")
     if report.origins.count > 1 { printout.out("runs from: \(OriginTally.words(report.origins))") }
-    // "passed" counts runs the lane passed, retries allowed; "first try" the runs its first attempt passed.
-    let rows = report.entries.map { entry -> [TerminalLine] in
-      ["\(entry.lane)", "\(entry.runs)", "\(entry.attempts)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(entry.excused)",
-       "\(String(format: "%.0f%%", entry.firstTryRate * 100))", "\(DurationText.format(entry.p50))", "\(DurationText.format(entry.p95))",
-       "\(DurationText.format(entry.max))", "\(DurationText.format(entry.runP50))",
-       entry.slower ? "\(String(format: "slower (%.1fx)", entry.slowdown ?? 0))" : ""]
-    }
-    // "excused" counts the runs that passed only by the quarantine: neither passed nor failed.
-    let header: [TerminalLine] = ["lane", "runs", "attempts", "passed", "excused", "first try", "p50", "p95", "max", "run p50", "trend"]
-    printout.table(TextTable(header: header, rows: rows), width: format.width)
+    printout.table(TextTable(header: StatsReport.tableHeader, rows: report.tableRows), width: format.width)
     return printout
   }
 }
@@ -61,11 +52,7 @@ extension StatsResponse {
       printout.out("no test cases recorded (a lane's reports: in lanes/manifest.yaml names its JUnit XML)")
       return printout
     }
-    let rows = report.entries.map { entry -> [TerminalLine] in
-      ["\(entry.lane)", "\(entry.runs)", "\(String(format: "%.0f%%", entry.passRate * 100))", "\(DurationText.format(entry.p50))",
-       "\(DurationText.format(entry.p95))", "\(DurationText.format(entry.max))", "\(entry.key.label)"]
-    }
-    printout.table(TextTable(header: ["lane", "runs", "pass rate", "p50", "p95", "max", "test"], rows: rows), width: format.width)
+    printout.table(TextTable(header: TestStatsReport.tableHeader, rows: report.tableRows), width: format.width)
     return printout
   }
 }

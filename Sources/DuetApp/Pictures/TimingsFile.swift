@@ -9,6 +9,11 @@ enum TimingsFile {
   /// The page's place when `--timings` names none, relative to the root.
   static let defaultPath = ".duet/timings.html"
 
+  /// The finished run laid out in time, from the rows it records.
+  static func timeline(_ rows: (run: RunRow, steps: [StepRow], needs: [String: [String]])) -> RunTimeline {
+    RunTimeline(run: rows.run, steps: rows.steps, needs: rows.needs)
+  }
+
   /// Writes the page to `path` (absolute); returns whether it was written (a
   /// page that cannot be written is a warning, never a failed run).
   static func save(_ timeline: RunTimeline, path: String, observer: VerifyObserver) -> Bool {

@@ -27,24 +27,14 @@ struct LanesResponse: CommandResponse {
     if let initAdds { printout.out("\(initAdds)") }
     printout.out("\(report.manifest): \(report.lanes.count) \(report.derived ? "derived lane(s)" : "lane(s)"), in run order")
     if !report.lanes.isEmpty {
-      let rows = report.lanes.map { lane -> [TerminalLine] in
-        [
-          "\(lane.name)",
-          lane.kind == "builtin" ? "built-in" : "sh",
-          lane.needs.isEmpty ? "-" : "\(lane.needs.joined(separator: ","))",
-          "\(lane.timeoutSeconds.map(DurationText.formatTimeout) ?? "default")",
-          "\(lane.retries)",
-          "\(lane.command)",
-        ]
-      }
-      printout.table(TextTable(header: ["lane", "step", "needs", "timeout", "retries", "command"], rows: rows), width: format.width)
+      printout.table(TextTable(header: LanesJSON.laneHeader, rows: report.laneRows), width: format.width)
     }
-    let outside = report.outside
+    let outside = report.outsideRows
     if outside.isEmpty {
       printout.out("outside the manifest: none (every module is covered by a lane)")
     } else {
       printout.out("outside the manifest (\(outside.count) module(s) no lane covers):")
-      printout.table(TextTable(header: nil, rows: outside.map { ["\($0.path)", "\($0.foundBy.joined(separator: ", "))"] }), width: format.width)
+      printout.table(TextTable(header: nil, rows: outside), width: format.width)
     }
     return printout
   }

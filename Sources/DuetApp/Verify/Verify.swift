@@ -202,7 +202,7 @@ private func run(_ pipeline: VerifyPipeline, _ plan: VerifyPlan, _ request: Veri
   ran.warnings.forEach(observer.warning)
   let recorded = pipeline.record(verdict, decided: decided, ran: ran, store: &lanes.store)
   recorded.warnings.forEach(observer.warning)
-  if let path = request.timingsPath, TimingsFile.save(pipeline.timeline(verdict, decided: decided, ran: ran), path: path, observer: observer) {
+  if let path = request.timingsPath, TimingsFile.save(TimingsFile.timeline(pipeline.timelineRows(verdict, decided: decided, ran: ran)), path: path, observer: observer) {
     verdict.timingsPath = path
   }
   lanes.delivery.waitUntilDelivered()

@@ -7,7 +7,7 @@ import DuetSupport
 /// gives against this checkout's own last run; `duet explain` says all of it.
 package struct CacheMiss: Sendable, Equatable {
   package var against: OtherCheckoutRun
-  package var differences: [String]
+  var differences: [String]
   /// That run is also the lane's newest recorded verdict, so the reason the
   /// cache gives against it says less than this: `--dry-run` says this alone.
   package var isLastVerdict = false
@@ -30,7 +30,7 @@ package struct CacheMiss: Sendable, Equatable {
   }
 
   /// `the CI pass (run 20261206-…, ci linux-1)`.
-  package var named: String {
+  var named: String {
     "\(against.origin.text.hasPrefix("ci ") ? "the CI pass" : "the pass") (run \(against.logID), \(against.origin))"
   }
 

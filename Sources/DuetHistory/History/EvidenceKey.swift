@@ -43,9 +43,9 @@ package struct TestKey: EvidenceKey {
 
   package var lane: String { identity.lane }
   /// `suite.name`, as a person names the test (and a quarantine entry matches it).
-  package var fullName: String { identity.fullName }
+  var fullName: String { identity.fullName }
   /// The name with what tells it from its namesakes: `app.CartTest.adds [testDebugUnitTest]`.
-  package var label: String { identity.label(qualifier: qualifier) }
+  var label: String { identity.label(qualifier: qualifier) }
 
   package static let flakyDefinition = "flaky test = one test (lane, report, name, position) with both a pass and a failure for one input fingerprint, or a failure that passed on a later attempt of the run"
 

@@ -14,25 +14,25 @@ import DuetSupport
 /// (`TestFold`).
 package struct FlakyRanking<Key: EvidenceKey>: Sendable {
   package struct Entry: Sendable, Equatable {
-    package var key: Key
+    var key: Key
     /// Runs in which it passed or failed.
-    package var runs: Int
+    var runs: Int
     /// Failed (or timed-out, or errored) attempts.
-    package var failures: Int
-    package var flakyFingerprints: Int
-    package var flips: Int
-    package var retriesPassed: Int
+    var failures: Int
+    var flakyFingerprints: Int
+    var flips: Int
+    var retriesPassed: Int
     /// When the newest evidence was seen (seconds since 1970).
-    package var lastSeen: Double
+    var lastSeen: Double
     var recovered: Bool
     /// The first line of a test's newest failure's message, if it had one; nil
     /// for a lane (its failures carry no message).
-    package var lastFailure: String? = nil
+    var lastFailure: String? = nil
     /// Where its failures happened (`ci linux-1`, `host laptop`), when the
     /// window holds runs from more than one place (`history pull`).
-    package var failedOn: [String] = []
+    var failedOn: [String] = []
 
-    package var lane: String { key.lane }
+    var lane: String { key.lane }
   }
 
   var entries: [Entry]

@@ -14,7 +14,7 @@ package struct RunRow: Sendable, Equatable {
   package var gitCommit: String?
   var host: String
   package var outcome: RunOutcome
-  var jobs: Int
+  package var jobs: Int
   var duetVersion: String
   /// Where the run came from, as reports name it: `ci JOB` on a CI runner,
   /// else `host NAME`; nil for a run recorded before schema 6.
@@ -44,7 +44,7 @@ package struct StepRow: Sendable, Equatable {
   package var lane: String
   package var attempt: Int
   package var started: Double
-  var duration: Double
+  package var duration: Double
   /// nil for a lane that did not run.
   package var attemptOutcome: AttemptOutcome?
   /// The lane's outcome over all attempts; set on its last row only.

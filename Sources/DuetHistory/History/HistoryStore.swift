@@ -48,7 +48,7 @@ package enum HistoryError: Error, CustomStringConvertible, Sendable {
 /// only ever appended.
 package final class HistoryStore {
   package let path: String
-  package let db: SQLiteDatabase
+  let db: SQLiteDatabase
 
   /// Schema migrations; entry `i` takes `user_version` from `i` to `i + 1`. Append, never edit.
   static let migrations: [String] = [
@@ -627,7 +627,7 @@ package final class HistoryStore {
   }
 
   /// `body`'s errors as the store's: a `HistoryError` as it is, SQLite's and any other naming the store.
-  package func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+  func reading<T>(_ body: () throws -> T) throws(HistoryError) -> T {
     do {
       return try body()
     } catch {

@@ -25,7 +25,7 @@ package enum LaneOutcome: String, Sendable, Codable, CaseIterable {
 
   /// `'skipped', 'cancelled'`: the words of `outcomes` as an SQL list, made
   /// from the enum so a query and the decoding that follows it cannot differ.
-  package static func sqlList(_ outcomes: [LaneOutcome]) -> String {
+  static func sqlList(_ outcomes: [LaneOutcome]) -> String {
     outcomes.map { "'\($0.rawValue)'" }.joined(separator: ", ")
   }
 

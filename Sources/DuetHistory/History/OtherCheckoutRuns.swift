@@ -6,13 +6,13 @@ import DuetSupport
 /// fingerprint: what `--dry-run` and `duet explain` compare this checkout with.
 package struct OtherCheckoutRun: Sendable, Equatable {
   var runID: String
-  package var logID: String
+  var logID: String
   /// `ci linux-1`, `host laptop` (`host NAME` for a run from before schema 6):
   /// a terminal line, as the store's text is escaped when it is read.
-  package var origin: TerminalLine
-  package var outcome: LaneOutcome
+  var origin: TerminalLine
+  var outcome: LaneOutcome
   var started: Double
-  package var commit: String?
+  var commit: String?
   package var fingerprint: String
   package var parts: FingerprintParts
 }

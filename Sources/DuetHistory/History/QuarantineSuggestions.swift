@@ -7,7 +7,7 @@ import DuetSupport
 /// (to release).
 package struct QuarantineSuggestions: Sendable, Equatable {
   /// Runs in a row a quarantined test must pass before it is suggested for release.
-  package static let passesToRelease = 10
+  static let passesToRelease = 10
 
   /// `test` as a `quarantine add` pattern a user can type on one line: each
   /// character the terminal would show escaped (a line break, an escape, a
@@ -49,21 +49,21 @@ package struct QuarantineSuggestions: Sendable, Equatable {
   /// `--` when the name starts with `-`, which would otherwise read as an option.
   /// A terminal line: the quoted lane escaped as it goes in (`typedTest`
   /// writes any control as printf's octal already).
-  package static func addLine(test: String, lane: String) -> TerminalLine {
+  static func addLine(test: String, lane: String) -> TerminalLine {
     let typed = typedTest(for: test), options: TerminalLine = "--lane \(ShellWord.quoted(lane).text) --reason '...'"
     guard test.hasPrefix("-") else { return "duet quarantine add \(typed) \(options)" }
     let exact = typed.hasPrefix("--exact ")
     return "duet quarantine add \(exact ? "--exact " : "")\(options) -- \(exact ? String(typed.dropFirst("--exact ".count)) : typed)"
   }
 
-  package struct Release: Sendable, Equatable {
-    package var entry: QuarantineEntry
+  struct Release: Sendable, Equatable {
+    var entry: QuarantineEntry
     /// The shortest run of passes, newest first, among the tests it matches.
-    package var passes: Int
+    var passes: Int
   }
 
-  package var quarantine: [TestFlakyReport.Entry]
-  package var release: [Release]
+  var quarantine: [TestFlakyReport.Entry]
+  var release: [Release]
 
   /// `streaks[lane][suite.name]`: how many of the lane's newest runs in a row that
   /// recorded the test passed it on every attempt; `since[moment]`, the same over

@@ -16,7 +16,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A value bound to or read from a statement.
-package enum SQLiteValue: Sendable, Equatable {
+enum SQLiteValue: Sendable, Equatable {
   case null
   case integer(Int64)
   case real(Double)
@@ -25,7 +25,7 @@ package enum SQLiteValue: Sendable, Equatable {
 
 /// One SQLite connection. It owns the C handle, checks every return code, and
 /// every statement it makes is finalised when the statement goes away.
-package final class SQLiteDatabase {
+final class SQLiteDatabase {
   private let handle: OpaquePointer
 
   init(path: String, readOnly: Bool = false) throws(SQLiteError) {
@@ -59,7 +59,7 @@ package final class SQLiteDatabase {
     }
   }
 
-  package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+  func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard status == SQLITE_OK, let statement else { throw error(status) }
@@ -95,7 +95,7 @@ package final class SQLiteDatabase {
 }
 
 /// A prepared statement, finalised on deinit.
-package final class SQLiteStatement {
+final class SQLiteStatement {
   private let statement: OpaquePointer
   private let database: SQLiteDatabase
 
@@ -108,7 +108,7 @@ package final class SQLiteStatement {
 
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-  package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+  func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
     sqlite3_reset(statement)
     sqlite3_clear_bindings(statement)
     for (offset, value) in values.enumerated() {
@@ -125,7 +125,7 @@ package final class SQLiteStatement {
   }
 
   /// Advances to the next row; false when there are no more.
-  package func step() throws(SQLiteError) -> Bool {
+  func step() throws(SQLiteError) -> Bool {
     let status = sqlite3_step(statement)
     if status == SQLITE_ROW { return true }
     if status == SQLITE_DONE { return false }
@@ -153,7 +153,7 @@ package final class SQLiteStatement {
     return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
   }
 
-  package var row: [SQLiteValue] {
+  var row: [SQLiteValue] {
     (0..<sqlite3_column_count(statement)).map { column in
       switch sqlite3_column_type(statement, column) {
       case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
@@ -168,8 +168,8 @@ package final class SQLiteStatement {
 }
 
 extension SQLiteValue {
-  package var text: String? { if case .text(let value) = self { return value } else { return nil } }
-  package var int: Int? {
+  var text: String? { if case .text(let value) = self { return value } else { return nil } }
+  var int: Int? {
     switch self {
     case .integer(let value): return Int(value)
     // A real out of Int's range (or not finite) converts to nothing, never a trap.

@@ -9,29 +9,29 @@ import DuetSupport
 /// included, is its own column.
 package struct StatsRanking<Key: EvidenceKey>: Sendable {
   package struct Entry: Sendable, Equatable {
-    package var key: Key
+    var key: Key
     /// Runs in which it ran (skipped, cancelled and cached runs are not counted).
-    package var runs: Int
+    var runs: Int
     /// Counted attempts over those runs.
-    package var attempts: Int
+    var attempts: Int
     /// Runs it passed (retries allowed) over `runs`; a run the quarantine excused is no pass.
-    package var passRate: Double
+    var passRate: Double
     /// Runs that passed only because the quarantine excused a failure.
-    package var excused = 0
+    var excused = 0
     /// Runs whose first attempt passed over `runs`: a lane that fails its
     /// first attempt in every run and passes on retry is 0% here.
-    package var firstTryRate: Double
+    var firstTryRate: Double
     /// Over attempts.
-    package var p50: Double
-    package var p95: Double
-    package var max: Double
+    var p50: Double
+    var p95: Double
+    var max: Double
     /// The median of the runs' totals (every attempt of the run).
-    package var runP50: Double
-    package var slower: Bool
+    var runP50: Double
+    var slower: Bool
     /// Median of the last 5 runs over the median of the 20 before (nil without enough runs).
-    package var slowdown: Double?
+    var slowdown: Double?
 
-    package var lane: String { key.lane }
+    var lane: String { key.lane }
   }
 
   package var entries: [Entry]

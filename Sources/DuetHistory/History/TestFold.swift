@@ -147,7 +147,7 @@ extension HistoryStore {
   }
 
   /// Whether the store has `table` (one opened read-only may predate its migration).
-  package func hasTable(_ table: String) throws -> Bool {
+  func hasTable(_ table: String) throws -> Bool {
     try !db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty
   }
 }

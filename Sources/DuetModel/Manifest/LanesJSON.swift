@@ -6,30 +6,30 @@ import DuetSupport
 package struct LanesJSON: Codable, Sendable, Equatable {
   /// A lane as a script sees it; unset settings are null.
   package struct Lane: Codable, Sendable, Equatable {
-    package var name: String
+    var name: String
     /// `builtin` or `sh`.
-    package var kind: String
-    package var command: String
-    package var needs: [String]
+    var kind: String
+    var command: String
+    var needs: [String]
     var inputs: [String]
     var covers: [String]
     var requires: [String]
-    package var retries: Int
+    var retries: Int
     /// `tags:`, as declared (empty when none).
     var tags: [String]
     /// `reports:`: globs of the JUnit XML files the lane writes (empty when none).
     var reports: [String]
     /// `outputs:`: the files and folders the lane writes, which the cache keeps (empty when none).
     var outputs: [String]
-    @Nullable package var timeoutSeconds: Double?
+    @Nullable var timeoutSeconds: Double?
     @Nullable var dir: String?
     @Nullable var pool: String?
     @Nullable var platforms: [String]?
   }
 
-  package struct Module: Codable, Sendable, Equatable {
-    package var path: String
-    package var foundBy: [String]
+  struct Module: Codable, Sendable, Equatable {
+    var path: String
+    var foundBy: [String]
     var coveredBy: [String]
   }
 
@@ -57,5 +57,26 @@ package struct LanesJSON: Codable, Sendable, Equatable {
   }
 
   /// The modules no lane covers.
-  package var outside: [Module] { modules.filter { $0.coveredBy.isEmpty } }
+  var outside: [Module] { modules.filter { $0.coveredBy.isEmpty } }
+
+  /// `duet lanes`' table: a lane a row, in run order.
+  package static let laneHeader: [TerminalLine] = ["lane", "step", "needs", "timeout", "retries", "command"]
+
+  package var laneRows: [[TerminalLine]] {
+    lanes.map { lane -> [TerminalLine] in
+      [
+        "\(lane.name)",
+        lane.kind == "builtin" ? "built-in" : "sh",
+        lane.needs.isEmpty ? "-" : "\(lane.needs.joined(separator: ","))",
+        "\(lane.timeoutSeconds.map(DurationText.formatTimeout) ?? "default")",
+        "\(lane.retries)",
+        "\(lane.command)",
+      ]
+    }
+  }
+
+  /// The modules no lane covers, a row each: its path and what found it.
+  package var outsideRows: [[TerminalLine]] {
+    outside.map { ["\($0.path)", "\($0.foundBy.joined(separator: ", "))"] }
+  }
 }

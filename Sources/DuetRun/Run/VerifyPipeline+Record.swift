@@ -45,12 +45,13 @@ extension VerifyPipeline {
     return recorded
   }
 
-  /// The finished run laid out in time (`--timings`), from the rows it records. Pure.
-  package func timeline(_ verdict: RunVerdict, decided: Decided, ran: Ran) -> RunTimeline {
+  /// The rows the finished run records and each lane's needs: what its
+  /// timeline (`--timings`, `RunTimeline` in DuetPages) is laid out from. Pure.
+  package func timelineRows(_ verdict: RunVerdict, decided: Decided, ran: Ran) -> (run: RunRow, steps: [StepRow], needs: [String: [String]]) {
     let (run, steps) = RunRow.rows(for: verdict, plan: decided.plan, id: runUUID, started: started.timeIntervalSince1970, command: commandLine,
                                    gitCommit: nil, host: "", duetVersion: duetVersion, fingerprints: ran.keys.fingerprints.fingerprints)
     let needs = Dictionary(decided.plan.manifest.lanes.map { ($0.name, $0.needs) }, uniquingKeysWith: { a, _ in a })
-    return RunTimeline(run: run, steps: steps, needs: needs)
+    return (run, steps, needs)
   }
 
   /// The conditions each recorded lane was judged under (pure): those of this

@@ -1,4 +1,5 @@
 import Foundation
+import DuetHistory
 import DuetModel
 import DuetSandbox
 import DuetSupport

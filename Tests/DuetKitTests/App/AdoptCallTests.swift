@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuetApp
 @testable import DuetAdopt
+@testable import DuetDoctor
 @testable import DuetProcess
 @testable import DuetSupport
 

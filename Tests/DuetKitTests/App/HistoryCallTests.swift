@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DuetApp
+@testable import DuetHistory
+@testable import DuetPages
 @testable import DuetRun
 @testable import DuetSupport
 

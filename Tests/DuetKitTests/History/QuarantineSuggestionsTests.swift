@@ -62,3 +62,22 @@ struct QuarantineReleaseBelowTests {
     #expect(QuarantineSuggestions.suggest(flaky: [], entries: [entry], streaks: streak(10), today: today, below: 0.30).release.count == 1)
   }
 }
+
+/// Issue 54, item 1: `quarantine suggest` prints the lines and the JSON's
+/// values the suggestions hand over; the command reads no field one by one.
+struct QuarantineSuggestionsTextTests {
+  @Test func theLinesTheTestsAndTheEntries() {
+    let flaky = TestFlakyReport.Entry(lane: "unit", suite: "app.T", name: "flips", runs: 9, failures: 2, flakyFingerprints: 1, flips: 3,
+                                      retriesPassed: 1, lastSeen: 0, recovered: false, lastFailure: nil)
+    let entry = QuarantineEntry(test: "app.T.steady", lane: "unit", reason: "r", until: QuarantineDate("2027-01-01")!)
+    let found = QuarantineSuggestions(quarantine: [flaky], release: [.init(entry: entry, passes: 12)])
+    #expect(found.lines.map(\.text) == [
+      "duet quarantine suggest: 1 flaky test(s) not quarantined; 1 quarantine(s) whose tests passed their last 10 runs or more in a row",
+      "  quarantine app.T.flips (lane unit): 2 failure(s) in 9 run(s)",
+      "    duet quarantine add app.T.flips --lane unit --reason '...'",
+      "  release \(entry.label): 12 passing run(s) in a row (the entry has no 'added:' day: counted over the newest runs)",
+    ])
+    #expect(found.tests.map { [$0.lane, $0.test] } == [["unit", "app.T.flips"]])
+    #expect(found.entries == [entry])
+  }
+}

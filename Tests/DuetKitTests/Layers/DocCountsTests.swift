@@ -33,6 +33,12 @@ struct DocCountsTests {
     }
   }
 
+  /// architecture.md gives `AccessSurfaceTests`' limit on `package` declarations.
+  @Test func thePackageLimitIsTheGuards() throws {
+    let limit = "\(AccessSurfaceTests.packageLimit / 1000),\(String(format: "%03d", AccessSurfaceTests.packageLimit % 1000))"
+    #expect(try Self.read("docs/architecture.md").contains("`package` under \(limit),"), "docs/architecture.md does not give the limit \(limit)")
+  }
+
   @Test func theSourceTreeNamesEveryFolder() throws {
     let architecture = try Self.read("docs/architecture.md")
     let tree = try #require(architecture.components(separatedBy: "## The source tree").last?.components(separatedBy: "```").dropFirst().first)

@@ -42,6 +42,30 @@ struct LanesJSONTests {
     #expect(try LegacyJSON.roundTrips(report))
   }
 
+  /// The text of `duet lanes` is read from the same value: a row per lane in
+  /// run order under the header, and a row per module no lane covers
+  /// (issue 54, item 1: the command reads no lane's fields one by one).
+  @Test func tableRowsForTheText() throws {
+    let text = """
+      version: 1
+      lanes:
+        - {name: kotlin, sh: ./gradlew check, needs: [swift, lint], timeout: 10m, retries: 1}
+        - {name: swift, sh: swift test}
+        - {name: lint, sh: ./lint, timeout: 90}
+      """
+    let manifest = try ManifestLoader.parse(try YAMLParser.parse(text, file: "lanes/manifest.yaml"), path: "lanes/manifest.yaml", builtins: [:])
+    let modules = [Module(path: "src-ios", foundBy: ["Package.swift"], coveredBy: ["swift"]),
+                   Module(path: "tools/x", foundBy: ["Package.swift", "build.gradle.kts"], coveredBy: [])]
+    let report = LanesJSON(TreeManifest(manifest: manifest, parity: nil, isDerived: false), modules: modules)
+    #expect(LanesJSON.laneHeader.map(\.text) == ["lane", "step", "needs", "timeout", "retries", "command"])
+    #expect(report.laneRows.map { $0.map(\.text) } == [
+      ["swift", "sh", "-", "default", "0", "swift test"],
+      ["lint", "sh", "-", "90s", "0", "./lint"],
+      ["kotlin", "sh", "swift,lint", "10m", "1", "./gradlew check"],
+    ])
+    #expect(report.outsideRows.map { $0.map(\.text) } == [["tools/x", "Package.swift, build.gradle.kts"]])
+  }
+
   /// Issue 40: a script sees each lane's `reports:` and `outputs:` as declared,
   /// and empty lists for a lane that declares neither.
   @Test func reportsAndOutputs() throws {

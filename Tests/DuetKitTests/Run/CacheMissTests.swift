@@ -56,4 +56,19 @@ struct CacheMissTests {
     let many = CacheMiss(against: near, differences: ["a", "b", "c", "d", "e"])
     #expect(many.words(lane: "k").hasSuffix(": a; b; c; 2 more (duet explain k)"))
   }
+
+  /// `duet explain` in words (issue 54, item 1: the command prints these and
+  /// reads none of the run's fields): the run compared with and each part that
+  /// differs; a failed run is named by its log id; nothing differs, said so.
+  @Test func theExplanationInWords() {
+    let near = run("near", parts(), at: 100)
+    let miss = CacheMiss(against: near, differences: ["src/a.txt differs", "FLAVOR differs"])
+    #expect(miss.explained(lane: "k").map(\.text) == [
+      "duet explain k: misses \(miss.named) on commit c1 in 2 part(s):", "  src/a.txt differs", "  FLAVOR differs",
+    ])
+    let failed = CacheMiss(against: run("bad", parts(), outcome: .fail), differences: ["src/a.txt differs"])
+    #expect(failed.explained(lane: "k").first?.text == "duet explain k: differs from run 20261206-0915bad (ci linux-1, fail) on commit c1 in 1 part(s):")
+    #expect(CacheMiss(against: near, differences: []).explained(lane: "k").map(\.text)
+      == ["duet explain k: the same fingerprint as run 20261206-0915near (ci linux-1, pass on commit c1): nothing differs"])
+  }
 }

@@ -187,6 +187,20 @@ struct VerifyPipelineTests {
     #expect(VerifyPipeline.keptParts(ran.verdict.changing(["x"]), fingerprints: printed).isEmpty)
   }
 
+  /// What `--timings` is laid out from (the timeline itself is DuetPages'):
+  /// the rows the run records, under this run's id, and each lane's needs.
+  @Test func theTimelinesRows() throws {
+    let (decided, ran) = try Self.decidedAndRan()
+    let pipeline = VerifyPipeline(historyPath: nil, duetVersion: "t", commandLine: "duet verify")
+    let rows = pipeline.timelineRows(ran.verdict, decided: decided, ran: ran)
+    #expect(rows.run.id == pipeline.runUUID)
+    #expect(rows.run.outcome == .pass)
+    #expect(rows.steps.map(\.lane) == ["tokens", "app"])
+    #expect(rows.steps.map(\.laneOutcome) == [.cached, .pass])
+    #expect(rows.steps.map(\.fingerprint) == ["f-tokens", "f-app"])
+    #expect(rows.needs == ["tokens": [], "app": ["tokens"]])
+  }
+
   /// The record step's pure part: under `--failed-tests`, a pass of some cases keeps no entry.
   @Test func aPassOfSomeTestsKeepsNoEntry() throws {
     var options = VerifyOptions()

@@ -1,3 +1,4 @@
+import DuetHistory
 import DuetSupport
 
 /// One verify run laid out in time, as the timings page and the trace draw it:
@@ -10,54 +11,54 @@ import DuetSupport
 /// Made from the history's rows, so a run read back from the store and a run
 /// just finished draw the same.
 package struct RunTimeline: Sendable {
-  package struct Bar: Sendable, Equatable {
-    package var lane: String
-    package var attempt: Int
+  struct Bar: Sendable, Equatable {
+    var lane: String
+    var attempt: Int
     /// Seconds from the run's start.
-    package var start: Double
-    package var duration: Double
+    var start: Double
+    var duration: Double
     /// The job slot it ran on, from 0.
-    package var slot: Int
+    var slot: Int
     /// What the bar shows: `pass`, `fail`, `timeout`, `interrupted`, `retried`
     /// for a failed attempt that a later one of the same lane followed, or
     /// `excused` for a failure the quarantine excused.
-    package var outcome: String
-    package var onCriticalPath: Bool
+    var outcome: String
+    var onCriticalPath: Bool
   }
 
   /// One row of the table: a lane and how it ended.
-  package struct LaneRow: Sendable, Equatable {
-    package var lane: String
+  struct LaneRow: Sendable, Equatable {
+    var lane: String
     /// The lane's outcome (`pass`, `flaky`, `cached`, `skipped`, ...), or `excused`
     /// when it passed only because the quarantine excused a failure.
-    package var outcome: String
-    package var attempts: Int
+    var outcome: String
+    var attempts: Int
     /// Seconds from the run's start to its first attempt; nil when it did not run.
-    package var start: Double?
+    var start: Double?
     /// Seconds over its attempts.
-    package var duration: Double
+    var duration: Double
     /// Seconds between the end of its last need and its first attempt (time it
     /// waited for a job slot or a pool), or from the run's start when it needs nothing.
-    package var waited: Double?
-    package var needs: [String]
-    package var onCriticalPath: Bool
+    var waited: Double?
+    var needs: [String]
+    var onCriticalPath: Bool
   }
 
-  package var runID: String
-  package var started: Double
-  package var duration: Double
-  package var verdict: String
-  package var fingerprints: [String: String]
-  package var bars: [Bar]
-  package var lanes: [LaneRow]
-  package var slots: Int
+  var runID: String
+  var started: Double
+  var duration: Double
+  var verdict: String
+  var fingerprints: [String: String]
+  var bars: [Bar]
+  var lanes: [LaneRow]
+  var slots: Int
   /// The critical path's lanes, first to last.
-  package var criticalPath: [String]
+  var criticalPath: [String]
   /// How many attempts ran from each moment on (seconds from the run's start), in time order: a step line from 0 to `duration`.
-  package var concurrency: [(time: Double, running: Int)]
+  var concurrency: [(time: Double, running: Int)]
 
   /// The lanes whose outcome failed the run (`fail`, `timeout`), in the table's order.
-  package var failingLanes: [(lane: String, outcome: String)] {
+  var failingLanes: [(lane: String, outcome: String)] {
     lanes.filter { $0.outcome == "fail" || $0.outcome == "timeout" }.map { ($0.lane, $0.outcome) }
   }
 

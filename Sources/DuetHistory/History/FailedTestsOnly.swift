@@ -1,5 +1,4 @@
 import DuetSupport
-import DuetHistory
 import DuetTestReports
 
 /// `verify --failed-tests`: the test cases of a lane's last run that failed,
@@ -13,7 +12,7 @@ package struct FailedTestsOnly: Sendable, Equatable {
   package var total: Int
 
   /// `failed tests only: 1 of 3`, as the run's table says it.
-  var words: String { "failed tests only: \(tests.count) of \(total)" }
+  package var words: String { "failed tests only: \(tests.count) of \(total)" }
 }
 
 extension HistoryStore {
