@@ -57,21 +57,22 @@ package struct ChildProcess: Sendable {
     let readEnd = fds[0], writeEnd = fds[1]
 
     let argv = arguments.map { strdup($0) } + [nil]
-    // Sorted for a stable `env` in a lane: by the names' bytes, in C (Swift's
-    // String comparison showed in every spawn's profile; same order for ASCII names).
     var envp = environment.map { Self.entry($0.key, $0.value) }
-    envp.withUnsafeMutableBufferPointer { duet_sort_environment($0.baseAddress, $0.count) }
     envp.append(nil)
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
-    // A name left out for want of memory would start the child without it.
+    // A word left out for want of memory would start the child without it;
+    // checked before the sort, whose comparison reads every entry.
     guard !envp.dropLast().contains(nil), !argv.dropLast().contains(nil) else {
       close(readEnd)
       close(writeEnd)
-      throw .failed("cannot copy the environment for \(path)", ENOMEM)
+      throw .failed("cannot copy the arguments and environment for \(path)", ENOMEM)
     }
+    // Sorted for a stable `env` in a lane: by the names' bytes, in C (Swift's
+    // String comparison showed in every spawn's profile; same order for ASCII names).
+    envp.withUnsafeMutableBufferPointer { duet_sort_environment($0.baseAddress, $0.count - 1) }
     var pid: pid_t = 0
     #if os(Linux)
     var pidfd: Int32 = -1

@@ -270,8 +270,8 @@ package final class SystemPoller: ChildPoller {
 /// a poster hands a message over (a reference to it, retained, written as
 /// one atomic write of a pointer's bytes) and the loop takes it back with a
 /// read. The kernel orders the two, and the message belongs to one thread at
-/// a time, so nothing is shared and nothing locked. Closed when the last owner
-/// lets go; what was never taken is released then.
+/// a time, so while the pipe has room nothing is shared and nothing locked.
+/// Closed when the last owner lets go; what was never taken is released then.
 ///
 /// A post never waits for room: when the pipe is full, the message waits in
 /// a list beside it. A post that waited could wait for itself: a piece that

@@ -98,7 +98,8 @@ extension VerifyPipeline {
     switch error as? FileError {
     case .cannotWrite(_, let reason)?, .refused(_, let reason)?: return reason
     case .cannotRead(_, let code)?: return String(cString: strerror(code))
-    case .outsideTree?, nil: break
+    case .outsideTree?: return "\(error)"
+    case nil: break
     }
     let error = error as NSError
     // On Linux the underlying error may be a Swift `POSIXError`, not an NSError object.
