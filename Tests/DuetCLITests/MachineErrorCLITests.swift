@@ -83,6 +83,22 @@ struct MachineErrorCLITests {
     #expect((object?["lanes"] as? [Any])?.isEmpty == true, "an error is no flaky evidence: \(flaky.stdout)")
   }
 
+  /// A temporary worktree's tree is the same folder below its top as the
+  /// tree is below the repository's (`git rev-parse --show-prefix`). When
+  /// that question failed, the worktree's top was taken instead, and the
+  /// lane was looked for in the wrong folder; now the failure is named.
+  @Test func aFailedPrefixQueryIsNamedNotGuessed() throws {
+    let tree = try FixtureTree(manifest: "version: 1\nlanes: []\n")
+    try tree.write("app/lanes/manifest.yaml", "version: 1\nlanes:\n  - {name: coin, sh: \"true\"}\n")
+    let setUp = try shell("git init -q && git add -A && git -c user.email=d@e -c user.name=d commit -qm fixture", in: tree.url)
+    try #require(setUp.status == 0, "\(setUp.output)")
+    let path = try tree.gitOnPath(first: "case \"$*\" in *--show-prefix*) exit 128;; esac")
+    let run = try shell("'\(duetBinaryForAnyUser.path)' deflake coin --runs 2 --jobs 2 --root app", in: tree.url,
+                        environment: ["NO_COLOR": "1", "DUET_HISTORY": "off", "PATH": path])
+    #expect(run.status == 2, "\(run.output.suffix(800))")
+    #expect(run.output.contains("git rev-parse --show-prefix failed"), "\(run.output.suffix(800))")
+  }
+
   /// `deflake --jobs 2` makes its temporary worktrees with git. Under a
   /// process limit from 2 to 8 more than the user runs, a git that could not
   /// start is the machine's error (exit 3, its reason named), never "not in a

@@ -42,7 +42,12 @@ package enum GitHook {
     guard let prefix = ProcessOutput.git(["rev-parse", "--show-prefix"], in: root, environment: environment) else {
       throw Failure(message: "\(root.path) is not inside a git work tree")
     }
-    return prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
+    return folder(fromPrefix: prefix)
+  }
+
+  /// `git rev-parse --show-prefix`'s line as a folder below the top: `.` for the top itself.
+  static func folder(fromPrefix prefix: String) -> String {
+    prefix.isEmpty ? "." : String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix[...])
   }
 
   /// Where a hooks folder is, which decides what a hook in it may say.

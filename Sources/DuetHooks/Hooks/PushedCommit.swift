@@ -31,7 +31,15 @@ package enum PushedCommit {
   /// Checks `commit` out into a new temporary folder; returns the folder that
   /// corresponds to `root` there (the same path below the repository's top).
   package static func checkOut(_ commit: String, root: URL, environment: [String: String]) throws(Failure) -> (top: URL, root: URL) {
-    let prefix = (try? GitHook.rootFromTop(root: root, environment: environment)) ?? "."
+    // Never guessed: the worktree's top in its place would verify another folder's lanes.
+    let prefixReply = ProcessOutput.gitReply(["rev-parse", "--show-prefix"], in: root, environment: environment)
+    guard let line = prefixReply.line else {
+      if case .machineShort(let why) = prefixReply {
+        throw Failure(message: "cannot ask git where \(root.path) is below the repository's top: \(why)", machineShort: true)
+      }
+      throw Failure(message: "cannot tell where \(root.path) is below the repository's top (git rev-parse --show-prefix failed)")
+    }
+    let prefix = GitHook.folder(fromPrefix: line)
     let top = FileManager.default.temporaryDirectory.appendingPathComponent("duet-push-\(UUID().uuidString)")
     let arguments = ["worktree", "add", "--detach", "--quiet", top.path, commit]
     let reply = ProcessOutput.gitReply(arguments, in: root, environment: environment, deadline: 300)
