@@ -52,7 +52,9 @@ enum CurrentTreeCheckout {
 
   /// The untracked, unignored files below `root`, copied to the same place under `checkout`.
   private static func copyUntracked(from top: URL, to checkout: URL, root: URL, environment: [String: String]) throws(CurrentTreeCheckout.Failure) {
-    guard let listed = ProcessOutput.gitOutput(["ls-files", "--others", "--exclude-standard", "--full-name", "-z"], in: root, environment: environment) else {
+    let reply = ProcessOutput.gitReply(["ls-files", "--others", "--exclude-standard", "--full-name", "-z"], in: root, environment: environment)
+    try machineShort(reply, "cannot list the untracked files")
+    guard let listed = reply.output else {
       throw Failure(message: "cannot list the untracked files (git ls-files --others)")
     }
     let paths = listed.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
