@@ -24,10 +24,14 @@ struct AttemptWorkers {
   /// The process's worker threads, or the caller's thread when none can be made.
   static var threads: AttemptWorkers { .pool(.shared) }
 
-  /// The threads of `pool`; a built-in gets a thread of its own, or the caller's when none can be made.
-  static func pool(_ pool: WorkerPool) -> AttemptWorkers {
+  /// The threads of `pool`; a built-in gets a thread of its own, or, when
+  /// none can be made, one of the pool's (which runs it on the caller's only
+  /// when it has none either): the caller is the run loop, and a built-in
+  /// there would hold every other lane's pipes, deadlines and Ctrl-C.
+  /// `startThread` is `DetachedThread.start`, or a machine with no thread (tests).
+  static func pool(_ pool: WorkerPool, startThread: @escaping (@escaping () -> Void) -> Int32 = DetachedThread.start) -> AttemptWorkers {
     AttemptWorkers(start: { work in pool.run(work) },
-                   startLong: { work in if DetachedThread.start(work) != 0 { work() } })
+                   startLong: { work in if startThread(work) != 0 { pool.run(work) } })
   }
 }
 

@@ -74,6 +74,27 @@ struct LoopOnlyDecidesTests {
     held.open()
   }
 
+  /// With no thread to be made for a built-in, it goes to an idle thread of
+  /// the pool, not the caller's: the caller is the run loop, which would stop
+  /// draining pipes and firing deadlines until the built-in returned.
+  @Test func aBuiltInWithNoThreadOfItsOwnTakesAnIdlePoolThread() {
+    let pool = WorkerPool(limit: 2)
+    let warmed = Gate(patience: 10)
+    pool.run { warmed.open() }
+    #expect(warmed.pass(), "the pool made no thread")
+    let workers = AttemptWorkers.pool(pool, startThread: { _ in EAGAIN })
+    let caller = pthread_self()
+    let onCaller = Locked<Bool?>(nil)
+    let ran = Gate(patience: 10)
+    (workers.startLong ?? workers.start) {
+      let here = pthread_equal(pthread_self(), caller) != 0
+      onCaller.withLock { $0 = here }
+      ran.open()
+    }
+    #expect(ran.pass())
+    #expect(onCaller.withLock { $0 } == false, "the built-in ran on the caller's (the loop's) thread")
+  }
+
   @Test func aDeadlineFiresWhileAnotherLanesOutputsAreStored() {
     let (gate, order, by) = runWithHeldOutputs(workers: .threads)
     #expect(gate.wasOpened, "the outputs were stored on the loop's thread: the deadline waited for them")
