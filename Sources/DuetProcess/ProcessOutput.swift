@@ -41,8 +41,7 @@ package enum ProcessOutput {
 
   /// `git ARGUMENTS` in `directory`: its output as one trimmed line, or nil when git fails.
   package static func git(_ arguments: [String], in directory: URL, environment: [String: String]) -> String? {
-    gitOutput(arguments, in: directory, environment: environment)
-      .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+    gitReply(arguments, in: directory, environment: environment).line
   }
 
   /// `HEAD`, then the branches, remote branches and tags of the repository

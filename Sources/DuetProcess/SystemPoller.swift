@@ -121,9 +121,9 @@ package final class SystemPoller: ChildPoller {
     let exitFDs = exitDescriptors(order)
     for fd in exitFDs { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     let ready = poll(&polled, nfds_t(polled.count), dropped ? 0 : pollTimeout(timeout))
+    // A readable wake-up pipe holds messages, which the loop takes after the wait (`takePosted`).
     wakeMayHold = ready < 0 || polled[0].revents != 0
     guard ready >= 0 else { return }
-    // A readable wake-up pipe holds messages, which the loop takes after the wait (`takePosted`).
     if polled[1].revents != 0 {
       stopReported = true
       report(.stopRequested)
