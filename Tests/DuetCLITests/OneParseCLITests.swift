@@ -75,6 +75,7 @@ struct OptionValuesCLITests {
     (["graph", "--format", "svg"], nil),
     (["workflow", "github", "--duet-git", ""], "duet workflow: error: --duet-git needs a git URL on one line"),
     (["trace", "--html", ""], "duet trace: error: --html needs a file path"),
+    (["design-tokens", "--check", "--rewrite"], "duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them"),
   ] as [([String], String?)])
   func aBadValueIsNamedBeforeTheTreeIsLookedFor(arguments: [String], expected: String?) throws {
     let empty = try FixtureTree()

@@ -31,17 +31,18 @@ enum DesignTokensCommand: TokenConfigCommand, JSONCommand {
   }
 
   static func options(_ line: ParsedArguments<Self>) throws -> Options {
-    Options(config: try tokenConfig(line), json: try line[json], check: try line[check], rewrite: try line[rewrite])
+    let options = Options(config: try tokenConfig(line), json: try line[json], check: try line[check], rewrite: try line[rewrite])
+    // Refused with the line, before the token file is looked for.
+    if options.check && options.rewrite {
+      throw UsageError(message: "--check writes nothing, so it cannot --rewrite; pass one of them", command: "design-tokens")
+    }
+    return options
   }
 
   static func run(_ options: Options, in call: CommandCall) throws -> Int32 {
     var request = DesignTokensRequest(config: try options.config.resolve(call))
     request.check = options.check
     request.rewrite = options.rewrite
-    if request.check && request.rewrite {
-      call.console.err("duet design-tokens: error: --check writes nothing, so it cannot --rewrite; pass one of them")
-      return ExitCode.usage
-    }
     return call.console.show(designTokens(request), json: options.json)
   }
 }
