@@ -102,18 +102,24 @@ extension StoreDisk {
 /// as the messages have always said it.
 package struct DiskFailure: Error, Sendable, CustomStringConvertible {
   package var code: Int32
-  package var why: String
+  /// Words of its own; nil for the system's. Most failures are asked only
+  /// for their code ("nothing there", on every blob and output a restore
+  /// checks), so the system's words are made only when read.
+  private let words: String?
+
+  /// Why, in words: its own, or `strerror`'s for its code.
+  package var why: String { words ?? String(cString: strerror(code)) }
 
   /// A failure the system numbered, said as `strerror` says it.
   package init(code: Int32) {
     self.code = code
-    self.why = String(cString: strerror(code))
+    self.words = nil
   }
 
   /// A failure said in words of its own (a refusal by the path guard).
   init(code: Int32 = 0, why: String) {
     self.code = code
-    self.why = why
+    self.words = why
   }
 
   package var description: String { why }
